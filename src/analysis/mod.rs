@@ -1,0 +1,1 @@
+//! Statistics over repetitions and the price/performance value analysis.

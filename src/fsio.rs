@@ -1,0 +1,80 @@
+//! Every write to disk goes through here: atomically (temp file in the same
+//! directory, then rename), with the path named in every error.
+
+use std::fs;
+use std::io::Write;
+use std::path::Path;
+
+use anyhow::{Context, Result};
+
+/// Writes `bytes` to `path` atomically, creating parent directories.
+/// Replaces an existing file.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+    write_impl(path, bytes, true)
+}
+
+/// Writes `bytes` to `path` atomically unless `path` already exists, in
+/// which case it fails and leaves the existing file alone.
+pub fn write_new(path: &Path, bytes: &[u8]) -> Result<()> {
+    write_impl(path, bytes, false)
+}
+
+fn write_impl(path: &Path, bytes: &[u8], replace: bool) -> Result<()> {
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    fs::create_dir_all(dir)
+        .with_context(|| format!("failed to create directory `{}`", dir.display()))?;
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".diskdash-tmp-")
+        .tempfile_in(dir)
+        .with_context(|| format!("failed to write `{}`", path.display()))?;
+    tmp.write_all(bytes)
+        .and_then(|_| tmp.as_file().sync_data())
+        .with_context(|| format!("failed to write `{}`", path.display()))?;
+    if replace {
+        tmp.persist(path)
+            .map_err(|e| e.error)
+            .with_context(|| format!("failed to write `{}`", path.display()))?;
+    } else {
+        tmp.persist_noclobber(path)
+            .map_err(|e| e.error)
+            .with_context(|| {
+                format!(
+                    "failed to write `{}` (a file of that name exists?)",
+                    path.display()
+                )
+            })?;
+    }
+    Ok(())
+}
+
+/// Creates `path` and its parents.
+pub fn create_dir(path: &Path) -> Result<()> {
+    fs::create_dir_all(path)
+        .with_context(|| format!("failed to create directory `{}`", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn write_new_refuses_to_overwrite() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("a/b.json");
+        write_new(&p, b"one").unwrap();
+        let err = write_new(&p, b"two").unwrap_err();
+        assert!(format!("{err:#}").contains("b.json"));
+        assert_eq!(fs::read(&p).unwrap(), b"one");
+        write_atomic(&p, b"three").unwrap();
+        assert_eq!(fs::read(&p).unwrap(), b"three");
+        // no temp files left behind
+        let names: Vec<_> = fs::read_dir(p.parent().unwrap())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names.len(), 1);
+    }
+}

@@ -1,0 +1,2 @@
+//! Finding and reading records: walk directories for `*.json` and `*.jsonl`,
+//! validate each record, collect problems per file.

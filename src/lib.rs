@@ -1,0 +1,18 @@
+//! diskdash: run the classic storage benchmarks, keep every result as a
+//! self-describing record, and publish price/performance comparisons.
+//!
+//! The pipeline, one folder or file per stage:
+//! `run` (and `import`) → `record` → `ingest` → `analysis` → `report`.
+
+pub mod analysis;
+pub mod check;
+pub mod cli;
+pub mod fsio;
+pub mod import;
+pub mod ingest;
+pub mod record;
+pub mod report;
+pub mod run;
+pub mod subject;
+pub mod tools;
+pub mod units;

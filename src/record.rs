@@ -1,0 +1,425 @@
+//! The record (`diskdash.record/1`): one JSON object per test execution.
+//!
+//! This module is the one place the persisted fields live. Every stage
+//! (run, import, check, report) reads and writes these types; the JSON
+//! Schema printed by `diskdash schema` is generated from them.
+//!
+//! NOTE: a change of meaning here bumps `SCHEMA` and must be mirrored in
+//! `docs/record.md`.
+
+use std::collections::BTreeMap;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// The schema id every record carries. Readers accept the same major only.
+pub const SCHEMA: &str = "diskdash.record/1";
+/// The schema family, without the major version.
+pub const SCHEMA_FAMILY: &str = "diskdash.record/";
+/// The major version this build reads and writes.
+pub const SCHEMA_MAJOR: u32 = 1;
+
+/// One test execution (one tool run): what was measured, on what, how, and
+/// what the tool printed.
+#[derive(Serialize, Deserialize, JsonSchema, Clone, Debug, PartialEq)]
+pub struct Record {
+    /// Always `diskdash.record/1` for this version.
+    pub schema: String,
+    /// Unique, filename-safe id (`[A-Za-z0-9._-]`, at most 200 characters).
+    pub id: String,
+    /// How the numbers came to be.
+    pub source: Source,
+    /// What was measured: study, provider, offering, price.
+    pub subject: Subject,
+    /// The machine the test ran on. Unknown fields are `null`.
+    pub host: Host,
+    /// The directory (and what is beneath it) the test ran against.
+    pub target: Target,
+    /// Which test ran, with which tool and command line.
+    pub test: TestInfo,
+    /// Id shared by every record of one `diskdash run` (or one import); `null` if unknown.
+    #[serde(default)]
+    pub run_id: Option<String>,
+    /// 1-based repetition number of this test within its run.
+    pub repetition: u32,
+    /// When the test started, UTC, RFC 3339 (`2026-11-30T10:00:00Z`); `null` if unknown.
+    #[serde(default)]
+    pub started_at: Option<String>,
+    /// Wall time of the tool run in seconds; `null` if unknown.
+    #[serde(default)]
+    pub duration_s: Option<f64>,
+    /// Outcome of the test.
+    pub status: Status,
+    /// Why the test failed or was skipped; `null` when `status` is `ok`.
+    #[serde(default)]
+    pub error: Option<String>,
+    /// Metric name to value in a canonical unit (see `docs/record.md`).
+    #[serde(default)]
+    pub metrics: BTreeMap<String, Metric>,
+    /// The tool's own output, kept so every number can be traced back.
+    #[serde(default)]
+    pub raw: Option<Raw>,
+}
+
+/// How a record's numbers came to be.
+#[derive(Serialize, Deserialize, JsonSchema, Clone, Debug, PartialEq)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum Source {
+    /// Measured by `diskdash run`.
+    Run {
+        /// The diskdash version that ran the test.
+        diskdash_version: String,
+    },
+    /// Parsed from existing tool output by `diskdash import`.
+    Import {
+        /// File name of the imported output, as given on the command line.
+        file: String,
+        /// SHA-256 of the imported file's bytes, lowercase hex.
+        sha256: String,
+        /// The diskdash version that imported it.
+        diskdash_version: String,
+    },
+    /// Typed in from a publication.
+    Transcribed {
+        /// The publication: title, author, site, as precise as known.
+        publication: String,
+        /// Address of the publication, if known.
+        #[serde(default)]
+        url: Option<String>,
+        /// When the publication measured, as precise as it says (`2013-01`).
+        #[serde(default)]
+        measured: Option<String>,
+        /// The figures exactly as published, before unit conversion.
+        figures: Vec<PublishedFigure>,
+    },
+}
+
+/// One number as a publication printed it.
+#[derive(Serialize, Deserialize, JsonSchema, Clone, Debug, PartialEq)]
+pub struct PublishedFigure {
+    /// The metric name this figure became in `metrics`.
+    pub metric: String,
+    /// What the publication calls the number.
+    pub label: String,
+    /// The number as printed.
+    pub value: String,
+    /// The unit as printed.
+    pub unit: String,
+    /// Anything odd about the number.
+    #[serde(default)]
+    pub note: Option<String>,
+}
+
+/// What was measured.
+#[derive(Serialize, Deserialize, JsonSchema, Clone, Debug, PartialEq, Default)]
+pub struct Subject {
+    /// Which comparison the record belongs to.
+    #[serde(default)]
+    pub study: Option<String>,
+    /// Who sells the storage.
+    #[serde(default)]
+    pub provider: Option<String>,
+    /// What is sold (volume type, instance type, plan).
+    #[serde(default)]
+    pub offering: Option<String>,
+    /// Region or data centre.
+    #[serde(default)]
+    pub region: Option<String>,
+    /// Size of the tested volume in GB.
+    #[serde(default)]
+    pub size_gb: Option<f64>,
+    /// The price the runner was told; `null` when none is known (never zero for unknown).
+    #[serde(default)]
+    pub price: Option<Price>,
+    /// Free-form `key=value` labels.
+    #[serde(default)]
+    pub labels: BTreeMap<String, String>,
+}
+
+/// A list price.
+#[derive(Serialize, Deserialize, JsonSchema, Clone, Debug, PartialEq)]
+pub struct Price {
+    /// Price per GB per month.
+    pub per_gb_month: f64,
+    /// ISO 4217 currency code, e.g. `USD`.
+    pub currency: String,
+    /// How the price was obtained.
+    #[serde(default)]
+    pub note: Option<String>,
+}
+
+/// The machine a test ran on.
+#[derive(Serialize, Deserialize, JsonSchema, Clone, Debug, PartialEq, Default)]
+pub struct Host {
+    /// CPU model name from `/proc/cpuinfo`.
+    #[serde(default)]
+    pub cpu_model: Option<String>,
+    /// Number of online logical CPUs.
+    #[serde(default)]
+    pub cpu_count: Option<u32>,
+    /// Total memory in bytes.
+    #[serde(default)]
+    pub memory_bytes: Option<u64>,
+    /// Kernel release (`uname -r`).
+    #[serde(default)]
+    pub kernel: Option<String>,
+    /// Operating system (`PRETTY_NAME` of `/etc/os-release`).
+    #[serde(default)]
+    pub os: Option<String>,
+    /// CPU architecture, e.g. `x86_64`.
+    #[serde(default)]
+    pub arch: Option<String>,
+    /// Hypervisor or container, where detectable (`kvm`, `xen`, `none`).
+    #[serde(default)]
+    pub virtualization: Option<String>,
+    /// Free-text description, for transcribed or imported records.
+    #[serde(default)]
+    pub description: Option<String>,
+}
+
+/// The directory a test ran against.
+#[derive(Serialize, Deserialize, JsonSchema, Clone, Debug, PartialEq, Default)]
+pub struct Target {
+    /// The target directory path.
+    #[serde(default)]
+    pub path: Option<String>,
+    /// Filesystem type, e.g. `ext4`.
+    #[serde(default)]
+    pub fs_type: Option<String>,
+    /// Mount options, as in `/proc/self/mountinfo`.
+    #[serde(default)]
+    pub mount_options: Option<String>,
+    /// Mount point of the filesystem holding the target.
+    #[serde(default)]
+    pub mount_point: Option<String>,
+    /// Block device (or mount source) holding the filesystem.
+    #[serde(default)]
+    pub device: Option<String>,
+    /// Whether the device reports itself as rotational.
+    #[serde(default)]
+    pub rotational: Option<bool>,
+    /// The device's I/O scheduler.
+    #[serde(default)]
+    pub scheduler: Option<String>,
+    /// Filesystem size in bytes.
+    #[serde(default)]
+    pub size_bytes: Option<u64>,
+    /// Free bytes when the test started.
+    #[serde(default)]
+    pub free_bytes: Option<u64>,
+    /// Free-text description, for transcribed or imported records.
+    #[serde(default)]
+    pub description: Option<String>,
+}
+
+/// Which test ran and how.
+#[derive(Serialize, Deserialize, JsonSchema, Clone, Debug, PartialEq)]
+pub struct TestInfo {
+    /// Stable test id (`fio-randread-4k-qd64`, `dd-write-8k-dsync`, ...).
+    pub id: String,
+    /// The tool that produced the numbers.
+    pub tool: Tool,
+    /// The tool's version, if known.
+    #[serde(default)]
+    pub tool_version: Option<String>,
+    /// The test's parameters (block size, queue depth, counts, flags).
+    #[serde(default)]
+    pub parameters: BTreeMap<String, serde_json::Value>,
+    /// The exact command line, if known.
+    #[serde(default)]
+    pub command: Option<String>,
+}
+
+/// The benchmark tools diskdash knows.
+#[derive(
+    Serialize, Deserialize, JsonSchema, Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum Tool {
+    /// `dd` (GNU coreutils or BusyBox).
+    Dd,
+    /// `fio`, the flexible I/O tester.
+    Fio,
+    /// `ioping`.
+    Ioping,
+    /// `bonnie++`.
+    #[serde(rename = "bonnie++")]
+    Bonnie,
+}
+
+impl Tool {
+    /// Every tool, in a fixed order.
+    pub const ALL: [Tool; 4] = [Tool::Dd, Tool::Fio, Tool::Ioping, Tool::Bonnie];
+
+    /// The tool's name as in records and on the command line of `import --tool`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Tool::Dd => "dd",
+            Tool::Fio => "fio",
+            Tool::Ioping => "ioping",
+            Tool::Bonnie => "bonnie++",
+        }
+    }
+}
+
+impl std::fmt::Display for Tool {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Outcome of a test.
+#[derive(Serialize, Deserialize, JsonSchema, Clone, Copy, Debug, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    /// The tool ran and its output was parsed.
+    Ok,
+    /// The tool failed, timed out, or printed something unparseable.
+    Failed,
+    /// The test did not run (missing tool, not enough space, ...).
+    Skipped,
+}
+
+impl Status {
+    /// `ok`, `failed` or `skipped`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Ok => "ok",
+            Status::Failed => "failed",
+            Status::Skipped => "skipped",
+        }
+    }
+}
+
+/// One measured value in a canonical unit.
+#[derive(Serialize, Deserialize, JsonSchema, Clone, Debug, PartialEq)]
+pub struct Metric {
+    /// The value, finite.
+    pub value: f64,
+    /// A canonical unit: `B/s`, `s`, `IOPS`, `ops/s`, `%`, `B` or `count`.
+    pub unit: String,
+}
+
+impl Metric {
+    /// A metric with the given value and unit.
+    pub fn new(value: f64, unit: crate::units::Unit) -> Metric {
+        Metric {
+            value,
+            unit: unit.as_str().to_string(),
+        }
+    }
+}
+
+/// What the tool printed.
+#[derive(Serialize, Deserialize, JsonSchema, Clone, Debug, PartialEq, Default)]
+pub struct Raw {
+    /// Standard output (for fio, the JSON output file).
+    #[serde(default)]
+    pub stdout: Option<String>,
+    /// Standard error.
+    #[serde(default)]
+    pub stderr: Option<String>,
+    /// Exit code; `null` when killed by a signal or unknown.
+    #[serde(default)]
+    pub exit_code: Option<i32>,
+}
+
+impl Record {
+    /// The study, or `unknown` when the record names none.
+    pub fn study(&self) -> &str {
+        self.subject.study.as_deref().unwrap_or("unknown")
+    }
+
+    /// `provider offering` as one display name (either part may be unknown).
+    pub fn offering_name(&self) -> String {
+        let provider = self
+            .subject
+            .provider
+            .as_deref()
+            .unwrap_or("unknown provider");
+        let offering = self
+            .subject
+            .offering
+            .as_deref()
+            .unwrap_or("unknown offering");
+        format!("{provider} {offering}")
+    }
+}
+
+/// Whether `id` is usable as a record id and file name.
+pub fn is_valid_id(id: &str) -> bool {
+    !id.is_empty()
+        && id.len() <= 200
+        && !id.starts_with('.')
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'.' || b == b'_' || b == b'-')
+}
+
+/// Turns free text into an id fragment: lowercase ASCII letters and digits,
+/// other runs of characters folded to one `-`.
+pub fn slug(text: &str) -> String {
+    let mut out = String::new();
+    for c in text.chars() {
+        if c.is_ascii_alphanumeric() {
+            out.push(c.to_ascii_lowercase());
+        } else if !out.ends_with('-') {
+            out.push('-');
+        }
+    }
+    let trimmed = out.trim_matches('-');
+    if trimmed.is_empty() {
+        "x".to_string()
+    } else {
+        trimmed.to_string()
+    }
+}
+
+/// The JSON Schema of a record, pretty-printed.
+pub fn json_schema() -> String {
+    let schema = schemars::schema_for!(Record);
+    serde_json::to_string_pretty(&schema).expect("a schema always serialises")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slug_folds_punctuation_and_case() {
+        assert_eq!(
+            slug("Cloud Block Storage High-Performance (SSD)"),
+            "cloud-block-storage-high-performance-ssd"
+        );
+        assert_eq!(slug("<script>"), "script");
+        assert_eq!(slug("ümlaut"), "mlaut");
+        assert_eq!(slug("!!!"), "x");
+    }
+
+    #[test]
+    fn ids_must_be_filename_safe() {
+        assert!(is_valid_id("rackspace-2013.sata.dd-write-bulk.r1"));
+        assert!(!is_valid_id("../etc/passwd"));
+        assert!(!is_valid_id("a b"));
+        assert!(!is_valid_id(""));
+        assert!(!is_valid_id(".hidden"));
+    }
+
+    #[test]
+    fn tool_serialises_with_its_real_name() {
+        assert_eq!(
+            serde_json::to_string(&Tool::Bonnie).unwrap(),
+            "\"bonnie++\""
+        );
+        let t: Tool = serde_json::from_str("\"ioping\"").unwrap();
+        assert_eq!(t, Tool::Ioping);
+    }
+
+    #[test]
+    fn schema_names_the_source_kinds() {
+        let s = json_schema();
+        for kind in ["\"run\"", "\"import\"", "\"transcribed\"", "\"bonnie++\""] {
+            assert!(s.contains(kind), "schema lacks {kind}");
+        }
+    }
+}

@@ -1,0 +1,77 @@
+//! The subject flags (`--study`, `--provider`, ...) turned into a record's
+//! `subject`, shared by `run` and `import`.
+
+use anyhow::{bail, Result};
+
+use crate::cli::SubjectArgs;
+use crate::record::{Price, Subject};
+
+/// Builds the record subject from the flags. A flag left out stays unknown.
+/// Fails on a malformed `--label` or a negative or non-finite number.
+pub fn from_args(args: &SubjectArgs) -> Result<Subject> {
+    let mut labels = std::collections::BTreeMap::new();
+    for label in &args.labels {
+        match label.split_once('=') {
+            Some((k, v)) if !k.trim().is_empty() => {
+                labels.insert(k.trim().to_string(), v.to_string());
+            }
+            _ => bail!("--label `{label}`: expected KEY=VALUE"),
+        }
+    }
+    for (flag, value) in [
+        ("--size-gb", args.size_gb),
+        ("--price-per-gb-month", args.price_per_gb_month),
+    ] {
+        if let Some(v) = value {
+            if !v.is_finite() || v < 0.0 {
+                bail!("{flag} {v}: expected a non-negative number");
+            }
+        }
+    }
+    Ok(Subject {
+        study: args.study.clone(),
+        provider: args.provider.clone(),
+        offering: args.offering.clone(),
+        region: args.region.clone(),
+        size_gb: args.size_gb,
+        price: args.price_per_gb_month.map(|p| Price {
+            per_gb_month: p,
+            currency: args.currency.clone(),
+            note: None,
+        }),
+        labels,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn missing_flags_stay_unknown_and_labels_split() {
+        let args = SubjectArgs {
+            provider: Some("Linode".into()),
+            labels: vec!["plan=1GB".into(), "note=a=b".into()],
+            currency: "USD".into(),
+            ..Default::default()
+        };
+        let s = from_args(&args).unwrap();
+        assert_eq!(s.provider.as_deref(), Some("Linode"));
+        assert_eq!(s.offering, None);
+        assert_eq!(s.price, None);
+        assert_eq!(s.labels["note"], "a=b");
+    }
+
+    #[test]
+    fn bad_label_and_negative_price_are_refused() {
+        let mut args = SubjectArgs {
+            labels: vec!["novalue".into()],
+            ..Default::default()
+        };
+        assert!(from_args(&args).is_err());
+        args.labels.clear();
+        args.price_per_gb_month = Some(-1.0);
+        let e = from_args(&args).unwrap_err().to_string();
+        assert!(e.contains("--price-per-gb-month"), "{e}");
+    }
+}
