@@ -148,19 +148,27 @@ pub fn count_multiplier(suffix: &str) -> Option<f64> {
 /// `None` if the text does not start with a number.
 pub fn split_number(text: &str) -> Option<(f64, &str)> {
     let t = text.trim();
-    let end = t
-        .char_indices()
-        .find(|&(i, c)| {
-            !(c.is_ascii_digit()
-                || c == '.'
-                || ((c == '-' || c == '+') && i == 0)
-                || ((c == 'e' || c == 'E')
-                    && t[i + 1..]
-                        .starts_with(|n: char| n.is_ascii_digit() || n == '-' || n == '+')
-                    && i > 0))
-        })
-        .map(|(i, _)| i)
-        .unwrap_or(t.len());
+    let b = t.as_bytes();
+    let mut end = 0;
+    if end < b.len() && (b[end] == b'-' || b[end] == b'+') {
+        end += 1;
+    }
+    while end < b.len() && (b[end].is_ascii_digit() || b[end] == b'.') {
+        end += 1;
+    }
+    // an exponent only when digits follow it: "2.4e-05", not "12e" of a word
+    if end < b.len() && (b[end] == b'e' || b[end] == b'E') {
+        let mut j = end + 1;
+        if j < b.len() && (b[j] == b'-' || b[j] == b'+') {
+            j += 1;
+        }
+        if j < b.len() && b[j].is_ascii_digit() {
+            while j < b.len() && b[j].is_ascii_digit() {
+                j += 1;
+            }
+            end = j;
+        }
+    }
     let value: f64 = t[..end].parse().ok()?;
     value.is_finite().then_some((value, t[end..].trim_start()))
 }
