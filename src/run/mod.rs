@@ -1,13 +1,515 @@
 //! `diskdash run`: plan (suite → jobs), execute the tools, write records as
 //! each test ends.
 
-use anyhow::{bail, Result};
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, SystemTime};
+
+use anyhow::{bail, Context, Result};
 
 use crate::cli::RunArgs;
+use crate::record::{self, Host, Raw, Record, Source, Status, Subject, Target, TestInfo, Tool};
 
 pub mod doctor;
+pub mod exec;
+pub mod host;
+pub mod plan;
+pub mod progress;
+pub mod scratch;
 
-/// Runs the command; returns the process exit status.
-pub fn command(_args: &RunArgs) -> Result<u8> {
-    bail!("`diskdash run` is not implemented yet")
+use exec::{Executor, Outcome, RealExecutor};
+use plan::{Job, OutputFrom};
+use progress::Progress;
+use scratch::Scratch;
+
+/// Free space kept on top of what a test writes: 64 MiB or 5 %, the larger.
+pub fn margin(bytes: u64) -> u64 {
+    (64u64 << 20).max(bytes / 20)
+}
+
+/// Runs the command; returns the process exit status: 0 all ok, 1 some
+/// failed or skipped, 2 a usage error, 128+N after signal N.
+pub fn command(args: &RunArgs) -> Result<u8> {
+    let signal = Arc::new(AtomicUsize::new(0));
+    for sig in [
+        signal_hook::consts::SIGINT,
+        signal_hook::consts::SIGTERM,
+        signal_hook::consts::SIGHUP,
+    ] {
+        signal_hook::flag::register_usize(sig, Arc::clone(&signal), sig as usize)
+            .context("cannot install the signal handler")?;
+    }
+    let mut executor = RealExecutor::new(Arc::clone(&signal));
+    run_with(args, &mut executor, &signal)
+}
+
+/// Runs `diskdash run` with `executor`; `signal` holds the number of a
+/// signal received (0 for none). Usage errors are printed and give 2.
+pub fn run_with(args: &RunArgs, executor: &mut dyn Executor, signal: &AtomicUsize) -> Result<u8> {
+    let prepared = match prepare(args) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            return Ok(2);
+        }
+    };
+    match prepared {
+        Prepared::Printed => Ok(0),
+        Prepared::Run(p) => execute(*p, executor, signal),
+    }
+}
+
+enum Prepared {
+    /// `--list` or `--dry-run` printed what they print.
+    Printed,
+    Run(Box<Ready>),
+}
+
+struct Ready {
+    target: PathBuf,
+    scratch: PathBuf,
+    run_id: String,
+    subject: Subject,
+    jobs: Vec<Job>,
+    out: Out,
+}
+
+/// Where records go.
+enum Out {
+    Dir(PathBuf),
+    Stdout,
+}
+
+/// A run id: UTC time and a short random part (`20261130T101500Z-3f9a1c`).
+pub fn new_run_id() -> String {
+    use sha2::Digest;
+    let now = SystemTime::now();
+    let stamp = humantime::format_rfc3339_seconds(now)
+        .to_string()
+        .replace(['-', ':'], "");
+    let nanos = now
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .map(|d| d.as_nanos())
+        .unwrap_or(0);
+    let seed = format!("{nanos}-{}-{:p}", std::process::id(), &now);
+    let hash = sha2::Sha256::digest(seed.as_bytes());
+    let hex: String = hash.iter().take(3).map(|b| format!("{b:02x}")).collect();
+    format!("{stamp}-{hex}")
+}
+
+fn prepare(args: &RunArgs) -> Result<Prepared> {
+    let subject = crate::subject::from_args(&args.subject)?;
+    let suite = plan::load_suite(&args.suite)?;
+    let sel = plan::Selection {
+        repeat: args.repeat,
+        only: args.only.clone(),
+        skip: args.skip.clone(),
+        timeout_s: args.timeout,
+    };
+    let memory = host::read_memory();
+    let is_root = host::is_root();
+    let run_id = new_run_id();
+    if args.list {
+        let jobs = plan::plan(&suite, &sel, Path::new("DIR"), memory, is_root)?;
+        print!("{}", list_text(&suite.name, &jobs));
+        return Ok(Prepared::Printed);
+    }
+    let Some(target_arg) = &args.target else {
+        bail!("--target DIR is required (the directory to benchmark)");
+    };
+    let target = scratch::check_target(target_arg)?;
+    let scratch = target.join(scratch::scratch_name(&run_id));
+    let jobs = plan::plan(&suite, &sel, &scratch, memory, is_root)?;
+    let out = if args.out.as_os_str() == "-" {
+        Out::Stdout
+    } else {
+        Out::Dir(args.out.clone())
+    };
+    if args.dry_run {
+        print!("{}", dry_run_text(&suite.name, &target, &scratch, &jobs));
+        return Ok(Prepared::Printed);
+    }
+    Ok(Prepared::Run(Box::new(Ready {
+        target,
+        scratch,
+        run_id,
+        subject,
+        jobs,
+        out,
+    })))
+}
+
+fn list_text(suite: &str, jobs: &[Job]) -> String {
+    let mut s = format!("suite {suite} (DIR is the job's directory in the scratch directory)\n");
+    let mut seen = Vec::new();
+    for j in jobs {
+        if seen.contains(&&j.test_id) {
+            continue;
+        }
+        seen.push(&j.test_id);
+        s.push_str(&format!(
+            "{}  [{}, x{}]\n    {}\n",
+            j.test_id,
+            j.tool,
+            j.repetitions,
+            j.invocation
+                .display()
+                .replace(&format!("DIR/{}.r1", j.test_id), "DIR")
+        ));
+    }
+    s
+}
+
+fn gib(bytes: u64) -> String {
+    format!("{:.2} GiB", bytes as f64 / (1u64 << 30) as f64)
+}
+
+fn dry_run_text(suite: &str, target: &Path, scratch: &Path, jobs: &[Job]) -> String {
+    let free = host::free_bytes(target);
+    let mut s = format!(
+        "dry run of suite {suite}: {} jobs against `{}` (nothing is written)\nscratch directory: {}\nfree space: {}\n",
+        jobs.len(),
+        target.display(),
+        scratch.display(),
+        free.map(gib).unwrap_or_else(|| "unknown".into())
+    );
+    let mut total_s = 0.0;
+    for j in jobs {
+        let need = j.invocation.bytes + margin(j.invocation.bytes);
+        let fits = match free {
+            Some(f) if f < need => "  NOT ENOUGH FREE SPACE: would be skipped",
+            _ => "",
+        };
+        total_s += j.invocation.estimate_s;
+        s.push_str(&format!(
+            "{} r{}/{}: writes up to {}, limit {} s{fits}\n    {}\n",
+            j.test_id,
+            j.repetition,
+            j.repetitions,
+            gib(j.invocation.bytes),
+            j.timeout_s,
+            j.invocation.display()
+        ));
+    }
+    s.push_str(&format!(
+        "rough duration: {} (the tools' speed decides)\n",
+        progress::clock(total_s)
+    ));
+    s
+}
+
+/// The directory a run's records go to: `<out>/<study>/<offering>/<run_id>`,
+/// `unknown` for a study or offering not given.
+pub fn records_dir(out: &Path, subject: &Subject, run_id: &str) -> PathBuf {
+    let part = |v: &Option<String>| {
+        v.as_deref()
+            .map(record::slug)
+            .unwrap_or_else(|| "unknown".into())
+    };
+    out.join(part(&subject.study))
+        .join(part(&subject.offering))
+        .join(run_id)
+}
+
+struct Context_<'a> {
+    run_id: &'a str,
+    subject: &'a Subject,
+    host: &'a Host,
+    target: &'a Target,
+}
+
+fn execute(ready: Ready, executor: &mut dyn Executor, signal: &AtomicUsize) -> Result<u8> {
+    let Ready {
+        target,
+        scratch,
+        run_id,
+        subject,
+        jobs,
+        out,
+    } = ready;
+    let host_facts = host::host();
+    let target_facts = host::target(&target);
+    let dir = match &out {
+        Out::Dir(o) => Some(records_dir(o, &subject, &run_id)),
+        Out::Stdout => None,
+    };
+    let scratch = Scratch::create(scratch)?;
+    let mut progress = Progress::new(jobs.len());
+    progress.line(&format!(
+        "diskdash run {run_id}: {} jobs against `{}`",
+        jobs.len(),
+        target.display()
+    ));
+    let ctx = Context_ {
+        run_id: &run_id,
+        subject: &subject,
+        host: &host_facts,
+        target: &target_facts,
+    };
+    let mut versions: BTreeMap<Tool, Option<String>> = BTreeMap::new();
+    let mut records: Vec<Record> = Vec::new();
+    let mut stopped_by = None;
+    let mut write_error = None;
+    for (index, job) in jobs.iter().enumerate() {
+        let sig = signal.load(Ordering::SeqCst);
+        if sig != 0 {
+            stopped_by = Some(sig as i32);
+            break;
+        }
+        progress.start(index, &jobs);
+        let version = versions
+            .entry(job.tool)
+            .or_insert_with(|| {
+                if executor.available(&job.invocation.program) {
+                    executor.version(job.tool)
+                } else {
+                    None
+                }
+            })
+            .clone();
+        let (record, interrupted) = run_job(&ctx, job, executor, &scratch, version.as_deref());
+        if let Err(e) = scratch.clear(&job.dir) {
+            progress.line(&format!("warning: {e:#}"));
+        }
+        progress.finish_job(index, job, &record);
+        let written = match &dir {
+            Some(d) => write_record_file(d, &record),
+            None => write_record_line(&record),
+        };
+        records.push(record);
+        if let Err(e) = written {
+            write_error = Some(e);
+            break;
+        }
+        if interrupted.is_some() {
+            stopped_by = interrupted;
+            break;
+        }
+    }
+    let wall = progress.done();
+    let removed = scratch.remove();
+    if let Some(e) = write_error {
+        return Err(e.context("the run stopped: a record could not be written"));
+    }
+    removed?;
+    eprint!("\n{}", progress::summary(&jobs, &records));
+    let ok = records.iter().filter(|r| r.status == Status::Ok).count();
+    let where_ = match &dir {
+        Some(d) if !records.is_empty() => format!("records in {}", d.display()),
+        Some(_) => "no records written".to_string(),
+        None => "records streamed to stdout".to_string(),
+    };
+    eprintln!(
+        "{ok} of {} jobs ok in {}; {where_}",
+        jobs.len(),
+        progress::clock(wall.as_secs_f64())
+    );
+    if let Some(sig) = stopped_by {
+        eprintln!(
+            "interrupted by {}: the scratch directory was removed, finished records are kept",
+            signal_name(sig)
+        );
+        return Ok(128u8.saturating_add(u8::try_from(sig).unwrap_or(0)));
+    }
+    Ok(if ok == jobs.len() { 0 } else { 1 })
+}
+
+/// `SIGINT`, `SIGTERM`, ... for a signal number.
+pub fn signal_name(sig: i32) -> String {
+    match sig {
+        libc::SIGINT => "SIGINT".into(),
+        libc::SIGTERM => "SIGTERM".into(),
+        libc::SIGHUP => "SIGHUP".into(),
+        libc::SIGKILL => "SIGKILL".into(),
+        n => format!("signal {n}"),
+    }
+}
+
+fn write_record_file(dir: &Path, record: &Record) -> Result<()> {
+    let mut text = serde_json::to_string_pretty(record).context("cannot serialise a record")?;
+    text.push('\n');
+    crate::fsio::write_new(&dir.join(format!("{}.json", record.id)), text.as_bytes())
+}
+
+fn write_record_line(record: &Record) -> Result<()> {
+    let line = serde_json::to_string(record).context("cannot serialise a record")?;
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{line}")
+        .and_then(|_| out.flush())
+        .context("cannot write a record to stdout")
+}
+
+fn base_record(ctx: &Context_, job: &Job, version: Option<&str>) -> Record {
+    let mut target = ctx.target.clone();
+    target.free_bytes = target
+        .path
+        .as_deref()
+        .and_then(|p| host::free_bytes(Path::new(p)))
+        .or(target.free_bytes);
+    Record {
+        schema: record::SCHEMA.to_string(),
+        id: format!("{}.{}.r{}", ctx.run_id, job.test_id, job.repetition),
+        source: Source::Run {
+            diskdash_version: env!("CARGO_PKG_VERSION").to_string(),
+        },
+        subject: ctx.subject.clone(),
+        host: ctx.host.clone(),
+        target,
+        test: TestInfo {
+            id: job.test_id.clone(),
+            tool: job.tool,
+            tool_version: version.map(str::to_string),
+            parameters: job.invocation.parameters.clone(),
+            command: Some(job.invocation.display()),
+        },
+        run_id: Some(ctx.run_id.to_string()),
+        repetition: job.repetition,
+        started_at: Some(humantime::format_rfc3339_seconds(SystemTime::now()).to_string()),
+        duration_s: None,
+        status: Status::Skipped,
+        error: None,
+        metrics: BTreeMap::new(),
+        raw: None,
+    }
+}
+
+/// Runs one job and returns its record, and the signal if one stopped it.
+fn run_job(
+    ctx: &Context_,
+    job: &Job,
+    executor: &mut dyn Executor,
+    scratch: &Scratch,
+    version: Option<&str>,
+) -> (Record, Option<i32>) {
+    let mut rec = base_record(ctx, job, version);
+    let program = &job.invocation.program;
+    if !executor.available(program) {
+        rec.error = Some(format!(
+            "`{program}` is not installed (not found on PATH); install it with: {}",
+            doctor::install_hint(&[job.tool])
+        ));
+        return (rec, None);
+    }
+    let need = job.invocation.bytes;
+    let margin = margin(need);
+    if let Some(free) = rec.target.free_bytes {
+        if free < need.saturating_add(margin) {
+            rec.error = Some(format!(
+                "not enough free space: the test writes up to {} and keeps {} spare, {} is free",
+                gib(need),
+                gib(margin),
+                gib(free)
+            ));
+            return (rec, None);
+        }
+    }
+    if let Err(e) = crate::fsio::create_dir(&job.dir) {
+        rec.status = Status::Failed;
+        rec.error = Some(format!("{e:#}"));
+        return (rec, None);
+    }
+    let _ = scratch;
+    let timeout = Duration::from_secs(job.timeout_s);
+    let outcome = match executor.run(&job.test_id, &job.invocation, &job.dir, timeout) {
+        Ok(o) => o,
+        Err(e) => {
+            rec.status = Status::Failed;
+            rec.error = Some(format!("{e:#}"));
+            return (rec, None);
+        }
+    };
+    rec.duration_s = Some(outcome.duration.as_secs_f64());
+    rec.raw = Some(raw_of(&outcome, &job.invocation.output));
+    if rec.test.tool_version.is_none() && job.tool == Tool::Bonnie {
+        rec.test.tool_version = exec::version_from_text(Tool::Bonnie, &outcome.stderr);
+    }
+    match judge(job, &outcome) {
+        Ok(parsed) => {
+            rec.status = Status::Ok;
+            rec.metrics = parsed.metrics;
+            for (k, v) in parsed.parameters {
+                rec.test.parameters.entry(k).or_insert(v);
+            }
+            if rec.test.tool_version.is_none() {
+                rec.test.tool_version = parsed.tool_version;
+            }
+        }
+        Err(e) => {
+            rec.status = Status::Failed;
+            rec.error = Some(e);
+        }
+    }
+    (rec, outcome.interrupted)
+}
+
+fn raw_of(o: &Outcome, from: &OutputFrom) -> Raw {
+    let (stdout, stderr) = match (from, &o.output_file) {
+        // fio: the record's stdout is the JSON file; anything fio printed
+        // besides goes with stderr so nothing is lost
+        (OutputFrom::File(_), Some(file)) => {
+            let mut err = o.stderr.clone();
+            if !o.stdout.is_empty() {
+                err.push_str("\n[stdout]\n");
+                err.push_str(&o.stdout);
+            }
+            (file.clone(), err)
+        }
+        _ => (o.stdout.clone(), o.stderr.clone()),
+    };
+    Raw {
+        stdout: Some(stdout),
+        stderr: Some(stderr),
+        exit_code: o.exit_code,
+    }
+}
+
+/// The parsed result of a finished tool, or why the test failed.
+fn judge(job: &Job, o: &Outcome) -> std::result::Result<crate::tools::Parsed, String> {
+    let program = &job.invocation.program;
+    if let Some(sig) = o.interrupted {
+        return Err(format!(
+            "interrupted by {}; the run stopped",
+            signal_name(sig)
+        ));
+    }
+    if o.timed_out {
+        return Err(format!(
+            "timed out after {} s and was stopped (raise the limit with --timeout or the suite's timeout_s)",
+            job.timeout_s
+        ));
+    }
+    let last_err = o
+        .stderr
+        .lines()
+        .rev()
+        .find(|l| !l.trim().is_empty())
+        .map(|l| format!(": {}", l.trim()))
+        .unwrap_or_default();
+    if let Some(sig) = o.signal {
+        return Err(format!(
+            "`{program}` was killed by {}{last_err}",
+            signal_name(sig)
+        ));
+    }
+    match o.exit_code {
+        Some(0) => {}
+        Some(c) => return Err(format!("`{program}` exited with status {c}{last_err}")),
+        None => return Err(format!("`{program}` ended without an exit status")),
+    }
+    let text = o
+        .parser_input(&job.invocation.output)
+        .ok_or_else(|| format!("`{program}` did not write its output file{last_err}"))?;
+    let parsed = crate::tools::parse(job.tool, text)
+        .map_err(|e| format!("cannot parse the output of `{program}`: {e:#}"))?;
+    let first = parsed
+        .into_iter()
+        .next()
+        .ok_or_else(|| format!("the output of `{program}` holds no result"))?;
+    if first.metrics.is_empty() {
+        return Err(format!("the output of `{program}` holds no metric"));
+    }
+    Ok(first)
 }

@@ -1,0 +1,482 @@
+//! Running the tools: the `Executor` trait, the real implementation
+//! (processes with a time limit, stopped on Ctrl-C/SIGTERM) and a replay
+//! implementation that plays captured output back for tests.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result};
+
+use super::plan::{Invocation, OutputFrom};
+use crate::record::Tool;
+
+/// What one tool run gave back.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Outcome {
+    /// Standard output, lossily decoded.
+    pub stdout: String,
+    /// Standard error, lossily decoded.
+    pub stderr: String,
+    /// Contents of the tool's output file (fio `--output`), when it wrote one.
+    pub output_file: Option<String>,
+    /// Exit code; `None` when killed by a signal.
+    pub exit_code: Option<i32>,
+    /// The signal that ended the tool, if one did.
+    pub signal: Option<i32>,
+    /// Wall time from spawn to exit.
+    pub duration: Duration,
+    /// Stopped because it ran past its time limit.
+    pub timed_out: bool,
+    /// Stopped because diskdash received this signal (SIGINT, SIGTERM, SIGHUP).
+    pub interrupted: Option<i32>,
+}
+
+impl Outcome {
+    /// The text the tool's parser reads.
+    pub fn parser_input(&self, from: &OutputFrom) -> Option<&str> {
+        match from {
+            OutputFrom::Stdout => Some(&self.stdout),
+            OutputFrom::Stderr => Some(&self.stderr),
+            OutputFrom::File(_) => self.output_file.as_deref(),
+        }
+    }
+}
+
+/// Spawns tools. The runner talks to tools only through this.
+pub trait Executor {
+    /// Whether `program` can be run (found on `PATH`).
+    fn available(&self, program: &str) -> bool;
+    /// The tool's version as it reports it (`fio-3.33` → `3.33`), if it does.
+    fn version(&mut self, tool: Tool) -> Option<String>;
+    /// Runs `inv` in `dir`, stopping it after `timeout` or when a signal
+    /// arrives. Fails only when the tool cannot be started.
+    fn run(
+        &mut self,
+        test_id: &str,
+        inv: &Invocation,
+        dir: &Path,
+        timeout: Duration,
+    ) -> Result<Outcome>;
+}
+
+/// Runs real processes.
+pub struct RealExecutor {
+    signal: Arc<AtomicUsize>,
+}
+
+impl RealExecutor {
+    /// An executor that stops the running tool when `signal` becomes non-zero.
+    pub fn new(signal: Arc<AtomicUsize>) -> Self {
+        RealExecutor { signal }
+    }
+}
+
+/// Finds `program` on `PATH` like a shell would.
+pub fn which(program: &str) -> Option<PathBuf> {
+    if program.contains('/') {
+        let p = PathBuf::from(program);
+        return is_executable(&p).then_some(p);
+    }
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|d| d.join(program))
+        .find(|p| is_executable(p))
+}
+
+fn is_executable(p: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(p)
+        .map(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+        .unwrap_or(false)
+}
+
+/// The version in a tool's `--version` style output, if one is there.
+pub fn version_from_text(tool: Tool, text: &str) -> Option<String> {
+    let line = text.lines().find(|l| !l.trim().is_empty())?.trim();
+    let v = match tool {
+        // "fio-3.33"
+        Tool::Fio => line.strip_prefix("fio-")?.to_string(),
+        // "dd (coreutils) 9.1", "dd (GNU coreutils) 8.32", "BusyBox v1.36.1 ..."
+        Tool::Dd => {
+            if let Some(rest) = line.strip_prefix("BusyBox v") {
+                format!("busybox {}", rest.split_whitespace().next()?)
+            } else if line.contains("coreutils") {
+                format!("coreutils {}", line.rsplit(' ').next()?)
+            } else {
+                return None;
+            }
+        }
+        // "ioping 1.3"
+        Tool::Ioping => line.strip_prefix("ioping ")?.trim().to_string(),
+        // bonnie++ has no version flag; its usage text or report says "Version 2.00a"
+        Tool::Bonnie => {
+            let at = text.find("Version ")?;
+            text.get(at + 8..)?.split_whitespace().next()?.to_string()
+        }
+    };
+    (!v.is_empty()).then_some(v)
+}
+
+impl Executor for RealExecutor {
+    fn available(&self, program: &str) -> bool {
+        which(program).is_some()
+    }
+
+    fn version(&mut self, tool: Tool) -> Option<String> {
+        let (program, arg) = match tool {
+            Tool::Dd => ("dd", "--version"),
+            Tool::Fio => ("fio", "--version"),
+            Tool::Ioping => ("ioping", "-v"),
+            // bonnie++ has no version flag; its report carries the version
+            Tool::Bonnie => return None,
+        };
+        let out = Command::new(program)
+            .arg(arg)
+            .env("LC_ALL", "C")
+            .stdin(Stdio::null())
+            .output()
+            .ok()?;
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        version_from_text(tool, &text)
+    }
+
+    fn run(
+        &mut self,
+        _test_id: &str,
+        inv: &Invocation,
+        dir: &Path,
+        timeout: Duration,
+    ) -> Result<Outcome> {
+        use std::os::unix::process::{CommandExt, ExitStatusExt};
+
+        let mut cmd = Command::new(&inv.program);
+        cmd.args(&inv.args)
+            .envs(inv.env.iter().map(|(k, v)| (k, v)))
+            .current_dir(dir)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            // its own process group, so that stopping it also stops what it
+            // forked (fio's job processes, a shell's children)
+            .process_group(0);
+        let start = Instant::now();
+        let mut child = cmd
+            .spawn()
+            .with_context(|| format!("failed to start `{}`", inv.program))?;
+        let pid = child.id() as libc::pid_t;
+        let out_reader = child.stdout.take().map(reader_thread);
+        let err_reader = child.stderr.take().map(reader_thread);
+
+        let mut timed_out = false;
+        let mut interrupted = None;
+        let mut stop_sent: Option<Instant> = None;
+        let status = loop {
+            if let Some(status) = child.try_wait().context("failed to wait for the tool")? {
+                break status;
+            }
+            if stop_sent.is_none() {
+                let sig = self.signal.load(Ordering::SeqCst);
+                if sig != 0 {
+                    interrupted = Some(sig as i32);
+                } else if start.elapsed() >= timeout {
+                    timed_out = true;
+                }
+                if timed_out || interrupted.is_some() {
+                    kill_group(pid, libc::SIGTERM);
+                    stop_sent = Some(Instant::now());
+                }
+            } else if stop_sent.is_some_and(|t| t.elapsed() > Duration::from_secs(3)) {
+                kill_group(pid, libc::SIGKILL);
+            }
+            // short enough to add nothing measurable to a run, long enough
+            // to cost no CPU worth counting
+            std::thread::sleep(Duration::from_millis(5));
+        };
+        let duration = start.elapsed();
+        if stop_sent.is_some() {
+            // whatever of the group outlived the leader holds the pipes open
+            kill_group(pid, libc::SIGKILL);
+        }
+        let stdout = out_reader.map(join_reader).unwrap_or_default();
+        let stderr = err_reader.map(join_reader).unwrap_or_default();
+        let output_file = match &inv.output {
+            OutputFrom::File(p) => std::fs::read(p)
+                .ok()
+                .map(|b| String::from_utf8_lossy(&b).into_owned()),
+            _ => None,
+        };
+        Ok(Outcome {
+            stdout,
+            stderr,
+            output_file,
+            exit_code: status.code(),
+            signal: status.signal(),
+            duration,
+            timed_out,
+            interrupted,
+        })
+    }
+}
+
+fn kill_group(pid: libc::pid_t, sig: libc::c_int) {
+    // SAFETY: kill(2) with a negative pid signals the process group we
+    // created for the child; it has no memory-safety preconditions.
+    unsafe {
+        libc::kill(-pid, sig);
+    }
+}
+
+fn reader_thread<R: Read + Send + 'static>(mut r: R) -> std::thread::JoinHandle<Vec<u8>> {
+    std::thread::spawn(move || {
+        let mut buf = Vec::new();
+        let _ = r.read_to_end(&mut buf);
+        buf
+    })
+}
+
+fn join_reader(h: std::thread::JoinHandle<Vec<u8>>) -> String {
+    let bytes = h.join().unwrap_or_default();
+    String::from_utf8_lossy(&bytes).into_owned()
+}
+
+/// One captured tool run, played back by [`ReplayExecutor`].
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Capture {
+    /// What the tool printed on stdout.
+    pub stdout: String,
+    /// What the tool printed on stderr.
+    pub stderr: String,
+    /// The output file's contents (fio).
+    pub output_file: Option<String>,
+    /// Exit code.
+    pub exit_code: i32,
+    /// Reported duration in seconds.
+    pub duration_s: f64,
+}
+
+/// Plays captured output back, keyed by test id, so the whole run path can
+/// be tested without the tools. Every program counts as installed unless
+/// marked missing; a test without a capture fails to start.
+#[derive(Clone, Debug, Default)]
+pub struct ReplayExecutor {
+    captures: BTreeMap<String, Capture>,
+    versions: BTreeMap<Tool, String>,
+    missing: BTreeSet<String>,
+    /// Test ids run, in order (for assertions).
+    pub ran: Vec<String>,
+}
+
+impl ReplayExecutor {
+    /// An executor with nothing captured.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Plays `capture` back for every run of `test_id`.
+    pub fn capture(mut self, test_id: &str, capture: Capture) -> Self {
+        self.captures.insert(test_id.to_string(), capture);
+        self
+    }
+
+    /// Reports `version` for `tool`.
+    pub fn version_of(mut self, tool: Tool, version: &str) -> Self {
+        self.versions.insert(tool, version.to_string());
+        self
+    }
+
+    /// Makes `program` look not installed.
+    pub fn without(mut self, program: &str) -> Self {
+        self.missing.insert(program.to_string());
+        self
+    }
+
+    /// Loads captures from `dir/<test-id>/` with files `stdout`, `stderr`,
+    /// `output` (fio's JSON) and `exit_code`, each optional.
+    pub fn load_dir(mut self, dir: &Path) -> Result<Self> {
+        let entries =
+            std::fs::read_dir(dir).with_context(|| format!("cannot read `{}`", dir.display()))?;
+        for e in entries {
+            let e = e.with_context(|| format!("cannot read `{}`", dir.display()))?;
+            if !e.path().is_dir() {
+                continue;
+            }
+            let read = |name: &str| std::fs::read_to_string(e.path().join(name)).ok();
+            let capture = Capture {
+                stdout: read("stdout").unwrap_or_default(),
+                stderr: read("stderr").unwrap_or_default(),
+                output_file: read("output"),
+                exit_code: read("exit_code")
+                    .and_then(|s| s.trim().parse().ok())
+                    .unwrap_or(0),
+                duration_s: 1.0,
+            };
+            let id = e.file_name().to_string_lossy().into_owned();
+            self.captures.insert(id, capture);
+        }
+        Ok(self)
+    }
+}
+
+impl Executor for ReplayExecutor {
+    fn available(&self, program: &str) -> bool {
+        !self.missing.contains(program)
+    }
+
+    fn version(&mut self, tool: Tool) -> Option<String> {
+        self.versions.get(&tool).cloned()
+    }
+
+    fn run(
+        &mut self,
+        test_id: &str,
+        _inv: &Invocation,
+        _dir: &Path,
+        _timeout: Duration,
+    ) -> Result<Outcome> {
+        self.ran.push(test_id.to_string());
+        let c = self
+            .captures
+            .get(test_id)
+            .with_context(|| format!("no captured output for test `{test_id}`"))?;
+        Ok(Outcome {
+            stdout: c.stdout.clone(),
+            stderr: c.stderr.clone(),
+            output_file: c.output_file.clone(),
+            exit_code: Some(c.exit_code),
+            signal: None,
+            duration: Duration::from_secs_f64(c.duration_s),
+            timed_out: false,
+            interrupted: None,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn inv(program: &str, args: &[&str]) -> Invocation {
+        Invocation {
+            program: program.into(),
+            args: args.iter().map(|s| s.to_string()).collect(),
+            env: vec![("DISKDASH_T".into(), "x y".into())],
+            output: OutputFrom::Stdout,
+            bytes: 0,
+            estimate_s: 0.0,
+            parameters: Default::default(),
+        }
+    }
+
+    #[test]
+    fn versions_come_from_the_first_line() {
+        assert_eq!(
+            version_from_text(Tool::Fio, "fio-3.33\n").as_deref(),
+            Some("3.33")
+        );
+        assert_eq!(
+            version_from_text(Tool::Dd, "dd (coreutils) 9.1\nCopyright").as_deref(),
+            Some("coreutils 9.1")
+        );
+        assert_eq!(
+            version_from_text(Tool::Dd, "BusyBox v1.36.1 (2023-06-10) multi-call binary.")
+                .as_deref(),
+            Some("busybox 1.36.1")
+        );
+        assert_eq!(
+            version_from_text(Tool::Ioping, "ioping 1.3\n").as_deref(),
+            Some("1.3")
+        );
+        assert_eq!(
+            version_from_text(Tool::Bonnie, "Version 2.00a       ------Sequential").as_deref(),
+            Some("2.00a")
+        );
+        assert_eq!(version_from_text(Tool::Fio, "garbage"), None);
+    }
+
+    #[test]
+    fn real_run_captures_output_exit_code_and_env() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut ex = RealExecutor::new(Arc::new(AtomicUsize::new(0)));
+        let o = ex
+            .run(
+                "t",
+                &inv(
+                    "sh",
+                    &["-c", "echo out $DISKDASH_T; echo err >&2; pwd; exit 3"],
+                ),
+                dir.path(),
+                Duration::from_secs(10),
+            )
+            .unwrap();
+        let cwd = dir.path().canonicalize().unwrap();
+        assert_eq!(o.stdout, format!("out x y\n{}\n", cwd.display()));
+        assert_eq!(o.stderr, "err\n");
+        assert_eq!(o.exit_code, Some(3));
+        assert!(!o.timed_out);
+    }
+
+    #[test]
+    fn a_hanging_tool_and_its_children_are_stopped_at_the_limit() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut ex = RealExecutor::new(Arc::new(AtomicUsize::new(0)));
+        let start = Instant::now();
+        // the child `sleep` keeps stdout open: only a group kill lets this return
+        let o = ex
+            .run(
+                "t",
+                &inv("sh", &["-c", "echo started; sleep 30; echo never"]),
+                dir.path(),
+                Duration::from_millis(300),
+            )
+            .unwrap();
+        assert!(o.timed_out);
+        assert_eq!(o.exit_code, None);
+        assert_eq!(o.signal, Some(libc::SIGTERM));
+        assert_eq!(o.stdout, "started\n");
+        assert!(start.elapsed() < Duration::from_secs(5));
+    }
+
+    #[test]
+    fn a_pending_signal_stops_the_tool() {
+        let dir = tempfile::tempdir().unwrap();
+        let flag = Arc::new(AtomicUsize::new(libc::SIGINT as usize));
+        let mut ex = RealExecutor::new(flag);
+        let o = ex
+            .run(
+                "t",
+                &inv("sleep", &["30"]),
+                dir.path(),
+                Duration::from_secs(60),
+            )
+            .unwrap();
+        assert_eq!(o.interrupted, Some(libc::SIGINT));
+        assert!(o.duration < Duration::from_secs(5));
+    }
+
+    #[test]
+    fn a_missing_program_is_an_error_and_not_available() {
+        let ex = RealExecutor::new(Arc::new(AtomicUsize::new(0)));
+        assert!(!ex.available("diskdash-no-such-tool"));
+        assert!(ex.available("sh"));
+        let mut ex = ex;
+        let dir = tempfile::tempdir().unwrap();
+        let e = ex
+            .run(
+                "t",
+                &inv("diskdash-no-such-tool", &[]),
+                dir.path(),
+                Duration::from_secs(1),
+            )
+            .unwrap_err();
+        assert!(format!("{e:#}").contains("failed to start `diskdash-no-such-tool`"));
+    }
+}

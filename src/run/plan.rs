@@ -1,0 +1,776 @@
+//! Suites (TOML) turned into jobs: which test runs with which tool, its
+//! parameters, sizes resolved against the machine's memory, repetitions and
+//! the exact command line.
+//!
+//! A suite file is a list of `[[test]]` tables. Each has an `id`, a `tool`
+//! (`dd`, `fio`, `ioping`, `bonnie++`), optional `repeat`, `timeout_s` and
+//! `headline` (the metric shown in the summary); every other key is a
+//! parameter of the tool (see each tool's `command` builder). A file may
+//! start from a shipped suite with `base = "quick"`: tests with the same id
+//! take the file's parameters key by key, new ids are added.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+use anyhow::{anyhow, bail, Context, Result};
+use serde_json::Value;
+
+use crate::record::{is_valid_id, Tool};
+
+/// The `quick` suite shipped in the binary.
+pub const QUICK: &str = include_str!("../../suites/quick.toml");
+/// The `standard` suite shipped in the binary.
+pub const STANDARD: &str = include_str!("../../suites/standard.toml");
+
+/// A tool's parameters as a suite gives them (and as records store them).
+pub type Params = BTreeMap<String, Value>;
+
+/// One test of a suite, before sizes are resolved.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TestSpec {
+    /// Stable test id.
+    pub id: String,
+    /// The tool that runs it.
+    pub tool: Tool,
+    /// Repetitions, when the test sets its own.
+    pub repeat: Option<u32>,
+    /// Time limit in seconds, when the test sets its own.
+    pub timeout_s: Option<u64>,
+    /// Metric shown in the summary, when the test names one.
+    pub headline: Option<String>,
+    /// Tool parameters.
+    pub params: Params,
+}
+
+/// A suite: defaults and tests in order.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Suite {
+    /// Suite name (`quick`, `standard`, or the file's `name`).
+    pub name: String,
+    /// Default repetitions per test.
+    pub repeat: u32,
+    /// Default time limit per test in seconds.
+    pub timeout_s: u64,
+    /// The tests, in the order they run.
+    pub tests: Vec<TestSpec>,
+}
+
+/// Where a tool's result text is read from.
+#[derive(Clone, Debug, PartialEq)]
+pub enum OutputFrom {
+    /// Standard output.
+    Stdout,
+    /// Standard error (dd prints its summary there).
+    Stderr,
+    /// A file the tool writes (fio `--output`).
+    File(PathBuf),
+}
+
+/// What the machine and the run tell a command builder.
+#[derive(Clone, Debug)]
+pub struct BuildCtx<'a> {
+    /// The job's own directory inside the scratch directory.
+    pub dir: &'a Path,
+    /// Total memory in bytes, for sizes given as `NxRAM`.
+    pub memory_bytes: Option<u64>,
+    /// Whether the runner is root (bonnie++ then needs `-u root`).
+    pub is_root: bool,
+    /// The test id (fio's job name).
+    pub test_id: &'a str,
+}
+
+/// A tool's command line, ready to spawn, with what it will write.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Invocation {
+    /// Program name, looked up on `PATH`.
+    pub program: String,
+    /// Arguments.
+    pub args: Vec<String>,
+    /// Extra environment variables.
+    pub env: Vec<(String, String)>,
+    /// Where the parser's input comes from.
+    pub output: OutputFrom,
+    /// Bytes the test writes at most (for the free-space check).
+    pub bytes: u64,
+    /// Rough duration in seconds, for the progress display before a measurement.
+    pub estimate_s: f64,
+    /// The resolved parameters, as the record stores them.
+    pub parameters: Params,
+}
+
+impl Invocation {
+    /// The command line as a shell would take it, environment first.
+    pub fn display(&self) -> String {
+        let mut parts: Vec<String> = self
+            .env
+            .iter()
+            .map(|(k, v)| format!("{k}={}", shell_quote(v)))
+            .collect();
+        parts.push(shell_quote(&self.program));
+        parts.extend(self.args.iter().map(|a| shell_quote(a)));
+        parts.join(" ")
+    }
+}
+
+/// Quotes `s` for a POSIX shell when it holds anything but plain characters.
+pub fn shell_quote(s: &str) -> String {
+    let plain = !s.is_empty()
+        && s.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-_./=:,+@%".contains(&b));
+    if plain {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', "'\\''"))
+    }
+}
+
+/// One execution of one test.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Job {
+    /// The test this job runs.
+    pub test_id: String,
+    /// Its tool.
+    pub tool: Tool,
+    /// 1-based repetition.
+    pub repetition: u32,
+    /// Repetitions of this test in the run.
+    pub repetitions: u32,
+    /// Time limit in seconds.
+    pub timeout_s: u64,
+    /// Metric shown in the summary.
+    pub headline: String,
+    /// The job's directory (inside the scratch directory).
+    pub dir: PathBuf,
+    /// The command line.
+    pub invocation: Invocation,
+}
+
+/// What selects and shapes the jobs besides the suite.
+#[derive(Clone, Debug, Default)]
+pub struct Selection {
+    /// `--repeat`: repetitions of every test, bonnie++ included.
+    pub repeat: Option<u32>,
+    /// `--only`: run just these ids.
+    pub only: Vec<String>,
+    /// `--skip`: leave these ids out.
+    pub skip: Vec<String>,
+    /// `--timeout`: time limit per test in seconds.
+    pub timeout_s: Option<u64>,
+}
+
+/// Loads a suite by name (`quick`, `standard`) or from a TOML file.
+pub fn load_suite(name_or_path: &str) -> Result<Suite> {
+    match name_or_path {
+        "quick" => parse_suite(QUICK, "quick"),
+        "standard" => parse_suite(STANDARD, "standard"),
+        path => {
+            let text = std::fs::read_to_string(path).with_context(|| {
+                format!("cannot read suite `{path}` (expected quick, standard or a TOML file)")
+            })?;
+            parse_suite(&text, path).with_context(|| format!("suite file `{path}`"))
+        }
+    }
+}
+
+/// Parses a suite's TOML text; `default_name` names it when the file does not.
+pub fn parse_suite(text: &str, default_name: &str) -> Result<Suite> {
+    let mut table: toml::Table = toml::from_str(text).context("not valid TOML")?;
+    let base = match table.remove("base") {
+        None => None,
+        Some(toml::Value::String(b)) if b == "quick" || b == "standard" => Some(parse_suite(
+            if b == "quick" { QUICK } else { STANDARD },
+            &b,
+        )?),
+        Some(other) => bail!("`base = {other}`: expected \"quick\" or \"standard\""),
+    };
+    let name = match table.remove("name") {
+        None => default_name.to_string(),
+        Some(toml::Value::String(n)) => n,
+        Some(other) => bail!("`name = {other}`: expected a string"),
+    };
+    let repeat = take_u64(&mut table, "repeat", "the suite")?;
+    let timeout_s = take_u64(&mut table, "timeout_s", "the suite")?;
+    let tests_value = table.remove("test");
+    if let Some(key) = table.keys().next() {
+        bail!("unknown suite key `{key}` (expected name, base, repeat, timeout_s, [[test]])");
+    }
+    let mut tests = Vec::new();
+    match tests_value {
+        None => {}
+        Some(toml::Value::Array(items)) => {
+            for (i, item) in items.into_iter().enumerate() {
+                match item {
+                    toml::Value::Table(t) => tests
+                        .push(parse_test(t).with_context(|| format!("[[test]] number {}", i + 1))?),
+                    _ => bail!("`test` must be an array of tables ([[test]])"),
+                }
+            }
+        }
+        Some(_) => bail!("`test` must be an array of tables ([[test]])"),
+    }
+    let mut suite = match base {
+        Some(mut b) => {
+            for t in tests {
+                match b.tests.iter_mut().find(|x| x.id == t.id) {
+                    Some(existing) => merge_test(existing, t)?,
+                    None => b.tests.push(t),
+                }
+            }
+            b.name = name;
+            b
+        }
+        None => Suite {
+            name,
+            repeat: 1,
+            timeout_s: 3600,
+            tests,
+        },
+    };
+    if let Some(r) = repeat {
+        suite.repeat = to_repeat(r)?;
+    }
+    if let Some(t) = timeout_s {
+        suite.timeout_s = t.max(1);
+    }
+    let mut seen = BTreeSet::new();
+    for t in &suite.tests {
+        if !seen.insert(t.id.as_str()) {
+            bail!("test id `{}` appears twice", t.id);
+        }
+    }
+    if suite.tests.is_empty() {
+        bail!("the suite has no tests (expected [[test]] tables with id and tool)");
+    }
+    Ok(suite)
+}
+
+fn to_repeat(r: u64) -> Result<u32> {
+    match u32::try_from(r) {
+        Ok(n) if n >= 1 => Ok(n),
+        _ => bail!("repeat {r}: expected a whole number from 1"),
+    }
+}
+
+fn take_u64(table: &mut toml::Table, key: &str, what: &str) -> Result<Option<u64>> {
+    match table.remove(key) {
+        None => Ok(None),
+        Some(toml::Value::Integer(n)) if n >= 0 => Ok(Some(n as u64)),
+        Some(other) => bail!("{what}: `{key} = {other}`: expected a non-negative whole number"),
+    }
+}
+
+fn parse_test(mut t: toml::Table) -> Result<TestSpec> {
+    let id = match t.remove("id") {
+        Some(toml::Value::String(s)) if is_valid_id(&s) => s,
+        Some(other) => bail!("`id = {other}`: expected a string of letters, digits, `.`, `_`, `-`"),
+        None => bail!("missing `id`"),
+    };
+    let tool = match t.remove("tool") {
+        Some(toml::Value::String(s)) => parse_tool(&s).with_context(|| format!("test `{id}`"))?,
+        Some(other) => bail!("test `{id}`: `tool = {other}`: expected a string"),
+        None => bail!("test `{id}`: missing `tool` (dd, fio, ioping or bonnie++)"),
+    };
+    let repeat = take_u64(&mut t, "repeat", &format!("test `{id}`"))?
+        .map(to_repeat)
+        .transpose()?;
+    let timeout_s = take_u64(&mut t, "timeout_s", &format!("test `{id}`"))?;
+    let headline = match t.remove("headline") {
+        None => None,
+        Some(toml::Value::String(s)) => Some(s),
+        Some(other) => bail!("test `{id}`: `headline = {other}`: expected a metric name"),
+    };
+    let mut params = Params::new();
+    for (k, v) in t {
+        let json =
+            serde_json::to_value(&v).with_context(|| format!("test `{id}`: parameter `{k}`"))?;
+        params.insert(k, json);
+    }
+    Ok(TestSpec {
+        id,
+        tool,
+        repeat,
+        timeout_s,
+        headline,
+        params,
+    })
+}
+
+fn merge_test(existing: &mut TestSpec, new: TestSpec) -> Result<()> {
+    if existing.tool != new.tool {
+        bail!(
+            "test `{}` runs {} in the base suite; a file can change its parameters but not its tool",
+            new.id,
+            existing.tool
+        );
+    }
+    existing.repeat = new.repeat.or(existing.repeat);
+    existing.timeout_s = new.timeout_s.or(existing.timeout_s);
+    existing.headline = new.headline.or(existing.headline.take());
+    for (k, v) in new.params {
+        existing.params.insert(k, v);
+    }
+    Ok(())
+}
+
+/// The tool for a suite's `tool` value.
+pub fn parse_tool(name: &str) -> Result<Tool> {
+    Tool::ALL
+        .into_iter()
+        .find(|t| t.name() == name || (name == "bonnie" && *t == Tool::Bonnie))
+        .ok_or_else(|| anyhow!("unknown tool `{name}` (expected dd, fio, ioping or bonnie++)"))
+}
+
+/// Builds the command line of one test in `dir`.
+pub fn build(spec: &TestSpec, ctx: &BuildCtx) -> Result<Invocation> {
+    let r = match spec.tool {
+        Tool::Dd => crate::tools::dd::command(&spec.params, ctx),
+        Tool::Fio => crate::tools::fio::command(&spec.params, ctx),
+        Tool::Ioping => crate::tools::ioping::command(&spec.params, ctx),
+        Tool::Bonnie => crate::tools::bonnie::command(&spec.params, ctx),
+    };
+    r.with_context(|| format!("test `{}`", spec.id))
+}
+
+/// The metric the summary shows for a test: the suite's `headline`, else
+/// the tool's main figure.
+pub fn headline(spec: &TestSpec) -> String {
+    if let Some(h) = &spec.headline {
+        return h.clone();
+    }
+    let flag = |k: &str| spec.params.get(k).and_then(Value::as_bool).unwrap_or(false);
+    match spec.tool {
+        Tool::Dd => "write_bw".into(),
+        Tool::Fio => {
+            let rw = spec
+                .params
+                .get("rw")
+                .and_then(Value::as_str)
+                .unwrap_or("read");
+            if rw.contains("write") && !rw.contains("rw") {
+                "write_iops".into()
+            } else {
+                "read_iops".into()
+            }
+        }
+        Tool::Ioping => {
+            if !flag("rapid") {
+                "lat_avg".into()
+            } else if flag("linear") {
+                "bw".into()
+            } else {
+                "iops".into()
+            }
+        }
+        Tool::Bonnie => "seq_block_write_bw".into(),
+    }
+}
+
+/// Turns a suite into jobs under `scratch` (one directory per job),
+/// honouring `--only`, `--skip`, `--repeat` and `--timeout`. Fails on an
+/// unknown id in `--only`/`--skip`, or a parameter a tool does not take.
+pub fn plan(
+    suite: &Suite,
+    sel: &Selection,
+    scratch: &Path,
+    memory_bytes: Option<u64>,
+    is_root: bool,
+) -> Result<Vec<Job>> {
+    let known: BTreeSet<&str> = suite.tests.iter().map(|t| t.id.as_str()).collect();
+    for id in sel.only.iter().chain(&sel.skip) {
+        if !known.contains(id.as_str()) {
+            let list: Vec<&str> = suite.tests.iter().map(|t| t.id.as_str()).collect();
+            bail!(
+                "unknown test id `{id}` (suite `{}` has: {})",
+                suite.name,
+                list.join(", ")
+            );
+        }
+    }
+    if sel.repeat == Some(0) {
+        bail!("--repeat 0: expected at least 1");
+    }
+    let mut jobs = Vec::new();
+    for spec in &suite.tests {
+        if !sel.only.is_empty() && !sel.only.contains(&spec.id) {
+            continue;
+        }
+        if sel.skip.contains(&spec.id) {
+            continue;
+        }
+        let repetitions = sel.repeat.or(spec.repeat).unwrap_or(suite.repeat).max(1);
+        let timeout_s = sel
+            .timeout_s
+            .or(spec.timeout_s)
+            .unwrap_or(suite.timeout_s)
+            .max(1);
+        for repetition in 1..=repetitions {
+            let dir = scratch.join(format!("{}.r{repetition}", spec.id));
+            let ctx = BuildCtx {
+                dir: &dir,
+                memory_bytes,
+                is_root,
+                test_id: &spec.id,
+            };
+            let invocation = build(spec, &ctx)?;
+            jobs.push(Job {
+                test_id: spec.id.clone(),
+                tool: spec.tool,
+                repetition,
+                repetitions,
+                timeout_s,
+                headline: headline(spec),
+                dir,
+                invocation,
+            });
+        }
+    }
+    if jobs.is_empty() {
+        bail!("--only/--skip left no test to run");
+    }
+    Ok(jobs)
+}
+
+/// Reads tool parameters one by one, resolving sizes, and refuses keys
+/// nobody read.
+pub struct ParamReader<'a> {
+    tool: &'static str,
+    params: &'a Params,
+    used: BTreeSet<&'a str>,
+    memory_bytes: Option<u64>,
+}
+
+impl<'a> ParamReader<'a> {
+    /// A reader over `params` of `tool`.
+    pub fn new(tool: &'static str, params: &'a Params, memory_bytes: Option<u64>) -> Self {
+        ParamReader {
+            tool,
+            params,
+            used: BTreeSet::new(),
+            memory_bytes,
+        }
+    }
+
+    fn get(&mut self, key: &str) -> Option<&'a Value> {
+        let (k, v) = self.params.get_key_value(key)?;
+        self.used.insert(k.as_str());
+        Some(v)
+    }
+
+    /// A string (numbers are written out as they are).
+    pub fn string(&mut self, key: &str) -> Result<Option<String>> {
+        match self.get(key) {
+            None => Ok(None),
+            Some(Value::String(s)) => Ok(Some(s.clone())),
+            Some(Value::Number(n)) => Ok(Some(n.to_string())),
+            Some(other) => bail!(
+                "{} parameter `{key} = {other}`: expected a string",
+                self.tool
+            ),
+        }
+    }
+
+    /// A boolean.
+    pub fn flag(&mut self, key: &str) -> Result<bool> {
+        match self.get(key) {
+            None => Ok(false),
+            Some(Value::Bool(b)) => Ok(*b),
+            Some(other) => bail!(
+                "{} parameter `{key} = {other}`: expected true or false",
+                self.tool
+            ),
+        }
+    }
+
+    /// A non-negative whole number.
+    pub fn count(&mut self, key: &str) -> Result<Option<u64>> {
+        match self.get(key) {
+            None => Ok(None),
+            Some(v) => match v.as_u64() {
+                Some(n) => Ok(Some(n)),
+                None => bail!(
+                    "{} parameter `{key} = {v}`: expected a non-negative whole number",
+                    self.tool
+                ),
+            },
+        }
+    }
+
+    /// A size in bytes: a number, `64M`, `1G`, `4k` (powers of 1024) or
+    /// `2xRAM` (a multiple of the machine's memory).
+    pub fn size(&mut self, key: &str) -> Result<Option<u64>> {
+        let memory = self.memory_bytes;
+        let tool = self.tool;
+        match self.get(key) {
+            None => Ok(None),
+            Some(Value::Number(n)) => match n.as_u64() {
+                Some(b) => Ok(Some(b)),
+                None => bail!("{tool} parameter `{key} = {n}`: expected a size in bytes"),
+            },
+            Some(Value::String(s)) => parse_size(s, memory)
+                .map(Some)
+                .with_context(|| format!("{tool} parameter `{key}`")),
+            Some(other) => bail!("{tool} parameter `{key} = {other}`: expected a size"),
+        }
+    }
+
+    /// The keys nobody read, in order (for tools that pass them through).
+    pub fn rest(&self) -> Vec<(&'a String, &'a Value)> {
+        self.params
+            .iter()
+            .filter(|(k, _)| !self.used.contains(k.as_str()))
+            .collect()
+    }
+
+    /// Fails when a key was not read: a typo must not pass silently.
+    pub fn finish(self, known: &[&str]) -> Result<()> {
+        if let Some((k, _)) = self.rest().first() {
+            bail!(
+                "unknown {} parameter `{k}` (expected one of: {})",
+                self.tool,
+                known.join(", ")
+            );
+        }
+        Ok(())
+    }
+}
+
+/// Parses a size: whole bytes, a number with `k`/`M`/`G`/`T` (powers of
+/// 1024, `KiB` and `MB` alike), or `NxRAM` (needs `memory_bytes`).
+pub fn parse_size(text: &str, memory_bytes: Option<u64>) -> Result<u64> {
+    let t = text.trim();
+    if let Some(factor) = t
+        .strip_suffix("xRAM")
+        .or_else(|| t.strip_suffix("xram"))
+        .or_else(|| t.strip_suffix("*RAM"))
+    {
+        let f: f64 = factor
+            .trim()
+            .parse()
+            .ok()
+            .filter(|f: &f64| f.is_finite() && *f > 0.0)
+            .ok_or_else(|| anyhow!("`{text}`: expected a factor before xRAM, as in 2xRAM"))?;
+        let mem = memory_bytes.ok_or_else(|| {
+            anyhow!("`{text}`: the machine's memory size is unknown; give a size such as 8G")
+        })?;
+        return Ok((mem as f64 * f).round() as u64);
+    }
+    let (value, unit) = crate::units::split_number(t)
+        .ok_or_else(|| anyhow!("`{text}`: expected a size such as 4k, 64M, 1G or 2xRAM"))?;
+    let mult = crate::units::byte_multiplier(unit, crate::units::Prefixes::Binary)
+        .ok_or_else(|| anyhow!("`{text}`: unknown size unit `{unit}` (use k, M, G, T)"))?;
+    if value < 0.0 {
+        bail!("`{text}`: a size cannot be negative");
+    }
+    Ok((value * mult).round() as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const GIB: u64 = 1 << 30;
+
+    fn standard_jobs(sel: &Selection) -> Vec<Job> {
+        let suite = load_suite("standard").unwrap();
+        plan(&suite, sel, Path::new("/mnt/x/S"), Some(4 * GIB), true).unwrap()
+    }
+
+    fn command_of<'a>(jobs: &'a [Job], id: &str) -> String {
+        jobs.iter()
+            .find(|j| j.test_id == id)
+            .map(|j| j.invocation.display())
+            .unwrap_or_else(|| panic!("no job {id}"))
+    }
+
+    #[test]
+    fn sizes_parse_binary_and_ram_multiples() {
+        assert_eq!(parse_size("64M", None).unwrap(), 64 << 20);
+        assert_eq!(parse_size("4k", None).unwrap(), 4096);
+        assert_eq!(parse_size("1GiB", None).unwrap(), GIB);
+        assert_eq!(parse_size("512", None).unwrap(), 512);
+        assert_eq!(parse_size("2xRAM", Some(3 * GIB)).unwrap(), 6 * GIB);
+        assert_eq!(parse_size("0.5xRAM", Some(4 * GIB)).unwrap(), 2 * GIB);
+        let e = parse_size("2xRAM", None).unwrap_err().to_string();
+        assert!(e.contains("memory size is unknown"), "{e}");
+        assert!(parse_size("lots", None).is_err());
+        assert!(parse_size("3Q", None).is_err());
+    }
+
+    #[test]
+    fn standard_suite_has_design_ids_and_repeats() {
+        let jobs = standard_jobs(&Selection::default());
+        let mut ids: Vec<&str> = jobs.iter().map(|j| j.test_id.as_str()).collect();
+        ids.dedup();
+        assert_eq!(
+            ids,
+            [
+                "dd-write-bulk",
+                "dd-write-128k-fdatasync",
+                "dd-write-8k-fdatasync",
+                "dd-write-128k-dsync",
+                "dd-write-8k-dsync",
+                "fio-randread-4k-qd64",
+                "fio-randwrite-4k-qd64",
+                "ioping-latency",
+                "ioping-seek",
+                "ioping-seq",
+                "ioping-seq-cached",
+                "bonnie"
+            ]
+        );
+        // 11 tests three times, bonnie++ once
+        assert_eq!(jobs.len(), 11 * 3 + 1);
+        let bonnie: Vec<_> = jobs.iter().filter(|j| j.test_id == "bonnie").collect();
+        assert_eq!(bonnie.len(), 1);
+        assert_eq!(jobs[2].repetition, 3);
+        assert_eq!(jobs[2].dir, Path::new("/mnt/x/S/dd-write-bulk.r3"));
+    }
+
+    #[test]
+    fn standard_commands_are_the_design_ones() {
+        let jobs = standard_jobs(&Selection::default());
+        assert_eq!(
+            command_of(&jobs, "dd-write-bulk"),
+            "LC_ALL=C dd if=/dev/zero of=/mnt/x/S/dd-write-bulk.r1/dd.dat bs=1M count=8192 conv=fdatasync"
+        );
+        assert_eq!(
+            command_of(&jobs, "dd-write-8k-dsync"),
+            "LC_ALL=C dd if=/dev/zero of=/mnt/x/S/dd-write-8k-dsync.r1/dd.dat bs=8k count=16k oflag=dsync"
+        );
+        assert_eq!(
+            command_of(&jobs, "dd-write-128k-fdatasync"),
+            "LC_ALL=C dd if=/dev/zero of=/mnt/x/S/dd-write-128k-fdatasync.r1/dd.dat bs=128k count=1k conv=fdatasync"
+        );
+        assert_eq!(
+            command_of(&jobs, "fio-randread-4k-qd64"),
+            "fio --name=fio-randread-4k-qd64 --filename=/mnt/x/S/fio-randread-4k-qd64.r1/fio.dat \
+             --rw=randread --bs=4k --iodepth=64 --ioengine=libaio --direct=1 --size=1G \
+             --output-format=json --output=/mnt/x/S/fio-randread-4k-qd64.r1/fio.json"
+        );
+        assert_eq!(
+            command_of(&jobs, "ioping-latency"),
+            "ioping -B -c 10 /mnt/x/S/ioping-latency.r1"
+        );
+        assert_eq!(
+            command_of(&jobs, "ioping-seek"),
+            "ioping -B -R /mnt/x/S/ioping-seek.r1"
+        );
+        assert_eq!(
+            command_of(&jobs, "ioping-seq"),
+            "ioping -B -RL /mnt/x/S/ioping-seq.r1"
+        );
+        assert_eq!(
+            command_of(&jobs, "ioping-seq-cached"),
+            "ioping -B -RLC /mnt/x/S/ioping-seq-cached.r1"
+        );
+        // 2x 4 GiB RAM = 8192 MiB, -r the RAM in MiB
+        assert_eq!(
+            command_of(&jobs, "bonnie"),
+            "bonnie++ -d /mnt/x/S/bonnie.r1 -s 8192 -r 4096 -n 256 -q -u root"
+        );
+        let bulk = jobs.iter().find(|j| j.test_id == "dd-write-bulk").unwrap();
+        assert_eq!(bulk.invocation.bytes, 8 * GIB);
+        assert_eq!(bulk.invocation.parameters["count"], 8192);
+    }
+
+    #[test]
+    fn only_skip_and_repeat_select_jobs() {
+        let sel = Selection {
+            only: vec!["bonnie".into(), "ioping-seek".into()],
+            skip: vec!["ioping-seek".into()],
+            repeat: Some(2),
+            timeout_s: Some(9),
+        };
+        let jobs = standard_jobs(&sel);
+        assert_eq!(jobs.len(), 2);
+        assert!(jobs
+            .iter()
+            .all(|j| j.test_id == "bonnie" && j.timeout_s == 9));
+        let suite = load_suite("quick").unwrap();
+        let bad = Selection {
+            only: vec!["fio-nope".into()],
+            ..Default::default()
+        };
+        let e = plan(&suite, &bad, Path::new("/s"), None, false)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("unknown test id `fio-nope`") && e.contains("ioping-seek"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn quick_suite_is_small_and_one_repetition() {
+        let suite = load_suite("quick").unwrap();
+        let jobs = plan(&suite, &Selection::default(), Path::new("/s"), None, false).unwrap();
+        assert_eq!(jobs.len(), 12);
+        for j in &jobs {
+            assert!(
+                j.invocation.bytes <= 128 << 20,
+                "{} writes {}",
+                j.test_id,
+                j.invocation.bytes
+            );
+            assert_eq!(j.repetitions, 1);
+        }
+        // not root: no -u
+        assert!(!command_of(&jobs, "bonnie").contains("-u root"));
+    }
+
+    #[test]
+    fn a_suite_file_overrides_parameters_and_adds_tests() {
+        let text = r#"
+            base = "quick"
+            repeat = 2
+            [[test]]
+            id = "fio-randread-4k-qd64"
+            tool = "fio"
+            iodepth = 8
+            [[test]]
+            id = "fio-seqread-1m"
+            tool = "fio"
+            rw = "read"
+            bs = "1M"
+            size = "32M"
+            repeat = 1
+        "#;
+        let suite = parse_suite(text, "mine.toml").unwrap();
+        let sel = Selection {
+            only: vec!["fio-randread-4k-qd64".into(), "fio-seqread-1m".into()],
+            ..Default::default()
+        };
+        let jobs = plan(&suite, &sel, Path::new("/s"), None, false).unwrap();
+        assert_eq!(jobs.len(), 3);
+        assert!(jobs[0].invocation.args.contains(&"--iodepth=8".to_string()));
+        assert!(jobs[0]
+            .invocation
+            .args
+            .contains(&"--rw=randread".to_string()));
+        assert_eq!(jobs[2].test_id, "fio-seqread-1m");
+        assert_eq!(jobs[2].invocation.bytes, 32 << 20);
+        assert_eq!(jobs[2].headline, "read_iops");
+    }
+
+    #[test]
+    fn suite_mistakes_are_named() {
+        let e = |t: &str| format!("{:#}", parse_suite(t, "f").unwrap_err());
+        assert!(e("[[test]]\nid='a'\ntool='hdparm'").contains("unknown tool `hdparm`"));
+        assert!(e("[[test]]\ntool='dd'").contains("missing `id`"));
+        assert!(e("colour = 1\n[[test]]\nid='a'\ntool='dd'").contains("unknown suite key `colour`"));
+        assert!(e("[[test]]\nid='a'\ntool='dd'\n[[test]]\nid='a'\ntool='dd'").contains("twice"));
+        let suite = parse_suite("[[test]]\nid='a'\ntool='dd'\nbz='1M'\ncount=1", "f").unwrap();
+        let err = plan(&suite, &Selection::default(), Path::new("/s"), None, false).unwrap_err();
+        assert!(
+            format!("{err:#}").contains("unknown dd parameter `bz`"),
+            "{err:#}"
+        );
+    }
+
+    #[test]
+    fn quoting_only_when_needed() {
+        assert_eq!(shell_quote("/a/b-c.d"), "/a/b-c.d");
+        assert_eq!(shell_quote("a b"), "'a b'");
+        assert_eq!(shell_quote("it's"), "'it'\\''s'");
+    }
+}

@@ -1,0 +1,275 @@
+//! Progress on stderr: a live line on a terminal (test, repetition, elapsed,
+//! estimated time left), one plain line per finished test otherwise, and the
+//! summary table at the end.
+
+use std::collections::BTreeMap;
+use std::io::IsTerminal;
+use std::time::{Duration, Instant};
+
+use indicatif::{ProgressBar, ProgressStyle};
+
+use super::plan::Job;
+use crate::record::{Record, Status};
+use crate::units::Unit;
+
+/// The progress display of one run.
+pub struct Progress {
+    bar: Option<ProgressBar>,
+    total: usize,
+    start: Instant,
+    /// Last measured duration per test id, for the estimate of what is left.
+    measured: BTreeMap<String, f64>,
+}
+
+impl Progress {
+    /// A display for `total` jobs: live when stderr is a terminal.
+    pub fn new(total: usize) -> Progress {
+        let bar = std::io::stderr().is_terminal().then(|| {
+            let bar = ProgressBar::new(total as u64);
+            bar.set_style(
+                ProgressStyle::with_template(
+                    "{spinner} [{pos}/{len}] {msg} · {elapsed} elapsed · {prefix}",
+                )
+                .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+            );
+            bar.enable_steady_tick(Duration::from_millis(200));
+            bar
+        });
+        Progress {
+            bar,
+            total,
+            start: Instant::now(),
+            measured: BTreeMap::new(),
+        }
+    }
+
+    /// Seconds the jobs `rest` (the current one first) are expected to take.
+    pub fn estimate_left(&self, rest: &[Job]) -> f64 {
+        rest.iter()
+            .map(|j| {
+                self.measured
+                    .get(&j.test_id)
+                    .copied()
+                    .unwrap_or(j.invocation.estimate_s)
+            })
+            .sum()
+    }
+
+    /// Shows that job `index` (0-based) of `jobs` starts.
+    pub fn start(&mut self, index: usize, jobs: &[Job]) {
+        let Some(job) = jobs.get(index) else { return };
+        if let Some(bar) = &self.bar {
+            let left = self.estimate_left(jobs.get(index..).unwrap_or(&[]));
+            bar.set_position(index as u64);
+            bar.set_message(format!(
+                "{} r{}/{}",
+                job.test_id, job.repetition, job.repetitions
+            ));
+            bar.set_prefix(format!("about {} left", clock(left)));
+        }
+    }
+
+    /// Reports a finished job with its record.
+    pub fn finish_job(&mut self, index: usize, job: &Job, record: &Record) {
+        if let Some(d) = record.duration_s {
+            self.measured.insert(job.test_id.clone(), d);
+        }
+        let what = match record.status {
+            Status::Ok => match record.metrics.get(&job.headline) {
+                Some(m) => format!("ok  {} {}", job.headline, human(m.value, &m.unit)),
+                None => "ok".to_string(),
+            },
+            s => format!(
+                "{}: {}",
+                s.name(),
+                record
+                    .error
+                    .as_deref()
+                    .unwrap_or("")
+                    .lines()
+                    .next()
+                    .unwrap_or("")
+            ),
+        };
+        let time = record
+            .duration_s
+            .map(|d| format!(" ({d:.1} s)"))
+            .unwrap_or_default();
+        let line = format!(
+            "[{}/{}] {} r{}/{} {what}{time}",
+            index + 1,
+            self.total,
+            job.test_id,
+            job.repetition,
+            job.repetitions
+        );
+        self.line(&line);
+        if let Some(bar) = &self.bar {
+            bar.set_position(index as u64 + 1);
+        }
+    }
+
+    /// Prints a line above the live display (or plainly).
+    pub fn line(&self, text: &str) {
+        match &self.bar {
+            Some(bar) => bar.println(text),
+            None => eprintln!("{text}"),
+        }
+    }
+
+    /// Removes the live display; returns the run's wall time.
+    pub fn done(self) -> Duration {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+        self.start.elapsed()
+    }
+}
+
+/// `m:ss` (or `h:mm:ss`) for a number of seconds.
+pub fn clock(seconds: f64) -> String {
+    let s = seconds.max(0.0).round() as u64;
+    if s >= 3600 {
+        format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
+    } else {
+        format!("{}:{:02}", s / 60, s % 60)
+    }
+}
+
+/// A value in a canonical unit written for people: bandwidth in SI
+/// `kB/s`/`MB/s`/`GB/s`, times in `us`/`ms`/`s`.
+pub fn human(value: f64, unit: &str) -> String {
+    match Unit::parse(unit) {
+        Some(Unit::BytesPerSec) => {
+            let (v, u) = if value >= 1e9 {
+                (value / 1e9, "GB/s")
+            } else if value >= 1e6 {
+                (value / 1e6, "MB/s")
+            } else if value >= 1e3 {
+                (value / 1e3, "kB/s")
+            } else {
+                (value, "B/s")
+            };
+            format!("{v:.1} {u}")
+        }
+        Some(Unit::Seconds) => {
+            if value >= 1.0 {
+                format!("{value:.2} s")
+            } else if value >= 1e-3 {
+                format!("{:.2} ms", value * 1e3)
+            } else {
+                format!("{:.1} us", value * 1e6)
+            }
+        }
+        Some(Unit::Iops) => format!("{value:.0} IOPS"),
+        Some(Unit::OpsPerSec) => format!("{value:.0} ops/s"),
+        _ => format!("{value} {unit}"),
+    }
+}
+
+/// The summary table: per test, how its runs ended and the median (and
+/// range) of its headline metric.
+pub fn summary(jobs: &[Job], records: &[Record]) -> String {
+    let mut rows: Vec<[String; 4]> = Vec::new();
+    let mut seen: Vec<&str> = Vec::new();
+    for job in jobs {
+        if seen.contains(&job.test_id.as_str()) {
+            continue;
+        }
+        seen.push(&job.test_id);
+        let mine: Vec<&Record> = records
+            .iter()
+            .filter(|r| r.test.id == job.test_id)
+            .collect();
+        if mine.is_empty() {
+            rows.push([
+                job.test_id.clone(),
+                "not run".into(),
+                String::new(),
+                String::new(),
+            ]);
+            continue;
+        }
+        let mut counts = Vec::new();
+        for s in [Status::Ok, Status::Failed, Status::Skipped] {
+            let n = mine.iter().filter(|r| r.status == s).count();
+            if n > 0 {
+                counts.push(format!("{n} {}", s.name()));
+            }
+        }
+        let mut values: Vec<(f64, &str)> = mine
+            .iter()
+            .filter_map(|r| r.metrics.get(&job.headline))
+            .map(|m| (m.value, m.unit.as_str()))
+            .collect();
+        // sorted so the median is the middle one
+        values.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let value = match values.len() {
+            0 => String::new(),
+            1 => human(values[0].0, values[0].1),
+            n => {
+                let mid = if n % 2 == 1 {
+                    values[n / 2].0
+                } else {
+                    (values[n / 2 - 1].0 + values[n / 2].0) / 2.0
+                };
+                format!(
+                    "{} (median; {} .. {})",
+                    human(mid, values[0].1),
+                    human(values[0].0, values[0].1),
+                    human(values[n - 1].0, values[0].1)
+                )
+            }
+        };
+        rows.push([
+            job.test_id.clone(),
+            counts.join(", "),
+            job.headline.clone(),
+            value,
+        ]);
+    }
+    let header = ["test", "runs", "metric", "value"];
+    let mut widths = header.map(str::len);
+    for r in &rows {
+        for (w, c) in widths.iter_mut().zip(r) {
+            *w = (*w).max(c.chars().count());
+        }
+    }
+    let fmt_row = |cells: [&str; 4]| {
+        let mut s = String::new();
+        for (i, c) in cells.iter().enumerate() {
+            if i == 3 {
+                s.push_str(c);
+            } else {
+                s.push_str(&format!("{c:<w$}  ", w = widths[i]));
+            }
+        }
+        s.trim_end().to_string() + "\n"
+    };
+    let mut out = fmt_row(header);
+    for r in &rows {
+        out.push_str(&fmt_row([&r[0], &r[1], &r[2], &r[3]]));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn human_units() {
+        assert_eq!(human(123_456_789.0, "B/s"), "123.5 MB/s");
+        assert_eq!(human(0.000_215, "s"), "215.0 us");
+        assert_eq!(human(0.0123, "s"), "12.30 ms");
+        assert_eq!(human(20456.4, "IOPS"), "20456 IOPS");
+        assert_eq!(human(3.0, "%"), "3 %");
+    }
+
+    #[test]
+    fn clock_formats() {
+        assert_eq!(clock(59.6), "1:00");
+        assert_eq!(clock(3725.0), "1:02:05");
+        assert_eq!(clock(-3.0), "0:00");
+    }
+}

@@ -1,0 +1,143 @@
+//! The one scratch directory `run` writes its test files into: created with
+//! a unique name under the target, removed when the run ends however it ends.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context, Result};
+
+/// Checks that `target` is an existing directory (not a file, not a device).
+pub fn check_target(target: &Path) -> Result<PathBuf> {
+    use std::os::unix::fs::FileTypeExt;
+    let meta = match std::fs::metadata(target) {
+        Ok(m) => m,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            bail!(
+                "target `{}` does not exist (expected a directory on the filesystem to test)",
+                target.display()
+            )
+        }
+        Err(e) => {
+            return Err(e).with_context(|| format!("cannot read target `{}`", target.display()))
+        }
+    };
+    let ft = meta.file_type();
+    if ft.is_block_device() || ft.is_char_device() {
+        bail!(
+            "target `{}` is a device; diskdash never writes to devices: mount a filesystem on it and give a directory there",
+            target.display()
+        );
+    }
+    if !ft.is_dir() {
+        bail!(
+            "target `{}` is not a directory (expected a directory on the filesystem to test)",
+            target.display()
+        );
+    }
+    std::fs::canonicalize(target)
+        .with_context(|| format!("cannot resolve target `{}`", target.display()))
+}
+
+/// The scratch directory; removed (with everything in it) on drop.
+#[derive(Debug)]
+pub struct Scratch {
+    path: PathBuf,
+    removed: bool,
+}
+
+/// The scratch directory name for a run id.
+pub fn scratch_name(run_id: &str) -> String {
+    format!(".diskdash-scratch-{run_id}")
+}
+
+impl Scratch {
+    /// Creates `path`; fails if it exists, so two runs never share one.
+    pub fn create(path: PathBuf) -> Result<Scratch> {
+        std::fs::create_dir(&path).with_context(|| {
+            format!(
+                "cannot create the scratch directory `{}` (is the target writable?)",
+                path.display()
+            )
+        })?;
+        Ok(Scratch {
+            path,
+            removed: false,
+        })
+    }
+
+    /// Where it is.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Removes one job's directory inside it, so the next test has the space.
+    pub fn clear(&self, job_dir: &Path) -> Result<()> {
+        if job_dir.starts_with(&self.path) && job_dir.exists() {
+            std::fs::remove_dir_all(job_dir)
+                .with_context(|| format!("cannot remove `{}`", job_dir.display()))?;
+        }
+        Ok(())
+    }
+
+    /// Removes the directory and everything in it.
+    pub fn remove(mut self) -> Result<()> {
+        self.removed = true;
+        remove_tree(&self.path)
+    }
+}
+
+fn remove_tree(path: &Path) -> Result<()> {
+    match std::fs::remove_dir_all(path) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+        Err(e) => Err(e).with_context(|| format!("cannot remove scratch `{}`", path.display())),
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        if !self.removed {
+            if let Err(e) = remove_tree(&self.path) {
+                eprintln!("warning: {e:#}");
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn targets_that_are_not_directories_are_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("f");
+        std::fs::write(&file, "x").unwrap();
+        let e = check_target(&file).unwrap_err().to_string();
+        assert!(e.contains("is not a directory"), "{e}");
+        let e = check_target(&dir.path().join("nope"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("does not exist"), "{e}");
+        let e = check_target(Path::new("/dev/null"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("is a device"), "{e}");
+        assert_eq!(
+            check_target(dir.path()).unwrap(),
+            dir.path().canonicalize().unwrap()
+        );
+    }
+
+    #[test]
+    fn scratch_is_unique_and_gone_after_drop() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join(scratch_name("r1"));
+        {
+            let s = Scratch::create(p.clone()).unwrap();
+            std::fs::create_dir(s.path().join("job")).unwrap();
+            std::fs::write(s.path().join("job/data"), "x").unwrap();
+            assert!(Scratch::create(p.clone()).is_err());
+        }
+        assert!(!p.exists());
+    }
+}
