@@ -1,0 +1,387 @@
+//! End-to-end `diskdash run` through the replay executor: captured output of
+//! the real tools played back, so the whole run path (plan, free-space and
+//! tool checks, parsing, records, layout, exit status) runs without them.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicUsize;
+
+use clap::Parser;
+use diskdash::cli::{Cli, Command, RunArgs};
+use diskdash::record::{Record, Status, Tool};
+use diskdash::run::exec::{Capture, ReplayExecutor};
+
+fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/replay")
+}
+
+fn run_args(extra: &[&str]) -> RunArgs {
+    let mut argv = vec!["diskdash", "run"];
+    argv.extend_from_slice(extra);
+    match Cli::try_parse_from(argv).unwrap().command {
+        Command::Run(a) => a,
+        other => panic!("not a run: {other:?}"),
+    }
+}
+
+fn replay() -> ReplayExecutor {
+    ReplayExecutor::new()
+        .load_dir(&fixtures())
+        .unwrap()
+        .version_of(Tool::Dd, "coreutils 9.1")
+        .version_of(Tool::Fio, "3.33")
+        .version_of(Tool::Ioping, "1.3")
+}
+
+/// Every record under `dir`, sorted by id.
+fn records(dir: &Path) -> Vec<(PathBuf, Record)> {
+    let mut out: Vec<(PathBuf, Record)> = walkdir::WalkDir::new(dir)
+        .into_iter()
+        .map(|e| e.unwrap())
+        .filter(|e| e.file_type().is_file())
+        .map(|e| {
+            let text = std::fs::read_to_string(e.path()).unwrap();
+            (e.path().to_path_buf(), serde_json::from_str(&text).unwrap())
+        })
+        .collect();
+    out.sort_by(|a, b| a.1.id.cmp(&b.1.id));
+    out
+}
+
+fn find<'a>(recs: &'a [(PathBuf, Record)], id: &str) -> &'a Record {
+    &recs
+        .iter()
+        .find(|(_, r)| r.test.id == id)
+        .unwrap_or_else(|| panic!("no record for {id}"))
+        .1
+}
+
+fn is_empty_dir(p: &Path) -> bool {
+    std::fs::read_dir(p).unwrap().next().is_none()
+}
+
+#[test]
+fn quick_suite_replayed_gives_one_ok_record_per_test() {
+    let target = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let args = run_args(&[
+        "--target",
+        target.path().to_str().unwrap(),
+        "--suite",
+        "quick",
+        "--out",
+        out.path().to_str().unwrap(),
+        "--study",
+        "Demo Study",
+        "--provider",
+        "local",
+        "--offering",
+        "Disk 1",
+        "--price-per-gb-month",
+        "0.1",
+    ]);
+    let mut ex = replay();
+    let code = diskdash::run::run_with(&args, &mut ex, &AtomicUsize::new(0)).unwrap();
+    let recs = records(out.path());
+    for (_, r) in &recs {
+        assert_eq!(r.status, Status::Ok, "{}: {:?}", r.test.id, r.error);
+    }
+    assert_eq!(code, 0);
+    assert_eq!(recs.len(), 12);
+    assert_eq!(ex.ran.len(), 12);
+    // nothing left in the target: the scratch directory is gone
+    assert!(is_empty_dir(target.path()));
+
+    let run_id = recs[0].1.run_id.clone().unwrap();
+    for (path, r) in &recs {
+        // <out>/<study>/<offering>/<run_id>/<id>.json
+        let expected = out
+            .path()
+            .join("demo-study")
+            .join("disk-1")
+            .join(&run_id)
+            .join(format!("{}.json", r.id));
+        assert_eq!(path, &expected);
+        assert_eq!(r.id, format!("{run_id}.{}.r1", r.test.id));
+        assert_eq!(r.run_id.as_deref(), Some(run_id.as_str()));
+        assert_eq!(r.schema, "diskdash.record/1");
+        assert!(matches!(r.source, diskdash::record::Source::Run { .. }));
+        assert_eq!(r.subject.provider.as_deref(), Some("local"));
+        assert_eq!(r.subject.region, None);
+        assert_eq!(r.subject.price.as_ref().unwrap().per_gb_month, 0.1);
+        assert!(!r.metrics.is_empty(), "{}", r.test.id);
+        assert!(r.host.cpu_count.unwrap() >= 1);
+        assert!(r.host.memory_bytes.unwrap() > 0);
+        assert!(r.target.fs_type.is_some() && r.target.free_bytes.is_some());
+        assert_eq!(
+            r.target.path.as_deref(),
+            Some(target.path().canonicalize().unwrap().to_str().unwrap())
+        );
+        let started = r.started_at.as_deref().unwrap();
+        assert!(started.len() == 20 && started.ends_with('Z'), "{started}");
+        assert_eq!(r.duration_s, Some(1.0));
+        let raw = r.raw.as_ref().unwrap();
+        assert_eq!(raw.exit_code, Some(0));
+        assert!(diskdash::ingest::validate(r).is_empty());
+    }
+
+    // the exact commands, with the scratch directory inside the target
+    let dd = find(&recs, "dd-write-8k-dsync");
+    let cmd = dd.test.command.as_deref().unwrap();
+    let scratch = target
+        .path()
+        .canonicalize()
+        .unwrap()
+        .join(format!(".diskdash-scratch-{run_id}"));
+    assert_eq!(
+        cmd,
+        format!(
+            "LC_ALL=C dd if=/dev/zero of={}/dd-write-8k-dsync.r1/dd.dat bs=8k count=512 oflag=dsync",
+            scratch.display()
+        )
+    );
+    assert_eq!(dd.test.tool_version.as_deref(), Some("coreutils 9.1"));
+    assert_eq!(dd.test.parameters["count"], 512);
+    // dd's summary is on stderr and kept raw
+    assert!(dd
+        .raw
+        .as_ref()
+        .unwrap()
+        .stderr
+        .as_deref()
+        .unwrap()
+        .contains("2.3 MB/s"));
+
+    // values traced back to the captured lines
+    // ioping -B: "9 2526532 3562 14590751 210462 280726 414464 56753 ..." (ns)
+    let lat = find(&recs, "ioping-latency");
+    assert!((lat.metrics["lat_avg"].value - 280726e-9).abs() < 1e-12);
+    assert_eq!(lat.metrics["lat_avg"].unit, "s");
+    // bonnie++ CSV: per-char write 759 K/sec = KiB/s; version from its report
+    let bonnie = find(&recs, "bonnie");
+    assert_eq!(bonnie.metrics["seq_char_write_bw"].value, 759.0 * 1024.0);
+    assert_eq!(bonnie.test.tool_version.as_deref(), Some("2.00a"));
+    assert!(
+        !bonnie.metrics.contains_key("seq_block_write_bw"),
+        "+++++ is absent"
+    );
+    // fio: the record's stdout is the JSON file; read_iops as fio computed it
+    let fio = find(&recs, "fio-randread-4k-qd64");
+    let json_text =
+        std::fs::read_to_string(fixtures().join("fio-randread-4k-qd64/output")).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&json_text).unwrap();
+    assert_eq!(
+        fio.raw.as_ref().unwrap().stdout.as_deref(),
+        Some(json_text.as_str())
+    );
+    let iops = json["jobs"][0]["read"]["iops"].as_f64().unwrap();
+    assert!((fio.metrics["read_iops"].value - iops).abs() < 1e-6 * iops);
+    // dd: 67108864 bytes in 0.375255 s
+    let bulk = find(&recs, "dd-write-bulk");
+    let bw = bulk.metrics["write_bw"].value;
+    assert!((bw / 179e6 - 1.0).abs() < 0.01, "{bw}");
+}
+
+#[test]
+fn missing_tool_unparseable_output_and_failure_give_records_and_exit_1() {
+    let target = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let args = run_args(&[
+        "--target",
+        target.path().to_str().unwrap(),
+        "--suite",
+        "quick",
+        "--out",
+        out.path().to_str().unwrap(),
+        "--only",
+        "fio-randread-4k-qd64,ioping-latency,ioping-seek,bonnie",
+    ]);
+    let mut ex = replay()
+        .without("fio")
+        .capture(
+            "ioping-latency",
+            Capture {
+                stdout: "<html>502 Bad Gateway</html>\n".into(),
+                ..Default::default()
+            },
+        )
+        .capture(
+            "ioping-seek",
+            Capture {
+                stderr: "ioping: failed to create temporary file: No space left\n".into(),
+                exit_code: 1,
+                ..Default::default()
+            },
+        );
+    let code = diskdash::run::run_with(&args, &mut ex, &AtomicUsize::new(0)).unwrap();
+    assert_eq!(code, 1);
+    let recs = records(out.path());
+    assert_eq!(recs.len(), 4);
+    // study and offering not given: `unknown` directories
+    assert!(recs[0].0.starts_with(out.path().join("unknown/unknown")));
+
+    let fio = find(&recs, "fio-randread-4k-qd64");
+    assert_eq!(fio.status, Status::Skipped);
+    let e = fio.error.as_deref().unwrap();
+    assert!(
+        e.starts_with("`fio` is not installed") && e.contains("install it with:"),
+        "{e}"
+    );
+    assert_eq!(fio.raw, None);
+    assert_eq!(fio.subject.study, None);
+
+    let garbage = find(&recs, "ioping-latency");
+    assert_eq!(garbage.status, Status::Failed);
+    assert!(garbage
+        .error
+        .as_deref()
+        .unwrap()
+        .starts_with("cannot parse the output of `ioping`"));
+    assert_eq!(
+        garbage.raw.as_ref().unwrap().stdout.as_deref(),
+        Some("<html>502 Bad Gateway</html>\n")
+    );
+    assert!(garbage.metrics.is_empty());
+
+    let failed = find(&recs, "ioping-seek");
+    assert_eq!(failed.status, Status::Failed);
+    assert_eq!(
+        failed.error.as_deref(),
+        Some(
+            "`ioping` exited with status 1: ioping: failed to create temporary file: No space left"
+        )
+    );
+    assert_eq!(failed.raw.as_ref().unwrap().exit_code, Some(1));
+
+    // the run went on after them
+    assert_eq!(find(&recs, "bonnie").status, Status::Ok);
+    assert_eq!(ex.ran, ["ioping-latency", "ioping-seek", "bonnie"]);
+    assert!(is_empty_dir(target.path()));
+}
+
+#[test]
+fn a_test_that_does_not_fit_is_skipped_and_the_run_goes_on() {
+    let target = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let suite = out.path().join("huge.toml");
+    std::fs::write(
+        &suite,
+        "base = \"quick\"\n[[test]]\nid = \"dd-write-bulk\"\ntool = \"dd\"\nsize = \"1P\"\n",
+    )
+    .unwrap();
+    let records_dir = out.path().join("records");
+    let args = run_args(&[
+        "--target",
+        target.path().to_str().unwrap(),
+        "--suite",
+        suite.to_str().unwrap(),
+        "--out",
+        records_dir.to_str().unwrap(),
+        "--only",
+        "dd-write-bulk,dd-write-8k-dsync",
+        "--repeat",
+        "2",
+    ]);
+    let mut ex = replay();
+    let code = diskdash::run::run_with(&args, &mut ex, &AtomicUsize::new(0)).unwrap();
+    assert_eq!(code, 1);
+    let recs = records(&records_dir);
+    assert_eq!(recs.len(), 4);
+    let skipped: Vec<&Record> = recs
+        .iter()
+        .map(|(_, r)| r)
+        .filter(|r| r.test.id == "dd-write-bulk")
+        .collect();
+    assert_eq!(skipped.len(), 2);
+    for r in skipped {
+        assert_eq!(r.status, Status::Skipped);
+        let e = r.error.as_deref().unwrap();
+        assert!(
+            e.starts_with("not enough free space: the test writes up to 1048576.00 GiB"),
+            "{e}"
+        );
+        assert_eq!(r.test.parameters["count"], 1u64 << 30);
+    }
+    assert_eq!(ex.ran, ["dd-write-8k-dsync", "dd-write-8k-dsync"]);
+    let reps: Vec<u32> = recs
+        .iter()
+        .filter(|(_, r)| r.test.id == "dd-write-8k-dsync")
+        .map(|(_, r)| r.repetition)
+        .collect();
+    assert_eq!(reps, [1, 2]);
+}
+
+#[test]
+fn a_signal_before_a_job_stops_the_run_with_128_plus_signal() {
+    let target = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let args = run_args(&[
+        "--target",
+        target.path().to_str().unwrap(),
+        "--suite",
+        "quick",
+        "--out",
+        out.path().to_str().unwrap(),
+    ]);
+    let mut ex = replay();
+    let sig = AtomicUsize::new(libc::SIGTERM as usize);
+    let code = diskdash::run::run_with(&args, &mut ex, &sig).unwrap();
+    assert_eq!(code, 128 + 15);
+    assert!(ex.ran.is_empty());
+    assert!(is_empty_dir(target.path()));
+}
+
+#[test]
+fn usage_errors_give_2_and_touch_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let file = dir.path().join("file");
+    std::fs::write(&file, "x").unwrap();
+    let o = out.to_str().unwrap();
+    for argv in [
+        vec!["--out", o],
+        vec![
+            "--target",
+            dir.path().join("missing").to_str().unwrap(),
+            "--out",
+            o,
+        ],
+        vec!["--target", file.to_str().unwrap(), "--out", o],
+        vec!["--target", "/dev/null", "--out", o],
+        vec![
+            "--target",
+            dir.path().to_str().unwrap(),
+            "--out",
+            o,
+            "--only",
+            "nope",
+        ],
+        vec![
+            "--target",
+            dir.path().to_str().unwrap(),
+            "--out",
+            o,
+            "--suite",
+            "nosuch.toml",
+        ],
+        vec![
+            "--target",
+            dir.path().to_str().unwrap(),
+            "--out",
+            o,
+            "--label",
+            "novalue",
+        ],
+    ] {
+        let mut ex = replay();
+        let code =
+            diskdash::run::run_with(&run_args(&argv), &mut ex, &AtomicUsize::new(0)).unwrap();
+        assert_eq!(code, 2, "{argv:?}");
+        assert!(ex.ran.is_empty());
+    }
+    // only the file made above: no output directory, no scratch
+    let names: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names, ["file"]);
+}
