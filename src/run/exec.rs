@@ -135,17 +135,24 @@ impl Executor for RealExecutor {
             // bonnie++ has no version flag; its report carries the version
             Tool::Bonnie => return None,
         };
-        let out = Command::new(program)
-            .arg(arg)
-            .env("LC_ALL", "C")
-            .stdin(Stdio::null())
-            .output()
+        let probe = Invocation {
+            program: program.to_string(),
+            args: vec![arg.to_string()],
+            env: vec![("LC_ALL".into(), "C".into())],
+            output: OutputFrom::Stdout,
+            bytes: 0,
+            estimate_s: 0.0,
+            parameters: Default::default(),
+        };
+        // a tool that hangs on --version must not hang the run
+        let dir = std::env::temp_dir();
+        let out = self
+            .run("version", &probe, &dir, Duration::from_secs(10))
             .ok()?;
-        let text = format!(
-            "{}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        );
+        if out.timed_out || out.interrupted.is_some() {
+            return None;
+        }
+        let text = format!("{}{}", out.stdout, out.stderr);
         version_from_text(tool, &text)
     }
 

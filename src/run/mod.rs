@@ -270,7 +270,7 @@ fn execute(ready: Ready, executor: &mut dyn Executor, signal: &AtomicUsize) -> R
                 }
             })
             .clone();
-        let (record, interrupted) = run_job(&ctx, job, executor, &scratch, version.as_deref());
+        let (record, interrupted) = run_job(&ctx, job, executor, version.as_deref());
         if let Err(e) = scratch.clear(&job.dir) {
             progress.line(&format!("warning: {e:#}"));
         }
@@ -381,7 +381,6 @@ fn run_job(
     ctx: &Context_,
     job: &Job,
     executor: &mut dyn Executor,
-    scratch: &Scratch,
     version: Option<&str>,
 ) -> (Record, Option<i32>) {
     let mut rec = base_record(ctx, job, version);
@@ -411,7 +410,6 @@ fn run_job(
         rec.error = Some(format!("{e:#}"));
         return (rec, None);
     }
-    let _ = scratch;
     let timeout = Duration::from_secs(job.timeout_s);
     let outcome = match executor.run(&job.test_id, &job.invocation, &job.dir, timeout) {
         Ok(o) => o,

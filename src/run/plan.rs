@@ -575,7 +575,7 @@ mod tests {
         plan(&suite, sel, Path::new("/mnt/x/S"), Some(4 * GIB), true).unwrap()
     }
 
-    fn command_of<'a>(jobs: &'a [Job], id: &str) -> String {
+    fn command_of(jobs: &[Job], id: &str) -> String {
         jobs.iter()
             .find(|j| j.test_id == id)
             .map(|j| j.invocation.display())

@@ -47,10 +47,17 @@ pub fn command(params: &Params, ctx: &BuildCtx) -> Result<Invocation> {
         args.push((ram / MIB).to_string());
         parameters.insert("ram_mib".into(), (ram / MIB).into());
     }
+    // a plain count stays a number in the record; `N:max:min:dirs` a string
+    let files_value = params.get("files").cloned();
     let files = p.string("files")?.unwrap_or_else(|| "16".to_string());
     args.push("-n".into());
     args.push(files.clone());
-    parameters.insert("files".into(), files.into());
+    parameters.insert(
+        "files".into(),
+        files_value
+            .filter(serde_json::Value::is_number)
+            .unwrap_or_else(|| files.into()),
+    );
     args.push("-q".into());
     if let Some(m) = p.string("machine")? {
         args.push("-m".into());

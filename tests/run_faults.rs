@@ -1,0 +1,466 @@
+//! Fault cases of `diskdash run`, driving the binary with fake tools first
+//! on PATH (`tests/fakes/`: fail, hang, garbage) or tools missing from PATH:
+//! record status and error, scratch gone, exit status, Ctrl-C and SIGTERM.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use diskdash::record::{Record, Status};
+
+const BIN: &str = env!("CARGO_BIN_EXE_diskdash");
+
+fn fake(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fakes")
+        .join(name)
+}
+
+/// A directory with `links` (tool name → program) to put on PATH.
+fn bin_dir(links: &[(&str, PathBuf)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, to) in links {
+        std::os::unix::fs::symlink(to, dir.path().join(name)).unwrap();
+    }
+    dir
+}
+
+/// PATH with `first` in front of the current one.
+fn path_with(first: &Path) -> String {
+    format!(
+        "{}:{}",
+        first.display(),
+        std::env::var("PATH").unwrap_or_default()
+    )
+}
+
+fn records(dir: &Path) -> Vec<Record> {
+    if !dir.exists() {
+        return Vec::new();
+    }
+    let mut out: Vec<Record> = walkdir::WalkDir::new(dir)
+        .into_iter()
+        .map(|e| e.unwrap())
+        .filter(|e| e.file_type().is_file() && e.path().extension().is_some_and(|x| x == "json"))
+        .map(|e| serde_json::from_str(&std::fs::read_to_string(e.path()).unwrap()).unwrap())
+        .collect();
+    out.sort_by(|a, b| a.id.cmp(&b.id));
+    out
+}
+
+fn is_empty_dir(p: &Path) -> bool {
+    std::fs::read_dir(p).unwrap().next().is_none()
+}
+
+struct Run {
+    code: Option<i32>,
+    stdout: String,
+    stderr: String,
+}
+
+fn run(path: &str, args: &[&str]) -> Run {
+    let o = Command::new(BIN)
+        .arg("run")
+        .args(args)
+        .env("PATH", path)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    Run {
+        code: o.status.code(),
+        stdout: String::from_utf8_lossy(&o.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
+    }
+}
+
+#[test]
+fn a_tool_that_fails_gives_a_failed_record_and_exit_1() {
+    let bin = bin_dir(&[("fio", fake("fail"))]);
+    let target = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let r = run(
+        &path_with(bin.path()),
+        &[
+            "--target",
+            target.path().to_str().unwrap(),
+            "--suite",
+            "quick",
+            "--only",
+            "fio-randread-4k-qd64,fio-randwrite-4k-qd64",
+            "--out",
+            out.path().to_str().unwrap(),
+        ],
+    );
+    assert_eq!(r.code, Some(1), "{}", r.stderr);
+    let recs = records(out.path());
+    assert_eq!(recs.len(), 2, "the run goes on after a failure");
+    for rec in &recs {
+        assert_eq!(rec.status, Status::Failed);
+        assert_eq!(
+            rec.error.as_deref(),
+            Some("`fio` exited with status 1: fio: cannot open the device: Input/output error")
+        );
+        let raw = rec.raw.as_ref().unwrap();
+        assert_eq!(raw.exit_code, Some(1));
+        assert_eq!(
+            raw.stderr.as_deref(),
+            Some("fio: cannot open the device: Input/output error\n")
+        );
+    }
+    assert!(is_empty_dir(target.path()), "scratch left behind");
+    assert!(
+        r.stderr.contains("[2/2] fio-randwrite-4k-qd64 r1/1 failed"),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn a_hanging_tool_is_stopped_at_the_time_limit() {
+    let bin = bin_dir(&[("fio", fake("hang"))]);
+    let target = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let start = Instant::now();
+    let r = run(
+        &path_with(bin.path()),
+        &[
+            "--target",
+            target.path().to_str().unwrap(),
+            "--suite",
+            "quick",
+            "--only",
+            "fio-randread-4k-qd64",
+            "--timeout",
+            "1",
+            "--out",
+            out.path().to_str().unwrap(),
+        ],
+    );
+    assert!(
+        start.elapsed() < Duration::from_secs(15),
+        "took {:?}",
+        start.elapsed()
+    );
+    assert_eq!(r.code, Some(1), "{}", r.stderr);
+    let recs = records(out.path());
+    assert_eq!(recs.len(), 1);
+    let rec = &recs[0];
+    assert_eq!(rec.status, Status::Failed);
+    assert!(
+        rec.error
+            .as_deref()
+            .unwrap()
+            .starts_with("timed out after 1 s and was stopped"),
+        "{:?}",
+        rec.error
+    );
+    let d = rec.duration_s.unwrap();
+    assert!((1.0..5.0).contains(&d), "{d}");
+    // fio wrote no output file: what it printed is kept instead
+    let raw = rec.raw.as_ref().unwrap();
+    assert_eq!(raw.stdout.as_deref(), Some("started\n"));
+    assert_eq!(raw.exit_code, None);
+    assert!(is_empty_dir(target.path()));
+}
+
+#[test]
+fn garbage_output_is_a_failed_record_with_the_raw_text() {
+    let bin = bin_dir(&[("ioping", fake("garbage"))]);
+    let target = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let r = run(
+        &path_with(bin.path()),
+        &[
+            "--target",
+            target.path().to_str().unwrap(),
+            "--suite",
+            "quick",
+            "--only",
+            "ioping-latency",
+            "--out",
+            out.path().to_str().unwrap(),
+        ],
+    );
+    assert_eq!(r.code, Some(1));
+    let recs = records(out.path());
+    assert_eq!(recs.len(), 1);
+    assert_eq!(recs[0].status, Status::Failed);
+    assert!(recs[0]
+        .error
+        .as_deref()
+        .unwrap()
+        .starts_with("cannot parse the output of `ioping`"));
+    assert_eq!(
+        recs[0].raw.as_ref().unwrap().stdout.as_deref(),
+        Some("<html><body>502 Bad Gateway</body></html>\n")
+    );
+    assert!(is_empty_dir(target.path()));
+}
+
+#[test]
+fn missing_tools_are_skipped_with_an_install_hint() {
+    let dd = diskdash::run::exec::which("dd").expect("dd is on PATH");
+    // PATH holds dd and nothing else
+    let bin = bin_dir(&[("dd", dd)]);
+    let target = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let r = run(
+        bin.path().to_str().unwrap(),
+        &[
+            "--target",
+            target.path().to_str().unwrap(),
+            "--suite",
+            "quick",
+            "--only",
+            "dd-write-128k-fdatasync,ioping-latency,bonnie",
+            "--out",
+            out.path().to_str().unwrap(),
+        ],
+    );
+    assert_eq!(r.code, Some(1));
+    let recs = records(out.path());
+    assert_eq!(recs.len(), 3);
+    let by_id = |id: &str| recs.iter().find(|r| r.test.id == id).unwrap();
+    for (id, tool) in [("ioping-latency", "ioping"), ("bonnie", "bonnie++")] {
+        let rec = by_id(id);
+        assert_eq!(rec.status, Status::Skipped);
+        let e = rec.error.as_deref().unwrap();
+        assert!(
+            e.starts_with(&format!(
+                "`{tool}` is not installed (not found on PATH); install it with: "
+            )),
+            "{e}"
+        );
+        assert!(e.contains(tool), "{e}");
+    }
+    // dd ran (its record holds what it printed)
+    let dd = by_id("dd-write-128k-fdatasync");
+    assert_eq!(dd.raw.as_ref().unwrap().exit_code, Some(0));
+    assert!(dd
+        .raw
+        .as_ref()
+        .unwrap()
+        .stderr
+        .as_deref()
+        .unwrap()
+        .contains("records out"));
+    assert!(is_empty_dir(target.path()));
+}
+
+/// Kills the child if a test fails before it ends, so no run outlives its test.
+struct KillOnDrop(std::process::Child);
+
+impl Drop for KillOnDrop {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Starts a run whose second test hangs, waits until the first record is
+/// written and the second test runs, sends `sig`, and checks the aftermath.
+fn interrupt_mid_test(sig: libc::c_int, expected_code: i32, signal_name: &str) {
+    let bin = bin_dir(&[("fio", fake("hang"))]);
+    let target = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let mut guard = KillOnDrop(
+        Command::new(BIN)
+            .args([
+                "run",
+                "--target",
+                target.path().to_str().unwrap(),
+                "--suite",
+                "quick",
+                "--only",
+                "dd-write-128k-fdatasync,fio-randread-4k-qd64",
+                "--out",
+                out.path().to_str().unwrap(),
+            ])
+            .env("PATH", path_with(bin.path()))
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap(),
+    );
+    let child = &mut guard.0;
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let fio_running = || {
+        std::fs::read_dir(target.path())
+            .unwrap()
+            .filter_map(|e| e.ok())
+            .any(|scratch| scratch.path().join("fio-randread-4k-qd64.r1").exists())
+    };
+    while !(records(out.path()).len() == 1 && fio_running()) {
+        assert!(
+            Instant::now() < deadline,
+            "the run never reached the fio test"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    // let the fake tool get going
+    std::thread::sleep(Duration::from_millis(300));
+    let before = std::fs::read_to_string(
+        walkdir::WalkDir::new(out.path())
+            .into_iter()
+            .map(|e| e.unwrap())
+            .find(|e| e.file_type().is_file())
+            .unwrap()
+            .path(),
+    )
+    .unwrap();
+    // SAFETY: signalling our own child process.
+    unsafe {
+        libc::kill(child.id() as libc::pid_t, sig);
+    }
+    let start = Instant::now();
+    let status = child.wait().unwrap();
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut stderr).unwrap();
+    assert!(start.elapsed() < Duration::from_secs(10));
+    assert_eq!(status.code(), Some(expected_code), "{stderr}");
+    assert!(
+        stderr.contains(&format!("interrupted by {signal_name}")),
+        "{stderr}"
+    );
+
+    let recs = records(out.path());
+    assert_eq!(recs.len(), 2);
+    let dd = recs
+        .iter()
+        .find(|r| r.test.id == "dd-write-128k-fdatasync")
+        .unwrap();
+    assert_eq!(dd.raw.as_ref().unwrap().exit_code, Some(0));
+    // the finished record is intact, byte for byte
+    let after = serde_json::to_string_pretty(dd).unwrap() + "\n";
+    assert_eq!(after, before);
+    let fio = recs
+        .iter()
+        .find(|r| r.test.id == "fio-randread-4k-qd64")
+        .unwrap();
+    assert_eq!(fio.status, Status::Failed);
+    assert_eq!(
+        fio.error.as_deref(),
+        Some(format!("interrupted by {signal_name}; the run stopped").as_str())
+    );
+    assert!(is_empty_dir(target.path()), "scratch left behind");
+}
+
+#[test]
+fn ctrl_c_mid_test_keeps_finished_records_removes_scratch_exits_130() {
+    interrupt_mid_test(libc::SIGINT, 130, "SIGINT");
+}
+
+#[test]
+fn sigterm_mid_test_exits_143() {
+    interrupt_mid_test(libc::SIGTERM, 143, "SIGTERM");
+}
+
+#[test]
+fn out_dash_streams_json_lines_with_progress_on_stderr() {
+    let bin = bin_dir(&[("fio", fake("fail")), ("ioping", fake("garbage"))]);
+    let target = tempfile::tempdir().unwrap();
+    let r = run(
+        &path_with(bin.path()),
+        &[
+            "--target",
+            target.path().to_str().unwrap(),
+            "--suite",
+            "quick",
+            "--only",
+            "fio-randread-4k-qd64,ioping-latency",
+            "--out",
+            "-",
+            "--study",
+            "s",
+        ],
+    );
+    assert_eq!(r.code, Some(1));
+    let lines: Vec<&str> = r.stdout.lines().collect();
+    assert_eq!(lines.len(), 2, "{}", r.stdout);
+    let recs: Vec<Record> = lines
+        .iter()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(recs[0].test.id, "fio-randread-4k-qd64");
+    assert_eq!(recs[1].test.id, "ioping-latency");
+    assert_eq!(recs[1].subject.study.as_deref(), Some("s"));
+    assert!(r.stderr.contains("[1/2] fio-randread-4k-qd64"));
+    assert!(r.stderr.contains("records streamed to stdout"));
+    assert!(is_empty_dir(target.path()));
+    // nothing written to ./results or anywhere else in the target
+}
+
+#[test]
+fn dry_run_and_list_touch_nothing() {
+    let target = tempfile::tempdir().unwrap();
+    let out = target.path().join("results");
+    let r = run(
+        &std::env::var("PATH").unwrap_or_default(),
+        &[
+            "--target",
+            target.path().to_str().unwrap(),
+            "--suite",
+            "standard",
+            "--only",
+            "dd-write-bulk",
+            "--out",
+            out.to_str().unwrap(),
+            "--dry-run",
+        ],
+    );
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert!(
+        r.stdout.contains("dry run of suite standard: 3 jobs"),
+        "{}",
+        r.stdout
+    );
+    assert!(r.stdout.contains("bs=1M count="));
+    assert!(r.stdout.contains("conv=fdatasync"));
+    assert!(is_empty_dir(target.path()));
+
+    let r = run(
+        &std::env::var("PATH").unwrap_or_default(),
+        &["--list", "--suite", "quick"],
+    );
+    assert_eq!(r.code, Some(0));
+    for id in [
+        "dd-write-bulk",
+        "ioping-seq-cached",
+        "bonnie",
+        "fio-randwrite-4k-qd64",
+    ] {
+        assert!(
+            r.stdout.contains(&format!("\n{id}  [")),
+            "{id}: {}",
+            r.stdout
+        );
+    }
+    assert!(r.stdout.contains("ioping -B -w 2 -RLC DIR"), "{}", r.stdout);
+}
+
+#[test]
+fn bad_targets_exit_2_with_a_clear_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("f");
+    std::fs::write(&file, "x").unwrap();
+    let path = std::env::var("PATH").unwrap_or_default();
+    for (target, msg) in [
+        (dir.path().join("missing"), "does not exist"),
+        (file.clone(), "is not a directory"),
+        (PathBuf::from("/dev/null"), "is a device"),
+    ] {
+        let r = run(
+            &path,
+            &["--target", target.to_str().unwrap(), "--suite", "quick"],
+        );
+        assert_eq!(r.code, Some(2), "{}", r.stderr);
+        assert!(r.stderr.starts_with("error: target `"), "{}", r.stderr);
+        assert!(r.stderr.contains(msg), "{}", r.stderr);
+    }
+    let o = Command::new(BIN)
+        .args(["doctor", "--target", file.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+}
