@@ -1051,7 +1051,11 @@ fn group_parsed(jobs: &[Job], pre: &Preamble, version: Option<&str>) -> Option<P
         .or_else(|| opt(&opts, &["ioengine"]).map(str::to_string));
     let numjobs: u32 = opt(&opts, &["numjobs"])
         .and_then(|v| v.trim().parse().ok())
-        .unwrap_or_else(|| jobs.iter().map(|j| j.jobs).sum::<u32>().max(1));
+        .unwrap_or_else(|| {
+            jobs.iter()
+                .fold(0u32, |n, j| n.saturating_add(j.jobs))
+                .max(1)
+        });
     let bs = opt(&opts, &["bs", "blocksize"])
         .and_then(|v| option_bs(v, rw.as_deref(), kb_base_si))
         .or_else(|| header.and_then(|h| fixed_bs(&h.bs, rw.as_deref())));
@@ -1721,6 +1725,14 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("no read or write results"), "{e}");
+    }
+
+    #[test]
+    fn huge_job_counts_saturate_instead_of_overflowing() {
+        let block = "j: (groupid=0, jobs=4294967295): err= 0\n  read: IOPS=1, BW=4KiB/s (4kB/s)(8KiB/2000msec)\n";
+        let p = one(&block.repeat(2));
+        assert_eq!(param(&p, "numjobs"), u32::MAX);
+        assert_eq!(m(&p, "read_iops"), 2.0);
     }
 
     #[test]
