@@ -39,7 +39,7 @@ pub fn looks_like(text: &str) -> bool {
 ///
 /// Several jobs in one group (numjobs > 1 without `group_reporting`, or
 /// several job sections without `stonewall`) are combined as fio's
-/// `group_reporting` would: IOPS, bandwidth and bytes are summed, runtime is
+/// `group_reporting` does: IOPS, bandwidth and bytes are summed, runtime is
 /// the longest job's. Latency means are the mean of the jobs' means weighted
 /// by each job's I/O count (which is the exact mean over all I/Os).
 /// Percentiles are the I/O-weighted mean of the jobs' percentiles: the true
@@ -191,12 +191,16 @@ fn find_json(text: &str) -> Option<Value> {
     None
 }
 
+/// The JSON value at the start of `text`; text after it is ignored.
 fn first_json_value(text: &str) -> Option<Value> {
     let mut stream = serde_json::Deserializer::from_str(text).into_iter::<Value>();
     match stream.next() {
         Some(Ok(v)) => Some(v),
         // some fio versions print `-nan` or `inf` for empty statistics
-        _ => {
+        _ if [": -nan", ": nan", ": -inf", ": inf"]
+            .iter()
+            .any(|bad| text.contains(bad)) =>
+        {
             let cleaned = text
                 .replace(": -nan", ": null")
                 .replace(": nan", ": null")
@@ -207,6 +211,7 @@ fn first_json_value(text: &str) -> Option<Value> {
                 .next()?
                 .ok()
         }
+        _ => None,
     }
 }
 
@@ -224,7 +229,7 @@ fn json_jobs(doc: &Value) -> Result<(Vec<Job>, Option<String>)> {
         .map(string_options)
         .unwrap_or_default();
     // io_bytes was KiB until fio 2.21 added io_kbytes and bw_bytes
-    let kib_hint = version.as_deref().map(|v| version_below(v, 2, 21));
+    let kib_hint = version.as_deref().and_then(|v| version_below(v, 2, 21));
     let mut jobs = Vec::new();
     for entry in list {
         let mut options = global.clone();
@@ -350,18 +355,16 @@ fn clean_version(v: &str) -> String {
         .to_string()
 }
 
-/// Whether version text `v` (`2.1.11`, `2.21-12-gabc`) is below `major.minor`.
-fn version_below(v: &str, major: u64, minor: u64) -> bool {
+/// Whether version text `v` (`2.1.11`, `2.21-12-gabc`) is below
+/// `major.minor`; `None` when it does not start with a number.
+fn version_below(v: &str, major: u64, minor: u64) -> Option<bool> {
     let mut parts = v.split(|c: char| !c.is_ascii_digit());
-    let ma = parts.next().and_then(|p| p.parse::<u64>().ok());
+    let ma = parts.next()?.parse::<u64>().ok()?;
     let mi = parts
         .next()
         .and_then(|p| p.parse::<u64>().ok())
         .unwrap_or(0);
-    match ma {
-        Some(ma) => (ma, mi) < (major, minor),
-        None => false,
-    }
+    Some((ma, mi) < (major, minor))
 }
 
 // ------------------------------------------------------------------ text
@@ -1648,10 +1651,11 @@ mod tests {
         assert_eq!(version_line("2.0.8", true).as_deref(), Some("2.0.8"));
         assert_eq!(version_line("2.0.8", false), None);
         assert_eq!(version_line("fio: pid=1 disk full", false), None);
-        assert!(version_below("2.1.11", 2, 21));
-        assert!(version_below("2.2.10", 2, 21));
-        assert!(!version_below("2.21", 2, 21));
-        assert!(!version_below("3.33", 2, 21));
+        assert_eq!(version_below("2.1.11", 2, 21), Some(true));
+        assert_eq!(version_below("2.2.10", 2, 21), Some(true));
+        assert_eq!(version_below("2.21", 2, 21), Some(false));
+        assert_eq!(version_below("3.33", 2, 21), Some(false));
+        assert_eq!(version_below("git", 2, 21), None);
     }
 
     #[test]
