@@ -864,8 +864,8 @@ fn cpu_percent(note: &str) -> Result<Option<&str>> {
     };
     let head = &note[..end];
     let start = head
-        .rfind(|c: char| !(c.is_ascii_digit() || c == '.'))
-        .map_or(0, |i| i + 1);
+        .trim_end_matches(|c: char| c.is_ascii_digit() || c == '.')
+        .len();
     let number = &head[start..];
     if number.is_empty() || !head[..start].ends_with("at ") {
         bail!("note `{note}`: expected `at N% CPU`");
@@ -1092,5 +1092,29 @@ mod tests {
         );
         assert_eq!(cpu_percent("no cpu here").unwrap(), None);
         assert!(cpu_percent("100% CPU").is_err());
+        assert!(cpu_percent("at …5% CPU").is_err());
+        assert_eq!(cpu_percent("at 1.5% CPU").unwrap(), Some("1.5"));
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn arbitrary_text_never_panics(text in "\\PC*") {
+            let _ = records_from_figures(&text);
+        }
+
+        #[test]
+        fn arbitrary_fields_never_panic(
+            fields in proptest::collection::vec("[ -~é…%]{0,12}", 14),
+            tool in proptest::sample::select(vec!["dd", "fio", "ioping", "bonnie++"]),
+        ) {
+            let mut fields = fields;
+            fields[9] = format!("{tool} {}", fields[9]);
+            fields[8] = tool.to_string();
+            let mut w = csv::Writer::from_writer(Vec::new());
+            w.write_record(HEADER.trim().split(',')).unwrap();
+            w.write_record(&fields).unwrap();
+            let text = String::from_utf8(w.into_inner().unwrap()).unwrap();
+            let _ = records_from_figures(&text);
+        }
     }
 }
