@@ -113,6 +113,10 @@ struct Layout {
     /// Whether columns 0 and 1 hold the format and bonnie++ versions, and
     /// a chunk-size column follows file_size (1.9x), or not (1.0x).
     versioned: bool,
+    /// The format_version values this layout carries.
+    formats: &'static [&'static str],
+    /// Index of the seek count (followed by the seeker process count).
+    seeks: Option<usize>,
     /// Index of the machine name.
     name_col: usize,
     /// Index of file_size.
@@ -130,6 +134,8 @@ struct Layout {
 const LAYOUT_198: Layout = Layout {
     name: "1.98",
     versioned: true,
+    formats: &["1.98"],
+    seeks: Some(7),
     columns: COLUMNS_198,
     name_col: 2,
     file_size: 5,
@@ -142,6 +148,8 @@ const LAYOUT_198: Layout = Layout {
 const LAYOUT_196: Layout = Layout {
     name: "1.96/1.97",
     versioned: true,
+    formats: &["1.96", "1.97"],
+    seeks: None,
     columns: COLUMNS_196,
     name_col: 2,
     file_size: 5,
@@ -154,6 +162,8 @@ const LAYOUT_196: Layout = Layout {
 const LAYOUT_1: Layout = Layout {
     name: "1 (bonnie++ 1.0x)",
     versioned: false,
+    formats: &[],
+    seeks: None,
     columns: COLUMNS_1,
     name_col: 0,
     file_size: 1,
@@ -189,6 +199,23 @@ pub fn looks_like(text: &str) -> bool {
 /// CSV line, every line must be CSV, a CSV header, bonnie++'s own text, a
 /// command line or blank. Fails naming the line and field on anything else,
 /// and when the text holds no CSV line.
+///
+/// Metrics: `seq_char_write_bw`, `seq_block_write_bw`, `rewrite_bw`,
+/// `seq_char_read_bw`, `seq_block_read_bw` (B/s), `random_seeks`,
+/// `seq_create`, `seq_stat`, `seq_delete`, `random_create`, `random_stat`,
+/// `random_delete` (ops/s), each with `<metric>_cpu` (%) and, from 1.96 on,
+/// `<metric>_lat` (s).
+///
+/// Parameters, where the line states them: `csv_format` (`1.98`, `1.96`,
+/// `1.97`, `1` for 1.0x), `machine` (the `-m` name, by default the host
+/// name), `concurrency`, `seed`, `file_size` and `chunk_size` (bytes),
+/// `seek_count` and `seek_processes` (1.98), `num_files` (the `-n` setting
+/// as bonnie++'s table prints it: `256`, `16:100000:16/64`), `file_count`
+/// (files per test: `-n` counts units of 1024), `file_max_size`,
+/// `file_min_size` (bytes) or `file_kind` (`link`, `symlink`), `file_dirs`,
+/// `file_chunk_size`; from a pasted command line also `directory`,
+/// `ram_size` (bytes), `iterations`, `skip_char_tests`, `fsync_each_write`,
+/// `direct_io`, and `chunk_size` when the CSV leaves it empty.
 pub fn parse(text: &str) -> Result<Vec<Parsed>> {
     let mut out = Vec::new();
     let mut ctx = Around::default();
@@ -338,18 +365,9 @@ fn parse_line(line: &str, ctx: &Around) -> Result<Parsed> {
     // version columns
     if layout.versioned {
         let format = row.get(0);
-        let expected: &[&str] = if fields.len() == 50 {
-            &["1.98"]
-        } else {
-            &["1.96", "1.97"]
-        };
-        if !expected.contains(&format) {
-            bail!(
-                "field 1 (format_version): expected {} for {} fields, found `{}`",
-                expected.join(" or "),
-                fields.len(),
-                excerpt(format)
-            );
+        if !layout.formats.contains(&format) {
+            let expected = layout.formats.join(" or ");
+            return Err(row.bad(0, &expected, format));
         }
         params.insert("csv_format".into(), Value::from(format));
         let version = row.get(1);
@@ -392,11 +410,11 @@ fn parse_line(line: &str, ctx: &Around) -> Result<Parsed> {
             }
         }
     }
-    if fields.len() == 50 {
-        if let Some(n) = row.count(7)? {
+    if let Some(col) = layout.seeks {
+        if let Some(n) = row.count(col)? {
             params.insert("seek_count".into(), Value::from(n));
         }
-        if let Some(n) = row.count(8)? {
+        if let Some(n) = row.count(col + 1)? {
             params.insert("seek_processes".into(), Value::from(n));
         }
     }
@@ -1106,7 +1124,10 @@ mod tests {
 
         let bad_format = QUIET.replacen("1.98,", "1.96,", 1);
         let e = format!("{:#}", parse(&bad_format).unwrap_err());
-        assert!(e.contains("expected 1.98 for 50 fields"), "{e}");
+        assert!(
+            e.contains("field 1 (format_version, format 1.98): expected 1.98, found `1.96`"),
+            "{e}"
+        );
 
         let bad_size = V103_FAST.replacen("1G:32k", "huge", 1);
         let e = format!("{:#}", parse(&bad_size).unwrap_err());
