@@ -1,8 +1,18 @@
-//! SVG charts drawn with plotters. The only producer of markup that pages
-//! embed unescaped: every label passed in is escaped here.
+//! SVG charts: bar (median with min-max whisker), latency percentiles, and
+//! price vs performance with lines of equal value. The only producer of
+//! markup that pages embed unescaped: every label passed in is escaped here.
 //!
 //! Values come in already scaled to the display unit named in `unit`
 //! (the caller picks MB/s, ms, ... in `report::format`).
+//!
+//! Plotters (without its font features, so no fontconfig or freetype) draws
+//! the shapes through its SVG backend. Without a font library it can only
+//! guess text extents and writes fixed colours, so this module writes the
+//! `<svg>` root, `<title>`/`<desc>`, a theme `<style>` (light and dark), every
+//! text element and the equal-value curves itself. Text widths are estimated
+//! on the wide side, since the reader's font is unknown. Each chart is 720
+//! units wide and scales with `width="100%"`; the output depends only on the
+//! input, ids included.
 
 use std::fmt::Write as _;
 
@@ -540,14 +550,8 @@ pub fn value_chart(chart: &ValueChart) -> Result<String> {
         Ok(())
     })?;
     for line in &lay.lines {
-        let Some(end) = line.path.last() else {
-            continue;
-        };
-        let words = if line.multiple == 1.0 {
-            "1x baseline value".to_string()
-        } else {
-            format!("{}x value", line.multiple)
-        };
+        let end = line.label_at;
+        let words = line_words(line.multiple);
         doc.text(
             Txt::new(end.0 - 4.0, end.1 - 6.0, &words)
                 .anchor("end")
@@ -645,6 +649,8 @@ struct PlacedPoint {
 struct EqualValueLine {
     multiple: f64,
     path: Vec<(f64, f64)>,
+    /// Right end of the line's label, on the line.
+    label_at: (f64, f64),
 }
 
 fn value_layout(chart: &ValueChart) -> ValueLayout {
@@ -708,12 +714,17 @@ fn value_layout(chart: &ValueChart) -> ValueLayout {
     let mut lines = Vec::new();
     let mut visible_notes = Vec::new();
     let better = better_words(chart.higher_is_better);
-    let line_words = match &base {
+    let lines_desc = match &base {
         Some((bx, by, name)) if *by > 0.0 => {
             for multiple in [0.5, 1.0, 2.0] {
                 let path = equal_value_path(&xs, &ys, *bx, *by, multiple, chart.higher_is_better);
                 if path.len() >= 2 {
-                    lines.push(EqualValueLine { multiple, path });
+                    let label_at = path.last().copied().unwrap_or_default();
+                    lines.push(EqualValueLine {
+                        multiple,
+                        path,
+                        label_at,
+                    });
                 }
             }
             let side = if chart.higher_is_better {
@@ -722,7 +733,7 @@ fn value_layout(chart: &ValueChart) -> ValueLayout {
                 "below"
             };
             let text = format!(
-                "Lines: equal value (performance per price) at 0.5x, 1x and 2x the baseline {name}; points {side} the 1x line give more per price."
+                "Lines: equal value for money at 0.5x, 1x and 2x the baseline {name}; points {side} the 1x line give more for their price."
             );
             visible_notes.extend(wrap(&text, WIDTH - 24.0, SMALL_PX));
             text
@@ -741,7 +752,7 @@ fn value_layout(chart: &ValueChart) -> ValueLayout {
         visible_notes.extend(wrap(&text, WIDTH - 24.0, SMALL_PX));
     }
 
-    let label_room = if drawn.len() <= 12 { 170.0 } else { 110.0 };
+    let label_room = if drawn.len() <= 12 { 220.0 } else { 110.0 };
     let mut points: Vec<PlacedPoint> = drawn
         .iter()
         .map(|(i, p, name)| {
@@ -769,7 +780,27 @@ fn value_layout(chart: &ValueChart) -> ValueLayout {
             }
         })
         .collect();
-    place_labels(&mut points);
+    // the line labels sit at the right-hand ends; point labels keep clear of them
+    let mut fixed = Vec::new();
+    for line in &mut lines {
+        let w = text_width(&line_words(line.multiple), SMALL_PX);
+        // from the right-hand end inwards, the first spot that covers no point
+        let spot = [1.0, 0.85, 0.7, 0.55, 0.4]
+            .into_iter()
+            .map(|f| along(&line.path, f))
+            .find(|(x, y)| {
+                !points.iter().any(|p| {
+                    p.x + 6.0 > x - 4.0 - w
+                        && p.x - 6.0 < x - 4.0
+                        && p.y + 6.0 > y - 17.0
+                        && p.y - 6.0 < y - 3.0
+                })
+            });
+        line.label_at = spot.unwrap_or(line.label_at);
+        let (x, y) = line.label_at;
+        fixed.push((x - 4.0 - w, x - 4.0, y - 6.0));
+    }
+    place_labels(&mut points, fixed);
 
     let height = if points.is_empty() {
         110.0
@@ -786,7 +817,7 @@ fn value_layout(chart: &ValueChart) -> ValueLayout {
                 xs.kind(),
                 ys.kind()
             ),
-            line_words,
+            lines_desc,
             summary.join("; "),
             notes.join("; "),
         ],
@@ -851,12 +882,12 @@ fn equal_value_path(
 /// Puts each point's label beside it, right or left and nudged up or down,
 /// at the first spot that covers no other label or point; crowded labels
 /// fall back to the right of their point. Order is fixed, so output is too.
-fn place_labels(points: &mut [PlacedPoint]) {
+fn place_labels(points: &mut [PlacedPoint], fixed: Vec<(f64, f64, f64)>) {
     let dots: Vec<(f64, f64)> = points.iter().map(|p| (p.x, p.y)).collect();
     let mut order: Vec<usize> = (0..points.len()).collect();
     order.sort_by(|a, b| points[*a].y.total_cmp(&points[*b].y).then(a.cmp(b)));
     // (left, right, baseline y) of labels placed so far
-    let mut boxes: Vec<(f64, f64, f64)> = Vec::new();
+    let mut boxes = fixed;
     for i in order {
         let (x, y) = (points[i].x, points[i].y);
         let w = text_width(&points[i].shown, SMALL_PX);
@@ -905,6 +936,30 @@ fn place_labels(points: &mut [PlacedPoint]) {
             (x - 10.0, "end")
         };
         boxes.push((l, r, ty));
+    }
+}
+
+/// The point a fraction `f` (0..=1) of the way along `path`, counting its points evenly.
+fn along(path: &[(f64, f64)], f: f64) -> (f64, f64) {
+    let last = path.len().saturating_sub(1);
+    let t = f.clamp(0.0, 1.0) * last as f64;
+    let i = (t.floor() as usize).min(last.saturating_sub(1));
+    match (path.get(i), path.get(i + 1)) {
+        (Some(a), Some(b)) => {
+            let u = t - i as f64;
+            (a.0 + (b.0 - a.0) * u, a.1 + (b.1 - a.1) * u)
+        }
+        (Some(a), None) => *a,
+        _ => (0.0, 0.0),
+    }
+}
+
+/// The label of the line of `multiple` times the baseline's value.
+fn line_words(multiple: f64) -> String {
+    if multiple == 1.0 {
+        "1x baseline value".to_string()
+    } else {
+        format!("{multiple}x value")
     }
 }
 
