@@ -325,7 +325,10 @@ pub fn percentile_chart(chart: &PercentileChart) -> Result<String> {
         let mut row = [None; 3];
         let mut parts = Vec::new();
         for (k, v) in [s.p50, s.p99, s.p99_9].into_iter().enumerate() {
-            let Some(v) = v else { continue };
+            let Some(v) = v else {
+                parts.push(format!("{} unknown", NAMES[k]));
+                continue;
+            };
             if xs.can_show(v) {
                 row[k] = Some(v);
                 parts.push(format!("{} {}", NAMES[k], fmt_num(v)));
@@ -337,8 +340,8 @@ pub fn percentile_chart(chart: &PercentileChart) -> Result<String> {
                 ));
             }
         }
-        if parts.is_empty() {
-            parts.push("no data".to_string());
+        if row.iter().all(Option::is_none) {
+            parts.push("nothing drawn".to_string());
         }
         summary.push(format!("{name}: {}", parts.join(", ")));
         rows.push(row);
@@ -443,7 +446,7 @@ pub fn percentile_chart(chart: &PercentileChart) -> Result<String> {
         let shown = fit(&name, LABEL_RIGHT - 8.0, LABEL_PX);
         let tip = summary
             .get(i)
-            .map(|t| format!("{t} {unit}"))
+            .map(|t| format!("{t} (in {unit})"))
             .unwrap_or_default();
         doc.text(
             Txt::new(LABEL_RIGHT, y + 17.5, &shown)
@@ -1660,6 +1663,11 @@ mod tests {
     #[test]
     fn title_and_desc_come_first_and_label_the_image() {
         for svg in all_samples() {
+            assert_eq!(
+                svg.matches("<svg").count(),
+                1,
+                "plotters' own root is not kept"
+            );
             let doc = parse(&svg);
             let root = doc.root_element();
             assert_eq!(root.tag_name().name(), "svg");
