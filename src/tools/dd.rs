@@ -55,7 +55,10 @@ pub fn looks_like(text: &str) -> bool {
         Line::Normal(l) => {
             !matches!(summary(l), SummaryLine::No) || records_line(l).is_some() || foreign_line(l)
         }
-        Line::Progress => false,
+        // an interrupted run leaves only progress updates: still dd's
+        Line::Progress(l) => l
+            .split('\r')
+            .any(|seg| matches!(summary(seg), SummaryLine::Yes(_))),
     })
 }
 
@@ -72,7 +75,7 @@ pub fn parse(text: &str) -> Result<Vec<Parsed>> {
     let mut saw_progress = false;
     for line in output_lines(text) {
         let line = match line {
-            Line::Progress => {
+            Line::Progress(_) => {
                 saw_progress = true;
                 continue;
             }
@@ -123,7 +126,7 @@ enum Line<'a> {
     /// A line as dd ends it with a newline.
     Normal(&'a str),
     /// A line holding carriage returns: progress updates dd overwrote.
-    Progress,
+    Progress(&'a str),
 }
 
 /// The text's lines; a trailing `\r` (CRLF files) does not make a line a
@@ -132,7 +135,7 @@ fn output_lines(text: &str) -> impl Iterator<Item = Line<'_>> {
     text.split('\n').map(|l| {
         let l = l.strip_suffix('\r').unwrap_or(l);
         if l.contains('\r') {
-            Line::Progress
+            Line::Progress(l)
         } else {
             Line::Normal(l)
         }
