@@ -793,7 +793,8 @@ mod tests {
 
     const FIO_TEXT: &str = "randread: (g=0): rw=randread, bs=(R) 4096B-4096B, (W) 4096B-4096B, (T) 4096B-4096B, ioengine=libaio, iodepth=64\nfio-3.33\nStarting 1 process\n\nrandread: (groupid=0, jobs=1): err= 0: pid=1: Mon Nov 30 00:00:00 2026\n  read: IOPS=26.2k, BW=102MiB/s (107MB/s)(512MiB/5001msec)\n    clat (usec): min=38, max=2600, avg=68.87, stdev=35.60\n\nRun status group 0 (all jobs):\n   READ: bw=102MiB/s (107MB/s), 102MiB/s-102MiB/s (107MB/s-107MB/s), io=512MiB (537MB), run=5001-5001msec\n";
     const FIO_JSON: &str = "{\n  \"fio version\" : \"fio-3.33\",\n  \"jobs\" : [ { \"jobname\" : \"randread\", \"read\" : { \"io_bytes\" : 536870912, \"bw\" : 104857, \"iops\" : 26214.4 } } ]\n}\n";
-    const BONNIE_CSV: &str = "1.98,2.00a,host,1,1795999174,4G,,8192,5,95981,98,123456,20,65432,10,8192,99,234567,25,1234.5,50,256,,,,,+++++,+++,+++++,+++,+++++,+++,+++++,+++,+++++,+++,+++++,+++,12us,3012us,2000ms,420us,200us,45ms,300us,400us,500us,600us,700us,800us\n";
+    // bonnie++ 2.00a `-s 0 -n 1 -q`, captured on the development machine
+    const BONNIE_CSV: &str = "1.98,2.00a,vm,1,1795985127,,,,,,,,,,,,,,,,,1,,,,,1353,35,+++++,+++,+++++,+++,+++++,+++,+++++,+++,+++++,+++,,,,,,,5038us,59us,4055us,8230us,13us,4055us\n";
     const IOPING_TEXT: &str = "--- /tmp (ext4 /dev/vda 252.0 GiB) ioping statistics ---\n4 requests completed in 4.14 ms, 16 KiB read, 966 iops, 3.78 MiB/s\ngenerated 5 requests in 4.00 s, 20 KiB, 1 iops, 5.00 KiB/s\nmin/avg/max/mdev = 538.9 us / 1.03 ms / 1.68 ms / 488.1 us\n";
 }
 

@@ -241,7 +241,7 @@ fn rate(text: &str) -> Option<f64> {
 /// and the lowercase `kb`, `mb`, `gb` of releases before 0.9.
 fn size_multiplier(unit: &str) -> Option<f64> {
     let power = match unit.trim().to_ascii_lowercase().as_str() {
-        "b" | "" => 0,
+        "b" | "" | "bytes" => 0,
         "kib" | "kb" | "k" => 1,
         "mib" | "mb" | "m" => 2,
         "gib" | "gb" | "g" => 3,
@@ -355,10 +355,13 @@ fn latency_line(stats: &str, parsed: &mut Parsed) -> Result<()> {
     Ok(())
 }
 
-/// A per-request line (`4 KiB <<< /tmp (...): request=2 time=538.9 us`):
+/// A per-request line (`4 KiB <<< /tmp (...): request=2 time=538.9 us`,
+/// or 0.9's `4096 bytes from /tmp (...): request=2 time=0.2 ms`):
 /// the request size in bytes.
 fn request_line(line: &str) -> Option<u64> {
-    if !(line.contains(" <<< ") || line.contains(" >>> ")) || !line.contains("request=") {
+    // 1.x: `4 KiB <<< /tmp (...)`; 0.9: `4096 bytes from /tmp (...)`
+    let marked = line.contains(" <<< ") || line.contains(" >>> ") || line.contains(" from ");
+    if !marked || !line.contains("request=") {
         return None;
     }
     let (value, rest) = split_number(line)?;
@@ -878,6 +881,7 @@ mod tests {
         assert_eq!(value(&p, "lat_avg"), Some(3.097e-4));
         assert_eq!(param(&p, "operation"), None);
         assert_eq!(p.test_id.as_deref(), Some("ioping-latency"));
+        assert_eq!(param(&p, "size"), Some(Value::from(4096)));
         assert_eq!(param(&p, "count"), Some(Value::from(10)));
     }
 
@@ -1099,7 +1103,8 @@ mod tests {
 
     const FIO_TEXT: &str = "randread: (g=0): rw=randread, bs=(R) 4096B-4096B, (W) 4096B-4096B, (T) 4096B-4096B, ioengine=libaio, iodepth=64\nfio-3.33\nStarting 1 process\n\nrandread: (groupid=0, jobs=1): err= 0: pid=1: Mon Nov 30 00:00:00 2026\n  read: IOPS=26.2k, BW=102MiB/s (107MB/s)(512MiB/5001msec)\n    clat (usec): min=38, max=2600, avg=68.87, stdev=35.60\n\nRun status group 0 (all jobs):\n   READ: bw=102MiB/s (107MB/s), 102MiB/s-102MiB/s (107MB/s-107MB/s), io=512MiB (537MB), run=5001-5001msec\n";
     const FIO_JSON: &str = "{\n  \"fio version\" : \"fio-3.33\",\n  \"jobs\" : [ { \"jobname\" : \"randread\", \"read\" : { \"io_bytes\" : 536870912, \"bw\" : 104857, \"iops\" : 26214.4, \"clat_ns\" : { \"mean\" : 68870.0, \"stddev\" : 35600.0 } } } ]\n}\n";
-    const BONNIE_CSV: &str = "1.98,2.00a,host,1,1795999174,4G,,8192,5,95981,98,123456,20,65432,10,8192,99,234567,25,1234.5,50,256,,,,,+++++,+++,+++++,+++,+++++,+++,+++++,+++,+++++,+++,+++++,+++,12us,3012us,2000ms,420us,200us,45ms,300us,400us,500us,600us,700us,800us\n";
+    // bonnie++ 2.00a `-s 0 -n 1 -q`, captured on the development machine
+    const BONNIE_CSV: &str = "1.98,2.00a,vm,1,1795985127,,,,,,,,,,,,,,,,,1,,,,,1353,35,+++++,+++,+++++,+++,+++++,+++,+++++,+++,+++++,+++,,,,,,,5038us,59us,4055us,8230us,13us,4055us\n";
     const DD_TEXT: &str = "$ dd if=/dev/zero of=test bs=8k count=16k oflag=dsync\n16384+0 records in\n16384+0 records out\n134217728 bytes (134 MB, 128 MiB) copied, 0.346904 s, 387 MB/s\n";
 }
 
