@@ -23,6 +23,13 @@
 //! `read_bw` when the pasted command writes to `/dev/null`, else `write_bw`
 //! (dd's usual benchmark, also when no command line is in the text).
 //!
+//! Parameters: from the command line `if`, `of`, `conv`, `oflag`, `iflag`
+//! as written and `bs`, `ibs`, `obs`, `count` as numbers (see
+//! [`parse_size`]); from the output `records_in`, `records_out` (full
+//! records) and `records_in_partial`, `records_out_partial`. The version
+//! comes from a `dd (coreutils) 9.1` or `BusyBox v1.36.1` line as
+//! `coreutils 9.1` or `busybox 1.36.1`.
+//!
 //! Output in another language (`Bytes (134 MB, 128 MiB) kopiert, 0,25 s`,
 //! `octets`, decimal commas) is refused with an error asking for
 //! `LC_ALL=C`: guessing at translated words could misread a number.
@@ -654,6 +661,20 @@ mod tests {
         assert_eq!(value(&p, "elapsed"), Some(0.123456));
         assert_eq!(value(&p, "write_bw"), Some(134217728.0 / 0.123456));
         assert_eq!(p.test_id.as_deref(), Some("dd-write-8m-fsync"));
+    }
+
+    #[test]
+    fn busybox_version_line() {
+        let text = format!(
+            "BusyBox v1.36.1 (2023-07-27 17:12:24 UTC) multi-call binary.\n{}",
+            fixture("busybox.txt")
+        );
+        let p = parse(&text).unwrap().remove(0);
+        assert_eq!(p.tool_version.as_deref(), Some("busybox 1.36.1"));
+        assert_eq!(
+            version_line("dd (GNU coreutils) 8.32").as_deref(),
+            Some("coreutils 8.32")
+        );
     }
 
     #[test]

@@ -32,6 +32,13 @@
 //! A command line pasted above the output (`$ ioping -R /mnt`) gives the
 //! parameters and the test id (see [`test_id`]); each command line starts a
 //! new result, so a log of several runs gives several results.
+//!
+//! Parameters: from the command line `count`, `size` and `work_size` (B),
+//! `interval` and `work_time` (s), `flags` (the mode letters, see
+//! [`test_id`]) and `target`; from the output `operation` (`read` or
+//! `write`), `size` when the command does not give it, `too_fast` and
+//! `too_slow` (requests left out), `requests_time` (s spent in the counted
+//! requests) and, from a 1.x batch line, `requests_total` (warmup included).
 
 use std::collections::BTreeMap;
 
