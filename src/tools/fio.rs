@@ -899,7 +899,7 @@ fn finish_text_job(b: TextJob, header: Option<Header>) -> Job {
     }
 }
 
-// -------------------------------------------------- command line, job file
+// ------------------------------------------ pasted invocation and job file
 
 /// Finds a pasted fio command line and job file text above the output.
 fn preamble(text: &str) -> Preamble {
