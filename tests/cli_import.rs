@@ -185,3 +185,39 @@ fn a_directory_of_mixed_files_imports_the_recognised_and_lists_the_rest() {
     // and the imported records pass check
     diskdash().arg("check").arg(&out).assert().code(0);
 }
+
+#[test]
+fn a_bench_fio_tree_imports_the_json_and_skips_the_latency_logs() {
+    let dir = tempfile::tempdir().unwrap();
+    let tree = dir.path().join("bench-fio/RANDREAD");
+    std::fs::create_dir_all(&tree).unwrap();
+    std::fs::copy(
+        "tests/fixtures/fio/randread-4k-qd64.json",
+        tree.join("randread-64-1.json"),
+    )
+    .unwrap();
+    std::fs::write(
+        tree.join("randread-64-1_lat.1.log"),
+        "0, 123456, 0, 4096, 0\n1, 98000, 0, 4096, 0\n",
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    diskdash()
+        .arg("import")
+        .arg("--out")
+        .arg(&out)
+        .arg(dir.path().join("bench-fio"))
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains(
+            "randread-64-1_lat.1.log`: not recognised",
+        ))
+        .stdout(predicate::str::contains("imported 1 records"));
+    let r = &records_under(&out)[0];
+    assert_eq!(r.test.id, "fio-randread-4k-qd64");
+    assert_eq!(r.test.tool_version.as_deref(), Some("3.33"));
+    // fio 3.x JSON: "bw_bytes" : 340551388, "iops" : 83142.428786
+    assert_eq!(r.metrics["read_bw"].value, 340551388.0);
+    assert_eq!(r.metrics["read_iops"].value, 83142.428786);
+    assert!(!r.metrics.contains_key("write_iops"));
+}
