@@ -428,18 +428,6 @@ pub fn parse_size(text: &str) -> Option<u64> {
     number.checked_mul(multiplier)
 }
 
-/// A block size in its shortest lowercase form, as test ids write it:
-/// 1048576 → `1m`, 131072 → `128k`, 8192 → `8k`, 512 → `512`.
-pub fn format_size(bytes: u64) -> String {
-    const K: u64 = 1024;
-    for (unit, suffix) in [(K * K * K, "g"), (K * K, "m"), (K, "k")] {
-        if bytes > 0 && bytes % unit == 0 {
-            return format!("{}{suffix}", bytes / unit);
-        }
-    }
-    bytes.to_string()
-}
-
 /// The test id of a dd run, the same for `run` and `import`.
 ///
 /// `conv`, `oflag` and `iflag` are dd's comma-separated operand values
@@ -451,7 +439,7 @@ pub fn format_size(bytes: u64) -> String {
 /// A read is `dd-read-<bs>`, with `-direct` for iflag=direct.
 pub fn test_id(direction: Direction, bs: u64, conv: &str, oflag: &str, iflag: &str) -> String {
     let has = |list: &str, word: &str| list.split(',').any(|w| w.trim() == word);
-    let bs_text = format_size(bs);
+    let bs_text = crate::units::short_size(bs);
     match direction {
         Direction::Read => {
             if has(iflag, "direct") {
@@ -747,18 +735,6 @@ mod tests {
         assert_eq!(parse_size("k"), None);
         assert_eq!(parse_size(""), None);
         assert_eq!(parse_size("1.5M"), None);
-    }
-
-    #[test]
-    fn sizes_format_shortest_lowercase() {
-        assert_eq!(format_size(1048576), "1m");
-        assert_eq!(format_size(131072), "128k");
-        assert_eq!(format_size(8192), "8k");
-        assert_eq!(format_size(512), "512");
-        assert_eq!(format_size(1000), "1000");
-        assert_eq!(format_size(1 << 30), "1g");
-        assert_eq!(format_size(3 << 29), "1536m");
-        assert_eq!(format_size(0), "0");
     }
 
     #[test]

@@ -85,24 +85,14 @@ pub fn parse(text: &str) -> Result<Vec<Parsed>> {
 /// The runner builds its ids with this function too, so imported and
 /// measured results line up.
 pub fn test_id(rw: &str, bs_bytes: u64, iodepth: u32, numjobs: u32) -> String {
-    let mut id = format!("fio-{rw}-{}-qd{iodepth}", format_bs(bs_bytes));
+    let mut id = format!(
+        "fio-{rw}-{}-qd{iodepth}",
+        crate::units::short_size(bs_bytes)
+    );
     if numjobs > 1 {
         id.push_str(&format!("-j{numjobs}"));
     }
     id
-}
-
-/// A block size in its shortest lowercase `k`/`m` form (`131072` → `128k`).
-pub fn format_bs(bytes: u64) -> String {
-    const KIB: u64 = 1024;
-    const MIB: u64 = 1024 * 1024;
-    if bytes != 0 && bytes % MIB == 0 {
-        format!("{}m", bytes / MIB)
-    } else if bytes != 0 && bytes % KIB == 0 {
-        format!("{}k", bytes / KIB)
-    } else {
-        bytes.to_string()
-    }
 }
 
 /// One direction (read or write) of one job, in canonical units.
@@ -1290,10 +1280,6 @@ mod tests {
         assert_eq!(test_id("randread", 4096, 64, 1), "fio-randread-4k-qd64");
         assert_eq!(test_id("randwrite", 4096, 64, 1), "fio-randwrite-4k-qd64");
         assert_eq!(test_id("read", 1048576, 1, 4), "fio-read-1m-qd1-j4");
-        assert_eq!(format_bs(131072), "128k");
-        assert_eq!(format_bs(512), "512");
-        assert_eq!(format_bs(1536), "1536");
-        assert_eq!(format_bs(3 * 1048576), "3m");
     }
 
     #[test]
