@@ -400,15 +400,8 @@ fn parse_line(line: &str, ctx: &Around) -> Result<Parsed> {
         params.insert("file_size".into(), Value::from(b));
     }
     let chunk_col = layout.file_size + usize::from(layout.versioned);
-    match row.size(chunk_col, chunk, false)? {
-        Some(b) => {
-            params.insert("chunk_size".into(), Value::from(b));
-        }
-        None => {
-            if let Some(b) = ctx.command.as_deref().and_then(command_chunk_size) {
-                params.insert("chunk_size".into(), Value::from(b));
-            }
-        }
+    if let Some(b) = row.size(chunk_col, chunk, false)? {
+        params.insert("chunk_size".into(), Value::from(b));
     }
     if let Some(col) = layout.seeks {
         if let Some(n) = row.count(col)? {
@@ -717,6 +710,35 @@ fn whole(text: &str) -> Option<u64> {
     }
 }
 
+/// Reads one bonnie++ command line (`bonnie++ -d /mnt -s 16g -n 256 -b`,
+/// also after a prompt or `sudo`) into the test id `bonnie`, the parameters
+/// [`parse`] takes from a pasted command line (without a CSV line to
+/// prefer) and the command, with no metrics.
+///
+/// Fails when the line runs no bonnie++.
+pub fn read_command(line: &str) -> Result<Parsed> {
+    let Some(cmd) = command_line(line.trim()) else {
+        bail!("`{line}`: expected a bonnie++ command line such as `bonnie++ -d /mnt -s 16g`");
+    };
+    let mut parsed = Parsed {
+        test_id: Some(test_id().to_string()),
+        command: Some(cmd.to_string()),
+        ..Parsed::default()
+    };
+    command_parameters(cmd, &mut parsed.parameters);
+    Ok(parsed)
+}
+
+/// The file size of `-s SIZE[:CHUNK]` in bytes: bonnie++ reads a bare
+/// number as MiB (`-s 3400`) and takes `k`, `m`, `g`, `t` suffixes (`16g`).
+fn command_file_size(arg: &str) -> Option<u64> {
+    let size = arg.split(':').next()?;
+    match whole(size) {
+        Some(mib) => mib.checked_mul(1 << 20),
+        None => size_bytes(size, true),
+    }
+}
+
 /// The chunk size of `-s SIZE:CHUNK` on a bonnie++ command line, in bytes.
 fn command_chunk_size(cmd: &str) -> Option<u64> {
     let s = option_value(cmd, 's')?;
@@ -751,10 +773,30 @@ fn has_flag(cmd: &str, letter: char) -> bool {
         .any(|w| w.strip_prefix('-').and_then(|r| r.chars().next()) == Some(letter))
 }
 
-/// Parameters only the command line states: `directory` (`-d`), `ram_size`
+/// Parameters the command line states: `directory` (`-d`), `ram_size`
 /// (`-r`, MiB on the command line, bytes here), `iterations` (`-x`),
-/// `skip_char_tests` (`-f`), `fsync_each_write` (`-b`), `direct_io` (`-D`).
+/// `skip_char_tests` (`-f`), `fsync_each_write` (`-b`), `direct_io` (`-D`);
+/// and, only where `params` (from a CSV line) lacks them, `file_size` and
+/// `chunk_size` (`-s SIZE[:CHUNK]`, see [`command_file_size`]) and, for a
+/// plain `-n N`, `num_files` (`N` as written) and `file_count` (`N` × 1024).
+/// The CSV wins because it is what bonnie++ ran with.
 fn command_parameters(cmd: &str, params: &mut BTreeMap<String, Value>) {
+    let sizes = option_value(cmd, 's');
+    let mut fill = |key: &str, value: Option<u64>| {
+        if let Some(v) = value {
+            params.entry(key.to_string()).or_insert(Value::from(v));
+        }
+    };
+    fill("file_size", sizes.and_then(command_file_size));
+    fill("chunk_size", command_chunk_size(cmd));
+    if let Some(n) = option_value(cmd, 'n').filter(|n| whole(n).is_some()) {
+        if !params.contains_key("num_files") {
+            params.insert("num_files".into(), Value::from(n));
+            if let Some(count) = whole(n).and_then(|n| n.checked_mul(1024)) {
+                params.insert("file_count".into(), Value::from(count));
+            }
+        }
+    }
     if let Some(d) = option_value(cmd, 'd') {
         params.insert("directory".into(), Value::from(d));
     }
@@ -1190,15 +1232,57 @@ mod tests {
             params(&[
                 ("directory", "/mnt".into()),
                 ("ram_size", (8192u64 << 20).into()),
+                ("file_size", (16u64 << 30).into()),
+                ("chunk_size", 4096.into()),
                 ("skip_char_tests", true.into()),
                 ("direct_io", true.into()),
             ])
+        );
+        // a CSV line's sizes win over the command's
+        let mut p = params(&[("file_size", 1.into()), ("num_files", "16".into())]);
+        command_parameters("bonnie++ -s 3400 -n 256", &mut p);
+        assert_eq!(
+            p,
+            params(&[("file_size", 1.into()), ("num_files", "16".into())])
         );
         assert_eq!(
             command_line("root@vm:~# /usr/sbin/bonnie++ -q"),
             Some("/usr/sbin/bonnie++ -q")
         );
         assert_eq!(command_line("Version 2.00a"), None);
+    }
+
+    #[test]
+    fn read_command_gives_id_parameters_and_command() {
+        let p = read_command("# bonnie++ -u 0 -r 1700 -s 3400 -n 256 -b -d /").unwrap();
+        assert_eq!(p.test_id.as_deref(), Some("bonnie"));
+        assert_eq!(
+            p.command.as_deref(),
+            Some("bonnie++ -u 0 -r 1700 -s 3400 -n 256 -b -d /")
+        );
+        assert_eq!(
+            p.parameters,
+            params(&[
+                ("directory", "/".into()),
+                ("ram_size", (1700u64 << 20).into()),
+                ("file_size", (3400u64 << 20).into()),
+                ("num_files", "256".into()),
+                ("file_count", (256 * 1024).into()),
+                ("fsync_each_write", true.into()),
+            ])
+        );
+        assert!(p.metrics.is_empty());
+        let p = read_command("bonnie++ -s 16g:64k -n 16:100000:16:64").unwrap();
+        // only a plain `-n N` is read: the long form's order differs from the table's
+        assert_eq!(
+            p.parameters,
+            params(&[
+                ("file_size", (16u64 << 30).into()),
+                ("chunk_size", 65536.into()),
+            ])
+        );
+        let e = read_command("bonnie -s 1g").unwrap_err().to_string();
+        assert!(e.contains("expected a bonnie++ command line"), "{e}");
     }
 }
 

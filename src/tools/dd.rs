@@ -324,6 +324,67 @@ fn command_line(line: &str) -> Option<Command> {
     })
 }
 
+/// Reads one dd command line (`dd if=/dev/zero of=f bs=8k count=16k
+/// oflag=dsync`, also after a prompt, `sudo` or `LC_ALL=C`) into its test
+/// id, parameters and command, with no metrics: the same reading [`parse`]
+/// gives a command line pasted above dd's output.
+///
+/// Fails when the line runs no dd with a known operand or when its block
+/// size cannot be read (so no test id can be given).
+pub fn read_command(line: &str) -> Result<Parsed> {
+    let Some(cmd) = command_line(line) else {
+        bail!(
+            "`{line}`: expected a dd command line with operands such as \
+             `dd if=/dev/zero of=FILE bs=8k count=16k`"
+        );
+    };
+    let mut parsed = Parsed::default();
+    apply_command(&mut parsed, cmd);
+    if parsed.test_id.is_none() {
+        bail!("`{line}`: expected a block size dd reads (`bs=8k`, `bs=1M`)");
+    }
+    Ok(parsed)
+}
+
+/// The command's parameters, test id and text onto a result; returns the
+/// direction it measures (a read when it writes to `/dev/null`).
+fn apply_command(parsed: &mut Parsed, cmd: Command) -> Direction {
+    let op = |k: &str| cmd.operands.get(k).map(String::as_str);
+    for key in ["if", "of", "conv", "oflag", "iflag"] {
+        if let Some(v) = op(key) {
+            parsed.parameters.insert(key.to_string(), Value::from(v));
+        }
+    }
+    for key in ["bs", "ibs", "obs", "count"] {
+        if let Some(v) = op(key) {
+            let value = parse_size(v).map_or_else(|| Value::from(v), Value::from);
+            parsed.parameters.insert(key.to_string(), value);
+        }
+    }
+    let direction = if op("of") == Some("/dev/null") {
+        Direction::Read
+    } else {
+        Direction::Write
+    };
+    // dd's default block size is 512; obs/ibs stand in for bs per side
+    let side = match direction {
+        Direction::Write => "obs",
+        Direction::Read => "ibs",
+    };
+    let bs = op("bs").or_else(|| op(side)).map_or(Some(512), parse_size);
+    if let Some(bs) = bs {
+        parsed.test_id = Some(test_id(
+            direction,
+            bs,
+            op("conv").unwrap_or(""),
+            op("oflag").unwrap_or(""),
+            op("iflag").unwrap_or(""),
+        ));
+    }
+    parsed.command = Some(cmd.text);
+    direction
+}
+
 /// Builds one result from a summary and what stood above it.
 fn result(
     s: &Summary,
@@ -336,40 +397,7 @@ fn result(
         tool_version: version,
         ..Parsed::default()
     };
-    let mut direction = Direction::Write;
-    if let Some(cmd) = command {
-        let op = |k: &str| cmd.operands.get(k).map(String::as_str);
-        for key in ["if", "of", "conv", "oflag", "iflag"] {
-            if let Some(v) = op(key) {
-                parsed.parameters.insert(key.to_string(), Value::from(v));
-            }
-        }
-        for key in ["bs", "ibs", "obs", "count"] {
-            if let Some(v) = op(key) {
-                let value = parse_size(v).map_or_else(|| Value::from(v), Value::from);
-                parsed.parameters.insert(key.to_string(), value);
-            }
-        }
-        if op("of") == Some("/dev/null") {
-            direction = Direction::Read;
-        }
-        // dd's default block size is 512; obs/ibs stand in for bs per side
-        let side = match direction {
-            Direction::Write => "obs",
-            Direction::Read => "ibs",
-        };
-        let bs = op("bs").or_else(|| op(side)).map_or(Some(512), parse_size);
-        if let Some(bs) = bs {
-            parsed.test_id = Some(test_id(
-                direction,
-                bs,
-                op("conv").unwrap_or(""),
-                op("oflag").unwrap_or(""),
-                op("iflag").unwrap_or(""),
-            ));
-        }
-        parsed.command = Some(cmd.text);
-    }
+    let direction = command.map_or(Direction::Write, |cmd| apply_command(&mut parsed, cmd));
     let m = &mut parsed.metrics;
     m.insert("bytes".into(), Metric::new(s.bytes as f64, Unit::Bytes));
     if s.seconds > 0.0 && !s.infinite_rate {
@@ -793,6 +821,63 @@ mod tests {
     // bonnie++ 2.00a `-s 0 -n 1 -q`, captured on the development machine
     const BONNIE_CSV: &str = "1.98,2.00a,vm,1,1795985127,,,,,,,,,,,,,,,,,1,,,,,1353,35,+++++,+++,+++++,+++,+++++,+++,+++++,+++,+++++,+++,,,,,,,5038us,59us,4055us,8230us,13us,4055us\n";
     const IOPING_TEXT: &str = "--- /tmp (ext4 /dev/vda 252.0 GiB) ioping statistics ---\n4 requests completed in 4.14 ms, 16 KiB read, 966 iops, 3.78 MiB/s\ngenerated 5 requests in 4.00 s, 20 KiB, 1 iops, 5.00 KiB/s\nmin/avg/max/mdev = 538.9 us / 1.03 ms / 1.68 ms / 488.1 us\n";
+
+    #[test]
+    fn read_command_gives_id_parameters_and_command() {
+        let p = read_command("$ dd if=/dev/zero of=test bs=8k count=16k oflag=dsync").unwrap();
+        assert_eq!(p.test_id.as_deref(), Some("dd-write-8k-dsync"));
+        assert_eq!(
+            p.command.as_deref(),
+            Some("dd if=/dev/zero of=test bs=8k count=16k oflag=dsync")
+        );
+        let expected: BTreeMap<String, Value> = [
+            ("bs", Value::from(8192)),
+            ("count", Value::from(16384)),
+            ("if", Value::from("/dev/zero")),
+            ("of", Value::from("test")),
+            ("oflag", Value::from("dsync")),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v))
+        .collect();
+        assert_eq!(p.parameters, expected);
+        assert!(p.metrics.is_empty());
+        let read = read_command("dd if=big of=/dev/null bs=1M iflag=direct").unwrap();
+        assert_eq!(read.test_id.as_deref(), Some("dd-read-1m-direct"));
+        assert_eq!(
+            read_command("dd if=/dev/zero of=f bs=1M conv=fdatasync")
+                .unwrap()
+                .test_id
+                .as_deref(),
+            Some("dd-write-bulk")
+        );
+    }
+
+    #[test]
+    fn read_command_is_what_parse_takes_from_a_pasted_line() {
+        let line = "dd if=/dev/zero of=test bs=128k count=1k conv=fdatasync";
+        let text = format!(
+            "{line}\n1024+0 records in\n1024+0 records out\n\
+             134217728 bytes (134 MB, 128 MiB) copied, 0.300751 s, 446 MB/s\n"
+        );
+        let parsed = parse(&text).unwrap().remove(0);
+        let read = read_command(line).unwrap();
+        assert_eq!(read.test_id, parsed.test_id);
+        assert_eq!(read.command, parsed.command);
+        for (k, v) in &read.parameters {
+            assert_eq!(parsed.parameters.get(k), Some(v), "{k}");
+        }
+    }
+
+    #[test]
+    fn read_command_refuses_what_names_no_test() {
+        let e = read_command("ls -l").unwrap_err().to_string();
+        assert!(e.contains("expected a dd command line"), "{e}");
+        let e = read_command("dd if=/dev/zero of=f bs=huge")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("expected a block size"), "{e}");
+    }
 }
 
 // ----------------------------------------------------------- command line

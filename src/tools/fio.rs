@@ -934,6 +934,44 @@ fn preamble(text: &str) -> Preamble {
     pre
 }
 
+/// Reads one fio command line (`fio --rw=randread --bs=4k --iodepth=64
+/// --name=job`, also after a prompt or `sudo`) into its test id (see
+/// [`test_id`]), parameters and command, with no metrics: the same reading
+/// [`parse`] gives a command line pasted above fio's output. Options before
+/// the first `--name` hold for every job; a job file named on the line is
+/// not read, so only the options on the line count.
+///
+/// Fails when the line runs no fio, when it names more than one job (which
+/// would be several tests), or when its options state no `rw` and fixed
+/// `bs` (so no test id can be given).
+pub fn read_command(line: &str) -> Result<Parsed> {
+    let Some((command, args)) = command_line(line.trim()) else {
+        bail!("`{line}`: expected a fio command line such as `fio --rw=randread --bs=4k`");
+    };
+    let mut pre = Preamble::default();
+    apply_args(&args, &mut pre);
+    if pre.per_job.len() > 1 {
+        bail!(
+            "`{line}`: expected options for one job, found {} `--name` jobs",
+            pre.per_job.len()
+        );
+    }
+    let mut opts = pre.global;
+    for job_opts in pre.per_job.into_values() {
+        opts.extend(job_opts);
+    }
+    let (parameters, test_id) = settings(&opts, None, 1);
+    if test_id.is_none() {
+        bail!("`{line}`: expected `--rw=` and a fixed `--bs=` to name the test");
+    }
+    Ok(Parsed {
+        parameters,
+        test_id,
+        command: Some(command),
+        ..Parsed::default()
+    })
+}
+
 /// A line that runs fio (`fio ...`, `./fio job.ini`, `$ sudo fio ...`):
 /// the command from `fio` on, and its arguments.
 fn command_line(t: &str) -> Option<(String, Vec<String>)> {
@@ -1030,26 +1068,44 @@ fn group_parsed(jobs: &[Job], pre: &Preamble, version: Option<&str>) -> Option<P
         opts.extend(job_opts.clone());
     }
     opts.extend(first.options.clone());
+    let fallback_jobs = jobs
+        .iter()
+        .fold(0u32, |n, j| n.saturating_add(j.jobs))
+        .max(1);
+    let (parameters, test_id) = settings(&opts, first.header.as_ref(), fallback_jobs);
+    Some(Parsed {
+        metrics,
+        parameters,
+        tool_version: version.map(str::to_string),
+        test_id,
+        command: pre.command.clone(),
+    })
+}
+
+/// The parameters and test id that a job's options (command line and job
+/// file, then what the output states) and its text header give. The header
+/// wins for rw, iodepth and ioengine because it is what fio ran; numjobs
+/// falls back to `fallback_jobs` when no option states it.
+fn settings(
+    opts: &BTreeMap<String, String>,
+    header: Option<&Header>,
+    fallback_jobs: u32,
+) -> (BTreeMap<String, Value>, Option<String>) {
     let kb_base_si = opts.get("kb_base").is_some_and(|v| v.trim() == "1000");
-    let header = first.header.as_ref();
     let rw = header
         .and_then(|h| h.rw.clone())
-        .or_else(|| opt(&opts, &["rw", "readwrite"]).map(str::to_string))
+        .or_else(|| opt(opts, &["rw", "readwrite"]).map(str::to_string))
         .map(|rw| normalise_rw(&rw));
     let iodepth = header
         .and_then(|h| h.iodepth)
-        .or_else(|| opt(&opts, &["iodepth"]).and_then(|v| v.trim().parse().ok()));
+        .or_else(|| opt(opts, &["iodepth"]).and_then(|v| v.trim().parse().ok()));
     let ioengine = header
         .and_then(|h| h.ioengine.clone())
-        .or_else(|| opt(&opts, &["ioengine"]).map(str::to_string));
-    let numjobs: u32 = opt(&opts, &["numjobs"])
+        .or_else(|| opt(opts, &["ioengine"]).map(str::to_string));
+    let numjobs: u32 = opt(opts, &["numjobs"])
         .and_then(|v| v.trim().parse().ok())
-        .unwrap_or_else(|| {
-            jobs.iter()
-                .fold(0u32, |n, j| n.saturating_add(j.jobs))
-                .max(1)
-        });
-    let bs = opt(&opts, &["bs", "blocksize"])
+        .unwrap_or(fallback_jobs);
+    let bs = opt(opts, &["bs", "blocksize"])
         .and_then(|v| option_bs(v, rw.as_deref(), kb_base_si))
         .or_else(|| header.and_then(|h| fixed_bs(&h.bs, rw.as_deref())));
 
@@ -1066,27 +1122,21 @@ fn group_parsed(jobs: &[Job], pre: &Preamble, version: Option<&str>) -> Option<P
     if let Some(e) = ioengine {
         parameters.insert("ioengine".to_string(), Value::from(e));
     }
-    if let Some(d) = opt(&opts, &["direct"]).and_then(flag_value) {
+    if let Some(d) = opt(opts, &["direct"]).and_then(flag_value) {
         parameters.insert("direct".to_string(), Value::from(d));
     }
-    if let Some(s) = opt(&opts, &["size"]).and_then(|v| option_size(v, kb_base_si)) {
+    if let Some(s) = opt(opts, &["size"]).and_then(|v| option_size(v, kb_base_si)) {
         parameters.insert("size".to_string(), Value::from(s));
     }
     parameters.insert("numjobs".to_string(), Value::from(numjobs));
-    if let Some(r) = opt(&opts, &["runtime", "timeout"]).and_then(option_seconds) {
+    if let Some(r) = opt(opts, &["runtime", "timeout"]).and_then(option_seconds) {
         parameters.insert("runtime".to_string(), Value::from(r));
     }
     let test_id = match (&rw, bs) {
         (Some(rw), Some(bs)) => Some(test_id(rw, bs, iodepth.unwrap_or(1), numjobs)),
         _ => None,
     };
-    Some(Parsed {
-        metrics,
-        parameters,
-        tool_version: version.map(str::to_string),
-        test_id,
-        command: pre.command.clone(),
-    })
+    (parameters, test_id)
 }
 
 fn opt<'a>(opts: &'a BTreeMap<String, String>, keys: &[&str]) -> Option<&'a str> {
@@ -1730,6 +1780,54 @@ mod tests {
         let text = RANDREAD_JSON.replace("\"bw_agg\" : 96.740619", "\"bw_agg\" : -nan");
         let p = one(&text);
         assert_eq!(m(&p, "read_iops"), 83142.428786);
+    }
+
+    #[test]
+    fn read_command_gives_id_parameters_and_command() {
+        let p = read_command(
+            "$ fio --name=r --rw=randread --bs=4k --ioengine=libaio --iodepth=32 \
+             --direct=1 --size=1G --runtime=30",
+        )
+        .unwrap();
+        assert_eq!(p.test_id.as_deref(), Some("fio-randread-4k-qd32"));
+        assert_eq!(
+            p.command.as_deref(),
+            Some(
+                "fio --name=r --rw=randread --bs=4k --ioengine=libaio --iodepth=32 \
+                 --direct=1 --size=1G --runtime=30"
+            )
+        );
+        let expected: BTreeMap<String, Value> = [
+            ("bs", Value::from(4096)),
+            ("direct", Value::from(1)),
+            ("iodepth", Value::from(32)),
+            ("ioengine", Value::from("libaio")),
+            ("numjobs", Value::from(1)),
+            ("runtime", Value::from(30.0)),
+            ("rw", Value::from("randread")),
+            ("size", Value::from(1u64 << 30)),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v))
+        .collect();
+        assert_eq!(p.parameters, expected);
+        assert!(p.metrics.is_empty());
+        let jobs = read_command("fio --rw=write --bs=1M --numjobs=4 --name=w").unwrap();
+        assert_eq!(jobs.test_id.as_deref(), Some("fio-write-1m-qd1-j4"));
+    }
+
+    #[test]
+    fn read_command_refuses_what_names_no_test() {
+        let e = read_command("fio --bs=4k --name=x")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("expected `--rw=`"), "{e}");
+        let e = read_command("fio --rw=read --bs=4k --name=a --name=b")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("found 2 `--name` jobs"), "{e}");
+        let e = read_command("fio --version").unwrap_err().to_string();
+        assert!(e.contains("expected a fio command line"), "{e}");
     }
 }
 

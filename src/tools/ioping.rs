@@ -602,6 +602,24 @@ fn command_line(line: &str) -> Option<Invocation> {
     Some(inv)
 }
 
+/// Reads one ioping command line (`ioping -RL /mnt`, `$ ioping -c 10 .`)
+/// into its test id (see [`test_id`]), parameters and command, with no
+/// metrics: the same reading [`parse`] gives a command line pasted above
+/// ioping's output.
+///
+/// Fails when the line runs no ioping with an option or a lone path.
+pub fn read_command(line: &str) -> Result<Parsed> {
+    let Some(inv) = command_line(line) else {
+        bail!(
+            "`{line}`: expected an ioping command line with options or a path, \
+             such as `ioping -c 10 /mnt` or `ioping -RL /mnt`"
+        );
+    };
+    let mut parsed = Parsed::default();
+    apply_command(&mut parsed, &inv);
+    Ok(parsed)
+}
+
 /// An ioping time argument in seconds (default unit seconds).
 fn time_arg(text: &str) -> Option<f64> {
     match decimal(text)? {
@@ -1113,6 +1131,36 @@ mod tests {
     // bonnie++ 2.00a `-s 0 -n 1 -q`, captured on the development machine
     const BONNIE_CSV: &str = "1.98,2.00a,vm,1,1795985127,,,,,,,,,,,,,,,,,1,,,,,1353,35,+++++,+++,+++++,+++,+++++,+++,+++++,+++,+++++,+++,,,,,,,5038us,59us,4055us,8230us,13us,4055us\n";
     const DD_TEXT: &str = "$ dd if=/dev/zero of=test bs=8k count=16k oflag=dsync\n16384+0 records in\n16384+0 records out\n134217728 bytes (134 MB, 128 MiB) copied, 0.346904 s, 387 MB/s\n";
+
+    #[test]
+    fn read_command_gives_id_parameters_and_command() {
+        let p = read_command("$ ioping -c 10 -s 64k -RL /mnt").unwrap();
+        assert_eq!(p.test_id.as_deref(), Some("ioping-seq"));
+        assert_eq!(p.command.as_deref(), Some("ioping -c 10 -s 64k -RL /mnt"));
+        let expected: BTreeMap<String, Value> = [
+            ("count", Value::from(10)),
+            ("flags", Value::from("RL")),
+            ("size", Value::from(65536)),
+            ("target", Value::from("/mnt")),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v))
+        .collect();
+        assert_eq!(p.parameters, expected);
+        assert!(p.metrics.is_empty());
+        let id = |line: &str| read_command(line).unwrap().test_id.unwrap();
+        assert_eq!(id("ioping -c 5"), "ioping-latency");
+        assert_eq!(id("ioping -R"), "ioping-seek");
+        assert_eq!(id("ioping -RLC"), "ioping-seq-cached");
+        assert_eq!(id("ioping -W -c 3 ."), "ioping-W");
+    }
+
+    #[test]
+    fn read_command_refuses_a_line_without_options() {
+        let e = read_command("ioping").unwrap_err().to_string();
+        assert!(e.contains("expected an ioping command line"), "{e}");
+        assert!(read_command("cat ioping.log").is_err());
+    }
 }
 
 // ----------------------------------------------------------- command line
