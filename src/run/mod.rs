@@ -511,3 +511,38 @@ fn judge(job: &Job, o: &Outcome) -> std::result::Result<crate::tools::Parsed, St
     }
     Ok(first)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn run_ids_are_valid_record_ids_and_differ() {
+        let a = new_run_id();
+        let b = new_run_id();
+        assert!(record::is_valid_id(&a), "{a}");
+        assert_ne!(a, b);
+        // 20261130T101500Z-3f9a1c
+        assert_eq!(a.len(), 23, "{a}");
+        assert_eq!(a.as_bytes()[8], b'T');
+        assert_eq!(&a[15..17], "Z-");
+    }
+
+    #[test]
+    fn records_dir_uses_slugs_and_unknown() {
+        let s = Subject {
+            study: Some("Block Storage 2026".into()),
+            ..Default::default()
+        };
+        assert_eq!(
+            records_dir(Path::new("results"), &s, "R"),
+            Path::new("results/block-storage-2026/unknown/R")
+        );
+    }
+
+    #[test]
+    fn margin_is_64_mib_or_5_percent() {
+        assert_eq!(margin(0), 64 << 20);
+        assert_eq!(margin(100 << 30), 5 << 30);
+    }
+}

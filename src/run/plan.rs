@@ -767,6 +767,55 @@ mod tests {
         );
     }
 
+    fn one(toml_test: &str) -> Result<Job> {
+        let suite = parse_suite(&format!("[[test]]\nid = 't'\n{toml_test}"), "f")?;
+        plan(
+            &suite,
+            &Selection::default(),
+            Path::new("/s"),
+            Some(GIB),
+            false,
+        )
+        .map(|mut j| j.remove(0))
+    }
+
+    #[test]
+    fn fio_passes_other_options_but_not_where_it_writes() {
+        let j = one("tool = 'fio'\nnumjobs = 4\ntime_based = true\nruntime = 30\nrw = 'randrw'")
+            .unwrap();
+        let args = &j.invocation.args;
+        assert!(args.contains(&"--numjobs=4".to_string()), "{args:?}");
+        assert!(args.contains(&"--time_based".to_string()));
+        assert!(args.contains(&"--runtime=30".to_string()));
+        assert_eq!(args.last().unwrap(), "--output=/s/t.r1/fio.json");
+        assert_eq!(j.invocation.parameters["numjobs"], 4);
+        assert_eq!(
+            j.invocation.output,
+            OutputFrom::File("/s/t.r1/fio.json".into())
+        );
+        for key in [
+            "filename = '/dev/sda'",
+            "directory = '/'",
+            "output = '/etc/x'",
+        ] {
+            let e = format!("{:#}", one(&format!("tool = 'fio'\n{key}")).unwrap_err());
+            assert!(e.contains("cannot be set in a suite"), "{e}");
+        }
+    }
+
+    #[test]
+    fn builders_refuse_what_cannot_run() {
+        let e = |t: &str| format!("{:#}", one(t).unwrap_err());
+        assert!(e("tool = 'dd'\ncount = 1\nsize = '1M'").contains("not both"));
+        assert!(e("tool = 'dd'").contains("expected `count`"));
+        assert!(e("tool = 'ioping'").contains("never stops"));
+        assert!(e("tool = 'ioping'\ncount = 'ten'").contains("whole number"));
+        assert!(e("tool = 'bonnie++'").contains("at least 1M"));
+        // a RAM-sized fio file is passed resolved
+        let j = one("tool = 'fio'\nsize = '0.5xRAM'").unwrap();
+        assert!(j.invocation.args.contains(&format!("--size={}", GIB / 2)));
+    }
+
     #[test]
     fn quoting_only_when_needed() {
         assert_eq!(shell_quote("/a/b-c.d"), "/a/b-c.d");

@@ -267,6 +267,52 @@ mod tests {
     }
 
     #[test]
+    fn summary_shows_median_and_range_of_the_headline() {
+        let suite = crate::run::plan::parse_suite(
+            "[[test]]\nid = 'd'\ntool = 'dd'\ncount = 1\n[[test]]\nid = 'e'\ntool = 'dd'\ncount = 1",
+            "s",
+        )
+        .unwrap();
+        let sel = crate::run::plan::Selection {
+            repeat: Some(3),
+            ..Default::default()
+        };
+        let jobs =
+            crate::run::plan::plan(&suite, &sel, std::path::Path::new("/s"), None, false).unwrap();
+        let rec = |id: &str, bw: Option<f64>, status: Status| {
+            let mut metrics = BTreeMap::new();
+            if let Some(v) = bw {
+                metrics.insert(
+                    "write_bw".to_string(),
+                    crate::record::Metric::new(v, Unit::BytesPerSec),
+                );
+            }
+            let text = format!(
+                r#"{{"schema":"diskdash.record/1","id":"x","source":{{"kind":"run","diskdash_version":"0"}},
+                "subject":{{}},"host":{{}},"target":{{}},"test":{{"id":"{id}","tool":"dd"}},
+                "repetition":1,"status":"{}"}}"#,
+                status.name()
+            );
+            let mut r: Record = serde_json::from_str(&text).unwrap();
+            r.metrics = metrics;
+            r
+        };
+        let records = [
+            rec("d", Some(3e6), Status::Ok),
+            rec("d", Some(1e6), Status::Ok),
+            rec("d", None, Status::Failed),
+            rec("d", Some(2e6), Status::Ok),
+        ];
+        let table = summary(&jobs, &records);
+        assert_eq!(
+            table,
+            "test  runs            metric    value\n\
+             d     3 ok, 1 failed  write_bw  2.0 MB/s (median; 1.0 MB/s .. 3.0 MB/s)\n\
+             e     not run\n"
+        );
+    }
+
+    #[test]
     fn clock_formats() {
         assert_eq!(clock(59.6), "1:00");
         assert_eq!(clock(3725.0), "1:02:05");
