@@ -4,6 +4,7 @@
 
 use std::collections::BTreeMap;
 use std::io::IsTerminal;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressStyle};
@@ -15,6 +16,8 @@ use crate::units::Unit;
 /// The progress display of one run.
 pub struct Progress {
     bar: Option<ProgressBar>,
+    /// When the current job started and the run's estimate left at that moment.
+    left: Arc<Mutex<(Instant, f64)>>,
     total: usize,
     start: Instant,
     /// Last measured duration per test id, for the estimate of what is left.
@@ -24,19 +27,29 @@ pub struct Progress {
 impl Progress {
     /// A display for `total` jobs: live when stderr is a terminal.
     pub fn new(total: usize) -> Progress {
+        let left = Arc::new(Mutex::new((Instant::now(), 0.0)));
+        let shared = Arc::clone(&left);
         let bar = std::io::stderr().is_terminal().then(|| {
             let bar = ProgressBar::new(total as u64);
-            bar.set_style(
-                ProgressStyle::with_template(
-                    "{spinner} [{pos}/{len}] {msg} · {elapsed} elapsed · {prefix}",
-                )
-                .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+            let style = ProgressStyle::with_template(
+                "{spinner} [{pos}/{len}] {msg} · {elapsed} elapsed · about {left} left",
+            )
+            .unwrap_or_else(|_| ProgressStyle::default_spinner())
+            // counts down while a job runs, from the estimate made when it started
+            .with_key(
+                "left",
+                move |_: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                    let (since, left) = *shared.lock().unwrap_or_else(|e| e.into_inner());
+                    let _ = w.write_str(&clock(left - since.elapsed().as_secs_f64()));
+                },
             );
+            bar.set_style(style);
             bar.enable_steady_tick(Duration::from_millis(200));
             bar
         });
         Progress {
             bar,
+            left,
             total,
             start: Instant::now(),
             measured: BTreeMap::new(),
@@ -60,12 +73,12 @@ impl Progress {
         let Some(job) = jobs.get(index) else { return };
         if let Some(bar) = &self.bar {
             let left = self.estimate_left(jobs.get(index..).unwrap_or(&[]));
+            *self.left.lock().unwrap_or_else(|e| e.into_inner()) = (Instant::now(), left);
             bar.set_position(index as u64);
             bar.set_message(format!(
                 "{} r{}/{}",
                 job.test_id, job.repetition, job.repetitions
             ));
-            bar.set_prefix(format!("about {} left", clock(left)));
         }
     }
 
