@@ -793,6 +793,16 @@ mod tests {
             j.invocation.output,
             OutputFrom::File("/s/t.r1/fio.json".into())
         );
+        let suite = parse_suite("[[test]]\nid = 't'\ntool = 'fio'", "f").unwrap();
+        let jobs = plan(
+            &suite,
+            &Selection::default(),
+            Path::new("/m:x"),
+            None,
+            false,
+        )
+        .unwrap();
+        assert_eq!(jobs[0].invocation.args[1], "--filename=/m\\:x/t.r1/fio.dat");
         for key in [
             "filename = '/dev/sda'",
             "directory = '/'",

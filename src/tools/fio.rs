@@ -1864,7 +1864,11 @@ pub fn command(params: &Params, ctx: &BuildCtx) -> Result<Invocation> {
     let out = ctx.dir.join("fio.json");
     let mut args = vec![
         format!("--name={}", ctx.test_id),
-        format!("--filename={}", file.display()),
+        // fio splits --filename at `:` (several files); a colon in the path is escaped
+        format!(
+            "--filename={}",
+            file.display().to_string().replace(':', "\\:")
+        ),
     ];
     let mut parameters = Params::new();
     let defaults = [
