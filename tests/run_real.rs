@@ -48,7 +48,11 @@ fn quick_suite_with_the_real_tools() {
     if !tools_present() {
         return;
     }
-    let target = tempfile::tempdir().unwrap();
+    // under target/, not /tmp: a tmpfs /tmp refuses fio's O_DIRECT
+    let target = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
+    if let Err(e) = diskdash::run::doctor::o_direct_works(target.path()) {
+        panic!("O_DIRECT does not work in {}: {e}", target.path().display());
+    }
     let out = tempfile::tempdir().unwrap();
     let o = Command::new(BIN)
         .args([
