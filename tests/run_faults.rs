@@ -464,3 +464,36 @@ fn bad_targets_exit_2_with_a_clear_error() {
         .unwrap();
     assert_eq!(o.status.code(), Some(2));
 }
+
+#[test]
+fn doctor_names_missing_tools_and_how_to_install_them() {
+    let target = tempfile::tempdir().unwrap();
+    let empty = tempfile::tempdir().unwrap();
+    let o = Command::new(BIN)
+        .args(["doctor", "--target", target.path().to_str().unwrap()])
+        .env("PATH", empty.path())
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(1), "{text}");
+    for tool in ["dd", "fio", "ioping", "bonnie++"] {
+        assert!(
+            text.contains(&format!("  {tool:<10} MISSING")),
+            "{tool}: {text}"
+        );
+    }
+    let install = text.lines().find(|l| l.starts_with("install ")).unwrap();
+    // the package list, whichever distribution's command precedes it
+    assert!(
+        install.contains(" coreutils fio ioping bonnie++"),
+        "{install}"
+    );
+    assert!(text.contains("O_DIRECT     "), "{text}");
+    assert!(text.contains("the standard suite needs"), "{text}");
+    assert!(text.starts_with(&format!(
+        "target       {}\n",
+        target.path().canonicalize().unwrap().display()
+    )));
+    // the O_DIRECT probe cleaned up after itself
+    assert!(is_empty_dir(target.path()));
+}
