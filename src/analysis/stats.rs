@@ -122,12 +122,15 @@ pub struct Dataset {
     pub studies: BTreeMap<String, Study>,
 }
 
+/// Study, offering, test, metric.
+type GroupKey = (String, String, String, String);
+
 /// Groups `records` (which must be sorted by id for a deterministic choice of
 /// record price and size) and summarises every metric. Records that are not
 /// `ok` are kept in the groups but add no numbers; a metric whose unit is not
 /// canonical, or differs from the unit its first record used, is left out.
 pub fn group(records: &[&Record]) -> Dataset {
-    let mut values: BTreeMap<(String, String, String, String), (Unit, Vec<f64>)> = BTreeMap::new();
+    let mut values: BTreeMap<GroupKey, (Unit, Vec<f64>)> = BTreeMap::new();
     let mut data = Dataset::default();
     for (i, r) in records.iter().enumerate() {
         let study = data.studies.entry(r.study().to_string()).or_default();
