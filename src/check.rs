@@ -1,10 +1,48 @@
 //! `diskdash check`: validate records and list every problem with its file.
 
-use anyhow::{bail, Result};
+use anyhow::Result;
 
 use crate::cli::CheckArgs;
+use crate::ingest;
 
-/// Runs the command; returns the process exit status.
-pub fn command(_args: &CheckArgs) -> Result<u8> {
-    bail!("`diskdash check` is not implemented yet")
+/// Runs the command: prints each problem as `path[:line]: message`, then a
+/// summary. Returns 0 when every record is valid, 1 otherwise (also when
+/// no record was found at all).
+pub fn command(args: &CheckArgs) -> Result<u8> {
+    let loaded = ingest::load(&args.dirs)?;
+    for problem in &loaded.problems {
+        println!("{problem}");
+    }
+    let names = args
+        .dirs
+        .iter()
+        .map(|d| format!("`{}`", d.display()))
+        .collect::<Vec<_>>()
+        .join(", ");
+    if loaded.files == 0 {
+        println!("no records found under {names} (expected *.json or *.jsonl written by `diskdash run` or `diskdash import`)");
+        return Ok(1);
+    }
+    let bad_files = {
+        let mut paths: Vec<_> = loaded.problems.iter().map(|p| &p.path).collect();
+        paths.dedup();
+        paths.len()
+    };
+    if loaded.problems.is_empty() {
+        println!(
+            "{} records in {} files: all valid",
+            loaded.records.len(),
+            loaded.files
+        );
+        Ok(0)
+    } else {
+        println!(
+            "{} problems in {} of {} files; {} valid records",
+            loaded.problems.len(),
+            bad_files,
+            loaded.files,
+            loaded.records.len()
+        );
+        Ok(1)
+    }
 }

@@ -1,10 +1,302 @@
 //! `diskdash import`: existing tool output → records.
+//!
+//! Each input file is recognised (or told with `--tool`), parsed by the
+//! tool's parser, and becomes one record per result it holds (a bonnie++
+//! CSV line, a fio reporting group). The test id comes from the command line
+//! or job header found in the file (see each parser's `test_id`), else
+//! `--test-id`, else the tool's name. Records are never overwritten.
 
-use anyhow::{bail, Result};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
 
-use crate::cli::ImportArgs;
+use anyhow::{anyhow, bail, Context, Result};
+use sha2::{Digest, Sha256};
 
-/// Runs the command; returns the process exit status.
-pub fn command(_args: &ImportArgs) -> Result<u8> {
-    bail!("`diskdash import` is not implemented yet")
+use crate::cli::{ImportArgs, ToolChoice};
+use crate::record::{
+    is_valid_id, slug, Host, Raw, Record, Source, Status, Subject, Target, TestInfo, Tool, SCHEMA,
+};
+use crate::{fsio, subject, tools};
+
+/// What one import run did, for the summary.
+#[derive(Debug, Default)]
+struct Tally {
+    written: Vec<PathBuf>,
+    existing: Vec<PathBuf>,
+    skipped: Vec<(PathBuf, String)>,
+    failed: usize,
+}
+
+/// Runs the command; returns 0 when every named file was imported, 1 when a
+/// file named on the command line could not be read or recognised.
+pub fn command(args: &ImportArgs) -> Result<u8> {
+    let subject = subject::from_args(&args.subject)?;
+    if let Some(id) = &args.test_id {
+        if !is_valid_id(id) {
+            bail!("--test-id `{id}`: expected letters, digits, `.`, `_` or `-`");
+        }
+    }
+    let tool = match args.tool {
+        ToolChoice::Auto => None,
+        ToolChoice::Fio => Some(Tool::Fio),
+        ToolChoice::Dd => Some(Tool::Dd),
+        ToolChoice::Ioping => Some(Tool::Ioping),
+        ToolChoice::Bonnie => Some(Tool::Bonnie),
+    };
+    let opts = Options {
+        tool,
+        subject: &subject,
+        test_id: args.test_id.as_deref(),
+    };
+    let mut tally = Tally::default();
+    for input in &args.files {
+        let meta = match std::fs::metadata(input) {
+            Ok(m) => m,
+            Err(e) => {
+                eprintln!("error: cannot read `{}`: {e}", input.display());
+                tally.failed += 1;
+                continue;
+            }
+        };
+        if meta.is_dir() {
+            import_dir(input, &opts, &args.out, &mut tally)?;
+        } else {
+            match import_file(input, &opts) {
+                Ok(records) => write_records(&records, &args.out, &mut tally)?,
+                Err(e) => {
+                    eprintln!("error: {e:#}");
+                    tally.failed += 1;
+                }
+            }
+        }
+    }
+    for (path, why) in &tally.skipped {
+        println!("skipped `{}`: {why}", path.display());
+    }
+    for path in &tally.existing {
+        println!("exists, left alone: `{}`", path.display());
+    }
+    println!(
+        "imported {} records into `{}`",
+        tally.written.len(),
+        args.out.display()
+    );
+    Ok(if tally.failed > 0 { 1 } else { 0 })
+}
+
+/// Settings shared by every file of one import.
+struct Options<'a> {
+    tool: Option<Tool>,
+    subject: &'a Subject,
+    test_id: Option<&'a str>,
+}
+
+/// Walks a directory: every recognised file is imported; the rest are
+/// listed as skipped with the reason.
+fn import_dir(dir: &Path, opts: &Options, out: &Path, tally: &mut Tally) -> Result<()> {
+    let out_abs = std::fs::canonicalize(out).ok();
+    let walker = walkdir::WalkDir::new(dir)
+        .sort_by_file_name()
+        .into_iter()
+        .filter_entry(|e| e.depth() == 0 || !e.file_name().to_string_lossy().starts_with('.'));
+    for entry in walker {
+        let entry = entry.with_context(|| format!("cannot walk `{}`", dir.display()))?;
+        if !entry.file_type().is_file() {
+            continue;
+        }
+        let path = entry.path();
+        // Records already written (to `--out` inside the walked tree, or
+        // diskdash's own) are not tool output.
+        if let (Some(o), Ok(p)) = (&out_abs, std::fs::canonicalize(path)) {
+            if p.starts_with(o) {
+                continue;
+            }
+        }
+        match import_file(path, opts) {
+            Ok(records) => write_records(&records, out, tally)?,
+            Err(e) => tally.skipped.push((path.to_path_buf(), format!("{e:#}"))),
+        }
+    }
+    Ok(())
+}
+
+/// Reads and parses one file into records (nothing written).
+fn import_file(path: &Path, opts: &Options) -> Result<Vec<Record>> {
+    let bytes = std::fs::read(path).with_context(|| format!("cannot read `{}`", path.display()))?;
+    records_from_output(
+        &path.display().to_string(),
+        &bytes,
+        opts.tool,
+        opts.subject,
+        opts.test_id,
+    )
+    .with_context(|| format!("`{}`", path.display()))
+}
+
+/// Turns one file's bytes into records: recognises the tool (unless given),
+/// parses, and fills in provenance. Fails with what was expected when the
+/// text is not output of a known tool.
+pub fn records_from_output(
+    file: &str,
+    bytes: &[u8],
+    tool: Option<Tool>,
+    subject: &Subject,
+    test_id: Option<&str>,
+) -> Result<Vec<Record>> {
+    if bytes.contains(&0) {
+        bail!("a binary file, not tool output");
+    }
+    let text = std::str::from_utf8(bytes).map_err(|_| anyhow!("not UTF-8 text"))?;
+    let tool = match tool {
+        Some(t) => t,
+        None => tools::detect(text).ok_or_else(|| {
+            anyhow!(
+                "not recognised as dd, fio, ioping or bonnie++ output (expected dd's \
+                 `... bytes ... copied` line, fio JSON or text output, ioping's statistics, \
+                 or bonnie++ CSV); name the tool with --tool if it is one of them"
+            )
+        })?,
+    };
+    let results = tools::parse(tool, text).with_context(|| format!("not {tool} output"))?;
+    if results.is_empty() {
+        bail!("no {tool} results found");
+    }
+    let sha = hex_sha256(bytes);
+    let run_id = format!("import-{}", &sha[..12]);
+    let many = results.len() > 1;
+    let mut repetitions: BTreeMap<String, u32> = BTreeMap::new();
+    let mut records = Vec::new();
+    for (k, parsed) in results.into_iter().enumerate() {
+        let test_id = test_id
+            .map(str::to_string)
+            .or(parsed.test_id)
+            .unwrap_or_else(|| tool.name().trim_end_matches('+').to_string());
+        let repetition = repetitions.entry(test_id.clone()).or_insert(0);
+        *repetition += 1;
+        let mut id = format!(
+            "{}.{}.{}",
+            subject
+                .offering
+                .as_deref()
+                .map(slug)
+                .unwrap_or_else(|| "import".into()),
+            test_id,
+            &sha[..12]
+        );
+        if many {
+            id.push_str(&format!(".{}", k + 1));
+        }
+        let status = if parsed.metrics.is_empty() {
+            Status::Failed
+        } else {
+            Status::Ok
+        };
+        records.push(Record {
+            schema: SCHEMA.to_string(),
+            id,
+            source: Source::Import {
+                file: file.to_string(),
+                sha256: sha.clone(),
+                diskdash_version: env!("CARGO_PKG_VERSION").to_string(),
+            },
+            subject: subject.clone(),
+            host: Host::default(),
+            target: Target::default(),
+            test: TestInfo {
+                id: test_id,
+                tool,
+                tool_version: parsed.tool_version,
+                parameters: parsed.parameters,
+                command: parsed.command,
+            },
+            run_id: Some(run_id.clone()),
+            repetition: *repetition,
+            started_at: None,
+            duration_s: None,
+            error: (status == Status::Failed)
+                .then(|| format!("the {tool} output holds no measurement")),
+            status,
+            metrics: parsed.metrics,
+            raw: Some(Raw {
+                stdout: Some(text.to_string()),
+                stderr: None,
+                exit_code: None,
+            }),
+        });
+    }
+    Ok(records)
+}
+
+/// Where a record goes under `out`: `<study>/<offering>/<id>.json`, the
+/// same grouping `run` uses.
+pub fn record_path(out: &Path, record: &Record) -> PathBuf {
+    let part = |s: &Option<String>| s.as_deref().map(slug).unwrap_or_else(|| "unknown".into());
+    out.join(part(&record.subject.study))
+        .join(part(&record.subject.offering))
+        .join(format!("{}.json", record.id))
+}
+
+fn write_records(records: &[Record], out: &Path, tally: &mut Tally) -> Result<()> {
+    for record in records {
+        let path = record_path(out, record);
+        if path.exists() {
+            tally.existing.push(path);
+            continue;
+        }
+        let mut json = serde_json::to_string_pretty(record)?;
+        json.push('\n');
+        fsio::write_new(&path, json.as_bytes())?;
+        tally.written.push(path);
+    }
+    Ok(())
+}
+
+/// SHA-256 of `bytes` as lowercase hex.
+pub fn hex_sha256(bytes: &[u8]) -> String {
+    Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sha256_matches_a_known_digest() {
+        assert_eq!(
+            hex_sha256(b"abc"),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
+    }
+
+    #[test]
+    fn garbage_is_refused_with_what_was_expected() {
+        let e = records_from_output("x.txt", b"hello world\n", None, &Subject::default(), None)
+            .unwrap_err();
+        assert!(format!("{e:#}").contains("not recognised as dd, fio, ioping or bonnie++"));
+        let e =
+            records_from_output("x.bin", b"\0\x01", None, &Subject::default(), None).unwrap_err();
+        assert!(format!("{e:#}").contains("binary"));
+    }
+
+    #[test]
+    fn record_paths_group_by_study_and_offering() {
+        let mut r: Record = serde_json::from_value(serde_json::json!({
+            "schema": SCHEMA, "id": "x.dd.abc", "source": {"kind": "run", "diskdash_version": "0"},
+            "subject": {"study": "My Study", "offering": null}, "host": {}, "target": {},
+            "test": {"id": "dd", "tool": "dd"}, "repetition": 1, "status": "ok"
+        }))
+        .unwrap();
+        assert_eq!(
+            record_path(Path::new("out"), &r),
+            Path::new("out/my-study/unknown/x.dd.abc.json")
+        );
+        r.subject.offering = Some("../../etc".into());
+        assert_eq!(
+            record_path(Path::new("out"), &r),
+            Path::new("out/my-study/etc/x.dd.abc.json")
+        );
+    }
 }

@@ -1,11 +1,13 @@
 //! Finding and reading records: walk directories for `*.json` and `*.jsonl`,
 //! validate each record, collect problems per file.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use anyhow::{bail, Result};
+use anyhow::{Context, Result};
 
-use crate::record::Record;
+use crate::record::{is_valid_id, Record, Source, Status, SCHEMA, SCHEMA_FAMILY, SCHEMA_MAJOR};
+use crate::units::Unit;
 
 /// A record and where it was read from.
 #[derive(Clone, Debug, PartialEq)]
@@ -45,16 +47,349 @@ pub struct Loaded {
     pub files: usize,
 }
 
+/// A file that marks a directory as a diskdash site; record walks skip such
+/// directories so that a site's own `data/*.json` is never read as records.
+/// NOTE: `report::site` writes this marker.
+pub const SITE_MARKER: &str = ".diskdash-site";
+
 /// Reads every record under `paths` (directories walked, files read as
 /// given). Invalid records and duplicate ids become problems, not errors.
-/// Fails only when a path does not exist.
-pub fn load(_paths: &[PathBuf]) -> Result<Loaded> {
-    bail!("ingest is not written yet")
+/// Fails only when a path does not exist or cannot be listed.
+pub fn load(paths: &[PathBuf]) -> Result<Loaded> {
+    let mut files = Vec::new();
+    for path in paths {
+        files.extend(record_files(path)?);
+    }
+    // Sorted so that which copy of a duplicate id wins, and the order of
+    // problems, do not depend on the order the paths were given in.
+    files.sort();
+    files.dedup();
+
+    let mut loaded = Loaded {
+        files: files.len(),
+        ..Loaded::default()
+    };
+    let mut seen: BTreeMap<String, (PathBuf, Option<usize>)> = BTreeMap::new();
+    for file in &files {
+        for item in read_file(file) {
+            match item {
+                Err(problem) => loaded.problems.push(problem),
+                Ok(found) => {
+                    if let Some((first, line)) = seen.get(&found.record.id) {
+                        let at = match line {
+                            Some(l) => format!("{}:{l}", first.display()),
+                            None => first.display().to_string(),
+                        };
+                        loaded.problems.push(Problem {
+                            path: found.path,
+                            line: found.line,
+                            message: format!(
+                                "duplicate record id `{}` (first seen in `{at}`); left out",
+                                found.record.id
+                            ),
+                        });
+                    } else {
+                        seen.insert(found.record.id.clone(), (found.path.clone(), found.line));
+                        loaded.records.push(found);
+                    }
+                }
+            }
+        }
+    }
+    loaded.records.sort_by(|a, b| a.record.id.cmp(&b.record.id));
+    loaded.problems.sort();
+    Ok(loaded)
+}
+
+/// The record files named by `path`: the file itself, or every `*.json`
+/// and `*.jsonl` below a directory (hidden entries and diskdash sites skipped).
+pub fn record_files(path: &Path) -> Result<Vec<PathBuf>> {
+    let meta =
+        std::fs::metadata(path).with_context(|| format!("cannot read `{}`", path.display()))?;
+    if !meta.is_dir() {
+        return Ok(vec![path.to_path_buf()]);
+    }
+    let mut out = Vec::new();
+    let walker = walkdir::WalkDir::new(path)
+        .sort_by_file_name()
+        .into_iter()
+        .filter_entry(|e| {
+            let hidden = e.depth() > 0 && e.file_name().to_string_lossy().starts_with('.');
+            let site = e.file_type().is_dir() && e.path().join(SITE_MARKER).exists();
+            !hidden && !site
+        });
+    for entry in walker {
+        let entry = entry.with_context(|| format!("cannot walk `{}`", path.display()))?;
+        if entry.file_type().is_file() && is_record_file(entry.path()) {
+            out.push(entry.into_path());
+        }
+    }
+    Ok(out)
+}
+
+/// Reads one file: a `*.jsonl` file gives one result per non-empty line,
+/// anything else is one JSON record.
+fn read_file(path: &Path) -> Vec<std::result::Result<Found, Problem>> {
+    let problem = |line: Option<usize>, message: String| Problem {
+        path: path.to_path_buf(),
+        line,
+        message,
+    };
+    let text = match std::fs::read(path) {
+        Err(e) => return vec![Err(problem(None, format!("cannot read: {e}")))],
+        Ok(bytes) => match String::from_utf8(bytes) {
+            Ok(t) => t,
+            Err(_) => {
+                return vec![Err(problem(
+                    None,
+                    "not UTF-8 text (expected a JSON record)".into(),
+                ))]
+            }
+        },
+    };
+    let lines = path.extension().and_then(|e| e.to_str()) == Some("jsonl");
+    if !lines {
+        return vec![parse_record(&text)
+            .map(|record| Found {
+                path: path.to_path_buf(),
+                line: None,
+                record,
+            })
+            .map_err(|m| problem(None, m))];
+    }
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        out.push(
+            parse_record(line)
+                .map(|record| Found {
+                    path: path.to_path_buf(),
+                    line: Some(i + 1),
+                    record,
+                })
+                .map_err(|m| problem(Some(i + 1), m)),
+        );
+    }
+    if out.is_empty() {
+        out.push(Err(problem(
+            None,
+            "empty file (expected one JSON record per line)".into(),
+        )));
+    }
+    out
+}
+
+/// Parses and validates one record's JSON text; the error says what is wrong.
+pub fn parse_record(text: &str) -> std::result::Result<Record, String> {
+    let value: serde_json::Value = serde_json::from_str(text)
+        .map_err(|e| format!("not valid JSON ({e}); expected a diskdash record"))?;
+    let schema = match value.get("schema") {
+        Some(serde_json::Value::String(s)) => s.clone(),
+        Some(_) => return Err("`schema` is not a string".into()),
+        None => {
+            return Err(format!(
+                "not a diskdash record (no `schema` field; expected \"{SCHEMA}\")"
+            ))
+        }
+    };
+    check_schema(&schema)?;
+    let record: Record = serde_path_to_error::deserialize(&value).map_err(|e| {
+        let path = e.path().to_string();
+        format!("field `{path}`: {}", e.into_inner())
+    })?;
+    let problems = validate(&record);
+    if problems.is_empty() {
+        Ok(record)
+    } else {
+        Err(problems.join("; "))
+    }
+}
+
+/// Accepts `diskdash.record/1` (and `1.x`); refuses other families and majors.
+fn check_schema(schema: &str) -> std::result::Result<(), String> {
+    let Some(version) = schema.strip_prefix(SCHEMA_FAMILY) else {
+        return Err(format!(
+            "schema `{schema}` is not a diskdash record schema (expected \"{SCHEMA}\")"
+        ));
+    };
+    let major = version.split('.').next().unwrap_or("");
+    match major.parse::<u32>() {
+        Ok(SCHEMA_MAJOR) => Ok(()),
+        Ok(m) => Err(format!(
+            "schema `{schema}` has major version {m}; this diskdash reads \"{SCHEMA}\" (upgrade diskdash)"
+        )),
+        Err(_) => Err(format!("schema `{schema}`: expected \"{SCHEMA}\"")),
+    }
+}
+
+/// Upper bounds beyond which a value is refused as absurd, per unit.
+/// Generous: ten times anything a 2026 device does.
+fn plausible_max(unit: Unit) -> f64 {
+    match unit {
+        Unit::BytesPerSec => 1e13, // 10 TB/s
+        Unit::Iops => 1e9,         // a billion IOPS
+        Unit::OpsPerSec => 1e10,   // bonnie++ stat rates reach 1e6
+        Unit::Seconds => 1e7,      // 115 days
+        Unit::Percent => 1e5,      // %CPU summed over many cores
+        Unit::Bytes => 1e18,       // an exabyte
+        Unit::Count => 1e15,
+    }
+}
+
+/// The unit a metric name implies, for the names whose unit is fixed.
+pub fn expected_unit(name: &str) -> Option<Unit> {
+    if name.ends_with("_cpu") {
+        Some(Unit::Percent)
+    } else if name == "bw" || name.ends_with("_bw") {
+        Some(Unit::BytesPerSec)
+    } else if name == "iops" || name.ends_with("_iops") {
+        Some(Unit::Iops)
+    } else if name.starts_with("lat_") || name.contains("_lat") || name.contains("clat") {
+        Some(Unit::Seconds)
+    } else {
+        None
+    }
 }
 
 /// Problems with one record's content (empty when valid).
-pub fn validate(_record: &Record) -> Vec<String> {
-    Vec::new()
+pub fn validate(record: &Record) -> Vec<String> {
+    let mut p = Vec::new();
+    if record.schema != SCHEMA && check_schema(&record.schema).is_err() {
+        p.push(format!("schema `{}`: expected \"{SCHEMA}\"", record.schema));
+    }
+    if !is_valid_id(&record.id) {
+        p.push(format!(
+            "id `{}` is not filename-safe (expected letters, digits, `.`, `_`, `-`)",
+            record.id
+        ));
+    }
+    if !is_valid_id(&record.test.id) {
+        p.push(format!("test id `{}` is not a valid id", record.test.id));
+    }
+    if record.repetition == 0 {
+        p.push("repetition is 0 (repetitions count from 1)".into());
+    }
+    if let Some(t) = &record.started_at {
+        if !is_rfc3339_utc(t) {
+            p.push(format!(
+                "started_at `{t}` is not an RFC 3339 UTC time (expected 2026-01-31T12:00:00Z)"
+            ));
+        }
+    }
+    if let Some(d) = record.duration_s {
+        if !d.is_finite() || d < 0.0 {
+            p.push(format!("duration_s {d} is not a non-negative number"));
+        }
+    }
+    match (record.status, &record.error) {
+        (Status::Ok, Some(_)) => p.push("status is ok but an error is given".into()),
+        (Status::Ok, None) if record.metrics.is_empty() => {
+            p.push("status is ok but there are no metrics".into())
+        }
+        (Status::Failed | Status::Skipped, None) => p.push(format!(
+            "status is {} but no error says why",
+            record.status.name()
+        )),
+        _ => {}
+    }
+    if let Some(price) = &record.subject.price {
+        if !price.per_gb_month.is_finite() || price.per_gb_month <= 0.0 {
+            p.push(format!(
+                "price per GB-month {} must be a positive number (leave `price` null when unknown)",
+                price.per_gb_month
+            ));
+        }
+        if price.currency.len() != 3 || !price.currency.bytes().all(|b| b.is_ascii_uppercase()) {
+            p.push(format!(
+                "currency `{}` is not an ISO 4217 code such as USD",
+                price.currency
+            ));
+        }
+    }
+    if let Some(size) = record.subject.size_gb {
+        if !size.is_finite() || size <= 0.0 {
+            p.push(format!("size_gb {size} must be a positive number"));
+        }
+    }
+    if let Source::Import { sha256, .. } = &record.source {
+        if sha256.len() != 64 || !sha256.bytes().all(|b| b.is_ascii_hexdigit()) {
+            p.push("source.sha256 is not 64 hex digits".into());
+        }
+    }
+    for (name, metric) in &record.metrics {
+        if name.is_empty()
+            || !name
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
+        {
+            p.push(format!(
+                "metric name `{name}` is not snake_case (expected e.g. read_iops)"
+            ));
+        }
+        let Some(unit) = Unit::parse(&metric.unit) else {
+            p.push(format!(
+                "metric `{name}`: unit `{}` is not canonical (expected one of B/s, s, IOPS, ops/s, %, B, count)",
+                metric.unit
+            ));
+            continue;
+        };
+        if let Some(expected) = expected_unit(name) {
+            if expected != unit {
+                p.push(format!(
+                    "metric `{name}`: unit `{}` where `{}` is expected",
+                    metric.unit,
+                    expected.as_str()
+                ));
+            }
+        }
+        let v = metric.value;
+        if !v.is_finite() {
+            p.push(format!("metric `{name}`: value {v} is not a finite number"));
+        } else if v < 0.0 {
+            p.push(format!("metric `{name}`: negative value {v}"));
+        } else if v > plausible_max(unit) {
+            p.push(format!(
+                "metric `{name}`: value {v} {} is implausibly large",
+                metric.unit
+            ));
+        }
+    }
+    p
+}
+
+/// `YYYY-MM-DDTHH:MM:SS[.fff]Z` (or `+00:00`).
+fn is_rfc3339_utc(t: &str) -> bool {
+    let b = t.as_bytes();
+    let digits = |r: std::ops::Range<usize>| {
+        b.get(r.clone())
+            .is_some_and(|s| s.iter().all(u8::is_ascii_digit))
+    };
+    let at = |i: usize, c: u8| b.get(i) == Some(&c);
+    let head = digits(0..4)
+        && at(4, b'-')
+        && digits(5..7)
+        && at(7, b'-')
+        && digits(8..10)
+        && (at(10, b'T') || at(10, b't'))
+        && digits(11..13)
+        && at(13, b':')
+        && digits(14..16)
+        && at(16, b':')
+        && digits(17..19);
+    if !head {
+        return false;
+    }
+    let mut rest = &t[19..];
+    if let Some(frac) = rest.strip_prefix('.') {
+        let n = frac.bytes().take_while(u8::is_ascii_digit).count();
+        if n == 0 {
+            return false;
+        }
+        rest = &frac[n..];
+    }
+    matches!(rest, "Z" | "z" | "+00:00")
 }
 
 /// Whether a path names a record file (`*.json` or `*.jsonl`).
@@ -63,4 +398,139 @@ pub fn is_record_file(path: &Path) -> bool {
         path.extension().and_then(|e| e.to_str()),
         Some("json") | Some("jsonl")
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn good() -> serde_json::Value {
+        serde_json::json!({
+            "schema": "diskdash.record/1",
+            "id": "demo.disk.dd-write-8k-dsync.r1",
+            "source": {"kind": "run", "diskdash_version": "0.1.0"},
+            "subject": {"study": "demo", "provider": "local", "offering": "disk",
+                        "price": {"per_gb_month": 0.1, "currency": "USD"}},
+            "host": {},
+            "target": {},
+            "test": {"id": "dd-write-8k-dsync", "tool": "dd"},
+            "repetition": 1,
+            "started_at": "2026-11-30T10:00:00Z",
+            "duration_s": 1.5,
+            "status": "ok",
+            "metrics": {"write_bw": {"value": 1.6e6, "unit": "B/s"}}
+        })
+    }
+
+    fn problem_with(edit: impl FnOnce(&mut serde_json::Value)) -> String {
+        let mut v = good();
+        edit(&mut v);
+        parse_record(&v.to_string()).unwrap_err()
+    }
+
+    #[test]
+    fn a_good_record_parses() {
+        let r = parse_record(&good().to_string()).unwrap();
+        assert_eq!(r.metrics["write_bw"].value, 1.6e6);
+        assert_eq!(r.subject.region, None);
+    }
+
+    #[test]
+    fn each_defect_is_named() {
+        let cases: Vec<(Box<dyn FnOnce(&mut serde_json::Value)>, &str)> = vec![
+            (
+                Box::new(|v| v["schema"] = "diskdash.record/2".into()),
+                "major version 2",
+            ),
+            (
+                Box::new(|v| v["schema"] = "other/1".into()),
+                "not a diskdash record schema",
+            ),
+            (Box::new(|v| v["id"] = "../x".into()), "not filename-safe"),
+            (
+                Box::new(|v| v["repetition"] = "one".into()),
+                "field `repetition`",
+            ),
+            (
+                Box::new(|v| v["metrics"]["write_bw"]["unit"] = "MB/s".into()),
+                "not canonical",
+            ),
+            (
+                Box::new(|v| v["metrics"]["write_bw"]["value"] = (-1.0).into()),
+                "negative",
+            ),
+            (
+                Box::new(|v| v["metrics"]["write_bw"]["value"] = 1e20.into()),
+                "implausibly large",
+            ),
+            (
+                Box::new(|v| v["metrics"]["write_bw"]["unit"] = "s".into()),
+                "where `B/s` is expected",
+            ),
+            (
+                Box::new(|v| v["subject"]["price"]["per_gb_month"] = 0.0.into()),
+                "positive number",
+            ),
+            (
+                Box::new(|v| v["status"] = "failed".into()),
+                "no error says why",
+            ),
+            (
+                Box::new(|v| v["started_at"] = "yesterday".into()),
+                "RFC 3339",
+            ),
+            (
+                Box::new(|v| {
+                    v.as_object_mut().unwrap().remove("schema");
+                }),
+                "no `schema` field",
+            ),
+        ];
+        for (edit, expected) in cases {
+            let msg = problem_with(edit);
+            assert!(msg.contains(expected), "{msg:?} lacks {expected:?}");
+        }
+    }
+
+    #[test]
+    fn nan_and_truncated_json_are_problems_not_panics() {
+        let text = good().to_string().replace("1600000.0", "NaN");
+        assert!(parse_record(&text).unwrap_err().contains("not valid JSON"));
+        let t = good().to_string();
+        assert!(parse_record(&t[..t.len() / 2])
+            .unwrap_err()
+            .contains("not valid JSON"));
+    }
+
+    #[test]
+    fn load_reports_duplicates_and_reads_jsonl() {
+        let dir = tempfile::tempdir().unwrap();
+        let a = good();
+        let mut b = good();
+        b["id"] = "other".into();
+        std::fs::write(dir.path().join("a.json"), a.to_string()).unwrap();
+        std::fs::write(dir.path().join("b.jsonl"), format!("{b}\n\n{a}\n")).unwrap();
+        std::fs::write(dir.path().join("notes.txt"), "ignored").unwrap();
+        std::fs::create_dir(dir.path().join("site")).unwrap();
+        std::fs::write(dir.path().join("site").join(SITE_MARKER), "").unwrap();
+        std::fs::write(dir.path().join("site/summary.json"), "{}").unwrap();
+        let loaded = load(&[dir.path().to_path_buf()]).unwrap();
+        assert_eq!(loaded.files, 2);
+        let ids: Vec<_> = loaded
+            .records
+            .iter()
+            .map(|f| f.record.id.as_str())
+            .collect();
+        assert_eq!(ids, ["demo.disk.dd-write-8k-dsync.r1", "other"]);
+        assert_eq!(loaded.problems.len(), 1);
+        assert_eq!(loaded.problems[0].line, Some(3));
+        assert!(loaded.problems[0].message.contains("duplicate record id"));
+        assert!(loaded.problems[0].to_string().contains("b.jsonl:3: "));
+    }
+
+    #[test]
+    fn a_missing_path_is_an_error() {
+        let err = load(&[PathBuf::from("/nonexistent/diskdash")]).unwrap_err();
+        assert!(format!("{err:#}").contains("/nonexistent/diskdash"));
+    }
 }

@@ -15,4 +15,5 @@ pub mod report;
 pub mod run;
 pub mod subject;
 pub mod tools;
+pub mod transcribe;
 pub mod units;

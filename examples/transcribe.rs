@@ -1,0 +1,25 @@
+//! Regenerates `sample-results/` from `sample-results/published/figures.csv`:
+//! one pretty-printed JSON record per test execution, at
+//! `sample-results/<study>/<offering-slug>/<id>.json`.
+//!
+//! Run with `cargo run --example transcribe`.
+
+use std::path::Path;
+
+use anyhow::{Context, Result};
+use diskdash::{fsio, transcribe};
+
+fn main() -> Result<()> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("sample-results");
+    let csv_path = root.join("published").join("figures.csv");
+    let text = std::fs::read_to_string(&csv_path)
+        .with_context(|| format!("failed to read `{}`", csv_path.display()))?;
+    let records = transcribe::records_from_figures(&text)
+        .with_context(|| format!("failed to transcribe `{}`", csv_path.display()))?;
+    for record in &records {
+        let path = root.join(transcribe::record_path(record));
+        fsio::write_atomic(&path, transcribe::to_json(record)?.as_bytes())?;
+    }
+    println!("wrote {} records under {}", records.len(), root.display());
+    Ok(())
+}
