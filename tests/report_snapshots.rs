@@ -48,11 +48,7 @@ fn pages_and_data() {
 #[test]
 fn charts() {
     let site = site();
-    let charts: Vec<&String> = site
-        .files
-        .keys()
-        .filter(|k| k.ends_with(".svg"))
-        .collect();
+    let charts: Vec<&String> = site.files.keys().filter(|k| k.ends_with(".svg")).collect();
     // the list of standalone charts, then a few of them whole
     let list = charts
         .iter()

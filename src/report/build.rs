@@ -271,6 +271,7 @@ fn index(
         // headline verdicts, grouped by offering in price order
         let mut headlines = Vec::new();
         for (o, _) in &offerings {
+            let mut items = Vec::new();
             for t in sv.tables.iter().filter(|t| is_headline(&t.metric)) {
                 let Some(row) = t.rows.iter().find(|r| r.offering == o.name) else {
                     continue;
@@ -281,11 +282,16 @@ fn index(
                 let Some(sentence) = format::verdict_sentence(row, &human_name(&t.metric)) else {
                     continue;
                 };
-                headlines.push(Headline {
-                    offering: link(&o.name, root, &paths.offering_page(&sv.study, &o.name)),
+                items.push(Headline {
                     test: link(&t.test, root, &paths.test_page(&sv.study, &t.test)),
                     sentence,
                     class: verdict_class(row.verdict),
+                });
+            }
+            if !items.is_empty() {
+                headlines.push(OfferingHeadlines {
+                    offering: link(&o.name, root, &paths.offering_page(&sv.study, &o.name)),
+                    items,
                 });
             }
         }

@@ -70,14 +70,21 @@ pub struct OfferingRow {
 /// A headline verdict.
 #[derive(Clone, Debug, Default)]
 pub struct Headline {
-    /// The offering it is about.
-    pub offering: Link,
     /// The test it comes from.
     pub test: Link,
     /// `4.7x the price, 4.2x the random seeks: nearly worth it`.
     pub sentence: String,
     /// CSS class from the verdict (`worth-it`, `nearly-worth-it`, ...).
     pub class: String,
+}
+
+/// The headline verdicts of one offering.
+#[derive(Clone, Debug, Default)]
+pub struct OfferingHeadlines {
+    /// The offering.
+    pub offering: Link,
+    /// Its verdicts, in test and metric order.
+    pub items: Vec<Headline>,
 }
 
 /// One study on the index.
@@ -87,7 +94,7 @@ pub struct StudySummary {
     pub anchor: String,
     pub baseline: String,
     pub offerings: Vec<OfferingRow>,
-    pub headlines: Vec<Headline>,
+    pub headlines: Vec<OfferingHeadlines>,
     pub tests: Vec<Link>,
     pub charts: Vec<ChartView>,
 }

@@ -67,7 +67,7 @@ impl Site {
                 written.unchanged += 1;
                 continue;
             }
-            fsio::write_atomic(&path, bytes)?;
+            fsio::write_atomic_unsynced(&path, bytes)?;
             written.changed += 1;
         }
         for rel in earlier.difference(&self.files.keys().cloned().collect()) {
