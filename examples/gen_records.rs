@@ -13,8 +13,11 @@ use diskdash::record::{
 };
 use diskdash::units::Unit;
 
+/// A metric a test produces: name, unit, typical value.
+type MetricSpec = (&'static str, Unit, f64);
+
 /// The standard tests and the metrics each produces.
-const TESTS: [(&str, Tool, &[(&str, Unit, f64)]); 12] = [
+const TESTS: [(&str, Tool, &[MetricSpec]); 12] = [
     (
         "dd-write-bulk",
         Tool::Dd,

@@ -471,7 +471,7 @@ mod tests {
 
     #[test]
     fn rackspace_ratios_and_verdicts() {
-        let recs = vec![
+        let recs = [
             record(
                 "sata",
                 "Rackspace",
@@ -543,7 +543,7 @@ mod tests {
 
     #[test]
     fn latency_ratio_is_inverted() {
-        let recs = vec![
+        let recs = [
             record(
                 "a",
                 "P",
@@ -573,7 +573,7 @@ mod tests {
 
     #[test]
     fn explicit_baseline_and_errors() {
-        let recs = vec![
+        let recs = [
             record(
                 "a",
                 "P",
@@ -605,7 +605,7 @@ mod tests {
 
     #[test]
     fn no_prices_means_no_baseline_and_no_ratios() {
-        let recs = vec![record("a", "P", "x", None, "t", &[("iops", 100.0, "IOPS")])];
+        let recs = [record("a", "P", "x", None, "t", &[("iops", 100.0, "IOPS")])];
         let refs: Vec<_> = recs.iter().collect();
         let v = analyse(&group(&refs), &PriceBook::default(), None).unwrap();
         assert_eq!(v[0].baseline, None);

@@ -279,7 +279,11 @@ fn index(
                 if row.is_baseline {
                     continue;
                 }
-                let Some(sentence) = format::verdict_sentence(row, &human_name(&t.metric)) else {
+                let Some(sentence) = format::verdict_sentence(
+                    row,
+                    &human_name(&t.metric),
+                    t.unit.higher_is_better(),
+                ) else {
                     continue;
                 };
                 items.push(Headline {
@@ -434,13 +438,14 @@ fn value_page(a: &Analysis, paths: &Paths, opts: &Options, site: &mut Site) -> R
                     price_ratio: r.price_ratio.map(format::ratio).unwrap_or_default(),
                     performance_ratio: r.performance_ratio.map(format::ratio).unwrap_or_default(),
                     value_ratio: r.value_ratio.map(|v| format!("{v:.2}")).unwrap_or_default(),
-                    verdict: format::verdict_sentence(r, &human).unwrap_or_else(|| {
-                        if r.price.is_none() {
-                            "no price: not compared".into()
-                        } else {
-                            String::new()
-                        }
-                    }),
+                    verdict: format::verdict_sentence(r, &human, t.unit.higher_is_better())
+                        .unwrap_or_else(|| {
+                            if r.price.is_none() {
+                                "no price: not compared".into()
+                            } else {
+                                String::new()
+                            }
+                        }),
                     class: verdict_class(r.verdict),
                     monthly: match (r.monthly_cost, &r.price) {
                         (Some(c), Some(p)) => format::money(c, &p.currency),

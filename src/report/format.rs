@@ -142,19 +142,28 @@ pub fn bytes(v: u64) -> String {
 }
 
 /// The verdict for a value row in words:
-/// `4.7x the price, 4.2x the random seeks: nearly worth it`.
+/// `4.7x the price, 4.2x the random seeks: nearly worth it`, or for a
+/// lower-is-better metric `2.5x the price, 1.3x better average latency: not quite`
+/// (the ratio is already inverted, and "1.3x the latency" would read as worse).
 /// `None` when the row has no value ratio.
-pub fn verdict_sentence(row: &ValueRow, metric_human: &str) -> Option<String> {
+pub fn verdict_sentence(
+    row: &ValueRow,
+    metric_human: &str,
+    higher_is_better: bool,
+) -> Option<String> {
     let verdict = row.verdict?;
     if verdict == BASELINE_VERDICT {
         return Some(BASELINE_VERDICT.to_string());
     }
+    let perf = ratio(row.performance_ratio?);
+    let what = if higher_is_better {
+        format!("{perf} the {metric_human}")
+    } else {
+        format!("{perf} better {metric_human}")
+    };
     Some(format!(
-        "{} the price, {} the {}: {}",
-        ratio(row.price_ratio?),
-        ratio(row.performance_ratio?),
-        metric_human,
-        verdict
+        "{} the price, {what}: {verdict}",
+        ratio(row.price_ratio?)
     ))
 }
 
@@ -192,5 +201,40 @@ mod tests {
         assert_eq!(money(15.0, "USD"), "15.00 USD");
         assert_eq!(percent(0.1234), "12.3%");
         assert_eq!(data(0.1), "0.1");
+    }
+
+    #[test]
+    fn verdict_sentences_read_right_both_ways() {
+        let row = ValueRow {
+            offering: "SSD".into(),
+            price: None,
+            median: 1969.0,
+            runs: 1,
+            is_baseline: false,
+            price_ratio: Some(0.70 / 0.15),
+            performance_ratio: Some(1969.0 / 473.4),
+            value_ratio: Some(0.891),
+            verdict: Some("nearly worth it"),
+            monthly_cost: None,
+            per_cost: None,
+        };
+        assert_eq!(
+            verdict_sentence(&row, "random seeks", true).unwrap(),
+            "4.7x the price, 4.2x the random seeks: nearly worth it"
+        );
+        assert_eq!(
+            verdict_sentence(&row, "average latency", false).unwrap(),
+            "4.7x the price, 4.2x better average latency: nearly worth it"
+        );
+        let none = ValueRow {
+            verdict: None,
+            ..row.clone()
+        };
+        assert_eq!(verdict_sentence(&none, "x", true), None);
+        let base = ValueRow {
+            verdict: Some(BASELINE_VERDICT),
+            ..row
+        };
+        assert_eq!(verdict_sentence(&base, "x", true).unwrap(), "baseline");
     }
 }
