@@ -141,23 +141,22 @@ fn render(site: &mut Site, path: String, page: &impl Template) -> Result<()> {
 }
 
 /// Builds every page and chart.
-pub fn pages(a: &Analysis, problems: &[Problem], opts: &Options) -> Result<Site> {
+pub fn pages(a: &Analysis, problems: &[Problem], opts: &Options, site: &mut Site) -> Result<()> {
     let paths = Paths::new(a);
-    let mut site = Site::default();
-    index(a, &paths, problems, opts, &mut site)?;
-    value_page(a, &paths, opts, &mut site)?;
+    index(a, &paths, problems, opts, site)?;
+    value_page(a, &paths, opts, site)?;
     for (study, s) in &a.data.studies {
         for test in &s.tests {
-            test_page(a, &paths, opts, study, test, &mut site)?;
+            test_page(a, &paths, opts, study, test, site)?;
         }
         for off in s.offerings.values() {
-            offering_page(a, &paths, opts, study, off, &mut site)?;
+            offering_page(a, &paths, opts, study, off, site)?;
         }
     }
     for r in &a.records {
-        run_page(&paths, opts, r, &mut site)?;
+        run_page(&paths, opts, r, site)?;
     }
-    Ok(site)
+    Ok(())
 }
 
 fn baseline_text(sv: &value::StudyValue) -> String {

@@ -75,12 +75,24 @@ impl<'a> Analysis<'a> {
 /// Builds the whole site in memory from valid records (`found`, any order)
 /// and the problems of records left out.
 pub fn build_site(found: &[Found], problems: &[Problem], opts: &Options) -> Result<site::Site> {
+    let mut site = site::Site::default();
+    build_into(found, problems, opts, &mut site)?;
+    Ok(site)
+}
+
+/// Builds every page, chart and data file into `site`.
+pub fn build_into(
+    found: &[Found],
+    problems: &[Problem],
+    opts: &Options,
+    site: &mut site::Site,
+) -> Result<()> {
     let analysis = Analysis::new(found, opts)?;
-    let mut site = build::pages(&analysis, problems, opts)?;
-    export::add_exports(&mut site, &analysis)?;
+    build::pages(&analysis, problems, opts, site)?;
+    export::add_exports(site, &analysis)?;
     site.add("style.css", STYLE.as_bytes());
     site.add(".nojekyll", Vec::new());
-    Ok(site)
+    Ok(())
 }
 
 /// The site's style sheet, compiled into the binary.
@@ -124,14 +136,16 @@ pub fn command(args: &ReportArgs) -> Result<u8> {
         baseline: args.baseline.clone(),
         prices,
     };
-    let site = build_site(&loaded.records, &loaded.problems, &opts)?;
-    site.write(&args.out, args.force)
+    let mut site = site::Site::streaming(&args.out, args.force)?;
+    build_into(&loaded.records, &loaded.problems, &opts, &mut site)?;
+    let pages = site.pages();
+    site.finish()
         .with_context(|| format!("failed to write the site to `{}`", args.out.display()))?;
     println!(
         "report: {} records read, {} left out, {} pages written to `{}` in {:.2} s",
         loaded.records.len() + left_out.len(),
         left_out.len(),
-        site.pages(),
+        pages,
         args.out.display(),
         start.elapsed().as_secs_f64()
     );

@@ -2,7 +2,7 @@
 //! `crate::fsio`, guarded by a marker file listing what diskdash wrote.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Component, Path};
+use std::path::{Component, Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 
@@ -13,11 +13,27 @@ pub const MARKER: &str = ".diskdash-site";
 const MARKER_HEADER: &str =
     "diskdash site: files written by `diskdash report` (safe to delete the directory)";
 
-/// A site held in memory: relative path (with `/`) to content.
-#[derive(Clone, Debug, Default, PartialEq)]
+/// A site being built: held in memory (tests, snapshots), or streamed to
+/// an output directory as each file is added (the command), so that a build
+/// of many thousand run pages never holds them all.
+#[derive(Debug, Default)]
 pub struct Site {
-    /// Relative path to file content, sorted.
+    /// In memory: relative path (with `/`) to content. Empty when streaming.
     pub files: BTreeMap<String, Vec<u8>>,
+    /// Every path added, in either mode.
+    paths: BTreeSet<String>,
+    /// Where files go when streaming.
+    stream: Option<Stream>,
+}
+
+#[derive(Debug)]
+struct Stream {
+    out: PathBuf,
+    /// Files an earlier build listed in its marker.
+    earlier: BTreeSet<String>,
+    written: Written,
+    /// The first write error; later files are not attempted.
+    error: Option<anyhow::Error>,
 }
 
 /// What a write did.
@@ -32,54 +48,99 @@ pub struct Written {
 }
 
 impl Site {
-    /// Adds a file.
+    /// A site that writes each file into `out` as it is added. `out` must
+    /// not exist, be empty, or hold an earlier diskdash site (marker file);
+    /// anything else is refused unless `force`. Call [`Site::finish`] at the end.
+    pub fn streaming(out: &Path, force: bool) -> Result<Site> {
+        let earlier = check_out_dir(out, force)?;
+        Ok(Site {
+            stream: Some(Stream {
+                out: out.to_path_buf(),
+                earlier,
+                written: Written::default(),
+                error: None,
+            }),
+            ..Site::default()
+        })
+    }
+
+    /// Adds a file (writing it at once when streaming). A write error is
+    /// kept and returned by [`Site::finish`].
     pub fn add(&mut self, path: impl Into<String>, bytes: impl Into<Vec<u8>>) {
-        self.files.insert(path.into(), bytes.into());
+        let path = path.into();
+        let bytes = bytes.into();
+        self.paths.insert(path.clone());
+        match &mut self.stream {
+            None => {
+                self.files.insert(path, bytes);
+            }
+            Some(st) if st.error.is_none() => {
+                let full = st.out.join(&path);
+                // unchanged files keep their modification time: rebuilds stay cheap
+                if std::fs::read(&full).ok().as_deref() == Some(bytes.as_slice()) {
+                    st.written.unchanged += 1;
+                } else {
+                    match fsio::write_atomic_unsynced(&full, &bytes) {
+                        Ok(()) => st.written.changed += 1,
+                        Err(e) => st.error = Some(e),
+                    }
+                }
+            }
+            Some(_) => {}
+        }
     }
 
     /// Number of HTML pages.
     pub fn pages(&self) -> usize {
-        self.files.keys().filter(|p| p.ends_with(".html")).count()
+        self.paths.iter().filter(|p| p.ends_with(".html")).count()
     }
 
     /// The marker file's content: a header line and every path.
-    fn manifest(&self) -> Vec<u8> {
+    fn manifest<'a>(paths: impl Iterator<Item = &'a String>) -> Vec<u8> {
         let mut s = String::from(MARKER_HEADER);
         s.push('\n');
-        for p in self.files.keys() {
+        for p in paths {
             s.push_str(p);
             s.push('\n');
         }
         s.into_bytes()
     }
 
-    /// Writes the site into `out`. `out` must not exist, be empty, or hold an
-    /// earlier diskdash site (marker file); anything else is refused unless
-    /// `force`. Files listed by an earlier build's marker and absent from
-    /// this one are removed; no other file is ever deleted. Files already
-    /// holding the right bytes are left untouched.
-    pub fn write(&self, out: &Path, force: bool) -> Result<Written> {
-        let earlier = check_out_dir(out, force)?;
-        let mut written = Written::default();
-        for (rel, bytes) in &self.files {
-            let path = out.join(rel);
-            if std::fs::read(&path).ok().as_deref() == Some(bytes.as_slice()) {
-                written.unchanged += 1;
-                continue;
-            }
-            fsio::write_atomic_unsynced(&path, bytes)?;
-            written.changed += 1;
+    /// Ends a streaming build: removes files an earlier build listed that
+    /// this one did not write (no other file is ever deleted) and writes the
+    /// marker. After a write error the marker lists both builds' files, so
+    /// that nothing diskdash wrote is left unaccounted for, and the error is
+    /// returned. An in-memory site has nothing to finish.
+    pub fn finish(self) -> Result<Written> {
+        let Some(mut st) = self.stream else {
+            return Ok(Written::default());
+        };
+        let marker = st.out.join(MARKER);
+        if let Some(e) = st.error {
+            let all: BTreeSet<&String> = st.earlier.iter().chain(self.paths.iter()).collect();
+            fsio::write_atomic(&marker, &Site::manifest(all.into_iter()))?;
+            return Err(e);
         }
-        for rel in earlier.difference(&self.files.keys().cloned().collect()) {
-            let path = out.join(rel);
+        for rel in st.earlier.difference(&self.paths) {
+            let path = st.out.join(rel);
             if path.is_file() {
                 std::fs::remove_file(&path)
                     .with_context(|| format!("failed to remove `{}`", path.display()))?;
-                written.removed += 1;
+                st.written.removed += 1;
             }
         }
-        fsio::write_atomic(&out.join(MARKER), &self.manifest())?;
-        Ok(written)
+        fsio::write_atomic(&marker, &Site::manifest(self.paths.iter()))?;
+        Ok(st.written)
+    }
+
+    /// Writes an in-memory site into `out` (see [`Site::streaming`] for
+    /// which directories are accepted).
+    pub fn write(&self, out: &Path, force: bool) -> Result<Written> {
+        let mut target = Site::streaming(out, force)?;
+        for (rel, bytes) in &self.files {
+            target.add(rel.clone(), bytes.clone());
+        }
+        target.finish()
     }
 }
 
@@ -183,5 +244,23 @@ mod tests {
         .unwrap();
         site(&[("index.html", "a")]).write(&out, false).unwrap();
         assert!(dir.path().join("keep.txt").exists());
+    }
+
+    #[test]
+    fn a_failed_write_still_leaves_a_marker_listing_what_was_written() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("site");
+        let mut s = Site::streaming(&out, false).unwrap();
+        s.add("a/b.html", "ok");
+        // `a` is a directory now: this write fails
+        s.add("a", "clash");
+        s.add("c.html", "never attempted");
+        let err = s.finish().unwrap_err();
+        assert!(format!("{err:#}").contains("failed to write"), "{err:#}");
+        assert!(!out.join("c.html").exists());
+        let marker = std::fs::read_to_string(out.join(MARKER)).unwrap();
+        assert!(marker.lines().any(|l| l == "a/b.html"), "{marker}");
+        // so the next build is accepted without --force
+        assert!(Site::streaming(&out, false).is_ok());
     }
 }
