@@ -64,7 +64,7 @@ pub fn command(args: &ImportArgs) -> Result<u8> {
             match import_file(input, &opts) {
                 Ok(records) => write_records(&records, &args.out, &mut tally)?,
                 Err(e) => {
-                    eprintln!("error: {e:#}");
+                    eprintln!("error: `{}`: {e:#}", input.display());
                     tally.failed += 1;
                 }
             }
@@ -122,7 +122,7 @@ fn import_dir(dir: &Path, opts: &Options, out: &Path, tally: &mut Tally) -> Resu
 
 /// Reads and parses one file into records (nothing written).
 fn import_file(path: &Path, opts: &Options) -> Result<Vec<Record>> {
-    let bytes = std::fs::read(path).with_context(|| format!("cannot read `{}`", path.display()))?;
+    let bytes = std::fs::read(path).context("cannot read it")?;
     records_from_output(
         &path.display().to_string(),
         &bytes,
@@ -130,7 +130,6 @@ fn import_file(path: &Path, opts: &Options) -> Result<Vec<Record>> {
         opts.subject,
         opts.test_id,
     )
-    .with_context(|| format!("`{}`", path.display()))
 }
 
 /// Turns one file's bytes into records: recognises the tool (unless given),

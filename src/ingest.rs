@@ -437,7 +437,8 @@ mod tests {
 
     #[test]
     fn each_defect_is_named() {
-        let cases: Vec<(Box<dyn FnOnce(&mut serde_json::Value)>, &str)> = vec![
+        type Edit = Box<dyn FnOnce(&mut serde_json::Value)>;
+        let cases: Vec<(Edit, &str)> = vec![
             (
                 Box::new(|v| v["schema"] = "diskdash.record/2".into()),
                 "major version 2",

@@ -13,6 +13,7 @@ use crate::record::{
     self, Host, Metric, Price, PublishedFigure, Record, Source, Status, Subject, Target, TestInfo,
     Tool,
 };
+use crate::tools;
 use crate::units::{self, Prefixes, Unit};
 
 /// One row of `figures.csv`: one number as a post printed it.
@@ -188,13 +189,13 @@ fn record_for(group: &[&Located], publication: String) -> Result<Record> {
     }
     let at = |line: u64| format!("figures CSV line {line}");
     let tool = parse_tool(&r.tool).with_context(|| at(first.line))?;
-    let command = parse_command(tool, &r.command).with_context(|| at(first.line))?;
+    let (test_id, parameters) = parse_command(tool, &r.command).with_context(|| at(first.line))?;
 
     let mut metrics = BTreeMap::new();
     let mut figures = Vec::new();
     for located in group {
         let row = &located.row;
-        let mapped = map_figure(tool, &command.test_id, row).with_context(|| at(located.line))?;
+        let mapped = map_figure(tool, &test_id, row).with_context(|| at(located.line))?;
         for (name, metric, figure) in mapped {
             if metrics.insert(name.clone(), metric).is_some() {
                 bail!(
@@ -217,7 +218,7 @@ fn record_for(group: &[&Located], publication: String) -> Result<Record> {
         "{}.{}.{}",
         record::slug(&r.study),
         record::slug(&r.offering),
-        command.test_id
+        test_id
     );
     if !record::is_valid_id(&id) {
         bail!("{}: `{id}` is not a valid record id", at(first.line));
@@ -254,10 +255,10 @@ fn record_for(group: &[&Located], publication: String) -> Result<Record> {
             ..Target::default()
         },
         test: TestInfo {
-            id: command.test_id,
+            id: test_id,
             tool,
             tool_version: None,
-            parameters: command.parameters,
+            parameters,
             command: Some(r.command.clone()),
         },
         run_id: Some(r.study.clone()),
@@ -390,33 +391,22 @@ fn contains_words(text: &str, phrase: &str) -> bool {
 
 // ---------------------------------------------------------- command lines
 
-/// A published command line, understood.
-struct Command {
-    test_id: String,
-    parameters: BTreeMap<String, Value>,
-}
-
-/// The stable test id (DESIGN.md) for a published command line of `tool`.
+/// The stable test id (DESIGN.md) of a published command line of `tool`,
+/// as the tool's own command reader gives it (`tools::<tool>::read_command`,
+/// the reading `import` gives the same line pasted above output): for
+/// example `dd if=/dev/zero of=f bs=8k count=16k oflag=dsync` is
+/// `dd-write-8k-dsync`, `ioping -RL` is `ioping-seq`, and
+/// `fio reads.ini: rw=randread bs=4k iodepth=64` is `fio-randread-4k-qd64`.
 ///
-/// - dd: `bs=1M` with `conv=fdatasync` is `dd-write-bulk`; otherwise
-///   `dd-write-<bs>` plus `-fdatasync` (`conv=fdatasync`) or `-dsync`
-///   (`oflag=dsync`), bs lowercased: `bs=8k count=16k oflag=dsync` is
-///   `dd-write-8k-dsync`, `bs=1M count=20k` is `dd-write-1m`.
-/// - fio: `fio-<rw>-<bs>-qd<iodepth>`, plus `-j<N>` when numjobs is above 1:
-///   `rw=randread bs=4k iodepth=64` is `fio-randread-4k-qd64`.
-/// - ioping: `-R` is `ioping-seek`, `-RL` `ioping-seq`, `-RLC`
-///   `ioping-seq-cached`, none of these (`-c 5`) `ioping-latency`.
-/// - bonnie++: always `bonnie`.
-///
-/// Fails on a command it cannot read or whose options name no test id
-/// (another sync flag for dd, `-L` without `-R` for ioping, ...).
+/// Fails on a command that does not start with the tool or that its reader
+/// cannot turn into a test id.
 pub fn test_id_for(tool: Tool, command: &str) -> Result<String> {
-    Ok(parse_command(tool, command)?.test_id)
+    Ok(parse_command(tool, command)?.0)
 }
 
-fn parse_command(tool: Tool, command: &str) -> Result<Command> {
-    let mut words = command.split_whitespace();
-    let program = words.next().unwrap_or("");
+/// The test id and parameters of a published command line of `tool`.
+fn parse_command(tool: Tool, command: &str) -> Result<(String, BTreeMap<String, Value>)> {
+    let program = command.split_whitespace().next().unwrap_or("");
     let program = program.rsplit('/').next().unwrap_or(program);
     if program != tool.name() {
         bail!(
@@ -424,202 +414,43 @@ fn parse_command(tool: Tool, command: &str) -> Result<Command> {
             tool.name()
         );
     }
-    let args: Vec<&str> = words.collect();
     let parsed = match tool {
-        Tool::Dd => dd_command(&args),
-        Tool::Fio => fio_command(&args),
-        Tool::Ioping => ioping_command(&args),
-        Tool::Bonnie => bonnie_command(&args),
+        Tool::Dd => tools::dd::read_command(command),
+        Tool::Fio => tools::fio::read_command(&fio_command_line(command)),
+        Tool::Ioping => tools::ioping::read_command(command),
+        Tool::Bonnie => tools::bonnie::read_command(command),
+    }?;
+    let test_id = parsed
+        .test_id
+        .with_context(|| format!("command `{command}`: expected options that name a test"))?;
+    Ok((test_id, parsed.parameters))
+}
+
+/// The publication's notation for fio, `fio [JOBFILE:] key=value ...` (the
+/// job file's name and the options it holds), as the fio command line with
+/// the same options, `fio --key=value ...`, which fio's reader takes. The
+/// job file's name is dropped: the record keeps the published command
+/// verbatim. Any other text is returned unchanged.
+fn fio_command_line(command: &str) -> String {
+    let mut words = command.split_whitespace().peekable();
+    let Some(program) = words.next() else {
+        return command.to_string();
     };
-    parsed.with_context(|| format!("command `{command}`"))
-}
-
-/// A parameter value: a JSON number when the text is a plain integer, the
-/// text otherwise (`128k`, `1024MB` keep their suffixes as printed).
-fn param_value(text: &str) -> Value {
-    match text.parse::<u64>() {
-        Ok(n) => Value::from(n),
-        Err(_) => Value::from(text),
+    words.next_if(|w| w.ends_with(':') && !w.contains('='));
+    let options: Vec<&str> = words.collect();
+    let notation = !options.is_empty()
+        && options
+            .iter()
+            .all(|o| o.contains('=') && !o.starts_with('-'));
+    if !notation {
+        return command.to_string();
     }
-}
-
-fn key_values<'a>(args: &[&'a str]) -> Result<BTreeMap<&'a str, &'a str>> {
-    let mut map = BTreeMap::new();
-    for arg in args {
-        let Some((k, v)) = arg.split_once('=') else {
-            bail!("`{arg}`: expected KEY=VALUE");
-        };
-        if map.insert(k, v).is_some() {
-            bail!("`{k}` given twice");
-        }
+    let mut line = program.to_string();
+    for option in options {
+        line.push_str(" --");
+        line.push_str(option);
     }
-    Ok(map)
-}
-
-fn dd_command(args: &[&str]) -> Result<Command> {
-    let kv = key_values(args)?;
-    let Some(bs) = kv.get("bs") else {
-        bail!("expected a bs= operand");
-    };
-    let mut sync = None;
-    for (operand, flag) in [("conv", "fdatasync"), ("oflag", "dsync")] {
-        for item in kv.get(operand).map_or("", |v| v).split(',') {
-            if item == flag {
-                if sync.replace(flag).is_some() {
-                    bail!("expected one of conv=fdatasync and oflag=dsync, not both");
-                }
-            } else if matches!(
-                item,
-                "fsync" | "sync" | "direct" | "nocache" | "fdatasync" | "dsync"
-            ) {
-                bail!("{operand}={item} names no test id (expected conv=fdatasync or oflag=dsync)");
-            }
-        }
-    }
-    let bs = bs.to_ascii_lowercase();
-    let test_id = match sync {
-        Some("fdatasync") if bs == "1m" => "dd-write-bulk".to_string(),
-        Some(s) => format!("dd-write-{}-{s}", record::slug(&bs)),
-        None => format!("dd-write-{}", record::slug(&bs)),
-    };
-    let parameters = kv
-        .iter()
-        .map(|(k, v)| (k.to_string(), param_value(v)))
-        .collect();
-    Ok(Command {
-        test_id,
-        parameters,
-    })
-}
-
-fn fio_command(args: &[&str]) -> Result<Command> {
-    let mut parameters = BTreeMap::new();
-    let mut rest = args;
-    // a job file named before the options the post quotes from it
-    if let Some((file, tail)) = args.split_first() {
-        if !file.contains('=') {
-            let file = file.trim_end_matches(':');
-            parameters.insert("job_file".to_string(), Value::from(file));
-            rest = tail;
-        }
-    }
-    let kv = key_values(rest)?;
-    let get = |key: &str| {
-        kv.get(key)
-            .copied()
-            .with_context(|| format!("expected a {key}= option"))
-    };
-    let rw = get("rw")?;
-    if !matches!(
-        rw,
-        "read" | "write" | "randread" | "randwrite" | "rw" | "randrw"
-    ) {
-        bail!("rw={rw}: expected read, write, randread, randwrite, rw or randrw");
-    }
-    let bs = get("bs")?.to_ascii_lowercase();
-    let iodepth = get("iodepth")?;
-    if iodepth.parse::<u32>().is_err() {
-        bail!("iodepth={iodepth}: expected a whole number");
-    }
-    let mut test_id = format!("fio-{rw}-{}-qd{iodepth}", record::slug(&bs));
-    if let Some(jobs) = kv.get("numjobs") {
-        match jobs.parse::<u32>() {
-            Ok(1) => {}
-            Ok(n) => test_id.push_str(&format!("-j{n}")),
-            Err(_) => bail!("numjobs={jobs}: expected a whole number"),
-        }
-    }
-    for (k, v) in &kv {
-        parameters.insert(k.to_string(), param_value(v));
-    }
-    Ok(Command {
-        test_id,
-        parameters,
-    })
-}
-
-fn ioping_command(args: &[&str]) -> Result<Command> {
-    let mut parameters = BTreeMap::new();
-    let (mut seek, mut seq, mut cached) = (false, false, false);
-    let mut it = args.iter();
-    while let Some(arg) = it.next() {
-        let Some(flags) = arg.strip_prefix('-') else {
-            parameters.insert("directory".to_string(), Value::from(*arg));
-            continue;
-        };
-        for (i, flag) in flags.char_indices() {
-            match flag {
-                'R' => seek = true,
-                'L' => seq = true,
-                'C' => cached = true,
-                'c' => {
-                    // `-c 5` or `-c5`
-                    let attached = &flags[i + 1..];
-                    let value = if attached.is_empty() {
-                        it.next().copied().context("-c: expected a count")?
-                    } else {
-                        attached
-                    };
-                    let count: u64 = value
-                        .parse()
-                        .ok()
-                        .with_context(|| format!("-c {value}: expected a whole number"))?;
-                    parameters.insert("count".to_string(), Value::from(count));
-                    break;
-                }
-                _ => bail!("option -{flag}: expected -c, -R, -L or -C"),
-            }
-        }
-    }
-    for (name, on) in [("seek_rate", seek), ("sequential", seq), ("cached", cached)] {
-        if on {
-            parameters.insert(name.to_string(), Value::from(true));
-        }
-    }
-    let test_id = match (seek, seq, cached) {
-        (false, false, false) => "ioping-latency",
-        (true, false, false) => "ioping-seek",
-        (true, true, false) => "ioping-seq",
-        (true, true, true) => "ioping-seq-cached",
-        _ => bail!("expected -R, -RL, -RLC or none of them; these options name no test id"),
-    };
-    Ok(Command {
-        test_id: test_id.to_string(),
-        parameters,
-    })
-}
-
-fn bonnie_command(args: &[&str]) -> Result<Command> {
-    let mut parameters = BTreeMap::new();
-    let mut it = args.iter();
-    while let Some(arg) = it.next() {
-        let (name, takes_value) = match *arg {
-            "-s" => ("size", true),
-            "-r" => ("ram", true),
-            "-n" => ("files", true),
-            "-u" => ("user", true),
-            "-d" => ("directory", true),
-            "-m" => ("machine", true),
-            "-x" => ("runs", true),
-            "-b" => ("no_write_buffering", false),
-            "-f" => ("fast", false),
-            "-q" => ("quiet", false),
-            _ => bail!("option `{arg}`: expected one of -s -r -n -u -d -m -x -b -f -q"),
-        };
-        let value = if takes_value {
-            let v = it
-                .next()
-                .with_context(|| format!("{arg}: expected a value"))?;
-            param_value(v)
-        } else {
-            Value::from(true)
-        };
-        parameters.insert(name.to_string(), value);
-    }
-    Ok(Command {
-        test_id: "bonnie".to_string(),
-        parameters,
-    })
+    line
 }
 
 // ---------------------------------------------------------------- metrics
@@ -899,7 +730,7 @@ mod tests {
     }
 
     #[test]
-    fn dd_ids_follow_the_published_rules() {
+    fn dd_ids_are_the_dd_readers() {
         let id = |c: &str| test_id_for(Tool::Dd, c).unwrap();
         assert_eq!(
             id("dd if=/dev/zero of=f bs=128k count=1k conv=fdatasync"),
@@ -914,12 +745,16 @@ mod tests {
             id("dd if=/dev/zero of=f bs=1M count=2048 conv=fdatasync"),
             "dd-write-bulk"
         );
-        let e = test_id_for(Tool::Dd, "dd if=/dev/zero of=f bs=8k oflag=direct").unwrap_err();
-        assert!(format!("{e:#}").contains("oflag=direct"), "{e:#}");
-        assert!(test_id_for(Tool::Dd, "dd if=/dev/zero of=f").is_err());
-        let both = "dd of=f bs=8k conv=fdatasync oflag=dsync";
-        assert!(format!("{:#}", test_id_for(Tool::Dd, both).unwrap_err()).contains("not both"));
-        assert!(test_id_for(Tool::Dd, "fio bs=1M").is_err());
+        // the same rules as `import`: every sync mode is part of the id
+        assert_eq!(
+            id("dd if=/dev/zero of=f bs=8k oflag=direct"),
+            "dd-write-8k-direct"
+        );
+        assert_eq!(id("dd if=/dev/zero of=f"), "dd-write-512");
+        let e = test_id_for(Tool::Dd, "dd if=/dev/zero of=f bs=lots").unwrap_err();
+        assert!(format!("{e:#}").contains("block size"), "{e:#}");
+        let e = test_id_for(Tool::Dd, "fio bs=1M").unwrap_err();
+        assert!(format!("{e:#}").contains("start with `dd`"), "{e:#}");
     }
 
     #[test]
@@ -936,13 +771,20 @@ mod tests {
             test_id_for(Tool::Fio, "fio rw=randwrite bs=4K iodepth=64 numjobs=4").unwrap(),
             "fio-randwrite-4k-qd64-j4"
         );
-        assert!(test_id_for(Tool::Fio, "fio job.ini: rw=randread bs=4k").is_err());
+        // fio's default iodepth is 1
+        assert_eq!(
+            test_id_for(Tool::Fio, "fio job.ini: rw=randread bs=4k").unwrap(),
+            "fio-randread-4k-qd1"
+        );
+        let e = test_id_for(Tool::Fio, "fio job.ini: bs=4k iodepth=8").unwrap_err();
+        assert!(format!("{e:#}").contains("--rw="), "{e:#}");
         let io = |c: &str| test_id_for(Tool::Ioping, c).unwrap();
         assert_eq!(io("ioping -c 5"), "ioping-latency");
         assert_eq!(io("ioping -R"), "ioping-seek");
         assert_eq!(io("ioping -RL /mnt"), "ioping-seq");
         assert_eq!(io("ioping -RLC"), "ioping-seq-cached");
-        assert!(test_id_for(Tool::Ioping, "ioping -L").is_err());
+        assert_eq!(io("ioping -L"), "ioping-L");
+        assert!(test_id_for(Tool::Ioping, "ioping").is_err());
         assert_eq!(
             test_id_for(Tool::Bonnie, "bonnie++ -u 0 -r 1700 -s 3400 -n 256 -b -d /").unwrap(),
             "bonnie"
@@ -950,28 +792,64 @@ mod tests {
     }
 
     #[test]
-    fn parameters_come_from_the_command() {
-        let c = parse_command(
+    fn the_publications_fio_notation_becomes_fio_options() {
+        assert_eq!(
+            fio_command_line("fio reads.ini: rw=randread bs=4k iodepth=64"),
+            "fio --rw=randread --bs=4k --iodepth=64"
+        );
+        assert_eq!(
+            fio_command_line("fio rw=read bs=4k"),
+            "fio --rw=read --bs=4k"
+        );
+        for unchanged in [
+            "fio --rw=read --bs=4k",
+            "fio job.ini",
+            "fio x: rw=read y",
+            "fio",
+        ] {
+            assert_eq!(fio_command_line(unchanged), unchanged);
+        }
+    }
+
+    #[test]
+    fn parameters_are_the_tool_readers() {
+        let (_, p) = parse_command(
             Tool::Fio,
             "fio reads.ini: rw=randread bs=4k ioengine=libaio iodepth=64 size=1024MB",
         )
         .unwrap();
-        assert_eq!(c.parameters["job_file"], Value::from("reads.ini"));
-        assert_eq!(c.parameters["iodepth"], Value::from(64));
-        assert_eq!(c.parameters["size"], Value::from("1024MB"));
-        let c =
+        let expected: BTreeMap<String, Value> = [
+            ("bs", Value::from(4096)),
+            ("iodepth", Value::from(64)),
+            ("ioengine", Value::from("libaio")),
+            ("numjobs", Value::from(1)),
+            ("rw", Value::from("randread")),
+            // fio reads MB as 1024 * 1024 bytes unless kb_base=1000
+            ("size", Value::from(1024u64 << 20)),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v))
+        .collect();
+        assert_eq!(p, expected);
+        let (_, p) =
             parse_command(Tool::Dd, "dd if=/dev/zero of=x bs=8k count=16k oflag=dsync").unwrap();
-        assert_eq!(c.parameters["bs"], Value::from("8k"));
-        assert_eq!(c.parameters["count"], Value::from("16k"));
-        assert_eq!(c.parameters["oflag"], Value::from("dsync"));
-        let c = parse_command(Tool::Ioping, "ioping -c 5").unwrap();
-        assert_eq!(c.parameters.len(), 1);
-        assert_eq!(c.parameters["count"], Value::from(5));
-        let c =
+        assert_eq!(p["bs"], Value::from(8192));
+        assert_eq!(p["count"], Value::from(16384));
+        assert_eq!(p["oflag"], Value::from("dsync"));
+        assert_eq!(p.len(), 5);
+        let (_, p) = parse_command(Tool::Ioping, "ioping -c 5").unwrap();
+        assert_eq!(p.len(), 2);
+        assert_eq!(p["count"], Value::from(5));
+        assert_eq!(p["flags"], Value::from(""));
+        let (_, p) =
             parse_command(Tool::Bonnie, "bonnie++ -u 0 -r 1700 -s 3400 -n 256 -b -d /").unwrap();
-        assert_eq!(c.parameters["ram"], Value::from(1700));
-        assert_eq!(c.parameters["directory"], Value::from("/"));
-        assert_eq!(c.parameters["no_write_buffering"], Value::from(true));
+        assert_eq!(p["ram_size"], Value::from(1700u64 << 20));
+        assert_eq!(p["file_size"], Value::from(3400u64 << 20));
+        assert_eq!(p["num_files"], Value::from("256"));
+        assert_eq!(p["file_count"], Value::from(256 * 1024));
+        assert_eq!(p["directory"], Value::from("/"));
+        assert_eq!(p["fsync_each_write"], Value::from(true));
+        assert_eq!(p.len(), 6);
     }
 
     #[test]

@@ -173,6 +173,18 @@ pub fn split_number(text: &str) -> Option<(f64, &str)> {
     value.is_finite().then_some((value, t[end..].trim_start()))
 }
 
+/// A block size in its shortest lowercase form, as test ids write it:
+/// 1048576 → `1m`, 131072 → `128k`, 8192 → `8k`, 512 → `512`.
+pub fn short_size(bytes: u64) -> String {
+    const K: u64 = 1024;
+    for (unit, suffix) in [(K * K * K, "g"), (K * K, "m"), (K, "k")] {
+        if bytes > 0 && bytes % unit == 0 {
+            return format!("{}{suffix}", bytes / unit);
+        }
+    }
+    bytes.to_string()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -239,5 +251,18 @@ mod tests {
         assert_eq!(Unit::parse("MB/s"), None);
         assert!(!Unit::Seconds.higher_is_better());
         assert!(Unit::Iops.higher_is_better());
+    }
+
+    #[test]
+    fn sizes_format_shortest_lowercase() {
+        assert_eq!(short_size(1048576), "1m");
+        assert_eq!(short_size(131072), "128k");
+        assert_eq!(short_size(8192), "8k");
+        assert_eq!(short_size(512), "512");
+        assert_eq!(short_size(1000), "1000");
+        assert_eq!(short_size(1 << 30), "1g");
+        assert_eq!(short_size(3 << 29), "1536m");
+        assert_eq!(short_size(0), "0");
+        assert_eq!(short_size(1536), "1536");
     }
 }

@@ -37,7 +37,7 @@ proptest! {
         let mut v = v;
         v["metrics"]["iops"] = serde_json::json!({"value": value, "unit": unit});
         let result = parse_record(&v.to_string());
-        let should_pass = value.is_finite() && value >= 0.0 && value <= 1e9 && unit == "IOPS";
+        let should_pass = (0.0..=1e9).contains(&value) && unit == "IOPS";
         prop_assert_eq!(result.is_ok(), should_pass, "{:?} {} -> {:?}", value, unit, result);
     }
 }

@@ -1,0 +1,223 @@
+//! `diskdash import`, driven through the binary on the parser fixtures.
+
+use std::path::Path;
+
+use assert_cmd::Command;
+use diskdash::record::{Record, Source, Status};
+use predicates::prelude::*;
+
+fn diskdash() -> Command {
+    Command::cargo_bin("diskdash").unwrap()
+}
+
+fn records_under(dir: &Path) -> Vec<Record> {
+    let mut out: Vec<Record> = walkdir::WalkDir::new(dir)
+        .sort_by_file_name()
+        .into_iter()
+        .map(|e| e.unwrap())
+        .filter(|e| e.file_type().is_file())
+        .map(|e| serde_json::from_slice(&std::fs::read(e.path()).unwrap()).unwrap())
+        .collect();
+    out.sort_by(|a, b| a.id.cmp(&b.id));
+    out
+}
+
+#[test]
+fn a_dd_log_becomes_a_record_with_the_runs_test_id_and_exact_bandwidth() {
+    let out = tempfile::tempdir().unwrap();
+    diskdash()
+        .args(["import", "--study", "demo", "--provider", "Linode"])
+        .args([
+            "--offering",
+            "Block Storage",
+            "--price-per-gb-month",
+            "0.10",
+        ])
+        .arg("--out")
+        .arg(out.path())
+        .arg("tests/fixtures/dd/gnu91-write-8k-dsync.txt")
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("imported 1 records"));
+    let records = records_under(out.path());
+    assert_eq!(records.len(), 1);
+    let r = &records[0];
+    assert_eq!(r.test.id, "dd-write-8k-dsync");
+    assert_eq!(r.status, Status::Ok);
+    // 8388608 bytes in 0.346904 s, not dd's rounded "24.2 MB/s"
+    assert_eq!(r.metrics["write_bw"].value, 8388608.0 / 0.346904);
+    assert_eq!(r.metrics["write_bw"].unit, "B/s");
+    assert_eq!(r.subject.price.as_ref().unwrap().per_gb_month, 0.10);
+    assert_eq!(r.subject.offering.as_deref(), Some("Block Storage"));
+    match &r.source {
+        Source::Import { file, sha256, .. } => {
+            assert_eq!(file, "tests/fixtures/dd/gnu91-write-8k-dsync.txt");
+            let bytes = std::fs::read(file).unwrap();
+            assert_eq!(sha256, &diskdash::import::hex_sha256(&bytes));
+        }
+        other => panic!("source {other:?}"),
+    }
+    assert!(r
+        .raw
+        .as_ref()
+        .unwrap()
+        .stdout
+        .as_deref()
+        .unwrap()
+        .contains("0.346904 s"));
+    // the record lands where run would put it: <study>/<offering>/<id>.json
+    assert!(out
+        .path()
+        .join("demo/block-storage")
+        .join(format!("{}.json", r.id))
+        .is_file());
+}
+
+#[test]
+fn an_ioping_seek_log_converts_binary_units_and_time_units() {
+    let out = tempfile::tempdir().unwrap();
+    diskdash()
+        .arg("import")
+        .arg("--out")
+        .arg(out.path())
+        .arg("tests/fixtures/ioping/ioping13-R.txt")
+        .assert()
+        .code(0);
+    let r = &records_under(out.path())[0];
+    assert_eq!(r.test.id, "ioping-seek");
+    assert_eq!(r.metrics["iops"].value, 5790.0); // "5.79 k iops"
+    assert_eq!(r.metrics["bw"].value, 22.6 * 1048576.0); // "22.6 MiB/s"
+    assert_eq!(r.metrics["lat_avg"].value, 172.6e-6); // "172.6 us"
+    assert_eq!(r.metrics["lat_max"].value, 5.02e-3); // "5.02 ms"
+}
+
+#[test]
+fn importing_twice_never_overwrites() {
+    let out = tempfile::tempdir().unwrap();
+    let import = || {
+        diskdash()
+            .arg("import")
+            .arg("--out")
+            .arg(out.path())
+            .arg("tests/fixtures/dd/gnu91-write-8k-dsync.txt")
+            .assert()
+            .code(0)
+    };
+    import();
+    let path = walkdir::WalkDir::new(out.path())
+        .into_iter()
+        .map(|e| e.unwrap())
+        .find(|e| e.file_type().is_file())
+        .unwrap()
+        .into_path();
+    std::fs::write(&path, "edited by hand").unwrap();
+    import().stdout(predicate::str::contains("exists, left alone"));
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), "edited by hand");
+}
+
+#[test]
+fn a_garbage_file_is_an_error_naming_it_and_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let garbage = dir.path().join("notes.txt");
+    std::fs::write(&garbage, "my vps feels fast today\n").unwrap();
+    let out = dir.path().join("out");
+    diskdash()
+        .arg("import")
+        .arg("--out")
+        .arg(&out)
+        .arg(&garbage)
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("notes.txt"))
+        .stderr(predicate::str::contains(
+            "not recognised as dd, fio, ioping or bonnie++ output",
+        ));
+    assert!(!out.exists() || records_under(&out).is_empty());
+
+    // forcing a tool that does not match is an error too, naming the tool
+    diskdash()
+        .args(["import", "--tool", "fio", "--out"])
+        .arg(&out)
+        .arg("tests/fixtures/dd/gnu91-write-8k-dsync.txt")
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("not fio output"));
+    assert!(!out.exists() || records_under(&out).is_empty());
+}
+
+#[test]
+fn a_directory_of_mixed_files_imports_the_recognised_and_lists_the_rest() {
+    let dir = tempfile::tempdir().unwrap();
+    let logs = dir.path().join("logs");
+    std::fs::create_dir(&logs).unwrap();
+    for f in [
+        "tests/fixtures/dd/gnu91-write-128k-fdatasync.txt",
+        "tests/fixtures/ioping/ioping13-RLC.txt",
+        "tests/fixtures/bonnie/2.00a-quiet.csv",
+    ] {
+        std::fs::copy(f, logs.join(Path::new(f).file_name().unwrap())).unwrap();
+    }
+    std::fs::write(logs.join("todo.txt"), "buy more disks\n").unwrap();
+    std::fs::write(
+        logs.join("de.txt"),
+        std::fs::read("tests/fixtures/dd/locale-de.txt").unwrap(),
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    diskdash()
+        .arg("import")
+        .arg("--out")
+        .arg(&out)
+        .arg(&logs)
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("todo.txt`: not recognised"))
+        .stdout(predicate::str::contains("de.txt`: not dd output"))
+        .stdout(predicate::str::contains("LC_ALL=C"))
+        .stdout(predicate::str::contains("imported 3 records"));
+    let ids: Vec<String> = records_under(&out).into_iter().map(|r| r.test.id).collect();
+    let mut ids_sorted = ids.clone();
+    ids_sorted.sort();
+    assert_eq!(
+        ids_sorted,
+        ["bonnie", "dd-write-128k-fdatasync", "ioping-seq-cached"]
+    );
+    // and the imported records pass check
+    diskdash().arg("check").arg(&out).assert().code(0);
+}
+
+#[test]
+fn a_bench_fio_tree_imports_the_json_and_skips_the_latency_logs() {
+    let dir = tempfile::tempdir().unwrap();
+    let tree = dir.path().join("bench-fio/RANDREAD");
+    std::fs::create_dir_all(&tree).unwrap();
+    std::fs::copy(
+        "tests/fixtures/fio/randread-4k-qd64.json",
+        tree.join("randread-64-1.json"),
+    )
+    .unwrap();
+    std::fs::write(
+        tree.join("randread-64-1_lat.1.log"),
+        "0, 123456, 0, 4096, 0\n1, 98000, 0, 4096, 0\n",
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    diskdash()
+        .arg("import")
+        .arg("--out")
+        .arg(&out)
+        .arg(dir.path().join("bench-fio"))
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains(
+            "randread-64-1_lat.1.log`: not recognised",
+        ))
+        .stdout(predicate::str::contains("imported 1 records"));
+    let r = &records_under(&out)[0];
+    assert_eq!(r.test.id, "fio-randread-4k-qd64");
+    assert_eq!(r.test.tool_version.as_deref(), Some("3.33"));
+    // fio 3.x JSON: "bw_bytes" : 340551388, "iops" : 83142.428786
+    assert_eq!(r.metrics["read_bw"].value, 340551388.0);
+    assert_eq!(r.metrics["read_iops"].value, 83142.428786);
+    assert!(!r.metrics.contains_key("write_iops"));
+}

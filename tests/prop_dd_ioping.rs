@@ -1,0 +1,143 @@
+//! Property tests: the dd and ioping parsers never panic, on arbitrary text
+//! or on mutated real output, and whatever they accept carries only finite,
+//! non-negative values in canonical units.
+
+use std::path::Path;
+
+use diskdash::record::Tool;
+use diskdash::tools::{self, dd, ioping, Parsed};
+use diskdash::units::Unit;
+use proptest::prelude::*;
+
+/// Every fixture of one tool, as text.
+fn fixtures(tool: &str) -> Vec<String> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(tool);
+    let mut paths: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .collect();
+    // sorted so that a failing case names the same fixture on every run
+    paths.sort();
+    paths
+        .iter()
+        .map(|p| std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display())))
+        .collect()
+}
+
+/// What every accepted result must satisfy.
+fn check_results(results: &[Parsed]) {
+    for r in results {
+        for (name, m) in &r.metrics {
+            assert!(m.value.is_finite(), "{name} = {}", m.value);
+            assert!(m.value >= 0.0, "{name} = {}", m.value);
+            assert!(Unit::parse(&m.unit).is_some(), "{name} unit {}", m.unit);
+        }
+    }
+}
+
+/// Runs both parsers (and detection) on `text`; panics only through the
+/// assertions above.
+fn exercise(text: &str) {
+    let _ = dd::looks_like(text);
+    let _ = ioping::looks_like(text);
+    let _ = tools::detect(text);
+    if let Ok(r) = tools::parse(Tool::Dd, text) {
+        assert!(!r.is_empty());
+        check_results(&r);
+    }
+    if let Ok(r) = tools::parse(Tool::Ioping, text) {
+        assert!(!r.is_empty());
+        check_results(&r);
+    }
+}
+
+/// The nearest char boundary at or below `i`.
+fn boundary(text: &str, i: usize) -> usize {
+    let mut i = i.min(text.len());
+    while !text.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+/// Text with the characters these parsers look at, so that random input
+/// often gets past the first checks.
+fn tool_like() -> impl Strategy<Value = String> {
+    prop::collection::vec(
+        prop_oneof![
+            Just("bytes".to_string()),
+            Just(" byte".to_string()),
+            Just("copied, ".to_string()),
+            Just(" s, ".to_string()),
+            Just("+0 records in\n".to_string()),
+            Just("Infinity B/s".to_string()),
+            Just(" requests completed in ".to_string()),
+            Just(" k iops, ".to_string()),
+            Just(" MiB/s\n".to_string()),
+            Just("min/avg/max/mdev = ".to_string()),
+            Just(" us / ".to_string()),
+            Just("ioping -RLC ".to_string()),
+            Just("dd if=/dev/zero of=/dev/null bs=".to_string()),
+            Just("{\"stat\": {\"count\": ".to_string()),
+            Just("[".to_string()),
+            "[0-9]{1,25}",
+            "[0-9]{1,3}\\.[0-9]{1,3}(e-?[0-9]{1,3})?",
+            "[ ,()/=\\r\\n.+kKMGx-]",
+        ],
+        0..40,
+    )
+    .prop_map(|parts| parts.concat())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    #[test]
+    fn arbitrary_text_never_panics(text in any::<String>()) {
+        exercise(&text);
+    }
+
+    #[test]
+    fn tool_like_text_never_panics(text in tool_like()) {
+        exercise(&text);
+    }
+
+    #[test]
+    fn mutated_fixtures_never_panic(
+        which in 0usize..64,
+        at in 0usize..4096,
+        cut in 0usize..64,
+        insert in "(.|[0-9 ,.\\r\\n/]){0,12}",
+    ) {
+        let all: Vec<String> = fixtures("dd").into_iter().chain(fixtures("ioping")).collect();
+        let base = &all[which % all.len()];
+        let start = boundary(base, at % (base.len() + 1));
+        let end = boundary(base, start + cut).max(start);
+        let mutated = format!("{}{insert}{}", &base[..start], &base[end..]);
+        exercise(&mutated);
+    }
+}
+
+#[test]
+fn every_prefix_of_every_fixture_is_safe() {
+    for text in fixtures("dd").iter().chain(fixtures("ioping").iter()) {
+        for (i, _) in text.char_indices() {
+            exercise(&text[..i]);
+            exercise(&text[i..]);
+        }
+    }
+}
+
+#[test]
+fn every_fixture_is_detected_as_its_tool() {
+    // the hand-written foreign-language dd output is detected as dd so that
+    // import can say to use LC_ALL=C
+    for text in fixtures("dd") {
+        assert_eq!(tools::detect(&text), Some(Tool::Dd), "{text}");
+    }
+    for text in fixtures("ioping") {
+        assert_eq!(tools::detect(&text), Some(Tool::Ioping), "{text}");
+    }
+}
