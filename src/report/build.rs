@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use anyhow::{Context, Result};
 use askama::Template;
 
-use crate::analysis::stats::{OfferingData, LARGE_SPREAD_CV};
+use crate::analysis::stats::{OfferingData, Study, LARGE_SPREAD_CV};
 use crate::analysis::value::{self, human_name, is_headline, metric_order, ValueTable, BANDS};
 use crate::ingest::Problem;
 use crate::record::{Record, Source};
@@ -159,6 +159,31 @@ pub fn pages(a: &Analysis, problems: &[Problem], opts: &Options, site: &mut Site
     Ok(())
 }
 
+/// Chart labels for offerings of one study: when they all share one
+/// provider, the provider is left out (the chart title names the study and
+/// the table below has full names), so that labels cut to fit stay distinct.
+fn chart_labels(study: &Study, names: &[&str]) -> Vec<String> {
+    let offs: Vec<Option<&OfferingData>> = names.iter().map(|n| study.offerings.get(*n)).collect();
+    let first = offs
+        .first()
+        .copied()
+        .flatten()
+        .and_then(|o| o.provider.as_deref());
+    let shared = names.len() >= 2
+        && first.is_some()
+        && offs
+            .iter()
+            .all(|o| o.is_some_and(|o| o.provider.as_deref() == first && o.offering.is_some()));
+    names
+        .iter()
+        .zip(&offs)
+        .map(|(name, o)| match o.and_then(|o| o.offering.clone()) {
+            Some(off) if shared => off,
+            _ => name.to_string(),
+        })
+        .collect()
+}
+
 fn baseline_text(sv: &value::StudyValue) -> String {
     match &sv.baseline {
         Some(b) => format!("{b} ({})", sv.baseline_reason),
@@ -168,6 +193,7 @@ fn baseline_text(sv: &value::StudyValue) -> String {
 
 /// A value chart for a table, when at least two priced offerings have the metric.
 fn value_chart_for(
+    study: &Study,
     sv: &value::StudyValue,
     t: &ValueTable,
     site: &mut Site,
@@ -189,10 +215,13 @@ fn value_chart_for(
         .map(|p| p.currency.clone())
         .unwrap_or_default();
     let human = human_name(&t.metric);
+    let names: Vec<&str> = priced.iter().map(|r| r.offering.as_str()).collect();
+    let labels = chart_labels(study, &names);
     let points: Vec<charts::ValuePoint> = priced
         .iter()
-        .map(|r| charts::ValuePoint {
-            label: r.offering.clone(),
+        .zip(labels)
+        .map(|(r, label)| charts::ValuePoint {
+            label,
             price_per_gb: r.price.as_ref().map(|p| p.per_gb_month).unwrap_or(0.0),
             performance: r.median / du.factor,
         })
@@ -310,7 +339,7 @@ fn index(
         candidates.sort_by_key(|t| (metric_order(&t.metric), t.test.clone()));
         if let Some(t) = candidates.first() {
             let path = format!("charts/{sslug}/overview.svg");
-            if let Some(c) = value_chart_for(sv, t, site, path, root) {
+            if let Some(c) = value_chart_for(study, sv, t, site, path, root) {
                 charts_out.push(c);
             }
         }
@@ -457,7 +486,11 @@ fn value_page(a: &Analysis, paths: &Paths, opts: &Options, site: &mut Site) -> R
                 })
                 .collect();
             let chart_path = format!("charts/{sslug}/value/{tslug}--{mslug}.svg");
-            let chart = value_chart_for(sv, t, site, chart_path, root);
+            let chart = a
+                .data
+                .studies
+                .get(&sv.study)
+                .and_then(|study| value_chart_for(study, sv, t, site, chart_path, root));
             tables.push(ValueTableView {
                 anchor: format!("{sslug}--{tslug}--{mslug}"),
                 test: link(&t.test, root, &paths.test_page(&sv.study, &t.test)),
@@ -626,8 +659,9 @@ fn test_page(
             higher_is_better: t.unit.higher_is_better(),
             bars: stats
                 .iter()
-                .map(|(o, sm)| charts::Bar {
-                    label: o.to_string(),
+                .zip(chart_labels(s, &stats.iter().map(|(o, _)| *o).collect::<Vec<_>>()))
+                .map(|((_, sm), label)| charts::Bar {
+                    label,
                     median: sm.median / du.factor,
                     min: sm.min / du.factor,
                     max: sm.max / du.factor,
@@ -684,6 +718,8 @@ fn test_page(
             continue;
         }
         let du = display_unit(Unit::Seconds, largest);
+        let names: Vec<String> = series.iter().map(|(n, _)| n.clone()).collect();
+        let labels = chart_labels(s, &names.iter().map(String::as_str).collect::<Vec<_>>());
         let spec = charts::PercentileChart {
             title: format!("{study}: {dir} completion latency percentiles ({test})"),
             desc: format!(
@@ -693,7 +729,8 @@ fn test_page(
             unit: du.label.to_string(),
             series: series
                 .into_iter()
-                .map(|(label, [p50, p99, p99_9])| charts::PercentileSeries {
+                .zip(labels)
+                .map(|((_, [p50, p99, p99_9]), label)| charts::PercentileSeries {
                     label,
                     p50: p50.map(|v| v / du.factor),
                     p99: p99.map(|v| v / du.factor),
