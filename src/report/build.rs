@@ -588,7 +588,7 @@ fn test_page(
         .into_iter()
         .map(|(k, v)| Pair {
             key: k.to_string(),
-            value: v.into_iter().collect::<Vec<_>>().join(" / "),
+            value: capped(v.into_iter().collect()),
         })
         .collect();
     let mut metric_names: Vec<&String> = a
@@ -767,13 +767,25 @@ fn test_page(
     render(site, paths.test_page(study, test), &page)
 }
 
+/// Distinct values joined with ` / `; past ten, the rest are counted, so a
+/// parameter that differs in every run does not swell the page.
+fn capped(mut values: Vec<String>) -> String {
+    const SHOWN: usize = 10;
+    if values.len() > SHOWN {
+        let more = values.len() - SHOWN;
+        values.truncate(SHOWN);
+        values.push(format!("... {more} more (see the runs)"));
+    }
+    values.join(" / ")
+}
+
 /// Distinct values of a field over records, `unknown` where absent.
 fn distinct(records: &[&Record], f: impl Fn(&Record) -> Option<String>) -> String {
     let vals: BTreeSet<String> = records
         .iter()
         .map(|r| f(r).unwrap_or_else(|| "unknown".into()))
         .collect();
-    vals.into_iter().collect::<Vec<_>>().join(" / ")
+    capped(vals.into_iter().collect())
 }
 
 fn host_pairs(records: &[&Record]) -> Vec<Pair> {
@@ -1135,4 +1147,20 @@ fn run_page(paths: &Paths, opts: &Options, r: &Record, site: &mut Site) -> Resul
         exit_code: raw.exit_code.map(|c| c.to_string()).unwrap_or_default(),
     };
     render(site, paths.run_page(&r.id), &page)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn many_distinct_values_are_counted_not_listed() {
+        let few: Vec<String> = ["a", "b"].iter().map(|s| s.to_string()).collect();
+        assert_eq!(capped(few), "a / b");
+        let many: Vec<String> = (0..12).map(|i| format!("v{i:02}")).collect();
+        assert_eq!(
+            capped(many),
+            "v00 / v01 / v02 / v03 / v04 / v05 / v06 / v07 / v08 / v09 / ... 2 more (see the runs)"
+        );
+    }
 }
