@@ -110,12 +110,14 @@ fn chart(site: &mut Site, path: String, root: &str, drawn: Result<String>) -> Ch
                 svg: inline,
                 file: format!("{root}{path}"),
                 unavailable: String::new(),
+                alt: String::new(),
             }
         }
         Err(e) => ChartView {
             svg: String::new(),
             file: String::new(),
             unavailable: format!("{e:#}"),
+            alt: String::new(),
         },
     }
 }
@@ -193,6 +195,7 @@ fn baseline_text(sv: &value::StudyValue) -> String {
 
 /// A value chart for a table, when at least two priced offerings have the metric.
 fn value_chart_for(
+    inline: bool,
     study: &Study,
     sv: &value::StudyValue,
     t: &ValueTable,
@@ -242,7 +245,9 @@ fn value_chart_for(
         points,
         baseline,
     };
-    Some(chart(site, path, root, charts::value_chart(&spec)))
+    let alt = spec.desc.clone();
+    let view = chart(site, path, root, charts::value_chart(&spec));
+    Some(if inline { view } else { view.as_image(alt) })
 }
 
 fn index(
@@ -339,7 +344,7 @@ fn index(
         candidates.sort_by_key(|t| (metric_order(&t.metric), t.test.clone()));
         if let Some(t) = candidates.first() {
             let path = format!("charts/{sslug}/overview.svg");
-            if let Some(c) = value_chart_for(study, sv, t, site, path, root) {
+            if let Some(c) = value_chart_for(true, study, sv, t, site, path, root) {
                 charts_out.push(c);
             }
         }
@@ -490,7 +495,7 @@ fn value_page(a: &Analysis, paths: &Paths, opts: &Options, site: &mut Site) -> R
                 .data
                 .studies
                 .get(&sv.study)
-                .and_then(|study| value_chart_for(study, sv, t, site, chart_path, root));
+                .and_then(|study| value_chart_for(false, study, sv, t, site, chart_path, root));
             tables.push(ValueTableView {
                 anchor: format!("{sslug}--{tslug}--{mslug}"),
                 test: link(&t.test, root, &paths.test_page(&sv.study, &t.test)),

@@ -40,15 +40,28 @@ pub struct Pair {
 /// A chart embedded in a page, or the reason it is missing.
 #[derive(Clone, Debug, Default)]
 pub struct ChartView {
-    /// The SVG document our chart code drew; empty when unavailable.
+    /// The SVG document our chart code drew, to inline; empty when
+    /// unavailable or when the page shows the standalone file as an image.
     pub svg: String,
     /// Href of the standalone file; empty when unavailable.
     pub file: String,
     /// Why there is no chart; empty when there is one.
     pub unavailable: String,
+    /// Text for readers who cannot see it, when shown as an image.
+    pub alt: String,
 }
 
 impl ChartView {
+    /// The same chart shown from its standalone file (`<img>`, loaded
+    /// lazily) instead of inline: for pages with many charts.
+    pub fn as_image(mut self, alt: String) -> ChartView {
+        if self.available() {
+            self.svg.clear();
+            self.alt = alt;
+        }
+        self
+    }
+
     /// Whether the chart was drawn.
     pub fn available(&self) -> bool {
         self.unavailable.is_empty()
