@@ -239,4 +239,30 @@ mod tests {
         assert_eq!(Summary::of(&[]), None);
         assert_eq!(Summary::of(&[1.0, f64::NAN]), None);
     }
+
+    #[test]
+    fn group_summarises_ok_records_and_keeps_the_others() {
+        use crate::analysis::testing::record;
+        let mut failed = record("c", "P", "x", Some(0.1), "t", &[]);
+        failed.status = Status::Failed;
+        failed.error = Some("fio missing".into());
+        let recs = [
+            record("a", "P", "x", Some(0.1), "t", &[("iops", 100.0, "IOPS")]),
+            record("b", "P", "x", Some(0.2), "t", &[("iops", 300.0, "IOPS")]),
+            failed,
+            // the same metric in another unit is left out, not mixed in
+            record("d", "P", "x", None, "t", &[("iops", 5.0, "ops/s")]),
+        ];
+        let refs: Vec<&Record> = recs.iter().collect();
+        let data = group(&refs);
+        let off = &data.studies["s"].offerings["P x"];
+        assert_eq!(off.records, [0, 1, 2, 3]);
+        // the first record (by id) with a price gives the record price
+        assert_eq!(off.record_price.as_ref().unwrap().per_gb_month, 0.1);
+        let t = &off.tests["t"];
+        assert_eq!(t.records.len(), 4);
+        let iops = &t.metrics["iops"];
+        assert_eq!(iops.unit, Unit::Iops);
+        assert_eq!((iops.summary.n, iops.summary.median), (2, 200.0));
+    }
 }
