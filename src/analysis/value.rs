@@ -615,4 +615,27 @@ mod tests {
             (None, None, None)
         );
     }
+
+    #[test]
+    fn another_currency_gets_no_price_ratio() {
+        let mut eur = record("b", "P", "euro", Some(0.2), "t", &[("iops", 300.0, "IOPS")]);
+        if let Some(p) = eur.subject.price.as_mut() {
+            p.currency = "EUR".into();
+        }
+        let recs = [
+            record("a", "P", "usd", Some(0.1), "t", &[("iops", 100.0, "IOPS")]),
+            eur,
+        ];
+        let refs: Vec<_> = recs.iter().collect();
+        let v = analyse(&group(&refs), &PriceBook::default(), None).unwrap();
+        assert_eq!(v[0].baseline.as_deref(), Some("P usd"));
+        let row = v[0].tables[0]
+            .rows
+            .iter()
+            .find(|r| r.offering == "P euro")
+            .unwrap();
+        assert_eq!(row.price_ratio, None);
+        assert_eq!(row.verdict, None);
+        assert!((row.performance_ratio.unwrap() - 3.0).abs() < 1e-12);
+    }
 }
