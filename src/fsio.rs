@@ -10,28 +10,50 @@ use anyhow::{Context, Result};
 /// Writes `bytes` to `path` atomically, creating parent directories.
 /// Replaces an existing file.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
-    write_impl(path, bytes, true)
+    write_impl(path, bytes, true, true)
+}
+
+/// Like [`write_atomic`] (temp file, then rename: readers never see half a
+/// file) but without waiting for the data to reach the disk. For derived
+/// files that a rebuild recreates, such as the pages of a site: a flush per
+/// file would cost milliseconds each, seconds for thousands of pages.
+pub fn write_atomic_unsynced(path: &Path, bytes: &[u8]) -> Result<()> {
+    write_impl(path, bytes, true, false)
 }
 
 /// Writes `bytes` to `path` atomically unless `path` already exists, in
 /// which case it fails and leaves the existing file alone.
 pub fn write_new(path: &Path, bytes: &[u8]) -> Result<()> {
-    write_impl(path, bytes, false)
+    write_impl(path, bytes, false, true)
 }
 
-fn write_impl(path: &Path, bytes: &[u8], replace: bool) -> Result<()> {
+fn write_impl(path: &Path, bytes: &[u8], replace: bool, sync: bool) -> Result<()> {
     let dir = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     };
     fs::create_dir_all(dir)
         .with_context(|| format!("failed to create directory `{}`", dir.display()))?;
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".diskdash-tmp-")
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".diskdash-tmp-");
+    // temp files are private (0600) by default; a record or a page is meant
+    // to be shared, so it gets what any new file gets under the umask
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        builder.permissions(fs::Permissions::from_mode(0o666));
+    }
+    let mut tmp = builder
         .tempfile_in(dir)
         .with_context(|| format!("failed to write `{}`", path.display()))?;
     tmp.write_all(bytes)
-        .and_then(|_| tmp.as_file().sync_data())
+        .and_then(|_| {
+            if sync {
+                tmp.as_file().sync_data()
+            } else {
+                Ok(())
+            }
+        })
         .with_context(|| format!("failed to write `{}`", path.display()))?;
     if replace {
         tmp.persist(path)
@@ -70,6 +92,18 @@ mod tests {
         assert_eq!(fs::read(&p).unwrap(), b"one");
         write_atomic(&p, b"three").unwrap();
         assert_eq!(fs::read(&p).unwrap(), b"three");
+        write_atomic_unsynced(&p, b"four").unwrap();
+        assert_eq!(fs::read(&p).unwrap(), b"four");
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            // the mode any new file gets under the umask, not a temp file's 0600
+            let plain = dir.path().join("plain");
+            fs::write(&plain, b"x").unwrap();
+            let mode = |p: &Path| fs::metadata(p).unwrap().permissions().mode() & 0o777;
+            assert_eq!(mode(&p), mode(&plain));
+            fs::remove_file(&plain).unwrap();
+        }
         // no temp files left behind
         let names: Vec<_> = fs::read_dir(p.parent().unwrap())
             .unwrap()

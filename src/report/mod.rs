@@ -1,12 +1,190 @@
 //! `diskdash report`: records → static site (pages, charts, data exports).
+//!
+//! The command ingests records, runs the analysis, renders every page and
+//! chart into an in-memory [`site::Site`], then writes it in one place.
 
-use anyhow::{bail, Result};
+use std::collections::{BTreeMap, BTreeSet};
+use std::time::Instant;
 
+use anyhow::{bail, Context, Result};
+
+use crate::analysis::prices::PriceBook;
+use crate::analysis::stats::{self, Dataset};
+use crate::analysis::value::{self, StudyValue, ValueTable};
 use crate::cli::ReportArgs;
+use crate::ingest::{self, Found, Problem};
+use crate::record::Record;
 
+pub mod build;
 pub mod charts;
+pub mod export;
+pub mod format;
+pub mod pages;
+pub mod site;
+
+/// Settings of one build.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// Site title.
+    pub title: String,
+    /// Baseline offering (name or slug) instead of the cheapest per GB.
+    pub baseline: Option<String>,
+    /// Price list overriding record prices.
+    pub prices: PriceBook,
+}
+
+/// Everything the pages are made from.
+pub struct Analysis<'a> {
+    /// Valid records, sorted by id.
+    pub records: Vec<&'a Record>,
+    /// Records grouped by study, offering and test.
+    pub data: Dataset,
+    /// Value analysis per study.
+    pub values: Vec<StudyValue>,
+}
+
+impl<'a> Analysis<'a> {
+    /// Groups and analyses `found` (in any order).
+    ///
+    /// Fails when `--baseline` names no priced offering.
+    pub fn new(found: &'a [Found], opts: &Options) -> Result<Analysis<'a>> {
+        let mut records: Vec<&Record> = found.iter().map(|f| &f.record).collect();
+        // the input order must not matter: everything downstream follows ids
+        records.sort_by(|a, b| a.id.cmp(&b.id));
+        records.dedup_by(|a, b| a.id == b.id);
+        let data = stats::group(&records);
+        let values = value::analyse(&data, &opts.prices, opts.baseline.as_deref())?;
+        Ok(Analysis {
+            records,
+            data,
+            values,
+        })
+    }
+
+    /// The value table of a study, test and metric.
+    pub fn table(&self, study: &str, test: &str, metric: &str) -> Option<&ValueTable> {
+        self.values
+            .iter()
+            .find(|s| s.study == study)?
+            .tables
+            .iter()
+            .find(|t| t.test == test && t.metric == metric)
+    }
+}
+
+/// Builds the whole site in memory from valid records (`found`, any order)
+/// and the problems of records left out.
+pub fn build_site(found: &[Found], problems: &[Problem], opts: &Options) -> Result<site::Site> {
+    let mut site = site::Site::default();
+    build_into(found, problems, opts, &mut site)?;
+    Ok(site)
+}
+
+/// Builds every page, chart and data file into `site`.
+pub fn build_into(
+    found: &[Found],
+    problems: &[Problem],
+    opts: &Options,
+    site: &mut site::Site,
+) -> Result<()> {
+    let analysis = Analysis::new(found, opts)?;
+    build::pages(&analysis, problems, opts, site)?;
+    export::add_exports(site, &analysis)?;
+    site.add("style.css", STYLE.as_bytes());
+    site.add(".nojekyll", Vec::new());
+    Ok(())
+}
+
+/// The site's style sheet, compiled into the binary.
+pub const STYLE: &str = include_str!("../../static/style.css");
 
 /// Runs the command; returns the process exit status.
-pub fn command(_args: &ReportArgs) -> Result<u8> {
-    bail!("`diskdash report` is not implemented yet")
+pub fn command(args: &ReportArgs) -> Result<u8> {
+    let start = Instant::now();
+    let loaded = ingest::load(&args.dirs)?;
+    for p in &loaded.problems {
+        eprintln!("left out: {p}");
+    }
+    let left_out: BTreeSet<(&std::path::Path, Option<usize>)> = loaded
+        .problems
+        .iter()
+        .map(|p| (p.path.as_path(), p.line))
+        .collect();
+    if args.strict && !loaded.problems.is_empty() {
+        bail!(
+            "{} record(s) are invalid (listed above); without --strict they would be left out",
+            left_out.len()
+        );
+    }
+    if loaded.records.is_empty() && loaded.problems.is_empty() {
+        let dirs: Vec<String> = args
+            .dirs
+            .iter()
+            .map(|d| format!("`{}`", d.display()))
+            .collect();
+        bail!(
+            "no records found under {} (expected *.json or *.jsonl written by `diskdash run` or `diskdash import`)",
+            dirs.join(", ")
+        );
+    }
+    let prices = match &args.prices {
+        Some(p) => PriceBook::load(p)?,
+        None => PriceBook::default(),
+    };
+    let opts = Options {
+        title: args.title.clone(),
+        baseline: args.baseline.clone(),
+        prices,
+    };
+    let mut site = site::Site::streaming(&args.out, args.force)?;
+    build_into(&loaded.records, &loaded.problems, &opts, &mut site)?;
+    let pages = site.pages();
+    site.finish()
+        .with_context(|| format!("failed to write the site to `{}`", args.out.display()))?;
+    println!(
+        "report: {} records read, {} left out, {} pages written to `{}` in {:.2} s",
+        loaded.records.len() + left_out.len(),
+        left_out.len(),
+        pages,
+        args.out.display(),
+        start.elapsed().as_secs_f64()
+    );
+    Ok(0)
+}
+
+/// Gives each name a file-name-safe slug, unique within the set: names are
+/// taken in sorted order so the same set always gets the same slugs.
+pub fn unique_slugs<'a>(names: impl IntoIterator<Item = &'a str>) -> BTreeMap<String, String> {
+    let sorted: BTreeSet<&str> = names.into_iter().collect();
+    let mut used = BTreeSet::new();
+    let mut out = BTreeMap::new();
+    for name in sorted {
+        // long names would exceed file-name limits; 60 characters stay readable
+        let base: String = crate::record::slug(name).chars().take(60).collect();
+        let base = base.trim_end_matches('-').to_string();
+        let mut s = base.clone();
+        let mut n = 2;
+        while !used.insert(s.clone()) {
+            s = format!("{base}-{n}");
+            n += 1;
+        }
+        out.insert(name.to_string(), s);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slugs_are_unique_short_and_stable() {
+        let s = unique_slugs(["<script>", "script", "Script!", "日本"]);
+        assert_eq!(s["<script>"], "script");
+        assert_eq!(s["Script!"], "script-2");
+        assert_eq!(s["script"], "script-3");
+        assert_eq!(s["日本"], "x");
+        let long = "a".repeat(500);
+        assert_eq!(unique_slugs([long.as_str()])[&long].len(), 60);
+    }
 }

@@ -1,0 +1,255 @@
+//! Synthetic records for the report benchmark: `cargo run --release
+//! --example gen_records -- COUNT DIR [OFFERINGS]` writes COUNT records
+//! (one JSON file each) spread over OFFERINGS offerings (default 50) and the
+//! twelve standard tests, repetitions counting up. Values come from a fixed
+//! pseudo-random sequence, so the same arguments give the same files.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use anyhow::{bail, Context, Result};
+use diskdash::record::{
+    Host, Metric, Price, Raw, Record, Source, Status, Subject, Target, TestInfo, Tool,
+};
+use diskdash::units::Unit;
+
+/// A metric a test produces: name, unit, typical value.
+type MetricSpec = (&'static str, Unit, f64);
+
+/// The standard tests and the metrics each produces.
+const TESTS: [(&str, Tool, &[MetricSpec]); 12] = [
+    (
+        "dd-write-bulk",
+        Tool::Dd,
+        &[("write_bw", Unit::BytesPerSec, 200e6)],
+    ),
+    (
+        "dd-write-128k-fdatasync",
+        Tool::Dd,
+        &[("write_bw", Unit::BytesPerSec, 300e6)],
+    ),
+    (
+        "dd-write-8k-fdatasync",
+        Tool::Dd,
+        &[("write_bw", Unit::BytesPerSec, 250e6)],
+    ),
+    (
+        "dd-write-128k-dsync",
+        Tool::Dd,
+        &[("write_bw", Unit::BytesPerSec, 60e6)],
+    ),
+    (
+        "dd-write-8k-dsync",
+        Tool::Dd,
+        &[("write_bw", Unit::BytesPerSec, 8e6)],
+    ),
+    (
+        "fio-randread-4k-qd64",
+        Tool::Fio,
+        &[
+            ("read_iops", Unit::Iops, 20000.0),
+            ("read_bw", Unit::BytesPerSec, 80e6),
+            ("read_lat_mean", Unit::Seconds, 3e-3),
+            ("read_clat_p50", Unit::Seconds, 2e-3),
+            ("read_clat_p99", Unit::Seconds, 9e-3),
+            ("read_clat_p99_9", Unit::Seconds, 20e-3),
+        ],
+    ),
+    (
+        "fio-randwrite-4k-qd64",
+        Tool::Fio,
+        &[
+            ("write_iops", Unit::Iops, 15000.0),
+            ("write_bw", Unit::BytesPerSec, 60e6),
+            ("write_lat_mean", Unit::Seconds, 4e-3),
+            ("write_clat_p50", Unit::Seconds, 3e-3),
+            ("write_clat_p99", Unit::Seconds, 12e-3),
+            ("write_clat_p99_9", Unit::Seconds, 30e-3),
+        ],
+    ),
+    (
+        "ioping-latency",
+        Tool::Ioping,
+        &[
+            ("iops", Unit::Iops, 3000.0),
+            ("bw", Unit::BytesPerSec, 12e6),
+            ("lat_min", Unit::Seconds, 100e-6),
+            ("lat_avg", Unit::Seconds, 300e-6),
+            ("lat_max", Unit::Seconds, 900e-6),
+            ("lat_mdev", Unit::Seconds, 50e-6),
+        ],
+    ),
+    (
+        "ioping-seek",
+        Tool::Ioping,
+        &[
+            ("iops", Unit::Iops, 10000.0),
+            ("bw", Unit::BytesPerSec, 40e6),
+            ("lat_avg", Unit::Seconds, 100e-6),
+        ],
+    ),
+    (
+        "ioping-seq",
+        Tool::Ioping,
+        &[
+            ("iops", Unit::Iops, 2000.0),
+            ("bw", Unit::BytesPerSec, 500e6),
+            ("lat_avg", Unit::Seconds, 500e-6),
+        ],
+    ),
+    (
+        "ioping-seq-cached",
+        Tool::Ioping,
+        &[
+            ("iops", Unit::Iops, 20000.0),
+            ("bw", Unit::BytesPerSec, 4e9),
+            ("lat_avg", Unit::Seconds, 50e-6),
+        ],
+    ),
+    (
+        "bonnie",
+        Tool::Bonnie,
+        &[
+            ("seq_block_write_bw", Unit::BytesPerSec, 100e6),
+            ("seq_block_read_bw", Unit::BytesPerSec, 110e6),
+            ("rewrite_bw", Unit::BytesPerSec, 50e6),
+            ("random_seeks", Unit::OpsPerSec, 500.0),
+            ("random_seeks_cpu", Unit::Percent, 5.0),
+            ("seq_create", Unit::OpsPerSec, 20000.0),
+        ],
+    ),
+];
+
+/// A small deterministic generator (64-bit LCG), enough for spread values.
+struct Lcg(u64);
+
+impl Lcg {
+    fn next(&mut self) -> f64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (self.0 >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
+
+fn main() -> Result<()> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let (count, dir) = match (args.first(), args.get(1)) {
+        (Some(c), Some(d)) => (
+            c.parse::<usize>()
+                .with_context(|| format!("COUNT `{c}` is not a number"))?,
+            PathBuf::from(d),
+        ),
+        _ => bail!("usage: gen_records COUNT DIR [OFFERINGS]"),
+    };
+    let offerings: usize = match args.get(2) {
+        Some(o) => o
+            .parse()
+            .with_context(|| format!("OFFERINGS `{o}` is not a number"))?,
+        None => 50,
+    };
+    if offerings == 0 {
+        bail!("OFFERINGS must be at least 1");
+    }
+    let mut rng = Lcg(42);
+    for i in 0..count {
+        let off = i % offerings;
+        let test_no = (i / offerings) % TESTS.len();
+        let repetition = (i / (offerings * TESTS.len())) as u32 + 1;
+        let (test, tool, metrics) = TESTS[test_no];
+        // dearer offerings are faster, but not in proportion
+        let speed = 1.0 + off as f64 * 0.15;
+        let price = 0.04 + off as f64 * 0.01;
+        let metrics: BTreeMap<String, Metric> = metrics
+            .iter()
+            .map(|(name, unit, base)| {
+                let jitter = 0.9 + 0.2 * rng.next();
+                let v = if unit.higher_is_better() {
+                    base * speed * jitter
+                } else {
+                    base / speed * jitter
+                };
+                (name.to_string(), Metric::new(v, *unit))
+            })
+            .collect();
+        let stdout: String = metrics
+            .iter()
+            .map(|(k, m)| format!("{k}: {} {}\n", m.value, m.unit))
+            .collect::<String>()
+            .repeat(8);
+        let id = format!("synthetic.o{off:03}.{test}.r{repetition:05}");
+        let record = Record {
+            schema: diskdash::record::SCHEMA.to_string(),
+            id: id.clone(),
+            source: Source::Run {
+                diskdash_version: env!("CARGO_PKG_VERSION").to_string(),
+            },
+            subject: Subject {
+                study: Some("synthetic".to_string()),
+                provider: Some(format!("Provider {}", off % 7)),
+                offering: Some(format!("Volume type {off:03}")),
+                region: Some("region-1".to_string()),
+                size_gb: Some(100.0),
+                price: Some(Price {
+                    per_gb_month: price,
+                    currency: "USD".to_string(),
+                    note: Some("synthetic".to_string()),
+                }),
+                labels: BTreeMap::new(),
+            },
+            host: Host {
+                cpu_model: Some("Synthetic CPU @ 2.0GHz".to_string()),
+                cpu_count: Some(2),
+                memory_bytes: Some(4 << 30),
+                kernel: Some("6.1.0".to_string()),
+                os: Some("Debian GNU/Linux 12 (bookworm)".to_string()),
+                arch: Some("x86_64".to_string()),
+                virtualization: Some("kvm".to_string()),
+                description: None,
+            },
+            target: Target {
+                path: Some("/mnt/bench".to_string()),
+                fs_type: Some("ext4".to_string()),
+                mount_options: Some("rw,relatime".to_string()),
+                mount_point: Some("/mnt/bench".to_string()),
+                device: Some("/dev/vdb".to_string()),
+                rotational: Some(false),
+                scheduler: Some("none".to_string()),
+                size_bytes: Some(100_000_000_000),
+                free_bytes: Some(90_000_000_000),
+                description: None,
+            },
+            test: TestInfo {
+                id: test.to_string(),
+                tool,
+                tool_version: Some("synthetic-1.0".to_string()),
+                parameters: BTreeMap::from([("bs".to_string(), serde_json::json!("4k"))]),
+                command: Some(format!("{} --synthetic {test}", tool.name())),
+            },
+            run_id: Some(format!("run-{repetition}")),
+            repetition,
+            started_at: Some(format!(
+                "2026-01-{:02}T{:02}:{:02}:00Z",
+                1 + repetition % 28,
+                i / 60 % 24,
+                i % 60
+            )),
+            duration_s: Some(10.0 + rng.next()),
+            status: Status::Ok,
+            error: None,
+            metrics,
+            raw: Some(Raw {
+                stdout: Some(stdout),
+                stderr: Some(String::new()),
+                exit_code: Some(0),
+            }),
+        };
+        let mut json = serde_json::to_vec_pretty(&record)?;
+        json.push(b'\n');
+        let path = dir.join(format!("o{off:03}")).join(format!("{id}.json"));
+        diskdash::fsio::write_atomic_unsynced(&path, &json)?;
+    }
+    println!("{count} records written to `{}`", dir.display());
+    Ok(())
+}

@@ -1,0 +1,268 @@
+//! Statistics over repetitions: median, min, max, run count and coefficient
+//! of variation per study, offering, test and metric.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::record::{Price, Record, Status};
+use crate::units::Unit;
+
+/// A coefficient of variation at or above this (10 %) flags a result as
+/// spread widely: repetitions disagree too much to trust the median alone.
+pub const LARGE_SPREAD_CV: f64 = 0.10;
+
+/// Summary of one metric over the repetitions of one test on one offering.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Summary {
+    /// Number of values (repetitions with this metric).
+    pub n: usize,
+    /// Median (mean of the two middle values for an even count).
+    pub median: f64,
+    /// Smallest value.
+    pub min: f64,
+    /// Largest value.
+    pub max: f64,
+    /// Sample standard deviation / mean; `None` for a single run or a zero mean.
+    pub cv: Option<f64>,
+}
+
+impl Summary {
+    /// Summarises `values`; `None` when there are none or any is not finite.
+    pub fn of(values: &[f64]) -> Option<Summary> {
+        if values.is_empty() || values.iter().any(|v| !v.is_finite()) {
+            return None;
+        }
+        let mut sorted = values.to_vec();
+        sorted.sort_by(f64::total_cmp);
+        let n = sorted.len();
+        let mid = n / 2;
+        let median = if n % 2 == 1 {
+            *sorted.get(mid)?
+        } else {
+            (*sorted.get(mid - 1)? + *sorted.get(mid)?) / 2.0
+        };
+        let mean = sorted.iter().sum::<f64>() / n as f64;
+        let cv = if n >= 2 && mean != 0.0 {
+            let var = sorted.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1) as f64;
+            Some(var.sqrt() / mean.abs())
+        } else {
+            None
+        };
+        Some(Summary {
+            n,
+            median,
+            min: *sorted.first()?,
+            max: *sorted.last()?,
+            cv,
+        })
+    }
+
+    /// Whether there is only one run behind the numbers.
+    pub fn single_run(&self) -> bool {
+        self.n == 1
+    }
+
+    /// Whether the spread over repetitions is large (`cv >= LARGE_SPREAD_CV`).
+    pub fn large_spread(&self) -> bool {
+        self.cv.is_some_and(|cv| cv >= LARGE_SPREAD_CV)
+    }
+}
+
+/// One metric of one test on one offering.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MetricStats {
+    /// Canonical unit.
+    pub unit: Unit,
+    /// The numbers over repetitions.
+    pub summary: Summary,
+}
+
+/// One test on one offering: its records and per-metric statistics.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct TestResults {
+    /// Indices into the record list, sorted by record id.
+    pub records: Vec<usize>,
+    /// Metric name to statistics, from records with status `ok`.
+    pub metrics: BTreeMap<String, MetricStats>,
+}
+
+/// One offering within a study.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OfferingData {
+    /// Display name, `provider offering`.
+    pub name: String,
+    /// Provider as recorded.
+    pub provider: Option<String>,
+    /// Offering as recorded.
+    pub offering: Option<String>,
+    /// The price the records carry (the first record, by id, that has one).
+    pub record_price: Option<Price>,
+    /// Size of the tested volume in GB (the first record, by id, that states it).
+    pub size_gb: Option<f64>,
+    /// Labels of the first record (by id).
+    pub labels: BTreeMap<String, String>,
+    /// Indices of every record of this offering, sorted by record id.
+    pub records: Vec<usize>,
+    /// Test id to results.
+    pub tests: BTreeMap<String, TestResults>,
+}
+
+/// One study: the offerings compared in it.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Study {
+    /// Offering display name to its data.
+    pub offerings: BTreeMap<String, OfferingData>,
+    /// Every test id seen in the study.
+    pub tests: BTreeSet<String>,
+}
+
+/// Records grouped by study, offering and test, with statistics.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Dataset {
+    /// Study name to study.
+    pub studies: BTreeMap<String, Study>,
+}
+
+/// Study, offering, test, metric.
+type GroupKey = (String, String, String, String);
+
+/// Groups `records` (which must be sorted by id for a deterministic choice of
+/// record price and size) and summarises every metric. Records that are not
+/// `ok` are kept in the groups but add no numbers; a metric whose unit is not
+/// canonical, or differs from the unit its first record used, is left out.
+pub fn group(records: &[&Record]) -> Dataset {
+    let mut values: BTreeMap<GroupKey, (Unit, Vec<f64>)> = BTreeMap::new();
+    let mut data = Dataset::default();
+    for (i, r) in records.iter().enumerate() {
+        let study = data.studies.entry(r.study().to_string()).or_default();
+        let name = r.offering_name();
+        study.tests.insert(r.test.id.clone());
+        let off = study
+            .offerings
+            .entry(name.clone())
+            .or_insert_with(|| OfferingData {
+                name: name.clone(),
+                provider: r.subject.provider.clone(),
+                offering: r.subject.offering.clone(),
+                record_price: None,
+                size_gb: None,
+                labels: r.subject.labels.clone(),
+                records: Vec::new(),
+                tests: BTreeMap::new(),
+            });
+        if off.record_price.is_none() {
+            off.record_price = r
+                .subject
+                .price
+                .clone()
+                .filter(|p| p.per_gb_month.is_finite() && p.per_gb_month > 0.0);
+        }
+        if off.size_gb.is_none() {
+            off.size_gb = r.subject.size_gb.filter(|s| s.is_finite() && *s > 0.0);
+        }
+        off.records.push(i);
+        off.tests
+            .entry(r.test.id.clone())
+            .or_default()
+            .records
+            .push(i);
+        if r.status != Status::Ok {
+            continue;
+        }
+        for (metric, m) in &r.metrics {
+            let Some(unit) = Unit::parse(&m.unit) else {
+                continue;
+            };
+            if !m.value.is_finite() {
+                continue;
+            }
+            let key = (
+                r.study().to_string(),
+                name.clone(),
+                r.test.id.clone(),
+                metric.clone(),
+            );
+            let slot = values.entry(key).or_insert((unit, Vec::new()));
+            if slot.0 == unit {
+                slot.1.push(m.value);
+            }
+        }
+    }
+    for ((study, offering, test, metric), (unit, vals)) in values {
+        let Some(summary) = Summary::of(&vals) else {
+            continue;
+        };
+        if let Some(t) = data
+            .studies
+            .get_mut(&study)
+            .and_then(|s| s.offerings.get_mut(&offering))
+            .and_then(|o| o.tests.get_mut(&test))
+        {
+            t.metrics.insert(metric, MetricStats { unit, summary });
+        }
+    }
+    data
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn median_of_odd_and_even_counts() {
+        let s = Summary::of(&[3.0, 1.0, 2.0]).unwrap();
+        assert_eq!((s.n, s.median, s.min, s.max), (3, 2.0, 1.0, 3.0));
+        let s = Summary::of(&[4.0, 1.0, 3.0, 2.0]).unwrap();
+        assert_eq!(s.median, 2.5);
+    }
+
+    #[test]
+    fn coefficient_of_variation_uses_the_sample_deviation() {
+        // mean 10, sample variance ((-2)^2 + 0 + 2^2) / 2 = 4, sd 2, cv 0.2
+        let s = Summary::of(&[8.0, 10.0, 12.0]).unwrap();
+        assert!((s.cv.unwrap() - 0.2).abs() < 1e-12);
+        assert!(s.large_spread());
+        let tight = Summary::of(&[99.0, 100.0, 101.0]).unwrap();
+        assert!((tight.cv.unwrap() - 0.01).abs() < 1e-12);
+        assert!(!tight.large_spread());
+    }
+
+    #[test]
+    fn single_run_has_no_spread() {
+        let s = Summary::of(&[473.4]).unwrap();
+        assert!(s.single_run());
+        assert_eq!(s.cv, None);
+        assert!(!s.large_spread());
+    }
+
+    #[test]
+    fn nothing_to_summarise() {
+        assert_eq!(Summary::of(&[]), None);
+        assert_eq!(Summary::of(&[1.0, f64::NAN]), None);
+    }
+
+    #[test]
+    fn group_summarises_ok_records_and_keeps_the_others() {
+        use crate::analysis::testing::record;
+        let mut failed = record("c", "P", "x", Some(0.1), "t", &[]);
+        failed.status = Status::Failed;
+        failed.error = Some("fio missing".into());
+        let recs = [
+            record("a", "P", "x", Some(0.1), "t", &[("iops", 100.0, "IOPS")]),
+            record("b", "P", "x", Some(0.2), "t", &[("iops", 300.0, "IOPS")]),
+            failed,
+            // the same metric in another unit is left out, not mixed in
+            record("d", "P", "x", None, "t", &[("iops", 5.0, "ops/s")]),
+        ];
+        let refs: Vec<&Record> = recs.iter().collect();
+        let data = group(&refs);
+        let off = &data.studies["s"].offerings["P x"];
+        assert_eq!(off.records, [0, 1, 2, 3]);
+        // the first record (by id) with a price gives the record price
+        assert_eq!(off.record_price.as_ref().unwrap().per_gb_month, 0.1);
+        let t = &off.tests["t"];
+        assert_eq!(t.records.len(), 4);
+        let iops = &t.metrics["iops"];
+        assert_eq!(iops.unit, Unit::Iops);
+        assert_eq!((iops.summary.n, iops.summary.median), (2, 200.0));
+    }
+}

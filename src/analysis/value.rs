@@ -1,0 +1,641 @@
+//! Price/performance value: within each study, for every test and metric,
+//! offerings ordered by price per GB with price, performance and value
+//! ratios against a baseline, and a verdict in plain words.
+
+use std::collections::BTreeMap;
+
+use anyhow::{bail, Result};
+
+use crate::analysis::prices::{EffectivePrice, PriceBook};
+use crate::analysis::stats::{Dataset, OfferingData};
+use crate::record::slug;
+use crate::units::Unit;
+
+/// A verdict band: value ratios at or above `at_least` (and below the band
+/// before it) get `verdict`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Band {
+    /// Lowest value ratio in the band.
+    pub at_least: f64,
+    /// The verdict in words.
+    pub verdict: &'static str,
+    /// What the band means, for the value page.
+    pub meaning: &'static str,
+}
+
+/// The verdict bands, best first. The value ratio is performance ratio /
+/// price ratio: 1 means performance grew exactly as fast as the price.
+pub const BANDS: [Band; 4] = [
+    Band {
+        at_least: 1.0,
+        verdict: "worth it",
+        meaning: "performance grows at least as fast as the price",
+    },
+    Band {
+        at_least: 0.8,
+        verdict: "nearly worth it",
+        meaning: "at least 80% of the performance the price would suggest",
+    },
+    Band {
+        at_least: 0.5,
+        verdict: "not quite",
+        meaning: "50% to 80% of the performance the price would suggest",
+    },
+    Band {
+        at_least: f64::NEG_INFINITY,
+        verdict: "no",
+        meaning: "less than half the performance the price would suggest",
+    },
+];
+
+/// The verdict of the baseline's own row.
+pub const BASELINE_VERDICT: &str = "baseline";
+
+/// The band a value ratio falls in.
+pub fn band(value_ratio: f64) -> &'static Band {
+    BANDS
+        .iter()
+        .find(|b| value_ratio >= b.at_least)
+        .unwrap_or(&BANDS[BANDS.len() - 1])
+}
+
+/// A metric's name for people, and whether it is a headline metric.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MetricName {
+    /// The metric name in records.
+    pub metric: &'static str,
+    /// What readers call it.
+    pub human: &'static str,
+    /// Whether its verdict is shown on the index page.
+    pub headline: bool,
+}
+
+const fn m(metric: &'static str, human: &'static str, headline: bool) -> MetricName {
+    MetricName {
+        metric,
+        human,
+        headline,
+    }
+}
+
+/// Every known metric, in display order: the order metrics appear on pages.
+/// Headline metrics come first, so that the index leads with them.
+pub const METRIC_NAMES: &[MetricName] = &[
+    m("random_seeks", "random seeks", true),
+    m("read_iops", "read IOPS", true),
+    m("write_iops", "write IOPS", true),
+    m("iops", "IOPS", true),
+    m("seq_block_read_bw", "sequential block read", true),
+    m("seq_block_write_bw", "sequential block write", true),
+    m("seq_write_bw", "sequential write", true),
+    m("read_bw", "read throughput", true),
+    m("write_bw", "write throughput", true),
+    m("bw", "throughput", true),
+    m("lat_avg", "average latency", true),
+    m("read_lat_mean", "mean read latency", false),
+    m("read_clat_p50", "median read latency", false),
+    m("read_clat_p99", "99th percentile read latency", false),
+    m("read_clat_p99_9", "99.9th percentile read latency", false),
+    m("write_lat_mean", "mean write latency", false),
+    m("write_clat_p50", "median write latency", false),
+    m("write_clat_p99", "99th percentile write latency", false),
+    m("write_clat_p99_9", "99.9th percentile write latency", false),
+    m("lat_min", "minimum latency", false),
+    m("lat_max", "maximum latency", false),
+    m("lat_mdev", "latency deviation", false),
+    m("seq_char_write_bw", "sequential character write", false),
+    m("seq_char_read_bw", "sequential character read", false),
+    m("rewrite_bw", "rewrite", false),
+    m("seq_create", "sequential creates", false),
+    m("seq_stat", "sequential stats", false),
+    m("seq_delete", "sequential deletes", false),
+    m("random_create", "random creates", false),
+    m("random_stat", "random stats", false),
+    m("random_delete", "random deletes", false),
+];
+
+/// Splits a `_cpu` or `_lat` twin into its base metric and suffix.
+fn twin(metric: &str) -> (&str, Option<&'static str>) {
+    for (suffix, word) in [("_cpu", "CPU use"), ("_lat", "latency")] {
+        if let Some(base) = metric.strip_suffix(suffix) {
+            if METRIC_NAMES.iter().any(|n| n.metric == base) {
+                return (base, Some(word));
+            }
+        }
+    }
+    (metric, None)
+}
+
+/// The metric's name for people: "random seeks", "sequential block read CPU use".
+/// Unknown metrics keep their name with `_` read as spaces.
+pub fn human_name(metric: &str) -> String {
+    let (base, suffix) = twin(metric);
+    let human = METRIC_NAMES
+        .iter()
+        .find(|n| n.metric == base)
+        .map(|n| n.human.to_string())
+        .unwrap_or_else(|| base.replace('_', " "));
+    match suffix {
+        Some(s) => format!("{human} {s}"),
+        None => human,
+    }
+}
+
+/// Whether the metric's verdict is a headline (twins never are).
+pub fn is_headline(metric: &str) -> bool {
+    METRIC_NAMES
+        .iter()
+        .any(|n| n.metric == metric && n.headline)
+}
+
+/// Sort key putting metrics in display order: known ones in table order
+/// (each followed by its twins), then unknown ones by name.
+pub fn metric_order(metric: &str) -> (usize, u8, String) {
+    let (base, suffix) = twin(metric);
+    let twin_rank = match suffix {
+        None => 0,
+        Some("latency") => 1,
+        Some(_) => 2,
+    };
+    match METRIC_NAMES.iter().position(|n| n.metric == base) {
+        Some(i) => (i, twin_rank, String::new()),
+        None => (METRIC_NAMES.len(), 0, metric.to_string()),
+    }
+}
+
+/// One offering's row in a value table.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ValueRow {
+    /// Offering display name.
+    pub offering: String,
+    /// Its price, if known.
+    pub price: Option<EffectivePrice>,
+    /// Median of the metric over repetitions, canonical unit.
+    pub median: f64,
+    /// Number of runs behind the median.
+    pub runs: usize,
+    /// Whether this offering is the baseline.
+    pub is_baseline: bool,
+    /// Price per GB / the baseline's; `None` without a price (or another currency).
+    pub price_ratio: Option<f64>,
+    /// Offering / baseline (baseline / offering for lower-is-better metrics).
+    pub performance_ratio: Option<f64>,
+    /// Performance ratio / price ratio.
+    pub value_ratio: Option<f64>,
+    /// The band's verdict, or `baseline`; `None` without a value ratio.
+    pub verdict: Option<&'static str>,
+    /// Monthly cost of the tested configuration, when size and price are known.
+    pub monthly_cost: Option<f64>,
+    /// Median per unit of monthly cost (higher-is-better metrics only).
+    pub per_cost: Option<f64>,
+}
+
+/// One test and metric within a study: every offering that has it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ValueTable {
+    /// Test id.
+    pub test: String,
+    /// Metric name.
+    pub metric: String,
+    /// Canonical unit.
+    pub unit: Unit,
+    /// Rows ordered by price per GB (cheapest first), unpriced last, then by name.
+    pub rows: Vec<ValueRow>,
+}
+
+impl ValueTable {
+    /// The baseline's row, if it has this metric.
+    pub fn baseline_row(&self) -> Option<&ValueRow> {
+        self.rows.iter().find(|r| r.is_baseline)
+    }
+}
+
+/// The value analysis of one study.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StudyValue {
+    /// Study name.
+    pub study: String,
+    /// The baseline offering's name; `None` when no offering has a price.
+    pub baseline: Option<String>,
+    /// Why it is the baseline (`cheapest per GB` or `chosen with --baseline`).
+    pub baseline_reason: &'static str,
+    /// Offering name to its effective price (`None`: no price known).
+    pub prices: BTreeMap<String, Option<EffectivePrice>>,
+    /// Offering name to the monthly cost of its tested configuration.
+    pub monthly_costs: BTreeMap<String, Option<f64>>,
+    /// Tables in test order, metrics in display order within a test.
+    pub tables: Vec<ValueTable>,
+}
+
+/// Whether `wanted` names the offering (its display name or its slug, case-insensitively).
+fn names(wanted: &str, off: &OfferingData) -> bool {
+    let w = wanted.trim();
+    off.name.eq_ignore_ascii_case(w) || slug(&off.name) == slug(w) && !w.is_empty()
+}
+
+/// Runs the value analysis over every study. `baseline` names an offering
+/// (display name or slug) to compare against in the studies that have it;
+/// other studies use their cheapest offering per GB.
+///
+/// Fails when `baseline` names no priced offering in any study.
+pub fn analyse(
+    data: &Dataset,
+    book: &PriceBook,
+    baseline: Option<&str>,
+) -> Result<Vec<StudyValue>> {
+    if let Some(wanted) = baseline {
+        let found: Vec<&OfferingData> = data
+            .studies
+            .values()
+            .flat_map(|s| s.offerings.values())
+            .filter(|o| names(wanted, o))
+            .collect();
+        if found.is_empty() {
+            let known: Vec<&str> = data
+                .studies
+                .values()
+                .flat_map(|s| s.offerings.keys().map(String::as_str))
+                .collect();
+            bail!(
+                "--baseline `{wanted}` names no offering (known: {})",
+                known.join(", ")
+            );
+        }
+        if found.iter().all(|o| {
+            book.effective(
+                o.provider.as_deref(),
+                o.offering.as_deref(),
+                o.record_price.as_ref(),
+            )
+            .is_none()
+        }) {
+            bail!("--baseline `{wanted}` has no price (give one with --prices)");
+        }
+    }
+    Ok(data
+        .studies
+        .iter()
+        .map(|(name, study)| {
+            let prices: BTreeMap<String, Option<EffectivePrice>> = study
+                .offerings
+                .values()
+                .map(|o| {
+                    let p = book.effective(
+                        o.provider.as_deref(),
+                        o.offering.as_deref(),
+                        o.record_price.as_ref(),
+                    );
+                    (o.name.clone(), p)
+                })
+                .collect();
+            let monthly_costs: BTreeMap<String, Option<f64>> = study
+                .offerings
+                .values()
+                .map(|o| {
+                    let cost = prices
+                        .get(&o.name)
+                        .and_then(Option::as_ref)
+                        .and_then(|p| p.monthly_cost(o.size_gb, &o.labels));
+                    (o.name.clone(), cost)
+                })
+                .collect();
+            let chosen = baseline.and_then(|w| {
+                study
+                    .offerings
+                    .values()
+                    .find(|o| names(w, o) && prices.get(&o.name).is_some_and(Option::is_some))
+                    .map(|o| o.name.clone())
+            });
+            let (base, reason) = match chosen {
+                Some(b) => (Some(b), "chosen with --baseline"),
+                None => (cheapest(&prices), "cheapest per GB"),
+            };
+            let tables = tables(study, &prices, &monthly_costs, base.as_deref());
+            StudyValue {
+                study: name.clone(),
+                baseline: base,
+                baseline_reason: reason,
+                prices,
+                monthly_costs,
+                tables,
+            }
+        })
+        .collect())
+}
+
+fn cheapest(prices: &BTreeMap<String, Option<EffectivePrice>>) -> Option<String> {
+    // BTreeMap order breaks ties by name, so the choice is deterministic
+    prices
+        .iter()
+        .filter_map(|(n, p)| p.as_ref().map(|p| (n, p.per_gb_month)))
+        .fold(None::<(&String, f64)>, |best, (n, p)| match best {
+            Some((_, bp)) if bp <= p => best,
+            _ => Some((n, p)),
+        })
+        .map(|(n, _)| n.clone())
+}
+
+fn tables(
+    study: &crate::analysis::stats::Study,
+    prices: &BTreeMap<String, Option<EffectivePrice>>,
+    costs: &BTreeMap<String, Option<f64>>,
+    baseline: Option<&str>,
+) -> Vec<ValueTable> {
+    let mut out = Vec::new();
+    for test in &study.tests {
+        let mut metrics: Vec<(&String, Unit)> = Vec::new();
+        for off in study.offerings.values() {
+            if let Some(t) = off.tests.get(test) {
+                for (metric, st) in &t.metrics {
+                    if !metrics.iter().any(|(m, _)| *m == metric) {
+                        metrics.push((metric, st.unit));
+                    }
+                }
+            }
+        }
+        metrics.sort_by_key(|(m, _)| metric_order(m));
+        for (metric, unit) in metrics {
+            let base_price = baseline
+                .and_then(|b| prices.get(b))
+                .and_then(Option::as_ref);
+            let base_median = baseline
+                .and_then(|b| study.offerings.get(b))
+                .and_then(|o| o.tests.get(test))
+                .and_then(|t| t.metrics.get(metric))
+                .filter(|s| s.unit == unit)
+                .map(|s| s.summary.median);
+            let mut rows: Vec<ValueRow> = study
+                .offerings
+                .values()
+                .filter_map(|o| {
+                    let st = o.tests.get(test)?.metrics.get(metric)?;
+                    if st.unit != unit {
+                        return None;
+                    }
+                    let price = prices.get(&o.name).cloned().flatten();
+                    let is_baseline = baseline == Some(o.name.as_str());
+                    let price_ratio = match (&price, base_price) {
+                        (Some(p), Some(b)) if p.currency == b.currency => {
+                            Some(p.per_gb_month / b.per_gb_month)
+                        }
+                        _ => None,
+                    };
+                    let median = st.summary.median;
+                    let performance_ratio = base_median.and_then(|b| {
+                        let r = if unit.higher_is_better() {
+                            median / b
+                        } else {
+                            b / median
+                        };
+                        (r.is_finite() && r > 0.0).then_some(r)
+                    });
+                    let value_ratio = match (performance_ratio, price_ratio) {
+                        (Some(perf), Some(price)) => Some(perf / price),
+                        _ => None,
+                    };
+                    let verdict = if is_baseline && value_ratio.is_some() {
+                        Some(BASELINE_VERDICT)
+                    } else {
+                        value_ratio.map(|v| band(v).verdict)
+                    };
+                    let monthly_cost = costs.get(&o.name).copied().flatten();
+                    let per_cost = monthly_cost
+                        .filter(|c| *c > 0.0 && unit.higher_is_better())
+                        .map(|c| median / c);
+                    Some(ValueRow {
+                        offering: o.name.clone(),
+                        price,
+                        median,
+                        runs: st.summary.n,
+                        is_baseline,
+                        price_ratio,
+                        performance_ratio,
+                        value_ratio,
+                        verdict,
+                        monthly_cost,
+                        per_cost,
+                    })
+                })
+                .collect();
+            rows.sort_by(|a, b| {
+                let pa = a.price.as_ref().map(|p| p.per_gb_month);
+                let pb = b.price.as_ref().map(|p| p.per_gb_month);
+                match (pa, pb) {
+                    (Some(x), Some(y)) => x.total_cmp(&y),
+                    (Some(_), None) => std::cmp::Ordering::Less,
+                    (None, Some(_)) => std::cmp::Ordering::Greater,
+                    (None, None) => std::cmp::Ordering::Equal,
+                }
+                .then_with(|| a.offering.cmp(&b.offering))
+            });
+            out.push(ValueTable {
+                test: test.clone(),
+                metric: metric.clone(),
+                unit,
+                rows,
+            });
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::stats::group;
+    use crate::analysis::testing::record;
+
+    #[test]
+    fn bands_split_where_the_table_says() {
+        assert_eq!(band(1.0).verdict, "worth it");
+        assert_eq!(band(0.999).verdict, "nearly worth it");
+        assert_eq!(band(0.8).verdict, "nearly worth it");
+        assert_eq!(band(0.79).verdict, "not quite");
+        assert_eq!(band(0.5).verdict, "not quite");
+        assert_eq!(band(0.21).verdict, "no");
+    }
+
+    #[test]
+    fn human_names_cover_twins_and_unknowns() {
+        assert_eq!(human_name("random_seeks"), "random seeks");
+        assert_eq!(
+            human_name("seq_block_read_bw_cpu"),
+            "sequential block read CPU use"
+        );
+        assert_eq!(human_name("random_create_lat"), "random creates latency");
+        assert_eq!(human_name("my_metric"), "my metric");
+        assert!(metric_order("random_seeks") < metric_order("random_seeks_lat"));
+        assert!(metric_order("random_seeks_cpu") < metric_order("read_iops"));
+        assert!(is_headline("random_seeks") && !is_headline("random_seeks_cpu"));
+    }
+
+    #[test]
+    fn rackspace_ratios_and_verdicts() {
+        let recs = [
+            record(
+                "sata",
+                "Rackspace",
+                "SATA",
+                Some(0.15),
+                "bonnie",
+                &[
+                    ("random_seeks", 473.4, "ops/s"),
+                    ("seq_block_read_bw", 95981.0 * 1024.0, "B/s"),
+                ],
+            ),
+            record(
+                "ssd",
+                "Rackspace",
+                "SSD",
+                Some(0.70),
+                "bonnie",
+                &[
+                    ("random_seeks", 1969.0, "ops/s"),
+                    ("seq_block_read_bw", 95927.0 * 1024.0, "B/s"),
+                ],
+            ),
+            record(
+                "local",
+                "Rackspace",
+                "Local",
+                None,
+                "bonnie",
+                &[("random_seeks", 578.6, "ops/s")],
+            ),
+        ];
+        let refs: Vec<_> = recs.iter().collect();
+        let v = analyse(&group(&refs), &PriceBook::default(), None).unwrap();
+        assert_eq!(v.len(), 1);
+        assert_eq!(v[0].baseline.as_deref(), Some("Rackspace SATA"));
+        let seeks = v[0]
+            .tables
+            .iter()
+            .find(|t| t.metric == "random_seeks")
+            .unwrap();
+        let names: Vec<&str> = seeks.rows.iter().map(|r| r.offering.as_str()).collect();
+        assert_eq!(
+            names,
+            ["Rackspace SATA", "Rackspace SSD", "Rackspace Local"]
+        );
+        let ssd = &seeks.rows[1];
+        assert!((ssd.price_ratio.unwrap() - 0.70 / 0.15).abs() < 1e-12);
+        assert!((ssd.performance_ratio.unwrap() - 1969.0 / 473.4).abs() < 1e-12);
+        assert!((ssd.value_ratio.unwrap() - (1969.0 / 473.4) / (0.70 / 0.15)).abs() < 1e-12);
+        assert_eq!(ssd.verdict, Some("nearly worth it"));
+        assert_eq!(seeks.rows[0].verdict, Some(BASELINE_VERDICT));
+        // no price: performance kept, no ratio against price
+        let local = &seeks.rows[2];
+        assert_eq!(local.median, 578.6);
+        assert_eq!(local.price_ratio, None);
+        assert_eq!(local.value_ratio, None);
+        assert_eq!(local.verdict, None);
+        assert!((local.performance_ratio.unwrap() - 578.6 / 473.4).abs() < 1e-12);
+        let read = v[0]
+            .tables
+            .iter()
+            .find(|t| t.metric == "seq_block_read_bw")
+            .unwrap();
+        assert_eq!(read.rows[1].verdict, Some("no"));
+        // 100 GB at 0.70
+        assert!((v[0].monthly_costs["Rackspace SSD"].unwrap() - 70.0).abs() < 1e-9);
+        assert_eq!(v[0].monthly_costs["Rackspace Local"], None);
+    }
+
+    #[test]
+    fn latency_ratio_is_inverted() {
+        let recs = [
+            record(
+                "a",
+                "P",
+                "cheap",
+                Some(0.1),
+                "ioping-latency",
+                &[("lat_avg", 400e-6, "s")],
+            ),
+            record(
+                "b",
+                "P",
+                "dear",
+                Some(0.2),
+                "ioping-latency",
+                &[("lat_avg", 100e-6, "s")],
+            ),
+        ];
+        let refs: Vec<_> = recs.iter().collect();
+        let v = analyse(&group(&refs), &PriceBook::default(), None).unwrap();
+        let row = &v[0].tables[0].rows[1];
+        assert_eq!(row.offering, "P dear");
+        assert!((row.performance_ratio.unwrap() - 4.0).abs() < 1e-12);
+        assert!((row.value_ratio.unwrap() - 2.0).abs() < 1e-12);
+        assert_eq!(row.verdict, Some("worth it"));
+        assert_eq!(row.per_cost, None);
+    }
+
+    #[test]
+    fn explicit_baseline_and_errors() {
+        let recs = [
+            record(
+                "a",
+                "P",
+                "cheap",
+                Some(0.1),
+                "t",
+                &[("iops", 100.0, "IOPS")],
+            ),
+            record("b", "P", "dear", Some(0.2), "t", &[("iops", 300.0, "IOPS")]),
+            record("c", "P", "free", None, "t", &[("iops", 300.0, "IOPS")]),
+        ];
+        let refs: Vec<_> = recs.iter().collect();
+        let data = group(&refs);
+        let v = analyse(&data, &PriceBook::default(), Some("p-dear")).unwrap();
+        assert_eq!(v[0].baseline.as_deref(), Some("P dear"));
+        assert_eq!(v[0].baseline_reason, "chosen with --baseline");
+        let cheap = v[0].tables[0]
+            .rows
+            .iter()
+            .find(|r| r.offering == "P cheap")
+            .unwrap();
+        assert!((cheap.price_ratio.unwrap() - 0.5).abs() < 1e-12);
+        assert!((cheap.performance_ratio.unwrap() - 100.0 / 300.0).abs() < 1e-12);
+        let err = analyse(&data, &PriceBook::default(), Some("nope")).unwrap_err();
+        assert!(format!("{err}").contains("names no offering"));
+        let err = analyse(&data, &PriceBook::default(), Some("P free")).unwrap_err();
+        assert!(format!("{err}").contains("has no price"));
+    }
+
+    #[test]
+    fn no_prices_means_no_baseline_and_no_ratios() {
+        let recs = [record("a", "P", "x", None, "t", &[("iops", 100.0, "IOPS")])];
+        let refs: Vec<_> = recs.iter().collect();
+        let v = analyse(&group(&refs), &PriceBook::default(), None).unwrap();
+        assert_eq!(v[0].baseline, None);
+        let row = &v[0].tables[0].rows[0];
+        assert_eq!(
+            (row.price_ratio, row.performance_ratio, row.verdict),
+            (None, None, None)
+        );
+    }
+
+    #[test]
+    fn another_currency_gets_no_price_ratio() {
+        let mut eur = record("b", "P", "euro", Some(0.2), "t", &[("iops", 300.0, "IOPS")]);
+        if let Some(p) = eur.subject.price.as_mut() {
+            p.currency = "EUR".into();
+        }
+        let recs = [
+            record("a", "P", "usd", Some(0.1), "t", &[("iops", 100.0, "IOPS")]),
+            eur,
+        ];
+        let refs: Vec<_> = recs.iter().collect();
+        let v = analyse(&group(&refs), &PriceBook::default(), None).unwrap();
+        assert_eq!(v[0].baseline.as_deref(), Some("P usd"));
+        let row = v[0].tables[0]
+            .rows
+            .iter()
+            .find(|r| r.offering == "P euro")
+            .unwrap();
+        assert_eq!(row.price_ratio, None);
+        assert_eq!(row.verdict, None);
+        assert!((row.performance_ratio.unwrap() - 3.0).abs() < 1e-12);
+    }
+}

@@ -1,0 +1,240 @@
+//! Every number on the site is formatted here: display-unit choice, fixed
+//! precision, ratios, money and the verdict sentence.
+
+use crate::analysis::prices::EffectivePrice;
+use crate::analysis::value::{ValueRow, BASELINE_VERDICT};
+use crate::units::Unit;
+
+/// A unit to show values in: display value = canonical value / `factor`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DisplayUnit {
+    /// Label, e.g. `MB/s`.
+    pub label: &'static str,
+    /// Canonical units per display unit.
+    pub factor: f64,
+}
+
+const BANDWIDTH: [(&str, f64); 4] = [("B/s", 1.0), ("kB/s", 1e3), ("MB/s", 1e6), ("GB/s", 1e9)];
+const TIME: [(&str, f64); 4] = [("ns", 1e-9), ("µs", 1e-6), ("ms", 1e-3), ("s", 1.0)];
+const SIZE: [(&str, f64); 5] = [
+    ("B", 1.0),
+    ("kB", 1e3),
+    ("MB", 1e6),
+    ("GB", 1e9),
+    ("TB", 1e12),
+];
+
+/// The display unit for values of `unit` whose largest magnitude is
+/// `largest`: the biggest step that keeps that value at 1 or more.
+/// Bandwidth and sizes use decimal (SI) prefixes, like dd and fio 3.x.
+pub fn display_unit(unit: Unit, largest: f64) -> DisplayUnit {
+    let steps: &[(&'static str, f64)] = match unit {
+        Unit::BytesPerSec => &BANDWIDTH,
+        Unit::Seconds => &TIME,
+        Unit::Bytes => &SIZE,
+        Unit::Iops => &[("IOPS", 1.0)],
+        Unit::OpsPerSec => &[("ops/s", 1.0)],
+        Unit::Percent => &[("%", 1.0)],
+        Unit::Count => &[("", 1.0)],
+    };
+    let largest = if largest.is_finite() {
+        largest.abs()
+    } else {
+        0.0
+    };
+    let (label, factor) = steps
+        .iter()
+        .rev()
+        .find(|(_, f)| largest >= *f)
+        .or_else(|| steps.first())
+        .copied()
+        .unwrap_or(("", 1.0));
+    DisplayUnit { label, factor }
+}
+
+/// A number with fixed precision by magnitude: 0 decimals from 100, 1 from
+/// 10, 2 below; `n/a` when not finite.
+pub fn number(v: f64) -> String {
+    if !v.is_finite() {
+        return "n/a".to_string();
+    }
+    let a = v.abs();
+    let s = if a >= 100.0 {
+        format!("{v:.0}")
+    } else if a >= 10.0 {
+        format!("{v:.1}")
+    } else {
+        format!("{v:.2}")
+    };
+    // "-0" and "-0.00" read as noise
+    if s.trim_start_matches('-')
+        .chars()
+        .all(|c| c == '0' || c == '.')
+    {
+        s.trim_start_matches('-').to_string()
+    } else {
+        s
+    }
+}
+
+/// A canonical value shown in `du`, with the unit: `98.3 MB/s`.
+pub fn with_unit(v: f64, du: DisplayUnit) -> String {
+    let n = number(v / du.factor);
+    if du.label.is_empty() {
+        n
+    } else {
+        format!("{n} {}", du.label)
+    }
+}
+
+/// A canonical value in its own best display unit.
+pub fn value(v: f64, unit: Unit) -> String {
+    with_unit(v, display_unit(unit, v))
+}
+
+/// A ratio for sentences and tables: one decimal and `x` (`4.7x`).
+pub fn ratio(r: f64) -> String {
+    if r.is_finite() {
+        format!("{r:.1}x")
+    } else {
+        "n/a".to_string()
+    }
+}
+
+/// A ratio for data files: three decimals, no unit (`4.667`).
+pub fn ratio_data(r: f64) -> String {
+    format!("{r:.3}")
+}
+
+/// A number for data files: shortest form that reads back to the same f64.
+pub fn data(v: f64) -> String {
+    format!("{v}")
+}
+
+/// A coefficient of variation as a percentage, one decimal.
+pub fn percent(cv: f64) -> String {
+    format!("{:.1}%", cv * 100.0)
+}
+
+/// A price per GB-month: `0.150 USD`.
+pub fn price_per_gb(p: &EffectivePrice) -> String {
+    format!("{:.3} {}", p.per_gb_month, p.currency)
+}
+
+/// An amount of money: `15.00 USD`.
+pub fn money(v: f64, currency: &str) -> String {
+    format!("{v:.2} {currency}")
+}
+
+/// A size in GB: `100 GB`, `0.5 GB`.
+pub fn size_gb(v: f64) -> String {
+    format!("{} GB", number(v))
+}
+
+/// A duration in seconds, fixed precision: `12.3 s`.
+pub fn duration(v: f64) -> String {
+    value(v, Unit::Seconds)
+}
+
+/// A byte count in the best SI unit: `8.00 GB`.
+pub fn bytes(v: u64) -> String {
+    value(v as f64, Unit::Bytes)
+}
+
+/// The verdict for a value row in words:
+/// `4.7x the price, 4.2x the random seeks: nearly worth it`, or for a
+/// lower-is-better metric `2.5x the price, 1.3x better average latency: not quite`
+/// (the ratio is already inverted, and "1.3x the latency" would read as worse).
+/// `None` when the row has no value ratio.
+pub fn verdict_sentence(
+    row: &ValueRow,
+    metric_human: &str,
+    higher_is_better: bool,
+) -> Option<String> {
+    let verdict = row.verdict?;
+    if verdict == BASELINE_VERDICT {
+        return Some(BASELINE_VERDICT.to_string());
+    }
+    let perf = ratio(row.performance_ratio?);
+    let what = if higher_is_better {
+        format!("{perf} the {metric_human}")
+    } else {
+        format!("{perf} better {metric_human}")
+    };
+    Some(format!(
+        "{} the price, {what}: {verdict}",
+        ratio(row.price_ratio?)
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn display_units_keep_values_above_one() {
+        let du = display_unit(Unit::BytesPerSec, 95981.0 * 1024.0);
+        assert_eq!(du.label, "MB/s");
+        assert_eq!(with_unit(95981.0 * 1024.0, du), "98.3 MB/s");
+        assert_eq!(value(309.7e-6, Unit::Seconds), "310 µs");
+        assert_eq!(value(1.64e-3, Unit::Seconds), "1.64 ms");
+        assert_eq!(value(473.4, Unit::OpsPerSec), "473 ops/s");
+        assert_eq!(value(0.5, Unit::BytesPerSec), "0.50 B/s");
+        assert_eq!(value(12.0, Unit::Percent), "12.0 %");
+        assert_eq!(value(7.0, Unit::Count), "7.00");
+    }
+
+    #[test]
+    fn fixed_precision_by_magnitude() {
+        assert_eq!(number(1969.0), "1969");
+        assert_eq!(number(24.84), "24.8");
+        assert_eq!(number(1.6), "1.60");
+        assert_eq!(number(-0.001), "0.00");
+        assert_eq!(number(f64::NAN), "n/a");
+    }
+
+    #[test]
+    fn ratios_and_money() {
+        assert_eq!(ratio(0.70 / 0.15), "4.7x");
+        assert_eq!(ratio(1969.0 / 473.4), "4.2x");
+        assert_eq!(ratio_data(0.70 / 0.15), "4.667");
+        assert_eq!(money(15.0, "USD"), "15.00 USD");
+        assert_eq!(percent(0.1234), "12.3%");
+        assert_eq!(data(0.1), "0.1");
+    }
+
+    #[test]
+    fn verdict_sentences_read_right_both_ways() {
+        let row = ValueRow {
+            offering: "SSD".into(),
+            price: None,
+            median: 1969.0,
+            runs: 1,
+            is_baseline: false,
+            price_ratio: Some(0.70 / 0.15),
+            performance_ratio: Some(1969.0 / 473.4),
+            value_ratio: Some(0.891),
+            verdict: Some("nearly worth it"),
+            monthly_cost: None,
+            per_cost: None,
+        };
+        assert_eq!(
+            verdict_sentence(&row, "random seeks", true).unwrap(),
+            "4.7x the price, 4.2x the random seeks: nearly worth it"
+        );
+        assert_eq!(
+            verdict_sentence(&row, "average latency", false).unwrap(),
+            "4.7x the price, 4.2x better average latency: nearly worth it"
+        );
+        let none = ValueRow {
+            verdict: None,
+            ..row.clone()
+        };
+        assert_eq!(verdict_sentence(&none, "x", true), None);
+        let base = ValueRow {
+            verdict: Some(BASELINE_VERDICT),
+            ..row
+        };
+        assert_eq!(verdict_sentence(&base, "x", true).unwrap(), "baseline");
+    }
+}

@@ -1,0 +1,266 @@
+//! The site in memory (relative path → bytes) and writing it to disk through
+//! `crate::fsio`, guarded by a marker file listing what diskdash wrote.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Component, Path, PathBuf};
+
+use anyhow::{bail, Context, Result};
+
+use crate::fsio;
+
+/// Marks a directory as a diskdash site; holds the list of files written.
+pub const MARKER: &str = ".diskdash-site";
+const MARKER_HEADER: &str =
+    "diskdash site: files written by `diskdash report` (safe to delete the directory)";
+
+/// A site being built: held in memory (tests, snapshots), or streamed to
+/// an output directory as each file is added (the command), so that a build
+/// of many thousand run pages never holds them all.
+#[derive(Debug, Default)]
+pub struct Site {
+    /// In memory: relative path (with `/`) to content. Empty when streaming.
+    pub files: BTreeMap<String, Vec<u8>>,
+    /// Every path added, in either mode.
+    paths: BTreeSet<String>,
+    /// Where files go when streaming.
+    stream: Option<Stream>,
+}
+
+#[derive(Debug)]
+struct Stream {
+    out: PathBuf,
+    /// Files an earlier build listed in its marker.
+    earlier: BTreeSet<String>,
+    written: Written,
+    /// The first write error; later files are not attempted.
+    error: Option<anyhow::Error>,
+}
+
+/// What a write did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Written {
+    /// Files whose content changed (or that are new).
+    pub changed: usize,
+    /// Files already holding the same bytes.
+    pub unchanged: usize,
+    /// Files of an earlier build that this build no longer has, removed.
+    pub removed: usize,
+}
+
+impl Site {
+    /// A site that writes each file into `out` as it is added. `out` must
+    /// not exist, be empty, or hold an earlier diskdash site (marker file);
+    /// anything else is refused unless `force`. Call [`Site::finish`] at the end.
+    pub fn streaming(out: &Path, force: bool) -> Result<Site> {
+        let earlier = check_out_dir(out, force)?;
+        Ok(Site {
+            stream: Some(Stream {
+                out: out.to_path_buf(),
+                earlier,
+                written: Written::default(),
+                error: None,
+            }),
+            ..Site::default()
+        })
+    }
+
+    /// Adds a file (writing it at once when streaming). A write error is
+    /// kept and returned by [`Site::finish`].
+    pub fn add(&mut self, path: impl Into<String>, bytes: impl Into<Vec<u8>>) {
+        let path = path.into();
+        let bytes = bytes.into();
+        self.paths.insert(path.clone());
+        match &mut self.stream {
+            None => {
+                self.files.insert(path, bytes);
+            }
+            Some(st) if st.error.is_none() => {
+                let full = st.out.join(&path);
+                // unchanged files keep their modification time: rebuilds stay cheap
+                if std::fs::read(&full).ok().as_deref() == Some(bytes.as_slice()) {
+                    st.written.unchanged += 1;
+                } else {
+                    match fsio::write_atomic_unsynced(&full, &bytes) {
+                        Ok(()) => st.written.changed += 1,
+                        Err(e) => st.error = Some(e),
+                    }
+                }
+            }
+            Some(_) => {}
+        }
+    }
+
+    /// Number of HTML pages.
+    pub fn pages(&self) -> usize {
+        self.paths.iter().filter(|p| p.ends_with(".html")).count()
+    }
+
+    /// The marker file's content: a header line and every path.
+    fn manifest<'a>(paths: impl Iterator<Item = &'a String>) -> Vec<u8> {
+        let mut s = String::from(MARKER_HEADER);
+        s.push('\n');
+        for p in paths {
+            s.push_str(p);
+            s.push('\n');
+        }
+        s.into_bytes()
+    }
+
+    /// Ends a streaming build: removes files an earlier build listed that
+    /// this one did not write (no other file is ever deleted) and writes the
+    /// marker. After a write error the marker lists both builds' files, so
+    /// that nothing diskdash wrote is left unaccounted for, and the error is
+    /// returned. An in-memory site has nothing to finish.
+    pub fn finish(self) -> Result<Written> {
+        let Some(mut st) = self.stream else {
+            return Ok(Written::default());
+        };
+        let marker = st.out.join(MARKER);
+        if let Some(e) = st.error {
+            let all: BTreeSet<&String> = st.earlier.iter().chain(self.paths.iter()).collect();
+            fsio::write_atomic(&marker, &Site::manifest(all.into_iter()))?;
+            return Err(e);
+        }
+        for rel in st.earlier.difference(&self.paths) {
+            let path = st.out.join(rel);
+            if path.is_file() {
+                std::fs::remove_file(&path)
+                    .with_context(|| format!("failed to remove `{}`", path.display()))?;
+                st.written.removed += 1;
+            }
+        }
+        fsio::write_atomic(&marker, &Site::manifest(self.paths.iter()))?;
+        Ok(st.written)
+    }
+
+    /// Writes an in-memory site into `out` (see [`Site::streaming`] for
+    /// which directories are accepted).
+    pub fn write(&self, out: &Path, force: bool) -> Result<Written> {
+        let mut target = Site::streaming(out, force)?;
+        for (rel, bytes) in &self.files {
+            target.add(rel.clone(), bytes.clone());
+        }
+        target.finish()
+    }
+}
+
+/// Checks the output directory; returns the files an earlier build wrote.
+fn check_out_dir(out: &Path, force: bool) -> Result<BTreeSet<String>> {
+    if !out.exists() {
+        return Ok(BTreeSet::new());
+    }
+    if !out.is_dir() {
+        bail!("`{}` exists and is not a directory", out.display());
+    }
+    let marker = out.join(MARKER);
+    if marker.is_file() {
+        let text = std::fs::read_to_string(&marker)
+            .with_context(|| format!("failed to read `{}`", marker.display()))?;
+        // only plain relative paths: a marker must never lead outside `out`
+        return Ok(text
+            .lines()
+            .skip(1)
+            .filter(|l| is_plain_relative(l))
+            .map(str::to_string)
+            .collect());
+    }
+    let mut entries =
+        std::fs::read_dir(out).with_context(|| format!("failed to read `{}`", out.display()))?;
+    if entries.next().is_some() && !force {
+        bail!(
+            "`{}` is not empty and holds no earlier diskdash site (no `{MARKER}` file); choose an empty directory or pass --force",
+            out.display()
+        );
+    }
+    Ok(BTreeSet::new())
+}
+
+fn is_plain_relative(p: &str) -> bool {
+    !p.is_empty()
+        && Path::new(p)
+            .components()
+            .all(|c| matches!(c, Component::Normal(_)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn site(files: &[(&str, &str)]) -> Site {
+        let mut s = Site::default();
+        for (p, c) in files {
+            s.add(*p, c.as_bytes());
+        }
+        s
+    }
+
+    #[test]
+    fn refuses_a_foreign_directory_unless_forced() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("notes.txt"), "mine").unwrap();
+        let s = site(&[("index.html", "<p>hi</p>")]);
+        let err = s.write(dir.path(), false).unwrap_err();
+        assert!(format!("{err:#}").contains("--force"));
+        assert!(!dir.path().join("index.html").exists());
+        s.write(dir.path(), true).unwrap();
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("notes.txt")).unwrap(),
+            "mine"
+        );
+        assert!(dir.path().join(MARKER).is_file());
+    }
+
+    #[test]
+    fn rebuild_removes_only_files_it_wrote() {
+        let dir = tempfile::tempdir().unwrap();
+        let first = site(&[("index.html", "a"), ("runs/old.html", "old")]);
+        assert_eq!(first.write(dir.path(), false).unwrap().changed, 2);
+        std::fs::write(dir.path().join("CNAME"), "example").unwrap();
+        let second = site(&[("index.html", "a"), ("runs/new.html", "new")]);
+        let w = second.write(dir.path(), false).unwrap();
+        assert_eq!(
+            w,
+            Written {
+                changed: 1,
+                unchanged: 1,
+                removed: 1
+            }
+        );
+        assert!(!dir.path().join("runs/old.html").exists());
+        assert!(dir.path().join("runs/new.html").exists());
+        assert!(dir.path().join("CNAME").exists());
+    }
+
+    #[test]
+    fn a_tampered_marker_cannot_delete_outside() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("site");
+        std::fs::create_dir(&out).unwrap();
+        std::fs::write(dir.path().join("keep.txt"), "x").unwrap();
+        std::fs::write(
+            out.join(MARKER),
+            format!("{MARKER_HEADER}\n../keep.txt\n/etc/hostname\n"),
+        )
+        .unwrap();
+        site(&[("index.html", "a")]).write(&out, false).unwrap();
+        assert!(dir.path().join("keep.txt").exists());
+    }
+
+    #[test]
+    fn a_failed_write_still_leaves_a_marker_listing_what_was_written() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("site");
+        let mut s = Site::streaming(&out, false).unwrap();
+        s.add("a/b.html", "ok");
+        // `a` is a directory now: this write fails
+        s.add("a", "clash");
+        s.add("c.html", "never attempted");
+        let err = s.finish().unwrap_err();
+        assert!(format!("{err:#}").contains("failed to write"), "{err:#}");
+        assert!(!out.join("c.html").exists());
+        let marker = std::fs::read_to_string(out.join(MARKER)).unwrap();
+        assert!(marker.lines().any(|l| l == "a/b.html"), "{marker}");
+        // so the next build is accepted without --force
+        assert!(Site::streaming(&out, false).is_ok());
+    }
+}

@@ -1,0 +1,141 @@
+//! Helpers shared by the `report_*` tests: records built in code, site
+//! builds through the binary, and reading a site back.
+
+#![allow(dead_code)]
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use diskdash::record::{
+    Host, Metric, Price, Raw, Record, Source, Status, Subject, Target, TestInfo, Tool,
+};
+
+/// The shipped sample results.
+pub fn sample_results() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("sample-results")
+}
+
+/// An `ok` record measured by `diskdash run`.
+#[allow(clippy::too_many_arguments)]
+pub fn record(
+    id: &str,
+    study: &str,
+    provider: &str,
+    offering: &str,
+    price: Option<f64>,
+    test: &str,
+    repetition: u32,
+    metrics: &[(&str, f64, &str)],
+) -> Record {
+    Record {
+        schema: diskdash::record::SCHEMA.to_string(),
+        id: id.to_string(),
+        source: Source::Run {
+            diskdash_version: "0.1.0".to_string(),
+        },
+        subject: Subject {
+            study: Some(study.to_string()),
+            provider: Some(provider.to_string()),
+            offering: Some(offering.to_string()),
+            region: Some(format!("{offering} region")),
+            size_gb: Some(100.0),
+            price: price.map(|p| Price {
+                per_gb_month: p,
+                currency: "USD".to_string(),
+                note: Some(format!("{provider} list")),
+            }),
+            labels: BTreeMap::from([("note".to_string(), offering.to_string())]),
+        },
+        host: Host {
+            cpu_model: Some(format!("{provider} CPU")),
+            description: Some(offering.to_string()),
+            ..Host::default()
+        },
+        target: Target {
+            path: Some("/mnt/test".to_string()),
+            description: Some(offering.to_string()),
+            ..Target::default()
+        },
+        test: TestInfo {
+            id: test.to_string(),
+            tool: Tool::Fio,
+            tool_version: Some("fio-3.33".to_string()),
+            parameters: BTreeMap::from([(
+                "filename".to_string(),
+                serde_json::Value::String(offering.to_string()),
+            )]),
+            command: Some(format!("fio --name={offering}")),
+        },
+        run_id: Some("run-1".to_string()),
+        repetition,
+        started_at: Some("2026-11-30T10:00:00Z".to_string()),
+        duration_s: Some(12.5),
+        status: Status::Ok,
+        error: None,
+        metrics: metrics
+            .iter()
+            .map(|(n, v, u)| {
+                (
+                    n.to_string(),
+                    Metric {
+                        value: *v,
+                        unit: u.to_string(),
+                    },
+                )
+            })
+            .collect(),
+        raw: Some(Raw {
+            stdout: Some(format!("job {offering}: done")),
+            stderr: Some(String::new()),
+            exit_code: Some(0),
+        }),
+    }
+}
+
+/// Writes `record` as pretty JSON to `dir/name`.
+pub fn write_record(dir: &Path, name: &str, record: &Record) {
+    let path = dir.join(name);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, serde_json::to_string_pretty(record).unwrap()).unwrap();
+}
+
+/// Runs `diskdash report` and returns (exit ok, stdout, stderr).
+pub fn report(args: &[&std::ffi::OsStr]) -> (bool, String, String) {
+    let out = Command::cargo_bin("diskdash")
+        .unwrap()
+        .arg("report")
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Builds a site from `input` into `out`; panics with stderr on failure.
+pub fn build(input: &Path, out: &Path) -> String {
+    let (ok, stdout, stderr) = report(&[input.as_os_str(), "--out".as_ref(), out.as_os_str()]);
+    assert!(ok, "report failed: {stderr}");
+    stdout
+}
+
+/// Every file of a site: relative path (with `/`) to bytes.
+pub fn tree(root: &Path) -> BTreeMap<String, Vec<u8>> {
+    let mut out = BTreeMap::new();
+    for e in walkdir::WalkDir::new(root).sort_by_file_name() {
+        let e = e.unwrap();
+        if e.file_type().is_file() {
+            let rel = e.path().strip_prefix(root).unwrap();
+            let rel = rel
+                .components()
+                .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                .collect::<Vec<_>>()
+                .join("/");
+            out.insert(rel, std::fs::read(e.path()).unwrap());
+        }
+    }
+    out
+}

@@ -1,0 +1,481 @@
+//! `diskdash report` end to end: the Rackspace answer, links, escaping,
+//! determinism, bad records, prices and the output directory guard.
+
+mod report_common;
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use report_common::*;
+
+fn value_rows(site: &Path) -> Vec<csv::StringRecord> {
+    let mut r = csv::Reader::from_path(site.join("data/value.csv")).unwrap();
+    assert_eq!(
+        r.headers().unwrap(),
+        vec![
+            "study",
+            "test",
+            "metric",
+            "offering",
+            "baseline",
+            "price_ratio",
+            "performance_ratio",
+            "value_ratio",
+            "verdict"
+        ]
+    );
+    r.records().map(Result::unwrap).collect()
+}
+
+fn row<'a>(
+    rows: &'a [csv::StringRecord],
+    study: &str,
+    metric: &str,
+    offering: &str,
+) -> &'a csv::StringRecord {
+    rows.iter()
+        .find(|r| &r[0] == study && &r[2] == metric && &r[3] == offering)
+        .unwrap_or_else(|| panic!("no value row for {study} {metric} {offering}"))
+}
+
+#[test]
+fn rackspace_answer_is_in_value_csv() {
+    let dir = tempfile::tempdir().unwrap();
+    let site = dir.path().join("site");
+    let stdout = build(&sample_results(), &site);
+    // 27 runs, 13 tests, 6 offerings, index and value
+    assert!(
+        stdout.contains("27 records read, 0 left out, 48 pages written"),
+        "{stdout}"
+    );
+    let rows = value_rows(&site);
+    let sata = "Rackspace Cloud Block Storage Standard (SATA)";
+    let ssd = "Rackspace Cloud Block Storage High-Performance (SSD)";
+    // SSD costs 0.70 / 0.15 = 4.667x per GB; random seeks 1969 / 473.4 = 4.159x
+    let seeks = row(&rows, "rackspace-2013", "random_seeks", ssd);
+    assert_eq!(&seeks[1], "bonnie");
+    assert_eq!(&seeks[4], sata);
+    assert_eq!(&seeks[5], "4.667");
+    assert_eq!(&seeks[6], "4.159");
+    assert_eq!(&seeks[7], "0.891");
+    assert_eq!(&seeks[8], "nearly worth it");
+    // sequential block read: 95927 / 95981 = 0.999x: no
+    let read = row(&rows, "rackspace-2013", "seq_block_read_bw", ssd);
+    assert_eq!((&read[5], &read[6], &read[8]), ("4.667", "0.999", "no"));
+    // dd sequential write: 103 / 105 = 0.981x: no
+    let dd = row(&rows, "rackspace-2013", "write_bw", ssd);
+    assert_eq!((&dd[1], &dd[6], &dd[8]), ("dd-write-1m", "0.981", "no"));
+    let base = row(&rows, "rackspace-2013", "random_seeks", sata);
+    assert_eq!((&base[5], &base[8]), ("1.000", "baseline"));
+    // the local disk has no price: performance ratio, no price or value ratio
+    let local = row(
+        &rows,
+        "rackspace-2013",
+        "random_seeks",
+        "Rackspace Local VM disk",
+    );
+    assert_eq!(
+        (&local[5], &local[6], &local[7], &local[8]),
+        ("", "1.222", "", "")
+    );
+    // and the index says it in words
+    let index = std::fs::read_to_string(site.join("index.html")).unwrap();
+    assert!(index.contains("4.7x the price, 4.2x the random seeks: nearly worth it"));
+    assert!(index.contains("4.7x the price, 1.0x the sequential block read: no"));
+}
+
+fn attr_values<'a>(html: &'a str, attr: &str) -> Vec<&'a str> {
+    let needle = format!("{attr}=\"");
+    html.match_indices(&needle)
+        .filter_map(|(i, _)| {
+            let rest = &html[i + needle.len()..];
+            rest.find('"').map(|end| &rest[..end])
+        })
+        .collect()
+}
+
+/// Checks every href and src of every HTML and SVG file in the site.
+fn assert_links_resolve(site: &Path) -> usize {
+    let files = tree(site);
+    let mut checked = 0;
+    for (rel, bytes) in &files {
+        if !(rel.ends_with(".html") || rel.ends_with(".svg")) {
+            continue;
+        }
+        let text = String::from_utf8(bytes.clone()).unwrap();
+        let stripped = text
+            .replace("xmlns=\"http://www.w3.org/2000/svg\"", "")
+            .replace("xmlns:xlink=\"http://www.w3.org/1999/xlink\"", "");
+        assert!(!stripped.contains("http://"), "{rel} has an absolute URL");
+        assert!(!stripped.contains("https://"), "{rel} has an absolute URL");
+        assert!(!stripped.contains("//cdn"), "{rel} has a CDN reference");
+        let base = Path::new(rel).parent().unwrap_or(Path::new(""));
+        for attr in ["href", "src", "xlink:href"] {
+            for target in attr_values(&text, attr) {
+                assert!(!target.starts_with('/'), "{rel}: absolute path {target}");
+                assert!(!target.contains("://"), "{rel}: URL {target}");
+                let (path, fragment) = target.split_once('#').unwrap_or((target, ""));
+                if path.is_empty() {
+                    continue;
+                }
+                let mut resolved = base.to_path_buf();
+                for part in path.split('/') {
+                    match part {
+                        ".." => assert!(resolved.pop(), "{rel}: {target} leaves the site"),
+                        "." => {}
+                        p => resolved.push(p),
+                    }
+                }
+                let key = resolved.to_string_lossy().replace('\\', "/");
+                let page = files
+                    .get(&key)
+                    .unwrap_or_else(|| panic!("{rel}: dead link {target}"));
+                if !fragment.is_empty() && key.ends_with(".html") {
+                    let page = String::from_utf8_lossy(page);
+                    assert!(
+                        page.contains(&format!("id=\"{fragment}\"")),
+                        "{rel}: dead anchor {target}"
+                    );
+                }
+                checked += 1;
+            }
+        }
+    }
+    checked
+}
+
+#[test]
+fn every_link_resolves_and_nothing_points_elsewhere() {
+    let dir = tempfile::tempdir().unwrap();
+    let site = dir.path().join("site");
+    build(&sample_results(), &site);
+    let checked = assert_links_resolve(&site);
+    assert!(checked > 300, "only {checked} links checked");
+    assert!(site.join(".nojekyll").is_file());
+    assert!(site.join("style.css").is_file());
+    let files = tree(&site);
+    // one page per record, test and offering, plus index and value
+    let runs = files.keys().filter(|k| k.starts_with("runs/")).count();
+    assert_eq!(runs, 27);
+    assert!(files.contains_key("tests/rackspace-2013/bonnie.html"));
+    assert!(files.contains_key("offerings/rackspace-2013/rackspace-local-vm-disk.html"));
+    for data in ["summary.csv", "summary.json", "summary.md", "value.csv"] {
+        assert!(files.contains_key(&format!("data/{data}")));
+    }
+}
+
+const EVIL: &str = "<script>alert(1)</script>";
+
+#[test]
+fn hostile_names_are_escaped_everywhere() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in");
+    let long = "Ü".repeat(300);
+    let names = [
+        (EVIL.to_string(), format!("\"quoted\" & 'single' {EVIL}")),
+        ("Tom & Jerry's <b>".to_string(), long.clone()),
+        (
+            "日本のクラウド".to_string(),
+            "ストレージ <img src=x onerror=alert(2)>".to_string(),
+        ),
+    ];
+    for (i, (provider, offering)) in names.iter().enumerate() {
+        for rep in 1..=2 {
+            let r = record(
+                &format!("evil-{i}-{rep}"),
+                EVIL,
+                provider,
+                offering,
+                Some(0.1 * (i + 1) as f64),
+                "fio-randread-4k-qd64",
+                rep,
+                &[
+                    ("read_iops", 1000.0 * (i + rep as usize) as f64, "IOPS"),
+                    ("read_clat_p50", 1e-4, "s"),
+                    ("read_clat_p99", 1e-3, "s"),
+                    ("read_clat_p99_9", 1e-2, "s"),
+                ],
+            );
+            write_record(&input, &format!("r{i}-{rep}.json"), &r);
+        }
+    }
+    let site = dir.path().join("site");
+    build(&input, &site);
+    let files = tree(&site);
+    let mut pages = 0;
+    for (rel, bytes) in &files {
+        // CSV and JSON are data, where names stay as written; markup is escaped
+        if rel.ends_with(".csv") || rel.ends_with(".json") {
+            continue;
+        }
+        let text = String::from_utf8(bytes.clone()).unwrap();
+        for raw in [EVIL, "<img src=x", "<b>"] {
+            assert!(!text.contains(raw), "{rel} contains raw {raw}");
+        }
+        // quotes matter inside markup attributes: HTML and SVG
+        if !rel.ends_with(".md") {
+            assert!(!text.contains("\"quoted\""), "{rel} contains raw quotes");
+        }
+        if rel.ends_with(".html") {
+            pages += 1;
+            assert!(!text.contains("<script"), "{rel} has a script tag");
+            assert!(
+                text.contains("&lt;script&gt;alert(1)&lt;/script&gt;")
+                    || text.contains("&#60;script&#62;alert(1)&#60;/script&#62;"),
+                "{rel} lacks the escaped study name"
+            );
+        }
+    }
+    // index, value, 1 test, 3 offerings, 6 runs
+    assert_eq!(pages, 12);
+    let offering_pages: Vec<&String> = files
+        .keys()
+        .filter(|k| k.starts_with("offerings/"))
+        .collect();
+    for p in &offering_pages {
+        // file names stay short and plain whatever the offering is called
+        assert!(p.len() < 120, "{p}");
+        assert!(p.bytes().all(|b| b.is_ascii_graphic()), "{p}");
+    }
+    let index = String::from_utf8(files["index.html"].clone()).unwrap();
+    assert!(
+        index.contains("Tom &amp; Jerry&#39;s &lt;b&gt;")
+            || index.contains("Tom &#38; Jerry&#39;s &#60;b&#62;")
+    );
+    assert!(index.contains(&long), "long non-ASCII name kept whole");
+    assert!(index.contains("日本のクラウド"));
+    assert_links_resolve(&site);
+}
+
+#[test]
+fn input_order_does_not_change_a_byte() {
+    let dir = tempfile::tempdir().unwrap();
+    let sample = tree(&sample_results());
+    let a = dir.path().join("a");
+    let b = dir.path().join("b");
+    let records: Vec<(&String, &Vec<u8>)> = sample
+        .iter()
+        .filter(|(k, _)| k.ends_with(".json"))
+        .collect();
+    assert!(records.len() >= 27);
+    for (i, (rel, bytes)) in records.iter().enumerate() {
+        let pa = a.join(rel);
+        std::fs::create_dir_all(pa.parent().unwrap()).unwrap();
+        std::fs::write(&pa, bytes).unwrap();
+        // the other tree: flat, names that sort in reverse, in two directories
+        let pb = b
+            .join(if i % 2 == 0 { "z" } else { "y" })
+            .join(format!("{:03}.json", 999 - i));
+        std::fs::create_dir_all(pb.parent().unwrap()).unwrap();
+        std::fs::write(&pb, bytes).unwrap();
+    }
+    build(&a, &dir.path().join("site-a"));
+    build(&b, &dir.path().join("site-b"));
+    let ta = tree(&dir.path().join("site-a"));
+    let tb = tree(&dir.path().join("site-b"));
+    assert_eq!(ta.keys().collect::<Vec<_>>(), tb.keys().collect::<Vec<_>>());
+    for (k, v) in &ta {
+        assert!(tb[k] == *v, "{k} differs");
+    }
+    // and a rebuild in place changes nothing
+    build(&b, &dir.path().join("site-a"));
+    assert_eq!(tree(&dir.path().join("site-a")), ta);
+}
+
+#[test]
+fn bad_records_are_reported_and_left_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in");
+    let good = record(
+        "good-1",
+        "s",
+        "P",
+        "ok",
+        Some(0.1),
+        "t",
+        1,
+        &[("read_iops", 100.0, "IOPS")],
+    );
+    write_record(&input, "good.json", &good);
+    let text = serde_json::to_string_pretty(&good).unwrap();
+    let bad: Vec<(&str, String)> = vec![
+        ("truncated.json", text[..text.len() / 2].to_string()),
+        (
+            "types.json",
+            text.replace("\"repetition\": 1", "\"repetition\": \"one\"")
+                .replace("good-1", "types-1"),
+        ),
+        (
+            "nan.json",
+            text.replace("100.0", "NaN").replace("good-1", "nan-1"),
+        ),
+        (
+            "negative.json",
+            text.replace("100.0", "-100.0")
+                .replace("good-1", "negative-1"),
+        ),
+        (
+            "absurd.json",
+            text.replace("100.0", "1e300").replace("good-1", "absurd-1"),
+        ),
+        (
+            "schema.json",
+            text.replace("diskdash.record/1", "diskdash.record/2")
+                .replace("good-1", "schema-1"),
+        ),
+        ("zz-duplicate.json", text.clone()),
+    ];
+    for (name, body) in &bad {
+        std::fs::write(input.join(name), body).unwrap();
+    }
+    let site = dir.path().join("site");
+    let (ok, stdout, stderr) = report(&[input.as_os_str(), "--out".as_ref(), site.as_os_str()]);
+    assert!(ok, "{stderr}");
+    for (name, _) in &bad {
+        assert!(stderr.contains(name), "{name} not reported: {stderr}");
+    }
+    assert!(stdout.contains("8 records read, 7 left out"), "{stdout}");
+    let runs: BTreeSet<String> = tree(&site)
+        .into_keys()
+        .filter(|k| k.starts_with("runs/"))
+        .collect();
+    assert_eq!(runs, BTreeSet::from(["runs/good-1.html".to_string()]));
+    let index = std::fs::read_to_string(site.join("index.html")).unwrap();
+    assert!(
+        index.contains("schema.json:"),
+        "index lists what was left out"
+    );
+    // --strict: the same input is an error, and nothing is written
+    let strict = dir.path().join("strict");
+    let (ok, _, stderr) = report(&[
+        input.as_os_str(),
+        "--out".as_ref(),
+        strict.as_os_str(),
+        "--strict".as_ref(),
+    ]);
+    assert!(!ok);
+    assert!(stderr.contains("--strict"), "{stderr}");
+    assert!(!strict.exists());
+}
+
+#[test]
+fn price_list_overrides_and_bad_lists_name_the_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let prices = dir.path().join("prices.csv");
+    std::fs::write(
+        &prices,
+        "provider,offering,per_gb_month,currency,as_of,source\n\
+         Rackspace,Cloud Block Storage High-Performance (SSD),0.30,USD,2014-01,price cut\n",
+    )
+    .unwrap();
+    let site = dir.path().join("site");
+    let (ok, _, stderr) = report(&[
+        sample_results().as_os_str(),
+        "--out".as_ref(),
+        site.as_os_str(),
+        "--prices".as_ref(),
+        prices.as_os_str(),
+    ]);
+    assert!(ok, "{stderr}");
+    let rows = value_rows(&site);
+    let seeks = row(
+        &rows,
+        "rackspace-2013",
+        "random_seeks",
+        "Rackspace Cloud Block Storage High-Performance (SSD)",
+    );
+    // 0.30 / 0.15 = 2x the price for 4.159x the seeks
+    assert_eq!((&seeks[5], &seeks[8]), ("2.000", "worth it"));
+    let offering =
+        std::fs::read_to_string(site.join(
+            "offerings/rackspace-2013/rackspace-cloud-block-storage-high-performance-ssd.html",
+        ))
+        .unwrap();
+    assert!(offering.contains("price cut, as of 2014-01"));
+    assert!(
+        offering.contains("30.00 USD"),
+        "monthly cost of 100 GB at 0.30"
+    );
+
+    std::fs::write(
+        &prices,
+        "provider,offering,per_gb_month,currency\nA,b,0.1,USD\nA,c,free,USD\n",
+    )
+    .unwrap();
+    let (ok, _, stderr) = report(&[
+        sample_results().as_os_str(),
+        "--out".as_ref(),
+        dir.path().join("site2").as_os_str(),
+        "--prices".as_ref(),
+        prices.as_os_str(),
+    ]);
+    assert!(!ok);
+    assert!(
+        stderr.contains("prices.csv") && stderr.contains("line 3"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn refuses_a_directory_it_did_not_write() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("docs");
+    std::fs::create_dir(&out).unwrap();
+    std::fs::write(out.join("essay.md"), "mine").unwrap();
+    let (ok, _, stderr) = report(&[
+        sample_results().as_os_str(),
+        "--out".as_ref(),
+        out.as_os_str(),
+    ]);
+    assert!(!ok);
+    assert!(stderr.contains("--force"), "{stderr}");
+    assert!(!out.join("index.html").exists());
+    let (ok, _, _) = report(&[
+        sample_results().as_os_str(),
+        "--out".as_ref(),
+        out.as_os_str(),
+        "--force".as_ref(),
+    ]);
+    assert!(ok);
+    assert_eq!(
+        std::fs::read_to_string(out.join("essay.md")).unwrap(),
+        "mine"
+    );
+    // a second build into its own site needs no --force
+    build(&sample_results(), &out);
+}
+
+#[test]
+fn baseline_flag_changes_the_reference() {
+    let dir = tempfile::tempdir().unwrap();
+    let site = dir.path().join("site");
+    let (ok, _, stderr) = report(&[
+        sample_results().as_os_str(),
+        "--out".as_ref(),
+        site.as_os_str(),
+        "--baseline".as_ref(),
+        "rackspace-cloud-block-storage-high-performance-ssd".as_ref(),
+    ]);
+    assert!(ok, "{stderr}");
+    let rows = value_rows(&site);
+    let sata = row(
+        &rows,
+        "rackspace-2013",
+        "random_seeks",
+        "Rackspace Cloud Block Storage Standard (SATA)",
+    );
+    assert_eq!(
+        &sata[4],
+        "Rackspace Cloud Block Storage High-Performance (SSD)"
+    );
+    assert_eq!((&sata[5], &sata[6]), ("0.214", "0.240"));
+    let (ok, _, stderr) = report(&[
+        sample_results().as_os_str(),
+        "--out".as_ref(),
+        dir.path().join("x").as_os_str(),
+        "--baseline".as_ref(),
+        "nobody".as_ref(),
+    ]);
+    assert!(!ok);
+    assert!(stderr.contains("names no offering"), "{stderr}");
+}
