@@ -378,6 +378,18 @@ fn usage_errors_give_2_and_touch_nothing() {
         assert_eq!(code, 2, "{argv:?}");
         assert!(ex.ran.is_empty());
     }
+    // --out below a file: refused before any test runs
+    let bad_out = file.join("records");
+    let argv = [
+        "--target",
+        dir.path().to_str().unwrap(),
+        "--out",
+        bad_out.to_str().unwrap(),
+    ];
+    let mut ex = replay();
+    let code = diskdash::run::run_with(&run_args(&argv), &mut ex, &AtomicUsize::new(0)).unwrap();
+    assert_eq!(code, 2);
+    assert!(ex.ran.is_empty());
     // only the file made above: no output directory, no scratch
     let names: Vec<_> = std::fs::read_dir(dir.path())
         .unwrap()

@@ -236,6 +236,13 @@ fn execute(ready: Ready, executor: &mut dyn Executor, signal: &AtomicUsize) -> R
         Out::Dir(o) => Some(records_dir(o, &subject, &run_id)),
         Out::Stdout => None,
     };
+    // a records directory that cannot be made is found now, not after the first test
+    if let Some(d) = &dir {
+        if let Err(e) = crate::fsio::create_dir(d) {
+            eprintln!("error: {e:#} (check --out)");
+            return Ok(2);
+        }
+    }
     let scratch = Scratch::create(scratch)?;
     let mut progress = Progress::new(jobs.len());
     progress.line(&format!(
