@@ -214,7 +214,8 @@ pub fn records_dir(out: &Path, subject: &Subject, run_id: &str) -> PathBuf {
         .join(run_id)
 }
 
-struct Context_<'a> {
+/// What every record of the run shares.
+struct Facts<'a> {
     run_id: &'a str,
     subject: &'a Subject,
     host: &'a Host,
@@ -250,7 +251,7 @@ fn execute(ready: Ready, executor: &mut dyn Executor, signal: &AtomicUsize) -> R
         jobs.len(),
         target.display()
     ));
-    let ctx = Context_ {
+    let ctx = Facts {
         run_id: &run_id,
         subject: &subject,
         host: &host_facts,
@@ -278,14 +279,15 @@ fn execute(ready: Ready, executor: &mut dyn Executor, signal: &AtomicUsize) -> R
             })
             .clone();
         let (record, interrupted) = run_job(&ctx, job, executor, version.as_deref());
-        if let Err(e) = scratch.clear(&job.dir) {
-            progress.line(&format!("warning: {e:#}"));
-        }
-        progress.finish_job(index, job, &record);
         let written = match &dir {
             Some(d) => write_record_file(d, &record),
             None => write_record_line(&record),
         };
+        progress.finish_job(index, job, &record);
+        // the next test gets the space back
+        if let Err(e) = scratch.clear(&job.dir) {
+            progress.line(&format!("warning: {e:#}"));
+        }
         records.push(record);
         if let Err(e) = written {
             write_error = Some(e);
@@ -349,7 +351,7 @@ fn write_record_line(record: &Record) -> Result<()> {
         .context("cannot write a record to stdout")
 }
 
-fn base_record(ctx: &Context_, job: &Job, version: Option<&str>) -> Record {
+fn base_record(ctx: &Facts, job: &Job, version: Option<&str>) -> Record {
     let mut target = ctx.target.clone();
     target.free_bytes = target
         .path
@@ -385,7 +387,7 @@ fn base_record(ctx: &Context_, job: &Job, version: Option<&str>) -> Record {
 
 /// Runs one job and returns its record, and the signal if one stopped it.
 fn run_job(
-    ctx: &Context_,
+    ctx: &Facts,
     job: &Job,
     executor: &mut dyn Executor,
     version: Option<&str>,
