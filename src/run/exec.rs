@@ -76,14 +76,19 @@ impl RealExecutor {
     }
 }
 
-/// Finds `program` on `PATH` like a shell would.
+/// Directories searched after `PATH`: Debian installs bonnie++ in
+/// `/usr/sbin`, which an ordinary user's `PATH` leaves out.
+const SBIN: [&str; 3] = ["/usr/local/sbin", "/usr/sbin", "/sbin"];
+
+/// Finds `program` on `PATH` like a shell would, then in the sbin directories.
 pub fn which(program: &str) -> Option<PathBuf> {
     if program.contains('/') {
         let p = PathBuf::from(program);
         return is_executable(&p).then_some(p);
     }
-    let path = std::env::var_os("PATH")?;
+    let path = std::env::var_os("PATH").unwrap_or_default();
     std::env::split_paths(&path)
+        .chain(SBIN.iter().map(PathBuf::from))
         .map(|d| d.join(program))
         .find(|p| is_executable(p))
 }
@@ -165,7 +170,8 @@ impl Executor for RealExecutor {
     ) -> Result<Outcome> {
         use std::os::unix::process::{CommandExt, ExitStatusExt};
 
-        let mut cmd = Command::new(&inv.program);
+        let program = which(&inv.program).unwrap_or_else(|| PathBuf::from(&inv.program));
+        let mut cmd = Command::new(program);
         cmd.args(&inv.args)
             .envs(inv.env.iter().map(|(k, v)| (k, v)))
             .current_dir(dir)
