@@ -530,6 +530,21 @@ mod tests {
     }
 
     #[test]
+    fn floats_read_back_exactly() {
+        // serde_json's default float parser can be off in the last digit;
+        // a record read back must keep the value its writer stored.
+        let mut v = good();
+        v["metrics"]["write_bw"]["value"] = serde_json::json!(1302295774.2105753_f64);
+        let text = serde_json::to_string(&v).unwrap();
+        assert!(text.contains("1302295774.2105753"));
+        let r = parse_record(&text).unwrap();
+        assert_eq!(r.metrics["write_bw"].value, 1302295774.2105753);
+        assert!(serde_json::to_string(&r)
+            .unwrap()
+            .contains("1302295774.2105753"));
+    }
+
+    #[test]
     fn a_missing_path_is_an_error() {
         let err = load(&[PathBuf::from("/nonexistent/diskdash")]).unwrap_err();
         assert!(format!("{err:#}").contains("/nonexistent/diskdash"));
