@@ -2,11 +2,6 @@
 //! line is built (for `run`) and how its output is parsed (for `run` and
 //! `import`). Parsers are pure functions over text.
 
-// Each tool file keeps its parser and the parser's tests above the
-// `command line` marker and the argv builder below it, so the builder
-// comes after the test module.
-#![allow(clippy::items_after_test_module)]
-
 use std::collections::BTreeMap;
 
 use anyhow::Result;
