@@ -107,9 +107,9 @@ const MAX_POINTS: usize = 200;
 /// Height of one row in bar and percentile charts.
 const ROW: f64 = 26.0;
 /// Right edge of the row labels.
-const LABEL_RIGHT: f64 = 210.0;
+const LABEL_RIGHT: f64 = 260.0;
 /// Plot area of bar and percentile charts, left to right.
-const ROW_PLOT: (f64, f64) = (218.0, 636.0);
+const ROW_PLOT: (f64, f64) = (LABEL_RIGHT + 8.0, 650.0);
 /// Font sizes, never below 12 at 720 wide.
 const TITLE_PX: f64 = 16.0;
 const LABEL_PX: f64 = 13.0;
@@ -1264,22 +1264,38 @@ fn wrap(s: &str, max: f64, px: f64) -> Vec<String> {
     lines
 }
 
-/// `s` cut to fit `max` at `px`, ending in an ellipsis when cut.
+/// `s` cut to fit `max` at `px`, with an ellipsis in the middle when cut:
+/// offerings of one provider often differ only at the end of their names
+/// ("... Standard (SATA)" vs "... High-Performance (SSD)"), so both ends stay.
 fn fit(s: &str, max: f64, px: f64) -> String {
     if text_width(s, px) <= max {
         return s.to_string();
     }
     let room = max - text_width("…", px);
-    let mut out = String::new();
-    for c in s.chars() {
-        let mut next = out.clone();
-        next.push(c);
-        if text_width(&next, px) > room {
+    let chars: Vec<char> = s.chars().collect();
+    let mut head = String::new();
+    let mut tail: Vec<char> = Vec::new();
+    let (mut i, mut j) = (0, chars.len());
+    // take characters alternately from the front and the back while they fit
+    while i < j {
+        let front = tail.len() >= head.chars().count();
+        let c = if front { chars[i] } else { chars[j - 1] };
+        let width = text_width(&head, px)
+            + text_width(&tail.iter().rev().collect::<String>(), px)
+            + text_width(&c.to_string(), px);
+        if width > room {
             break;
         }
-        out = next;
+        if front {
+            head.push(c);
+            i += 1;
+        } else {
+            tail.push(c);
+            j -= 1;
+        }
     }
-    format!("{}…", out.trim_end())
+    let tail: String = tail.iter().rev().collect();
+    format!("{}…{}", head.trim_end(), tail.trim_start())
 }
 
 fn px(v: f64) -> i32 {
@@ -1620,6 +1636,21 @@ mod tests {
                 ((p.0 - cx).powi(2) + (p.1 - cy).powi(2)).sqrt()
             })
             .fold(f64::INFINITY, f64::min)
+    }
+
+    #[test]
+    fn cut_labels_of_one_provider_stay_distinguishable() {
+        let a = fit("Cloud Block Storage Standard (SATA)", 150.0, LABEL_PX);
+        let b = fit(
+            "Cloud Block Storage High-Performance (SSD)",
+            150.0,
+            LABEL_PX,
+        );
+        assert_ne!(a, b);
+        assert!(a.ends_with("(SATA)") && b.ends_with("(SSD)"), "{a} / {b}");
+        assert!(a.starts_with("Cloud") && a.contains('…'));
+        assert!(text_width(&a, LABEL_PX) <= 150.0);
+        assert_eq!(fit("short", 150.0, LABEL_PX), "short");
     }
 
     #[test]
@@ -2099,18 +2130,22 @@ mod tests {
     }
 
     #[test]
-    fn long_labels_end_in_an_ellipsis_with_the_whole_label_as_tooltip() {
+    fn long_labels_are_cut_in_the_middle_with_the_whole_label_as_tooltip() {
         let long = "A provider with a really very long offering name indeed";
         let svg = bar_chart(&sample_bars()).unwrap();
         let doc = parse(&svg);
         let label = doc
             .descendants()
             .find(|n| {
-                n.tag_name().name() == "text" && n.text().is_some_and(|t| t.ends_with("… (1 run)"))
+                n.tag_name().name() == "text"
+                    && n.text()
+                        .is_some_and(|t| t.contains('…') && t.ends_with(" (1 run)"))
             })
             .expect("cut label with the single run marked");
         let shown = label.text().unwrap();
-        assert!(long.starts_with(shown.trim_end_matches("… (1 run)")));
+        let (head, tail) = shown.trim_end_matches(" (1 run)").split_once('…').unwrap();
+        assert!(head.len() > 5 && tail.len() > 5, "{shown}");
+        assert!(long.starts_with(head) && long.ends_with(tail), "{shown}");
         assert!(text_width(shown, LABEL_PX) <= LABEL_RIGHT - 8.0);
         let tip = kids(label.parent().unwrap())[0];
         assert_eq!(
