@@ -479,3 +479,59 @@ fn baseline_flag_changes_the_reference() {
     assert!(!ok);
     assert!(stderr.contains("names no offering"), "{stderr}");
 }
+
+#[test]
+fn another_currency_is_not_compared_and_says_why() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in");
+    let offerings = [
+        ("usd", 0.10, "USD", 100.0),
+        ("usd2", 0.20, "USD", 250.0),
+        ("euro", 0.05, "EUR", 300.0),
+    ];
+    for (name, price, currency, iops) in offerings {
+        let mut r = record(
+            &format!("m-{name}"),
+            "m",
+            "P",
+            name,
+            Some(price),
+            "fio-randread-4k-qd64",
+            1,
+            &[("read_iops", iops, "IOPS")],
+        );
+        if let Some(p) = r.subject.price.as_mut() {
+            p.currency = currency.to_string();
+        }
+        write_record(&input, &format!("{name}.json"), &r);
+    }
+    let site = dir.path().join("site");
+    build(&input, &site);
+    let rows = value_rows(&site);
+    // 0.05 EUR is not cheaper than 0.10 USD: the baseline is the cheapest in USD
+    let euro = row(&rows, "m", "read_iops", "P euro");
+    assert_eq!(&euro[4], "P usd");
+    assert_eq!((&euro[5], &euro[6], &euro[8]), ("", "3.000", ""));
+    let usd2 = row(&rows, "m", "read_iops", "P usd2");
+    assert_eq!(
+        (&usd2[5], &usd2[6], &usd2[8]),
+        ("2.000", "2.500", "worth it")
+    );
+    let value = std::fs::read_to_string(site.join("value.html")).unwrap();
+    assert!(
+        value.contains("<td>priced in EUR, the baseline in USD: not compared</td>"),
+        "the reader is told why the EUR offering has no verdict"
+    );
+    // per-cost figures: the column is in USD, the EUR row says its currency
+    assert!(value.contains("<th>per USD per month</th>"));
+    assert!(
+        value.contains("<td class=\"num\">60.0 IOPS per EUR</td>"),
+        "{value}"
+    );
+    assert!(value.contains("<td class=\"num\">10.0 IOPS</td>"));
+    let md = std::fs::read_to_string(site.join("data/summary.md")).unwrap();
+    assert!(
+        md.contains("| priced in EUR, the baseline in USD: not compared |"),
+        "{md}"
+    );
+}

@@ -210,6 +210,28 @@ impl ValueTable {
     }
 }
 
+/// Why a row has no verdict, in words: no price, a price in another
+/// currency than the baseline's, or no baseline result to compare with.
+/// `None` when the row has a verdict.
+pub fn why_no_verdict(row: &ValueRow, baseline_price: Option<&EffectivePrice>) -> Option<String> {
+    if row.verdict.is_some() {
+        return None;
+    }
+    let Some(p) = &row.price else {
+        return Some("no price: not compared".to_string());
+    };
+    Some(match baseline_price {
+        Some(b) if b.currency != p.currency => format!(
+            "priced in {}, the baseline in {}: not compared",
+            p.currency, b.currency
+        ),
+        Some(_) if row.performance_ratio.is_none() => {
+            "no baseline result for this metric: not compared".to_string()
+        }
+        _ => "not compared".to_string(),
+    })
+}
+
 /// The value analysis of one study.
 #[derive(Clone, Debug, PartialEq)]
 pub struct StudyValue {
@@ -323,11 +345,29 @@ pub fn analyse(
         .collect())
 }
 
+/// The cheapest offering per GB. Prices in different currencies cannot be
+/// compared, so it is the cheapest in the currency most offerings are priced
+/// in (on a tie, the first currency code alphabetically).
 fn cheapest(prices: &BTreeMap<String, Option<EffectivePrice>>) -> Option<String> {
+    let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
+    for p in prices.values().flatten() {
+        *counts.entry(p.currency.as_str()).or_default() += 1;
+    }
+    let currency = counts
+        .iter()
+        .fold(None::<(&str, usize)>, |best, (c, n)| match best {
+            Some((_, bn)) if bn >= *n => best,
+            _ => Some((c, *n)),
+        })?
+        .0;
     // BTreeMap order breaks ties by name, so the choice is deterministic
     prices
         .iter()
-        .filter_map(|(n, p)| p.as_ref().map(|p| (n, p.per_gb_month)))
+        .filter_map(|(n, p)| {
+            p.as_ref()
+                .filter(|p| p.currency == currency)
+                .map(|p| (n, p.per_gb_month))
+        })
         .fold(None::<(&String, f64)>, |best, (n, p)| match best {
             Some((_, bp)) if bp <= p => best,
             _ => Some((n, p)),
@@ -417,11 +457,19 @@ fn tables(
                     })
                 })
                 .collect();
+            // prices in the baseline's currency first: only they compare
+            let base_currency = base_price.map(|p| p.currency.as_str());
             rows.sort_by(|a, b| {
-                let pa = a.price.as_ref().map(|p| p.per_gb_month);
-                let pb = b.price.as_ref().map(|p| p.per_gb_month);
+                let key = |p: &EffectivePrice| {
+                    (
+                        Some(p.currency.as_str()) != base_currency,
+                        p.currency.clone(),
+                    )
+                };
+                let pa = a.price.as_ref().map(|p| (key(p), p.per_gb_month));
+                let pb = b.price.as_ref().map(|p| (key(p), p.per_gb_month));
                 match (pa, pb) {
-                    (Some(x), Some(y)) => x.total_cmp(&y),
+                    (Some((ka, x)), Some((kb, y))) => ka.cmp(&kb).then(x.total_cmp(&y)),
                     (Some(_), None) => std::cmp::Ordering::Less,
                     (None, Some(_)) => std::cmp::Ordering::Greater,
                     (None, None) => std::cmp::Ordering::Equal,
@@ -618,24 +666,43 @@ mod tests {
 
     #[test]
     fn another_currency_gets_no_price_ratio() {
-        let mut eur = record("b", "P", "euro", Some(0.2), "t", &[("iops", 300.0, "IOPS")]);
+        // 0.05 EUR is not "cheaper" than 0.10 USD: the baseline is the
+        // cheapest in the currency most offerings use
+        let mut eur = record(
+            "b",
+            "P",
+            "euro",
+            Some(0.05),
+            "t",
+            &[("iops", 300.0, "IOPS")],
+        );
         if let Some(p) = eur.subject.price.as_mut() {
             p.currency = "EUR".into();
         }
         let recs = [
             record("a", "P", "usd", Some(0.1), "t", &[("iops", 100.0, "IOPS")]),
             eur,
+            record("c", "P", "usd2", Some(0.2), "t", &[("iops", 250.0, "IOPS")]),
         ];
         let refs: Vec<_> = recs.iter().collect();
         let v = analyse(&group(&refs), &PriceBook::default(), None).unwrap();
         assert_eq!(v[0].baseline.as_deref(), Some("P usd"));
-        let row = v[0].tables[0]
-            .rows
-            .iter()
-            .find(|r| r.offering == "P euro")
-            .unwrap();
+        let t = &v[0].tables[0];
+        // the baseline's currency first, by price; the other currency after
+        let names: Vec<&str> = t.rows.iter().map(|r| r.offering.as_str()).collect();
+        assert_eq!(names, ["P usd", "P usd2", "P euro"]);
+        let usd2 = &t.rows[1];
+        assert!((usd2.price_ratio.unwrap() - 2.0).abs() < 1e-12);
+        assert_eq!(usd2.verdict, Some("worth it"));
+        let row = &t.rows[2];
         assert_eq!(row.price_ratio, None);
         assert_eq!(row.verdict, None);
         assert!((row.performance_ratio.unwrap() - 3.0).abs() < 1e-12);
+        let base = v[0].prices["P usd"].as_ref();
+        assert_eq!(
+            why_no_verdict(row, base).as_deref(),
+            Some("priced in EUR, the baseline in USD: not compared")
+        );
+        assert_eq!(why_no_verdict(usd2, base), None);
     }
 }

@@ -447,10 +447,18 @@ fn value_page(a: &Analysis, paths: &Paths, opts: &Options, site: &mut Site) -> R
                 .unwrap_or_else(|| "x".into());
             let du = display_unit(t.unit, t.rows.iter().map(|r| r.median).fold(0.0, f64::max));
             let human = human_name(&t.metric);
-            let currency = t
-                .rows
-                .iter()
-                .find_map(|r| r.price.as_ref().map(|p| p.currency.clone()))
+            let base_price = sv
+                .baseline
+                .as_ref()
+                .and_then(|b| sv.prices.get(b))
+                .and_then(Option::as_ref);
+            let currency = base_price
+                .map(|p| p.currency.clone())
+                .or_else(|| {
+                    t.rows
+                        .iter()
+                        .find_map(|r| r.price.as_ref().map(|p| p.currency.clone()))
+                })
                 .unwrap_or_else(|| "USD".into());
             let rows = t
                 .rows
@@ -472,13 +480,8 @@ fn value_page(a: &Analysis, paths: &Paths, opts: &Options, site: &mut Site) -> R
                     performance_ratio: r.performance_ratio.map(format::ratio).unwrap_or_default(),
                     value_ratio: r.value_ratio.map(|v| format!("{v:.2}")).unwrap_or_default(),
                     verdict: format::verdict_sentence(r, &human, t.unit.higher_is_better())
-                        .unwrap_or_else(|| {
-                            if r.price.is_none() {
-                                "no price: not compared".into()
-                            } else {
-                                String::new()
-                            }
-                        }),
+                        .or_else(|| value::why_no_verdict(r, base_price))
+                        .unwrap_or_default(),
                     class: verdict_class(r.verdict),
                     monthly: match (r.monthly_cost, &r.price) {
                         (Some(c), Some(p)) => format::money(c, &p.currency),
@@ -486,7 +489,16 @@ fn value_page(a: &Analysis, paths: &Paths, opts: &Options, site: &mut Site) -> R
                     },
                     per_cost: r
                         .per_cost
-                        .map(|v| format::with_unit(v, display_unit(t.unit, v)))
+                        .map(|v| {
+                            let shown = format::with_unit(v, display_unit(t.unit, v));
+                            // the column is headed with the baseline's currency
+                            match &r.price {
+                                Some(p) if p.currency != currency => {
+                                    format!("{shown} per {}", p.currency)
+                                }
+                                _ => shown,
+                            }
+                        })
                         .unwrap_or_default(),
                 })
                 .collect();

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use anyhow::{Context, Result};
 use serde::Serialize;
 
-use crate::analysis::value::{human_name, metric_order};
+use crate::analysis::value::{self, human_name, metric_order};
 use crate::report::format::{self, display_unit};
 use crate::report::site::Site;
 use crate::report::Analysis;
@@ -291,6 +291,11 @@ pub fn summary_md(a: &Analysis) -> Vec<u8> {
             )),
             None => s.push_str("No offering has a price: no ratios.\n\n"),
         }
+        let base_price = sv
+            .baseline
+            .as_ref()
+            .and_then(|b| sv.prices.get(b))
+            .and_then(Option::as_ref);
         let mut tests: Vec<&str> = sv.tables.iter().map(|t| t.test.as_str()).collect();
         tests.dedup();
         for test in tests {
@@ -310,7 +315,9 @@ pub fn summary_md(a: &Analysis) -> Vec<u8> {
                         r.price_ratio.map(format::ratio).unwrap_or_default(),
                         r.performance_ratio.map(format::ratio).unwrap_or_default(),
                         r.verdict
-                            .unwrap_or(if r.price.is_none() { "no price" } else { "" }),
+                            .map(str::to_string)
+                            .or_else(|| value::why_no_verdict(r, base_price))
+                            .unwrap_or_default(),
                     ));
                 }
             }
