@@ -212,6 +212,12 @@ impl PriceBook {
             }
             let currency =
                 text("currency").with_context(|| format!("line {line}: empty `currency`"))?;
+            // records hold upper-case ISO 4217 codes; `usd` must match `USD`,
+            // and `$` would silently match nothing
+            if currency.len() != 3 || !currency.bytes().all(|b| b.is_ascii_alphabetic()) {
+                bail!("line {line}: `currency` is `{currency}`, expected an ISO 4217 code such as USD");
+            }
+            let currency = currency.to_ascii_uppercase();
             let entry = PriceEntry {
                 provider,
                 offering,
@@ -327,6 +333,19 @@ AWS,gp3,0.08,USD,2024-06,aws pricing page,,0.005,3000\n";
         });
         let cost = p.monthly_cost(Some(100.0), &BTreeMap::new()).unwrap();
         assert!((cost - 70.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn currency_codes_match_the_records() {
+        let book =
+            PriceBook::parse("provider,offering,per_gb_month,currency\nA,b,0.1,usd\n").unwrap();
+        let p = book.effective(Some("A"), Some("b"), None).unwrap();
+        assert_eq!(p.currency, "USD");
+        let err = format!(
+            "{:#}",
+            PriceBook::parse("provider,offering,per_gb_month,currency\nA,b,0.1,$\n").unwrap_err()
+        );
+        assert!(err.contains("line 2") && err.contains("ISO 4217"), "{err}");
     }
 
     #[test]
