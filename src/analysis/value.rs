@@ -213,7 +213,11 @@ impl ValueTable {
 /// Why a row has no verdict, in words: no price, a price in another
 /// currency than the baseline's, or no baseline result to compare with.
 /// `None` when the row has a verdict.
-pub fn why_no_verdict(row: &ValueRow, baseline_price: Option<&EffectivePrice>) -> Option<String> {
+pub fn why_no_verdict(
+    row: &ValueRow,
+    table: &ValueTable,
+    baseline_price: Option<&EffectivePrice>,
+) -> Option<String> {
     if row.verdict.is_some() {
         return None;
     }
@@ -225,10 +229,10 @@ pub fn why_no_verdict(row: &ValueRow, baseline_price: Option<&EffectivePrice>) -
             "priced in {}, the baseline in {}: not compared",
             p.currency, b.currency
         ),
-        Some(_) if row.performance_ratio.is_none() => {
+        Some(_) if table.baseline_row().is_none() => {
             "no baseline result for this metric: not compared".to_string()
         }
-        _ => "not compared".to_string(),
+        _ => "no usable performance ratio (a zero median): not compared".to_string(),
     })
 }
 
@@ -421,13 +425,15 @@ fn tables(
                         _ => None,
                     };
                     let median = st.summary.median;
+                    // zero performance is a result (0x: "no"); only a zero
+                    // divisor leaves the ratio undefined
                     let performance_ratio = base_median.and_then(|b| {
                         let r = if unit.higher_is_better() {
                             median / b
                         } else {
                             b / median
                         };
-                        (r.is_finite() && r > 0.0).then_some(r)
+                        (r.is_finite() && r >= 0.0).then_some(r)
                     });
                     let value_ratio = match (performance_ratio, price_ratio) {
                         (Some(perf), Some(price)) => Some(perf / price),
@@ -652,6 +658,37 @@ mod tests {
     }
 
     #[test]
+    fn zero_performance_is_a_verdict_not_a_gap() {
+        let recs = [
+            record(
+                "a",
+                "P",
+                "cheap",
+                Some(0.1),
+                "t",
+                &[("iops", 100.0, "IOPS")],
+            ),
+            record("b", "P", "dead", Some(0.2), "t", &[("iops", 0.0, "IOPS")]),
+            record("c", "P", "odd", Some(0.3), "u", &[("iops", 5.0, "IOPS")]),
+        ];
+        let refs: Vec<_> = recs.iter().collect();
+        let v = analyse(&group(&refs), &PriceBook::default(), None).unwrap();
+        let t = &v[0].tables[0];
+        let dead = &t.rows[1];
+        assert_eq!(dead.offering, "P dead");
+        assert_eq!(dead.performance_ratio, Some(0.0));
+        assert_eq!(dead.value_ratio, Some(0.0));
+        assert_eq!(dead.verdict, Some("no"));
+        // test `u`: the baseline has no result, and the row says so
+        let u = &v[0].tables[1];
+        let base = v[0].prices["P cheap"].as_ref();
+        assert_eq!(
+            why_no_verdict(&u.rows[0], u, base).as_deref(),
+            Some("no baseline result for this metric: not compared")
+        );
+    }
+
+    #[test]
     fn no_prices_means_no_baseline_and_no_ratios() {
         let recs = [record("a", "P", "x", None, "t", &[("iops", 100.0, "IOPS")])];
         let refs: Vec<_> = recs.iter().collect();
@@ -700,9 +737,9 @@ mod tests {
         assert!((row.performance_ratio.unwrap() - 3.0).abs() < 1e-12);
         let base = v[0].prices["P usd"].as_ref();
         assert_eq!(
-            why_no_verdict(row, base).as_deref(),
+            why_no_verdict(row, t, base).as_deref(),
             Some("priced in EUR, the baseline in USD: not compared")
         );
-        assert_eq!(why_no_verdict(usd2, base), None);
+        assert_eq!(why_no_verdict(usd2, t, base), None);
     }
 }

@@ -480,7 +480,7 @@ fn value_page(a: &Analysis, paths: &Paths, opts: &Options, site: &mut Site) -> R
                     performance_ratio: r.performance_ratio.map(format::ratio).unwrap_or_default(),
                     value_ratio: r.value_ratio.map(|v| format!("{v:.2}")).unwrap_or_default(),
                     verdict: format::verdict_sentence(r, &human, t.unit.higher_is_better())
-                        .or_else(|| value::why_no_verdict(r, base_price))
+                        .or_else(|| value::why_no_verdict(r, t, base_price))
                         .unwrap_or_default(),
                     class: verdict_class(r.verdict),
                     monthly: match (r.monthly_cost, &r.price) {

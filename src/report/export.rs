@@ -316,7 +316,7 @@ pub fn summary_md(a: &Analysis) -> Vec<u8> {
                         r.performance_ratio.map(format::ratio).unwrap_or_default(),
                         r.verdict
                             .map(str::to_string)
-                            .or_else(|| value::why_no_verdict(r, base_price))
+                            .or_else(|| value::why_no_verdict(r, t, base_price))
                             .unwrap_or_default(),
                     ));
                 }
