@@ -59,6 +59,14 @@ pub fn band(value_ratio: f64) -> &'static Band {
         .unwrap_or(&BANDS[BANDS.len() - 1])
 }
 
+/// The verdict of a value ratio as published: rounded to the three decimals
+/// `data/value.csv` and the value page show, so that a verdict never
+/// disagrees with the number beside it, and 1.4x the price for 1.4x the
+/// performance (0.9999999999999999 in floating point) is "worth it".
+pub fn verdict(value_ratio: f64) -> &'static str {
+    band((value_ratio * 1000.0).round() / 1000.0).verdict
+}
+
 /// A metric's name for people, and whether it is a headline metric.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct MetricName {
@@ -442,7 +450,7 @@ fn tables(
                     let verdict = if is_baseline && value_ratio.is_some() {
                         Some(BASELINE_VERDICT)
                     } else {
-                        value_ratio.map(|v| band(v).verdict)
+                        value_ratio.map(verdict)
                     };
                     let monthly_cost = costs.get(&o.name).copied().flatten();
                     let per_cost = monthly_cost
@@ -507,6 +515,38 @@ mod tests {
         assert_eq!(band(0.79).verdict, "not quite");
         assert_eq!(band(0.5).verdict, "not quite");
         assert_eq!(band(0.21).verdict, "no");
+    }
+
+    #[test]
+    fn verdicts_follow_the_ratio_as_shown() {
+        assert_eq!(verdict(0.9999999999999999), "worth it");
+        // shown as 0.499: below the 0.5 band
+        assert_eq!(verdict(0.4992), "no");
+        assert_eq!(verdict(0.7996), "nearly worth it");
+        // N times the price for exactly N times the performance
+        let recs = [
+            record(
+                "a",
+                "P",
+                "base",
+                Some(0.05),
+                "t",
+                &[("iops", 100.0, "IOPS")],
+            ),
+            record(
+                "b",
+                "P",
+                "more",
+                Some(0.07),
+                "t",
+                &[("iops", 140.0, "IOPS")],
+            ),
+        ];
+        let refs: Vec<_> = recs.iter().collect();
+        let v = analyse(&group(&refs), &PriceBook::default(), None).unwrap();
+        let row = &v[0].tables[0].rows[1];
+        assert_eq!(row.offering, "P more");
+        assert_eq!(row.verdict, Some("worth it"));
     }
 
     #[test]

@@ -478,7 +478,7 @@ fn value_page(a: &Analysis, paths: &Paths, opts: &Options, site: &mut Site) -> R
                     runs: r.runs.to_string(),
                     price_ratio: r.price_ratio.map(format::ratio).unwrap_or_default(),
                     performance_ratio: r.performance_ratio.map(format::ratio).unwrap_or_default(),
-                    value_ratio: r.value_ratio.map(|v| format!("{v:.2}")).unwrap_or_default(),
+                    value_ratio: r.value_ratio.map(format::ratio_data).unwrap_or_default(),
                     verdict: format::verdict_sentence(r, &human, t.unit.higher_is_better())
                         .or_else(|| value::why_no_verdict(r, t, base_price))
                         .unwrap_or_default(),
