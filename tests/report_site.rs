@@ -535,3 +535,61 @@ fn another_currency_is_not_compared_and_says_why() {
         "{md}"
     );
 }
+
+#[test]
+fn a_failed_run_on_the_cheapest_does_not_blank_a_test() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in");
+    let mut failed = record(
+        "f-cheap-fio",
+        "f",
+        "P",
+        "cheap",
+        Some(0.1),
+        "fio-randread-4k-qd64",
+        1,
+        &[],
+    );
+    failed.status = diskdash::record::Status::Failed;
+    failed.error = Some("fio: engine libaio not loadable".to_string());
+    write_record(&input, "cheap-fio.json", &failed);
+    let cheap_dd = record(
+        "f-cheap-dd",
+        "f",
+        "P",
+        "cheap",
+        Some(0.1),
+        "dd-write-bulk",
+        1,
+        &[("write_bw", 1e8, "B/s")],
+    );
+    write_record(&input, "cheap-dd.json", &cheap_dd);
+    for (name, price, iops) in [("mid", 0.2, 1000.0), ("dear", 0.4, 4000.0)] {
+        let r = record(
+            &format!("f-{name}"),
+            "f",
+            "P",
+            name,
+            Some(price),
+            "fio-randread-4k-qd64",
+            1,
+            &[("read_iops", iops, "IOPS")],
+        );
+        write_record(&input, &format!("{name}.json"), &r);
+    }
+    let site = dir.path().join("site");
+    build(&input, &site);
+    let rows = value_rows(&site);
+    let dear = row(&rows, "f", "read_iops", "P dear");
+    assert_eq!(&dear[4], "P mid");
+    assert_eq!(
+        (&dear[5], &dear[6], &dear[8]),
+        ("2.000", "4.000", "worth it")
+    );
+    let value = std::fs::read_to_string(site.join("value.html")).unwrap();
+    assert!(value.contains(
+        "Compared with P mid, the cheapest per GB with a result here: P cheap has none."
+    ));
+    let index = std::fs::read_to_string(site.join("index.html")).unwrap();
+    assert!(index.contains("2.0x the price, 4.0x the read IOPS: worth it"));
+}

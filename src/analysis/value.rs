@@ -340,11 +340,18 @@ pub fn analyse(
                     .find(|o| names(w, o) && prices.get(&o.name).is_some_and(Option::is_some))
                     .map(|o| o.name.clone())
             });
+            let chosen_by_flag = chosen.is_some();
             let (base, reason) = match chosen {
                 Some(b) => (Some(b), "chosen with --baseline"),
                 None => (cheapest(&prices), "cheapest per GB"),
             };
-            let tables = tables(study, &prices, &monthly_costs, base.as_deref());
+            let tables = tables(
+                study,
+                &prices,
+                &monthly_costs,
+                base.as_deref(),
+                chosen_by_flag,
+            );
             StudyValue {
                 study: name.clone(),
                 baseline: base,
@@ -387,11 +394,17 @@ fn cheapest(prices: &BTreeMap<String, Option<EffectivePrice>>) -> Option<String>
         .map(|(n, _)| n.clone())
 }
 
+/// The value tables of a study. When the study's baseline is the cheapest
+/// offering (not one named with `--baseline`) and it has no result for a
+/// metric (its run failed, or that test never ran on it), the table compares
+/// with the cheapest offering in the same currency that has one, rather than
+/// leaving every other offering without a verdict.
 fn tables(
     study: &crate::analysis::stats::Study,
     prices: &BTreeMap<String, Option<EffectivePrice>>,
     costs: &BTreeMap<String, Option<f64>>,
-    baseline: Option<&str>,
+    study_baseline: Option<&str>,
+    chosen_by_flag: bool,
 ) -> Vec<ValueTable> {
     let mut out = Vec::new();
     for test in &study.tests {
@@ -407,6 +420,37 @@ fn tables(
         }
         metrics.sort_by_key(|(m, _)| metric_order(m));
         for (metric, unit) in metrics {
+            let has = |name: &str| {
+                study
+                    .offerings
+                    .get(name)
+                    .and_then(|o| o.tests.get(test))
+                    .and_then(|t| t.metrics.get(metric))
+                    .is_some_and(|s| s.unit == unit)
+            };
+            let baseline = match study_baseline {
+                Some(b) if !chosen_by_flag && !has(b) => {
+                    let currency = prices
+                        .get(b)
+                        .and_then(Option::as_ref)
+                        .map(|p| p.currency.as_str());
+                    prices
+                        .iter()
+                        .filter(|(n, _)| has(n))
+                        .filter_map(|(n, p)| {
+                            p.as_ref()
+                                .filter(|p| Some(p.currency.as_str()) == currency)
+                                .map(|p| (n.as_str(), p.per_gb_month))
+                        })
+                        .fold(None::<(&str, f64)>, |best, (n, p)| match best {
+                            Some((_, bp)) if bp <= p => best,
+                            _ => Some((n, p)),
+                        })
+                        .map(|(n, _)| n)
+                        .or(Some(b))
+                }
+                other => other,
+            };
             let base_price = baseline
                 .and_then(|b| prices.get(b))
                 .and_then(Option::as_ref);
@@ -719,13 +763,73 @@ mod tests {
         assert_eq!(dead.performance_ratio, Some(0.0));
         assert_eq!(dead.value_ratio, Some(0.0));
         assert_eq!(dead.verdict, Some("no"));
-        // test `u`: the baseline has no result, and the row says so
+        // test `u`: the baseline named with --baseline has no result, and the row says so
+        let v = analyse(&group(&refs), &PriceBook::default(), Some("P cheap")).unwrap();
         let u = &v[0].tables[1];
         let base = v[0].prices["P cheap"].as_ref();
         assert_eq!(
             why_no_verdict(&u.rows[0], u, base).as_deref(),
             Some("no baseline result for this metric: not compared")
         );
+    }
+
+    #[test]
+    fn a_cheapest_baseline_without_the_metric_gives_way_in_that_table() {
+        let mut failed = record("a", "P", "cheap", Some(0.1), "fio", &[]);
+        failed.status = crate::record::Status::Failed;
+        failed.error = Some("libaio missing".into());
+        let recs = [
+            failed,
+            record(
+                "a2",
+                "P",
+                "cheap",
+                Some(0.1),
+                "dd",
+                &[("write_bw", 1e8, "B/s")],
+            ),
+            record(
+                "b",
+                "P",
+                "mid",
+                Some(0.2),
+                "fio",
+                &[("read_iops", 1000.0, "IOPS")],
+            ),
+            record(
+                "b2",
+                "P",
+                "mid",
+                Some(0.2),
+                "dd",
+                &[("write_bw", 1e8, "B/s")],
+            ),
+            record(
+                "c",
+                "P",
+                "dear",
+                Some(0.4),
+                "fio",
+                &[("read_iops", 4000.0, "IOPS")],
+            ),
+        ];
+        let refs: Vec<_> = recs.iter().collect();
+        let data = group(&refs);
+        let v = analyse(&data, &PriceBook::default(), None).unwrap();
+        assert_eq!(v[0].baseline.as_deref(), Some("P cheap"));
+        let fio = v[0].tables.iter().find(|t| t.test == "fio").unwrap();
+        assert_eq!(fio.baseline_row().unwrap().offering, "P mid");
+        let dear = fio.rows.iter().find(|r| r.offering == "P dear").unwrap();
+        assert!((dear.price_ratio.unwrap() - 2.0).abs() < 1e-12);
+        assert!((dear.performance_ratio.unwrap() - 4.0).abs() < 1e-12);
+        assert_eq!(dear.verdict, Some("worth it"));
+        let dd = v[0].tables.iter().find(|t| t.test == "dd").unwrap();
+        assert_eq!(dd.baseline_row().unwrap().offering, "P cheap");
+        // a baseline named with --baseline is kept: the table has no ratios
+        let v = analyse(&data, &PriceBook::default(), Some("P cheap")).unwrap();
+        let fio = v[0].tables.iter().find(|t| t.test == "fio").unwrap();
+        assert!(fio.baseline_row().is_none());
+        assert!(fio.rows.iter().all(|r| r.verdict.is_none()));
     }
 
     #[test]

@@ -237,7 +237,9 @@ fn value_chart_for(
             du.label,
             points.len(),
             sv.study,
-            sv.baseline.as_deref().unwrap_or("(none)")
+            t.baseline_row()
+                .map(|r| r.offering.as_str())
+                .unwrap_or("(none)")
         ),
         x_label: format!("price per GB-month ({currency})"),
         y_label: format!("{human} ({})", du.label),
@@ -515,6 +517,13 @@ fn value_page(a: &Analysis, paths: &Paths, opts: &Options, site: &mut Site) -> R
                 metric_id: t.metric.clone(),
                 direction: direction(t.unit).to_string(),
                 per_cost_label: format!("per {currency} per month"),
+                baseline_note: match (t.baseline_row(), &sv.baseline) {
+                    (Some(b), Some(study_base)) if b.offering != *study_base => format!(
+                        "Compared with {}, the cheapest per GB with a result here: {study_base} has none.",
+                        b.offering
+                    ),
+                    _ => String::new(),
+                },
                 rows,
                 has_chart: chart.is_some(),
                 chart: chart.unwrap_or_default(),
