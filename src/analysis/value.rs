@@ -264,7 +264,11 @@ pub struct StudyValue {
 /// Whether `wanted` names the offering (its display name or its slug, case-insensitively).
 fn names(wanted: &str, off: &OfferingData) -> bool {
     let w = wanted.trim();
-    off.name.eq_ignore_ascii_case(w) || slug(&off.name) == slug(w) && !w.is_empty()
+    // a name without ASCII letters or digits slugs to the placeholder `x`,
+    // which must not make `--baseline x` (or `日本`) match every such name
+    let sluggable = |s: &str| s.chars().any(|c| c.is_ascii_alphanumeric());
+    off.name.eq_ignore_ascii_case(w)
+        || sluggable(w) && sluggable(&off.name) && slug(&off.name) == slug(w)
 }
 
 /// Runs the value analysis over every study. `baseline` names an offering
@@ -735,6 +739,24 @@ mod tests {
             .unwrap();
         assert!((cheap.price_ratio.unwrap() - 0.5).abs() < 1e-12);
         assert!((cheap.performance_ratio.unwrap() - 100.0 / 300.0).abs() < 1e-12);
+        // placeholder slugs match nothing but the exact name
+        let recs = [
+            record(
+                "j",
+                "日本",
+                "クラウド",
+                Some(0.1),
+                "t",
+                &[("iops", 1.0, "IOPS")],
+            ),
+            record("k", "X", "", Some(0.2), "t", &[("iops", 1.0, "IOPS")]),
+        ];
+        let refs: Vec<_> = recs.iter().collect();
+        let odd = group(&refs);
+        let err = analyse(&odd, &PriceBook::default(), Some("!!!")).unwrap_err();
+        assert!(format!("{err}").contains("names no offering"), "{err}");
+        let v = analyse(&odd, &PriceBook::default(), Some("日本 クラウド")).unwrap();
+        assert_eq!(v[0].baseline.as_deref(), Some("日本 クラウド"));
         let err = analyse(&data, &PriceBook::default(), Some("nope")).unwrap_err();
         assert!(format!("{err}").contains("names no offering"));
         let err = analyse(&data, &PriceBook::default(), Some("P free")).unwrap_err();
