@@ -260,13 +260,17 @@ pub fn summary_json(a: &Analysis) -> Result<Vec<u8>> {
     Ok(out)
 }
 
-/// Escapes text for a Markdown table cell: pipes, and HTML markup that a
-/// blog engine would otherwise render.
+/// Escapes text for a Markdown table cell: pipes, HTML markup, and the
+/// Markdown punctuation (emphasis, code, links) that a blog engine would
+/// otherwise render.
 fn md(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {
-            '|' => out.push_str("\\|"),
+            '|' | '\\' | '`' | '*' | '_' | '[' | ']' | '~' | '!' | '#' => {
+                out.push('\\');
+                out.push(c);
+            }
             '<' => out.push_str("&lt;"),
             '>' => out.push_str("&gt;"),
             '&' => out.push_str("&amp;"),
@@ -325,4 +329,19 @@ pub fn summary_md(a: &Analysis) -> Vec<u8> {
         }
     }
     s.into_bytes()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn markdown_cells_render_as_the_text_they_hold() {
+        assert_eq!(
+            md("**fast** [x](javascript:alert(1)) `c` a|b <i>"),
+            "\\*\\*fast\\*\\* \\[x\\](javascript:alert(1)) \\`c\\` a\\|b &lt;i&gt;"
+        );
+        assert_eq!(md("Local SSD (1 GB plan)"), "Local SSD (1 GB plan)");
+        assert_eq!(md("my_metric\\"), "my\\_metric\\\\");
+    }
 }
