@@ -377,6 +377,7 @@ fn price_list_overrides_and_bad_lists_name_the_line() {
         prices.as_os_str(),
     ]);
     assert!(ok, "{stderr}");
+    assert!(!stderr.contains("warning"), "{stderr}");
     let rows = value_rows(&site);
     let seeks = row(
         &rows,
@@ -395,6 +396,27 @@ fn price_list_overrides_and_bad_lists_name_the_line() {
     assert!(
         offering.contains("30.00 USD"),
         "monthly cost of 100 GB at 0.30"
+    );
+
+    // a row with a typo overrides nothing: the build says so
+    std::fs::write(
+        &prices,
+        "provider,offering,per_gb_month,currency\nRackspace,Cloud Block Storage SSD,0.30,USD\n",
+    )
+    .unwrap();
+    let (ok, _, stderr) = report(&[
+        sample_results().as_os_str(),
+        "--out".as_ref(),
+        dir.path().join("site-typo").as_os_str(),
+        "--prices".as_ref(),
+        prices.as_os_str(),
+    ]);
+    assert!(ok, "{stderr}");
+    assert!(
+        stderr.contains(
+            "warning: price list row `Rackspace,Cloud Block Storage SSD` matches no offering"
+        ),
+        "{stderr}"
     );
 
     std::fs::write(

@@ -249,6 +249,24 @@ impl PriceBook {
         self.entries.get(&key(provider?, offering?))
     }
 
+    /// Rows that match none of the given (provider, offering) pairs, in list
+    /// order of their keys: a typo in a price list must not pass unnoticed
+    /// while the records' own (older) prices are used instead.
+    pub fn unmatched<'a, 'b>(
+        &'a self,
+        offerings: impl IntoIterator<Item = (Option<&'b str>, Option<&'b str>)>,
+    ) -> Vec<&'a PriceEntry> {
+        let used: std::collections::BTreeSet<(String, String)> = offerings
+            .into_iter()
+            .filter_map(|(p, o)| Some(key(p?, o?)))
+            .collect();
+        self.entries
+            .iter()
+            .filter(|(k, _)| !used.contains(*k))
+            .map(|(_, e)| e)
+            .collect()
+    }
+
     /// Whether the list is empty.
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
@@ -322,6 +340,17 @@ AWS,gp3,0.08,USD,2024-06,aws pricing page,,0.005,3000\n";
         let cost = p.monthly_cost(Some(100.0), &labels).unwrap();
         assert!((cost - 18.0).abs() < 1e-9);
         assert_eq!(p.monthly_cost(None, &labels), None);
+    }
+
+    #[test]
+    fn rows_matching_no_offering_are_found() {
+        let book = PriceBook::parse(LIST).unwrap();
+        let left = book.unmatched([(
+            Some("rackspace"),
+            Some("Cloud Block Storage Standard (SATA)"),
+        )]);
+        let names: Vec<&str> = left.iter().map(|e| e.offering.as_str()).collect();
+        assert_eq!(names, ["gp3"]);
     }
 
     #[test]

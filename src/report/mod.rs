@@ -131,6 +131,17 @@ pub fn command(args: &ReportArgs) -> Result<u8> {
         Some(p) => PriceBook::load(p)?,
         None => PriceBook::default(),
     };
+    for e in prices.unmatched(loaded.records.iter().map(|f| {
+        (
+            f.record.subject.provider.as_deref(),
+            f.record.subject.offering.as_deref(),
+        )
+    })) {
+        eprintln!(
+            "warning: price list row `{},{}` matches no offering in the records (provider and offering must match the records' subject)",
+            e.provider, e.offering
+        );
+    }
     let opts = Options {
         title: args.title.clone(),
         baseline: args.baseline.clone(),
