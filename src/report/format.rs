@@ -116,9 +116,16 @@ pub fn percent(cv: f64) -> String {
     format!("{:.1}%", cv * 100.0)
 }
 
-/// A price per GB-month: `0.150 USD`.
+/// A price per GB-month: `0.150 USD`; at least three significant digits, so
+/// archive-class prices keep their value (`0.000990 USD`, not `0.001 USD`).
 pub fn price_per_gb(p: &EffectivePrice) -> String {
-    format!("{:.3} {}", p.per_gb_month, p.currency)
+    let v = p.per_gb_month;
+    let decimals = if v.is_finite() && v > 0.0 {
+        (2 - v.log10().floor() as i64).clamp(3, 12) as usize
+    } else {
+        3
+    };
+    format!("{v:.decimals$} {}", p.currency)
 }
 
 /// An amount of money: `15.00 USD`.
@@ -204,6 +211,19 @@ mod tests {
         assert_eq!(ratio(1969.0 / 473.4), "4.2x");
         assert_eq!(ratio_data(0.70 / 0.15), "4.667");
         assert_eq!(money(15.0, "USD"), "15.00 USD");
+        let price = |v: f64| {
+            price_per_gb(&EffectivePrice {
+                per_gb_month: v,
+                currency: "USD".into(),
+                note: None,
+                entry: None,
+            })
+        };
+        assert_eq!(price(0.15), "0.150 USD");
+        assert_eq!(price(1.25), "1.250 USD");
+        assert_eq!(price(0.08), "0.0800 USD");
+        assert_eq!(price(0.00099), "0.000990 USD");
+        assert_eq!(price(0.0045), "0.00450 USD");
         assert_eq!(percent(0.1234), "12.3%");
         assert_eq!(data(0.1), "0.1");
     }
