@@ -556,6 +556,11 @@ fn another_currency_is_not_compared_and_says_why() {
         md.contains("| priced in EUR, the baseline in USD: not compared |"),
         "{md}"
     );
+    // the index lists the EUR offering after the USD ones, not as the cheapest
+    let index = std::fs::read_to_string(site.join("index.html")).unwrap();
+    let table = &index[index.find("<h3>Offerings</h3>").unwrap()..];
+    let at = |name: &str| table.find(&format!(">{name}</a>")).unwrap();
+    assert!(at("P usd") < at("P usd2") && at("P usd2") < at("P euro"));
 }
 
 #[test]

@@ -266,16 +266,36 @@ fn index(
             continue;
         };
         let sslug = paths.study_slug(&sv.study).to_string();
-        let mut offerings: Vec<(&OfferingData, Option<f64>)> = study
+        let base_currency = sv
+            .baseline
+            .as_ref()
+            .and_then(|b| sv.prices.get(b))
+            .and_then(Option::as_ref)
+            .map(|p| p.currency.as_str());
+        // the baseline's currency first, by price; other currencies after,
+        // since 15 JPY is not dearer than 0.70 USD
+        let mut offerings: Vec<(&OfferingData, Option<(bool, &str, f64)>)> = study
             .offerings
             .values()
             .map(|o| {
                 let p = sv.prices.get(&o.name).and_then(Option::as_ref);
-                (o, p.map(|p| p.per_gb_month))
+                (
+                    o,
+                    p.map(|p| {
+                        (
+                            Some(p.currency.as_str()) != base_currency,
+                            p.currency.as_str(),
+                            p.per_gb_month,
+                        )
+                    }),
+                )
             })
             .collect();
         offerings.sort_by(|(a, pa), (b, pb)| match (pa, pb) {
-            (Some(x), Some(y)) => x.total_cmp(y).then_with(|| a.name.cmp(&b.name)),
+            (Some((ca, ka, x)), Some((cb, kb, y))) => (ca, ka)
+                .cmp(&(cb, kb))
+                .then(x.total_cmp(y))
+                .then_with(|| a.name.cmp(&b.name)),
             (Some(_), None) => std::cmp::Ordering::Less,
             (None, Some(_)) => std::cmp::Ordering::Greater,
             (None, None) => a.name.cmp(&b.name),
