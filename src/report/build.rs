@@ -252,6 +252,9 @@ fn value_chart_for(
     Some(if inline { view } else { view.as_image(alt) })
 }
 
+/// Sorts priced offerings: another currency than the baseline's, currency, price.
+type PriceKey<'a> = (bool, &'a str, f64);
+
 fn index(
     a: &Analysis,
     paths: &Paths,
@@ -274,7 +277,7 @@ fn index(
             .map(|p| p.currency.as_str());
         // the baseline's currency first, by price; other currencies after,
         // since 15 JPY is not dearer than 0.70 USD
-        let mut offerings: Vec<(&OfferingData, Option<(bool, &str, f64)>)> = study
+        let mut offerings: Vec<(&OfferingData, Option<PriceKey>)> = study
             .offerings
             .values()
             .map(|o| {
