@@ -481,15 +481,16 @@ fn tables(
                         _ => None,
                     };
                     let median = st.summary.median;
-                    // zero performance is a result (0x: "no"); only a zero
-                    // divisor leaves the ratio undefined
+                    // zero performance is a result (0x: "no"); a zero divisor,
+                    // or a lower-is-better baseline of zero (0% CPU), leaves
+                    // the ratio undefined
                     let performance_ratio = base_median.and_then(|b| {
-                        let r = if unit.higher_is_better() {
-                            median / b
+                        let (r, zero_ok) = if unit.higher_is_better() {
+                            (median / b, true)
                         } else {
-                            b / median
+                            (b / median, false)
                         };
-                        (r.is_finite() && r >= 0.0).then_some(r)
+                        (r.is_finite() && (r > 0.0 || zero_ok && r == 0.0)).then_some(r)
                     });
                     let value_ratio = match (performance_ratio, price_ratio) {
                         (Some(perf), Some(price)) => Some(perf / price),
@@ -785,6 +786,16 @@ mod tests {
         assert_eq!(dead.performance_ratio, Some(0.0));
         assert_eq!(dead.value_ratio, Some(0.0));
         assert_eq!(dead.verdict, Some("no"));
+        // lower is better: a baseline of 0% CPU gives no ratio, not "0x"
+        let recs2 = [
+            record("a", "P", "cheap", Some(0.1), "t", &[("x_cpu", 0.0, "%")]),
+            record("b", "P", "dear", Some(0.2), "t", &[("x_cpu", 5.0, "%")]),
+        ];
+        let refs2: Vec<_> = recs2.iter().collect();
+        let v2 = analyse(&group(&refs2), &PriceBook::default(), None).unwrap();
+        let cpu = &v2[0].tables[0].rows[1];
+        assert_eq!(cpu.offering, "P dear");
+        assert_eq!((cpu.performance_ratio, cpu.verdict), (None, None));
         // test `u`: the baseline named with --baseline has no result, and the row says so
         let v = analyse(&group(&refs), &PriceBook::default(), Some("P cheap")).unwrap();
         let u = &v[0].tables[1];
