@@ -377,6 +377,7 @@ fn price_list_overrides_and_bad_lists_name_the_line() {
         prices.as_os_str(),
     ]);
     assert!(ok, "{stderr}");
+    assert!(!stderr.contains("warning"), "{stderr}");
     let rows = value_rows(&site);
     let seeks = row(
         &rows,
@@ -395,6 +396,27 @@ fn price_list_overrides_and_bad_lists_name_the_line() {
     assert!(
         offering.contains("30.00 USD"),
         "monthly cost of 100 GB at 0.30"
+    );
+
+    // a row with a typo overrides nothing: the build says so
+    std::fs::write(
+        &prices,
+        "provider,offering,per_gb_month,currency\nRackspace,Cloud Block Storage SSD,0.30,USD\n",
+    )
+    .unwrap();
+    let (ok, _, stderr) = report(&[
+        sample_results().as_os_str(),
+        "--out".as_ref(),
+        dir.path().join("site-typo").as_os_str(),
+        "--prices".as_ref(),
+        prices.as_os_str(),
+    ]);
+    assert!(ok, "{stderr}");
+    assert!(
+        stderr.contains(
+            "warning: price list row `Rackspace,Cloud Block Storage SSD` matches no offering"
+        ),
+        "{stderr}"
     );
 
     std::fs::write(
@@ -478,4 +500,123 @@ fn baseline_flag_changes_the_reference() {
     ]);
     assert!(!ok);
     assert!(stderr.contains("names no offering"), "{stderr}");
+}
+
+#[test]
+fn another_currency_is_not_compared_and_says_why() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in");
+    let offerings = [
+        ("usd", 0.10, "USD", 100.0),
+        ("usd2", 0.20, "USD", 250.0),
+        ("euro", 0.05, "EUR", 300.0),
+    ];
+    for (name, price, currency, iops) in offerings {
+        let mut r = record(
+            &format!("m-{name}"),
+            "m",
+            "P",
+            name,
+            Some(price),
+            "fio-randread-4k-qd64",
+            1,
+            &[("read_iops", iops, "IOPS")],
+        );
+        if let Some(p) = r.subject.price.as_mut() {
+            p.currency = currency.to_string();
+        }
+        write_record(&input, &format!("{name}.json"), &r);
+    }
+    let site = dir.path().join("site");
+    build(&input, &site);
+    let rows = value_rows(&site);
+    // 0.05 EUR is not cheaper than 0.10 USD: the baseline is the cheapest in USD
+    let euro = row(&rows, "m", "read_iops", "P euro");
+    assert_eq!(&euro[4], "P usd");
+    assert_eq!((&euro[5], &euro[6], &euro[8]), ("", "3.000", ""));
+    let usd2 = row(&rows, "m", "read_iops", "P usd2");
+    assert_eq!(
+        (&usd2[5], &usd2[6], &usd2[8]),
+        ("2.000", "2.500", "worth it")
+    );
+    let value = std::fs::read_to_string(site.join("value.html")).unwrap();
+    assert!(
+        value.contains("<td>priced in EUR, the baseline in USD: not compared</td>"),
+        "the reader is told why the EUR offering has no verdict"
+    );
+    // per-cost figures: the column is in USD, the EUR row says its currency
+    assert!(value.contains("<th>per USD per month</th>"));
+    assert!(
+        value.contains("<td class=\"num\">60.0 IOPS per EUR</td>"),
+        "{value}"
+    );
+    assert!(value.contains("<td class=\"num\">10.0 IOPS</td>"));
+    let md = std::fs::read_to_string(site.join("data/summary.md")).unwrap();
+    assert!(
+        md.contains("| priced in EUR, the baseline in USD: not compared |"),
+        "{md}"
+    );
+    // the index lists the EUR offering after the USD ones, not as the cheapest
+    let index = std::fs::read_to_string(site.join("index.html")).unwrap();
+    let table = &index[index.find("<h3>Offerings</h3>").unwrap()..];
+    let at = |name: &str| table.find(&format!(">{name}</a>")).unwrap();
+    assert!(at("P usd") < at("P usd2") && at("P usd2") < at("P euro"));
+}
+
+#[test]
+fn a_failed_run_on_the_cheapest_does_not_blank_a_test() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in");
+    let mut failed = record(
+        "f-cheap-fio",
+        "f",
+        "P",
+        "cheap",
+        Some(0.1),
+        "fio-randread-4k-qd64",
+        1,
+        &[],
+    );
+    failed.status = diskdash::record::Status::Failed;
+    failed.error = Some("fio: engine libaio not loadable".to_string());
+    write_record(&input, "cheap-fio.json", &failed);
+    let cheap_dd = record(
+        "f-cheap-dd",
+        "f",
+        "P",
+        "cheap",
+        Some(0.1),
+        "dd-write-bulk",
+        1,
+        &[("write_bw", 1e8, "B/s")],
+    );
+    write_record(&input, "cheap-dd.json", &cheap_dd);
+    for (name, price, iops) in [("mid", 0.2, 1000.0), ("dear", 0.4, 4000.0)] {
+        let r = record(
+            &format!("f-{name}"),
+            "f",
+            "P",
+            name,
+            Some(price),
+            "fio-randread-4k-qd64",
+            1,
+            &[("read_iops", iops, "IOPS")],
+        );
+        write_record(&input, &format!("{name}.json"), &r);
+    }
+    let site = dir.path().join("site");
+    build(&input, &site);
+    let rows = value_rows(&site);
+    let dear = row(&rows, "f", "read_iops", "P dear");
+    assert_eq!(&dear[4], "P mid");
+    assert_eq!(
+        (&dear[5], &dear[6], &dear[8]),
+        ("2.000", "4.000", "worth it")
+    );
+    let value = std::fs::read_to_string(site.join("value.html")).unwrap();
+    assert!(value.contains(
+        "Compared with P mid, the cheapest per GB with a result here: P cheap has none."
+    ));
+    let index = std::fs::read_to_string(site.join("index.html")).unwrap();
+    assert!(index.contains("2.0x the price, 4.0x the read IOPS: worth it"));
 }

@@ -212,6 +212,12 @@ impl PriceBook {
             }
             let currency =
                 text("currency").with_context(|| format!("line {line}: empty `currency`"))?;
+            // records hold upper-case ISO 4217 codes; `usd` must match `USD`,
+            // and `$` would silently match nothing
+            if currency.len() != 3 || !currency.bytes().all(|b| b.is_ascii_alphabetic()) {
+                bail!("line {line}: `currency` is `{currency}`, expected an ISO 4217 code such as USD");
+            }
+            let currency = currency.to_ascii_uppercase();
             let entry = PriceEntry {
                 provider,
                 offering,
@@ -241,6 +247,24 @@ impl PriceBook {
     /// The list's row for an offering, if any.
     pub fn get(&self, provider: Option<&str>, offering: Option<&str>) -> Option<&PriceEntry> {
         self.entries.get(&key(provider?, offering?))
+    }
+
+    /// Rows that match none of the given (provider, offering) pairs, in list
+    /// order of their keys: a typo in a price list must not pass unnoticed
+    /// while the records' own (older) prices are used instead.
+    pub fn unmatched<'a, 'b>(
+        &'a self,
+        offerings: impl IntoIterator<Item = (Option<&'b str>, Option<&'b str>)>,
+    ) -> Vec<&'a PriceEntry> {
+        let used: std::collections::BTreeSet<(String, String)> = offerings
+            .into_iter()
+            .filter_map(|(p, o)| Some(key(p?, o?)))
+            .collect();
+        self.entries
+            .iter()
+            .filter(|(k, _)| !used.contains(*k))
+            .map(|(_, e)| e)
+            .collect()
     }
 
     /// Whether the list is empty.
@@ -319,6 +343,17 @@ AWS,gp3,0.08,USD,2024-06,aws pricing page,,0.005,3000\n";
     }
 
     #[test]
+    fn rows_matching_no_offering_are_found() {
+        let book = PriceBook::parse(LIST).unwrap();
+        let left = book.unmatched([(
+            Some("rackspace"),
+            Some("Cloud Block Storage Standard (SATA)"),
+        )]);
+        let names: Vec<&str> = left.iter().map(|e| e.offering.as_str()).collect();
+        assert_eq!(names, ["gp3"]);
+    }
+
+    #[test]
     fn record_price_cost_is_size_times_rate() {
         let p = EffectivePrice::from_record(&Price {
             per_gb_month: 0.7,
@@ -327,6 +362,19 @@ AWS,gp3,0.08,USD,2024-06,aws pricing page,,0.005,3000\n";
         });
         let cost = p.monthly_cost(Some(100.0), &BTreeMap::new()).unwrap();
         assert!((cost - 70.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn currency_codes_match_the_records() {
+        let book =
+            PriceBook::parse("provider,offering,per_gb_month,currency\nA,b,0.1,usd\n").unwrap();
+        let p = book.effective(Some("A"), Some("b"), None).unwrap();
+        assert_eq!(p.currency, "USD");
+        let err = format!(
+            "{:#}",
+            PriceBook::parse("provider,offering,per_gb_month,currency\nA,b,0.1,$\n").unwrap_err()
+        );
+        assert!(err.contains("line 2") && err.contains("ISO 4217"), "{err}");
     }
 
     #[test]

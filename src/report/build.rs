@@ -237,7 +237,9 @@ fn value_chart_for(
             du.label,
             points.len(),
             sv.study,
-            sv.baseline.as_deref().unwrap_or("(none)")
+            t.baseline_row()
+                .map(|r| r.offering.as_str())
+                .unwrap_or("(none)")
         ),
         x_label: format!("price per GB-month ({currency})"),
         y_label: format!("{human} ({})", du.label),
@@ -249,6 +251,9 @@ fn value_chart_for(
     let view = chart(site, path, root, charts::value_chart(&spec));
     Some(if inline { view } else { view.as_image(alt) })
 }
+
+/// Sorts priced offerings: another currency than the baseline's, currency, price.
+type PriceKey<'a> = (bool, &'a str, f64);
 
 fn index(
     a: &Analysis,
@@ -264,16 +269,36 @@ fn index(
             continue;
         };
         let sslug = paths.study_slug(&sv.study).to_string();
-        let mut offerings: Vec<(&OfferingData, Option<f64>)> = study
+        let base_currency = sv
+            .baseline
+            .as_ref()
+            .and_then(|b| sv.prices.get(b))
+            .and_then(Option::as_ref)
+            .map(|p| p.currency.as_str());
+        // the baseline's currency first, by price; other currencies after,
+        // since 15 JPY is not dearer than 0.70 USD
+        let mut offerings: Vec<(&OfferingData, Option<PriceKey>)> = study
             .offerings
             .values()
             .map(|o| {
                 let p = sv.prices.get(&o.name).and_then(Option::as_ref);
-                (o, p.map(|p| p.per_gb_month))
+                (
+                    o,
+                    p.map(|p| {
+                        (
+                            Some(p.currency.as_str()) != base_currency,
+                            p.currency.as_str(),
+                            p.per_gb_month,
+                        )
+                    }),
+                )
             })
             .collect();
         offerings.sort_by(|(a, pa), (b, pb)| match (pa, pb) {
-            (Some(x), Some(y)) => x.total_cmp(y).then_with(|| a.name.cmp(&b.name)),
+            (Some((ca, ka, x)), Some((cb, kb, y))) => (ca, ka)
+                .cmp(&(cb, kb))
+                .then(x.total_cmp(y))
+                .then_with(|| a.name.cmp(&b.name)),
             (Some(_), None) => std::cmp::Ordering::Less,
             (None, Some(_)) => std::cmp::Ordering::Greater,
             (None, None) => a.name.cmp(&b.name),
@@ -447,10 +472,18 @@ fn value_page(a: &Analysis, paths: &Paths, opts: &Options, site: &mut Site) -> R
                 .unwrap_or_else(|| "x".into());
             let du = display_unit(t.unit, t.rows.iter().map(|r| r.median).fold(0.0, f64::max));
             let human = human_name(&t.metric);
-            let currency = t
-                .rows
-                .iter()
-                .find_map(|r| r.price.as_ref().map(|p| p.currency.clone()))
+            let base_price = sv
+                .baseline
+                .as_ref()
+                .and_then(|b| sv.prices.get(b))
+                .and_then(Option::as_ref);
+            let currency = base_price
+                .map(|p| p.currency.clone())
+                .or_else(|| {
+                    t.rows
+                        .iter()
+                        .find_map(|r| r.price.as_ref().map(|p| p.currency.clone()))
+                })
                 .unwrap_or_else(|| "USD".into());
             let rows = t
                 .rows
@@ -470,15 +503,10 @@ fn value_page(a: &Analysis, paths: &Paths, opts: &Options, site: &mut Site) -> R
                     runs: r.runs.to_string(),
                     price_ratio: r.price_ratio.map(format::ratio).unwrap_or_default(),
                     performance_ratio: r.performance_ratio.map(format::ratio).unwrap_or_default(),
-                    value_ratio: r.value_ratio.map(|v| format!("{v:.2}")).unwrap_or_default(),
+                    value_ratio: r.value_ratio.map(format::ratio_data).unwrap_or_default(),
                     verdict: format::verdict_sentence(r, &human, t.unit.higher_is_better())
-                        .unwrap_or_else(|| {
-                            if r.price.is_none() {
-                                "no price: not compared".into()
-                            } else {
-                                String::new()
-                            }
-                        }),
+                        .or_else(|| value::why_no_verdict(r, t, base_price))
+                        .unwrap_or_default(),
                     class: verdict_class(r.verdict),
                     monthly: match (r.monthly_cost, &r.price) {
                         (Some(c), Some(p)) => format::money(c, &p.currency),
@@ -486,7 +514,16 @@ fn value_page(a: &Analysis, paths: &Paths, opts: &Options, site: &mut Site) -> R
                     },
                     per_cost: r
                         .per_cost
-                        .map(|v| format::with_unit(v, display_unit(t.unit, v)))
+                        .map(|v| {
+                            let shown = format::with_unit(v, display_unit(t.unit, v));
+                            // the column is headed with the baseline's currency
+                            match &r.price {
+                                Some(p) if p.currency != currency => {
+                                    format!("{shown} per {}", p.currency)
+                                }
+                                _ => shown,
+                            }
+                        })
                         .unwrap_or_default(),
                 })
                 .collect();
@@ -503,6 +540,13 @@ fn value_page(a: &Analysis, paths: &Paths, opts: &Options, site: &mut Site) -> R
                 metric_id: t.metric.clone(),
                 direction: direction(t.unit).to_string(),
                 per_cost_label: format!("per {currency} per month"),
+                baseline_note: match (t.baseline_row(), &sv.baseline) {
+                    (Some(b), Some(study_base)) if b.offering != *study_base => format!(
+                        "Compared with {}, the cheapest per GB with a result here: {study_base} has none.",
+                        b.offering
+                    ),
+                    _ => String::new(),
+                },
                 rows,
                 has_chart: chart.is_some(),
                 chart: chart.unwrap_or_default(),

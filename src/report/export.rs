@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use anyhow::{Context, Result};
 use serde::Serialize;
 
-use crate::analysis::value::{human_name, metric_order};
+use crate::analysis::value::{self, human_name, metric_order};
 use crate::report::format::{self, display_unit};
 use crate::report::site::Site;
 use crate::report::Analysis;
@@ -260,13 +260,17 @@ pub fn summary_json(a: &Analysis) -> Result<Vec<u8>> {
     Ok(out)
 }
 
-/// Escapes text for a Markdown table cell: pipes, and HTML markup that a
-/// blog engine would otherwise render.
+/// Escapes text for a Markdown table cell: pipes, HTML markup, and the
+/// Markdown punctuation (emphasis, code, links) that a blog engine would
+/// otherwise render.
 fn md(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {
-            '|' => out.push_str("\\|"),
+            '|' | '\\' | '`' | '*' | '_' | '[' | ']' | '~' | '!' | '#' => {
+                out.push('\\');
+                out.push(c);
+            }
             '<' => out.push_str("&lt;"),
             '>' => out.push_str("&gt;"),
             '&' => out.push_str("&amp;"),
@@ -291,6 +295,11 @@ pub fn summary_md(a: &Analysis) -> Vec<u8> {
             )),
             None => s.push_str("No offering has a price: no ratios.\n\n"),
         }
+        let base_price = sv
+            .baseline
+            .as_ref()
+            .and_then(|b| sv.prices.get(b))
+            .and_then(Option::as_ref);
         let mut tests: Vec<&str> = sv.tables.iter().map(|t| t.test.as_str()).collect();
         tests.dedup();
         for test in tests {
@@ -310,7 +319,9 @@ pub fn summary_md(a: &Analysis) -> Vec<u8> {
                         r.price_ratio.map(format::ratio).unwrap_or_default(),
                         r.performance_ratio.map(format::ratio).unwrap_or_default(),
                         r.verdict
-                            .unwrap_or(if r.price.is_none() { "no price" } else { "" }),
+                            .map(str::to_string)
+                            .or_else(|| value::why_no_verdict(r, t, base_price))
+                            .unwrap_or_default(),
                     ));
                 }
             }
@@ -318,4 +329,19 @@ pub fn summary_md(a: &Analysis) -> Vec<u8> {
         }
     }
     s.into_bytes()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn markdown_cells_render_as_the_text_they_hold() {
+        assert_eq!(
+            md("**fast** [x](javascript:alert(1)) `c` a|b <i>"),
+            "\\*\\*fast\\*\\* \\[x\\](javascript:alert(1)) \\`c\\` a\\|b &lt;i&gt;"
+        );
+        assert_eq!(md("Local SSD (1 GB plan)"), "Local SSD (1 GB plan)");
+        assert_eq!(md("my_metric\\"), "my\\_metric\\\\");
+    }
 }

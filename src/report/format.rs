@@ -116,9 +116,16 @@ pub fn percent(cv: f64) -> String {
     format!("{:.1}%", cv * 100.0)
 }
 
-/// A price per GB-month: `0.150 USD`.
+/// A price per GB-month: `0.150 USD`; at least three significant digits, so
+/// archive-class prices keep their value (`0.000990 USD`, not `0.001 USD`).
 pub fn price_per_gb(p: &EffectivePrice) -> String {
-    format!("{:.3} {}", p.per_gb_month, p.currency)
+    let v = p.per_gb_month;
+    let decimals = if v.is_finite() && v > 0.0 {
+        (2 - v.log10().floor() as i64).clamp(3, 12) as usize
+    } else {
+        3
+    };
+    format!("{v:.decimals$} {}", p.currency)
 }
 
 /// An amount of money: `15.00 USD`.
@@ -145,7 +152,9 @@ pub fn bytes(v: u64) -> String {
 /// `4.7x the price, 4.2x the random seeks: nearly worth it`, or for a
 /// lower-is-better metric `2.5x the price, 1.3x better average latency: not quite`
 /// (the ratio is already inverted, and "1.3x the latency" would read as worse).
-/// `None` when the row has no value ratio.
+/// A lower-is-better ratio below one reads `1.3x worse` (its reciprocal), since
+/// "0.8x better" would call a worse result better; one that rounds to 1.0
+/// reads `1.0x the average latency`. `None` when the row has no value ratio.
 pub fn verdict_sentence(
     row: &ValueRow,
     metric_human: &str,
@@ -155,11 +164,14 @@ pub fn verdict_sentence(
     if verdict == BASELINE_VERDICT {
         return Some(BASELINE_VERDICT.to_string());
     }
-    let perf = ratio(row.performance_ratio?);
-    let what = if higher_is_better {
+    let r = row.performance_ratio?;
+    let perf = ratio(r);
+    let what = if higher_is_better || perf == ratio(1.0) {
         format!("{perf} the {metric_human}")
-    } else {
+    } else if r > 1.0 {
         format!("{perf} better {metric_human}")
+    } else {
+        format!("{} worse {metric_human}", ratio(1.0 / r))
     };
     Some(format!(
         "{} the price, {what}: {verdict}",
@@ -199,6 +211,19 @@ mod tests {
         assert_eq!(ratio(1969.0 / 473.4), "4.2x");
         assert_eq!(ratio_data(0.70 / 0.15), "4.667");
         assert_eq!(money(15.0, "USD"), "15.00 USD");
+        let price = |v: f64| {
+            price_per_gb(&EffectivePrice {
+                per_gb_month: v,
+                currency: "USD".into(),
+                note: None,
+                entry: None,
+            })
+        };
+        assert_eq!(price(0.15), "0.150 USD");
+        assert_eq!(price(1.25), "1.250 USD");
+        assert_eq!(price(0.08), "0.0800 USD");
+        assert_eq!(price(0.00099), "0.000990 USD");
+        assert_eq!(price(0.0045), "0.00450 USD");
         assert_eq!(percent(0.1234), "12.3%");
         assert_eq!(data(0.1), "0.1");
     }
@@ -225,6 +250,28 @@ mod tests {
         assert_eq!(
             verdict_sentence(&row, "average latency", false).unwrap(),
             "4.7x the price, 4.2x better average latency: nearly worth it"
+        );
+        // worse latency is called worse, never "0.5x better"
+        let slower = ValueRow {
+            performance_ratio: Some(0.5),
+            verdict: Some("no"),
+            ..row.clone()
+        };
+        assert_eq!(
+            verdict_sentence(&slower, "average latency", false).unwrap(),
+            "4.7x the price, 2.0x worse average latency: no"
+        );
+        assert_eq!(
+            verdict_sentence(&slower, "random seeks", true).unwrap(),
+            "4.7x the price, 0.5x the random seeks: no"
+        );
+        let same = ValueRow {
+            performance_ratio: Some(388.4 / 386.0),
+            ..slower.clone()
+        };
+        assert_eq!(
+            verdict_sentence(&same, "average latency", false).unwrap(),
+            "4.7x the price, 1.0x the average latency: no"
         );
         let none = ValueRow {
             verdict: None,

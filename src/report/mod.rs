@@ -131,6 +131,20 @@ pub fn command(args: &ReportArgs) -> Result<u8> {
         Some(p) => PriceBook::load(p)?,
         None => PriceBook::default(),
     };
+    for e in prices.unmatched(loaded.records.iter().map(|f| {
+        (
+            f.record.subject.provider.as_deref(),
+            f.record.subject.offering.as_deref(),
+        )
+    })) {
+        eprintln!(
+            "warning: price list row `{},{}` matches no offering in the records (provider and offering must match the records' subject)",
+            e.provider, e.offering
+        );
+    }
+    for w in price_conflicts(loaded.records.iter().map(|f| &f.record), &prices) {
+        eprintln!("warning: {w}");
+    }
     let opts = Options {
         title: args.title.clone(),
         baseline: args.baseline.clone(),
@@ -150,6 +164,38 @@ pub fn command(args: &ReportArgs) -> Result<u8> {
         start.elapsed().as_secs_f64()
     );
     Ok(0)
+}
+
+/// Offerings whose records carry different prices (and that the price list
+/// does not override): the site shows the price of the first record by id,
+/// which may be an old one, so the build says so.
+pub fn price_conflicts<'a>(
+    records: impl IntoIterator<Item = &'a Record>,
+    book: &PriceBook,
+) -> Vec<String> {
+    let mut seen: BTreeMap<(String, String), BTreeSet<String>> = BTreeMap::new();
+    for r in records {
+        if book
+            .get(r.subject.provider.as_deref(), r.subject.offering.as_deref())
+            .is_some()
+        {
+            continue;
+        }
+        if let Some(p) = &r.subject.price {
+            seen.entry((r.study().to_string(), r.offering_name()))
+                .or_default()
+                .insert(format!("{} {}", format::data(p.per_gb_month), p.currency));
+        }
+    }
+    seen.into_iter()
+        .filter(|(_, prices)| prices.len() > 1)
+        .map(|((study, offering), prices)| {
+            format!(
+                "`{offering}` in study `{study}`: its records carry different prices ({}); the site uses the first record's by id; give the current one with --prices",
+                prices.into_iter().collect::<Vec<_>>().join(", ")
+            )
+        })
+        .collect()
 }
 
 /// Gives each name a file-name-safe slug, unique within the set: names are
@@ -176,6 +222,25 @@ pub fn unique_slugs<'a>(names: impl IntoIterator<Item = &'a str>) -> BTreeMap<St
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn different_record_prices_of_one_offering_are_named() {
+        use crate::analysis::testing::record;
+        let recs = [
+            record("a", "P", "x", Some(0.1), "t", &[("iops", 1.0, "IOPS")]),
+            record("b", "P", "x", Some(0.12), "t", &[("iops", 1.0, "IOPS")]),
+            record("c", "P", "y", Some(0.2), "t", &[("iops", 1.0, "IOPS")]),
+            record("d", "P", "y", Some(0.2), "t", &[("iops", 1.0, "IOPS")]),
+        ];
+        let w = price_conflicts(&recs, &PriceBook::default());
+        assert_eq!(
+            w,
+            ["`P x` in study `s`: its records carry different prices (0.1 USD, 0.12 USD); the site uses the first record's by id; give the current one with --prices"]
+        );
+        let book =
+            PriceBook::parse("provider,offering,per_gb_month,currency\nP,x,0.11,USD\n").unwrap();
+        assert!(price_conflicts(&recs, &book).is_empty());
+    }
 
     #[test]
     fn slugs_are_unique_short_and_stable() {

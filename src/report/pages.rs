@@ -156,6 +156,8 @@ pub struct ValueTableView {
     pub metric_id: String,
     pub direction: String,
     pub per_cost_label: String,
+    /// Says so when this table compares with another offering than the study's baseline.
+    pub baseline_note: String,
     pub rows: Vec<ValueRowView>,
     pub chart: ChartView,
     pub has_chart: bool,
