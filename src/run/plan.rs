@@ -814,6 +814,44 @@ mod tests {
     }
 
     #[test]
+    fn fio_options_that_write_elsewhere_are_refused_also_abbreviated() {
+        // fio 3.33 overwrote every file under `opendir` with `rw = 'write'`, and
+        // its command line takes `--opendi` for `--opendir`
+        for key in [
+            "opendir = '/etc'",
+            "opendi = '/etc'",
+            "write_iol = '/etc/x'",
+            "read_iolog = 'trace'",
+            "replay_redirect = '/dev/sda'",
+            "merge_blktrace_file = '/etc/x'",
+            "ioscheduler = 'none'",
+            "cgroup = 'x'",
+            "exec_pre = 'rm -rf /'",
+            "trigger = 'reboot'",
+            "client = 'host'",
+            "profile = 'act'",
+        ] {
+            let e = format!("{:#}", one(&format!("tool = 'fio'\n{key}")).unwrap_err());
+            assert!(e.contains("cannot be set in a suite"), "{key}: {e}");
+        }
+        // a key holding `=` would become `--filename=/etc/passwd`
+        let e = format!(
+            "{:#}",
+            one("tool = 'fio'\n'filename=/etc/passwd' = true").unwrap_err()
+        );
+        assert!(e.contains("expected an option name"), "{e}");
+        // a file behind the I/O buffers is refused, plain memory kinds pass
+        let e = format!(
+            "{:#}",
+            one("tool = 'fio'\niomem = 'mmap:/etc/x'").unwrap_err()
+        );
+        assert!(e.contains("backing file"), "{e}");
+        let j = one("tool = 'fio'\niomem = 'malloc'\nwrite_barrier = 4").unwrap();
+        assert!(j.invocation.args.contains(&"--iomem=malloc".to_string()));
+        assert!(j.invocation.args.contains(&"--write_barrier=4".to_string()));
+    }
+
+    #[test]
     fn builders_refuse_what_cannot_run() {
         let e = |t: &str| format!("{:#}", one(t).unwrap_err());
         assert!(e("tool = 'dd'\ncount = 1\nsize = '1M'").contains("not both"));

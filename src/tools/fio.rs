@@ -1276,23 +1276,45 @@ fn combine(dirs: Vec<&Dir>) -> Option<Dir> {
 
 use crate::run::plan::{BuildCtx, Invocation, OutputFrom, ParamReader, Params};
 
-/// Options that would send fio's I/O or output somewhere other than the
-/// job's scratch directory, so a suite may not set them.
+/// Options that would send fio's I/O, output or logs somewhere other than
+/// the job's scratch directory, run other programs, or touch the system
+/// (I/O scheduler, cgroups), so a suite may not set them.
 const RESERVED: &[&str] = &[
     "name",
     "filename",
     "directory",
     "filename_format",
+    "opendir",
     "output",
     "output-format",
     "write_iolog",
+    "read_iolog",
+    "replay_redirect",
+    "merge_blktrace_file",
     "write_bw_log",
     "write_lat_log",
     "write_iops_log",
     "write_hist_log",
     "exec_prerun",
     "exec_postrun",
+    "ioscheduler",
+    "cgroup",
+    "profile",
+    "trigger",
+    "trigger-file",
+    "trigger-remote",
+    "client",
+    "server",
+    "daemonize",
+    "aux-path",
 ];
+
+/// Whether fio would read `key` as a reserved option: fio's command line
+/// takes any unambiguous prefix of a long option (`--opendi` is `--opendir`),
+/// so a prefix of a reserved name is refused too.
+fn is_reserved(key: &str) -> bool {
+    !key.is_empty() && RESERVED.iter().any(|r| r.starts_with(key))
+}
 
 /// Builds `fio --name=<id> --filename=<dir>/fio.dat --rw=.. --bs=..
 /// --iodepth=.. --ioengine=.. --direct=.. --size=.. [--runtime=..]
@@ -1343,9 +1365,24 @@ pub fn command(params: &Params, ctx: &BuildCtx) -> Result<Invocation> {
         estimate = estimate.min(1.0 + r as f64);
     }
     for (k, v) in p.rest() {
-        if RESERVED.contains(&k.as_str()) {
+        // anything but a plain option name could smuggle `=value` into the argument
+        if k.is_empty()
+            || !k
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+        {
+            bail!("fio parameter `{k}`: expected an option name (letters, digits, `_`, `-`)");
+        }
+        if is_reserved(k) {
             bail!(
                 "fio parameter `{k}` cannot be set in a suite: diskdash chooses where fio writes"
+            );
+        }
+        // `mem=mmap:FILE` (and iomem) backs the buffers with a file of that name
+        let memory_option = ["mem", "iomem"].iter().any(|m| m.starts_with(k.as_str()));
+        if memory_option && v.as_str().is_some_and(|s| s.contains(':')) {
+            bail!(
+                "fio parameter `{k} = {v}`: a backing file cannot be set in a suite: diskdash chooses where fio writes"
             );
         }
         match v {
