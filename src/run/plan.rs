@@ -852,6 +852,29 @@ mod tests {
     }
 
     #[test]
+    fn dd_sizes_are_read_as_dd_reads_them() {
+        let bytes = |t: &str| {
+            let j = one(&format!("tool = 'dd'\n{t}")).unwrap();
+            (j.invocation.bytes, j.invocation.parameters["count"].clone())
+        };
+        // dd 9.1: bs=1MB count=2 copies 2000000 bytes; bs=1KB is 1000
+        assert_eq!(bytes("bs = '1MB'\ncount = 2"), (2_000_000, 2.into()));
+        assert_eq!(bytes("bs = '1KB'\ncount = '1k'"), (1_024_000, 1024.into()));
+        assert_eq!(bytes("bs = '1MiB'\ncount = 3"), (3 << 20, 3.into()));
+        assert_eq!(bytes("bs = '128k'\ncount = '1k'"), (128 << 20, 1024.into()));
+        assert_eq!(bytes("bs = '2b'\ncount = 4"), (4096, 4.into()));
+        // a size is cut into blocks of dd's size
+        assert_eq!(bytes("bs = '1MB'\nsize = '10M'"), (10_000_000, 10.into()));
+        let e = |t: &str| format!("{:#}", one(&format!("tool = 'dd'\n{t}")).unwrap_err());
+        // dd 9.1: count=1kB copies 1000 bytes, not 1000 blocks
+        assert!(e("bs = '1M'\ncount = '1kB'").contains("counts bytes"));
+        // dd refuses these itself: refused before the run starts
+        assert!(e("bs = '1.5k'\ncount = 1").contains("whole number"));
+        assert!(e("bs = '1m'\ncount = 1").contains("dd suffix"));
+        assert!(e("bs = '1x2'\ncount = 1").contains("dd suffix"));
+    }
+
+    #[test]
     fn builders_refuse_what_cannot_run() {
         let e = |t: &str| format!("{:#}", one(t).unwrap_err());
         assert!(e("tool = 'dd'\ncount = 1\nsize = '1M'").contains("not both"));
