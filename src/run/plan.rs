@@ -875,6 +875,30 @@ mod tests {
     }
 
     #[test]
+    fn fio_sizes_are_read_as_fio_reads_them() {
+        // fio 3.33 with its default kb_base=1024: size=1MiB wrote 999424 bytes
+        // (10^6 cut to whole blocks), size=1MB and size=1M 1048576
+        let size = |t: &str| {
+            let j = one(&format!("tool = 'fio'\n{t}")).unwrap();
+            assert_eq!(j.invocation.parameters["size"], j.invocation.bytes);
+            j.invocation.bytes
+        };
+        assert_eq!(size("size = '1MiB'"), 1_000_000);
+        assert_eq!(size("size = '1MB'"), 1 << 20);
+        assert_eq!(size("size = '64M'"), 64 << 20);
+        assert_eq!(size("size = '1MiB'\nkb_base = 1000"), 1 << 20);
+        assert_eq!(size("size = '1MB'\nkb_base = 1000"), 1_000_000);
+        let j = one("tool = 'fio'\nsize = '1MiB'").unwrap();
+        assert!(j.invocation.args.contains(&"--size=1MiB".to_string()));
+        // fio applies kb_base to the options after it only
+        let j = one("tool = 'fio'\nsize = '1MB'\nkb_base = 1000").unwrap();
+        assert_eq!(j.invocation.args[2], "--kb_base=1000");
+        assert_eq!(j.invocation.parameters["kb_base"], 1000);
+        let e = format!("{:#}", one("tool = 'fio'\nsize = 'big'").unwrap_err());
+        assert!(e.contains("expected a size"), "{e}");
+    }
+
+    #[test]
     fn builders_refuse_what_cannot_run() {
         let e = |t: &str| format!("{:#}", one(t).unwrap_err());
         assert!(e("tool = 'dd'\ncount = 1\nsize = '1M'").contains("not both"));

@@ -1334,6 +1334,13 @@ pub fn command(params: &Params, ctx: &BuildCtx) -> Result<Invocation> {
         ),
     ];
     let mut parameters = Params::new();
+    // fio applies kb_base to the options after it only: it goes first
+    let kb_base = p.string("kb_base")?;
+    if let Some(k) = &kb_base {
+        args.push(format!("--kb_base={k}"));
+        parameters.insert("kb_base".into(), json_scalar(k));
+    }
+    let kb_base_si = kb_base.as_deref() == Some("1000");
     let defaults = [
         ("rw", "read"),
         ("bs", "4k"),
@@ -1347,13 +1354,19 @@ pub fn command(params: &Params, ctx: &BuildCtx) -> Result<Invocation> {
         parameters.insert(key.into(), json_scalar(&v));
     }
     let size_text = p.string("size")?.unwrap_or_else(|| "1G".to_string());
-    let size = crate::run::plan::parse_size(&size_text, ctx.memory_bytes)
-        .map_err(|e| anyhow::anyhow!("fio parameter `size`: {e}"))?;
     // fio takes plain sizes itself; an `NxRAM` size is passed resolved
-    let size_arg = if size_text.contains("RAM") || size_text.contains("ram") {
-        size.to_string()
+    let (size, size_arg) = if size_text.contains("RAM") || size_text.contains("ram") {
+        let size = crate::run::plan::parse_size(&size_text, ctx.memory_bytes)
+            .map_err(|e| anyhow::anyhow!("fio parameter `size`: {e}"))?;
+        (size, size.to_string())
     } else {
-        size_text.clone()
+        // read as fio reads it: by default `1MiB` is 10^6 bytes to fio
+        let size = option_size(&size_text, kb_base_si).ok_or_else(|| {
+            anyhow::anyhow!(
+                "fio parameter `size = {size_text}`: expected a size such as 64M, 1G or 2xRAM"
+            )
+        })?;
+        (size, size_text.clone())
     };
     args.push(format!("--size={size_arg}"));
     parameters.insert("size".into(), size.into());
