@@ -306,6 +306,14 @@ fn merge_test(existing: &mut TestSpec, new: TestSpec) -> Result<()> {
     existing.repeat = new.repeat.or(existing.repeat);
     existing.timeout_s = new.timeout_s.or(existing.timeout_s);
     existing.headline = new.headline.or(existing.headline.take());
+    // dd takes `count` or `size`: the file's choice replaces the base's
+    if existing.tool == Tool::Dd {
+        for (given, other) in [("count", "size"), ("size", "count")] {
+            if new.params.contains_key(given) && !new.params.contains_key(other) {
+                existing.params.remove(other);
+            }
+        }
+    }
     for (k, v) in new.params {
         existing.params.insert(k, v);
     }
@@ -750,6 +758,29 @@ mod tests {
         assert_eq!(jobs[2].test_id, "fio-seqread-1m");
         assert_eq!(jobs[2].invocation.bytes, 32 << 20);
         assert_eq!(jobs[2].headline, "read_iops");
+    }
+
+    #[test]
+    fn a_suite_file_can_size_a_dd_test_by_count_where_the_base_gives_size() {
+        let text = "base = 'standard'\n[[test]]\nid = 'dd-write-bulk'\ntool = 'dd'\ncount = 100\n\
+                    [[test]]\nid = 'dd-write-8k-dsync'\ntool = 'dd'\nsize = '1M'\n";
+        let suite = parse_suite(text, "f").unwrap();
+        let jobs = plan(
+            &suite,
+            &Selection::default(),
+            Path::new("/s"),
+            Some(GIB),
+            false,
+        )
+        .unwrap();
+        assert_eq!(
+            command_of(&jobs, "dd-write-bulk"),
+            "LC_ALL=C dd if=/dev/zero of=/s/dd-write-bulk.r1/dd.dat bs=1M count=100 conv=fdatasync"
+        );
+        assert_eq!(
+            command_of(&jobs, "dd-write-8k-dsync"),
+            "LC_ALL=C dd if=/dev/zero of=/s/dd-write-8k-dsync.r1/dd.dat bs=8k count=128 oflag=dsync"
+        );
     }
 
     #[test]
