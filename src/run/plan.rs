@@ -679,6 +679,22 @@ mod tests {
         let bulk = jobs.iter().find(|j| j.test_id == "dd-write-bulk").unwrap();
         assert_eq!(bulk.invocation.bytes, 8 * GIB);
         assert_eq!(bulk.invocation.parameters["count"], 8192);
+        // block sizes in bytes, as the parsers give them for imported records
+        assert_eq!(bulk.invocation.parameters["bs"], 1 << 20);
+        let fio = jobs
+            .iter()
+            .find(|j| j.test_id == "fio-randread-4k-qd64")
+            .unwrap();
+        assert_eq!(fio.invocation.parameters["bs"], 4096);
+        let imported = crate::tools::parse(
+            Tool::Fio,
+            include_str!("../../tests/fixtures/fio/randread-4k-qd64.json"),
+        )
+        .unwrap();
+        assert_eq!(
+            imported[0].parameters["bs"],
+            fio.invocation.parameters["bs"]
+        );
     }
 
     #[test]

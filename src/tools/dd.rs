@@ -544,7 +544,8 @@ pub fn command(params: &Params, ctx: &BuildCtx) -> Result<Invocation> {
         format!("count={count_arg}"),
     ];
     let mut parameters = Params::new();
-    parameters.insert("bs".into(), bs_text.clone().into());
+    // in bytes, as imported records have it
+    parameters.insert("bs".into(), bs.into());
     parameters.insert("count".into(), count.into());
     for key in ["conv", "oflag", "iflag"] {
         if let Some(v) = p.string(key)? {

@@ -1351,7 +1351,12 @@ pub fn command(params: &Params, ctx: &BuildCtx) -> Result<Invocation> {
     for (key, default) in defaults {
         let v = p.string(key)?.unwrap_or_else(|| default.to_string());
         args.push(format!("--{key}={v}"));
-        parameters.insert(key.into(), json_scalar(&v));
+        // a plain block size is stored in bytes, as imported records have it
+        let value = match option_size(&v, kb_base_si) {
+            Some(bytes) if key == "bs" => bytes.into(),
+            _ => json_scalar(&v),
+        };
+        parameters.insert(key.into(), value);
     }
     let size_text = p.string("size")?.unwrap_or_else(|| "1G".to_string());
     // fio takes plain sizes itself; an `NxRAM` size is passed resolved
