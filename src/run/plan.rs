@@ -695,6 +695,22 @@ mod tests {
             imported[0].parameters["bs"],
             fio.invocation.parameters["bs"]
         );
+        // ioping's mode letters and times as an imported log gives them
+        let seq = jobs.iter().find(|j| j.test_id == "ioping-seq").unwrap();
+        let imported = crate::tools::ioping::read_command("ioping -RL /mnt").unwrap();
+        assert_eq!(seq.invocation.parameters["flags"], "RL");
+        assert_eq!(imported.parameters["flags"], "RL");
+        assert_eq!(imported.test_id.as_deref(), Some(seq.test_id.as_str()));
+        let quick = load_suite("quick").unwrap();
+        let quick = plan(&quick, &Selection::default(), Path::new("/s"), None, false).unwrap();
+        let lat = quick
+            .iter()
+            .find(|j| j.test_id == "ioping-latency")
+            .unwrap();
+        assert_eq!(lat.invocation.parameters["interval"], 0.2);
+        assert_eq!(lat.invocation.parameters["flags"], "");
+        let imported = crate::tools::ioping::read_command("ioping -c 10 -i 0.2 /mnt").unwrap();
+        assert_eq!(imported.parameters["interval"], 0.2);
     }
 
     #[test]
