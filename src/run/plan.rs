@@ -711,6 +711,18 @@ mod tests {
         assert_eq!(lat.invocation.parameters["flags"], "");
         let imported = crate::tools::ioping::read_command("ioping -c 10 -i 0.2 /mnt").unwrap();
         assert_eq!(imported.parameters["interval"], 0.2);
+        // bonnie++ sizes in bytes under the names its parser uses
+        let bonnie = jobs.iter().find(|j| j.test_id == "bonnie").unwrap();
+        let imported =
+            crate::tools::bonnie::read_command("bonnie++ -d /mnt -s 8192 -r 4096 -n 256 -q")
+                .unwrap();
+        for key in ["file_size", "ram_size", "num_files"] {
+            assert_eq!(
+                bonnie.invocation.parameters[key], imported.parameters[key],
+                "{key}"
+            );
+        }
+        assert_eq!(bonnie.invocation.parameters["file_size"], 8 * GIB);
     }
 
     #[test]
