@@ -723,6 +723,20 @@ mod tests {
             );
         }
         assert_eq!(bonnie.invocation.parameters["file_size"], 8 * GIB);
+        // fio's runtime in seconds, a float as the parser gives it
+        let rr = quick
+            .iter()
+            .find(|j| j.test_id == "fio-randread-4k-qd64")
+            .unwrap();
+        let imported = crate::tools::parse(
+            Tool::Fio,
+            include_str!("../../tests/fixtures/fio/randread-4k-qd64.json"),
+        )
+        .unwrap();
+        assert_eq!(rr.invocation.parameters["runtime"], 5.0);
+        // Value == f64 compares numbers alike: the type must be checked too
+        assert!(rr.invocation.parameters["runtime"].is_f64());
+        assert!(imported[0].parameters["runtime"].is_f64());
     }
 
     #[test]

@@ -1379,7 +1379,8 @@ pub fn command(params: &Params, ctx: &BuildCtx) -> Result<Invocation> {
     let mut estimate = 1.0 + size as f64 / 50e6;
     if let Some(r) = runtime {
         args.push(format!("--runtime={r}"));
-        parameters.insert("runtime".into(), r.into());
+        // seconds as a float, as the parser gives it for imported records
+        parameters.insert("runtime".into(), (r as f64).into());
         estimate = estimate.min(1.0 + r as f64);
     }
     for (k, v) in p.rest() {
