@@ -168,7 +168,7 @@ pub fn records_from_output(
     for (k, parsed) in results.into_iter().enumerate() {
         let test_id = test_id
             .map(str::to_string)
-            .or(parsed.test_id)
+            .or(parsed.test_id.map(|t| safe_test_id(&t)))
             .unwrap_or_else(|| tool.name().trim_end_matches('+').to_string());
         let repetition = repetitions.entry(test_id.clone()).or_insert(0);
         *repetition += 1;
@@ -226,6 +226,18 @@ pub fn records_from_output(
     Ok(records)
 }
 
+/// A test id derived from the file's content (fio's `rw` is copied as the
+/// file states it) made filename-safe: the id names the record's file, so
+/// `x/../../y` must not lead out of `--out`.
+fn safe_test_id(derived: &str) -> String {
+    if is_valid_id(derived) {
+        return derived.to_string();
+    }
+    let mut id = slug(derived);
+    id.truncate(64);
+    id.trim_end_matches('-').to_string()
+}
+
 /// Where a record goes under `out`: `<study>/<offering>/<id>.json`, the
 /// same grouping `run` uses.
 pub fn record_path(out: &Path, record: &Record) -> PathBuf {
@@ -237,6 +249,9 @@ pub fn record_path(out: &Path, record: &Record) -> PathBuf {
 
 fn write_records(records: &[Record], out: &Path, tally: &mut Tally) -> Result<()> {
     for record in records {
+        if !is_valid_id(&record.id) {
+            bail!("record id `{}` is not filename-safe", record.id);
+        }
         let path = record_path(out, record);
         if path.exists() {
             tally.existing.push(path);
@@ -278,6 +293,27 @@ mod tests {
         let e =
             records_from_output("x.bin", b"\0\x01", None, &Subject::default(), None).unwrap_err();
         assert!(format!("{e:#}").contains("binary"));
+    }
+
+    #[test]
+    fn a_test_id_from_the_file_cannot_lead_out_of_out() {
+        let fixture = include_str!("../tests/fixtures/fio/randread-4k-qd64.json");
+        let evil = fixture.replace(r#""rw" : "randread""#, r#""rw" : "x/../../../escaped""#);
+        assert_ne!(evil, fixture);
+        let records = records_from_output(
+            "evil.json",
+            evil.as_bytes(),
+            None,
+            &Subject::default(),
+            None,
+        )
+        .unwrap();
+        let r = &records[0];
+        assert_eq!(r.test.id, "fio-x-escaped-4k-qd64");
+        assert!(is_valid_id(&r.id), "{}", r.id);
+        let path = record_path(Path::new("out"), r);
+        assert_eq!(path.parent(), Some(Path::new("out/unknown/unknown")));
+        assert!(crate::ingest::validate(r).is_empty());
     }
 
     #[test]

@@ -64,6 +64,10 @@ pub fn load(paths: &[PathBuf]) -> Result<Loaded> {
     // problems, do not depend on the order the paths were given in.
     files.sort();
     files.dedup();
+    // one file reached twice (`results` and `./results`, or through a
+    // symlink) is read once, not reported as a duplicate of itself
+    let mut real = std::collections::BTreeSet::new();
+    files.retain(|f| real.insert(std::fs::canonicalize(f).unwrap_or_else(|_| f.clone())));
 
     let mut loaded = Loaded {
         files: files.len(),
@@ -542,6 +546,21 @@ mod tests {
         assert!(serde_json::to_string(&r)
             .unwrap()
             .contains("1302295774.2105753"));
+    }
+
+    #[test]
+    fn one_file_reached_by_two_spellings_is_read_once() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("r")).unwrap();
+        std::fs::write(dir.path().join("r/a.json"), good().to_string()).unwrap();
+        let loaded = load(&[dir.path().join("r"), dir.path().join("r/../r/.")]).unwrap();
+        assert_eq!(loaded.files, 1);
+        assert_eq!(loaded.records.len(), 1);
+        assert_eq!(loaded.problems, []);
+        // a real copy is still a duplicate
+        std::fs::write(dir.path().join("r/b.json"), good().to_string()).unwrap();
+        let loaded = load(&[dir.path().join("r")]).unwrap();
+        assert_eq!(loaded.problems.len(), 1);
     }
 
     #[test]

@@ -7,7 +7,10 @@ use crate::cli::SubjectArgs;
 use crate::record::{Price, Subject};
 
 /// Builds the record subject from the flags. A flag left out stays unknown.
-/// Fails on a malformed `--label` or a negative or non-finite number.
+/// Fails on a malformed `--label`, a size or price that is not a positive
+/// number, or a currency that is not three letters (`eur` becomes `EUR`):
+/// the same rules `check` applies, so a run never writes records that
+/// `check` and `report` then refuse.
 pub fn from_args(args: &SubjectArgs) -> Result<Subject> {
     let mut labels = std::collections::BTreeMap::new();
     for label in &args.labels {
@@ -23,10 +26,19 @@ pub fn from_args(args: &SubjectArgs) -> Result<Subject> {
         ("--price-per-gb-month", args.price_per_gb_month),
     ] {
         if let Some(v) = value {
-            if !v.is_finite() || v < 0.0 {
-                bail!("{flag} {v}: expected a non-negative number");
+            if !v.is_finite() || v <= 0.0 {
+                bail!("{flag} {v}: expected a positive number (leave the flag out when unknown)");
             }
         }
+    }
+    let currency = args.currency.trim().to_ascii_uppercase();
+    if args.price_per_gb_month.is_some()
+        && (currency.len() != 3 || !currency.bytes().all(|b| b.is_ascii_uppercase()))
+    {
+        bail!(
+            "--currency `{}`: expected a three-letter ISO 4217 code such as USD or EUR",
+            args.currency
+        );
     }
     Ok(Subject {
         study: args.study.clone(),
@@ -36,7 +48,7 @@ pub fn from_args(args: &SubjectArgs) -> Result<Subject> {
         size_gb: args.size_gb,
         price: args.price_per_gb_month.map(|p| Price {
             per_gb_month: p,
-            currency: args.currency.clone(),
+            currency,
             note: None,
         }),
         labels,
@@ -73,5 +85,36 @@ mod tests {
         args.price_per_gb_month = Some(-1.0);
         let e = from_args(&args).unwrap_err().to_string();
         assert!(e.contains("--price-per-gb-month"), "{e}");
+    }
+
+    #[test]
+    fn flags_check_refuses_are_refused_up_front() {
+        let args = SubjectArgs {
+            price_per_gb_month: Some(0.1),
+            currency: "eur".into(),
+            ..Default::default()
+        };
+        assert_eq!(from_args(&args).unwrap().price.unwrap().currency, "EUR");
+        for (price, size, currency, flag) in [
+            (Some(0.0), None, "USD", "--price-per-gb-month 0"),
+            (None, Some(0.0), "USD", "--size-gb 0"),
+            (Some(0.1), None, "dollars", "--currency `dollars`"),
+            (Some(0.1), None, "E1R", "--currency `E1R`"),
+        ] {
+            let args = SubjectArgs {
+                price_per_gb_month: price,
+                size_gb: size,
+                currency: currency.into(),
+                ..Default::default()
+            };
+            let e = from_args(&args).unwrap_err().to_string();
+            assert!(e.contains(flag), "{e}");
+        }
+        // without a price the currency is not stored, and not checked
+        let args = SubjectArgs {
+            currency: String::new(),
+            ..Default::default()
+        };
+        assert_eq!(from_args(&args).unwrap().price, None);
     }
 }

@@ -116,6 +116,43 @@ fn a_tool_that_fails_gives_a_failed_record_and_exit_1() {
 }
 
 #[test]
+fn a_record_that_cannot_be_written_is_printed_not_lost() {
+    let bin = bin_dir(&[("dd", fake("lose-out"))]);
+    let target = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let o = Command::new(BIN)
+        .args([
+            "run",
+            "--target",
+            target.path().to_str().unwrap(),
+            "--suite",
+            "quick",
+            "--only",
+            "dd-write-8k-dsync",
+            "--out",
+            out.path().to_str().unwrap(),
+        ])
+        .env("PATH", path_with(bin.path()))
+        .env("DISKDASH_FAKE_OUT", out.path())
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("a record could not be written"), "{stderr}");
+    // the record is on stderr, whole, and valid
+    let line = stderr
+        .lines()
+        .find(|l| l.starts_with('{'))
+        .unwrap_or_else(|| panic!("no record on stderr: {stderr}"));
+    let rec = diskdash::ingest::parse_record(line).unwrap();
+    assert_eq!(rec.test.id, "dd-write-8k-dsync");
+    assert_eq!(rec.status, Status::Ok);
+    assert_eq!(rec.metrics["write_bw"].value, 4194304.0 / 1.2232);
+    assert!(is_empty_dir(target.path()), "scratch left behind");
+}
+
+#[test]
 fn a_hanging_tool_is_stopped_at_the_time_limit() {
     let bin = bin_dir(&[("fio", fake("hang"))]);
     let target = tempfile::tempdir().unwrap();

@@ -371,6 +371,25 @@ fn usage_errors_give_2_and_touch_nothing() {
             "--label",
             "novalue",
         ],
+        // records `check` would refuse: never benchmark for an hour to write them
+        vec![
+            "--target",
+            dir.path().to_str().unwrap(),
+            "--out",
+            o,
+            "--price-per-gb-month",
+            "0",
+        ],
+        vec![
+            "--target",
+            dir.path().to_str().unwrap(),
+            "--out",
+            o,
+            "--price-per-gb-month",
+            "0.1",
+            "--currency",
+            "dollars",
+        ],
     ] {
         let mut ex = replay();
         let code =

@@ -288,11 +288,21 @@ fn execute(ready: Ready, executor: &mut dyn Executor, signal: &AtomicUsize) -> R
         if let Err(e) = scratch.clear(&job.dir) {
             progress.line(&format!("warning: {e:#}"));
         }
-        records.push(record);
         if let Err(e) = written {
+            // the measurement must not be lost with the file: it goes to
+            // stderr as the JSON line a `.jsonl` records file holds
+            if let Ok(line) = serde_json::to_string(&record) {
+                progress.line(&format!(
+                    "error: the record of {} r{} could not be written ({e:#}); here it is, \
+                     save it as a .jsonl file:\n{line}",
+                    job.test_id, job.repetition
+                ));
+            }
+            records.push(record);
             write_error = Some(e);
             break;
         }
+        records.push(record);
         if interrupted.is_some() {
             stopped_by = interrupted;
             break;

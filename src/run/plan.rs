@@ -306,6 +306,14 @@ fn merge_test(existing: &mut TestSpec, new: TestSpec) -> Result<()> {
     existing.repeat = new.repeat.or(existing.repeat);
     existing.timeout_s = new.timeout_s.or(existing.timeout_s);
     existing.headline = new.headline.or(existing.headline.take());
+    // dd takes `count` or `size`: the file's choice replaces the base's
+    if existing.tool == Tool::Dd {
+        for (given, other) in [("count", "size"), ("size", "count")] {
+            if new.params.contains_key(given) && !new.params.contains_key(other) {
+                existing.params.remove(other);
+            }
+        }
+    }
     for (k, v) in new.params {
         existing.params.insert(k, v);
     }
@@ -671,6 +679,64 @@ mod tests {
         let bulk = jobs.iter().find(|j| j.test_id == "dd-write-bulk").unwrap();
         assert_eq!(bulk.invocation.bytes, 8 * GIB);
         assert_eq!(bulk.invocation.parameters["count"], 8192);
+        // block sizes in bytes, as the parsers give them for imported records
+        assert_eq!(bulk.invocation.parameters["bs"], 1 << 20);
+        let fio = jobs
+            .iter()
+            .find(|j| j.test_id == "fio-randread-4k-qd64")
+            .unwrap();
+        assert_eq!(fio.invocation.parameters["bs"], 4096);
+        let imported = crate::tools::parse(
+            Tool::Fio,
+            include_str!("../../tests/fixtures/fio/randread-4k-qd64.json"),
+        )
+        .unwrap();
+        assert_eq!(
+            imported[0].parameters["bs"],
+            fio.invocation.parameters["bs"]
+        );
+        // ioping's mode letters and times as an imported log gives them
+        let seq = jobs.iter().find(|j| j.test_id == "ioping-seq").unwrap();
+        let imported = crate::tools::ioping::read_command("ioping -RL /mnt").unwrap();
+        assert_eq!(seq.invocation.parameters["flags"], "RL");
+        assert_eq!(imported.parameters["flags"], "RL");
+        assert_eq!(imported.test_id.as_deref(), Some(seq.test_id.as_str()));
+        let quick = load_suite("quick").unwrap();
+        let quick = plan(&quick, &Selection::default(), Path::new("/s"), None, false).unwrap();
+        let lat = quick
+            .iter()
+            .find(|j| j.test_id == "ioping-latency")
+            .unwrap();
+        assert_eq!(lat.invocation.parameters["interval"], 0.2);
+        assert_eq!(lat.invocation.parameters["flags"], "");
+        let imported = crate::tools::ioping::read_command("ioping -c 10 -i 0.2 /mnt").unwrap();
+        assert_eq!(imported.parameters["interval"], 0.2);
+        // bonnie++ sizes in bytes under the names its parser uses
+        let bonnie = jobs.iter().find(|j| j.test_id == "bonnie").unwrap();
+        let imported =
+            crate::tools::bonnie::read_command("bonnie++ -d /mnt -s 8192 -r 4096 -n 256 -q")
+                .unwrap();
+        for key in ["file_size", "ram_size", "num_files"] {
+            assert_eq!(
+                bonnie.invocation.parameters[key], imported.parameters[key],
+                "{key}"
+            );
+        }
+        assert_eq!(bonnie.invocation.parameters["file_size"], 8 * GIB);
+        // fio's runtime in seconds, a float as the parser gives it
+        let rr = quick
+            .iter()
+            .find(|j| j.test_id == "fio-randread-4k-qd64")
+            .unwrap();
+        let imported = crate::tools::parse(
+            Tool::Fio,
+            include_str!("../../tests/fixtures/fio/randread-4k-qd64.json"),
+        )
+        .unwrap();
+        assert_eq!(rr.invocation.parameters["runtime"], 5.0);
+        // Value == f64 compares numbers alike: the type must be checked too
+        assert!(rr.invocation.parameters["runtime"].is_f64());
+        assert!(imported[0].parameters["runtime"].is_f64());
     }
 
     #[test]
@@ -753,6 +819,29 @@ mod tests {
     }
 
     #[test]
+    fn a_suite_file_can_size_a_dd_test_by_count_where_the_base_gives_size() {
+        let text = "base = 'standard'\n[[test]]\nid = 'dd-write-bulk'\ntool = 'dd'\ncount = 100\n\
+                    [[test]]\nid = 'dd-write-8k-dsync'\ntool = 'dd'\nsize = '1M'\n";
+        let suite = parse_suite(text, "f").unwrap();
+        let jobs = plan(
+            &suite,
+            &Selection::default(),
+            Path::new("/s"),
+            Some(GIB),
+            false,
+        )
+        .unwrap();
+        assert_eq!(
+            command_of(&jobs, "dd-write-bulk"),
+            "LC_ALL=C dd if=/dev/zero of=/s/dd-write-bulk.r1/dd.dat bs=1M count=100 conv=fdatasync"
+        );
+        assert_eq!(
+            command_of(&jobs, "dd-write-8k-dsync"),
+            "LC_ALL=C dd if=/dev/zero of=/s/dd-write-8k-dsync.r1/dd.dat bs=8k count=128 oflag=dsync"
+        );
+    }
+
+    #[test]
     fn suite_mistakes_are_named() {
         let e = |t: &str| format!("{:#}", parse_suite(t, "f").unwrap_err());
         assert!(e("[[test]]\nid='a'\ntool='hdparm'").contains("unknown tool `hdparm`"));
@@ -811,6 +900,91 @@ mod tests {
             let e = format!("{:#}", one(&format!("tool = 'fio'\n{key}")).unwrap_err());
             assert!(e.contains("cannot be set in a suite"), "{e}");
         }
+    }
+
+    #[test]
+    fn fio_options_that_write_elsewhere_are_refused_also_abbreviated() {
+        // fio 3.33 overwrote every file under `opendir` with `rw = 'write'`, and
+        // its command line takes `--opendi` for `--opendir`
+        for key in [
+            "opendir = '/etc'",
+            "opendi = '/etc'",
+            "write_iol = '/etc/x'",
+            "read_iolog = 'trace'",
+            "replay_redirect = '/dev/sda'",
+            "merge_blktrace_file = '/etc/x'",
+            "ioscheduler = 'none'",
+            "cgroup = 'x'",
+            "exec_pre = 'rm -rf /'",
+            "trigger = 'reboot'",
+            "client = 'host'",
+            "profile = 'act'",
+        ] {
+            let e = format!("{:#}", one(&format!("tool = 'fio'\n{key}")).unwrap_err());
+            assert!(e.contains("cannot be set in a suite"), "{key}: {e}");
+        }
+        // a key holding `=` would become `--filename=/etc/passwd`
+        let e = format!(
+            "{:#}",
+            one("tool = 'fio'\n'filename=/etc/passwd' = true").unwrap_err()
+        );
+        assert!(e.contains("expected an option name"), "{e}");
+        // a file behind the I/O buffers is refused, plain memory kinds pass
+        let e = format!(
+            "{:#}",
+            one("tool = 'fio'\niomem = 'mmap:/etc/x'").unwrap_err()
+        );
+        assert!(e.contains("backing file"), "{e}");
+        let j = one("tool = 'fio'\niomem = 'malloc'\nwrite_barrier = 4").unwrap();
+        assert!(j.invocation.args.contains(&"--iomem=malloc".to_string()));
+        assert!(j.invocation.args.contains(&"--write_barrier=4".to_string()));
+    }
+
+    #[test]
+    fn dd_sizes_are_read_as_dd_reads_them() {
+        let bytes = |t: &str| {
+            let j = one(&format!("tool = 'dd'\n{t}")).unwrap();
+            (j.invocation.bytes, j.invocation.parameters["count"].clone())
+        };
+        // dd 9.1: bs=1MB count=2 copies 2000000 bytes; bs=1KB is 1000
+        assert_eq!(bytes("bs = '1MB'\ncount = 2"), (2_000_000, 2.into()));
+        assert_eq!(bytes("bs = '1KB'\ncount = '1k'"), (1_024_000, 1024.into()));
+        assert_eq!(bytes("bs = '1MiB'\ncount = 3"), (3 << 20, 3.into()));
+        assert_eq!(bytes("bs = '128k'\ncount = '1k'"), (128 << 20, 1024.into()));
+        assert_eq!(bytes("bs = '2b'\ncount = 4"), (4096, 4.into()));
+        // a size is cut into blocks of dd's size
+        assert_eq!(bytes("bs = '1MB'\nsize = '10M'"), (10_000_000, 10.into()));
+        let e = |t: &str| format!("{:#}", one(&format!("tool = 'dd'\n{t}")).unwrap_err());
+        // dd 9.1: count=1kB copies 1000 bytes, not 1000 blocks
+        assert!(e("bs = '1M'\ncount = '1kB'").contains("counts bytes"));
+        // dd refuses these itself: refused before the run starts
+        assert!(e("bs = '1.5k'\ncount = 1").contains("whole number"));
+        assert!(e("bs = '1m'\ncount = 1").contains("dd suffix"));
+        assert!(e("bs = '1x2'\ncount = 1").contains("dd suffix"));
+    }
+
+    #[test]
+    fn fio_sizes_are_read_as_fio_reads_them() {
+        // fio 3.33 with its default kb_base=1024: size=1MiB wrote 999424 bytes
+        // (10^6 cut to whole blocks), size=1MB and size=1M 1048576
+        let size = |t: &str| {
+            let j = one(&format!("tool = 'fio'\n{t}")).unwrap();
+            assert_eq!(j.invocation.parameters["size"], j.invocation.bytes);
+            j.invocation.bytes
+        };
+        assert_eq!(size("size = '1MiB'"), 1_000_000);
+        assert_eq!(size("size = '1MB'"), 1 << 20);
+        assert_eq!(size("size = '64M'"), 64 << 20);
+        assert_eq!(size("size = '1MiB'\nkb_base = 1000"), 1 << 20);
+        assert_eq!(size("size = '1MB'\nkb_base = 1000"), 1_000_000);
+        let j = one("tool = 'fio'\nsize = '1MiB'").unwrap();
+        assert!(j.invocation.args.contains(&"--size=1MiB".to_string()));
+        // fio applies kb_base to the options after it only
+        let j = one("tool = 'fio'\nsize = '1MB'\nkb_base = 1000").unwrap();
+        assert_eq!(j.invocation.args[2], "--kb_base=1000");
+        assert_eq!(j.invocation.parameters["kb_base"], 1000);
+        let e = format!("{:#}", one("tool = 'fio'\nsize = 'big'").unwrap_err());
+        assert!(e.contains("expected a size"), "{e}");
     }
 
     #[test]

@@ -852,24 +852,19 @@ pub fn command(params: &Params, ctx: &BuildCtx) -> Result<Invocation> {
         "-s".to_string(),
         (size / MIB).to_string(),
     ];
+    // named and valued as the parser names bonnie++'s own report (bytes;
+    // `num_files` as given to -n), so run and imported records agree
     let mut parameters = Params::new();
-    parameters.insert("size_mib".into(), (size / MIB).into());
+    parameters.insert("file_size".into(), (size / MIB * MIB).into());
     if let Some(ram) = p.size("ram")? {
         args.push("-r".into());
         args.push((ram / MIB).to_string());
-        parameters.insert("ram_mib".into(), (ram / MIB).into());
+        parameters.insert("ram_size".into(), (ram / MIB * MIB).into());
     }
-    // a plain count stays a number in the record; `N:max:min:dirs` a string
-    let files_value = params.get("files").cloned();
     let files = p.string("files")?.unwrap_or_else(|| "16".to_string());
     args.push("-n".into());
     args.push(files.clone());
-    parameters.insert(
-        "files".into(),
-        files_value
-            .filter(serde_json::Value::is_number)
-            .unwrap_or_else(|| files.into()),
-    );
+    parameters.insert("num_files".into(), files.into());
     args.push("-q".into());
     if let Some(m) = p.string("machine")? {
         args.push("-m".into());

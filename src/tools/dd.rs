@@ -502,6 +502,7 @@ pub fn test_id(direction: Direction, bs: u64, conv: &str, oflag: &str, iflag: &s
 // ----------------------------------------------------------- command line
 
 use crate::run::plan::{BuildCtx, Invocation, OutputFrom, ParamReader, Params};
+use anyhow::Context;
 
 const DD_PARAMS: &[&str] = &["bs", "count", "size", "conv", "oflag", "iflag"];
 
@@ -512,8 +513,7 @@ const DD_PARAMS: &[&str] = &["bs", "count", "size", "conv", "oflag", "iflag"];
 pub fn command(params: &Params, ctx: &BuildCtx) -> Result<Invocation> {
     let mut p = ParamReader::new("dd", params, ctx.memory_bytes);
     let bs_text = p.string("bs")?.unwrap_or_else(|| "1M".to_string());
-    let bs = crate::run::plan::parse_size(&bs_text, None)
-        .map_err(|e| anyhow::anyhow!("dd parameter `bs`: {e}"))?;
+    let (bs, _) = dd_number(&bs_text).context("dd parameter `bs`")?;
     if bs == 0 {
         bail!("dd parameter `bs = {bs_text}`: expected a block size above zero");
     }
@@ -522,8 +522,12 @@ pub fn command(params: &Params, ctx: &BuildCtx) -> Result<Invocation> {
     let (count, count_arg) = match (count_text, size) {
         (Some(_), Some(_)) => bail!("dd: give `count` or `size`, not both"),
         (Some(c), None) => {
-            let n = crate::run::plan::parse_size(&c, None)
-                .map_err(|e| anyhow::anyhow!("dd parameter `count`: {e}"))?;
+            let (n, bytes) = dd_number(&c).context("dd parameter `count`")?;
+            if bytes {
+                bail!(
+                    "dd parameter `count = {c}`: dd counts bytes, not blocks, for a number ending in B; give `size` for an amount of bytes"
+                );
+            }
             (n, c)
         }
         (None, Some(s)) => {
@@ -540,7 +544,8 @@ pub fn command(params: &Params, ctx: &BuildCtx) -> Result<Invocation> {
         format!("count={count_arg}"),
     ];
     let mut parameters = Params::new();
-    parameters.insert("bs".into(), bs_text.clone().into());
+    // in bytes, as imported records have it
+    parameters.insert("bs".into(), bs.into());
     parameters.insert("count".into(), count.into());
     for key in ["conv", "oflag", "iflag"] {
         if let Some(v) = p.string(key)? {
@@ -561,6 +566,51 @@ pub fn command(params: &Params, ctx: &BuildCtx) -> Result<Invocation> {
         estimate_s: 0.5 + bytes as f64 / 100e6,
         parameters,
     })
+}
+
+/// A number as GNU dd reads its operands: whole digits and an optional
+/// suffix, `c` 1, `w` 2, `b` 512, `k`/`K`, `M`, `G`, `T`, `P`, `E` powers of
+/// 1024 (also with `iB`: `MiB`), and with `B` powers of 1000 (`kB`, `MB`).
+/// `1MB` is 1,000,000 bytes to dd, so the record's sizes must read it so.
+/// Also returns whether the text ends in `B` (dd then counts a `count` in
+/// bytes). Fractions, hex and dd's `x` products are refused.
+fn dd_number(text: &str) -> Result<(u64, bool)> {
+    let t = text.trim();
+    let expected = || {
+        anyhow::anyhow!(
+            "`{text}`: expected a whole number with an optional dd suffix (k, M, G; kB, MB for powers of 1000; c, w, b)"
+        )
+    };
+    let end = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
+    let (digits, suffix) = t.split_at(end);
+    let n: u64 = digits.parse().map_err(|_| expected())?;
+    let mult: u64 = match suffix {
+        "" | "c" => 1,
+        "w" => 2,
+        "b" => 512,
+        _ => {
+            let mut chars = suffix.chars();
+            let power = match chars.next() {
+                Some('k' | 'K') => 1,
+                Some('M') => 2,
+                Some('G') => 3,
+                Some('T') => 4,
+                Some('P') => 5,
+                Some('E') => 6,
+                _ => return Err(expected()),
+            };
+            let base: u64 = match chars.as_str() {
+                "" | "iB" => 1024,
+                "B" => 1000,
+                _ => return Err(expected()),
+            };
+            base.checked_pow(power).ok_or_else(expected)?
+        }
+    };
+    let value = n
+        .checked_mul(mult)
+        .ok_or_else(|| anyhow::anyhow!("`{text}`: too large"))?;
+    Ok((value, suffix.ends_with('B')))
 }
 
 #[cfg(test)]

@@ -1276,23 +1276,45 @@ fn combine(dirs: Vec<&Dir>) -> Option<Dir> {
 
 use crate::run::plan::{BuildCtx, Invocation, OutputFrom, ParamReader, Params};
 
-/// Options that would send fio's I/O or output somewhere other than the
-/// job's scratch directory, so a suite may not set them.
+/// Options that would send fio's I/O, output or logs somewhere other than
+/// the job's scratch directory, run other programs, or touch the system
+/// (I/O scheduler, cgroups), so a suite may not set them.
 const RESERVED: &[&str] = &[
     "name",
     "filename",
     "directory",
     "filename_format",
+    "opendir",
     "output",
     "output-format",
     "write_iolog",
+    "read_iolog",
+    "replay_redirect",
+    "merge_blktrace_file",
     "write_bw_log",
     "write_lat_log",
     "write_iops_log",
     "write_hist_log",
     "exec_prerun",
     "exec_postrun",
+    "ioscheduler",
+    "cgroup",
+    "profile",
+    "trigger",
+    "trigger-file",
+    "trigger-remote",
+    "client",
+    "server",
+    "daemonize",
+    "aux-path",
 ];
+
+/// Whether fio would read `key` as a reserved option: fio's command line
+/// takes any unambiguous prefix of a long option (`--opendi` is `--opendir`),
+/// so a prefix of a reserved name is refused too.
+fn is_reserved(key: &str) -> bool {
+    !key.is_empty() && RESERVED.iter().any(|r| r.starts_with(key))
+}
 
 /// Builds `fio --name=<id> --filename=<dir>/fio.dat --rw=.. --bs=..
 /// --iodepth=.. --ioengine=.. --direct=.. --size=.. [--runtime=..]
@@ -1312,6 +1334,13 @@ pub fn command(params: &Params, ctx: &BuildCtx) -> Result<Invocation> {
         ),
     ];
     let mut parameters = Params::new();
+    // fio applies kb_base to the options after it only: it goes first
+    let kb_base = p.string("kb_base")?;
+    if let Some(k) = &kb_base {
+        args.push(format!("--kb_base={k}"));
+        parameters.insert("kb_base".into(), json_scalar(k));
+    }
+    let kb_base_si = kb_base.as_deref() == Some("1000");
     let defaults = [
         ("rw", "read"),
         ("bs", "4k"),
@@ -1322,16 +1351,27 @@ pub fn command(params: &Params, ctx: &BuildCtx) -> Result<Invocation> {
     for (key, default) in defaults {
         let v = p.string(key)?.unwrap_or_else(|| default.to_string());
         args.push(format!("--{key}={v}"));
-        parameters.insert(key.into(), json_scalar(&v));
+        // a plain block size is stored in bytes, as imported records have it
+        let value = match option_size(&v, kb_base_si) {
+            Some(bytes) if key == "bs" => bytes.into(),
+            _ => json_scalar(&v),
+        };
+        parameters.insert(key.into(), value);
     }
     let size_text = p.string("size")?.unwrap_or_else(|| "1G".to_string());
-    let size = crate::run::plan::parse_size(&size_text, ctx.memory_bytes)
-        .map_err(|e| anyhow::anyhow!("fio parameter `size`: {e}"))?;
     // fio takes plain sizes itself; an `NxRAM` size is passed resolved
-    let size_arg = if size_text.contains("RAM") || size_text.contains("ram") {
-        size.to_string()
+    let (size, size_arg) = if size_text.contains("RAM") || size_text.contains("ram") {
+        let size = crate::run::plan::parse_size(&size_text, ctx.memory_bytes)
+            .map_err(|e| anyhow::anyhow!("fio parameter `size`: {e}"))?;
+        (size, size.to_string())
     } else {
-        size_text.clone()
+        // read as fio reads it: by default `1MiB` is 10^6 bytes to fio
+        let size = option_size(&size_text, kb_base_si).ok_or_else(|| {
+            anyhow::anyhow!(
+                "fio parameter `size = {size_text}`: expected a size such as 64M, 1G or 2xRAM"
+            )
+        })?;
+        (size, size_text.clone())
     };
     args.push(format!("--size={size_arg}"));
     parameters.insert("size".into(), size.into());
@@ -1339,13 +1379,29 @@ pub fn command(params: &Params, ctx: &BuildCtx) -> Result<Invocation> {
     let mut estimate = 1.0 + size as f64 / 50e6;
     if let Some(r) = runtime {
         args.push(format!("--runtime={r}"));
-        parameters.insert("runtime".into(), r.into());
+        // seconds as a float, as the parser gives it for imported records
+        parameters.insert("runtime".into(), (r as f64).into());
         estimate = estimate.min(1.0 + r as f64);
     }
     for (k, v) in p.rest() {
-        if RESERVED.contains(&k.as_str()) {
+        // anything but a plain option name could smuggle `=value` into the argument
+        if k.is_empty()
+            || !k
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+        {
+            bail!("fio parameter `{k}`: expected an option name (letters, digits, `_`, `-`)");
+        }
+        if is_reserved(k) {
             bail!(
                 "fio parameter `{k}` cannot be set in a suite: diskdash chooses where fio writes"
+            );
+        }
+        // `mem=mmap:FILE` (and iomem) backs the buffers with a file of that name
+        let memory_option = ["mem", "iomem"].iter().any(|m| m.starts_with(k.as_str()));
+        if memory_option && v.as_str().is_some_and(|s| s.contains(':')) {
+            bail!(
+                "fio parameter `{k} = {v}`: a backing file cannot be set in a suite: diskdash chooses where fio writes"
             );
         }
         match v {

@@ -746,7 +746,8 @@ pub fn command(params: &Params, ctx: &BuildCtx) -> Result<RunInvocation> {
         };
         args.push(flag.into());
         args.push(v.clone());
-        parameters.insert(key.into(), v.into());
+        // in seconds, as imported records have it
+        parameters.insert(key.into(), secs.into());
         Ok(Some(secs))
     };
     let interval = seconds("interval", "-i", &mut args)?;
@@ -773,9 +774,10 @@ pub fn command(params: &Params, ctx: &BuildCtx) -> Result<RunInvocation> {
     ] {
         if p.flag(key)? {
             group.push(letter);
-            parameters.insert(key.into(), true.into());
         }
     }
+    // the mode letters, as imported and transcribed records name them
+    parameters.insert("flags".into(), group.clone().into());
     let rapid = group.starts_with('R');
     if !group.is_empty() {
         args.push(format!("-{group}"));
