@@ -172,16 +172,18 @@ pub fn records_from_output(
             .unwrap_or_else(|| tool.name().trim_end_matches('+').to_string());
         let repetition = repetitions.entry(test_id.clone()).or_insert(0);
         *repetition += 1;
-        let mut id = format!(
-            "{}.{}.{}",
-            subject
-                .offering
-                .as_deref()
-                .map(slug)
-                .unwrap_or_else(|| "import".into()),
-            test_id,
-            &sha[..12]
-        );
+        // The study is part of the id so that one log imported into two
+        // studies gives two records that can live in one tree.
+        let mut id = [
+            subject.study.as_deref().map(slug),
+            Some(subject.offering.as_deref().map_or("import".into(), slug)),
+            Some(test_id.clone()),
+            Some(sha[..12].to_string()),
+        ]
+        .into_iter()
+        .flatten()
+        .collect::<Vec<_>>()
+        .join(".");
         if many {
             id.push_str(&format!(".{}", k + 1));
         }

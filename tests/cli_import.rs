@@ -221,3 +221,30 @@ fn a_bench_fio_tree_imports_the_json_and_skips_the_latency_logs() {
     assert_eq!(r.metrics["read_iops"].value, 83142.428786);
     assert!(!r.metrics.contains_key("write_iops"));
 }
+
+#[test]
+fn one_log_imported_into_two_studies_gives_two_ids_that_check_accepts() {
+    let out = tempfile::tempdir().unwrap();
+    for study in ["study-a", "study-b"] {
+        diskdash()
+            .args(["import", "--study", study, "--offering", "disk", "--out"])
+            .arg(out.path())
+            .arg("tests/fixtures/dd/gnu91-write-8k-dsync.txt")
+            .assert()
+            .code(0);
+    }
+    let ids: Vec<String> = records_under(out.path())
+        .into_iter()
+        .map(|r| r.id)
+        .collect();
+    assert_eq!(ids.len(), 2);
+    assert!(
+        ids[0].starts_with("study-a.disk.dd-write-8k-dsync."),
+        "{ids:?}"
+    );
+    assert!(
+        ids[1].starts_with("study-b.disk.dd-write-8k-dsync."),
+        "{ids:?}"
+    );
+    diskdash().arg("check").arg(out.path()).assert().code(0);
+}
