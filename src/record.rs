@@ -330,18 +330,17 @@ impl Record {
         self.subject.study.as_deref().unwrap_or("unknown")
     }
 
-    /// `provider offering` as one display name (either part may be unknown).
+    /// `provider offering` as one display name (either part may be unknown;
+    /// an empty or blank name counts as unknown).
     pub fn offering_name(&self) -> String {
-        let provider = self
-            .subject
-            .provider
-            .as_deref()
-            .unwrap_or("unknown provider");
-        let offering = self
-            .subject
-            .offering
-            .as_deref()
-            .unwrap_or("unknown offering");
+        let known = |s: &Option<String>| {
+            s.as_deref()
+                .map(str::trim)
+                .filter(|t| !t.is_empty())
+                .map(str::to_string)
+        };
+        let provider = known(&self.subject.provider).unwrap_or_else(|| "unknown provider".into());
+        let offering = known(&self.subject.offering).unwrap_or_else(|| "unknown offering".into());
         format!("{provider} {offering}")
     }
 }
@@ -394,6 +393,20 @@ mod tests {
         assert_eq!(slug("<script>"), "script");
         assert_eq!(slug("ümlaut"), "mlaut");
         assert_eq!(slug("!!!"), "x");
+    }
+
+    #[test]
+    fn blank_names_display_as_unknown() {
+        let mut r: Record = serde_json::from_value(serde_json::json!({
+            "schema": SCHEMA, "id": "a", "source": {"kind": "run", "diskdash_version": "0"},
+            "subject": {"provider": "Linode", "offering": " "}, "host": {}, "target": {},
+            "test": {"id": "dd", "tool": "dd"}, "repetition": 1, "status": "ok"
+        }))
+        .unwrap();
+        assert_eq!(r.offering_name(), "Linode unknown offering");
+        r.subject.provider = None;
+        r.subject.offering = Some("Block Storage".into());
+        assert_eq!(r.offering_name(), "unknown provider Block Storage");
     }
 
     #[test]
