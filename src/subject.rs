@@ -41,10 +41,10 @@ pub fn from_args(args: &SubjectArgs) -> Result<Subject> {
         );
     }
     Ok(Subject {
-        study: args.study.clone(),
-        provider: args.provider.clone(),
-        offering: args.offering.clone(),
-        region: args.region.clone(),
+        study: known(&args.study),
+        provider: known(&args.provider),
+        offering: known(&args.offering),
+        region: known(&args.region),
         size_gb: args.size_gb,
         price: args.price_per_gb_month.map(|p| Price {
             per_gb_month: p,
@@ -55,9 +55,30 @@ pub fn from_args(args: &SubjectArgs) -> Result<Subject> {
     })
 }
 
+/// A flag's text, trimmed; blank counts as not given.
+fn known(flag: &Option<String>) -> Option<String> {
+    flag.as_deref()
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+        .map(str::to_string)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn blank_flags_are_unknown() {
+        let args = SubjectArgs {
+            provider: Some("  ".into()),
+            offering: Some(" Block Storage ".into()),
+            currency: "USD".into(),
+            ..Default::default()
+        };
+        let s = from_args(&args).unwrap();
+        assert_eq!(s.provider, None);
+        assert_eq!(s.offering.as_deref(), Some("Block Storage"));
+    }
 
     #[test]
     fn missing_flags_stay_unknown_and_labels_split() {
