@@ -80,6 +80,8 @@ pub fn byte_multiplier(unit: &str, bare: Prefixes) -> Option<f64> {
         .strip_suffix("bytes")
         .or_else(|| u.strip_suffix("Bytes"))
         .or_else(|| u.strip_suffix('B'))
+        // ioping before 0.9 prints `kb`, `mb`: still bytes
+        .or_else(|| u.strip_suffix('b'))
         .unwrap_or(u);
     if u.is_empty() {
         return Some(1.0);
@@ -101,6 +103,29 @@ pub fn byte_multiplier(unit: &str, bare: Prefixes) -> Option<f64> {
     Some(base.powi(power))
 }
 
+/// `value × multiplier`, rounded once. A power-of-ten multiplier shifts the
+/// exponent of the number's decimal form before it is read, so that a
+/// printed `388.4` µs becomes the double nearest 0.0003884 s rather than
+/// `388.4 * 1e-6` with a second rounding (`0.00038839999999999995`); any
+/// other multiplier (1024-based, 60) multiplies.
+pub fn scale(value: f64, multiplier: f64) -> f64 {
+    match power_of_ten(multiplier) {
+        // `{value}` is the shortest text that reads back as `value`: the
+        // printed decimal for every number a tool prints
+        Some(k) if k != 0 => format!("{value}e{k}").parse().unwrap_or(value * multiplier),
+        _ => value * multiplier,
+    }
+}
+
+/// `k` when `x` is exactly the double nearest 10^k, for |k| <= 24.
+fn power_of_ten(x: f64) -> Option<i32> {
+    if !(x.is_normal() && x > 0.0) {
+        return None;
+    }
+    let k = x.log10().round() as i32;
+    (k.abs() <= 24 && format!("1e{k}").parse::<f64>() == Ok(x)).then_some(k)
+}
+
 /// Converts a bandwidth printed as `value unit` (`MB/s`, `KiB/s`, `K/sec`,
 /// `GB/s`, `B/s`) to bytes per second.
 pub fn bytes_per_sec(value: f64, unit: &str, bare: Prefixes) -> Option<f64> {
@@ -109,7 +134,7 @@ pub fn bytes_per_sec(value: f64, unit: &str, bare: Prefixes) -> Option<f64> {
         .strip_suffix("/s")
         .or_else(|| u.strip_suffix("/sec"))
         .or_else(|| u.strip_suffix("ps"))?;
-    Some(value * byte_multiplier(per, bare)?)
+    Some(scale(value, byte_multiplier(per, bare)?))
 }
 
 /// Multiplier from a time unit (`ns`, `us`, `usec`, `µs`, `ms`, `msec`, `s`,
@@ -128,7 +153,12 @@ pub fn seconds_multiplier(unit: &str) -> Option<f64> {
 
 /// Converts a time printed as `value unit` to seconds.
 pub fn seconds(value: f64, unit: &str) -> Option<f64> {
-    Some(value * seconds_multiplier(unit)?)
+    Some(scale(value, seconds_multiplier(unit)?))
+}
+
+/// Converts a count printed with a suffix (`5.67 k`, `26.2k`) to a number.
+pub fn count(value: f64, suffix: &str) -> Option<f64> {
+    Some(scale(value, count_multiplier(suffix)?))
 }
 
 /// Multiplier for a count suffix as fio and ioping print them (`k`, `K`, `M`,
@@ -223,6 +253,35 @@ mod tests {
             bytes_per_sec(95981.0, "K/sec", Prefixes::Binary),
             Some(95981.0 * 1024.0)
         );
+    }
+
+    #[test]
+    fn decimal_scaling_rounds_once() {
+        // ioping `309.7 us`, fio `avg=880.55` usec, bonnie++ `5523us`
+        assert_eq!(seconds(309.7, "us"), Some(0.0003097));
+        // Linode's `388.4 us`: one multiplication would round twice
+        assert_eq!(seconds(388.4, "us"), Some(0.0003884));
+        assert_ne!(388.4 * 1e-6, 0.0003884);
+        assert_eq!(seconds(880.55, "usec"), Some(0.00088055));
+        assert_eq!(seconds(5523.0, "us"), Some(0.005523));
+        assert_eq!(seconds(1.2, "min"), Some(72.0));
+        // ioping `5.67 k` requests, fio `IOPS=26.2k`
+        assert_eq!(count(5.67, "k"), Some(5670.0));
+        assert_eq!(count(26.2, "k"), Some(26200.0));
+        assert_eq!(count(1.0, "x"), None);
+        // dd `1.5 MB/s` (SI) and ioping `22.6 MiB/s` (binary, exact)
+        assert_eq!(bytes_per_sec(1.5, "MB/s", Prefixes::Si), Some(1.5e6));
+        assert_eq!(
+            bytes_per_sec(22.6, "MiB/s", Prefixes::Si),
+            Some(22.6 * 1048576.0)
+        );
+        // ioping before 0.9 prints lowercase `mb/s`, binary there
+        assert_eq!(
+            bytes_per_sec(1.0, "mb/s", Prefixes::Binary),
+            Some(1048576.0)
+        );
+        assert_eq!(scale(3.0, 1024.0), 3072.0);
+        assert_eq!(scale(f64::MAX, 1e3), f64::INFINITY);
     }
 
     #[test]
