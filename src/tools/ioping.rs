@@ -47,7 +47,7 @@ use serde_json::Value;
 
 use super::Parsed;
 use crate::record::Metric;
-use crate::units::{count_multiplier, split_number, Unit};
+use crate::units::{self, split_number, Prefixes, Unit};
 
 // ---------------------------------------------------------------- parsing
 
@@ -174,89 +174,35 @@ fn parse_segment(lines: &[&str]) -> Result<Vec<Parsed>> {
         .collect())
 }
 
-/// Exact powers of ten as doubles, 10⁰ to 10²².
-const POW10: [f64; 23] = [
-    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
-    1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
-];
-
-/// A decimal number at the start of `text` as its digits (an integer) and
-/// a power of ten, with the rest: `"538.9 us"` → `(5389, -1, "us")`.
-/// Converting from this form with one multiplication or division gives
-/// the double nearest the printed decimal (`309.7 us` is exactly the double
-/// `3.097e-4`), which multiplying the parsed `309.7` by `1e-6` does not.
-fn decimal(text: &str) -> Option<(f64, i32, &str)> {
-    let t = text.trim_start();
-    let end = t
-        .bytes()
-        .position(|b| !(b.is_ascii_digit() || b == b'.'))
-        .unwrap_or(t.len());
-    let number = t.get(..end)?;
-    let (int, frac) = number.split_once('.').unwrap_or((number, ""));
-    if int.is_empty() || frac.contains('.') || int.len() + frac.len() > 15 {
-        return None;
-    }
-    let digits: u64 = format!("{int}{frac}").parse().ok()?;
-    let exp = -i32::try_from(frac.len()).ok()?;
-    Some((digits as f64, exp, t.get(end..)?.trim_start()))
-}
-
-/// `mantissa × 10^exp` with one rounding.
-fn scaled(mantissa: f64, exp: i32) -> Option<f64> {
-    let p = POW10.get(usize::try_from(exp.unsigned_abs()).ok()?)?;
-    let v = if exp >= 0 { mantissa * p } else { mantissa / p };
-    v.is_finite().then_some(v)
+/// A non-negative number at the start of `text`, with the rest.
+fn number(text: &str) -> Option<(f64, &str)> {
+    split_number(text).filter(|(v, _)| *v >= 0.0)
 }
 
 /// A number with an optional count suffix (`k`, `M`, `G`, `T`: powers of
 /// 1000): `5.67 k` → 5670.
 fn count(text: &str) -> Option<f64> {
-    let (m, e, suffix) = decimal(text)?;
-    let p = match suffix.trim() {
-        "" => 0,
-        "k" | "K" => 3,
-        "M" | "m" => 6,
-        "G" | "g" => 9,
-        "T" | "t" => 12,
-        _ => return None,
-    };
-    scaled(m, e + p)
+    let (v, suffix) = number(text)?;
+    units::count(v, suffix)
 }
 
 /// A time as ioping prints it, in seconds: `977.9 ms`, `4.00 s`, `1.2 min`.
 fn time(text: &str) -> Option<f64> {
-    let (m, e, unit) = decimal(text)?;
-    let (factor, p) = match unit.trim() {
-        "ns" | "nsec" => (1.0, -9),
-        "us" | "usec" | "µs" => (1.0, -6),
-        "ms" | "msec" => (1.0, -3),
-        "s" | "sec" => (1.0, 0),
-        "min" | "m" => (60.0, 0),
-        "hour" | "h" => (3600.0, 0),
-        _ => return None,
-    };
-    scaled(m * factor, e + p)
+    let (v, unit) = number(text)?;
+    units::seconds(v, unit)
 }
 
-/// A bandwidth as ioping prints it (`22.6 MiB/s`), in bytes per second.
+/// A bandwidth as ioping prints it (`22.6 MiB/s`, 0.8's `mb/s`), in bytes
+/// per second; ioping's sizes are always binary.
 fn rate(text: &str) -> Option<f64> {
-    let (m, e, unit) = decimal(text)?;
-    scaled(m * size_multiplier(unit.strip_suffix("/s")?)?, e)
+    let (v, unit) = number(text)?;
+    units::bytes_per_sec(v, unit, Prefixes::Binary)
 }
 
-/// A byte size unit as ioping prints it, always binary: `B`, `KiB`, `MiB`,
-/// and the lowercase `kb`, `mb`, `gb` of releases before 0.9.
+/// A byte size unit as ioping prints it (`B`, `KiB`, `MiB`, 0.8's `kb`),
+/// always binary.
 fn size_multiplier(unit: &str) -> Option<f64> {
-    let power = match unit.trim().to_ascii_lowercase().as_str() {
-        "b" | "" | "bytes" => 0,
-        "kib" | "kb" | "k" => 1,
-        "mib" | "mb" | "m" => 2,
-        "gib" | "gb" | "g" => 3,
-        "tib" | "tb" | "t" => 4,
-        "pib" | "pb" | "p" => 5,
-        _ => return None,
-    };
-    Some(1024f64.powi(power))
+    units::byte_multiplier(unit, Prefixes::Binary)
 }
 
 /// Reads `N requests completed in T, [S read|written,] X iops, Y MiB/s`,
@@ -348,7 +294,7 @@ fn latency_line(stats: &str, parsed: &mut Parsed) -> Result<()> {
         .iter()
         .zip(parts)
     {
-        let (_, _, unit) = decimal(part).with_context(bad)?;
+        let (_, unit) = number(part).with_context(bad)?;
         let s = if unit.is_empty() {
             time(&format!("{part} {last_unit}"))
         } else {
@@ -622,8 +568,8 @@ pub fn read_command(line: &str) -> Result<Parsed> {
 
 /// An ioping time argument in seconds (default unit seconds).
 fn time_arg(text: &str) -> Option<f64> {
-    match decimal(text)? {
-        (m, e, "") => scaled(m, e),
+    match number(text)? {
+        (v, "") => Some(v),
         _ => time(&text.to_ascii_lowercase()),
     }
 }
@@ -643,7 +589,7 @@ fn size_arg(text: &str) -> Option<u64> {
 /// An ioping count argument (`k`, `m`, `g`, `t`: powers of 1000).
 fn count_arg(text: &str) -> Option<u64> {
     let (value, suffix) = split_number(text)?;
-    let n = value * count_multiplier(&suffix.to_ascii_lowercase())?;
+    let n = units::count(value, &suffix.to_ascii_lowercase())?;
     (n >= 0.0 && n < u64::MAX as f64).then(|| n.round() as u64)
 }
 
@@ -737,9 +683,9 @@ pub fn command(params: &Params, ctx: &BuildCtx) -> Result<RunInvocation> {
         let Some(v) = p.string(key)? else {
             return Ok(None);
         };
-        let secs = match crate::units::split_number(&v) {
+        let secs = match split_number(&v) {
             Some((n, "")) => n,
-            Some((n, unit)) => crate::units::seconds(n, unit).ok_or_else(|| {
+            Some((n, unit)) => units::seconds(n, unit).ok_or_else(|| {
                 anyhow::anyhow!("ioping parameter `{key} = {v}`: unknown time unit")
             })?,
             None => bail!("ioping parameter `{key} = {v}`: expected a time such as 0.2 or 3s"),
