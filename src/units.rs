@@ -138,7 +138,7 @@ pub fn bytes_per_sec(value: f64, unit: &str, bare: Prefixes) -> Option<f64> {
 }
 
 /// Multiplier from a time unit (`ns`, `us`, `usec`, `µs`, `ms`, `msec`, `s`,
-/// `sec`, `min`, `hour`, `h`) to seconds.
+/// `sec`, `min`, `hour`, `h`, `d`) to seconds.
 pub fn seconds_multiplier(unit: &str) -> Option<f64> {
     Some(match unit.trim() {
         "ns" | "nsec" => 1e-9,
@@ -147,6 +147,7 @@ pub fn seconds_multiplier(unit: &str) -> Option<f64> {
         "s" | "sec" | "secs" | "seconds" => 1.0,
         "min" | "m" | "mins" => 60.0,
         "hour" | "h" | "hours" => 3600.0,
+        "d" | "day" | "days" => 86400.0,
         _ => return None,
     })
 }

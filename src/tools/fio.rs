@@ -269,10 +269,10 @@ fn num(obj: &Map<String, Value>, key: &str) -> Option<f64> {
 /// whether the named fio version predates 2.21 (`None` when unnamed).
 fn json_dir(v: &Value, kib_hint: Option<bool>) -> Option<Dir> {
     let obj = v.as_object()?;
-    let (clat, lat, exp) = if obj.contains_key("clat_ns") || obj.contains_key("lat_ns") {
-        (obj.get("clat_ns"), obj.get("lat_ns"), -9)
+    let (clat, lat, unit) = if obj.contains_key("clat_ns") || obj.contains_key("lat_ns") {
+        (obj.get("clat_ns"), obj.get("lat_ns"), 1e-9)
     } else {
-        (obj.get("clat"), obj.get("lat"), -6)
+        (obj.get("clat"), obj.get("lat"), 1e-6)
     };
     let ios = num(obj, "total_ios");
     let iops = num(obj, "iops");
@@ -302,7 +302,7 @@ fn json_dir(v: &Value, kib_hint: Option<bool>) -> Option<Dir> {
             // 2.x pads the map with `"0.00": 0` entries that are no percentile
             let Some(key) = pct_key(k) else { continue };
             if let Some(x) = v.as_f64().filter(|x| x.is_finite()) {
-                clat_pct.insert(key, shift_decimal(x, exp));
+                clat_pct.insert(key, units::scale(x, unit));
             }
         }
     }
@@ -312,18 +312,19 @@ fn json_dir(v: &Value, kib_hint: Option<bool>) -> Option<Dir> {
         bw,
         io_bytes,
         runtime,
-        lat_mean: lat.and_then(|l| json_mean(l, exp)),
-        clat_mean: clat.and_then(|c| json_mean(c, exp)),
+        lat_mean: lat.and_then(|l| json_mean(l, unit)),
+        clat_mean: clat.and_then(|c| json_mean(c, unit)),
         clat_pct,
     })
 }
 
-/// A latency mean; `None` when fio did not measure it (all zero).
-fn json_mean(v: &Value, exp: i32) -> Option<f64> {
+/// A latency mean in seconds (`unit`: seconds per unit fio printed);
+/// `None` when fio did not measure it (all zero).
+fn json_mean(v: &Value, unit: f64) -> Option<f64> {
     let obj = v.as_object()?;
     let mean = num(obj, "mean")?;
     let max = num(obj, "max").unwrap_or(mean);
-    (max > 0.0 || mean > 0.0).then_some(shift_decimal(mean, exp))
+    (max > 0.0 || mean > 0.0).then_some(units::scale(mean, unit))
 }
 
 /// `"99.900000"` or `"99.90"` to 99900; `None` for the `"0.00"` padding.
@@ -500,33 +501,13 @@ fn sized(v: &str, p: Prefixes, mult: fn(&str, Prefixes) -> Option<f64>) -> Optio
 /// `26.2k`, `26214 ` → a plain count.
 fn count(v: &str) -> Option<f64> {
     let (n, rest) = units::split_number(v)?;
-    let x = n * units::count_multiplier(rest.trim())?;
-    x.is_finite().then_some(x)
+    units::count(n, rest).filter(|x| x.is_finite())
 }
 
 /// `5000msec`, `  28msec` → seconds.
 fn time(v: &str) -> Option<f64> {
     let (n, rest) = units::split_number(v)?;
-    Some(to_seconds(n, units::seconds_multiplier(rest.trim())?))
-}
-
-/// `value × factor`. Sub-second factors shift the decimal exponent of the
-/// printed number, so that `880.55 usec` becomes `0.00088055` exactly as
-/// written rather than `0.0008805499999999999`.
-fn to_seconds(value: f64, factor: f64) -> f64 {
-    if factor > 0.0 && factor < 1.0 {
-        let exp = -((1.0 / factor).log10().round() as i32);
-        shift_decimal(value, exp)
-    } else {
-        value * factor
-    }
-}
-
-/// `value × 10^exp`, rounded once from the decimal form of `value`.
-fn shift_decimal(value: f64, exp: i32) -> f64 {
-    format!("{value}e{exp}")
-        .parse()
-        .unwrap_or(value * 10f64.powi(exp))
+    units::seconds(n, rest)
 }
 
 /// `name: (g=0): rw=randread, bs=..., ioengine=libaio, iodepth=64`.
@@ -641,8 +622,8 @@ fn lat_line(t: &str) -> Option<(&str, f64)> {
         .split(',')
         .find_map(|p| p.trim().strip_prefix("avg="))?;
     let (n, suffix) = units::split_number(avg)?;
-    let mean = n * units::count_multiplier(suffix.trim())?;
-    Some((kind, to_seconds(mean, units::seconds_multiplier(unit)?)))
+    let mean = units::count(n, suffix)?;
+    Some((kind, units::seconds(mean, unit)?))
 }
 
 /// A percentile block header: `Some(Some(factor))` for `clat percentiles
@@ -671,7 +652,7 @@ fn pct_entries(t: &str) -> Vec<(u32, f64)> {
                 .trim_end_matches(']')
                 .trim();
             let (n, suffix) = units::split_number(v)?;
-            Some((key, n * units::count_multiplier(suffix.trim())?))
+            Some((key, units::count(n, suffix)?))
         })
         .collect()
 }
@@ -780,7 +761,7 @@ fn text_jobs(text: &str) -> (Vec<Job>, Option<String>) {
         if t.starts_with('|') {
             if let (Some(f), Some(Some((_, dir)))) = (pct, cur.and_then(|i| job.lines.get_mut(i))) {
                 for (k, v) in pct_entries(t) {
-                    dir.clat_pct.insert(k, to_seconds(v, f));
+                    dir.clat_pct.insert(k, units::scale(v, f));
                 }
             }
             continue;
@@ -1207,19 +1188,16 @@ fn option_size(v: &str, si: bool) -> Option<u64> {
     (b.is_finite() && (0.0..1e18).contains(&b)).then_some(b.round() as u64)
 }
 
-/// A time option (`2`, `30s`, `2m`, `1h`, `500ms`): seconds.
+/// A time option (`2`, `30s`, `2m`, `1h`, `1d`, `500ms`): seconds; a bare
+/// number is seconds.
 fn option_seconds(v: &str) -> Option<f64> {
     let (n, unit) = units::split_number(v)?;
-    let f = match unit.trim() {
-        "" | "s" => 1.0,
-        "m" | "min" => 60.0,
-        "h" => 3600.0,
-        "d" => 86400.0,
-        "ms" | "msec" => 1e-3,
-        "us" | "usec" => 1e-6,
-        _ => return None,
+    let s = if unit.trim().is_empty() {
+        n
+    } else {
+        units::seconds(n, unit)?
     };
-    Some(n * f).filter(|s| s.is_finite() && *s >= 0.0)
+    Some(s).filter(|s| s.is_finite() && *s >= 0.0)
 }
 
 /// `1`, `0`, `true` → 1/0; a bare flag (empty value) counts as 1.
