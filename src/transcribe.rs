@@ -610,17 +610,15 @@ fn map_figure(
 
     let value = parse_value(&row.value)?;
     let unit = row.unit.trim();
-    let scaled = |multiplier: Option<f64>| multiplier.and_then(|m| scale_exactly(&row.value, m));
     let metric = match kind {
-        Kind::Bandwidth(prefixes) => scaled(units::bytes_per_sec(1.0, unit, prefixes))
-            .map(|v| Metric::new(v, Unit::BytesPerSec)),
+        Kind::Bandwidth(prefixes) => {
+            units::bytes_per_sec(value, unit, prefixes).map(|v| Metric::new(v, Unit::BytesPerSec))
+        }
         Kind::Iops => (unit == "IOPS").then(|| Metric::new(value, Unit::Iops)),
         Kind::OpsPerSec => {
             matches!(unit, "/sec" | "/s" | "files/sec").then(|| Metric::new(value, Unit::OpsPerSec))
         }
-        Kind::Latency => {
-            scaled(units::seconds_multiplier(unit)).map(|v| Metric::new(v, Unit::Seconds))
-        }
+        Kind::Latency => units::seconds(value, unit).map(|v| Metric::new(v, Unit::Seconds)),
     }
     .with_context(|| format!("metric `{label}`: unit `{unit}` does not fit a {kind:?} value"))?;
 
@@ -670,22 +668,6 @@ fn parse_value(text: &str) -> Result<f64> {
         .ok()
         .filter(|v| v.is_finite() && *v >= 0.0)
         .with_context(|| format!("value `{text}`: expected a non-negative number"))
-}
-
-/// `text` (a published decimal) times `multiplier`, rounded once: a power
-/// of ten shifts the decimal point before parsing, so `388.4` us becomes the
-/// double nearest 0.0003884 s rather than 388.4 * 1e-6 with its second
-/// rounding; a power of two (1024-based units) multiplies exactly.
-fn scale_exactly(text: &str, multiplier: f64) -> Option<f64> {
-    let value = parse_value(text).ok()?;
-    let power_of_two = multiplier.is_normal()
-        && multiplier > 0.0
-        && multiplier.to_bits() & ((1u64 << 52) - 1) == 0;
-    if power_of_two {
-        return Some(value * multiplier);
-    }
-    let power = (-12..=18).find(|k| format!("1e{k}").parse::<f64>() == Ok(multiplier))?;
-    format!("{}e{power}", text.trim()).parse().ok()
 }
 
 /// The `N` of an "at N% CPU" in a note, as printed.
@@ -947,19 +929,6 @@ mod tests {
             }
         );
         assert!(setup_facts("xfs or ext4").is_err());
-    }
-
-    #[test]
-    fn decimal_scaling_rounds_once() {
-        assert_eq!(scale_exactly("388.4", 1e-6), Some(0.0003884));
-        assert_ne!(388.4 * 1e-6, 0.0003884);
-        assert_eq!(scale_exactly("1.6", 1e6), Some(1_600_000.0));
-        assert_eq!(
-            scale_exactly("4.03", 1073741824.0),
-            Some(4.03 * 1073741824.0)
-        );
-        assert_eq!(scale_exactly("95981", 1024.0), Some(98_284_544.0));
-        assert_eq!(scale_exactly("1", 3.0), None);
     }
 
     #[test]

@@ -50,7 +50,7 @@ use serde_json::Value;
 
 use super::Parsed;
 use crate::record::Metric;
-use crate::units::Unit;
+use crate::units::{self, Unit};
 
 // ---------------------------------------------------------------- parsing
 
@@ -627,17 +627,14 @@ impl Row<'_> {
         }
         let split = f.find(|c: char| c.is_ascii_alphabetic()).unwrap_or(f.len());
         let (digits, unit) = (f.get(..split).unwrap_or(""), f.get(split..).unwrap_or(""));
-        // divide (not multiply by 1e-6) so `5523us` is exactly 0.005523
-        let per_second = match unit {
-            "us" => 1e6,
-            "ms" => 1e3,
-            "s" => 1.0,
-            _ => 0.0,
+        // bonnie++ prints only these three units
+        let seconds = match unit {
+            "us" | "ms" | "s" => plain_number(digits).and_then(|v| units::seconds(v, unit)),
+            _ => None,
         };
-        match plain_number(digits) {
-            Some(v) if per_second > 0.0 => Ok(Some(v / per_second)),
-            _ => Err(self.bad(col, "a latency like 5523us, 229ms or 2s, or nothing", f)),
-        }
+        seconds
+            .map(Some)
+            .ok_or_else(|| self.bad(col, "a latency like 5523us, 229ms or 2s, or nothing", f))
     }
 
     /// A whole number, `None` when empty.
