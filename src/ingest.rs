@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 
+use crate::metrics::expected_unit;
 use crate::record::{is_valid_id, Record, Source, Status, SCHEMA, SCHEMA_FAMILY, SCHEMA_MAJOR};
 use crate::units::Unit;
 
@@ -239,21 +240,6 @@ fn plausible_max(unit: Unit) -> f64 {
         Unit::Percent => 1e5,      // %CPU summed over many cores
         Unit::Bytes => 1e18,       // an exabyte
         Unit::Count => 1e15,
-    }
-}
-
-/// The unit a metric name implies, for the names whose unit is fixed.
-pub fn expected_unit(name: &str) -> Option<Unit> {
-    if name.ends_with("_cpu") {
-        Some(Unit::Percent)
-    } else if name == "bw" || name.ends_with("_bw") {
-        Some(Unit::BytesPerSec)
-    } else if name == "iops" || name.ends_with("_iops") {
-        Some(Unit::Iops)
-    } else if name.starts_with("lat_") || name.contains("_lat") || name.contains("clat") {
-        Some(Unit::Seconds)
-    } else {
-        None
     }
 }
 

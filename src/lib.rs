@@ -10,6 +10,7 @@ pub mod cli;
 pub mod fsio;
 pub mod import;
 pub mod ingest;
+pub mod metrics;
 pub mod record;
 pub mod report;
 pub mod run;

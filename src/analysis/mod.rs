@@ -1,8 +1,111 @@
-//! Statistics over repetitions and the price/performance value analysis.
+//! Statistics over repetitions and the price/performance value analysis:
+//! [`Analysis`] is the product the report renders, built from records, the
+//! price book and the baseline choice.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use anyhow::Result;
+
+use crate::record::Record;
 
 pub mod prices;
 pub mod stats;
 pub mod value;
+
+use prices::PriceBook;
+use stats::Dataset;
+use value::{StudyValue, ValueTable};
+
+/// Everything the pages are made from.
+pub struct Analysis<'a> {
+    /// Valid records, sorted by id.
+    pub records: Vec<&'a Record>,
+    /// Records grouped by study, offering and test.
+    pub data: Dataset,
+    /// Value analysis per study.
+    pub values: Vec<StudyValue>,
+}
+
+impl<'a> Analysis<'a> {
+    /// Groups and analyses `records` (in any order) with the prices of
+    /// `book` and the offering `baseline` names (display name or slug).
+    ///
+    /// Fails when `baseline` names no priced offering.
+    pub fn new(
+        records: impl IntoIterator<Item = &'a Record>,
+        book: &PriceBook,
+        baseline: Option<&str>,
+    ) -> Result<Analysis<'a>> {
+        let mut records: Vec<&Record> = records.into_iter().collect();
+        // the input order must not matter: everything downstream follows ids
+        records.sort_by(|a, b| a.id.cmp(&b.id));
+        records.dedup_by(|a, b| a.id == b.id);
+        let data = stats::group(&records);
+        let values = value::analyse(&data, book, baseline)?;
+        Ok(Analysis {
+            records,
+            data,
+            values,
+        })
+    }
+
+    /// The value table of a study, test and metric.
+    pub fn table(&self, study: &str, test: &str, metric: &str) -> Option<&ValueTable> {
+        self.values
+            .iter()
+            .find(|s| s.study == study)?
+            .tables
+            .iter()
+            .find(|t| t.test == test && t.metric == metric)
+    }
+}
+
+/// An offering whose records carry different prices, none of them
+/// overridden by the price list: the site uses the first record's by id,
+/// which may be an old one.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PriceConflict {
+    /// Study name.
+    pub study: String,
+    /// Offering display name.
+    pub offering: String,
+    /// The distinct prices per GB-month with their currency, sorted.
+    pub prices: Vec<(f64, String)>,
+}
+
+/// The offerings whose records disagree on their price, by study and offering.
+pub fn price_conflicts<'a>(
+    records: impl IntoIterator<Item = &'a Record>,
+    book: &PriceBook,
+) -> Vec<PriceConflict> {
+    let mut seen: BTreeMap<(String, String), BTreeSet<(String, u64)>> = BTreeMap::new();
+    for r in records {
+        if book
+            .get(r.subject.provider.as_deref(), r.subject.offering.as_deref())
+            .is_some()
+        {
+            continue;
+        }
+        if let Some(p) = &r.subject.price {
+            // ordered by currency, then price (bit order is numeric order
+            // for the positive finite prices records carry)
+            seen.entry((r.study().to_string(), r.offering_name()))
+                .or_default()
+                .insert((p.currency.clone(), p.per_gb_month.to_bits()));
+        }
+    }
+    seen.into_iter()
+        .filter(|(_, prices)| prices.len() > 1)
+        .map(|((study, offering), prices)| PriceConflict {
+            study,
+            offering,
+            prices: prices
+                .into_iter()
+                .map(|(c, bits)| (f64::from_bits(bits), c))
+                .collect(),
+        })
+        .collect()
+}
 
 #[cfg(test)]
 pub(crate) mod testing {

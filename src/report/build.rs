@@ -7,14 +7,16 @@ use anyhow::{Context, Result};
 use askama::Template;
 
 use crate::analysis::stats::{OfferingData, Study, LARGE_SPREAD_CV};
-use crate::analysis::value::{self, human_name, is_headline, metric_order, ValueTable, BANDS};
+use crate::analysis::value::{self, ValueTable, BANDS};
+use crate::analysis::Analysis;
 use crate::ingest::Problem;
+use crate::metrics::{human_name, is_headline, metric_order};
 use crate::record::{Record, Source};
 use crate::report::charts;
 use crate::report::format::{self, display_unit};
 use crate::report::pages::*;
 use crate::report::site::Site;
-use crate::report::{unique_slugs, Analysis, Options};
+use crate::report::{unique_slugs, Options};
 use crate::units::Unit;
 
 /// Where every page lives. Paths are relative to the site root.

@@ -6,10 +6,11 @@ use std::collections::BTreeMap;
 use anyhow::{Context, Result};
 use serde::Serialize;
 
-use crate::analysis::value::{self, human_name, metric_order};
+use crate::analysis::value;
+use crate::analysis::Analysis;
+use crate::metrics::{human_name, metric_order};
 use crate::report::format::{self, display_unit};
 use crate::report::site::Site;
-use crate::report::Analysis;
 
 /// The columns of `data/value.csv` (DESIGN.md).
 pub const VALUE_COLUMNS: [&str; 9] = [

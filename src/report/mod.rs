@@ -9,8 +9,7 @@ use std::time::Instant;
 use anyhow::{bail, Context, Result};
 
 use crate::analysis::prices::PriceBook;
-use crate::analysis::stats::{self, Dataset};
-use crate::analysis::value::{self, StudyValue, ValueTable};
+use crate::analysis::{self, Analysis};
 use crate::cli::ReportArgs;
 use crate::ingest::{self, Found, Problem};
 use crate::record::Record;
@@ -33,45 +32,6 @@ pub struct Options {
     pub prices: PriceBook,
 }
 
-/// Everything the pages are made from.
-pub struct Analysis<'a> {
-    /// Valid records, sorted by id.
-    pub records: Vec<&'a Record>,
-    /// Records grouped by study, offering and test.
-    pub data: Dataset,
-    /// Value analysis per study.
-    pub values: Vec<StudyValue>,
-}
-
-impl<'a> Analysis<'a> {
-    /// Groups and analyses `found` (in any order).
-    ///
-    /// Fails when `--baseline` names no priced offering.
-    pub fn new(found: &'a [Found], opts: &Options) -> Result<Analysis<'a>> {
-        let mut records: Vec<&Record> = found.iter().map(|f| &f.record).collect();
-        // the input order must not matter: everything downstream follows ids
-        records.sort_by(|a, b| a.id.cmp(&b.id));
-        records.dedup_by(|a, b| a.id == b.id);
-        let data = stats::group(&records);
-        let values = value::analyse(&data, &opts.prices, opts.baseline.as_deref())?;
-        Ok(Analysis {
-            records,
-            data,
-            values,
-        })
-    }
-
-    /// The value table of a study, test and metric.
-    pub fn table(&self, study: &str, test: &str, metric: &str) -> Option<&ValueTable> {
-        self.values
-            .iter()
-            .find(|s| s.study == study)?
-            .tables
-            .iter()
-            .find(|t| t.test == test && t.metric == metric)
-    }
-}
-
 /// Builds the whole site in memory from valid records (`found`, any order)
 /// and the problems of records left out.
 pub fn build_site(found: &[Found], problems: &[Problem], opts: &Options) -> Result<site::Site> {
@@ -87,7 +47,11 @@ pub fn build_into(
     opts: &Options,
     site: &mut site::Site,
 ) -> Result<()> {
-    let analysis = Analysis::new(found, opts)?;
+    let analysis = Analysis::new(
+        found.iter().map(|f| &f.record),
+        &opts.prices,
+        opts.baseline.as_deref(),
+    )?;
     build::pages(&analysis, problems, opts, site)?;
     export::add_exports(site, &analysis)?;
     site.add("style.css", STYLE.as_bytes());
@@ -166,33 +130,25 @@ pub fn command(args: &ReportArgs) -> Result<u8> {
     Ok(0)
 }
 
-/// Offerings whose records carry different prices (and that the price list
-/// does not override): the site shows the price of the first record by id,
-/// which may be an old one, so the build says so.
+/// The warnings a build prints about prices: offerings whose records carry
+/// different prices (and that the price list does not override).
 pub fn price_conflicts<'a>(
     records: impl IntoIterator<Item = &'a Record>,
     book: &PriceBook,
 ) -> Vec<String> {
-    let mut seen: BTreeMap<(String, String), BTreeSet<String>> = BTreeMap::new();
-    for r in records {
-        if book
-            .get(r.subject.provider.as_deref(), r.subject.offering.as_deref())
-            .is_some()
-        {
-            continue;
-        }
-        if let Some(p) = &r.subject.price {
-            seen.entry((r.study().to_string(), r.offering_name()))
-                .or_default()
-                .insert(format!("{} {}", format::data(p.per_gb_month), p.currency));
-        }
-    }
-    seen.into_iter()
-        .filter(|(_, prices)| prices.len() > 1)
-        .map(|((study, offering), prices)| {
+    analysis::price_conflicts(records, book)
+        .into_iter()
+        .map(|c| {
+            let prices: Vec<String> = c
+                .prices
+                .iter()
+                .map(|(p, cur)| format!("{} {cur}", format::data(*p)))
+                .collect();
             format!(
-                "`{offering}` in study `{study}`: its records carry different prices ({}); the site uses the first record's by id; give the current one with --prices",
-                prices.into_iter().collect::<Vec<_>>().join(", ")
+                "`{}` in study `{}`: its records carry different prices ({}); the site uses the first record's by id; give the current one with --prices",
+                c.offering,
+                c.study,
+                prices.join(", ")
             )
         })
         .collect()
