@@ -179,25 +179,30 @@ fn main() -> Result<()> {
             .collect::<String>()
             .repeat(8);
         let id = format!("synthetic.o{off:03}.{test}.r{repetition:05}");
+        let source = Source::Run {
+            diskdash_version: env!("CARGO_PKG_VERSION").to_string(),
+        };
+        let subject = Subject {
+            study: Some("synthetic".to_string()),
+            provider: Some(format!("Provider {}", off % 7)),
+            offering: Some(format!("Volume type {off:03}")),
+            region: Some("region-1".to_string()),
+            size_gb: Some(100.0),
+            price: Some(Price {
+                per_gb_month: price,
+                currency: "USD".to_string(),
+                note: Some("synthetic".to_string()),
+            }),
+            labels: BTreeMap::new(),
+        };
+        let test = TestInfo {
+            id: test.to_string(),
+            tool,
+            tool_version: Some("synthetic-1.0".to_string()),
+            parameters: BTreeMap::from([("bs".to_string(), serde_json::json!("4k"))]),
+            command: Some(format!("{} --synthetic {test}", tool.name())),
+        };
         let record = Record {
-            schema: diskdash::record::SCHEMA.to_string(),
-            id: id.clone(),
-            source: Source::Run {
-                diskdash_version: env!("CARGO_PKG_VERSION").to_string(),
-            },
-            subject: Subject {
-                study: Some("synthetic".to_string()),
-                provider: Some(format!("Provider {}", off % 7)),
-                offering: Some(format!("Volume type {off:03}")),
-                region: Some("region-1".to_string()),
-                size_gb: Some(100.0),
-                price: Some(Price {
-                    per_gb_month: price,
-                    currency: "USD".to_string(),
-                    note: Some("synthetic".to_string()),
-                }),
-                labels: BTreeMap::new(),
-            },
             host: Host {
                 cpu_model: Some("Synthetic CPU @ 2.0GHz".to_string()),
                 cpu_count: Some(2),
@@ -220,13 +225,6 @@ fn main() -> Result<()> {
                 free_bytes: Some(90_000_000_000),
                 description: None,
             },
-            test: TestInfo {
-                id: test.to_string(),
-                tool,
-                tool_version: Some("synthetic-1.0".to_string()),
-                parameters: BTreeMap::from([("bs".to_string(), serde_json::json!("4k"))]),
-                command: Some(format!("{} --synthetic {test}", tool.name())),
-            },
             run_id: Some(format!("run-{repetition}")),
             repetition,
             started_at: Some(format!(
@@ -244,6 +242,7 @@ fn main() -> Result<()> {
                 stderr: Some(String::new()),
                 exit_code: Some(0),
             }),
+            ..Record::new(id.clone(), source, subject, test)
         };
         let mut json = serde_json::to_vec_pretty(&record)?;
         json.push(b'\n');

@@ -18,7 +18,7 @@ fn main() -> Result<()> {
         .with_context(|| format!("failed to transcribe `{}`", csv_path.display()))?;
     for record in &records {
         let path = root.join(transcribe::record_path(record));
-        fsio::write_atomic(&path, transcribe::to_json(record)?.as_bytes())?;
+        fsio::write_atomic(&path, diskdash::record::to_json(record)?.as_bytes())?;
     }
     println!("wrote {} records under {}", records.len(), root.display());
     Ok(())

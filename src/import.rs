@@ -13,9 +13,7 @@ use anyhow::{anyhow, bail, Context, Result};
 use sha2::{Digest, Sha256};
 
 use crate::cli::{ImportArgs, ToolChoice};
-use crate::record::{
-    is_valid_id, slug, Host, Raw, Record, Source, Status, Subject, Target, TestInfo, Tool, SCHEMA,
-};
+use crate::record::{is_valid_id, slug, Raw, Record, Source, Status, Subject, TestInfo, Tool};
 use crate::{fsio, subject, tools};
 
 /// What one import run did, for the summary.
@@ -192,28 +190,21 @@ pub fn records_from_output(
         } else {
             Status::Ok
         };
+        let source = Source::Import {
+            file: file.to_string(),
+            sha256: sha.clone(),
+            diskdash_version: env!("CARGO_PKG_VERSION").to_string(),
+        };
+        let test = TestInfo {
+            id: test_id,
+            tool,
+            tool_version: parsed.tool_version,
+            parameters: parsed.parameters,
+            command: parsed.command,
+        };
         records.push(Record {
-            schema: SCHEMA.to_string(),
-            id,
-            source: Source::Import {
-                file: file.to_string(),
-                sha256: sha.clone(),
-                diskdash_version: env!("CARGO_PKG_VERSION").to_string(),
-            },
-            subject: subject.clone(),
-            host: Host::default(),
-            target: Target::default(),
-            test: TestInfo {
-                id: test_id,
-                tool,
-                tool_version: parsed.tool_version,
-                parameters: parsed.parameters,
-                command: parsed.command,
-            },
             run_id: Some(run_id.clone()),
             repetition: *repetition,
-            started_at: None,
-            duration_s: None,
             error: (status == Status::Failed)
                 .then(|| format!("the {tool} output holds no measurement")),
             status,
@@ -223,6 +214,7 @@ pub fn records_from_output(
                 stderr: None,
                 exit_code: None,
             }),
+            ..Record::new(id, source, subject.clone(), test)
         });
     }
     Ok(records)
@@ -243,10 +235,8 @@ fn safe_test_id(derived: &str) -> String {
 /// Where a record goes under `out`: `<study>/<offering>/<id>.json`, the
 /// same grouping `run` uses.
 pub fn record_path(out: &Path, record: &Record) -> PathBuf {
-    let part = |s: &Option<String>| s.as_deref().map(slug).unwrap_or_else(|| "unknown".into());
-    out.join(part(&record.subject.study))
-        .join(part(&record.subject.offering))
-        .join(format!("{}.json", record.id))
+    out.join(crate::record::subject_dir(&record.subject))
+        .join(record.file_name())
 }
 
 fn write_records(records: &[Record], out: &Path, tally: &mut Tally) -> Result<()> {
@@ -259,9 +249,7 @@ fn write_records(records: &[Record], out: &Path, tally: &mut Tally) -> Result<()
             tally.existing.push(path);
             continue;
         }
-        let mut json = serde_json::to_string_pretty(record)?;
-        json.push('\n');
-        fsio::write_new(&path, json.as_bytes())?;
+        fsio::write_new(&path, crate::record::to_json(record)?.as_bytes())?;
         tally.written.push(path);
     }
     Ok(())
@@ -321,7 +309,7 @@ mod tests {
     #[test]
     fn record_paths_group_by_study_and_offering() {
         let mut r: Record = serde_json::from_value(serde_json::json!({
-            "schema": SCHEMA, "id": "x.dd.abc", "source": {"kind": "run", "diskdash_version": "0"},
+            "schema": crate::record::SCHEMA, "id": "x.dd.abc", "source": {"kind": "run", "diskdash_version": "0"},
             "subject": {"study": "My Study", "offering": null}, "host": {}, "target": {},
             "test": {"id": "dd", "tool": "dd"}, "repetition": 1, "status": "ok"
         }))

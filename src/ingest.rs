@@ -7,7 +7,10 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 
 use crate::metrics::expected_unit;
-use crate::record::{is_valid_id, Record, Source, Status, SCHEMA, SCHEMA_FAMILY, SCHEMA_MAJOR};
+use crate::record::{
+    is_currency_code, is_positive, is_valid_id, Record, Source, Status, SCHEMA, SCHEMA_FAMILY,
+    SCHEMA_MAJOR,
+};
 use crate::units::Unit;
 
 /// A record and where it was read from.
@@ -285,13 +288,13 @@ pub fn validate(record: &Record) -> Vec<String> {
         _ => {}
     }
     if let Some(price) = &record.subject.price {
-        if !price.per_gb_month.is_finite() || price.per_gb_month <= 0.0 {
+        if !is_positive(price.per_gb_month) {
             p.push(format!(
                 "price per GB-month {} must be a positive number (leave `price` null when unknown)",
                 price.per_gb_month
             ));
         }
-        if price.currency.len() != 3 || !price.currency.bytes().all(|b| b.is_ascii_uppercase()) {
+        if !is_currency_code(&price.currency) {
             p.push(format!(
                 "currency `{}` is not an ISO 4217 code such as USD",
                 price.currency
@@ -299,7 +302,7 @@ pub fn validate(record: &Record) -> Vec<String> {
         }
     }
     if let Some(size) = record.subject.size_gb {
-        if !size.is_finite() || size <= 0.0 {
+        if !is_positive(size) {
             p.push(format!("size_gb {size} must be a positive number"));
         }
     }

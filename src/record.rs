@@ -8,6 +8,9 @@
 //! `docs/record.md`.
 
 use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use anyhow::{Context, Result};
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -325,6 +328,35 @@ pub struct Raw {
 }
 
 impl Record {
+    /// A record of this schema with the given identity and nothing measured
+    /// yet: host and target unknown, repetition 1, status `ok`, no metrics,
+    /// no raw output. Callers set the rest with struct update syntax
+    /// (`Record { metrics, ..Record::new(id, source, subject, test) }`).
+    pub fn new(id: impl Into<String>, source: Source, subject: Subject, test: TestInfo) -> Record {
+        Record {
+            schema: SCHEMA.to_string(),
+            id: id.into(),
+            source,
+            subject,
+            host: Host::default(),
+            target: Target::default(),
+            test,
+            run_id: None,
+            repetition: 1,
+            started_at: None,
+            duration_s: None,
+            status: Status::Ok,
+            error: None,
+            metrics: BTreeMap::new(),
+            raw: None,
+        }
+    }
+
+    /// The record's file name: `<id>.json`.
+    pub fn file_name(&self) -> String {
+        format!("{}.json", self.id)
+    }
+
     /// The study, or `unknown` when the record names none.
     pub fn study(&self) -> &str {
         self.subject.study.as_deref().unwrap_or("unknown")
@@ -343,6 +375,42 @@ impl Record {
         let offering = known(&self.subject.offering).unwrap_or_else(|| "unknown offering".into());
         format!("{provider} {offering}")
     }
+}
+
+/// The folder a subject's records live in below a results directory:
+/// `<study>/<offering>` as slugs, `unknown` for a part not given. `run`
+/// adds the run id below it; `import` and the transcribed samples put the
+/// record files in it directly.
+pub fn subject_dir(subject: &Subject) -> PathBuf {
+    let part = |v: &Option<String>| v.as_deref().map(slug).unwrap_or_else(|| "unknown".into());
+    PathBuf::from(part(&subject.study)).join(part(&subject.offering))
+}
+
+/// The record as written to disk: pretty-printed JSON with a trailing newline.
+pub fn to_json(record: &Record) -> Result<String> {
+    let mut text = serde_json::to_string_pretty(record)
+        .with_context(|| format!("failed to serialise record `{}`", record.id))?;
+    text.push('\n');
+    Ok(text)
+}
+
+/// Whether `code` is an ISO 4217 currency code as records store it: three
+/// upper-case ASCII letters (`USD`).
+pub fn is_currency_code(code: &str) -> bool {
+    code.len() == 3 && code.bytes().all(|b| b.is_ascii_uppercase())
+}
+
+/// A currency code as typed (` eur `) in the form records store (`EUR`);
+/// `None` when it is not three ASCII letters.
+pub fn currency_code(text: &str) -> Option<String> {
+    let code = text.trim().to_ascii_uppercase();
+    is_currency_code(&code).then_some(code)
+}
+
+/// Whether a size or price is usable: a finite number above zero (unknown
+/// is `null`, never zero).
+pub fn is_positive(v: f64) -> bool {
+    v.is_finite() && v > 0.0
 }
 
 /// Whether `id` is usable as a record id and file name.
@@ -393,6 +461,46 @@ mod tests {
         assert_eq!(slug("<script>"), "script");
         assert_eq!(slug("ümlaut"), "mlaut");
         assert_eq!(slug("!!!"), "x");
+    }
+
+    #[test]
+    fn one_home_for_paths_currencies_and_positive_numbers() {
+        let subject = Subject {
+            study: Some("Rackspace 2013".into()),
+            offering: Some("High Performance (SSD)".into()),
+            ..Subject::default()
+        };
+        assert_eq!(
+            subject_dir(&subject),
+            PathBuf::from("rackspace-2013").join("high-performance-ssd")
+        );
+        assert_eq!(
+            subject_dir(&Subject::default()),
+            PathBuf::from("unknown").join("unknown")
+        );
+        let r = Record::new(
+            "a.b",
+            Source::Run {
+                diskdash_version: "0".into(),
+            },
+            subject,
+            TestInfo {
+                id: "t".into(),
+                tool: Tool::Dd,
+                tool_version: None,
+                parameters: BTreeMap::new(),
+                command: None,
+            },
+        );
+        assert_eq!((r.schema.as_str(), r.repetition), (SCHEMA, 1));
+        assert_eq!(r.file_name(), "a.b.json");
+        assert!(to_json(&r).unwrap().ends_with("}\n"));
+        assert_eq!(currency_code(" eur ").as_deref(), Some("EUR"));
+        assert_eq!(currency_code("US$"), None);
+        assert_eq!(currency_code("EURO"), None);
+        assert!(is_currency_code("USD") && !is_currency_code("usd"));
+        assert!(is_positive(0.001) && !is_positive(0.0) && !is_positive(f64::INFINITY));
+        assert!(!is_positive(f64::NAN) && !is_positive(-1.0));
     }
 
     #[test]

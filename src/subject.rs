@@ -4,7 +4,7 @@
 use anyhow::{bail, Result};
 
 use crate::cli::SubjectArgs;
-use crate::record::{Price, Subject};
+use crate::record::{self, Price, Subject};
 
 /// Builds the record subject from the flags. A flag left out stays unknown.
 /// Fails on a malformed `--label`, a size or price that is not a positive
@@ -26,20 +26,20 @@ pub fn from_args(args: &SubjectArgs) -> Result<Subject> {
         ("--price-per-gb-month", args.price_per_gb_month),
     ] {
         if let Some(v) = value {
-            if !v.is_finite() || v <= 0.0 {
+            if !record::is_positive(v) {
                 bail!("{flag} {v}: expected a positive number (leave the flag out when unknown)");
             }
         }
     }
-    let currency = args.currency.trim().to_ascii_uppercase();
-    if args.price_per_gb_month.is_some()
-        && (currency.len() != 3 || !currency.bytes().all(|b| b.is_ascii_uppercase()))
-    {
-        bail!(
+    let currency = match record::currency_code(&args.currency) {
+        Some(code) => code,
+        None if args.price_per_gb_month.is_some() => bail!(
             "--currency `{}`: expected a three-letter ISO 4217 code such as USD or EUR",
             args.currency
-        );
-    }
+        ),
+        // no price: the currency is never stored
+        None => args.currency.clone(),
+    };
     Ok(Subject {
         study: known(&args.study),
         provider: known(&args.provider),

@@ -10,8 +10,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use crate::record::{
-    self, Host, Metric, Price, PublishedFigure, Record, Source, Status, Subject, Target, TestInfo,
-    Tool,
+    self, Host, Metric, Price, PublishedFigure, Record, Source, Subject, Target, TestInfo, Tool,
 };
 use crate::tools;
 use crate::units::{self, Prefixes, Unit};
@@ -80,18 +79,7 @@ pub fn records_from_figures(csv_text: &str) -> Result<Vec<Record>> {
 /// Where a transcribed record lives below `sample-results/`:
 /// `<study>/<offering-slug>/<id>.json`.
 pub fn record_path(record: &Record) -> PathBuf {
-    let offering = record.subject.offering.as_deref().unwrap_or("unknown");
-    PathBuf::from(record::slug(record.study()))
-        .join(record::slug(offering))
-        .join(format!("{}.json", record.id))
-}
-
-/// The record as written to disk: pretty-printed JSON with a trailing newline.
-pub fn to_json(record: &Record) -> Result<String> {
-    let mut text = serde_json::to_string_pretty(record)
-        .with_context(|| format!("failed to serialise record `{}`", record.id))?;
-    text.push('\n');
-    Ok(text)
+    record::subject_dir(&record.subject).join(record.file_name())
 }
 
 fn read_rows(csv_text: &str) -> Result<Vec<Located>> {
@@ -223,24 +211,29 @@ fn record_for(group: &[&Located], publication: String) -> Result<Record> {
     if !record::is_valid_id(&id) {
         bail!("{}: `{id}` is not a valid record id", at(first.line));
     }
+    let source = Source::Transcribed {
+        publication,
+        url: None,
+        measured: non_empty(&r.date),
+        figures,
+    };
+    let subject = Subject {
+        study: Some(r.study.clone()),
+        provider: Some(r.provider.clone()),
+        offering: Some(r.offering.clone()),
+        region: facts.region,
+        size_gb: facts.size_gb,
+        price,
+        labels,
+    };
+    let test = TestInfo {
+        id: test_id,
+        tool,
+        tool_version: None,
+        parameters,
+        command: Some(r.command.clone()),
+    };
     Ok(Record {
-        schema: record::SCHEMA.to_string(),
-        id,
-        source: Source::Transcribed {
-            publication,
-            url: None,
-            measured: non_empty(&r.date),
-            figures,
-        },
-        subject: Subject {
-            study: Some(r.study.clone()),
-            provider: Some(r.provider.clone()),
-            offering: Some(r.offering.clone()),
-            region: facts.region,
-            size_gb: facts.size_gb,
-            price,
-            labels,
-        },
         host: Host {
             cpu_model: facts.cpu_model,
             cpu_count: facts.cpu_count,
@@ -254,21 +247,9 @@ fn record_for(group: &[&Located], publication: String) -> Result<Record> {
             description: non_empty(&r.setup),
             ..Target::default()
         },
-        test: TestInfo {
-            id: test_id,
-            tool,
-            tool_version: None,
-            parameters,
-            command: Some(r.command.clone()),
-        },
         run_id: Some(r.study.clone()),
-        repetition: 1,
-        started_at: None,
-        duration_s: None,
-        status: Status::Ok,
-        error: None,
         metrics,
-        raw: None,
+        ..Record::new(id, source, subject, test)
     })
 }
 

@@ -66,7 +66,7 @@ fn committed_records_are_exactly_what_the_figures_give() {
         });
         assert_eq!(
             on_disk,
-            transcribe::to_json(&r).unwrap(),
+            diskdash::record::to_json(&r).unwrap(),
             "{} drifted from figures.csv (run `cargo run --example transcribe`)",
             rel.display()
         );

@@ -204,14 +204,7 @@ fn dry_run_text(suite: &str, target: &Path, scratch: &Path, jobs: &[Job]) -> Str
 /// The directory a run's records go to: `<out>/<study>/<offering>/<run_id>`,
 /// `unknown` for a study or offering not given.
 pub fn records_dir(out: &Path, subject: &Subject, run_id: &str) -> PathBuf {
-    let part = |v: &Option<String>| {
-        v.as_deref()
-            .map(record::slug)
-            .unwrap_or_else(|| "unknown".into())
-    };
-    out.join(part(&subject.study))
-        .join(part(&subject.offering))
-        .join(run_id)
+    out.join(record::subject_dir(subject)).join(run_id)
 }
 
 /// What every record of the run shares.
@@ -348,9 +341,8 @@ pub fn signal_name(sig: i32) -> String {
 }
 
 fn write_record_file(dir: &Path, record: &Record) -> Result<()> {
-    let mut text = serde_json::to_string_pretty(record).context("cannot serialise a record")?;
-    text.push('\n');
-    crate::fsio::write_new(&dir.join(format!("{}.json", record.id)), text.as_bytes())
+    let text = record::to_json(record)?;
+    crate::fsio::write_new(&dir.join(record.file_name()), text.as_bytes())
 }
 
 fn write_record_line(record: &Record) -> Result<()> {
@@ -368,30 +360,25 @@ fn base_record(ctx: &Facts, job: &Job, version: Option<&str>) -> Record {
         .as_deref()
         .and_then(|p| host::free_bytes(Path::new(p)))
         .or(target.free_bytes);
+    let test = TestInfo {
+        id: job.test_id.clone(),
+        tool: job.tool,
+        tool_version: version.map(str::to_string),
+        parameters: job.invocation.parameters.clone(),
+        command: Some(job.invocation.display()),
+    };
+    let source = Source::Run {
+        diskdash_version: env!("CARGO_PKG_VERSION").to_string(),
+    };
+    let id = format!("{}.{}.r{}", ctx.run_id, job.test_id, job.repetition);
     Record {
-        schema: record::SCHEMA.to_string(),
-        id: format!("{}.{}.r{}", ctx.run_id, job.test_id, job.repetition),
-        source: Source::Run {
-            diskdash_version: env!("CARGO_PKG_VERSION").to_string(),
-        },
-        subject: ctx.subject.clone(),
         host: ctx.host.clone(),
         target,
-        test: TestInfo {
-            id: job.test_id.clone(),
-            tool: job.tool,
-            tool_version: version.map(str::to_string),
-            parameters: job.invocation.parameters.clone(),
-            command: Some(job.invocation.display()),
-        },
         run_id: Some(ctx.run_id.to_string()),
         repetition: job.repetition,
         started_at: Some(humantime::format_rfc3339_seconds(SystemTime::now()).to_string()),
-        duration_s: None,
         status: Status::Skipped,
-        error: None,
-        metrics: BTreeMap::new(),
-        raw: None,
+        ..Record::new(id, source, ctx.subject.clone(), test)
     }
 }
 

@@ -28,25 +28,33 @@ pub fn record(
     repetition: u32,
     metrics: &[(&str, f64, &str)],
 ) -> Record {
+    let source = Source::Run {
+        diskdash_version: "0.1.0".to_string(),
+    };
+    let subject = Subject {
+        study: Some(study.to_string()),
+        provider: Some(provider.to_string()),
+        offering: Some(offering.to_string()),
+        region: Some(format!("{offering} region")),
+        size_gb: Some(100.0),
+        price: price.map(|p| Price {
+            per_gb_month: p,
+            currency: "USD".to_string(),
+            note: Some(format!("{provider} list")),
+        }),
+        labels: BTreeMap::from([("note".to_string(), offering.to_string())]),
+    };
+    let test = TestInfo {
+        id: test.to_string(),
+        tool: Tool::Fio,
+        tool_version: Some("fio-3.33".to_string()),
+        parameters: BTreeMap::from([(
+            "filename".to_string(),
+            serde_json::Value::String(offering.to_string()),
+        )]),
+        command: Some(format!("fio --name={offering}")),
+    };
     Record {
-        schema: diskdash::record::SCHEMA.to_string(),
-        id: id.to_string(),
-        source: Source::Run {
-            diskdash_version: "0.1.0".to_string(),
-        },
-        subject: Subject {
-            study: Some(study.to_string()),
-            provider: Some(provider.to_string()),
-            offering: Some(offering.to_string()),
-            region: Some(format!("{offering} region")),
-            size_gb: Some(100.0),
-            price: price.map(|p| Price {
-                per_gb_month: p,
-                currency: "USD".to_string(),
-                note: Some(format!("{provider} list")),
-            }),
-            labels: BTreeMap::from([("note".to_string(), offering.to_string())]),
-        },
         host: Host {
             cpu_model: Some(format!("{provider} CPU")),
             description: Some(offering.to_string()),
@@ -56,16 +64,6 @@ pub fn record(
             path: Some("/mnt/test".to_string()),
             description: Some(offering.to_string()),
             ..Target::default()
-        },
-        test: TestInfo {
-            id: test.to_string(),
-            tool: Tool::Fio,
-            tool_version: Some("fio-3.33".to_string()),
-            parameters: BTreeMap::from([(
-                "filename".to_string(),
-                serde_json::Value::String(offering.to_string()),
-            )]),
-            command: Some(format!("fio --name={offering}")),
         },
         run_id: Some("run-1".to_string()),
         repetition,
@@ -90,6 +88,7 @@ pub fn record(
             stderr: Some(String::new()),
             exit_code: Some(0),
         }),
+        ..Record::new(id.to_string(), source, subject, test)
     }
 }
 
