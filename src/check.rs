@@ -1,20 +1,20 @@
 //! `diskdash check`: validate records and list every problem with its file.
 
+use std::path::PathBuf;
+
 use anyhow::Result;
 
-use crate::cli::CheckArgs;
 use crate::ingest;
 
 /// Runs the command: prints each problem as `path[:line]: message`, then a
 /// summary. Returns 0 when every record is valid, 1 otherwise (also when
 /// no record was found at all).
-pub fn command(args: &CheckArgs) -> Result<u8> {
-    let loaded = ingest::load(&args.dirs)?;
+pub fn command(dirs: &[PathBuf]) -> Result<u8> {
+    let loaded = ingest::load(dirs)?;
     for problem in &loaded.problems {
         println!("{problem}");
     }
-    let names = args
-        .dirs
+    let names = dirs
         .iter()
         .map(|d| format!("`{}`", d.display()))
         .collect::<Vec<_>>()

@@ -12,9 +12,8 @@ use std::path::{Path, PathBuf};
 use anyhow::{anyhow, bail, Context, Result};
 use sha2::{Digest, Sha256};
 
-use crate::cli::{ImportArgs, ToolChoice};
 use crate::record::{is_valid_id, slug, Raw, Record, Source, Status, Subject, TestInfo, Tool};
-use crate::{fsio, subject, tools};
+use crate::{fsio, tools};
 
 /// What one import run did, for the summary.
 #[derive(Debug, Default)]
@@ -25,29 +24,31 @@ struct Tally {
     failed: usize,
 }
 
+/// What one `diskdash import` is asked to do.
+#[derive(Clone, Debug)]
+pub struct ImportOptions {
+    /// The tool that printed the files; `None` recognises it from the content.
+    pub tool: Option<Tool>,
+    /// Files, or directories to walk.
+    pub files: Vec<PathBuf>,
+    /// What was measured, for every record.
+    pub subject: Subject,
+    /// The test id of every record, instead of the derived one.
+    pub test_id: Option<String>,
+    /// Where the records go.
+    pub out: PathBuf,
+}
+
 /// Runs the command; returns 0 when every named file was imported, 1 when a
 /// file named on the command line could not be read or recognised.
-pub fn command(args: &ImportArgs) -> Result<u8> {
-    let subject = subject::from_args(&args.subject)?;
-    if let Some(id) = &args.test_id {
-        if !is_valid_id(id) {
-            bail!("--test-id `{id}`: expected letters, digits, `.`, `_` or `-`");
-        }
-    }
-    let tool = match args.tool {
-        ToolChoice::Auto => None,
-        ToolChoice::Fio => Some(Tool::Fio),
-        ToolChoice::Dd => Some(Tool::Dd),
-        ToolChoice::Ioping => Some(Tool::Ioping),
-        ToolChoice::Bonnie => Some(Tool::Bonnie),
-    };
+pub fn command(o: &ImportOptions) -> Result<u8> {
     let opts = Options {
-        tool,
-        subject: &subject,
-        test_id: args.test_id.as_deref(),
+        tool: o.tool,
+        subject: &o.subject,
+        test_id: o.test_id.as_deref(),
     };
     let mut tally = Tally::default();
-    for input in &args.files {
+    for input in &o.files {
         let meta = match std::fs::metadata(input) {
             Ok(m) => m,
             Err(e) => {
@@ -57,10 +58,10 @@ pub fn command(args: &ImportArgs) -> Result<u8> {
             }
         };
         if meta.is_dir() {
-            import_dir(input, &opts, &args.out, &mut tally)?;
+            import_dir(input, &opts, &o.out, &mut tally)?;
         } else {
             match import_file(input, &opts) {
-                Ok(records) => write_records(&records, &args.out, &mut tally)?,
+                Ok(records) => write_records(&records, &o.out, &mut tally)?,
                 Err(e) => {
                     eprintln!("error: `{}`: {e:#}", input.display());
                     tally.failed += 1;
@@ -77,7 +78,7 @@ pub fn command(args: &ImportArgs) -> Result<u8> {
     println!(
         "imported {} records into `{}`",
         tally.written.len(),
-        args.out.display()
+        o.out.display()
     );
     Ok(if tally.failed > 0 { 1 } else { 0 })
 }

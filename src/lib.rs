@@ -6,7 +6,8 @@
 
 pub mod analysis;
 pub mod check;
-pub mod cli;
+pub mod cmd;
+pub mod error;
 pub mod fsio;
 pub mod import;
 pub mod ingest;
@@ -14,7 +15,6 @@ pub mod metrics;
 pub mod record;
 pub mod report;
 pub mod run;
-pub mod subject;
 pub mod tools;
 pub mod transcribe;
 pub mod units;

@@ -6,7 +6,8 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicUsize;
 
 use clap::Parser;
-use diskdash::cli::{Cli, Command, RunArgs};
+use diskdash::cmd::run::RunArgs;
+use diskdash::cmd::{Cli, Command};
 use diskdash::record::{Record, Status, Tool};
 use diskdash::run::exec::{Capture, ReplayExecutor};
 
@@ -80,7 +81,7 @@ fn quick_suite_replayed_gives_one_ok_record_per_test() {
         "0.1",
     ]);
     let mut ex = replay();
-    let code = diskdash::run::run_with(&args, &mut ex, &AtomicUsize::new(0)).unwrap();
+    let code = diskdash::cmd::run::run_with(&args, &mut ex, &AtomicUsize::new(0)).unwrap();
     let recs = records(out.path());
     for (_, r) in &recs {
         assert_eq!(r.status, Status::Ok, "{}: {:?}", r.test.id, r.error);
@@ -212,7 +213,7 @@ fn missing_tool_unparseable_output_and_failure_give_records_and_exit_1() {
                 ..Default::default()
             },
         );
-    let code = diskdash::run::run_with(&args, &mut ex, &AtomicUsize::new(0)).unwrap();
+    let code = diskdash::cmd::run::run_with(&args, &mut ex, &AtomicUsize::new(0)).unwrap();
     assert_eq!(code, 1);
     let recs = records(out.path());
     assert_eq!(recs.len(), 4);
@@ -282,7 +283,7 @@ fn a_test_that_does_not_fit_is_skipped_and_the_run_goes_on() {
         "2",
     ]);
     let mut ex = replay();
-    let code = diskdash::run::run_with(&args, &mut ex, &AtomicUsize::new(0)).unwrap();
+    let code = diskdash::cmd::run::run_with(&args, &mut ex, &AtomicUsize::new(0)).unwrap();
     assert_eq!(code, 1);
     let recs = records(&records_dir);
     assert_eq!(recs.len(), 4);
@@ -324,7 +325,7 @@ fn a_signal_before_a_job_stops_the_run_with_128_plus_signal() {
     ]);
     let mut ex = replay();
     let sig = AtomicUsize::new(libc::SIGTERM as usize);
-    let code = diskdash::run::run_with(&args, &mut ex, &sig).unwrap();
+    let code = diskdash::cmd::run::run_with(&args, &mut ex, &sig).unwrap();
     assert_eq!(code, 128 + 15);
     assert!(ex.ran.is_empty());
     assert!(is_empty_dir(target.path()));
@@ -393,7 +394,7 @@ fn usage_errors_give_2_and_touch_nothing() {
     ] {
         let mut ex = replay();
         let code =
-            diskdash::run::run_with(&run_args(&argv), &mut ex, &AtomicUsize::new(0)).unwrap();
+            diskdash::cmd::run::run_with(&run_args(&argv), &mut ex, &AtomicUsize::new(0)).unwrap();
         assert_eq!(code, 2, "{argv:?}");
         assert!(ex.ran.is_empty());
     }
@@ -406,7 +407,8 @@ fn usage_errors_give_2_and_touch_nothing() {
         bad_out.to_str().unwrap(),
     ];
     let mut ex = replay();
-    let code = diskdash::run::run_with(&run_args(&argv), &mut ex, &AtomicUsize::new(0)).unwrap();
+    let code =
+        diskdash::cmd::run::run_with(&run_args(&argv), &mut ex, &AtomicUsize::new(0)).unwrap();
     assert_eq!(code, 2);
     assert!(ex.ran.is_empty());
     // only the file made above: no output directory, no scratch

@@ -4,13 +4,13 @@
 //! chart into an in-memory [`site::Site`], then writes it in one place.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::path::PathBuf;
 use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
 
 use crate::analysis::prices::PriceBook;
 use crate::analysis::{self, Analysis};
-use crate::cli::ReportArgs;
 use crate::ingest::{self, Found, Problem};
 use crate::record::Record;
 
@@ -62,8 +62,27 @@ pub fn build_into(
 /// The site's style sheet, compiled into the binary.
 pub const STYLE: &str = include_str!("../../static/style.css");
 
+/// What one `diskdash report` is asked to do.
+#[derive(Clone, Debug, Default)]
+pub struct ReportOptions {
+    /// Directories (or files) of records.
+    pub dirs: Vec<PathBuf>,
+    /// The site directory.
+    pub out: PathBuf,
+    /// Price list (CSV) overriding the records' prices.
+    pub prices: Option<PathBuf>,
+    /// Offering to compare against instead of the cheapest.
+    pub baseline: Option<String>,
+    /// Site title.
+    pub title: String,
+    /// An invalid record is an error instead of being left out.
+    pub strict: bool,
+    /// Write into a non-empty directory that is not an earlier diskdash site.
+    pub force: bool,
+}
+
 /// Runs the command; returns the process exit status.
-pub fn command(args: &ReportArgs) -> Result<u8> {
+pub fn command(args: &ReportOptions) -> Result<u8> {
     let start = Instant::now();
     let loaded = ingest::load(&args.dirs)?;
     for p in &loaded.problems {

@@ -8,7 +8,7 @@ use anyhow::Result;
 
 use super::exec::{which, Executor, RealExecutor};
 use super::{host, plan, scratch};
-use crate::cli::DoctorArgs;
+use crate::error::usage;
 use crate::record::Tool;
 
 /// The distribution package that provides `tool`.
@@ -107,14 +107,8 @@ pub fn o_direct_works(dir: &Path) -> std::result::Result<(), String> {
 
 /// Runs the command; returns the process exit status: 0 ready, 1 something
 /// is missing, 2 a bad target.
-pub fn command(args: &DoctorArgs) -> Result<u8> {
-    let target = match scratch::check_target(&args.target) {
-        Ok(t) => t,
-        Err(e) => {
-            eprintln!("error: {e:#}");
-            return Ok(2);
-        }
-    };
+pub fn command(target: &Path) -> Result<u8> {
+    let target = scratch::check_target(target).map_err(usage)?;
     let mut problems = 0;
     let t = host::target(&target);
     let h = host::host();

@@ -10,7 +10,7 @@ use std::time::{Duration, SystemTime};
 
 use anyhow::{bail, Context, Result};
 
-use crate::cli::RunArgs;
+use crate::error::usage;
 use crate::record::{self, Host, Raw, Record, Source, Status, Subject, Target, TestInfo, Tool};
 
 pub mod doctor;
@@ -32,7 +32,7 @@ pub fn margin(bytes: u64) -> u64 {
 
 /// Runs the command; returns the process exit status: 0 all ok, 1 some
 /// failed or skipped, 2 a usage error, 128+N after signal N.
-pub fn command(args: &RunArgs) -> Result<u8> {
+pub fn command(opts: &RunOptions) -> Result<u8> {
     let signal = Arc::new(AtomicUsize::new(0));
     for sig in [
         signal_hook::consts::SIGINT,
@@ -43,19 +43,37 @@ pub fn command(args: &RunArgs) -> Result<u8> {
             .context("cannot install the signal handler")?;
     }
     let mut executor = RealExecutor::new(Arc::clone(&signal));
-    run_with(args, &mut executor, &signal)
+    run_with(opts, &mut executor, &signal)
+}
+
+/// What one `diskdash run` is asked to do.
+#[derive(Clone, Debug)]
+pub struct RunOptions {
+    /// Directory to benchmark (required unless only listing the suite).
+    pub target: Option<PathBuf>,
+    /// `quick`, `standard`, or a suite file's path.
+    pub suite: String,
+    /// Where records go.
+    pub out: Out,
+    /// What is measured, for every record.
+    pub subject: Subject,
+    /// Which tests, how often, with what time limit.
+    pub selection: plan::Selection,
+    /// Print what would run and touch nothing.
+    pub dry_run: bool,
+    /// List the suite's tests with their commands.
+    pub list: bool,
 }
 
 /// Runs `diskdash run` with `executor`; `signal` holds the number of a
-/// signal received (0 for none). Usage errors are printed and give 2.
-pub fn run_with(args: &RunArgs, executor: &mut dyn Executor, signal: &AtomicUsize) -> Result<u8> {
-    let prepared = match prepare(args) {
-        Ok(p) => p,
-        Err(e) => {
-            eprintln!("error: {e:#}");
-            return Ok(2);
-        }
-    };
+/// signal received (0 for none). A suite that does not load, a bad target
+/// or a records directory that cannot be made is a usage error.
+pub fn run_with(
+    opts: &RunOptions,
+    executor: &mut dyn Executor,
+    signal: &AtomicUsize,
+) -> Result<u8> {
+    let prepared = prepare(opts).map_err(usage)?;
     match prepared {
         Prepared::Printed => Ok(0),
         Prepared::Run(p) => execute(*p, executor, signal),
@@ -78,8 +96,11 @@ struct Ready {
 }
 
 /// Where records go.
-enum Out {
+#[derive(Clone, Debug)]
+pub enum Out {
+    /// Below this directory, one folder per study, offering and run.
     Dir(PathBuf),
+    /// As JSON Lines on standard output.
     Stdout,
 }
 
@@ -100,35 +121,26 @@ pub fn new_run_id() -> String {
     format!("{stamp}-{hex}")
 }
 
-fn prepare(args: &RunArgs) -> Result<Prepared> {
-    let subject = crate::subject::from_args(&args.subject)?;
-    let suite = plan::load_suite(&args.suite)?;
-    let sel = plan::Selection {
-        repeat: args.repeat,
-        only: args.only.clone(),
-        skip: args.skip.clone(),
-        timeout_s: args.timeout,
-    };
+fn prepare(opts: &RunOptions) -> Result<Prepared> {
+    let subject = opts.subject.clone();
+    let suite = plan::load_suite(&opts.suite)?;
+    let sel = &opts.selection;
     let memory = host::read_memory();
     let is_root = host::is_root();
     let run_id = new_run_id();
-    if args.list {
-        let jobs = plan::plan(&suite, &sel, Path::new("DIR"), memory, is_root)?;
+    if opts.list {
+        let jobs = plan::plan(&suite, sel, Path::new("DIR"), memory, is_root)?;
         print!("{}", list_text(&suite.name, &jobs));
         return Ok(Prepared::Printed);
     }
-    let Some(target_arg) = &args.target else {
+    let Some(target_arg) = &opts.target else {
         bail!("--target DIR is required (the directory to benchmark)");
     };
     let target = scratch::check_target(target_arg)?;
     let scratch = target.join(scratch::scratch_name(&run_id));
-    let jobs = plan::plan(&suite, &sel, &scratch, memory, is_root)?;
-    let out = if args.out.as_os_str() == "-" {
-        Out::Stdout
-    } else {
-        Out::Dir(args.out.clone())
-    };
-    if args.dry_run {
+    let jobs = plan::plan(&suite, sel, &scratch, memory, is_root)?;
+    let out = opts.out.clone();
+    if opts.dry_run {
         print!("{}", dry_run_text(&suite.name, &target, &scratch, &jobs));
         return Ok(Prepared::Printed);
     }
@@ -232,10 +244,9 @@ fn execute(ready: Ready, executor: &mut dyn Executor, signal: &AtomicUsize) -> R
     };
     // a records directory that cannot be made is found now, not after the first test
     if let Some(d) = &dir {
-        if let Err(e) = crate::fsio::create_dir(d) {
-            eprintln!("error: {e:#} (check --out)");
-            return Ok(2);
-        }
+        crate::fsio::create_dir(d)
+            .context("check --out")
+            .map_err(usage)?;
     }
     let scratch = Scratch::create(scratch)?;
     let mut progress = Progress::new(jobs.len());

@@ -1,10 +1,39 @@
-//! The subject flags (`--study`, `--provider`, ...) turned into a record's
-//! `subject`, shared by `run` and `import`.
+//! The subject flags (`--study`, `--provider`, ...) and how they become a
+//! record's `subject`, shared by `run` and `import`.
 
 use anyhow::{bail, Result};
+use clap::Args;
 
-use crate::cli::SubjectArgs;
 use crate::record::{self, Price, Subject};
+
+/// What is measured; goes into every record. A flag left out is recorded as unknown.
+#[derive(Args, Debug, Clone, Default)]
+pub struct SubjectArgs {
+    /// Which comparison the run belongs to.
+    #[arg(long)]
+    pub study: Option<String>,
+    /// Who sells the storage.
+    #[arg(long)]
+    pub provider: Option<String>,
+    /// What is sold (volume type, instance type, plan).
+    #[arg(long)]
+    pub offering: Option<String>,
+    /// Region or data centre.
+    #[arg(long)]
+    pub region: Option<String>,
+    /// Size of the tested volume in GB.
+    #[arg(long, value_name = "GB")]
+    pub size_gb: Option<f64>,
+    /// List price per GB per month.
+    #[arg(long, value_name = "PRICE")]
+    pub price_per_gb_month: Option<f64>,
+    /// Currency of the price.
+    #[arg(long, default_value = "USD")]
+    pub currency: String,
+    /// Free-form label (repeatable).
+    #[arg(long = "label", value_name = "KEY=VALUE")]
+    pub labels: Vec<String>,
+}
 
 /// Builds the record subject from the flags. A flag left out stays unknown.
 /// Fails on a malformed `--label`, a size or price that is not a positive

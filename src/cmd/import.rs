@@ -1,0 +1,74 @@
+//! `diskdash import`: its flags, and how they become [`crate::import::ImportOptions`].
+
+use std::path::PathBuf;
+
+use anyhow::{bail, Result};
+use clap::{Args, ValueEnum};
+
+use super::subject::SubjectArgs;
+use crate::error::usage;
+use crate::import::{self, ImportOptions};
+use crate::record::{is_valid_id, Tool};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ToolChoice {
+    Auto,
+    Fio,
+    Dd,
+    Ioping,
+    Bonnie,
+}
+
+impl ToolChoice {
+    /// The tool named, `None` for `auto`.
+    pub fn tool(self) -> Option<Tool> {
+        match self {
+            ToolChoice::Auto => None,
+            ToolChoice::Fio => Some(Tool::Fio),
+            ToolChoice::Dd => Some(Tool::Dd),
+            ToolChoice::Ioping => Some(Tool::Ioping),
+            ToolChoice::Bonnie => Some(Tool::Bonnie),
+        }
+    }
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct ImportArgs {
+    /// Which tool printed the files; `auto` recognises it from the content.
+    #[arg(long, value_enum, default_value = "auto")]
+    pub tool: ToolChoice,
+    /// Tool output files or directories to walk.
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+    #[command(flatten)]
+    pub subject: SubjectArgs,
+    /// Test id for every imported record (instead of the one derived from the file).
+    #[arg(long)]
+    pub test_id: Option<String>,
+    /// Directory the records are written to.
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
+}
+
+/// The import's options from its flags; a bad flag is a usage error.
+pub fn options(args: &ImportArgs) -> Result<ImportOptions> {
+    if let Some(id) = &args.test_id {
+        if !is_valid_id(id) {
+            bail!(crate::error::UsageError(format!(
+                "--test-id `{id}`: expected letters, digits, `.`, `_` or `-`"
+            )));
+        }
+    }
+    Ok(ImportOptions {
+        tool: args.tool.tool(),
+        files: args.files.clone(),
+        subject: super::subject::from_args(&args.subject).map_err(usage)?,
+        test_id: args.test_id.clone(),
+        out: args.out.clone(),
+    })
+}
+
+/// Runs the command.
+pub fn execute(args: &ImportArgs) -> Result<u8> {
+    import::command(&options(args)?)
+}

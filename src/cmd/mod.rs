@@ -1,0 +1,66 @@
+//! The command line: `Cli` and one file per subcommand (mdBook's layout),
+//! each holding its clap flags and turning them into the stage's own
+//! options. Stages never see clap types; `main.rs` dispatches here and
+//! prints an error once, with the exit status [`exit_status`] gives.
+
+use clap::{Parser, Subcommand};
+
+pub mod check;
+pub mod doctor;
+pub mod import;
+pub mod report;
+pub mod run;
+pub mod subject;
+
+/// Run the classic storage benchmarks, keep every result as a
+/// self-describing record, and publish price/performance comparisons.
+#[derive(Parser, Debug)]
+#[command(name = "diskdash", version, about, long_about = None)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Run the benchmark set against a directory and write one record per test execution.
+    Run(run::RunArgs),
+    /// Turn existing tool output (files or directories) into records.
+    Import(import::ImportArgs),
+    /// Build the static site from every record found under the directories.
+    Report(report::ReportArgs),
+    /// Validate records; list every problem with its file; exit 1 if any.
+    Check(check::CheckArgs),
+    /// Print the record's JSON Schema.
+    Schema,
+    /// Show which tools are installed, free space, filesystem and O_DIRECT support.
+    Doctor(doctor::DoctorArgs),
+}
+
+/// Runs a subcommand; returns its exit status or the error that stopped it.
+pub fn execute(command: &Command) -> anyhow::Result<u8> {
+    match command {
+        Command::Run(args) => run::execute(args),
+        Command::Import(args) => import::execute(args),
+        Command::Report(args) => report::execute(args),
+        Command::Check(args) => check::execute(args),
+        Command::Schema => {
+            println!("{}", crate::record::json_schema());
+            Ok(0)
+        }
+        Command::Doctor(args) => doctor::execute(args),
+    }
+}
+
+/// The process exit status of a command's result. An error is printed
+/// here, once, as `error: ...` with its context chain; a usage error
+/// gives 2, any other 1.
+pub fn exit_status(result: anyhow::Result<u8>) -> u8 {
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            crate::error::status_of(&e)
+        }
+    }
+}

@@ -1,0 +1,51 @@
+//! `diskdash report`: its flags, and how they become [`crate::report::ReportOptions`].
+
+use std::path::PathBuf;
+
+use anyhow::Result;
+use clap::Args;
+
+use crate::report::{self, ReportOptions};
+
+#[derive(Args, Debug, Clone)]
+pub struct ReportArgs {
+    /// Directories (or files) of records.
+    #[arg(required = true, value_name = "DIR")]
+    pub dirs: Vec<PathBuf>,
+    /// Output directory of the site.
+    #[arg(long, value_name = "SITE")]
+    pub out: PathBuf,
+    /// Price list (CSV) overriding the records' prices.
+    #[arg(long, value_name = "FILE")]
+    pub prices: Option<PathBuf>,
+    /// Offering to compare against (`provider offering` or its slug) instead of the cheapest per GB.
+    #[arg(long, value_name = "ID")]
+    pub baseline: Option<String>,
+    /// Site title.
+    #[arg(long, default_value = "Storage benchmark results")]
+    pub title: String,
+    /// Treat an invalid record as an error instead of leaving it out.
+    #[arg(long)]
+    pub strict: bool,
+    /// Write into a non-empty directory that is not an earlier diskdash site.
+    #[arg(long)]
+    pub force: bool,
+}
+
+/// The report's options from its flags.
+pub fn options(args: &ReportArgs) -> ReportOptions {
+    ReportOptions {
+        dirs: args.dirs.clone(),
+        out: args.out.clone(),
+        prices: args.prices.clone(),
+        baseline: args.baseline.clone(),
+        title: args.title.clone(),
+        strict: args.strict,
+        force: args.force,
+    }
+}
+
+/// Runs the command.
+pub fn execute(args: &ReportArgs) -> Result<u8> {
+    report::command(&options(args))
+}

@@ -1,0 +1,82 @@
+//! `diskdash run`: its flags, and how they become [`crate::run::RunOptions`].
+
+use std::path::PathBuf;
+use std::sync::atomic::AtomicUsize;
+
+use anyhow::Result;
+use clap::Args;
+
+use super::subject::SubjectArgs;
+use crate::error::usage;
+use crate::run::exec::Executor;
+use crate::run::plan::Selection;
+use crate::run::{self, Out, RunOptions};
+
+#[derive(Args, Debug, Clone)]
+pub struct RunArgs {
+    /// Directory to benchmark (a scratch directory is created inside it).
+    #[arg(long, value_name = "DIR")]
+    pub target: Option<PathBuf>,
+    /// `quick`, `standard`, or a suite file (TOML).
+    #[arg(long, default_value = "standard")]
+    pub suite: String,
+    /// Where records go; `-` streams JSON Lines to stdout.
+    #[arg(long, default_value = "results", value_name = "DIR")]
+    pub out: PathBuf,
+    #[command(flatten)]
+    pub subject: SubjectArgs,
+    /// Repetitions of each test (default: 3 for standard, 1 for quick; bonnie++ once unless set).
+    #[arg(long)]
+    pub repeat: Option<u32>,
+    /// Run only these test ids (comma-separated).
+    #[arg(long, value_delimiter = ',', value_name = "ID,..")]
+    pub only: Vec<String>,
+    /// Skip these test ids (comma-separated).
+    #[arg(long, value_delimiter = ',', value_name = "ID,..")]
+    pub skip: Vec<String>,
+    /// Print what would run, sizes included, and touch nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// List the suite's tests with their commands.
+    #[arg(long)]
+    pub list: bool,
+    /// Time limit per test in seconds (overrides the suite's).
+    #[arg(long, value_name = "SECONDS")]
+    pub timeout: Option<u64>,
+}
+
+/// The run's options from its flags; a bad subject flag is a usage error.
+pub fn options(args: &RunArgs) -> Result<RunOptions> {
+    Ok(RunOptions {
+        target: args.target.clone(),
+        suite: args.suite.clone(),
+        out: if args.out.as_os_str() == "-" {
+            Out::Stdout
+        } else {
+            Out::Dir(args.out.clone())
+        },
+        subject: super::subject::from_args(&args.subject).map_err(usage)?,
+        selection: Selection {
+            repeat: args.repeat,
+            only: args.only.clone(),
+            skip: args.skip.clone(),
+            timeout_s: args.timeout,
+        },
+        dry_run: args.dry_run,
+        list: args.list,
+    })
+}
+
+/// Runs the command with the real tools and signal handling.
+pub fn execute(args: &RunArgs) -> Result<u8> {
+    run::command(&options(args)?)
+}
+
+/// Runs the command with `executor` (a replay in tests); `signal` holds the
+/// number of a signal received (0 for none). Returns the exit status as
+/// the binary would give it, the error printed.
+pub fn run_with(args: &RunArgs, executor: &mut dyn Executor, signal: &AtomicUsize) -> Result<u8> {
+    Ok(super::exit_status(
+        options(args).and_then(|o| run::run_with(&o, executor, signal)),
+    ))
+}
