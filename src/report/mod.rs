@@ -15,7 +15,6 @@ use crate::cli::ReportArgs;
 use crate::ingest::{self, Found, Problem};
 use crate::record::Record;
 
-pub mod build;
 pub mod charts;
 pub mod export;
 pub mod format;
@@ -88,7 +87,7 @@ pub fn build_into(
     site: &mut site::Site,
 ) -> Result<()> {
     let analysis = Analysis::new(found, opts)?;
-    build::pages(&analysis, problems, opts, site)?;
+    pages::build(&analysis, problems, opts, site)?;
     export::add_exports(site, &analysis)?;
     site.add("style.css", STYLE.as_bytes());
     site.add(".nojekyll", Vec::new());
