@@ -14,7 +14,6 @@ use crate::analysis::{self, Analysis};
 use crate::ingest::{self, Found, Problem};
 use crate::record::Record;
 
-pub mod build;
 pub mod charts;
 pub mod export;
 pub mod format;
@@ -52,7 +51,7 @@ pub fn build_into(
         &opts.prices,
         opts.baseline.as_deref(),
     )?;
-    build::pages(&analysis, problems, opts, site)?;
+    pages::build(&analysis, problems, opts, site)?;
     export::add_exports(site, &analysis)?;
     site.add("style.css", STYLE.as_bytes());
     site.add(".nojekyll", Vec::new());

@@ -1,0 +1,201 @@
+//! The bar chart: a row per offering, the median as a bar from zero with a
+//! min-max whisker.
+
+use anyhow::Result;
+use plotters::backend::DrawingBackend;
+use plotters::style::Color;
+
+use super::key::Key;
+use super::rows::*;
+use super::scale::Scale;
+use super::svg::*;
+use super::text::*;
+use super::*;
+
+/// One bar: the median over repetitions, with the min-max spread.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Bar {
+    /// Series label (offering name); user-supplied, escaped by the chart.
+    pub label: String,
+    /// Median value, in the chart's display unit.
+    pub median: f64,
+    /// Smallest value over repetitions.
+    pub min: f64,
+    /// Largest value over repetitions.
+    pub max: f64,
+    /// Number of repetitions behind the median.
+    pub runs: usize,
+}
+
+/// A bar chart comparing offerings on one metric.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BarChart {
+    /// Title (also the SVG `<title>`).
+    pub title: String,
+    /// Longer description for screen readers (the SVG `<desc>`).
+    pub desc: String,
+    /// Axis label with the display unit, e.g. `MB/s`.
+    pub unit: String,
+    /// Whether higher is better (shown in the axis caption).
+    pub higher_is_better: bool,
+    /// The bars, in display order.
+    pub bars: Vec<Bar>,
+}
+
+/// Draws a bar chart as a standalone SVG document.
+///
+/// Bars are horizontal, from zero to the median, with a whisker from min to
+/// max; a bar whose median is not a finite number >= 0 is left out and named
+/// in the `<desc>`. Fails only if plotters fails to draw into memory.
+pub fn bar_chart(chart: &BarChart) -> Result<String> {
+    let mut notes = Vec::new();
+    let mut rows = Vec::new();
+    for bar in &chart.bars {
+        if bar.median.is_finite() && bar.median >= 0.0 {
+            rows.push(bar);
+        } else {
+            notes.push(format!(
+                "{} not drawn: median {} is not a number >= 0",
+                one_line(&bar.label),
+                bar.median
+            ));
+        }
+    }
+    let hidden = rows.len().saturating_sub(MAX_ROWS);
+    rows.truncate(MAX_ROWS);
+    if hidden > 0 {
+        notes.push(format!(
+            "{hidden} more bars not drawn (at most {MAX_ROWS} fit)"
+        ));
+    }
+    let unit = one_line(&chart.unit);
+    let better = better_words(chart.higher_is_better);
+
+    let mut summary = Vec::new();
+    for bar in &rows {
+        summary.push(format!(
+            "{}: {} {unit}{}",
+            one_line(&bar.label),
+            fmt_num(bar.median),
+            runs_words(bar)
+        ));
+    }
+    let desc = join_desc(
+        &chart.desc,
+        &[
+            format!("Median per offering in {unit}, {better}; whiskers span min to max over runs."),
+            summary.join("; "),
+            notes.join("; "),
+        ],
+    );
+
+    let frame = RowFrame::new(44.0, rows.len(), hidden);
+    let height = frame.height;
+    let mut doc = Doc::begin("bar", &chart.content_key(), height, &chart.title, &desc);
+    if rows.is_empty() {
+        doc.no_data(height);
+        return doc.finish();
+    }
+
+    let spreads: Vec<Option<(f64, f64)>> = rows.iter().map(|b| spread(b)).collect();
+    let mut extent: Vec<f64> = rows.iter().map(|b| b.median).collect();
+    extent.extend(spreads.iter().flatten().map(|s| s.1));
+    let xs = Scale::fit(&extent, ROW_PLOT.0, ROW_PLOT.1, false);
+
+    let ticks = xs.ticks();
+    frame.grid(&mut doc, &xs, &ticks, false)?;
+    frame.axis(&mut doc, true)?;
+    doc.plot("dd-bars", height, |b| {
+        for (i, bar) in rows.iter().enumerate() {
+            let y = frame.y(i);
+            b.draw_rect(
+                (px(ROW_PLOT.0), px(y + 5.0)),
+                (px(xs.map(bar.median)), px(y + 21.0)),
+                &PALETTE[0].filled(),
+                true,
+            )
+            .map_err(draw_err)?;
+        }
+        Ok(())
+    })?;
+    doc.plot("dd-ink", height, |b| {
+        for (i, s) in spreads.iter().enumerate() {
+            let Some((lo, hi)) = s else { continue };
+            let cy = px(frame.mid(i));
+            let (x0, x1) = (px(xs.map(*lo)), px(xs.map(*hi)));
+            let ink = stroke(NEUTRAL, 2);
+            b.draw_line((x0, cy), (x1, cy), &ink).map_err(draw_err)?;
+            b.draw_line((x0, cy - 5), (x0, cy + 5), &ink)
+                .map_err(draw_err)?;
+            b.draw_line((x1, cy - 5), (x1, cy + 5), &ink)
+                .map_err(draw_err)?;
+        }
+        Ok(())
+    })?;
+
+    for (i, bar) in rows.iter().enumerate() {
+        let y = frame.y(i);
+        let suffix = if bar.runs == 1 { " (1 run)" } else { "" };
+        let name = one_line(&bar.label);
+        let room = LABEL_RIGHT - 8.0 - text_width(suffix, LABEL_PX);
+        let shown = format!("{}{suffix}", fit(&name, room, LABEL_PX));
+        let tip = format!(
+            "{name}: median {} {unit}{}{}",
+            fmt_num(bar.median),
+            spreads[i]
+                .map(|(lo, hi)| format!(", min {} max {}", fmt_num(lo), fmt_num(hi)))
+                .unwrap_or_default(),
+            runs_words(bar)
+        );
+        frame.label(&mut doc, i, &shown, &tip);
+        let end = spreads[i].map_or(bar.median, |s| s.1.max(bar.median));
+        let value = fmt_num(bar.median);
+        doc.text(Txt::new(xs.map(end) + 6.0, y + 17.0, &value).size(SMALL_PX));
+    }
+    let caption = format!("{} ({better})", fit(&unit, 300.0, SMALL_PX));
+    frame.finish(doc, &xs, &ticks, &caption)
+}
+
+impl Bar {
+    /// This bar's part of the chart's content key.
+    fn key(&self) -> String {
+        Key::new("Bar")
+            .text("label", &self.label)
+            .number("median", self.median)
+            .number("min", self.min)
+            .number("max", self.max)
+            .count("runs", self.runs)
+            .finish()
+    }
+}
+
+impl BarChart {
+    /// The text the chart's element ids are hashed from: every field, in order.
+    pub(super) fn content_key(&self) -> String {
+        Key::new("BarChart")
+            .text("title", &self.title)
+            .text("desc", &self.desc)
+            .text("unit", &self.unit)
+            .flag("higher_is_better", self.higher_is_better)
+            .list("bars", self.bars.iter().map(Bar::key))
+            .finish()
+    }
+}
+
+/// The min-max whisker of a bar, when there is a spread to show.
+pub(super) fn spread(bar: &Bar) -> Option<(f64, f64)> {
+    let ok = bar.runs > 1
+        && bar.min.is_finite()
+        && bar.max.is_finite()
+        && 0.0 <= bar.min
+        && bar.min < bar.max;
+    ok.then_some((bar.min, bar.max))
+}
+
+/// ` (1 run)`, ` (5 runs)`: how many runs a median is of.
+pub(super) fn runs_words(bar: &Bar) -> String {
+    match bar.runs {
+        1 => " (1 run)".to_string(),
+        n => format!(" ({n} runs)"),
+    }
+}

@@ -1,0 +1,171 @@
+//! Axes: linear from zero or logarithmic, with 1-2-5 ticks and their labels.
+
+/// A linear (from zero) or logarithmic axis mapping values onto `a..b` in SVG units.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct Scale {
+    pub(super) lo: f64,
+    pub(super) hi: f64,
+    pub(super) log: bool,
+    /// SVG coordinate of `lo`.
+    pub(super) a: f64,
+    /// SVG coordinate of `hi`.
+    pub(super) b: f64,
+    /// Tick step of a linear axis.
+    pub(super) step: f64,
+}
+
+impl Scale {
+    /// Fits finite values >= 0; logarithmic when allowed and the positive
+    /// values span ten times or more, otherwise linear from zero.
+    pub(super) fn fit(values: &[f64], a: f64, b: f64, allow_log: bool) -> Scale {
+        let usable = values
+            .iter()
+            .copied()
+            .filter(|v| v.is_finite() && *v >= 0.0);
+        let max = usable.clone().fold(0.0, f64::max);
+        let min_pos = usable.filter(|v| *v > 0.0).fold(f64::INFINITY, f64::min);
+        if allow_log && spans_decade(min_pos, max) {
+            let lo = nice_floor(min_pos);
+            let hi = nice_ceil(max);
+            if lo > 0.0 && hi.is_finite() && hi > lo {
+                return Scale {
+                    lo,
+                    hi,
+                    log: true,
+                    a,
+                    b,
+                    step: 0.0,
+                };
+            }
+        }
+        let max = if max > 0.0 { max } else { 1.0 };
+        let step = nice_ceil(max / 5.0);
+        let mut hi = (max / step).ceil() * step;
+        if !(hi.is_finite() && hi > 0.0) {
+            hi = max;
+        }
+        Scale {
+            lo: 0.0,
+            hi,
+            log: false,
+            a,
+            b,
+            step,
+        }
+    }
+
+    pub(super) fn axis_t(&self, v: f64) -> f64 {
+        if self.log {
+            v.log10()
+        } else {
+            v
+        }
+    }
+
+    pub(super) fn value_at_t(&self, t: f64) -> f64 {
+        if self.log {
+            10f64.powf(t)
+        } else {
+            t
+        }
+    }
+
+    /// The SVG coordinate of `v`.
+    pub(super) fn map(&self, v: f64) -> f64 {
+        let (t0, t1) = (self.axis_t(self.lo), self.axis_t(self.hi));
+        let span = t1 - t0;
+        if !(span.is_finite() && span > 0.0) {
+            return self.a;
+        }
+        self.a + (self.axis_t(v) - t0) / span * (self.b - self.a)
+    }
+
+    pub(super) fn can_show(&self, v: f64) -> bool {
+        v.is_finite() && if self.log { v > 0.0 } else { v >= 0.0 }
+    }
+
+    pub(super) fn why_not(&self) -> &'static str {
+        if self.log {
+            " (not a positive number, on a log scale)"
+        } else {
+            " (not a number >= 0)"
+        }
+    }
+
+    pub(super) fn kind(&self) -> &'static str {
+        if self.log {
+            "logarithmic"
+        } else {
+            "linear"
+        }
+    }
+
+    /// Tick values: 0, step, .. on a linear axis; 1-2-5 per decade on a log
+    /// axis, thinned to fewer labels when it spans many decades.
+    pub(super) fn ticks(&self) -> Vec<f64> {
+        if !self.log {
+            let n = (self.hi / self.step).round();
+            if !(1.0..=20.0).contains(&n) {
+                return vec![self.lo, self.hi];
+            }
+            return (0..=n as usize).map(|i| self.step * i as f64).collect();
+        }
+        let d0 = self.lo.log10().floor() as i32;
+        let d1 = self.hi.log10().ceil() as i32;
+        let decades = (d1 - d0).max(1);
+        let mantissas: &[f64] = if decades <= 3 {
+            &[1.0, 2.0, 5.0]
+        } else {
+            &[1.0]
+        };
+        let every = (decades + 9) / 10;
+        let mut out = Vec::new();
+        for d in (d0..=d1).filter(|d| (d - d0) % every == 0) {
+            for m in mantissas {
+                let t = m * 10f64.powi(d);
+                if t >= self.lo * (1.0 - 1e-9) && t <= self.hi * (1.0 + 1e-9) {
+                    out.push(t);
+                }
+            }
+        }
+        out
+    }
+}
+
+/// Whether positive values from `min_pos` to `max` span ten times or more.
+pub(super) fn spans_decade(min_pos: f64, max: f64) -> bool {
+    min_pos.is_finite() && min_pos > 0.0 && max / min_pos >= 10.0
+}
+
+/// The largest 1, 2 or 5 times a power of ten that is <= `v` (> 0).
+pub(super) fn nice_floor(v: f64) -> f64 {
+    let d = 10f64.powf(v.log10().floor());
+    [5.0, 2.0, 1.0]
+        .into_iter()
+        .map(|m| m * d)
+        .find(|c| *c <= v * (1.0 + 1e-9))
+        .unwrap_or(d)
+}
+
+/// The smallest 1, 2 or 5 times a power of ten that is >= `v` (> 0).
+pub(super) fn nice_ceil(v: f64) -> f64 {
+    let d = 10f64.powf(v.log10().floor());
+    [1.0, 2.0, 5.0, 10.0]
+        .into_iter()
+        .map(|m| m * d)
+        .find(|c| *c >= v * (1.0 - 1e-9))
+        .unwrap_or(10.0 * d)
+}
+
+/// A tick label with as many decimals as the tick spacing needs.
+pub(super) fn fmt_tick(v: f64, scale: &Scale) -> String {
+    let unit = if scale.log { v } else { scale.step };
+    if v == 0.0 {
+        return "0".to_string();
+    }
+    if unit.abs() < 0.0001 || v.abs() >= 1e9 {
+        return format!("{v:.0e}");
+    }
+    let decimals = (-unit.abs().log10().floor()).clamp(0.0, 4.0) as usize;
+    format!("{v:.decimals$}")
+}

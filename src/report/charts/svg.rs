@@ -1,0 +1,254 @@
+//! Writing the SVG document: the root, `<title>`, `<desc>`, theme style and
+//! text elements, and the groups plotters draws shapes into.
+
+use std::fmt::Write as _;
+
+use anyhow::{anyhow, Result};
+use plotters::backend::{DrawingBackend, SVGBackend};
+use plotters::style::{Color, RGBColor, ShapeStyle};
+use sha2::{Digest, Sha256};
+
+use super::scale::{fmt_tick, Scale};
+use super::text::*;
+use super::*;
+
+/// Theme colours. Scoped to `.dd-chart` because an inline SVG's `<style>`
+/// applies to the whole page; CSS beats the colour attributes plotters writes.
+pub(super) const CSS: &str = ".dd-chart text{font-family:system-ui,-apple-system,\"Segoe UI\",Roboto,\"Helvetica Neue\",Arial,sans-serif}\
+.dd-chart .dd-bg{fill:#fff}.dd-chart .dd-t{fill:#1f2328}.dd-chart .dd-m{fill:#57606a}\
+.dd-chart .dd-h{font-weight:600}\
+.dd-chart .dd-halo{paint-order:stroke;stroke:#fff;stroke-width:3px;stroke-linejoin:round}\
+.dd-chart .dd-grid *{stroke:#d8dee4}.dd-chart .dd-axis *{stroke:#57606a}.dd-chart .dd-ink *{stroke:#1f2328}\
+.dd-chart .dd-eq *{stroke:#57606a;stroke-dasharray:6 4}.dd-chart .dd-eq1 *{stroke:#1f2328}\
+@media (prefers-color-scheme:dark){.dd-chart .dd-bg{fill:#0d1117}.dd-chart .dd-t{fill:#e6edf3}\
+.dd-chart .dd-m{fill:#9da7b3}.dd-chart .dd-grid *{stroke:#30363d}.dd-chart .dd-axis *{stroke:#9da7b3}\
+.dd-chart .dd-ink *{stroke:#e6edf3}.dd-chart .dd-eq *{stroke:#9da7b3}.dd-chart .dd-eq1 *{stroke:#e6edf3}\
+.dd-chart .dd-halo{stroke:#0d1117}}";
+
+/// Escapes text for SVG content and attribute values; characters XML 1.0
+/// forbids become U+FFFD so the document always parses.
+pub(super) fn esc(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            '\t'
+            | '\n'
+            | '\r'
+            | '\u{20}'..='\u{D7FF}'
+            | '\u{E000}'..='\u{FFFD}'
+            | '\u{10000}'..='\u{10FFFF}' => out.push(c),
+            _ => out.push('\u{FFFD}'),
+        }
+    }
+    out
+}
+
+/// A coordinate in whole units for plotters; non-finite values become 0.
+pub(super) fn px(v: f64) -> i32 {
+    if v.is_finite() {
+        v.round().clamp(-1e6, 1e6) as i32
+    } else {
+        0
+    }
+}
+
+/// A line style of `colour`, `width` units wide.
+pub(super) fn stroke(colour: RGBColor, width: u32) -> ShapeStyle {
+    colour.stroke_width(width)
+}
+
+/// The error of a failed plotters call.
+pub(super) fn draw_err(e: impl std::fmt::Display) -> anyhow::Error {
+    anyhow!("drawing chart: {e}")
+}
+
+/// A text element to write: position, look, content and an optional tooltip.
+pub(super) struct Txt<'a> {
+    x: f64,
+    y: f64,
+    text: &'a str,
+    size: f64,
+    class: &'static str,
+    anchor: &'static str,
+    tip: Option<&'a str>,
+    rotate: bool,
+    halo: bool,
+}
+
+impl<'a> Txt<'a> {
+    pub(super) fn new(x: f64, y: f64, text: &'a str) -> Self {
+        Txt {
+            x,
+            y,
+            text,
+            size: LABEL_PX,
+            class: "dd-t",
+            anchor: "start",
+            tip: None,
+            rotate: false,
+            halo: false,
+        }
+    }
+    pub(super) fn size(mut self, size: f64) -> Self {
+        self.size = size;
+        self
+    }
+    pub(super) fn anchor(mut self, anchor: &'static str) -> Self {
+        self.anchor = anchor;
+        self
+    }
+    pub(super) fn muted(mut self) -> Self {
+        self.class = "dd-m";
+        self
+    }
+    pub(super) fn tip(mut self, tip: &'a str) -> Self {
+        self.tip = Some(tip);
+        self
+    }
+    pub(super) fn rotate(mut self) -> Self {
+        self.rotate = true;
+        self
+    }
+    /// Outlines the text in the background colour, for text drawn over lines.
+    pub(super) fn halo(mut self) -> Self {
+        self.halo = true;
+        self
+    }
+}
+
+/// The SVG document being written: our own root, `<title>`, `<desc>`, style
+/// and text; plotters draws the shapes into groups inside it.
+pub(super) struct Doc {
+    out: String,
+}
+
+impl Doc {
+    /// Starts the document; ids come from a hash of `key` (the chart's content key),
+    /// so they are stable and differ between charts inlined on one page.
+    pub(super) fn begin(kind: &str, key: &str, height: f64, title: &str, desc: &str) -> Doc {
+        let hash = Sha256::digest(key.as_bytes());
+        let mut id = format!("dd-{kind}-");
+        for byte in hash.iter().take(5) {
+            let _ = write!(id, "{byte:02x}");
+        }
+        let title = one_line(title);
+        let mut out = String::with_capacity(16 * 1024);
+        let _ = write!(
+            out,
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"dd-chart\" viewBox=\"0 0 {WIDTH:.0} {height:.0}\" \
+width=\"100%\" style=\"max-width:{WIDTH:.0}px;height:auto\" role=\"img\" aria-labelledby=\"{id}-title {id}-desc\">\n\
+<title id=\"{id}-title\">{}</title>\n<desc id=\"{id}-desc\">{}</desc>\n<style>{CSS}</style>\n\
+<rect class=\"dd-bg\" width=\"{WIDTH:.0}\" height=\"{height:.0}\"/>\n",
+            esc(&title),
+            esc(desc.trim())
+        );
+        let mut doc = Doc { out };
+        let shown = fit(&title, WIDTH - 24.0, TITLE_PX);
+        let tip = (shown != title).then_some(title.as_str());
+        let mut t = Txt::new(12.0, 26.0, &shown).size(TITLE_PX);
+        t.tip = tip;
+        doc.text_class(t, "dd-t dd-h");
+        doc
+    }
+
+    /// Writes "no data" in the middle of an empty chart.
+    pub(super) fn no_data(&mut self, height: f64) {
+        self.text(
+            Txt::new(WIDTH / 2.0, height / 2.0 + 16.0, "no data to chart")
+                .anchor("middle")
+                .muted(),
+        );
+    }
+
+    pub(super) fn text(&mut self, t: Txt<'_>) {
+        let class = t.class;
+        self.text_class(t, class);
+    }
+
+    pub(super) fn text_class(&mut self, t: Txt<'_>, class: &str) {
+        let out = &mut self.out;
+        if let Some(tip) = t.tip {
+            let _ = write!(out, "<g><title>{}</title>", esc(tip));
+        }
+        let (x, y) = (t.x, t.y);
+        let place = if t.rotate {
+            format!("transform=\"translate({x:.1} {y:.1}) rotate(-90)\"")
+        } else {
+            format!("x=\"{x:.1}\" y=\"{y:.1}\"")
+        };
+        let anchor = if t.anchor == "start" {
+            String::new()
+        } else {
+            format!(" text-anchor=\"{}\"", t.anchor)
+        };
+        let halo = if t.halo { " dd-halo" } else { "" };
+        let _ = write!(
+            out,
+            "<text {place} class=\"{class}{halo}\" font-size=\"{:.0}\"{anchor}>{}</text>",
+            t.size,
+            esc(t.text)
+        );
+        if t.tip.is_some() {
+            out.push_str("</g>");
+        }
+        out.push('\n');
+    }
+
+    /// Lets plotters draw shapes into a group with `class` (which the style colours).
+    pub(super) fn plot(
+        &mut self,
+        class: &str,
+        height: f64,
+        draw: impl FnOnce(&mut SVGBackend<'_>) -> Result<()>,
+    ) -> Result<()> {
+        let mut buf = String::new();
+        {
+            let mut backend =
+                SVGBackend::with_string(&mut buf, (WIDTH as u32, px(height).max(1) as u32));
+            draw(&mut backend)?;
+            backend.present().map_err(draw_err)?;
+        }
+        // plotters opens its own <svg> root on the first line; keep what is inside it
+        let inner = buf.split_once('\n').map_or("", |(_, rest)| rest);
+        let inner = inner.strip_suffix("</svg>\n").unwrap_or(inner);
+        let _ = write!(self.out, "<g class=\"{class}\">\n{inner}</g>\n");
+        Ok(())
+    }
+
+    /// A polyline in `class` with coordinates to a tenth of a unit.
+    pub(super) fn polyline(&mut self, class: &str, path: &[(f64, f64)], thick: bool) {
+        let mut points = String::new();
+        for (x, y) in path {
+            let _ = write!(points, "{x:.1},{y:.1} ");
+        }
+        let width = if thick { 2 } else { 1 };
+        let _ = writeln!(
+            self.out,
+            "<g class=\"{class}\"><polyline points=\"{}\" fill=\"none\" stroke=\"#808080\" stroke-width=\"{width}\"/></g>",
+            points.trim_end()
+        );
+    }
+
+    /// Tick labels under a horizontal axis at `axis_y`.
+    pub(super) fn ticks_below(&mut self, xs: &Scale, ticks: &[f64], axis_y: f64) {
+        for t in ticks {
+            let s = fmt_tick(*t, xs);
+            self.text(
+                Txt::new(xs.map(*t), axis_y + 18.0, &s)
+                    .anchor("middle")
+                    .size(SMALL_PX)
+                    .muted(),
+            );
+        }
+    }
+
+    pub(super) fn finish(mut self) -> Result<String> {
+        self.out.push_str("</svg>\n");
+        Ok(self.out)
+    }
+}

@@ -1,0 +1,756 @@
+//! Chart tests: escaping, accessibility, determinism, scales, the
+//! equal-value geometry, bad input and size limits.
+
+use super::bar::*;
+use super::percentile::*;
+use super::rows::*;
+use super::scale::*;
+use super::text::*;
+use super::value::*;
+use super::*;
+use sha2::Digest as _;
+
+const EVIL: &str = "<script>alert(1)</script> & \"quotes\"";
+
+fn bar(label: &str, median: f64, min: f64, max: f64, runs: usize) -> Bar {
+    Bar {
+        label: label.to_string(),
+        median,
+        min,
+        max,
+        runs,
+    }
+}
+
+fn pct(label: &str, p50: f64, p99: f64, p99_9: f64) -> PercentileSeries {
+    PercentileSeries {
+        label: label.to_string(),
+        p50: Some(p50),
+        p99: Some(p99),
+        p99_9: Some(p99_9),
+    }
+}
+
+fn point(label: &str, price: f64, perf: f64) -> ValuePoint {
+    ValuePoint {
+        label: label.to_string(),
+        price_per_gb: price,
+        performance: perf,
+    }
+}
+
+fn sample_bars() -> BarChart {
+    BarChart {
+        title: "Sequential block read (bonnie++)".to_string(),
+        desc: "rackspace-2013 study.".to_string(),
+        unit: "MB/s".to_string(),
+        higher_is_better: true,
+        bars: vec![
+            bar("Rackspace SATA volume", 104.2, 98.0, 110.5, 5),
+            bar("Rackspace SSD volume", 108.7, 90.1, 130.0, 5),
+            bar(
+                "A provider with a really very long offering name indeed",
+                55.0,
+                0.0,
+                0.0,
+                1,
+            ),
+        ],
+    }
+}
+
+fn sample_percentiles() -> PercentileChart {
+    PercentileChart {
+        title: "fio random read 4k QD64: completion latency".to_string(),
+        desc: String::new(),
+        unit: "ms".to_string(),
+        series: vec![
+            pct("Rackspace SATA volume", 2.1, 18.0, 45.0),
+            pct("Rackspace SSD volume", 0.21, 0.9, 3.2),
+            PercentileSeries {
+                label: "local NVMe".to_string(),
+                p50: Some(0.08),
+                p99: Some(0.3),
+                p99_9: None,
+            },
+        ],
+    }
+}
+
+fn sample_value() -> ValueChart {
+    ValueChart {
+        title: "Random seeks vs price".to_string(),
+        desc: String::new(),
+        x_label: "price per GB-month (USD)".to_string(),
+        y_label: "random seeks (ops/s)".to_string(),
+        higher_is_better: true,
+        points: vec![
+            point("Rackspace SATA volume", 0.15, 310.0),
+            point("Rackspace SSD volume", 0.70, 1302.0),
+            point("local NVMe", 0.08, 9000.0),
+            point("cheap HDD box", 0.02, 95.0),
+        ],
+        baseline: Some(0),
+    }
+}
+
+fn parse(svg: &str) -> roxmltree::Document<'_> {
+    roxmltree::Document::parse(svg).unwrap_or_else(|e| panic!("not XML: {e}\n{svg}"))
+}
+
+fn all_samples() -> Vec<String> {
+    vec![
+        bar_chart(&sample_bars()).unwrap(),
+        percentile_chart(&sample_percentiles()).unwrap(),
+        value_chart(&sample_value()).unwrap(),
+    ]
+}
+
+/// The element children of `node`.
+fn kids<'a, 'i>(node: roxmltree::Node<'a, 'i>) -> Vec<roxmltree::Node<'a, 'i>> {
+    node.children().filter(|n| n.is_element()).collect()
+}
+
+fn distance_to_path(p: (f64, f64), path: &[(f64, f64)]) -> f64 {
+    path.windows(2)
+        .map(|w| {
+            let (a, b) = (w[0], w[1]);
+            let (dx, dy) = (b.0 - a.0, b.1 - a.1);
+            let len2 = dx * dx + dy * dy;
+            let t = if len2 == 0.0 {
+                0.0
+            } else {
+                (((p.0 - a.0) * dx + (p.1 - a.1) * dy) / len2).clamp(0.0, 1.0)
+            };
+            let (cx, cy) = (a.0 + t * dx, a.1 + t * dy);
+            ((p.0 - cx).powi(2) + (p.1 - cy).powi(2)).sqrt()
+        })
+        .fold(f64::INFINITY, f64::min)
+}
+
+#[test]
+fn cut_labels_of_one_provider_stay_distinguishable() {
+    let a = fit("Cloud Block Storage Standard (SATA)", 150.0, LABEL_PX);
+    let b = fit(
+        "Cloud Block Storage High-Performance (SSD)",
+        150.0,
+        LABEL_PX,
+    );
+    assert_ne!(a, b);
+    assert!(a.ends_with("(SATA)") && b.ends_with("(SSD)"), "{a} / {b}");
+    assert!(a.starts_with("Cloud") && a.contains('…'));
+    assert!(text_width(&a, LABEL_PX) <= 150.0);
+    assert_eq!(fit("short", 150.0, LABEL_PX), "short");
+}
+
+#[test]
+fn hostile_labels_appear_only_escaped_in_every_chart() {
+    let escaped = "&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;quotes&quot;";
+    let mut bars = sample_bars();
+    bars.title = EVIL.to_string();
+    bars.desc = EVIL.to_string();
+    bars.unit = EVIL.to_string();
+    bars.bars[0].label = EVIL.to_string();
+    let mut pcts = sample_percentiles();
+    pcts.title = EVIL.to_string();
+    pcts.unit = EVIL.to_string();
+    pcts.series[1].label = EVIL.to_string();
+    let mut value = sample_value();
+    value.title = EVIL.to_string();
+    value.x_label = EVIL.to_string();
+    value.y_label = EVIL.to_string();
+    value.points[0].label = EVIL.to_string();
+    for svg in [
+        bar_chart(&bars).unwrap(),
+        percentile_chart(&pcts).unwrap(),
+        value_chart(&value).unwrap(),
+    ] {
+        assert!(!svg.contains("<script"), "raw markup in:\n{svg}");
+        assert!(!svg.contains("\"quotes\""), "raw quotes in:\n{svg}");
+        assert!(
+            svg.contains(escaped),
+            "full escaped label missing in:\n{svg}"
+        );
+        let doc = parse(&svg);
+        assert!(doc.descendants().all(|n| n.tag_name().name() != "script"));
+        let title = kids(doc.root_element())[0];
+        assert_eq!(title.text(), Some(EVIL), "the title round-trips as text");
+        // the label's tooltip carries the whole label as text, not markup
+        assert!(doc.descendants().any(|n| n.tag_name().name() == "title"
+            && n.text().is_some_and(|t| t.starts_with(EVIL) && t != EVIL)));
+    }
+}
+
+#[test]
+fn title_and_desc_come_first_and_label_the_image() {
+    for svg in all_samples() {
+        assert_eq!(
+            svg.matches("<svg").count(),
+            1,
+            "plotters' own root is not kept"
+        );
+        let doc = parse(&svg);
+        let root = doc.root_element();
+        assert_eq!(root.tag_name().name(), "svg");
+        assert_eq!(root.attribute("role"), Some("img"));
+        assert_eq!(
+            root.attribute("viewBox").map(|v| v.starts_with("0 0 720 ")),
+            Some(true)
+        );
+        assert_eq!(root.attribute("width"), Some("100%"));
+        let children = kids(root);
+        let (title, desc) = (children[0], children[1]);
+        assert_eq!(title.tag_name().name(), "title");
+        assert_eq!(desc.tag_name().name(), "desc");
+        let ids = format!(
+            "{} {}",
+            title.attribute("id").unwrap(),
+            desc.attribute("id").unwrap()
+        );
+        assert_eq!(root.attribute("aria-labelledby"), Some(ids.as_str()));
+        assert!(
+            desc.text().is_some_and(|t| t.len() > 40),
+            "desc says something"
+        );
+        for text in doc.descendants().filter(|n| n.tag_name().name() == "text") {
+            let size: f64 = text.attribute("font-size").unwrap().parse().unwrap();
+            assert!(size >= 12.0, "font-size {size} under 12");
+        }
+    }
+    let svg = bar_chart(&sample_bars()).unwrap();
+    let doc = parse(&svg);
+    let desc = kids(doc.root_element())[1].text().unwrap().to_string();
+    assert!(
+        desc.starts_with("rackspace-2013 study. Median per offering in MB/s, higher is better"),
+        "{desc}"
+    );
+    assert!(
+        desc.contains("Rackspace SSD volume: 109 MB/s (5 runs)"),
+        "{desc}"
+    );
+}
+
+#[test]
+fn same_input_gives_the_same_bytes_and_ids_follow_the_data() {
+    assert_eq!(all_samples(), all_samples());
+    let a = bar_chart(&sample_bars()).unwrap();
+    let mut other = sample_bars();
+    other.bars[0].median = 105.0;
+    let b = bar_chart(&other).unwrap();
+    let id = |svg: &str| {
+        parse(svg)
+            .root_element()
+            .attribute("aria-labelledby")
+            .unwrap()
+            .to_string()
+    };
+    assert_ne!(id(&a), id(&b), "two charts on one page must not share ids");
+    assert!(id(&a).starts_with("dd-bar-"));
+}
+
+#[test]
+fn log_scale_only_when_values_span_ten_times() {
+    assert!(Scale::fit(&[1.0, 10.0], 0.0, 100.0, true).log);
+    assert!(!Scale::fit(&[1.0, 9.99], 0.0, 100.0, true).log);
+    assert!(
+        !Scale::fit(&[1.0, 1000.0], 0.0, 100.0, false).log,
+        "bars stay linear"
+    );
+    assert!(
+        Scale::fit(&[0.0, 5.0, 50.0], 0.0, 100.0, true).log,
+        "zero does not count"
+    );
+    assert!(!Scale::fit(&[7.0], 0.0, 100.0, true).log, "a single point");
+    assert!(!Scale::fit(&[], 0.0, 100.0, true).log);
+
+    let wide = percentile_chart(&sample_percentiles()).unwrap();
+    assert!(wide.contains("lower is better, logarithmic scale."));
+    let mut narrow = sample_percentiles();
+    narrow.series = vec![pct("a", 1.0, 2.0, 4.0), pct("b", 1.5, 3.0, 9.0)];
+    let narrow = percentile_chart(&narrow).unwrap();
+    assert!(narrow.contains("lower is better, linear scale."));
+
+    let lay = value_layout(&sample_value());
+    assert!(
+        lay.xs.log && lay.ys.log,
+        "0.02..0.70 and 95..9000 span decades"
+    );
+    let mut close = sample_value();
+    close.points = vec![
+        point("a", 0.10, 100.0),
+        point("b", 0.15, 130.0),
+        point("c", 0.3, 250.0),
+    ];
+    let lay = value_layout(&close);
+    assert!(!lay.xs.log && !lay.ys.log, "3x and 2.5x do not");
+    let mut mixed = close.clone();
+    mixed.points[2].performance = 1000.0;
+    let lay = value_layout(&mixed);
+    assert!(!lay.xs.log && lay.ys.log);
+}
+
+#[test]
+fn scales_map_ends_and_decades_exactly() {
+    let log = Scale::fit(&[1.0, 100.0], 100.0, 300.0, true);
+    assert_eq!((log.lo, log.hi), (1.0, 100.0));
+    assert_eq!(log.map(1.0), 100.0);
+    assert_eq!(log.map(100.0), 300.0);
+    assert!((log.map(10.0) - 200.0).abs() < 1e-9);
+    let lin = Scale::fit(&[130.0, 20.0], 0.0, 300.0, true);
+    assert_eq!((lin.lo, lin.hi, lin.step), (0.0, 150.0, 50.0));
+    assert_eq!(lin.ticks(), vec![0.0, 50.0, 100.0, 150.0]);
+    assert_eq!(lin.map(75.0), 150.0);
+    assert_eq!(
+        (nice_floor(0.023), nice_ceil(0.7), nice_ceil(310.0)),
+        (0.02, 1.0, 500.0)
+    );
+    let wide = Scale::fit(&[0.02, 9000.0], 0.0, 1.0, true);
+    assert_eq!((wide.lo, wide.hi), (0.02, 10000.0));
+    assert_eq!(
+        wide.ticks().len(),
+        6,
+        "1 tick per decade past three decades: {:?}",
+        wide.ticks()
+    );
+}
+
+#[test]
+fn the_equal_value_line_passes_through_the_baseline() {
+    let mut cases = Vec::new();
+    cases.push(sample_value()); // log-log, higher is better
+    let mut linear = sample_value();
+    linear.points = vec![
+        point("a", 0.10, 100.0),
+        point("b", 0.15, 130.0),
+        point("c", 0.3, 250.0),
+    ];
+    linear.baseline = Some(1);
+    cases.push(linear.clone());
+    let mut latency = sample_value();
+    latency.higher_is_better = false;
+    latency.points = vec![
+        point("SATA", 0.15, 18.0),
+        point("SSD", 0.7, 0.9),
+        point("NVMe", 0.3, 0.5),
+    ];
+    cases.push(latency.clone()); // linear price, log latency: a curve
+    latency.points[2].price_per_gb = 0.03;
+    cases.push(latency); // log-log, lower is better
+    let mut checked = 0;
+    for chart in &cases {
+        let lay = value_layout(chart);
+        let base = lay
+            .points
+            .iter()
+            .find(|p| p.baseline)
+            .expect("baseline drawn");
+        let one = lay
+            .lines
+            .iter()
+            .find(|l| l.multiple == 1.0)
+            .expect("1x line");
+        let d = distance_to_path((base.x, base.y), &one.path);
+        assert!(
+            d < 0.2,
+            "1x line misses the baseline by {d} ({}/{})",
+            lay.xs.kind(),
+            lay.ys.kind()
+        );
+        let b = &chart.points[chart.baseline.unwrap()];
+        // m times the value: same price, m times (or 1/m for latency) the performance
+        for m in [0.5, 2.0] {
+            let perf = if chart.higher_is_better {
+                b.performance * m
+            } else {
+                b.performance / m
+            };
+            if perf < lay.ys.lo || perf > lay.ys.hi {
+                continue; // off the plot, where the line is clipped
+            }
+            let line = lay
+                .lines
+                .iter()
+                .find(|l| l.multiple == m)
+                .expect("line drawn");
+            let d = distance_to_path((lay.xs.map(b.price_per_gb), lay.ys.map(perf)), &line.path);
+            assert!(d < 0.2, "{m}x line off by {d}");
+            checked += 1;
+        }
+
+        // and in the drawing itself: the 1x polyline against the baseline's ring
+        let svg = value_chart(chart).unwrap();
+        let doc = parse(&svg);
+        let group = |class: &str| {
+            doc.descendants()
+                .find(|n| n.attribute("class") == Some(class))
+                .expect("group present")
+        };
+        let poly = kids(group("dd-eq1"))[0];
+        let path: Vec<(f64, f64)> = poly
+            .attribute("points")
+            .unwrap()
+            .split_whitespace()
+            .map(|xy| {
+                let (x, y) = xy.split_once(',').unwrap();
+                (x.parse().unwrap(), y.parse().unwrap())
+            })
+            .collect();
+        let ring = kids(group("dd-ink"))[0];
+        let at = |a: &str| ring.attribute(a).unwrap().parse::<f64>().unwrap();
+        let d = distance_to_path((at("cx"), at("cy")), &path);
+        assert!(d < 1.0, "drawn 1x line misses the drawn baseline by {d}");
+    }
+    assert!(checked >= 5, "only {checked} 0.5x/2x checks ran");
+}
+
+#[test]
+fn no_lines_without_a_drawable_baseline() {
+    let mut chart = sample_value();
+    chart.baseline = None;
+    assert!(value_layout(&chart).lines.is_empty());
+    chart.baseline = Some(99);
+    let lay = value_layout(&chart);
+    assert!(lay.lines.is_empty());
+    assert!(lay
+        .desc
+        .contains("No equal-value lines: the baseline is not drawn."));
+    chart.baseline = Some(0);
+    chart.points[0].price_per_gb = 0.0;
+    let lay = value_layout(&chart);
+    assert!(lay.lines.is_empty());
+    assert!(
+        lay.desc
+            .contains("Rackspace SATA volume not drawn: price 0"),
+        "{}",
+        lay.desc
+    );
+}
+
+#[test]
+fn fifty_offerings_stay_well_under_100_kb() {
+    let name = |i: usize| format!("Provider number {i} block storage, premium tier");
+    let bars = BarChart {
+        bars: (0..50)
+            .map(|i| bar(&name(i), 100.0 + i as f64, 90.0, 150.0 + i as f64, 5))
+            .collect(),
+        ..sample_bars()
+    };
+    let pcts = PercentileChart {
+        series: (0..50)
+            .map(|i| {
+                pct(
+                    &name(i),
+                    0.1 * (i + 1) as f64,
+                    1.0 + i as f64,
+                    10.0 + i as f64,
+                )
+            })
+            .collect(),
+        ..sample_percentiles()
+    };
+    let value = ValueChart {
+        points: (0..50)
+            .map(|i| point(&name(i), 0.01 * (i + 1) as f64, 100.0 * (50 - i) as f64))
+            .collect(),
+        ..sample_value()
+    };
+    for svg in [
+        bar_chart(&bars).unwrap(),
+        percentile_chart(&pcts).unwrap(),
+        value_chart(&value).unwrap(),
+    ] {
+        assert!(svg.len() < 100_000, "{} bytes", svg.len());
+        let texts = parse(&svg)
+            .descendants()
+            .filter(|n| n.tag_name().name() == "text")
+            .count();
+        assert!(texts >= 50, "every offering labelled: {texts} texts");
+    }
+}
+
+#[test]
+fn bad_input_gives_a_valid_svg_that_says_what_was_left_out() {
+    let empty_bars = bar_chart(&BarChart {
+        bars: vec![],
+        ..sample_bars()
+    })
+    .unwrap();
+    let empty_pct = percentile_chart(&PercentileChart {
+        series: vec![],
+        ..sample_percentiles()
+    })
+    .unwrap();
+    let empty_value = value_chart(&ValueChart {
+        points: vec![],
+        baseline: Some(0),
+        ..sample_value()
+    })
+    .unwrap();
+    for svg in [&empty_bars, &empty_pct, &empty_value] {
+        parse(svg);
+        assert!(svg.contains(">no data to chart</text>"));
+    }
+
+    let bars = BarChart {
+        bars: vec![
+            bar("nan", f64::NAN, 1.0, 2.0, 3),
+            bar("negative", -5.0, -6.0, -4.0, 3),
+            bar("inf", f64::INFINITY, 1.0, 2.0, 3),
+            bar("zero", 0.0, 0.0, 0.0, 2),
+            bar("odd spread", 5.0, f64::NAN, -1.0, 3),
+        ],
+        ..sample_bars()
+    };
+    let svg = bar_chart(&bars).unwrap();
+    let desc = kids(parse(&svg).root_element())[1]
+        .text()
+        .unwrap()
+        .to_string();
+    for name in ["nan", "negative", "inf"] {
+        assert!(desc.contains(&format!("{name} not drawn")), "{desc}");
+    }
+    assert!(
+        desc.contains("zero: 0 MB/s (2 runs)") && desc.contains("odd spread: 5.00 MB/s"),
+        "{desc}"
+    );
+
+    let pcts = PercentileChart {
+        series: vec![
+            PercentileSeries {
+                label: "zero p50".into(),
+                p50: Some(0.0),
+                p99: Some(2.0),
+                p99_9: Some(50.0),
+            },
+            PercentileSeries {
+                label: "nothing".into(),
+                p50: None,
+                p99: None,
+                p99_9: Some(f64::NAN),
+            },
+        ],
+        ..sample_percentiles()
+    };
+    let svg = percentile_chart(&pcts).unwrap();
+    let desc = kids(parse(&svg).root_element())[1]
+        .text()
+        .unwrap()
+        .to_string();
+    assert!(desc.contains("logarithmic"), "{desc}");
+    assert!(
+        desc.contains("zero p50 p50 = 0 not drawn (not a positive number, on a log scale)"),
+        "{desc}"
+    );
+    assert!(desc.contains("nothing p99.9 = NaN not drawn"), "{desc}");
+    assert!(svg.contains(">no data</text>"), "the empty row says so");
+
+    let value = ValueChart {
+        points: vec![
+            point("only", 0.5, 100.0),
+            point("free", 0.0, 10.0),
+            point("broken", 0.2, f64::NAN),
+        ],
+        baseline: Some(0),
+        ..sample_value()
+    };
+    let svg = value_chart(&value).unwrap();
+    let desc = kids(parse(&svg).root_element())[1]
+        .text()
+        .unwrap()
+        .to_string();
+    assert!(
+        desc.contains("free not drawn") && desc.contains("broken not drawn"),
+        "{desc}"
+    );
+    assert!(
+        desc.contains("only: 0.500 price per GB-month (USD), 100 random seeks (ops/s)"),
+        "{desc}"
+    );
+
+    // extremes of the number line and of the label space never panic
+    let weird = "\u{0}\u{1b}[31m\u{FFFF}tab\there\nnewline 🚀 日本語のラベル";
+    let value = ValueChart {
+        points: vec![
+            point(weird, f64::MIN_POSITIVE, 1e-300),
+            point("huge", 1e300, f64::MAX),
+        ],
+        baseline: Some(1),
+        ..sample_value()
+    };
+    parse(&value_chart(&value).unwrap());
+    let bars = BarChart {
+        bars: vec![bar(weird, f64::MAX, 0.0, f64::MAX, 2)],
+        ..sample_bars()
+    };
+    parse(&bar_chart(&bars).unwrap());
+}
+
+#[test]
+fn huge_lists_are_cut_to_what_fits_and_say_so() {
+    let bars = BarChart {
+        bars: (0..10_000)
+            .map(|i| bar(&format!("b{i}"), i as f64, 0.0, 0.0, 1))
+            .collect(),
+        ..sample_bars()
+    };
+    let svg = bar_chart(&bars).unwrap();
+    parse(&svg);
+    assert!(svg.len() < 150_000, "{} bytes", svg.len());
+    assert!(svg.contains(">9800 more not shown</text>"));
+    assert!(svg.contains("9800 more bars not drawn (at most 200 fit)"));
+    let pcts = PercentileChart {
+        series: (0..5_000)
+            .map(|i| pct(&format!("s{i}"), 1.0, 2.0, 3.0))
+            .collect(),
+        ..sample_percentiles()
+    };
+    let svg = percentile_chart(&pcts).unwrap();
+    parse(&svg);
+    assert!(svg.contains(">4800 more not shown</text>"));
+    let value = ValueChart {
+        points: (0..5_000)
+            .map(|i| point(&format!("p{i}"), 1.0 + i as f64, 1.0))
+            .collect(),
+        ..sample_value()
+    };
+    let svg = value_chart(&value).unwrap();
+    parse(&svg);
+    assert!(svg.contains("4800 more offerings not drawn (at most 200 fit)"));
+}
+
+#[test]
+fn long_labels_are_cut_in_the_middle_with_the_whole_label_as_tooltip() {
+    let long = "A provider with a really very long offering name indeed";
+    let svg = bar_chart(&sample_bars()).unwrap();
+    let doc = parse(&svg);
+    let label = doc
+        .descendants()
+        .find(|n| {
+            n.tag_name().name() == "text"
+                && n.text()
+                    .is_some_and(|t| t.contains('…') && t.ends_with(" (1 run)"))
+        })
+        .expect("cut label with the single run marked");
+    let shown = label.text().unwrap();
+    let (head, tail) = shown.trim_end_matches(" (1 run)").split_once('…').unwrap();
+    assert!(head.len() > 5 && tail.len() > 5, "{shown}");
+    assert!(long.starts_with(head) && long.ends_with(tail), "{shown}");
+    assert!(text_width(shown, LABEL_PX) <= LABEL_RIGHT - 8.0);
+    let tip = kids(label.parent().unwrap())[0];
+    assert_eq!(
+        tip.text(),
+        Some(format!("{long}: median 55.0 MB/s (1 run)").as_str())
+    );
+    // only the single run is marked in the drawing
+    assert_eq!(svg.matches("(1 run)</text>").count(), 1);
+    assert_eq!(fit("short", 100.0, 12.0), "short");
+}
+
+#[test]
+fn numbers_have_fixed_precision() {
+    let cases = [
+        (104.2, "104"),
+        (55.0, "55.0"),
+        (1.234, "1.23"),
+        (0.21, "0.210"),
+        (0.00012, "1.20e-4"),
+        (0.0, "0"),
+        (-3.5, "-3.50"),
+    ];
+    for (v, want) in cases {
+        assert_eq!(fmt_num(v), want);
+    }
+    let lin = Scale::fit(&[0.3], 0.0, 1.0, false);
+    assert_eq!(
+        lin.ticks()
+            .iter()
+            .map(|t| fmt_tick(*t, &lin))
+            .collect::<Vec<_>>(),
+        ["0", "0.1", "0.2", "0.3"]
+    );
+}
+
+/// Writes the sample charts for a look in a browser:
+/// `DISKDASH_CHART_SAMPLES=/some/dir cargo test --lib charts -- --ignored`.
+#[test]
+#[ignore]
+fn write_samples() {
+    let Ok(dir) = std::env::var("DISKDASH_CHART_SAMPLES") else {
+        return;
+    };
+    let dir = std::path::Path::new(&dir);
+    let mut many = sample_value();
+    many.points = (0..50)
+        .map(|i| {
+            point(
+                &format!("offering {i}"),
+                0.02 * (1.0 + i as f64 * 0.3),
+                50.0 * (1.0 + (i * 7 % 13) as f64),
+            )
+        })
+        .collect();
+    let mut evil = sample_bars();
+    evil.bars.push(bar(EVIL, 1.0, 0.5, 2.0, 3));
+    let mut latency = sample_value();
+    latency.higher_is_better = false;
+    latency.y_label = "read latency p99 (ms)".to_string();
+    latency.points = vec![
+        point("SATA", 0.15, 18.0),
+        point("SSD", 0.7, 0.9),
+        point("NVMe", 0.08, 0.3),
+    ];
+    let mut linear = sample_value();
+    linear.points = vec![
+        point("A", 0.10, 100.0),
+        point("B", 0.15, 130.0),
+        point("C", 0.3, 250.0),
+    ];
+    let charts = [
+        ("bar.svg", bar_chart(&sample_bars())),
+        ("bar-evil.svg", bar_chart(&evil)),
+        ("pct.svg", percentile_chart(&sample_percentiles())),
+        ("value.svg", value_chart(&sample_value())),
+        ("value-50.svg", value_chart(&many)),
+        ("value-latency.svg", value_chart(&latency)),
+        ("value-linear.svg", value_chart(&linear)),
+    ];
+    for (name, svg) in charts {
+        let svg = svg.expect("chart draws");
+        crate::fsio::write_atomic(&dir.join(name), svg.as_bytes()).expect("sample written");
+    }
+}
+
+#[test]
+fn ids_are_hashed_from_content_keys_that_name_every_field() {
+    let bars = BarChart {
+        title: "t".to_string(),
+        desc: "a \"d\"".to_string(),
+        unit: "MB/s".to_string(),
+        higher_is_better: true,
+        bars: vec![bar("A", 1.5, 1.0, 2.0, 3)],
+    };
+    assert_eq!(
+        bars.content_key(),
+        r#"BarChart { title: "t", desc: "a \"d\"", unit: "MB/s", higher_is_better: true, bars: [Bar { label: "A", median: 1.5, min: 1.0, max: 2.0, runs: 3 }] }"#
+    );
+    let mut pct = sample_percentiles();
+    pct.series.truncate(1);
+    pct.series[0].p99 = None;
+    assert_eq!(
+        pct.content_key(),
+        r#"PercentileChart { title: "fio random read 4k QD64: completion latency", desc: "", unit: "ms", series: [PercentileSeries { label: "Rackspace SATA volume", p50: Some(2.1), p99: None, p99_9: Some(45.0) }] }"#
+    );
+    let mut value = sample_value();
+    value.points.truncate(1);
+    assert_eq!(
+        value.content_key(),
+        r#"ValueChart { title: "Random seeks vs price", desc: "", x_label: "price per GB-month (USD)", y_label: "random seeks (ops/s)", higher_is_better: true, points: [ValuePoint { label: "Rackspace SATA volume", price_per_gb: 0.15, performance: 310.0 }], baseline: Some(0) }"#
+    );
+    // the id is the first five bytes of the key's SHA-256
+    let svg = bar_chart(&bars).unwrap();
+    let hash = sha2::Sha256::digest(bars.content_key().as_bytes());
+    let hex: String = hash.iter().take(5).map(|b| format!("{b:02x}")).collect();
+    assert!(svg.contains(&format!(
+        "aria-labelledby=\"dd-bar-{hex}-title dd-bar-{hex}-desc\""
+    )));
+}

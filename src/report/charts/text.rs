@@ -1,0 +1,127 @@
+//! Text without a font library: estimated widths, cutting and wrapping to
+//! fit, one-line labels, numbers in fixed precision and the generated
+//! sentences of the `<desc>`.
+
+/// `higher is better` or `lower is better`.
+pub(super) fn better_words(higher_is_better: bool) -> &'static str {
+    if higher_is_better {
+        "higher is better"
+    } else {
+        "lower is better"
+    }
+}
+
+/// The caller's description followed by the generated sentences that are not empty.
+pub(super) fn join_desc(desc: &str, parts: &[String]) -> String {
+    let mut out: Vec<&str> = vec![desc.trim()];
+    out.extend(parts.iter().map(|p| p.trim()));
+    out.retain(|p| !p.is_empty());
+    out.join(" ")
+}
+
+/// A number in fixed precision: three significant digits, no more than needed.
+pub(super) fn fmt_num(v: f64) -> String {
+    let a = v.abs();
+    if !v.is_finite() {
+        return "n/a".to_string();
+    }
+    if a == 0.0 {
+        return "0".to_string();
+    }
+    if a < 0.001 {
+        return format!("{v:.2e}");
+    }
+    let decimals = (2 - a.log10().floor() as i32).clamp(0, 4) as usize;
+    format!("{v:.decimals$}")
+}
+
+/// A label on one line: control characters become spaces.
+pub(super) fn one_line(s: &str) -> String {
+    s.chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect::<String>()
+        .trim()
+        .to_string()
+}
+
+/// Estimated width of `s` at `px`; SVG has no text metrics without fonts, so
+/// this errs wide: CJK and emoji count a full em, capitals and digits more than lower case.
+pub(super) fn text_width(s: &str, px: f64) -> f64 {
+    s.chars()
+        .map(|c| match c {
+            '\u{1100}'..='\u{115F}'
+            | '\u{2E80}'..='\u{A4CF}'
+            | '\u{AC00}'..='\u{D7A3}'
+            | '\u{F900}'..='\u{FAFF}'
+            | '\u{FE30}'..='\u{FE4F}'
+            | '\u{FF00}'..='\u{FF60}'
+            | '\u{FFE0}'..='\u{FFE6}'
+            | '\u{1F300}'..='\u{1FAFF}'
+            | '\u{20000}'..='\u{3FFFD}' => 1.0,
+            'i' | 'j' | 'l' | 't' | 'f' | 'r' | 'I' | '.' | ',' | ':' | ';' | '\'' | '|' | '!'
+            | ' ' | '(' | ')' => 0.38,
+            'm' | 'w' | 'M' | 'W' | '@' => 0.98,
+            c if c.is_ascii_uppercase() || c.is_ascii_digit() => 0.72,
+            _ => 0.62,
+        })
+        .sum::<f64>()
+        * px
+}
+
+/// `s` broken at spaces into lines that fit `max` at `px`; a word too long
+/// for a line is cut with an ellipsis.
+pub(super) fn wrap(s: &str, max: f64, px: f64) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    for word in s.split_whitespace() {
+        let candidate = if line.is_empty() {
+            word.to_string()
+        } else {
+            format!("{line} {word}")
+        };
+        if text_width(&candidate, px) <= max || line.is_empty() {
+            line = candidate;
+        } else {
+            lines.push(fit(&line, max, px));
+            line = word.to_string();
+        }
+    }
+    if !line.is_empty() {
+        lines.push(fit(&line, max, px));
+    }
+    lines
+}
+
+/// `s` cut to fit `max` at `px`, with an ellipsis in the middle when cut:
+/// offerings of one provider often differ only at the end of their names
+/// ("... Standard (SATA)" vs "... High-Performance (SSD)"), so both ends stay.
+pub(super) fn fit(s: &str, max: f64, px: f64) -> String {
+    if text_width(s, px) <= max {
+        return s.to_string();
+    }
+    let room = max - text_width("…", px);
+    let chars: Vec<char> = s.chars().collect();
+    let mut head = String::new();
+    let mut tail: Vec<char> = Vec::new();
+    let (mut i, mut j) = (0, chars.len());
+    // take characters alternately from the front and the back while they fit
+    while i < j {
+        let front = tail.len() >= head.chars().count();
+        let c = if front { chars[i] } else { chars[j - 1] };
+        let width = text_width(&head, px)
+            + text_width(&tail.iter().rev().collect::<String>(), px)
+            + text_width(&c.to_string(), px);
+        if width > room {
+            break;
+        }
+        if front {
+            head.push(c);
+            i += 1;
+        } else {
+            tail.push(c);
+            j -= 1;
+        }
+    }
+    let tail: String = tail.iter().rev().collect();
+    format!("{}…{}", head.trim_end(), tail.trim_start())
+}

@@ -1,0 +1,550 @@
+//! The price vs performance chart: a labelled point per offering, with lines
+//! of equal value through the baseline.
+
+use anyhow::Result;
+use plotters::backend::DrawingBackend;
+use plotters::style::Color;
+
+use super::key::Key;
+use super::scale::{fmt_tick, Scale};
+use super::svg::*;
+use super::text::*;
+use super::*;
+
+/// One offering on the price vs performance chart.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ValuePoint {
+    pub label: String,
+    /// Price per GB-month.
+    pub price_per_gb: f64,
+    /// Performance in the display unit (for lower-is-better metrics the caller
+    /// passes the value as is and sets `higher_is_better = false`).
+    pub performance: f64,
+}
+
+/// Price per GB vs performance, with lines of equal value through the baseline.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ValueChart {
+    pub title: String,
+    pub desc: String,
+    /// e.g. `price per GB-month (USD)`.
+    pub x_label: String,
+    /// e.g. `random seeks (ops/s)`.
+    pub y_label: String,
+    pub higher_is_better: bool,
+    pub points: Vec<ValuePoint>,
+    /// Index into `points` of the baseline offering, if any.
+    pub baseline: Option<usize>,
+}
+
+/// Points drawn at most on a value chart.
+pub(super) const MAX_POINTS: usize = 200;
+
+/// Draws the price vs performance chart as a standalone SVG document.
+///
+/// A point per offering with a direct label; each axis is logarithmic when its
+/// values span ten times or more. With a drawable baseline, lines of equal
+/// value (0.5x, 1x, 2x the baseline's performance per price) show who gives
+/// more for the money. Offerings that cannot be drawn are named in the
+/// `<desc>`. Fails only if plotters fails to draw into memory.
+pub fn value_chart(chart: &ValueChart) -> Result<String> {
+    let lay = value_layout(chart);
+    let mut doc = Doc::begin(
+        "value",
+        &chart.content_key(),
+        lay.height,
+        &chart.title,
+        &lay.desc,
+    );
+    if lay.points.is_empty() {
+        doc.no_data(lay.height);
+        return doc.finish();
+    }
+    let (xs, ys) = (&lay.xs, &lay.ys);
+    let (xticks, yticks) = (xs.ticks(), ys.ticks());
+    doc.plot("dd-grid", lay.height, |b| {
+        for t in &xticks {
+            let x = px(xs.map(*t));
+            b.draw_line((x, px(ys.a)), (x, px(ys.b)), &stroke(NEUTRAL, 1))
+                .map_err(draw_err)?;
+        }
+        for t in &yticks {
+            let y = px(ys.map(*t));
+            b.draw_line((px(xs.a), y), (px(xs.b), y), &stroke(NEUTRAL, 1))
+                .map_err(draw_err)?;
+        }
+        Ok(())
+    })?;
+    doc.plot("dd-axis", lay.height, |b| {
+        let corner = (px(xs.a), px(ys.a));
+        b.draw_line(corner, (px(xs.b), px(ys.a)), &stroke(NEUTRAL, 1))
+            .map_err(draw_err)?;
+        b.draw_line(corner, (px(xs.a), px(ys.b)), &stroke(NEUTRAL, 1))
+            .map_err(draw_err)
+    })?;
+    // written here rather than by plotters, whose whole-pixel points make curves jagged
+    for line in &lay.lines {
+        doc.polyline(
+            if line.multiple == 1.0 {
+                "dd-eq1"
+            } else {
+                "dd-eq"
+            },
+            &line.path,
+            line.multiple == 1.0,
+        );
+    }
+    doc.plot("dd-ink", lay.height, |b| {
+        for p in lay.points.iter().filter(|p| p.baseline) {
+            b.draw_circle((px(p.x), px(p.y)), 10, &stroke(NEUTRAL, 2), false)
+                .map_err(draw_err)?;
+        }
+        Ok(())
+    })?;
+    doc.plot("dd-points", lay.height, |b| {
+        for (i, p) in lay.points.iter().enumerate() {
+            let colour = PALETTE[i % PALETTE.len()];
+            b.draw_circle((px(p.x), px(p.y)), 6, &colour.filled(), true)
+                .map_err(draw_err)?;
+        }
+        Ok(())
+    })?;
+    for line in &lay.lines {
+        let end = line.label_at;
+        let words = line_words(line.multiple);
+        doc.text(
+            Txt::new(end.0 - 4.0, end.1 - 6.0, &words)
+                .anchor("end")
+                .size(SMALL_PX)
+                .muted()
+                .halo(),
+        );
+    }
+    for p in &lay.points {
+        doc.text(
+            Txt::new(p.label_x, p.label_y, &p.shown)
+                .anchor(p.anchor)
+                .size(SMALL_PX)
+                .tip(&p.tip)
+                .halo(),
+        );
+    }
+    for t in &xticks {
+        let s = fmt_tick(*t, xs);
+        doc.text(
+            Txt::new(xs.map(*t), ys.a + 18.0, &s)
+                .anchor("middle")
+                .size(SMALL_PX)
+                .muted(),
+        );
+    }
+    for t in &yticks {
+        let s = fmt_tick(*t, ys);
+        doc.text(
+            Txt::new(xs.a - 6.0, ys.map(*t) + 4.0, &s)
+                .anchor("end")
+                .size(SMALL_PX)
+                .muted(),
+        );
+    }
+    let x_caption = format!(
+        "{}{}",
+        fit(&one_line(&chart.x_label), 420.0, SMALL_PX),
+        if xs.log { " (log scale)" } else { "" }
+    );
+    doc.text(
+        Txt::new((xs.a + xs.b) / 2.0, ys.a + 40.0, &x_caption)
+            .anchor("middle")
+            .size(SMALL_PX),
+    );
+    let y_caption = format!(
+        "{} ({}{})",
+        fit(&one_line(&chart.y_label), 260.0, SMALL_PX),
+        better_words(chart.higher_is_better),
+        if ys.log { ", log scale" } else { "" }
+    );
+    let mid = (ys.a + ys.b) / 2.0;
+    doc.text(
+        Txt::new(16.0, mid, &y_caption)
+            .anchor("middle")
+            .size(SMALL_PX)
+            .rotate(),
+    );
+    let mut note_y = ys.a + 66.0;
+    for note in &lay.visible_notes {
+        doc.text(Txt::new(12.0, note_y, note).size(SMALL_PX).muted());
+        note_y += 18.0;
+    }
+    doc.finish()
+}
+
+impl ValuePoint {
+    /// This point's part of the chart's content key.
+    fn key(&self) -> String {
+        Key::new("ValuePoint")
+            .text("label", &self.label)
+            .number("price_per_gb", self.price_per_gb)
+            .number("performance", self.performance)
+            .finish()
+    }
+}
+
+impl ValueChart {
+    /// The text the chart's element ids are hashed from: every field, in order.
+    pub(super) fn content_key(&self) -> String {
+        Key::new("ValueChart")
+            .text("title", &self.title)
+            .text("desc", &self.desc)
+            .text("x_label", &self.x_label)
+            .text("y_label", &self.y_label)
+            .flag("higher_is_better", self.higher_is_better)
+            .list("points", self.points.iter().map(ValuePoint::key))
+            .maybe_count("baseline", self.baseline)
+            .finish()
+    }
+}
+
+/// Where everything on a value chart goes, computed before any drawing so
+/// that tests can check the geometry.
+#[derive(Debug)]
+pub(super) struct ValueLayout {
+    pub(super) xs: Scale,
+    pub(super) ys: Scale,
+    pub(super) points: Vec<PlacedPoint>,
+    pub(super) lines: Vec<EqualValueLine>,
+    pub(super) desc: String,
+    pub(super) visible_notes: Vec<String>,
+    pub(super) height: f64,
+}
+
+/// An offering's point and label on the value chart, in SVG units.
+#[derive(Debug)]
+pub(super) struct PlacedPoint {
+    pub(super) x: f64,
+    pub(super) y: f64,
+    pub(super) baseline: bool,
+    pub(super) shown: String,
+    pub(super) tip: String,
+    pub(super) label_x: f64,
+    pub(super) label_y: f64,
+    pub(super) anchor: &'static str,
+}
+
+/// A line of constant performance per price, `multiple` times the baseline's.
+#[derive(Debug)]
+pub(super) struct EqualValueLine {
+    pub(super) multiple: f64,
+    pub(super) path: Vec<(f64, f64)>,
+    /// Right end of the line's label, on the line.
+    pub(super) label_at: (f64, f64),
+}
+
+pub(super) fn value_layout(chart: &ValueChart) -> ValueLayout {
+    let x_name = one_line(&chart.x_label);
+    let y_name = one_line(&chart.y_label);
+    let mut notes = Vec::new();
+    let mut kept: Vec<(usize, &ValuePoint)> = Vec::new();
+    for (i, p) in chart.points.iter().enumerate() {
+        // a price of zero or less has no value ratio, and negative performance is not data
+        let ok = p.price_per_gb.is_finite()
+            && p.price_per_gb > 0.0
+            && p.performance.is_finite()
+            && p.performance >= 0.0;
+        if ok {
+            kept.push((i, p));
+        } else {
+            notes.push(format!(
+                "{} not drawn: price {} or performance {} is not a usable number",
+                one_line(&p.label),
+                p.price_per_gb,
+                p.performance
+            ));
+        }
+    }
+    let hidden = kept.len().saturating_sub(MAX_POINTS);
+    kept.truncate(MAX_POINTS);
+    if hidden > 0 {
+        notes.push(format!(
+            "{hidden} more offerings not drawn (at most {MAX_POINTS} fit)"
+        ));
+    }
+    let prices: Vec<f64> = kept.iter().map(|(_, p)| p.price_per_gb).collect();
+    let perfs: Vec<f64> = kept.iter().map(|(_, p)| p.performance).collect();
+    let (top, bottom) = (52.0, 420.0);
+    let xs = Scale::fit(&prices, 80.0, 696.0, true);
+    let ys = Scale::fit(&perfs, bottom, top, true);
+    let mut drawn = Vec::new();
+    let mut summary = Vec::new();
+    for (i, p) in kept {
+        let name = one_line(&p.label);
+        if !ys.can_show(p.performance) {
+            notes.push(format!(
+                "{name} not drawn: performance {}{}",
+                p.performance,
+                ys.why_not()
+            ));
+            continue;
+        }
+        summary.push(format!(
+            "{name}: {} {x_name}, {} {y_name}",
+            fmt_num(p.price_per_gb),
+            fmt_num(p.performance)
+        ));
+        drawn.push((i, p, name));
+    }
+
+    let base = chart
+        .baseline
+        .and_then(|b| drawn.iter().find(|(i, _, _)| *i == b))
+        .map(|(_, p, name)| (p.price_per_gb, p.performance, name.clone()));
+    let mut lines = Vec::new();
+    let mut visible_notes = Vec::new();
+    let better = better_words(chart.higher_is_better);
+    let lines_desc = match &base {
+        Some((bx, by, name)) if *by > 0.0 => {
+            for multiple in [0.5, 1.0, 2.0] {
+                let path = equal_value_path(&xs, &ys, *bx, *by, multiple, chart.higher_is_better);
+                if path.len() >= 2 {
+                    let label_at = path.last().copied().unwrap_or_default();
+                    lines.push(EqualValueLine {
+                        multiple,
+                        path,
+                        label_at,
+                    });
+                }
+            }
+            let side = if chart.higher_is_better {
+                "above"
+            } else {
+                "below"
+            };
+            let text = format!(
+                "Lines: equal value for money at 0.5x, 1x and 2x the baseline {name}; points {side} the 1x line give more for their price."
+            );
+            visible_notes.extend(wrap(&text, WIDTH - 24.0, SMALL_PX));
+            text
+        }
+        Some((_, _, name)) => {
+            format!("No equal-value lines: baseline {name} has zero performance.")
+        }
+        None if chart.baseline.is_some() => {
+            "No equal-value lines: the baseline is not drawn.".to_string()
+        }
+        None => "No equal-value lines: no baseline given.".to_string(),
+    };
+    if !notes.is_empty() {
+        let n = chart.points.len().saturating_sub(drawn.len());
+        let text = format!("{n} not drawn (no usable price or performance); see the description.");
+        visible_notes.extend(wrap(&text, WIDTH - 24.0, SMALL_PX));
+    }
+
+    let label_room = if drawn.len() <= 12 { 220.0 } else { 110.0 };
+    let mut points: Vec<PlacedPoint> = drawn
+        .iter()
+        .map(|(i, p, name)| {
+            let baseline = Some(*i) == chart.baseline;
+            let suffix = if baseline { " (baseline)" } else { "" };
+            let shown = format!(
+                "{}{suffix}",
+                fit(name, label_room - text_width(suffix, SMALL_PX), SMALL_PX)
+            );
+            let tip = format!(
+                "{name}{suffix}: {} {x_name}, {} {y_name}",
+                fmt_num(p.price_per_gb),
+                fmt_num(p.performance)
+            );
+            let (x, y) = (xs.map(p.price_per_gb), ys.map(p.performance));
+            PlacedPoint {
+                x,
+                y,
+                baseline,
+                shown,
+                tip,
+                label_x: x,
+                label_y: y,
+                anchor: "start",
+            }
+        })
+        .collect();
+    // the line labels sit at the right-hand ends; point labels keep clear of them
+    let mut fixed = Vec::new();
+    for line in &mut lines {
+        let w = text_width(&line_words(line.multiple), SMALL_PX);
+        // from the right-hand end inwards, the first spot that covers no point
+        let spot = [1.0, 0.85, 0.7, 0.55, 0.4]
+            .into_iter()
+            .map(|f| along(&line.path, f))
+            .find(|(x, y)| {
+                !points.iter().any(|p| {
+                    p.x + 6.0 > x - 4.0 - w
+                        && p.x - 6.0 < x - 4.0
+                        && p.y + 6.0 > y - 17.0
+                        && p.y - 6.0 < y - 3.0
+                })
+            });
+        line.label_at = spot.unwrap_or(line.label_at);
+        let (x, y) = line.label_at;
+        fixed.push((x - 4.0 - w, x - 4.0, y - 6.0));
+    }
+    place_labels(&mut points, fixed);
+
+    let height = if points.is_empty() {
+        110.0
+    } else {
+        bottom + 52.0 + 18.0 * visible_notes.len() as f64
+    };
+    let desc = join_desc(
+        &chart.desc,
+        &[
+            format!(
+                "Price ({}) against performance ({}, {better}); price on a {} scale, performance on a {} scale.",
+                x_name,
+                y_name,
+                xs.kind(),
+                ys.kind()
+            ),
+            lines_desc,
+            summary.join("; "),
+            notes.join("; "),
+        ],
+    );
+    ValueLayout {
+        xs,
+        ys,
+        points,
+        lines,
+        desc,
+        visible_notes,
+        height,
+    }
+}
+
+/// The screen path of `performance / price = multiple x baseline's`
+/// (`performance * price` for lower-is-better metrics), clipped to the plot.
+pub(super) fn equal_value_path(
+    xs: &Scale,
+    ys: &Scale,
+    bx: f64,
+    by: f64,
+    multiple: f64,
+    higher: bool,
+) -> Vec<(f64, f64)> {
+    // y = k * x when higher is better, y = k / x otherwise
+    let (k, f): (f64, fn(f64, f64) -> f64) = if higher {
+        (multiple * by / bx, |k, x| k * x)
+    } else {
+        (by * bx / multiple, |k, x| k / x)
+    };
+    let (ylo, yhi) = (ys.lo, ys.hi);
+    let (mut x0, mut x1) = if higher {
+        (ylo / k, yhi / k)
+    } else {
+        (k / yhi, k / ylo)
+    };
+    x0 = x0.max(xs.lo);
+    x1 = x1.min(xs.hi);
+    if !higher {
+        x0 = x0.max(f64::MIN_POSITIVE);
+    }
+    if !(x0.is_finite() && x1.is_finite() && x1 > x0) {
+        return Vec::new();
+    }
+    // straight on screen only when both axes transform the same way as the curve
+    let straight = if higher {
+        xs.log == ys.log
+    } else {
+        xs.log && ys.log
+    };
+    let steps = if straight { 1 } else { 48 };
+    let (t0, t1) = (xs.axis_t(x0), xs.axis_t(x1));
+    (0..=steps)
+        .map(|i| {
+            let x = xs.value_at_t(t0 + (t1 - t0) * i as f64 / steps as f64);
+            (xs.map(x), ys.map(f(k, x).clamp(ylo, yhi)))
+        })
+        .collect()
+}
+
+/// Puts each point's label beside it, right or left and nudged up or down,
+/// at the first spot that covers no other label or point; crowded labels
+/// fall back to the right of their point. Order is fixed, so output is too.
+pub(super) fn place_labels(points: &mut [PlacedPoint], fixed: Vec<(f64, f64, f64)>) {
+    let dots: Vec<(f64, f64)> = points.iter().map(|p| (p.x, p.y)).collect();
+    let mut order: Vec<usize> = (0..points.len()).collect();
+    order.sort_by(|a, b| points[*a].y.total_cmp(&points[*b].y).then(a.cmp(b)));
+    // (left, right, baseline y) of labels placed so far
+    let mut boxes = fixed;
+    for i in order {
+        let (x, y) = (points[i].x, points[i].y);
+        let w = text_width(&points[i].shown, SMALL_PX);
+        let free = |l: f64, r: f64, ty: f64| {
+            let (top, bottom) = (ty - 11.0, ty + 3.0);
+            l >= 2.0
+                && r <= WIDTH - 2.0
+                && !boxes
+                    .iter()
+                    .any(|(bl, br, by)| l < *br && *bl < r && (ty - by).abs() < 14.0)
+                && !dots.iter().enumerate().any(|(j, (dx, dy))| {
+                    j != i
+                        && *dx + 6.0 > l
+                        && *dx - 6.0 < r
+                        && *dy + 6.0 > top
+                        && *dy - 6.0 < bottom
+                })
+        };
+        let mut choice = None;
+        'search: for dy in [0.0, -12.0, 12.0, -24.0, 24.0] {
+            for right in [true, false] {
+                let ty = y + 4.0 + dy;
+                let (l, r) = if right {
+                    (x + 10.0, x + 10.0 + w)
+                } else {
+                    (x - 10.0 - w, x - 10.0)
+                };
+                if free(l, r, ty) {
+                    choice = Some((right, ty, l, r));
+                    break 'search;
+                }
+            }
+        }
+        let (right, ty, l, r) = choice.unwrap_or({
+            if x + 10.0 + w <= WIDTH - 2.0 {
+                (true, y + 4.0, x + 10.0, x + 10.0 + w)
+            } else {
+                (false, y + 4.0, x - 10.0 - w, x - 10.0)
+            }
+        });
+        let p = &mut points[i];
+        p.label_y = ty;
+        (p.label_x, p.anchor) = if right {
+            (x + 10.0, "start")
+        } else {
+            (x - 10.0, "end")
+        };
+        boxes.push((l, r, ty));
+    }
+}
+
+/// The point a fraction `f` (0..=1) of the way along `path`, counting its points evenly.
+pub(super) fn along(path: &[(f64, f64)], f: f64) -> (f64, f64) {
+    let last = path.len().saturating_sub(1);
+    let t = f.clamp(0.0, 1.0) * last as f64;
+    let i = (t.floor() as usize).min(last.saturating_sub(1));
+    match (path.get(i), path.get(i + 1)) {
+        (Some(a), Some(b)) => {
+            let u = t - i as f64;
+            (a.0 + (b.0 - a.0) * u, a.1 + (b.1 - a.1) * u)
+        }
+        (Some(a), None) => *a,
+        _ => (0.0, 0.0),
+    }
+}
+
+/// The label of the line of `multiple` times the baseline's value.
+pub(super) fn line_words(multiple: f64) -> String {
+    if multiple == 1.0 {
+        "1x baseline value".to_string()
+    } else {
+        format!("{multiple}x value")
+    }
+}

@@ -1,0 +1,438 @@
+//! The pages: one module per page kind, each with its askama view models
+//! next to the code that fills them. Every field is a string formatted in
+//! `report::format` (or SVG from `report::charts`), so templates only loop
+//! and branch. This module holds what pages share: the `PageCtx` every
+//! builder reads, where each page lives, and the common view models.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use anyhow::{Context, Result};
+use askama::Template;
+
+use crate::analysis::stats::{OfferingData, Study};
+use crate::analysis::Analysis;
+use crate::ingest::Problem;
+use crate::record::Record;
+use crate::report::format;
+use crate::report::site::Site;
+use crate::report::{unique_slugs, Options};
+use crate::units::Unit;
+
+pub mod index;
+pub mod offering;
+pub mod run;
+pub mod test;
+pub mod value;
+
+/// What every page shares: titles and the path back to the site root.
+#[derive(Clone, Debug, Default)]
+pub struct PageMeta {
+    /// Page title.
+    pub title: String,
+    /// Site title (`--title`).
+    pub site_title: String,
+    /// Relative path from the page to the site root (`""`, `"../"`, `"../../"`).
+    root: String,
+    /// Breadcrumb links above the title (hrefs relative to the page).
+    pub crumbs: Vec<Link>,
+    /// diskdash version, for the footer.
+    pub version: String,
+}
+
+/// A link.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Link {
+    /// Link text.
+    pub text: String,
+    /// Relative href.
+    pub href: String,
+}
+
+/// A key and a value in a details table.
+#[derive(Clone, Debug, Default)]
+pub struct Pair {
+    /// What the value is.
+    pub key: String,
+    /// The value, formatted.
+    pub value: String,
+}
+
+/// A chart embedded in a page, or the reason it is missing.
+#[derive(Clone, Debug, Default)]
+pub struct ChartView {
+    /// The SVG document our chart code drew, to inline; empty when
+    /// unavailable or when the page shows the standalone file as an image.
+    pub svg: String,
+    /// Href of the standalone file; empty when unavailable.
+    pub file: String,
+    /// Why there is no chart; empty when there is one.
+    pub unavailable: String,
+    /// Text for readers who cannot see it, when shown as an image.
+    pub alt: String,
+}
+
+impl ChartView {
+    /// The same chart shown from its standalone file (`<img>`, loaded
+    /// lazily) instead of inline: for pages with many charts.
+    pub fn as_image(mut self, alt: String) -> ChartView {
+        if self.available() {
+            self.svg.clear();
+            self.alt = alt;
+        }
+        self
+    }
+
+    /// Whether the chart was drawn.
+    pub fn available(&self) -> bool {
+        self.unavailable.is_empty()
+    }
+}
+
+/// A run in a list.
+#[derive(Clone, Debug, Default)]
+pub struct RunLink {
+    pub link: Link,
+    pub offering: String,
+    pub test: String,
+    pub repetition: String,
+    pub status: String,
+    pub started: String,
+}
+
+/// Where every page lives. Paths are relative to the site root.
+struct Paths {
+    study: BTreeMap<String, String>,
+    offering: BTreeMap<(String, String), String>,
+    test: BTreeMap<(String, String), String>,
+}
+
+impl Paths {
+    fn new(a: &Analysis) -> Paths {
+        let study = unique_slugs(a.data.studies.keys().map(String::as_str));
+        let mut offering = BTreeMap::new();
+        let mut test = BTreeMap::new();
+        for (name, s) in &a.data.studies {
+            for (o, slug) in unique_slugs(s.offerings.keys().map(String::as_str)) {
+                offering.insert((name.clone(), o), slug);
+            }
+            for (t, slug) in unique_slugs(s.tests.iter().map(String::as_str)) {
+                test.insert((name.clone(), t), slug);
+            }
+        }
+        Paths {
+            study,
+            offering,
+            test,
+        }
+    }
+
+    fn study_slug(&self, study: &str) -> &str {
+        self.study.get(study).map(String::as_str).unwrap_or("x")
+    }
+
+    fn test_slug(&self, study: &str, test: &str) -> &str {
+        self.test
+            .get(&(study.to_string(), test.to_string()))
+            .map(String::as_str)
+            .unwrap_or("x")
+    }
+
+    fn offering_page(&self, study: &str, offering: &str) -> String {
+        let o = self
+            .offering
+            .get(&(study.to_string(), offering.to_string()))
+            .map(String::as_str)
+            .unwrap_or("x");
+        format!("offerings/{}/{o}.html", self.study_slug(study))
+    }
+
+    fn test_page(&self, study: &str, test: &str) -> String {
+        format!(
+            "tests/{}/{}.html",
+            self.study_slug(study),
+            self.test_slug(study, test)
+        )
+    }
+
+    fn run_page(&self, id: &str) -> String {
+        format!("runs/{id}.html")
+    }
+}
+
+/// What every page builder reads: the analysis, where each page lives, the
+/// build's settings, and how far the page being built is from the site root.
+/// The site being filled is passed beside it, as the one thing builders change.
+#[derive(Clone, Copy)]
+struct PageCtx<'a> {
+    /// Everything the pages are made from.
+    analysis: &'a Analysis<'a>,
+    /// Where every page lives.
+    paths: &'a Paths,
+    /// Settings of the build (site title, baseline, prices).
+    opts: &'a Options,
+    /// Relative path from the page to the site root (`""`, `"../"`, `"../../"`).
+    root: &'static str,
+}
+
+impl<'a> PageCtx<'a> {
+    /// The same context for a page `root` away from the site root.
+    fn at(self, root: &'static str) -> PageCtx<'a> {
+        PageCtx { root, ..self }
+    }
+
+    /// A link from this page to `path` (relative to the site root).
+    fn link(&self, text: impl Into<String>, path: &str) -> Link {
+        Link {
+            text: text.into(),
+            href: format!("{}{path}", self.root),
+        }
+    }
+
+    /// What the page shares with every other: titles, root and breadcrumbs.
+    fn meta(&self, title: String, crumbs: Vec<Link>) -> PageMeta {
+        PageMeta {
+            title,
+            site_title: self.opts.title.clone(),
+            root: self.root.to_string(),
+            crumbs,
+            version: env!("CARGO_PKG_VERSION").to_string(),
+        }
+    }
+
+    /// Renders a chart, adds its standalone file to the site, and returns the
+    /// view; a chart that cannot be drawn becomes a note, never a dead link.
+    fn chart(&self, site: &mut Site, path: String, drawn: Result<String>) -> ChartView {
+        match drawn {
+            Ok(svg) => {
+                let inline = match svg.trim_start().strip_prefix("<?xml") {
+                    Some(rest) => rest.split_once("?>").map(|(_, r)| r).unwrap_or(rest),
+                    None => svg.as_str(),
+                }
+                .trim()
+                .to_string();
+                site.add(path.clone(), svg.into_bytes());
+                ChartView {
+                    svg: inline,
+                    file: format!("{}{path}", self.root),
+                    unavailable: String::new(),
+                    alt: String::new(),
+                }
+            }
+            Err(e) => ChartView {
+                svg: String::new(),
+                file: String::new(),
+                unavailable: format!("{e:#}"),
+                alt: String::new(),
+            },
+        }
+    }
+
+    /// A run in a list, linked from this page.
+    fn run_link(&self, r: &Record) -> RunLink {
+        RunLink {
+            link: self.link(&r.id, &self.paths.run_page(&r.id)),
+            offering: r.offering_name(),
+            test: r.test.id.clone(),
+            repetition: r.repetition.to_string(),
+            status: r.status.name().to_string(),
+            started: r.started_at.clone().unwrap_or_else(|| "unknown".into()),
+        }
+    }
+}
+
+/// The CSS class of a verdict (`worth-it`, ...), empty without one.
+fn verdict_class(verdict: Option<&str>) -> String {
+    verdict.map(crate::record::slug).unwrap_or_default()
+}
+
+/// `higher is better` or `lower is better`, for a unit.
+fn direction(unit: Unit) -> &'static str {
+    if unit.higher_is_better() {
+        "higher is better"
+    } else {
+        "lower is better"
+    }
+}
+
+/// Renders a page and adds it to the site at `path`.
+fn render(site: &mut Site, path: String, page: &impl Template) -> Result<()> {
+    let html = page
+        .render()
+        .with_context(|| format!("failed to render `{path}`"))?;
+    site.add(path, html.into_bytes());
+    Ok(())
+}
+
+/// Builds every page and chart into `site`.
+pub fn build(a: &Analysis, problems: &[Problem], opts: &Options, site: &mut Site) -> Result<()> {
+    let paths = Paths::new(a);
+    let ctx = PageCtx {
+        analysis: a,
+        paths: &paths,
+        opts,
+        root: "",
+    };
+    index::build(ctx, problems, site)?;
+    value::build(ctx, site)?;
+    // tests/<study>/<test>.html and offerings/<study>/<offering>.html
+    let nested = ctx.at("../../");
+    for (study, s) in &a.data.studies {
+        for test in &s.tests {
+            test::build(nested, study, test, site)?;
+        }
+        for off in s.offerings.values() {
+            offering::build(nested, study, off, site)?;
+        }
+    }
+    // runs/<id>.html
+    let runs = ctx.at("../");
+    for r in &a.records {
+        run::build(runs, r, site)?;
+    }
+    Ok(())
+}
+
+/// Chart labels for offerings of one study: when they all share one
+/// provider, the provider is left out (the chart title names the study and
+/// the table below has full names), so that labels cut to fit stay distinct.
+fn chart_labels(study: &Study, names: &[&str]) -> Vec<String> {
+    let offs: Vec<Option<&OfferingData>> = names.iter().map(|n| study.offerings.get(*n)).collect();
+    let first = offs
+        .first()
+        .copied()
+        .flatten()
+        .and_then(|o| o.provider.as_deref());
+    let shared = names.len() >= 2
+        && first.is_some()
+        && offs
+            .iter()
+            .all(|o| o.is_some_and(|o| o.provider.as_deref() == first && o.offering.is_some()));
+    names
+        .iter()
+        .zip(&offs)
+        .map(|(name, o)| match o.and_then(|o| o.offering.clone()) {
+            Some(off) if shared => off,
+            _ => name.to_string(),
+        })
+        .collect()
+}
+
+fn json_text(v: &serde_json::Value) -> String {
+    match v {
+        serde_json::Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// Distinct values joined with ` / `; past ten, the rest are counted, so a
+/// parameter that differs in every run does not swell the page.
+fn capped(mut values: Vec<String>) -> String {
+    const SHOWN: usize = 10;
+    if values.len() > SHOWN {
+        let more = values.len() - SHOWN;
+        values.truncate(SHOWN);
+        values.push(format!("... {more} more (see the runs)"));
+    }
+    values.join(" / ")
+}
+
+/// Distinct values of a field over records, `unknown` where absent.
+fn distinct(records: &[&Record], f: impl Fn(&Record) -> Option<String>) -> String {
+    let vals: BTreeSet<String> = records
+        .iter()
+        .map(|r| f(r).unwrap_or_else(|| "unknown".into()))
+        .collect();
+    capped(vals.into_iter().collect())
+}
+
+fn host_pairs(records: &[&Record]) -> Vec<Pair> {
+    let p = |k: &str, v: String| Pair {
+        key: k.into(),
+        value: v,
+    };
+    vec![
+        p("CPU", distinct(records, |r| r.host.cpu_model.clone())),
+        p(
+            "CPUs",
+            distinct(records, |r| r.host.cpu_count.map(|c| c.to_string())),
+        ),
+        p(
+            "memory",
+            distinct(records, |r| r.host.memory_bytes.map(format::bytes)),
+        ),
+        p("kernel", distinct(records, |r| r.host.kernel.clone())),
+        p("OS", distinct(records, |r| r.host.os.clone())),
+        p("architecture", distinct(records, |r| r.host.arch.clone())),
+        p(
+            "virtualisation",
+            distinct(records, |r| r.host.virtualization.clone()),
+        ),
+        p(
+            "description",
+            distinct(records, |r| r.host.description.clone()),
+        ),
+    ]
+}
+
+fn target_pairs(records: &[&Record]) -> Vec<Pair> {
+    let p = |k: &str, v: String| Pair {
+        key: k.into(),
+        value: v,
+    };
+    vec![
+        p("path", distinct(records, |r| r.target.path.clone())),
+        p(
+            "filesystem",
+            distinct(records, |r| r.target.fs_type.clone()),
+        ),
+        p(
+            "mount options",
+            distinct(records, |r| r.target.mount_options.clone()),
+        ),
+        p(
+            "mount point",
+            distinct(records, |r| r.target.mount_point.clone()),
+        ),
+        p("device", distinct(records, |r| r.target.device.clone())),
+        p(
+            "rotational",
+            distinct(records, |r| {
+                r.target
+                    .rotational
+                    .map(|b| if b { "yes" } else { "no" }.to_string())
+            }),
+        ),
+        p(
+            "scheduler",
+            distinct(records, |r| r.target.scheduler.clone()),
+        ),
+        p(
+            "size",
+            distinct(records, |r| r.target.size_bytes.map(format::bytes)),
+        ),
+        p(
+            "free at start",
+            distinct(records, |r| r.target.free_bytes.map(format::bytes)),
+        ),
+        p(
+            "description",
+            distinct(records, |r| r.target.description.clone()),
+        ),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn many_distinct_values_are_counted_not_listed() {
+        let few: Vec<String> = ["a", "b"].iter().map(|s| s.to_string()).collect();
+        assert_eq!(capped(few), "a / b");
+        let many: Vec<String> = (0..12).map(|i| format!("v{i:02}")).collect();
+        assert_eq!(
+            capped(many),
+            "v00 / v01 / v02 / v03 / v04 / v05 / v06 / v07 / v08 / v09 / ... 2 more (see the runs)"
+        );
+    }
+}

@@ -1,0 +1,149 @@
+//! A page per offering within a study: what it is and costs, the hosts and
+//! targets it ran on, its medians per test, and its runs.
+
+use anyhow::Result;
+use askama::Template;
+
+use super::*;
+use crate::analysis::stats::OfferingData;
+use crate::metrics::{human_name, metric_order};
+use crate::record::Record;
+use crate::report::format::{self, display_unit};
+use crate::report::site::Site;
+
+/// One test on an offering page.
+#[derive(Clone, Debug, Default)]
+pub struct OfferingTest {
+    pub link: Link,
+    pub metrics: Vec<Pair>,
+}
+
+/// A page per offering within a study.
+#[derive(Template, Debug)]
+#[template(path = "offering.html")]
+pub struct OfferingPage {
+    pub page: PageMeta,
+    pub name: String,
+    pub study: String,
+    pub subject: Vec<Pair>,
+    pub host: Vec<Pair>,
+    pub target: Vec<Pair>,
+    pub tests: Vec<OfferingTest>,
+    pub runs: Vec<RunLink>,
+}
+
+/// Builds the page of offering `off` in `study`.
+pub(super) fn build(ctx: PageCtx, study: &str, off: &OfferingData, site: &mut Site) -> Result<()> {
+    let sslug = ctx.paths.study_slug(study).to_string();
+    let records: Vec<&Record> = off
+        .records
+        .iter()
+        .filter_map(|&i| ctx.analysis.records.get(i).copied())
+        .collect();
+    let sv = ctx.analysis.values.iter().find(|v| v.study == study);
+    let price = sv
+        .and_then(|v| v.prices.get(&off.name))
+        .and_then(Option::as_ref);
+    let cost = sv
+        .and_then(|v| v.monthly_costs.get(&off.name))
+        .copied()
+        .flatten();
+    let p = |k: &str, v: String| Pair {
+        key: k.into(),
+        value: v,
+    };
+    let mut subject = vec![
+        p(
+            "provider",
+            off.provider.clone().unwrap_or_else(|| "unknown".into()),
+        ),
+        p(
+            "offering",
+            off.offering.clone().unwrap_or_else(|| "unknown".into()),
+        ),
+        p("region", distinct(&records, |r| r.subject.region.clone())),
+        p(
+            "size",
+            off.size_gb
+                .map(format::size_gb)
+                .unwrap_or_else(|| "unknown".into()),
+        ),
+        p(
+            "price per GB-month",
+            price
+                .map(format::price_per_gb)
+                .unwrap_or_else(|| "unknown".into()),
+        ),
+    ];
+    if let Some(note) = price.and_then(|p| p.note.clone()) {
+        subject.push(p("price source", note));
+    }
+    subject.push(p(
+        "monthly cost of the tested configuration",
+        match (cost, price) {
+            (Some(c), Some(pr)) => format::money(c, &pr.currency),
+            _ => "unknown".into(),
+        },
+    ));
+    for (k, v) in &off.labels {
+        subject.push(p(&format!("label {k}"), v.clone()));
+    }
+    let tests = off
+        .tests
+        .iter()
+        .map(|(test, t)| {
+            let mut ms: Vec<(&String, &crate::analysis::stats::MetricStats)> =
+                t.metrics.iter().collect();
+            ms.sort_by_key(|(m, _)| metric_order(m));
+            OfferingTest {
+                link: ctx.link(test, &ctx.paths.test_page(study, test)),
+                metrics: ms
+                    .into_iter()
+                    .map(|(m, st)| {
+                        let sm = &st.summary;
+                        let du = display_unit(st.unit, sm.max);
+                        let how = if sm.single_run() {
+                            " (single run)".to_string()
+                        } else {
+                            format!(
+                                " (median of {}, {} to {}, CV {}{})",
+                                sm.n,
+                                format::with_unit(sm.min, du),
+                                format::with_unit(sm.max, du),
+                                sm.cv.map(format::percent).unwrap_or_else(|| "n/a".into()),
+                                if sm.large_spread() {
+                                    ", large spread"
+                                } else {
+                                    ""
+                                }
+                            )
+                        };
+                        Pair {
+                            key: human_name(m),
+                            value: format!("{}{how}", format::with_unit(sm.median, du)),
+                        }
+                    })
+                    .collect(),
+            }
+        })
+        .collect();
+    let mut runs: Vec<&Record> = records.clone();
+    runs.sort_by(|x, y| (&x.test.id, x.repetition, &x.id).cmp(&(&y.test.id, y.repetition, &y.id)));
+    let page = OfferingPage {
+        page: ctx.meta(
+            off.name.clone(),
+            vec![
+                ctx.link("Overview", "index.html"),
+                ctx.link(study, &format!("index.html#study-{sslug}")),
+            ],
+        ),
+        name: off.name.clone(),
+        study: study.to_string(),
+        subject,
+        host: host_pairs(&records),
+        target: target_pairs(&records),
+        tests,
+        runs: runs.iter().map(|r| ctx.run_link(r)).collect(),
+    };
+    render(site, ctx.paths.offering_page(study, &off.name), &page)
+}

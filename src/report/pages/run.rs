@@ -1,0 +1,211 @@
+//! A page per record: where it came from, the command and its output, the
+//! subject, host and target, and every metric.
+
+use anyhow::Result;
+use askama::Template;
+
+use super::*;
+use crate::metrics::{human_name, metric_order};
+use crate::record::{Record, Source};
+use crate::report::format;
+use crate::report::site::Site;
+use crate::units::Unit;
+
+/// A figure as a publication printed it.
+#[derive(Clone, Debug, Default)]
+pub struct FigureRow {
+    pub label: String,
+    pub value: String,
+    pub metric: String,
+    pub note: String,
+}
+
+/// A metric of one run.
+#[derive(Clone, Debug, Default)]
+pub struct RunMetric {
+    pub human: String,
+    pub metric: String,
+    pub value: String,
+    pub canonical: String,
+}
+
+/// A page per record.
+#[derive(Template, Debug)]
+#[template(path = "run.html")]
+pub struct RunPage {
+    pub page: PageMeta,
+    pub id: String,
+    pub offering: Link,
+    pub test: Link,
+    pub status: String,
+    pub error: String,
+    pub run: Vec<Pair>,
+    pub source: Vec<Pair>,
+    pub figures: Vec<FigureRow>,
+    pub tool: Vec<Pair>,
+    pub command: String,
+    pub parameters: Vec<Pair>,
+    pub subject: Vec<Pair>,
+    pub host: Vec<Pair>,
+    pub target: Vec<Pair>,
+    pub metrics: Vec<RunMetric>,
+    pub stdout: String,
+    pub stderr: String,
+    pub exit_code: String,
+}
+
+fn opt(v: &Option<String>) -> String {
+    v.clone().unwrap_or_else(|| "unknown".into())
+}
+
+/// Builds the page of record `r`.
+pub(super) fn build(ctx: PageCtx, r: &Record, site: &mut Site) -> Result<()> {
+    let study = r.study();
+    let sslug = ctx.paths.study_slug(study).to_string();
+    let p = |k: &str, v: String| Pair {
+        key: k.into(),
+        value: v,
+    };
+    let mut figures = Vec::new();
+    let source = match &r.source {
+        Source::Run { diskdash_version } => vec![
+            p("source", "measured by diskdash run".into()),
+            p("diskdash version", diskdash_version.clone()),
+        ],
+        Source::Import {
+            file,
+            sha256,
+            diskdash_version,
+        } => vec![
+            p("source", "imported from existing tool output".into()),
+            p("file", file.clone()),
+            p("SHA-256", sha256.clone()),
+            p("diskdash version", diskdash_version.clone()),
+        ],
+        Source::Transcribed {
+            publication,
+            url,
+            measured,
+            figures: figs,
+        } => {
+            figures = figs
+                .iter()
+                .map(|f| FigureRow {
+                    label: f.label.clone(),
+                    value: format!("{} {}", f.value, f.unit),
+                    metric: f.metric.clone(),
+                    note: f.note.clone().unwrap_or_default(),
+                })
+                .collect();
+            let mut v = vec![
+                p("source", "transcribed from a publication".into()),
+                p("publication", publication.clone()),
+                p("measured", opt(measured)),
+            ];
+            if let Some(u) = url {
+                v.push(p("address", u.clone()));
+            }
+            v
+        }
+    };
+    let run = vec![
+        p("record id", r.id.clone()),
+        p("run id", opt(&r.run_id)),
+        p("repetition", r.repetition.to_string()),
+        p("started", opt(&r.started_at)),
+        p(
+            "duration",
+            r.duration_s
+                .map(format::duration)
+                .unwrap_or_else(|| "unknown".into()),
+        ),
+    ];
+    let tool = vec![
+        p("tool", r.test.tool.name().into()),
+        p("version", opt(&r.test.tool_version)),
+        p("test id", r.test.id.clone()),
+    ];
+    let parameters = r
+        .test
+        .parameters
+        .iter()
+        .map(|(k, v)| p(k, json_text(v)))
+        .collect();
+    let mut subject = vec![
+        p("study", study.to_string()),
+        p("provider", opt(&r.subject.provider)),
+        p("offering", opt(&r.subject.offering)),
+        p("region", opt(&r.subject.region)),
+        p(
+            "size",
+            r.subject
+                .size_gb
+                .map(format::size_gb)
+                .unwrap_or_else(|| "unknown".into()),
+        ),
+        p(
+            "price per GB-month (as recorded)",
+            r.subject
+                .price
+                .as_ref()
+                .map(|pr| format!("{} {}", format::data(pr.per_gb_month), pr.currency))
+                .unwrap_or_else(|| "unknown".into()),
+        ),
+    ];
+    if let Some(note) = r.subject.price.as_ref().and_then(|pr| pr.note.clone()) {
+        subject.push(p("price note", note));
+    }
+    for (k, v) in &r.subject.labels {
+        subject.push(p(&format!("label {k}"), v.clone()));
+    }
+    let mut ms: Vec<(&String, &crate::record::Metric)> = r.metrics.iter().collect();
+    ms.sort_by_key(|(m, _)| metric_order(m));
+    let metrics = ms
+        .into_iter()
+        .map(|(m, v)| RunMetric {
+            human: human_name(m),
+            metric: m.clone(),
+            value: Unit::parse(&v.unit)
+                .map(|u| format::value(v.value, u))
+                .unwrap_or_else(|| format!("{} {}", format::number(v.value), v.unit)),
+            canonical: format!("{} {}", format::data(v.value), v.unit),
+        })
+        .collect();
+    let raw = r.raw.clone().unwrap_or_default();
+    let rec = [r];
+    let page = RunPage {
+        page: ctx.meta(
+            format!("Run {}", r.id),
+            vec![
+                ctx.link("Overview", "index.html"),
+                ctx.link(study, &format!("index.html#study-{sslug}")),
+                ctx.link(
+                    r.offering_name(),
+                    &ctx.paths.offering_page(study, &r.offering_name()),
+                ),
+            ],
+        ),
+        id: r.id.clone(),
+        offering: ctx.link(
+            r.offering_name(),
+            &ctx.paths.offering_page(study, &r.offering_name()),
+        ),
+        test: ctx.link(&r.test.id, &ctx.paths.test_page(study, &r.test.id)),
+        status: r.status.name().into(),
+        error: r.error.clone().unwrap_or_default(),
+        run,
+        source,
+        figures,
+        tool,
+        command: r.test.command.clone().unwrap_or_default(),
+        parameters,
+        subject,
+        host: host_pairs(&rec),
+        target: target_pairs(&rec),
+        metrics,
+        stdout: raw.stdout.unwrap_or_default(),
+        stderr: raw.stderr.unwrap_or_default(),
+        exit_code: raw.exit_code.map(|c| c.to_string()).unwrap_or_default(),
+    };
+    render(site, ctx.paths.run_page(&r.id), &page)
+}

@@ -1,0 +1,276 @@
+//! A page per test within a study: parameters and command lines, a table
+//! and bar chart per metric, and fio latency percentiles.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use anyhow::Result;
+use askama::Template;
+
+use super::*;
+use crate::metrics::{human_name, metric_order};
+use crate::record::Record;
+use crate::report::format::{self, display_unit};
+use crate::report::site::Site;
+use crate::report::{charts, unique_slugs};
+use crate::units::Unit;
+
+/// One offering's numbers for one metric.
+#[derive(Clone, Debug, Default)]
+pub struct StatRow {
+    pub offering: Link,
+    pub median: String,
+    pub min: String,
+    pub max: String,
+    pub runs: String,
+    pub cv: String,
+    /// `single run`, `large spread`, or empty.
+    pub flag: String,
+}
+
+/// One metric on a test page.
+#[derive(Clone, Debug, Default)]
+pub struct MetricSection {
+    pub anchor: String,
+    pub human: String,
+    pub metric: String,
+    pub unit: String,
+    pub direction: String,
+    pub rows: Vec<StatRow>,
+    pub chart: ChartView,
+}
+
+/// A page per test within a study.
+#[derive(Template, Debug)]
+#[template(path = "test.html")]
+pub struct TestPage {
+    pub page: PageMeta,
+    pub study: String,
+    pub test: String,
+    pub tools: String,
+    pub commands: Vec<String>,
+    pub parameters: Vec<Pair>,
+    pub metrics: Vec<MetricSection>,
+    pub percentiles: Vec<ChartView>,
+    pub runs: Vec<RunLink>,
+}
+
+/// Builds the page of `test` in `study`, with its charts.
+pub(super) fn build(ctx: PageCtx, study: &str, test: &str, site: &mut Site) -> Result<()> {
+    let Some(s) = ctx.analysis.data.studies.get(study) else {
+        return Ok(());
+    };
+    let sslug = ctx.paths.study_slug(study).to_string();
+    let tslug = ctx.paths.test_slug(study, test).to_string();
+    let records: Vec<&Record> = s
+        .offerings
+        .values()
+        .filter_map(|o| o.tests.get(test))
+        .flat_map(|t| {
+            t.records
+                .iter()
+                .filter_map(|&i| ctx.analysis.records.get(i).copied())
+        })
+        .collect();
+    let mut sorted = records.clone();
+    sorted.sort_by(|x, y| {
+        (x.offering_name(), x.repetition, &x.id).cmp(&(y.offering_name(), y.repetition, &y.id))
+    });
+    let tools: BTreeSet<String> = records
+        .iter()
+        .map(|r| r.test.tool.name().to_string())
+        .collect();
+    let commands: BTreeSet<String> = records
+        .iter()
+        .filter_map(|r| r.test.command.clone())
+        .collect();
+    let mut commands: Vec<String> = commands.into_iter().collect();
+    if commands.len() > 10 {
+        let more = commands.len() - 10;
+        commands.truncate(10);
+        commands.push(format!("... and {more} more command lines (see the runs)"));
+    }
+    let mut params: BTreeMap<&str, BTreeSet<String>> = BTreeMap::new();
+    for r in &records {
+        for (k, v) in &r.test.parameters {
+            params.entry(k.as_str()).or_default().insert(json_text(v));
+        }
+    }
+    let parameters = params
+        .into_iter()
+        .map(|(k, v)| Pair {
+            key: k.to_string(),
+            value: capped(v.into_iter().collect()),
+        })
+        .collect();
+    let mut metric_names: Vec<&String> = ctx
+        .analysis
+        .values
+        .iter()
+        .find(|sv| sv.study == study)
+        .map(|sv| {
+            sv.tables
+                .iter()
+                .filter(|t| t.test == test)
+                .map(|t| &t.metric)
+                .collect()
+        })
+        .unwrap_or_default();
+    metric_names.sort_by_key(|m| metric_order(m));
+    let mslugs = unique_slugs(metric_names.iter().map(|m| m.as_str()));
+    let mut metrics = Vec::new();
+    for metric in &metric_names {
+        let Some(t) = ctx.analysis.table(study, test, metric) else {
+            continue;
+        };
+        let mslug = mslugs
+            .get(metric.as_str())
+            .cloned()
+            .unwrap_or_else(|| "x".into());
+        let stats: Vec<(&str, &crate::analysis::stats::Summary)> = t
+            .rows
+            .iter()
+            .filter_map(|r| {
+                let st = s
+                    .offerings
+                    .get(&r.offering)?
+                    .tests
+                    .get(test)?
+                    .metrics
+                    .get(metric.as_str())?;
+                Some((r.offering.as_str(), &st.summary))
+            })
+            .collect();
+        let du = display_unit(t.unit, stats.iter().map(|(_, s)| s.max).fold(0.0, f64::max));
+        let human = human_name(metric);
+        let rows = stats
+            .iter()
+            .map(|(o, sm)| StatRow {
+                offering: ctx.link(*o, &ctx.paths.offering_page(study, o)),
+                median: format::with_unit(sm.median, du),
+                min: format::with_unit(sm.min, du),
+                max: format::with_unit(sm.max, du),
+                runs: sm.n.to_string(),
+                cv: sm.cv.map(format::percent).unwrap_or_default(),
+                flag: if sm.single_run() {
+                    "single run".into()
+                } else if sm.large_spread() {
+                    "large spread".into()
+                } else {
+                    String::new()
+                },
+            })
+            .collect();
+        let spec = charts::BarChart {
+            title: format!("{study}: {human} ({test})"),
+            desc: format!(
+                "Median {human} in {} per offering over repetitions, with the min-max spread, for test {test} of study {study}; {}.",
+                du.label,
+                direction(t.unit)
+            ),
+            unit: du.label.to_string(),
+            higher_is_better: t.unit.higher_is_better(),
+            bars: stats
+                .iter()
+                .zip(chart_labels(s, &stats.iter().map(|(o, _)| *o).collect::<Vec<_>>()))
+                .map(|((_, sm), label)| charts::Bar {
+                    label,
+                    median: sm.median / du.factor,
+                    min: sm.min / du.factor,
+                    max: sm.max / du.factor,
+                    runs: sm.n,
+                })
+                .collect(),
+        };
+        let chart_view = ctx.chart(
+            site,
+            format!("charts/{sslug}/{tslug}/{mslug}.svg"),
+            charts::bar_chart(&spec),
+        );
+        metrics.push(MetricSection {
+            anchor: format!("metric-{mslug}"),
+            human,
+            metric: metric.to_string(),
+            unit: if du.label.is_empty() {
+                "count".into()
+            } else {
+                du.label.to_string()
+            },
+            direction: direction(t.unit).to_string(),
+            rows,
+            chart: chart_view,
+        });
+    }
+    // fio: latency percentiles per direction
+    let mut percentiles = Vec::new();
+    for dir in ["read", "write"] {
+        let names = [
+            format!("{dir}_clat_p50"),
+            format!("{dir}_clat_p99"),
+            format!("{dir}_clat_p99_9"),
+        ];
+        let mut series = Vec::new();
+        let mut largest: f64 = 0.0;
+        for o in s.offerings.values() {
+            let Some(t) = o.tests.get(test) else { continue };
+            let get = |n: &String| {
+                t.metrics
+                    .get(n)
+                    .filter(|m| m.unit == Unit::Seconds)
+                    .map(|m| m.summary.median)
+            };
+            let vals = [get(&names[0]), get(&names[1]), get(&names[2])];
+            if vals.iter().all(Option::is_none) {
+                continue;
+            }
+            largest = vals.iter().flatten().fold(largest, |m, v| m.max(*v));
+            series.push((o.name.clone(), vals));
+        }
+        if series.is_empty() {
+            continue;
+        }
+        let du = display_unit(Unit::Seconds, largest);
+        let names: Vec<String> = series.iter().map(|(n, _)| n.clone()).collect();
+        let labels = chart_labels(s, &names.iter().map(String::as_str).collect::<Vec<_>>());
+        let spec = charts::PercentileChart {
+            title: format!("{study}: {dir} completion latency percentiles ({test})"),
+            desc: format!(
+                "Median over repetitions of the p50, p99 and p99.9 {dir} completion latency in {} per offering, test {test} of study {study}; lower is better.",
+                du.label
+            ),
+            unit: du.label.to_string(),
+            series: series
+                .into_iter()
+                .zip(labels)
+                .map(|((_, [p50, p99, p99_9]), label)| charts::PercentileSeries {
+                    label,
+                    p50: p50.map(|v| v / du.factor),
+                    p99: p99.map(|v| v / du.factor),
+                    p99_9: p99_9.map(|v| v / du.factor),
+                })
+                .collect(),
+        };
+        percentiles.push(ctx.chart(
+            site,
+            format!("charts/{sslug}/{tslug}/latency-{dir}.svg"),
+            charts::percentile_chart(&spec),
+        ));
+    }
+    let page = TestPage {
+        page: ctx.meta(
+            format!("{test} in {study}"),
+            vec![
+                ctx.link("Overview", "index.html"),
+                ctx.link(study, &format!("index.html#study-{sslug}")),
+            ],
+        ),
+        study: study.to_string(),
+        test: test.to_string(),
+        tools: tools.into_iter().collect::<Vec<_>>().join(", "),
+        commands,
+        parameters,
+        metrics,
+        percentiles,
+        runs: sorted.iter().map(|r| ctx.run_link(r)).collect(),
+    };
+    render(site, ctx.paths.test_page(study, test), &page)
+}

@@ -1,0 +1,291 @@
+//! `value.html`: per study, test and metric, price against performance with
+//! ratios and verdicts, and the value charts.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use anyhow::Result;
+use askama::Template;
+
+use super::*;
+use crate::analysis::stats::{Study, LARGE_SPREAD_CV};
+use crate::analysis::value::{self, ValueTable, BANDS};
+use crate::metrics::human_name;
+use crate::report::format::{self, display_unit};
+use crate::report::site::Site;
+use crate::report::{charts, unique_slugs};
+
+/// One verdict band, for the explanation on `value.html`.
+#[derive(Clone, Debug, Default)]
+pub struct BandRow {
+    pub range: String,
+    pub verdict: String,
+    pub meaning: String,
+}
+
+/// One row of a value table.
+#[derive(Clone, Debug, Default)]
+pub struct ValueRowView {
+    pub offering: Link,
+    pub price: String,
+    pub median: String,
+    pub runs: String,
+    pub price_ratio: String,
+    pub performance_ratio: String,
+    pub value_ratio: String,
+    pub verdict: String,
+    pub class: String,
+    pub monthly: String,
+    pub per_cost: String,
+}
+
+/// One test and metric on `value.html`.
+#[derive(Clone, Debug, Default)]
+pub struct ValueTableView {
+    pub anchor: String,
+    pub test: Link,
+    pub metric: String,
+    pub metric_id: String,
+    pub direction: String,
+    pub per_cost_label: String,
+    /// Says so when this table compares with another offering than the study's baseline.
+    pub baseline_note: String,
+    pub rows: Vec<ValueRowView>,
+    pub chart: ChartView,
+    pub has_chart: bool,
+}
+
+/// One study on `value.html`.
+#[derive(Clone, Debug, Default)]
+pub struct StudyValueView {
+    pub name: String,
+    pub anchor: String,
+    pub baseline: String,
+    pub tables: Vec<ValueTableView>,
+}
+
+/// `value.html`.
+#[derive(Template, Debug)]
+#[template(path = "value.html")]
+pub struct ValuePage {
+    pub page: PageMeta,
+    pub bands: Vec<BandRow>,
+    pub spread: String,
+    pub studies: Vec<StudyValueView>,
+}
+
+/// The study's baseline and why, or why there is none.
+pub(super) fn baseline_text(sv: &value::StudyValue) -> String {
+    match &sv.baseline {
+        Some(b) => format!("{b} ({})", sv.baseline_reason),
+        None => "none: no offering in this study has a price, so there are no ratios".to_string(),
+    }
+}
+
+/// A value chart for a table, when at least two priced offerings have the metric.
+pub(super) fn value_chart_for(
+    ctx: PageCtx,
+    inline: bool,
+    study: &Study,
+    sv: &value::StudyValue,
+    t: &ValueTable,
+    site: &mut Site,
+    path: String,
+) -> Option<ChartView> {
+    let priced: Vec<&value::ValueRow> = t
+        .rows
+        .iter()
+        .filter(|r| r.price_ratio.is_some() && r.median > 0.0)
+        .collect();
+    if priced.len() < 2 {
+        return None;
+    }
+    let du = display_unit(t.unit, priced.iter().map(|r| r.median).fold(0.0, f64::max));
+    let currency = priced
+        .first()
+        .and_then(|r| r.price.as_ref())
+        .map(|p| p.currency.clone())
+        .unwrap_or_default();
+    let human = human_name(&t.metric);
+    let names: Vec<&str> = priced.iter().map(|r| r.offering.as_str()).collect();
+    let labels = chart_labels(study, &names);
+    let points: Vec<charts::ValuePoint> = priced
+        .iter()
+        .zip(labels)
+        .map(|(r, label)| charts::ValuePoint {
+            label,
+            price_per_gb: r.price.as_ref().map(|p| p.per_gb_month).unwrap_or(0.0),
+            performance: r.median / du.factor,
+        })
+        .collect();
+    let baseline = priced.iter().position(|r| r.is_baseline);
+    let spec = charts::ValueChart {
+        title: format!("{}: {human} vs price per GB ({})", sv.study, t.test),
+        desc: format!(
+            "Price per GB-month against median {human} in {} for {} offerings of study {}; lines of equal value run through the baseline {}.",
+            du.label,
+            points.len(),
+            sv.study,
+            t.baseline_row()
+                .map(|r| r.offering.as_str())
+                .unwrap_or("(none)")
+        ),
+        x_label: format!("price per GB-month ({currency})"),
+        y_label: format!("{human} ({})", du.label),
+        higher_is_better: t.unit.higher_is_better(),
+        points,
+        baseline,
+    };
+    let alt = spec.desc.clone();
+    let view = ctx.chart(site, path, charts::value_chart(&spec));
+    Some(if inline { view } else { view.as_image(alt) })
+}
+
+/// Builds `value.html`.
+pub(super) fn build(ctx: PageCtx, site: &mut Site) -> Result<()> {
+    let bands = BANDS
+        .iter()
+        .enumerate()
+        .map(|(i, b)| {
+            let upper = i
+                .checked_sub(1)
+                .and_then(|j| BANDS.get(j))
+                .map(|u| u.at_least);
+            let range = match (b.at_least.is_finite(), upper) {
+                (true, None) => format!("{:.1} or more", b.at_least),
+                (true, Some(u)) => format!("{:.1} to {u:.1}", b.at_least),
+                (false, Some(u)) => format!("below {u:.1}"),
+                (false, None) => "any".to_string(),
+            };
+            BandRow {
+                range,
+                verdict: b.verdict.to_string(),
+                meaning: b.meaning.to_string(),
+            }
+        })
+        .collect();
+    let mut studies = Vec::new();
+    for sv in &ctx.analysis.values {
+        let sslug = ctx.paths.study_slug(&sv.study).to_string();
+        let metric_slugs_by_test: BTreeMap<&str, BTreeMap<String, String>> = sv
+            .tables
+            .iter()
+            .map(|t| t.test.as_str())
+            .collect::<BTreeSet<_>>()
+            .into_iter()
+            .map(|test| {
+                let metrics = sv
+                    .tables
+                    .iter()
+                    .filter(|t| t.test == test)
+                    .map(|t| t.metric.as_str());
+                (test, unique_slugs(metrics))
+            })
+            .collect();
+        let mut tables = Vec::new();
+        for t in &sv.tables {
+            let tslug = ctx.paths.test_slug(&sv.study, &t.test).to_string();
+            let mslug = metric_slugs_by_test
+                .get(t.test.as_str())
+                .and_then(|m| m.get(&t.metric))
+                .cloned()
+                .unwrap_or_else(|| "x".into());
+            let du = display_unit(t.unit, t.rows.iter().map(|r| r.median).fold(0.0, f64::max));
+            let human = human_name(&t.metric);
+            let base_price = sv
+                .baseline
+                .as_ref()
+                .and_then(|b| sv.prices.get(b))
+                .and_then(Option::as_ref);
+            let currency = base_price
+                .map(|p| p.currency.clone())
+                .or_else(|| {
+                    t.rows
+                        .iter()
+                        .find_map(|r| r.price.as_ref().map(|p| p.currency.clone()))
+                })
+                .unwrap_or_else(|| "USD".into());
+            let rows = t
+                .rows
+                .iter()
+                .map(|r| ValueRowView {
+                    offering: ctx.link(
+                        &r.offering,
+                        &ctx.paths.offering_page(&sv.study, &r.offering),
+                    ),
+                    price: r
+                        .price
+                        .as_ref()
+                        .map(format::price_per_gb)
+                        .unwrap_or_else(|| "unknown".into()),
+                    median: format::with_unit(r.median, du),
+                    runs: r.runs.to_string(),
+                    price_ratio: r.price_ratio.map(format::ratio).unwrap_or_default(),
+                    performance_ratio: r.performance_ratio.map(format::ratio).unwrap_or_default(),
+                    value_ratio: r.value_ratio.map(format::ratio_data).unwrap_or_default(),
+                    verdict: format::verdict_sentence(r, &human, t.unit.higher_is_better())
+                        .or_else(|| value::why_no_verdict(r, t, base_price))
+                        .unwrap_or_default(),
+                    class: verdict_class(r.verdict),
+                    monthly: match (r.monthly_cost, &r.price) {
+                        (Some(c), Some(p)) => format::money(c, &p.currency),
+                        _ => String::new(),
+                    },
+                    per_cost: r
+                        .per_cost
+                        .map(|v| {
+                            let shown = format::with_unit(v, display_unit(t.unit, v));
+                            // the column is headed with the baseline's currency
+                            match &r.price {
+                                Some(p) if p.currency != currency => {
+                                    format!("{shown} per {}", p.currency)
+                                }
+                                _ => shown,
+                            }
+                        })
+                        .unwrap_or_default(),
+                })
+                .collect();
+            let chart_path = format!("charts/{sslug}/value/{tslug}--{mslug}.svg");
+            let chart = ctx
+                .analysis
+                .data
+                .studies
+                .get(&sv.study)
+                .and_then(|study| value_chart_for(ctx, false, study, sv, t, site, chart_path));
+            tables.push(ValueTableView {
+                anchor: format!("{sslug}--{tslug}--{mslug}"),
+                test: ctx.link(&t.test, &ctx.paths.test_page(&sv.study, &t.test)),
+                metric: human,
+                metric_id: t.metric.clone(),
+                direction: direction(t.unit).to_string(),
+                per_cost_label: format!("per {currency} per month"),
+                baseline_note: match (t.baseline_row(), &sv.baseline) {
+                    (Some(b), Some(study_base)) if b.offering != *study_base => format!(
+                        "Compared with {}, the cheapest per GB with a result here: {study_base} has none.",
+                        b.offering
+                    ),
+                    _ => String::new(),
+                },
+                rows,
+                has_chart: chart.is_some(),
+                chart: chart.unwrap_or_default(),
+            });
+        }
+        studies.push(StudyValueView {
+            name: sv.study.clone(),
+            anchor: format!("study-{sslug}"),
+            baseline: baseline_text(sv),
+            tables,
+        });
+    }
+    let page = ValuePage {
+        page: ctx.meta( "Price and performance".into(), vec![ctx.link("Overview", "index.html")]),
+        bands,
+        spread: format!(
+            "Medians are over repetitions; test pages flag a coefficient of variation of {} or more as a large spread.",
+            format::percent(LARGE_SPREAD_CV)
+        ),
+        studies,
+    };
+    render(site, "value.html".into(), &page)
+}
