@@ -225,7 +225,11 @@ fn value_chart_for(
         .zip(labels)
         .map(|(r, label)| charts::ValuePoint {
             label,
-            price_per_gb: r.price.as_ref().map(|p| p.per_gb_month).unwrap_or(0.0),
+            price_per_gb: r
+                .price
+                .as_ref()
+                .and_then(|p| p.per_gb_month())
+                .unwrap_or(0.0),
             performance: r.median / du.factor,
         })
         .collect();
@@ -288,7 +292,7 @@ fn index(
                         (
                             Some(p.currency.as_str()) != base_currency,
                             p.currency.as_str(),
-                            p.per_gb_month,
+                            p.per_gb_month().unwrap_or(f64::INFINITY),
                         )
                     }),
                 )
