@@ -1,8 +1,10 @@
 //! Prices: the `--prices FILE` list (CSV) that overrides record prices, and
 //! the monthly cost of a tested configuration.
 //!
-//! A list has one row per offering (`per_gb_month` and optional columns),
-//! giving one [`PriceEntry`] each. What a price is made of, and the
+//! A list comes in two formats, told apart by its header: one row per
+//! offering (`per_gb_month` and optional columns), read here, or one row per
+//! price component (a `component` column), read in `long`. Either gives one
+//! [`PriceEntry`] per provider and offering. What a price is made of, and the
 //! arithmetic of a monthly bill, live in `cost`.
 //!
 //! For the value analysis: [`PriceBook::effective`] gives an offering's
@@ -12,6 +14,7 @@
 //! prices can be compared per GB instead.
 
 mod cost;
+mod long;
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -22,7 +25,8 @@ use crate::record::Price;
 
 pub use cost::{Band, Component, Missing};
 
-/// One offering's price in a price list.
+/// One offering's price in a price list: one row of the wide format, or all
+/// the rows of one provider and offering in the long format.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PriceEntry {
     /// Provider, as in the records' `subject.provider`.
@@ -170,7 +174,8 @@ impl PriceBook {
         PriceBook::parse(&text).with_context(|| format!("price list `{}`", path.display()))
     }
 
-    /// Parses price list CSV. Errors name the line (1-based, header is line 1).
+    /// Parses price list CSV, in either format (a `component` column makes
+    /// it the long one). Errors name the line (1-based, header is line 1).
     pub fn parse(text: &str) -> Result<PriceBook> {
         let mut reader = csv::ReaderBuilder::new()
             .trim(csv::Trim::All)
@@ -180,6 +185,11 @@ impl PriceBook {
             .headers()
             .context("line 1: unreadable header")?
             .clone();
+        if headers.iter().any(|h| h == "component") {
+            return Ok(PriceBook {
+                entries: long::parse(reader, &headers)?,
+            });
+        }
         let col = |name: &str| headers.iter().position(|h| h == name);
         let mut required = BTreeMap::new();
         for name in ["provider", "offering", "per_gb_month", "currency"] {
@@ -188,7 +198,7 @@ impl PriceBook {
                     required.insert(name, i);
                 }
                 None => bail!(
-                    "line 1: missing column `{name}` (expected provider,offering,per_gb_month,currency,as_of,source)"
+                    "line 1: missing column `{name}` (expected provider,offering,per_gb_month,currency,as_of,source, or provider,offering,currency,as_of,source,component,price,from,to,included)"
                 ),
             }
         }
