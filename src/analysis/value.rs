@@ -286,7 +286,7 @@ fn cheapest(prices: &BTreeMap<String, Option<EffectivePrice>>) -> Option<String>
         .filter_map(|(n, p)| {
             p.as_ref()
                 .filter(|p| p.currency == currency)
-                .map(|p| (n, p.per_gb_month))
+                .and_then(|p| Some((n, p.per_gb_month()?)))
         })
         .fold(None::<(&String, f64)>, |best, (n, p)| match best {
             Some((_, bp)) if bp <= p => best,
@@ -341,7 +341,7 @@ fn tables(
                         .filter_map(|(n, p)| {
                             p.as_ref()
                                 .filter(|p| Some(p.currency.as_str()) == currency)
-                                .map(|p| (n.as_str(), p.per_gb_month))
+                                .and_then(|p| Some((n.as_str(), p.per_gb_month()?)))
                         })
                         .fold(None::<(&str, f64)>, |best, (n, p)| match best {
                             Some((_, bp)) if bp <= p => best,
@@ -373,7 +373,8 @@ fn tables(
                     let is_baseline = baseline == Some(o.name.as_str());
                     let price_ratio = match (&price, base_price) {
                         (Some(p), Some(b)) if p.currency == b.currency => {
-                            Some(p.per_gb_month / b.per_gb_month)
+                            let per_gb = p.per_gb_month().zip(b.per_gb_month());
+                            per_gb.map(|(p, b)| p / b)
                         }
                         _ => None,
                     };
@@ -426,8 +427,10 @@ fn tables(
                         p.currency.clone(),
                     )
                 };
-                let pa = a.price.as_ref().map(|p| (key(p), p.per_gb_month));
-                let pb = b.price.as_ref().map(|p| (key(p), p.per_gb_month));
+                // a price with no per-GB part sorts after those with one
+                let per_gb = |p: &EffectivePrice| p.per_gb_month().unwrap_or(f64::INFINITY);
+                let pa = a.price.as_ref().map(|p| (key(p), per_gb(p)));
+                let pb = b.price.as_ref().map(|p| (key(p), per_gb(p)));
                 match (pa, pb) {
                     (Some((ka, x)), Some((kb, y))) => ka.cmp(&kb).then(x.total_cmp(&y)),
                     (Some(_), None) => std::cmp::Ordering::Less,

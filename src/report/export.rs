@@ -118,7 +118,8 @@ pub fn summary_csv(a: &Analysis) -> Result<Vec<u8>> {
                         &s.cv.map(format::data).unwrap_or_default(),
                         if s.large_spread() { "true" } else { "false" },
                         &price
-                            .map(|p| format::data(p.per_gb_month))
+                            .and_then(|p| p.per_gb_month())
+                            .map(format::data)
                             .unwrap_or_default(),
                         price.map(|p| p.currency.as_str()).unwrap_or(""),
                         &cost.map(format::data).unwrap_or_default(),
@@ -196,7 +197,7 @@ pub fn summary_json(a: &Analysis) -> Result<Vec<u8>> {
                     name: &o.name,
                     provider: o.provider.as_deref(),
                     offering: o.offering.as_deref(),
-                    price_per_gb_month: price.map(|p| p.per_gb_month),
+                    price_per_gb_month: price.and_then(|p| p.per_gb_month()),
                     currency: price.map(|p| p.currency.as_str()),
                     price_note: price.and_then(|p| p.note.as_deref()),
                     size_gb: o.size_gb,

@@ -119,7 +119,9 @@ pub fn percent(cv: f64) -> String {
 /// A price per GB-month: `0.150 USD`; at least three significant digits, so
 /// archive-class prices keep their value (`0.000990 USD`, not `0.001 USD`).
 pub fn price_per_gb(p: &EffectivePrice) -> String {
-    let v = p.per_gb_month;
+    let Some(v) = p.per_gb_month() else {
+        return format!("not per GB ({})", p.currency);
+    };
     let decimals = if v.is_finite() && v > 0.0 {
         (2 - v.log10().floor() as i64).clamp(3, 12) as usize
     } else {
@@ -211,14 +213,7 @@ mod tests {
         assert_eq!(ratio(1969.0 / 473.4), "4.2x");
         assert_eq!(ratio_data(0.70 / 0.15), "4.667");
         assert_eq!(money(15.0, "USD"), "15.00 USD");
-        let price = |v: f64| {
-            price_per_gb(&EffectivePrice {
-                per_gb_month: v,
-                currency: "USD".into(),
-                note: None,
-                entry: None,
-            })
-        };
+        let price = |v: f64| price_per_gb(&EffectivePrice::flat(v, "USD", None));
         assert_eq!(price(0.15), "0.150 USD");
         assert_eq!(price(1.25), "1.250 USD");
         assert_eq!(price(0.08), "0.0800 USD");

@@ -98,7 +98,7 @@ pub(super) fn build(ctx: PageCtx, problems: &[Problem], site: &mut Site) -> Resu
                         (
                             Some(p.currency.as_str()) != base_currency,
                             p.currency.as_str(),
-                            p.per_gb_month,
+                            p.per_gb_month().unwrap_or(f64::INFINITY),
                         )
                     }),
                 )

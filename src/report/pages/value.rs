@@ -113,7 +113,11 @@ pub(super) fn value_chart_for(
         .zip(labels)
         .map(|(r, label)| charts::ValuePoint {
             label,
-            price_per_gb: r.price.as_ref().map(|p| p.per_gb_month).unwrap_or(0.0),
+            price_per_gb: r
+                .price
+                .as_ref()
+                .and_then(|p| p.per_gb_month())
+                .unwrap_or(0.0),
             performance: r.median / du.factor,
         })
         .collect();

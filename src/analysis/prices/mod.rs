@@ -1,5 +1,20 @@
 //! Prices: the `--prices FILE` list (CSV) that overrides record prices, and
 //! the monthly cost of a tested configuration.
+//!
+//! A list comes in two formats, told apart by its header: one row per
+//! offering (`per_gb_month` and optional columns), read here, or one row per
+//! price component (a `component` column), read in `long`. Either gives one
+//! [`PriceEntry`] per provider and offering. What a price is made of, and the
+//! arithmetic of a monthly bill, live in `cost`.
+//!
+//! For the value analysis: [`PriceBook::effective`] gives an offering's
+//! [`EffectivePrice`]; [`EffectivePrice::try_monthly_cost`] what a
+//! configuration costs per month or why that is unknown ([`Missing`]);
+//! [`EffectivePrice::is_flat`] and [`EffectivePrice::per_gb_month`] whether
+//! prices can be compared per GB instead.
+
+mod cost;
+mod long;
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -8,58 +23,67 @@ use anyhow::{bail, Context, Result};
 
 use crate::record::Price;
 
-/// One row of a price list.
+pub use cost::{Band, Component, Missing};
+
+/// One offering's price in a price list: one row of the wide format, or all
+/// the rows of one provider and offering in the long format.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PriceEntry {
     /// Provider, as in the records' `subject.provider`.
     pub provider: String,
     /// Offering, as in the records' `subject.offering`.
     pub offering: String,
-    /// Price per GB per month (above zero).
-    pub per_gb_month: f64,
-    /// ISO 4217 currency code.
+    /// ISO 4217 currency code, upper case.
     pub currency: String,
     /// When the price was read, as the file says it.
     pub as_of: Option<String>,
     /// Where the price comes from.
     pub source: Option<String>,
-    /// Fixed monthly charge, whatever the size.
-    pub monthly_fixed: Option<f64>,
-    /// Price per provisioned IOPS per month above `included_iops`.
-    pub per_iops_month: Option<f64>,
-    /// IOPS included in the per-GB price.
-    pub included_iops: Option<f64>,
-    /// Price per provisioned MB/s per month above `included_mbps`.
-    pub per_mbps_month: Option<f64>,
-    /// MB/s included in the per-GB price.
-    pub included_mbps: Option<f64>,
+    /// What the price is made of, in list order; never empty.
+    pub components: Vec<Component>,
+}
+
+impl PriceEntry {
+    /// The price per GB-month of capacity; `None` for a price without one
+    /// (size tiers only, say).
+    pub fn per_gb_month(&self) -> Option<f64> {
+        cost::per_gb_month(&self.components)
+    }
+
+    /// Whether the price is a per-GB capacity price and nothing else that
+    /// bills: no fixed charge, size tiers, IOPS or MB/s.
+    pub fn is_flat(&self) -> bool {
+        cost::is_flat(&self.components)
+    }
 }
 
 /// The price an offering is compared with, and where it came from.
 #[derive(Clone, Debug, PartialEq)]
 pub struct EffectivePrice {
-    /// Price per GB per month.
-    pub per_gb_month: f64,
     /// Currency code.
     pub currency: String,
-    /// Where the price comes from, for the reader.
+    /// Where the price comes from, for the reader ("source, as of date").
     pub note: Option<String>,
-    /// The price list row, when the price came from `--prices`.
-    pub entry: Option<PriceEntry>,
+    /// What the price is made of; a record's price is one per-GB capacity price.
+    pub components: Vec<Component>,
 }
 
 impl EffectivePrice {
-    /// The price a record carries.
-    pub fn from_record(p: &Price) -> EffectivePrice {
+    /// A flat price: `per_gb_month` per GB-month and nothing else.
+    pub fn flat(per_gb_month: f64, currency: &str, note: Option<String>) -> EffectivePrice {
         EffectivePrice {
-            per_gb_month: p.per_gb_month,
-            currency: p.currency.clone(),
-            note: p.note.clone(),
-            entry: None,
+            currency: currency.to_string(),
+            note,
+            components: vec![Component::Capacity { per_gb_month }],
         }
     }
 
-    /// The price a price-list row gives.
+    /// The price a record carries (`subject.price`): always flat.
+    pub fn from_record(p: &Price) -> EffectivePrice {
+        EffectivePrice::flat(p.per_gb_month, &p.currency, p.note.clone())
+    }
+
+    /// The price a price-list entry gives; the note is "source, as of date".
     pub fn from_entry(e: &PriceEntry) -> EffectivePrice {
         let note = match (&e.source, &e.as_of) {
             (Some(s), Some(d)) => Some(format!("{s}, as of {d}")),
@@ -68,60 +92,54 @@ impl EffectivePrice {
             (None, None) => Some("price list".to_string()),
         };
         EffectivePrice {
-            per_gb_month: e.per_gb_month,
             currency: e.currency.clone(),
             note,
-            entry: Some(e.clone()),
+            components: e.components.clone(),
         }
     }
 
-    /// What the tested configuration costs per month: size × per-GB price,
-    /// plus the fixed charge, plus provisioned IOPS and MB/s above what is
-    /// included. `None` when the size is unknown, or when the price bills
-    /// IOPS (or MB/s) and the records do not say how many were provisioned
-    /// (labels `provisioned_iops`, `provisioned_mbps`): a cost is never guessed.
+    /// The price per GB-month of capacity; `None` for a price without one
+    /// (size tiers only, a fixed charge only). Prices compare per GB only
+    /// when both are [flat](EffectivePrice::is_flat).
+    pub fn per_gb_month(&self) -> Option<f64> {
+        cost::per_gb_month(&self.components)
+    }
+
+    /// Whether the price is a per-GB capacity price and nothing else that
+    /// bills: no fixed charge, size tiers, IOPS or MB/s. A record's price is.
+    pub fn is_flat(&self) -> bool {
+        cost::is_flat(&self.components)
+    }
+
+    /// What a configuration costs per month, in [`EffectivePrice::currency`]:
+    /// size × per-GB price, or the price of the size tier the size rounds
+    /// up to, plus the fixed charge, plus each IOPS and MB/s band's price
+    /// for the provisioned units in it above what is included. Provisioned
+    /// units come from the labels `provisioned_iops` and `provisioned_mbps`.
+    ///
+    /// The sum is exact in the decimals the list gives and rounded once, so
+    /// a bill of 2456.50 is 2456.5, not 2456.4999999999995.
+    ///
+    /// Fails with what is missing, never guessing: the size (when capacity
+    /// is billed), a provisioned count (when its price is above zero), or a
+    /// tier for the size.
+    pub fn try_monthly_cost(
+        &self,
+        size_gb: Option<f64>,
+        labels: &BTreeMap<String, String>,
+    ) -> Result<f64, Missing> {
+        cost::monthly_cost(&self.components, size_gb, labels)
+    }
+
+    /// [`EffectivePrice::try_monthly_cost`] without the reason: `None` when
+    /// the cost is unknown.
     pub fn monthly_cost(
         &self,
         size_gb: Option<f64>,
         labels: &BTreeMap<String, String>,
     ) -> Option<f64> {
-        let size = size_gb.filter(|s| s.is_finite() && *s > 0.0)?;
-        let mut cost = size * self.per_gb_month;
-        if let Some(e) = &self.entry {
-            cost += e.monthly_fixed.unwrap_or(0.0);
-            cost += extra(
-                e.per_iops_month,
-                e.included_iops,
-                labels,
-                "provisioned_iops",
-            )?;
-            cost += extra(
-                e.per_mbps_month,
-                e.included_mbps,
-                labels,
-                "provisioned_mbps",
-            )?;
-        }
-        Some(cost)
+        self.try_monthly_cost(size_gb, labels).ok()
     }
-}
-
-/// The charge for a provisioned quantity above what is included; `Some(0)`
-/// when the price does not bill it.
-fn extra(
-    per_unit: Option<f64>,
-    included: Option<f64>,
-    labels: &BTreeMap<String, String>,
-    label: &str,
-) -> Option<f64> {
-    let Some(rate) = per_unit.filter(|r| *r > 0.0) else {
-        return Some(0.0);
-    };
-    let provisioned: f64 = labels.get(label)?.trim().parse().ok()?;
-    if !provisioned.is_finite() || provisioned < 0.0 {
-        return None;
-    }
-    Some(rate * (provisioned - included.unwrap_or(0.0)).max(0.0))
 }
 
 /// A price list keyed by `(provider, offering)`, compared case-insensitively.
@@ -130,6 +148,16 @@ pub struct PriceBook {
     entries: BTreeMap<(String, String), PriceEntry>,
 }
 
+/// A currency cell as the records hold it: an upper-case ISO 4217 code.
+fn currency_code(line: usize, currency: String) -> Result<String> {
+    // records hold upper-case ISO 4217 codes; `usd` must match `USD`,
+    // and `$` would silently match nothing
+    crate::record::currency_code(&currency).with_context(|| {
+        format!("line {line}: `currency` is `{currency}`, expected an ISO 4217 code such as USD")
+    })
+}
+
+/// The key of an offering in a [`PriceBook`]: trimmed, lower case.
 fn key(provider: &str, offering: &str) -> (String, String) {
     (
         provider.trim().to_lowercase(),
@@ -145,7 +173,8 @@ impl PriceBook {
         PriceBook::parse(&text).with_context(|| format!("price list `{}`", path.display()))
     }
 
-    /// Parses price list CSV. Errors name the line (1-based, header is line 1).
+    /// Parses price list CSV, in either format (a `component` column makes
+    /// it the long one). Errors name the line (1-based, header is line 1).
     pub fn parse(text: &str) -> Result<PriceBook> {
         let mut reader = csv::ReaderBuilder::new()
             .trim(csv::Trim::All)
@@ -155,6 +184,11 @@ impl PriceBook {
             .headers()
             .context("line 1: unreadable header")?
             .clone();
+        if headers.iter().any(|h| h == "component") {
+            return Ok(PriceBook {
+                entries: long::parse(reader, &headers)?,
+            });
+        }
         let col = |name: &str| headers.iter().position(|h| h == name);
         let mut required = BTreeMap::new();
         for name in ["provider", "offering", "per_gb_month", "currency"] {
@@ -163,7 +197,7 @@ impl PriceBook {
                     required.insert(name, i);
                 }
                 None => bail!(
-                    "line 1: missing column `{name}` (expected provider,offering,per_gb_month,currency,as_of,source)"
+                    "line 1: missing column `{name}` (expected provider,offering,per_gb_month,currency,as_of,source, or provider,offering,currency,as_of,source,component,price,from,to,included)"
                 ),
             }
         }
@@ -210,26 +244,34 @@ impl PriceBook {
             if per_gb_month <= 0.0 {
                 bail!("line {line}: `per_gb_month` must be above zero (leave an offering without a price out of the list)");
             }
-            let currency =
-                text("currency").with_context(|| format!("line {line}: empty `currency`"))?;
-            // records hold upper-case ISO 4217 codes; `usd` must match `USD`,
-            // and `$` would silently match nothing
-            if currency.len() != 3 || !currency.bytes().all(|b| b.is_ascii_alphabetic()) {
-                bail!("line {line}: `currency` is `{currency}`, expected an ISO 4217 code such as USD");
+            let currency = currency_code(
+                line,
+                text("currency").with_context(|| format!("line {line}: empty `currency`"))?,
+            )?;
+            let monthly_fixed = number("monthly_fixed")?;
+            let per_iops_month = number("per_iops_month")?;
+            let included_iops = number("included_iops")?;
+            let per_mbps_month = number("per_mbps_month")?;
+            let included_mbps = number("included_mbps")?;
+            let mut components = vec![Component::Capacity { per_gb_month }];
+            if let Some(per_month) = monthly_fixed {
+                components.push(Component::Fixed { per_month });
             }
-            let currency = currency.to_ascii_uppercase();
+            if let Some(rate) = per_iops_month {
+                let included = included_iops.unwrap_or(0.0);
+                components.push(Component::Iops(Band::above_included(rate, included)));
+            }
+            if let Some(rate) = per_mbps_month {
+                let included = included_mbps.unwrap_or(0.0);
+                components.push(Component::Throughput(Band::above_included(rate, included)));
+            }
             let entry = PriceEntry {
                 provider,
                 offering,
-                per_gb_month,
                 currency,
                 as_of: text("as_of"),
                 source: text("source"),
-                monthly_fixed: number("monthly_fixed")?,
-                per_iops_month: number("per_iops_month")?,
-                included_iops: number("included_iops")?,
-                per_mbps_month: number("per_mbps_month")?,
-                included_mbps: number("included_mbps")?,
+                components,
             };
             let k = key(&entry.provider, &entry.offering);
             if book.entries.contains_key(&k) {
@@ -303,9 +345,9 @@ AWS,gp3,0.08,USD,2024-06,aws pricing page,,0.005,3000\n";
                 Some("cloud block storage standard (sata)"),
             )
             .unwrap();
-        assert_eq!(e.per_gb_month, 0.15);
+        assert_eq!(e.per_gb_month(), Some(0.15));
         assert_eq!(e.as_of.as_deref(), Some("2013-01"));
-        assert_eq!(e.monthly_fixed, None);
+        assert!(e.is_flat());
         assert!(book.get(Some("AWS"), None).is_none());
     }
 
@@ -320,12 +362,12 @@ AWS,gp3,0.08,USD,2024-06,aws pricing page,,0.005,3000\n";
         let p = book
             .effective(Some("AWS"), Some("gp3"), Some(&record))
             .unwrap();
-        assert_eq!(p.per_gb_month, 0.08);
+        assert_eq!(p.per_gb_month(), Some(0.08));
         assert_eq!(p.note.as_deref(), Some("aws pricing page, as of 2024-06"));
         let p = book
             .effective(Some("AWS"), Some("io2"), Some(&record))
             .unwrap();
-        assert_eq!(p.per_gb_month, 0.10);
+        assert_eq!(p.per_gb_month(), Some(0.10));
     }
 
     #[test]
