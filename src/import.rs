@@ -10,9 +10,10 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use anyhow::{anyhow, bail, Context, Result};
+use clap::ValueEnum;
 use sha2::{Digest, Sha256};
 
-use crate::cli::{ImportArgs, ToolChoice};
+use crate::cli::ImportArgs;
 use crate::record::{
     is_valid_id, slug, Host, Raw, Record, Source, Status, Subject, Target, TestInfo, Tool, SCHEMA,
 };
@@ -36,13 +37,11 @@ pub fn command(args: &ImportArgs) -> Result<u8> {
             bail!("--test-id `{id}`: expected letters, digits, `.`, `_` or `-`");
         }
     }
-    let tool = match args.tool {
-        ToolChoice::Auto => None,
-        ToolChoice::Fio => Some(Tool::Fio),
-        ToolChoice::Dd => Some(Tool::Dd),
-        ToolChoice::Ioping => Some(Tool::Ioping),
-        ToolChoice::Bonnie => Some(Tool::Bonnie),
-    };
+    // `auto` names no tool
+    let tool = args
+        .tool
+        .to_possible_value()
+        .and_then(|v| tools::by_name(v.get_name()));
     let opts = Options {
         tool,
         subject: &subject,

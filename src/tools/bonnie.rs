@@ -48,8 +48,9 @@ use std::collections::BTreeMap;
 use anyhow::{anyhow, bail, Context, Result};
 use serde_json::Value;
 
-use super::Parsed;
-use crate::record::Metric;
+use super::argv::{BuildCtx, Invocation, OutputFrom, ParamReader, Params};
+use super::{Parsed, ToolSpec};
+use crate::record::{Metric, Tool};
 use crate::units::{self, Unit};
 
 // ---------------------------------------------------------------- parsing
@@ -173,9 +174,10 @@ const LAYOUT_1: Layout = Layout {
     latency: None,
 };
 
-/// What text around the CSV lines says about the run they belong to.
+/// The bonnie++ command line pasted above the CSV lines, with what the
+/// text around them says about the run they belong to.
 #[derive(Default, Clone)]
-struct Around {
+struct PastedCommand {
     /// The bonnie++ command line pasted above the output.
     command: Option<String>,
     /// The version from the text table's `Version 1.03` line.
@@ -187,7 +189,9 @@ struct Around {
 /// a message asking for the CSV line).
 pub fn looks_like(text: &str) -> bool {
     text.lines().map(str::trim).any(|line| {
-        is_header(line) || is_table_title(line) || parse_line(line, &Around::default()).is_ok()
+        is_header(line)
+            || is_table_title(line)
+            || parse_line(line, &PastedCommand::default()).is_ok()
     })
 }
 
@@ -218,7 +222,7 @@ pub fn looks_like(text: &str) -> bool {
 /// `direct_io`, and `chunk_size` when the CSV leaves it empty.
 pub fn parse(text: &str) -> Result<Vec<Parsed>> {
     let mut out = Vec::new();
-    let mut ctx = Around::default();
+    let mut ctx = PastedCommand::default();
     for (i, raw) in text.lines().enumerate() {
         let n = i + 1;
         let line = raw.trim();
@@ -226,7 +230,7 @@ pub fn parse(text: &str) -> Result<Vec<Parsed>> {
             continue;
         }
         if let Some(cmd) = command_line(line) {
-            ctx = Around {
+            ctx = PastedCommand {
                 command: Some(cmd.to_string()),
                 table_version: None,
             };
@@ -339,7 +343,7 @@ fn command_line(line: &str) -> Option<&str> {
 }
 
 /// Parses one CSV line into a result.
-fn parse_line(line: &str, ctx: &Around) -> Result<Parsed> {
+fn parse_line(line: &str, ctx: &PastedCommand) -> Result<Parsed> {
     let fields: Vec<&str> = line.split(',').map(str::trim).collect();
     let layout = match fields.len() {
         50 => &LAYOUT_198,
@@ -827,8 +831,6 @@ fn excerpt(text: &str) -> String {
 
 // ----------------------------------------------------------- command line
 
-use crate::run::plan::{BuildCtx, Invocation, OutputFrom, ParamReader, Params};
-
 const BONNIE_PARAMS: &[&str] = &["size", "ram", "files", "machine"];
 
 /// Builds `bonnie++ -d DIR -s <MiB> [-r <MiB>] -n <files> -q [-m NAME] [-u root]`.
@@ -884,6 +886,62 @@ pub fn command(params: &Params, ctx: &BuildCtx) -> Result<Invocation> {
         estimate_s: 5.0 + size as f64 * 6.0 / 100e6,
         parameters,
     })
+}
+
+// --------------------------------------------------------------- registry
+
+/// bonnie++ in the tool registry.
+pub struct Bonnie;
+
+impl ToolSpec for Bonnie {
+    fn tool(&self) -> Tool {
+        Tool::Bonnie
+    }
+
+    fn aliases(&self) -> &'static [&'static str] {
+        &["bonnie"]
+    }
+
+    fn looks_like(&self, text: &str) -> bool {
+        looks_like(text)
+    }
+
+    fn parse(&self, text: &str) -> Result<Vec<Parsed>> {
+        parse(text)
+    }
+
+    fn read_command(&self, line: &str) -> Result<Parsed> {
+        read_command(line)
+    }
+
+    fn build(&self, params: &Params, ctx: &BuildCtx) -> Result<Invocation> {
+        command(params, ctx)
+    }
+
+    fn headline(&self, _params: &Params) -> &'static str {
+        "seq_block_write_bw"
+    }
+
+    // bonnie++ has no version flag; its report carries the version
+    fn version_probe(&self) -> Option<(&'static str, &'static str)> {
+        None
+    }
+
+    // its usage text or report says "Version 2.00a"
+    fn version_from_text(&self, text: &str) -> Option<String> {
+        let at = text.find("Version ")?;
+        Some(text.get(at + 8..)?.split_whitespace().next()?.to_string())
+    }
+
+    // with -q the CSV line alone is on stdout; the version is in the
+    // report on stderr
+    fn version_from_run_stderr(&self, stderr: &str) -> Option<String> {
+        super::version_from_text(Tool::Bonnie, stderr)
+    }
+
+    fn package(&self, _family: &str) -> &'static str {
+        "bonnie++"
+    }
 }
 
 #[cfg(test)]

@@ -36,11 +36,12 @@
 
 use std::collections::BTreeMap;
 
-use anyhow::{bail, Result};
+use anyhow::{bail, Context, Result};
 use serde_json::Value;
 
-use super::Parsed;
-use crate::record::Metric;
+use super::argv::{BuildCtx, Invocation, OutputFrom, ParamReader, Params};
+use super::{first_line, Parsed, ToolSpec};
+use crate::record::{Metric, Tool};
 use crate::units::{split_number, Unit};
 
 // ---------------------------------------------------------------- parsing
@@ -77,7 +78,7 @@ pub fn looks_like(text: &str) -> bool {
 pub fn parse(text: &str) -> Result<Vec<Parsed>> {
     let version = text.lines().find_map(version_line);
     let mut results = Vec::new();
-    let mut command: Option<Command> = None;
+    let mut command: Option<PastedCommand> = None;
     let mut records: BTreeMap<String, Value> = BTreeMap::new();
     let mut saw_progress = false;
     for line in output_lines(text) {
@@ -280,7 +281,7 @@ fn version_line(line: &str) -> Option<String> {
 
 /// A dd command line pasted above the output.
 #[derive(Clone, Debug, Default, PartialEq)]
-struct Command {
+struct PastedCommand {
     /// From `dd` to the end of the line.
     text: String,
     /// `key=value` operands as written.
@@ -294,7 +295,7 @@ const OPERANDS: [&str; 10] = [
 
 /// A line running dd (`$ dd if=... of=...`, `sudo dd ...`,
 /// `LC_ALL=C /bin/dd ...`): the command from `dd` on, with its operands.
-fn command_line(line: &str) -> Option<Command> {
+fn command_line(line: &str) -> Option<PastedCommand> {
     let mut offset = 0;
     let mut start = None;
     for token in line.split(' ') {
@@ -318,7 +319,7 @@ fn command_line(line: &str) -> Option<Command> {
             }
         }
     }
-    (!operands.is_empty()).then(|| Command {
+    (!operands.is_empty()).then(|| PastedCommand {
         text: text.to_string(),
         operands,
     })
@@ -348,7 +349,7 @@ pub fn read_command(line: &str) -> Result<Parsed> {
 
 /// The command's parameters, test id and text onto a result; returns the
 /// direction it measures (a read when it writes to `/dev/null`).
-fn apply_command(parsed: &mut Parsed, cmd: Command) -> Direction {
+fn apply_command(parsed: &mut Parsed, cmd: PastedCommand) -> Direction {
     let op = |k: &str| cmd.operands.get(k).map(String::as_str);
     for key in ["if", "of", "conv", "oflag", "iflag"] {
         if let Some(v) = op(key) {
@@ -388,7 +389,7 @@ fn apply_command(parsed: &mut Parsed, cmd: Command) -> Direction {
 /// Builds one result from a summary and what stood above it.
 fn result(
     s: &Summary,
-    command: Option<Command>,
+    command: Option<PastedCommand>,
     records: &BTreeMap<String, Value>,
     version: Option<String>,
 ) -> Parsed {
@@ -501,9 +502,6 @@ pub fn test_id(direction: Direction, bs: u64, conv: &str, oflag: &str, iflag: &s
 
 // ----------------------------------------------------------- command line
 
-use crate::run::plan::{BuildCtx, Invocation, OutputFrom, ParamReader, Params};
-use anyhow::Context;
-
 const DD_PARAMS: &[&str] = &["bs", "count", "size", "conv", "oflag", "iflag"];
 
 /// Builds `dd if=/dev/zero of=<dir>/dd.dat bs=.. count=.. [conv=..] [oflag=..]`
@@ -611,6 +609,66 @@ fn dd_number(text: &str) -> Result<(u64, bool)> {
         .checked_mul(mult)
         .ok_or_else(|| anyhow::anyhow!("`{text}`: too large"))?;
     Ok((value, suffix.ends_with('B')))
+}
+
+// --------------------------------------------------------------- registry
+
+/// dd in the tool registry.
+pub struct Dd;
+
+impl ToolSpec for Dd {
+    fn tool(&self) -> Tool {
+        Tool::Dd
+    }
+
+    fn looks_like(&self, text: &str) -> bool {
+        looks_like(text)
+    }
+
+    fn parse(&self, text: &str) -> Result<Vec<Parsed>> {
+        parse(text)
+    }
+
+    fn read_command(&self, line: &str) -> Result<Parsed> {
+        read_command(line)
+    }
+
+    fn build(&self, params: &Params, ctx: &BuildCtx) -> Result<Invocation> {
+        command(params, ctx)
+    }
+
+    fn headline(&self, _params: &Params) -> &'static str {
+        "write_bw"
+    }
+
+    fn version_probe(&self) -> Option<(&'static str, &'static str)> {
+        Some(("dd", "--version"))
+    }
+
+    // "dd (coreutils) 9.1", "dd (GNU coreutils) 8.32", "BusyBox v1.36.1 ..."
+    fn version_from_text(&self, text: &str) -> Option<String> {
+        let line = first_line(text)?;
+        if let Some(rest) = line.strip_prefix("BusyBox v") {
+            Some(format!("busybox {}", rest.split_whitespace().next()?))
+        } else if line.contains("coreutils") {
+            Some(format!("coreutils {}", line.rsplit(' ').next()?))
+        } else {
+            None
+        }
+    }
+
+    fn package(&self, _family: &str) -> &'static str {
+        "coreutils"
+    }
+
+    // dd takes `count` or `size`: the file's choice replaces the base's
+    fn drop_replaced(&self, base: &mut Params, new: &Params) {
+        for (given, other) in [("count", "size"), ("size", "count")] {
+            if new.contains_key(given) && !new.contains_key(other) {
+                base.remove(other);
+            }
+        }
+    }
 }
 
 #[cfg(test)]

@@ -45,8 +45,9 @@ use std::collections::BTreeMap;
 use anyhow::{bail, Context, Result};
 use serde_json::Value;
 
-use super::Parsed;
-use crate::record::Metric;
+use super::argv::{parse_size, BuildCtx, Invocation, OutputFrom, ParamReader, Params};
+use super::{first_line, Parsed, ToolSpec};
+use crate::record::{Metric, Tool};
 use crate::units::{self, split_number, Prefixes, Unit};
 
 // ---------------------------------------------------------------- parsing
@@ -83,7 +84,7 @@ pub fn parse(text: &str) -> Result<Vec<Parsed>> {
     let lines: Vec<&str> = text.lines().collect();
     let version = lines.iter().find_map(|l| version_line(l));
     // each pasted command line starts a new run
-    let mut segments: Vec<(Option<Invocation>, &[&str])> = Vec::new();
+    let mut segments: Vec<(Option<PastedCommand>, &[&str])> = Vec::new();
     let mut start = 0;
     let mut command = None;
     for (i, line) in lines.iter().enumerate() {
@@ -426,7 +427,7 @@ fn version_line(line: &str) -> Option<String> {
 
 /// An ioping command line pasted above its output.
 #[derive(Clone, Debug, Default, PartialEq)]
-struct Invocation {
+struct PastedCommand {
     /// From `ioping` to the end of the line.
     text: String,
     /// Flag letters (`R`, `L`, `C`, `B`, ...), each once, as given.
@@ -481,7 +482,7 @@ const LONG: [(&str, char); 34] = [
 ];
 
 /// A line running ioping (`$ ioping -R /mnt`, `sudo ioping -c 10 .`).
-fn command_line(line: &str) -> Option<Invocation> {
+fn command_line(line: &str) -> Option<PastedCommand> {
     let tokens: Vec<&str> = line.split_whitespace().collect();
     let at = tokens
         .iter()
@@ -500,9 +501,9 @@ fn command_line(line: &str) -> Option<Invocation> {
         return None;
     }
     let start = line.find(tokens.get(at)?)?;
-    let mut inv = Invocation {
+    let mut inv = PastedCommand {
         text: line.get(start..)?.trim().to_string(),
-        ..Invocation::default()
+        ..PastedCommand::default()
     };
     let mut i = 0;
     while let Some(token) = args.get(i) {
@@ -594,7 +595,7 @@ fn count_arg(text: &str) -> Option<u64> {
 }
 
 /// The command's parameters and test id onto a result.
-fn apply_command(parsed: &mut Parsed, inv: &Invocation) {
+fn apply_command(parsed: &mut Parsed, inv: &PastedCommand) {
     let p = &mut parsed.parameters;
     let opt = |c: char| inv.options.get(&c).map(String::as_str);
     if let Some(n) = opt('c').and_then(count_arg) {
@@ -650,9 +651,6 @@ pub fn test_id(flags: &str) -> String {
 
 // ----------------------------------------------------------- command line
 
-// `Invocation` here is the runner's; the parser above has its own
-use crate::run::plan::{BuildCtx, Invocation as RunInvocation, OutputFrom, ParamReader, Params};
-
 const IOPING_PARAMS: &[&str] = &[
     "count",
     "interval",
@@ -669,7 +667,7 @@ const IOPING_PARAMS: &[&str] = &[
 /// `-B` (batch) prints the final statistics as raw integers, so nothing is
 /// lost to rounding. Flags `rapid`, `linear`, `cached`, `direct` become one
 /// `-RLCD` group in that order.
-pub fn command(params: &Params, ctx: &BuildCtx) -> Result<RunInvocation> {
+pub fn command(params: &Params, ctx: &BuildCtx) -> Result<Invocation> {
     let mut p = ParamReader::new("ioping", params, ctx.memory_bytes);
     let mut args = vec!["-B".to_string()];
     let mut parameters = Params::new();
@@ -701,7 +699,7 @@ pub fn command(params: &Params, ctx: &BuildCtx) -> Result<RunInvocation> {
     let mut work_size = None;
     for (key, flag) in [("size", "-s"), ("work_size", "-S")] {
         if let Some(v) = p.string(key)? {
-            let bytes = crate::run::plan::parse_size(&v, ctx.memory_bytes)
+            let bytes = parse_size(&v, ctx.memory_bytes)
                 .map_err(|e| anyhow::anyhow!("ioping parameter `{key}`: {e}"))?;
             args.push(flag.into());
             args.push(bytes.to_string());
@@ -740,7 +738,7 @@ pub fn command(params: &Params, ctx: &BuildCtx) -> Result<RunInvocation> {
         (None, Some(c)) => c as f64 * interval.unwrap_or(1.0),
         (None, None) => 3.0,
     };
-    Ok(RunInvocation {
+    Ok(Invocation {
         program: "ioping".into(),
         args,
         env: Vec::new(),
@@ -751,6 +749,62 @@ pub fn command(params: &Params, ctx: &BuildCtx) -> Result<RunInvocation> {
         estimate_s: estimate,
         parameters,
     })
+}
+
+// --------------------------------------------------------------- registry
+
+/// ioping in the tool registry.
+pub struct Ioping;
+
+impl ToolSpec for Ioping {
+    fn tool(&self) -> Tool {
+        Tool::Ioping
+    }
+
+    fn looks_like(&self, text: &str) -> bool {
+        looks_like(text)
+    }
+
+    fn parse(&self, text: &str) -> Result<Vec<Parsed>> {
+        parse(text)
+    }
+
+    fn read_command(&self, line: &str) -> Result<Parsed> {
+        read_command(line)
+    }
+
+    fn build(&self, params: &Params, ctx: &BuildCtx) -> Result<Invocation> {
+        command(params, ctx)
+    }
+
+    fn headline(&self, params: &Params) -> &'static str {
+        let flag = |k: &str| params.get(k).and_then(Value::as_bool).unwrap_or(false);
+        if !flag("rapid") {
+            "lat_avg"
+        } else if flag("linear") {
+            "bw"
+        } else {
+            "iops"
+        }
+    }
+
+    fn version_probe(&self) -> Option<(&'static str, &'static str)> {
+        Some(("ioping", "-v"))
+    }
+
+    // "ioping 1.3"
+    fn version_from_text(&self, text: &str) -> Option<String> {
+        Some(
+            first_line(text)?
+                .strip_prefix("ioping ")?
+                .trim()
+                .to_string(),
+        )
+    }
+
+    fn package(&self, _family: &str) -> &'static str {
+        "ioping"
+    }
 }
 
 #[cfg(test)]
