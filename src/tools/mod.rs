@@ -1,4 +1,4 @@
-//! The four benchmark tools. Each file holds both how the tool's command
+//! The four benchmark tools. Each tool's folder holds both how its command
 //! line is built (for `run`) and how its output is parsed (for `run` and
 //! `import`). Parsers are pure functions over text. Every fact that differs
 //! between tools sits behind [`ToolSpec`]; callers reach a tool through
