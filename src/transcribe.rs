@@ -373,7 +373,7 @@ fn contains_words(text: &str, phrase: &str) -> bool {
 // ---------------------------------------------------------- command lines
 
 /// The stable test id (DESIGN.md) of a published command line of `tool`,
-/// as the tool's own command reader gives it (`tools::<tool>::read_command`,
+/// as the tool's own command reader gives it (`ToolSpec::read_published_command`,
 /// the reading `import` gives the same line pasted above output): for
 /// example `dd if=/dev/zero of=f bs=8k count=16k oflag=dsync` is
 /// `dd-write-8k-dsync`, `ioping -RL` is `ioping-seq`, and
@@ -395,43 +395,11 @@ fn parse_command(tool: Tool, command: &str) -> Result<(String, BTreeMap<String, 
             tool.name()
         );
     }
-    let parsed = match tool {
-        Tool::Dd => tools::dd::read_command(command),
-        Tool::Fio => tools::fio::read_command(&fio_command_line(command)),
-        Tool::Ioping => tools::ioping::read_command(command),
-        Tool::Bonnie => tools::bonnie::read_command(command),
-    }?;
+    let parsed = tools::spec(tool).read_published_command(command)?;
     let test_id = parsed
         .test_id
         .with_context(|| format!("command `{command}`: expected options that name a test"))?;
     Ok((test_id, parsed.parameters))
-}
-
-/// The publication's notation for fio, `fio [JOBFILE:] key=value ...` (the
-/// job file's name and the options it holds), as the fio command line with
-/// the same options, `fio --key=value ...`, which fio's reader takes. The
-/// job file's name is dropped: the record keeps the published command
-/// verbatim. Any other text is returned unchanged.
-fn fio_command_line(command: &str) -> String {
-    let mut words = command.split_whitespace().peekable();
-    let Some(program) = words.next() else {
-        return command.to_string();
-    };
-    words.next_if(|w| w.ends_with(':') && !w.contains('='));
-    let options: Vec<&str> = words.collect();
-    let notation = !options.is_empty()
-        && options
-            .iter()
-            .all(|o| o.contains('=') && !o.starts_with('-'));
-    if !notation {
-        return command.to_string();
-    }
-    let mut line = program.to_string();
-    for option in options {
-        line.push_str(" --");
-        line.push_str(option);
-    }
-    line
 }
 
 // ---------------------------------------------------------------- metrics
@@ -752,26 +720,6 @@ mod tests {
             test_id_for(Tool::Bonnie, "bonnie++ -u 0 -r 1700 -s 3400 -n 256 -b -d /").unwrap(),
             "bonnie"
         );
-    }
-
-    #[test]
-    fn the_publications_fio_notation_becomes_fio_options() {
-        assert_eq!(
-            fio_command_line("fio reads.ini: rw=randread bs=4k iodepth=64"),
-            "fio --rw=randread --bs=4k --iodepth=64"
-        );
-        assert_eq!(
-            fio_command_line("fio rw=read bs=4k"),
-            "fio --rw=read --bs=4k"
-        );
-        for unchanged in [
-            "fio --rw=read --bs=4k",
-            "fio job.ini",
-            "fio x: rw=read y",
-            "fio",
-        ] {
-            assert_eq!(fio_command_line(unchanged), unchanged);
-        }
     }
 
     #[test]

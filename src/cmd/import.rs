@@ -22,13 +22,9 @@ pub enum ToolChoice {
 impl ToolChoice {
     /// The tool named, `None` for `auto`.
     pub fn tool(self) -> Option<Tool> {
-        match self {
-            ToolChoice::Auto => None,
-            ToolChoice::Fio => Some(Tool::Fio),
-            ToolChoice::Dd => Some(Tool::Dd),
-            ToolChoice::Ioping => Some(Tool::Ioping),
-            ToolChoice::Bonnie => Some(Tool::Bonnie),
-        }
+        // the flag's spelling is a registry name (`auto` is none)
+        self.to_possible_value()
+            .and_then(|v| crate::tools::by_name(v.get_name()))
     }
 }
 

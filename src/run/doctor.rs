@@ -11,16 +11,6 @@ use super::{host, plan, scratch};
 use crate::error::usage;
 use crate::record::Tool;
 
-/// The distribution package that provides `tool`.
-fn package(tool: Tool, family: &str) -> &'static str {
-    match (tool, family) {
-        (Tool::Dd, _) => "coreutils",
-        (Tool::Fio, _) => "fio",
-        (Tool::Ioping, _) => "ioping",
-        (Tool::Bonnie, _) => "bonnie++",
-    }
-}
-
 /// The install command for `tools` on a distribution described by
 /// `/etc/os-release`'s `ID` and `ID_LIKE`; a generic hint when unknown.
 pub fn install_command(id: Option<&str>, id_like: Option<&str>, tools: &[Tool]) -> String {
@@ -38,7 +28,7 @@ pub fn install_command(id: Option<&str>, id_like: Option<&str>, tools: &[Tool]) 
     });
     let mut pkgs: Vec<&str> = tools
         .iter()
-        .map(|&t| package(t, family.unwrap_or("")))
+        .map(|&t| crate::tools::spec(t).package(family.unwrap_or("")))
         .collect();
     pkgs.dedup();
     let list = pkgs.join(" ");

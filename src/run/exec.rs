@@ -12,8 +12,8 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 
-use super::plan::{Invocation, OutputFrom};
 use crate::record::Tool;
+use crate::tools::argv::{Invocation, OutputFrom};
 
 /// What one tool run gave back.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -100,46 +100,13 @@ fn is_executable(p: &Path) -> bool {
         .unwrap_or(false)
 }
 
-/// The version in a tool's `--version` style output, if one is there.
-pub fn version_from_text(tool: Tool, text: &str) -> Option<String> {
-    let line = text.lines().find(|l| !l.trim().is_empty())?.trim();
-    let v = match tool {
-        // "fio-3.33"
-        Tool::Fio => line.strip_prefix("fio-")?.to_string(),
-        // "dd (coreutils) 9.1", "dd (GNU coreutils) 8.32", "BusyBox v1.36.1 ..."
-        Tool::Dd => {
-            if let Some(rest) = line.strip_prefix("BusyBox v") {
-                format!("busybox {}", rest.split_whitespace().next()?)
-            } else if line.contains("coreutils") {
-                format!("coreutils {}", line.rsplit(' ').next()?)
-            } else {
-                return None;
-            }
-        }
-        // "ioping 1.3"
-        Tool::Ioping => line.strip_prefix("ioping ")?.trim().to_string(),
-        // bonnie++ has no version flag; its usage text or report says "Version 2.00a"
-        Tool::Bonnie => {
-            let at = text.find("Version ")?;
-            text.get(at + 8..)?.split_whitespace().next()?.to_string()
-        }
-    };
-    (!v.is_empty()).then_some(v)
-}
-
 impl Executor for RealExecutor {
     fn available(&self, program: &str) -> bool {
         which(program).is_some()
     }
 
     fn version(&mut self, tool: Tool) -> Option<String> {
-        let (program, arg) = match tool {
-            Tool::Dd => ("dd", "--version"),
-            Tool::Fio => ("fio", "--version"),
-            Tool::Ioping => ("ioping", "-v"),
-            // bonnie++ has no version flag; its report carries the version
-            Tool::Bonnie => return None,
-        };
+        let (program, arg) = crate::tools::spec(tool).version_probe()?;
         let probe = Invocation {
             program: program.to_string(),
             args: vec![arg.to_string()],
@@ -158,7 +125,7 @@ impl Executor for RealExecutor {
             return None;
         }
         let text = format!("{}{}", out.stdout, out.stderr);
-        version_from_text(tool, &text)
+        crate::tools::version_from_text(tool, &text)
     }
 
     fn run(
@@ -387,32 +354,6 @@ mod tests {
             estimate_s: 0.0,
             parameters: Default::default(),
         }
-    }
-
-    #[test]
-    fn versions_come_from_the_first_line() {
-        assert_eq!(
-            version_from_text(Tool::Fio, "fio-3.33\n").as_deref(),
-            Some("3.33")
-        );
-        assert_eq!(
-            version_from_text(Tool::Dd, "dd (coreutils) 9.1\nCopyright").as_deref(),
-            Some("coreutils 9.1")
-        );
-        assert_eq!(
-            version_from_text(Tool::Dd, "BusyBox v1.36.1 (2023-06-10) multi-call binary.")
-                .as_deref(),
-            Some("busybox 1.36.1")
-        );
-        assert_eq!(
-            version_from_text(Tool::Ioping, "ioping 1.3\n").as_deref(),
-            Some("1.3")
-        );
-        assert_eq!(
-            version_from_text(Tool::Bonnie, "Version 2.00a       ------Sequential").as_deref(),
-            Some("2.00a")
-        );
-        assert_eq!(version_from_text(Tool::Fio, "garbage"), None);
     }
 
     #[test]

@@ -20,8 +20,9 @@ pub mod plan;
 pub mod progress;
 pub mod scratch;
 
+use crate::tools::argv::OutputFrom;
 use exec::{Executor, Outcome, RealExecutor};
-use plan::{Job, OutputFrom};
+use plan::Job;
 use progress::Progress;
 use scratch::Scratch;
 
@@ -438,8 +439,9 @@ fn run_job(
     };
     rec.duration_s = Some(outcome.duration.as_secs_f64());
     rec.raw = Some(raw_of(&outcome, &job.invocation.output));
-    if rec.test.tool_version.is_none() && job.tool == Tool::Bonnie {
-        rec.test.tool_version = exec::version_from_text(Tool::Bonnie, &outcome.stderr);
+    if rec.test.tool_version.is_none() {
+        rec.test.tool_version =
+            crate::tools::spec(job.tool).version_from_run_stderr(&outcome.stderr);
     }
     match judge(job, &outcome) {
         Ok(parsed) => {

@@ -9,21 +9,18 @@
 //! start from a shipped suite with `base = "quick"`: tests with the same id
 //! take the file's parameters key by key, new ids are added.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use anyhow::{anyhow, bail, Context, Result};
-use serde_json::Value;
 
 use crate::record::{is_valid_id, Tool};
+use crate::tools::argv::{BuildCtx, Invocation, Params};
 
 /// The `quick` suite shipped in the binary.
 pub const QUICK: &str = include_str!("../../suites/quick.toml");
 /// The `standard` suite shipped in the binary.
 pub const STANDARD: &str = include_str!("../../suites/standard.toml");
-
-/// A tool's parameters as a suite gives them (and as records store them).
-pub type Params = BTreeMap<String, Value>;
 
 /// One test of a suite, before sizes are resolved.
 #[derive(Clone, Debug, PartialEq)]
@@ -53,75 +50,6 @@ pub struct Suite {
     pub timeout_s: u64,
     /// The tests, in the order they run.
     pub tests: Vec<TestSpec>,
-}
-
-/// Where a tool's result text is read from.
-#[derive(Clone, Debug, PartialEq)]
-pub enum OutputFrom {
-    /// Standard output.
-    Stdout,
-    /// Standard error (dd prints its summary there).
-    Stderr,
-    /// A file the tool writes (fio `--output`).
-    File(PathBuf),
-}
-
-/// What the machine and the run tell a command builder.
-#[derive(Clone, Debug)]
-pub struct BuildCtx<'a> {
-    /// The job's own directory inside the scratch directory.
-    pub dir: &'a Path,
-    /// Total memory in bytes, for sizes given as `NxRAM`.
-    pub memory_bytes: Option<u64>,
-    /// Whether the runner is root (bonnie++ then needs `-u root`).
-    pub is_root: bool,
-    /// The test id (fio's job name).
-    pub test_id: &'a str,
-}
-
-/// A tool's command line, ready to spawn, with what it will write.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Invocation {
-    /// Program name, looked up on `PATH`.
-    pub program: String,
-    /// Arguments.
-    pub args: Vec<String>,
-    /// Extra environment variables.
-    pub env: Vec<(String, String)>,
-    /// Where the parser's input comes from.
-    pub output: OutputFrom,
-    /// Bytes the test writes at most (for the free-space check).
-    pub bytes: u64,
-    /// Rough duration in seconds, for the progress display before a measurement.
-    pub estimate_s: f64,
-    /// The resolved parameters, as the record stores them.
-    pub parameters: Params,
-}
-
-impl Invocation {
-    /// The command line as a shell would take it, environment first.
-    pub fn display(&self) -> String {
-        let mut parts: Vec<String> = self
-            .env
-            .iter()
-            .map(|(k, v)| format!("{k}={}", shell_quote(v)))
-            .collect();
-        parts.push(shell_quote(&self.program));
-        parts.extend(self.args.iter().map(|a| shell_quote(a)));
-        parts.join(" ")
-    }
-}
-
-/// Quotes `s` for a POSIX shell when it holds anything but plain characters.
-pub fn shell_quote(s: &str) -> String {
-    let plain = !s.is_empty()
-        && s.bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b"-_./=:,+@%".contains(&b));
-    if plain {
-        s.to_string()
-    } else {
-        format!("'{}'", s.replace('\'', "'\\''"))
-    }
 }
 
 /// One execution of one test.
@@ -306,14 +234,7 @@ fn merge_test(existing: &mut TestSpec, new: TestSpec) -> Result<()> {
     existing.repeat = new.repeat.or(existing.repeat);
     existing.timeout_s = new.timeout_s.or(existing.timeout_s);
     existing.headline = new.headline.or(existing.headline.take());
-    // dd takes `count` or `size`: the file's choice replaces the base's
-    if existing.tool == Tool::Dd {
-        for (given, other) in [("count", "size"), ("size", "count")] {
-            if new.params.contains_key(given) && !new.params.contains_key(other) {
-                existing.params.remove(other);
-            }
-        }
-    }
+    crate::tools::spec(existing.tool).drop_replaced(&mut existing.params, &new.params);
     for (k, v) in new.params {
         existing.params.insert(k, v);
     }
@@ -322,21 +243,15 @@ fn merge_test(existing: &mut TestSpec, new: TestSpec) -> Result<()> {
 
 /// The tool for a suite's `tool` value.
 pub fn parse_tool(name: &str) -> Result<Tool> {
-    Tool::ALL
-        .into_iter()
-        .find(|t| t.name() == name || (name == "bonnie" && *t == Tool::Bonnie))
+    crate::tools::by_name(name)
         .ok_or_else(|| anyhow!("unknown tool `{name}` (expected dd, fio, ioping or bonnie++)"))
 }
 
 /// Builds the command line of one test in `dir`.
 pub fn build(spec: &TestSpec, ctx: &BuildCtx) -> Result<Invocation> {
-    let r = match spec.tool {
-        Tool::Dd => crate::tools::dd::command(&spec.params, ctx),
-        Tool::Fio => crate::tools::fio::command(&spec.params, ctx),
-        Tool::Ioping => crate::tools::ioping::command(&spec.params, ctx),
-        Tool::Bonnie => crate::tools::bonnie::command(&spec.params, ctx),
-    };
-    r.with_context(|| format!("test `{}`", spec.id))
+    crate::tools::spec(spec.tool)
+        .build(&spec.params, ctx)
+        .with_context(|| format!("test `{}`", spec.id))
 }
 
 /// The metric the summary shows for a test: the suite's `headline`, else
@@ -345,32 +260,9 @@ pub fn headline(spec: &TestSpec) -> String {
     if let Some(h) = &spec.headline {
         return h.clone();
     }
-    let flag = |k: &str| spec.params.get(k).and_then(Value::as_bool).unwrap_or(false);
-    match spec.tool {
-        Tool::Dd => "write_bw".into(),
-        Tool::Fio => {
-            let rw = spec
-                .params
-                .get("rw")
-                .and_then(Value::as_str)
-                .unwrap_or("read");
-            if rw.contains("write") && !rw.contains("rw") {
-                "write_iops".into()
-            } else {
-                "read_iops".into()
-            }
-        }
-        Tool::Ioping => {
-            if !flag("rapid") {
-                "lat_avg".into()
-            } else if flag("linear") {
-                "bw".into()
-            } else {
-                "iops".into()
-            }
-        }
-        Tool::Bonnie => "seq_block_write_bw".into(),
-    }
+    crate::tools::spec(spec.tool)
+        .headline(&spec.params)
+        .to_string()
 }
 
 /// Turns a suite into jobs under `scratch` (one directory per job),
@@ -438,143 +330,10 @@ pub fn plan(
     Ok(jobs)
 }
 
-/// Reads tool parameters one by one, resolving sizes, and refuses keys
-/// nobody read.
-pub struct ParamReader<'a> {
-    tool: &'static str,
-    params: &'a Params,
-    used: BTreeSet<&'a str>,
-    memory_bytes: Option<u64>,
-}
-
-impl<'a> ParamReader<'a> {
-    /// A reader over `params` of `tool`.
-    pub fn new(tool: &'static str, params: &'a Params, memory_bytes: Option<u64>) -> Self {
-        ParamReader {
-            tool,
-            params,
-            used: BTreeSet::new(),
-            memory_bytes,
-        }
-    }
-
-    fn get(&mut self, key: &str) -> Option<&'a Value> {
-        let (k, v) = self.params.get_key_value(key)?;
-        self.used.insert(k.as_str());
-        Some(v)
-    }
-
-    /// A string (numbers are written out as they are).
-    pub fn string(&mut self, key: &str) -> Result<Option<String>> {
-        match self.get(key) {
-            None => Ok(None),
-            Some(Value::String(s)) => Ok(Some(s.clone())),
-            Some(Value::Number(n)) => Ok(Some(n.to_string())),
-            Some(other) => bail!(
-                "{} parameter `{key} = {other}`: expected a string",
-                self.tool
-            ),
-        }
-    }
-
-    /// A boolean.
-    pub fn flag(&mut self, key: &str) -> Result<bool> {
-        match self.get(key) {
-            None => Ok(false),
-            Some(Value::Bool(b)) => Ok(*b),
-            Some(other) => bail!(
-                "{} parameter `{key} = {other}`: expected true or false",
-                self.tool
-            ),
-        }
-    }
-
-    /// A non-negative whole number.
-    pub fn count(&mut self, key: &str) -> Result<Option<u64>> {
-        match self.get(key) {
-            None => Ok(None),
-            Some(v) => match v.as_u64() {
-                Some(n) => Ok(Some(n)),
-                None => bail!(
-                    "{} parameter `{key} = {v}`: expected a non-negative whole number",
-                    self.tool
-                ),
-            },
-        }
-    }
-
-    /// A size in bytes: a number, `64M`, `1G`, `4k` (powers of 1024) or
-    /// `2xRAM` (a multiple of the machine's memory).
-    pub fn size(&mut self, key: &str) -> Result<Option<u64>> {
-        let memory = self.memory_bytes;
-        let tool = self.tool;
-        match self.get(key) {
-            None => Ok(None),
-            Some(Value::Number(n)) => match n.as_u64() {
-                Some(b) => Ok(Some(b)),
-                None => bail!("{tool} parameter `{key} = {n}`: expected a size in bytes"),
-            },
-            Some(Value::String(s)) => parse_size(s, memory)
-                .map(Some)
-                .with_context(|| format!("{tool} parameter `{key}`")),
-            Some(other) => bail!("{tool} parameter `{key} = {other}`: expected a size"),
-        }
-    }
-
-    /// The keys nobody read, in order (for tools that pass them through).
-    pub fn rest(&self) -> Vec<(&'a String, &'a Value)> {
-        self.params
-            .iter()
-            .filter(|(k, _)| !self.used.contains(k.as_str()))
-            .collect()
-    }
-
-    /// Fails when a key was not read: a typo must not pass silently.
-    pub fn finish(self, known: &[&str]) -> Result<()> {
-        if let Some((k, _)) = self.rest().first() {
-            bail!(
-                "unknown {} parameter `{k}` (expected one of: {})",
-                self.tool,
-                known.join(", ")
-            );
-        }
-        Ok(())
-    }
-}
-
-/// Parses a size: whole bytes, a number with `k`/`M`/`G`/`T` (powers of
-/// 1024, `KiB` and `MB` alike), or `NxRAM` (needs `memory_bytes`).
-pub fn parse_size(text: &str, memory_bytes: Option<u64>) -> Result<u64> {
-    let t = text.trim();
-    if let Some(factor) = t
-        .strip_suffix("xRAM")
-        .or_else(|| t.strip_suffix("xram"))
-        .or_else(|| t.strip_suffix("*RAM"))
-    {
-        let f: f64 = factor
-            .trim()
-            .parse()
-            .ok()
-            .filter(|f: &f64| f.is_finite() && *f > 0.0)
-            .ok_or_else(|| anyhow!("`{text}`: expected a factor before xRAM, as in 2xRAM"))?;
-        let mem = memory_bytes.ok_or_else(|| {
-            anyhow!("`{text}`: the machine's memory size is unknown; give a size such as 8G")
-        })?;
-        return Ok((mem as f64 * f).round() as u64);
-    }
-    let (value, unit) = crate::units::split_number(t)
-        .ok_or_else(|| anyhow!("`{text}`: expected a size such as 4k, 64M, 1G or 2xRAM"))?;
-    let mult = crate::units::byte_multiplier(unit, crate::units::Prefixes::Binary)
-        .ok_or_else(|| anyhow!("`{text}`: unknown size unit `{unit}` (use k, M, G, T)"))?;
-    if value < 0.0 {
-        bail!("`{text}`: a size cannot be negative");
-    }
-    Ok((value * mult).round() as u64)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tools::argv::OutputFrom;
 
     const GIB: u64 = 1 << 30;
 
@@ -588,20 +347,6 @@ mod tests {
             .find(|j| j.test_id == id)
             .map(|j| j.invocation.display())
             .unwrap_or_else(|| panic!("no job {id}"))
-    }
-
-    #[test]
-    fn sizes_parse_binary_and_ram_multiples() {
-        assert_eq!(parse_size("64M", None).unwrap(), 64 << 20);
-        assert_eq!(parse_size("4k", None).unwrap(), 4096);
-        assert_eq!(parse_size("1GiB", None).unwrap(), GIB);
-        assert_eq!(parse_size("512", None).unwrap(), 512);
-        assert_eq!(parse_size("2xRAM", Some(3 * GIB)).unwrap(), 6 * GIB);
-        assert_eq!(parse_size("0.5xRAM", Some(4 * GIB)).unwrap(), 2 * GIB);
-        let e = parse_size("2xRAM", None).unwrap_err().to_string();
-        assert!(e.contains("memory size is unknown"), "{e}");
-        assert!(parse_size("lots", None).is_err());
-        assert!(parse_size("3Q", None).is_err());
     }
 
     #[test]
@@ -998,12 +743,5 @@ mod tests {
         // a RAM-sized fio file is passed resolved
         let j = one("tool = 'fio'\nsize = '0.5xRAM'").unwrap();
         assert!(j.invocation.args.contains(&format!("--size={}", GIB / 2)));
-    }
-
-    #[test]
-    fn quoting_only_when_needed() {
-        assert_eq!(shell_quote("/a/b-c.d"), "/a/b-c.d");
-        assert_eq!(shell_quote("a b"), "'a b'");
-        assert_eq!(shell_quote("it's"), "'it'\\''s'");
     }
 }

@@ -1,6 +1,8 @@
-//! The four benchmark tools. Each file holds both how the tool's command
+//! The four benchmark tools. Each tool's folder holds both how its command
 //! line is built (for `run`) and how its output is parsed (for `run` and
-//! `import`). Parsers are pure functions over text.
+//! `import`). Parsers are pure functions over text. Every fact that differs
+//! between tools sits behind [`ToolSpec`]; callers reach a tool through
+//! [`spec`] or the [`TOOLS`] registry, never by matching on [`Tool`].
 
 use std::collections::BTreeMap;
 
@@ -8,10 +10,13 @@ use anyhow::Result;
 
 use crate::record::{Metric, Tool};
 
+pub mod argv;
 pub mod bonnie;
 pub mod dd;
 pub mod fio;
 pub mod ioping;
+
+use argv::{BuildCtx, Invocation, Params};
 
 /// What a parser took from one result in a tool's output.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -29,27 +34,146 @@ pub struct Parsed {
     pub command: Option<String>,
 }
 
+/// Everything diskdash knows about one benchmark tool. One implementation
+/// per file under `tools/`, listed once in [`TOOLS`].
+pub trait ToolSpec: Sync {
+    /// Which tool this is.
+    fn tool(&self) -> Tool;
+
+    /// Other names a suite's `tool` or `import --tool` may give it.
+    fn aliases(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    /// Whether `text` looks like output of this tool.
+    fn looks_like(&self, text: &str) -> bool;
+
+    /// Parses the tool's output: one entry per result; fails with a message
+    /// saying what was expected.
+    fn parse(&self, text: &str) -> Result<Vec<Parsed>>;
+
+    /// Reads a command line of this tool (as pasted above its output) into
+    /// the parameters and test id its output would carry.
+    fn read_command(&self, line: &str) -> Result<Parsed>;
+
+    /// Reads a command line as a publication prints it; the same as
+    /// [`ToolSpec::read_command`] unless the tool has a published notation.
+    fn read_published_command(&self, line: &str) -> Result<Parsed> {
+        self.read_command(line)
+    }
+
+    /// Builds the command line of one test from a suite's parameters.
+    fn build(&self, params: &Params, ctx: &BuildCtx) -> Result<Invocation>;
+
+    /// The metric the summary shows when the suite names none.
+    fn headline(&self, params: &Params) -> &'static str;
+
+    /// Program and argument that make the tool print its version; `None`
+    /// when it has no such flag.
+    fn version_probe(&self) -> Option<(&'static str, &'static str)>;
+
+    /// The version in the tool's version output (or its report), if there
+    /// is one. May return an empty string; [`version_from_text`] drops it.
+    fn version_from_text(&self, text: &str) -> Option<String>;
+
+    /// The version read from a run's standard error, for a tool whose
+    /// parsed output does not carry it; `None` for the others.
+    fn version_from_run_stderr(&self, _stderr: &str) -> Option<String> {
+        None
+    }
+
+    /// The distribution package that provides the tool; `family` is the
+    /// package manager (`apt`, `dnf`, `apk`, `pacman`, `zypper`) or empty.
+    fn package(&self, family: &str) -> &'static str;
+
+    /// Removes from a base suite's parameters `base` those that `new` (a
+    /// suite file's parameters for the same test) replaces under another
+    /// name; the keys `new` gives are then set over `base` by the caller.
+    fn drop_replaced(&self, _base: &mut Params, _new: &Params) {}
+}
+
+/// Every tool, in the order [`detect`] tries them: fio first, as its text
+/// output can quote dd-like lines in job names, and bonnie++ CSV last, as
+/// it is the least distinctive.
+pub static TOOLS: &[&dyn ToolSpec] = &[&fio::Fio, &ioping::Ioping, &dd::Dd, &bonnie::Bonnie];
+
+/// The spec of `tool`.
+pub fn spec(tool: Tool) -> &'static dyn ToolSpec {
+    TOOLS
+        .iter()
+        .copied()
+        .find(|s| s.tool() == tool)
+        .expect("every tool is listed in TOOLS")
+}
+
+/// The tool called `name` (its record name or an alias); `None` if none is.
+pub fn by_name(name: &str) -> Option<Tool> {
+    Tool::ALL
+        .into_iter()
+        .find(|&t| t.name() == name || spec(t).aliases().contains(&name))
+}
+
 /// Parses `text` as output of `tool`. One entry per result (a bonnie++ CSV
 /// line, a fio group); fails with a message saying what was expected.
 pub fn parse(tool: Tool, text: &str) -> Result<Vec<Parsed>> {
-    match tool {
-        Tool::Dd => dd::parse(text),
-        Tool::Fio => fio::parse(text),
-        Tool::Ioping => ioping::parse(text),
-        Tool::Bonnie => bonnie::parse(text),
-    }
+    spec(tool).parse(text)
 }
 
 /// Guesses which tool printed `text`; `None` if it looks like none of them.
 pub fn detect(text: &str) -> Option<Tool> {
-    // fio first: its text output can quote dd-like lines in job names, and
-    // bonnie++ CSV is the least distinctive.
-    [Tool::Fio, Tool::Ioping, Tool::Dd, Tool::Bonnie]
-        .into_iter()
-        .find(|&t| match t {
-            Tool::Fio => fio::looks_like(text),
-            Tool::Ioping => ioping::looks_like(text),
-            Tool::Dd => dd::looks_like(text),
-            Tool::Bonnie => bonnie::looks_like(text),
-        })
+    TOOLS.iter().find(|s| s.looks_like(text)).map(|s| s.tool())
+}
+
+/// The version in a tool's `--version` style output, if one is there.
+pub fn version_from_text(tool: Tool, text: &str) -> Option<String> {
+    spec(tool).version_from_text(text).filter(|v| !v.is_empty())
+}
+
+/// The first non-empty line of `text`, trimmed: where most tools print
+/// their version.
+fn first_line(text: &str) -> Option<&str> {
+    Some(text.lines().find(|l| !l.trim().is_empty())?.trim())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_tool_is_registered_once() {
+        for tool in Tool::ALL {
+            assert_eq!(TOOLS.iter().filter(|s| s.tool() == tool).count(), 1);
+            assert_eq!(spec(tool).tool(), tool);
+            assert_eq!(by_name(tool.name()), Some(tool));
+        }
+        assert_eq!(TOOLS.len(), Tool::ALL.len());
+        assert_eq!(by_name("bonnie"), Some(Tool::Bonnie));
+        assert_eq!(by_name("auto"), None);
+    }
+
+    #[test]
+    fn versions_come_from_the_first_line() {
+        assert_eq!(
+            version_from_text(Tool::Fio, "fio-3.33\n").as_deref(),
+            Some("3.33")
+        );
+        assert_eq!(
+            version_from_text(Tool::Dd, "dd (coreutils) 9.1\nCopyright").as_deref(),
+            Some("coreutils 9.1")
+        );
+        assert_eq!(
+            version_from_text(Tool::Dd, "BusyBox v1.36.1 (2023-06-10) multi-call binary.")
+                .as_deref(),
+            Some("busybox 1.36.1")
+        );
+        assert_eq!(
+            version_from_text(Tool::Ioping, "ioping 1.3\n").as_deref(),
+            Some("1.3")
+        );
+        assert_eq!(
+            version_from_text(Tool::Bonnie, "Version 2.00a       ------Sequential").as_deref(),
+            Some("2.00a")
+        );
+        assert_eq!(version_from_text(Tool::Fio, "garbage"), None);
+    }
 }

@@ -1,0 +1,765 @@
+//! `bonnie`: building its command line and parsing its output.
+//!
+//! The parser reads bonnie++'s CSV lines (what it prints on stdout, alone
+//! with `-q`). Three layouts exist; columns are 0-based below.
+//!
+//! **Format 1.98** (bonnie++ 1.98 to 2.0x; 50 fields; bon_csv2html(1)):
+//! 0 format_version (`1.98`), 1 bonnie_version (`2.00a`), 2 name,
+//! 3 concurrency, 4 seed, 5 file_size (`512M`, `16G`), 6 chunk_size,
+//! 7 seeks (number of seeks), 8 seek_proc_count,
+//! 9-20 putc, put_block, rewrite, getc, get_block, seeks (each rate then %CPU),
+//! 21 num_files, 22 max_size, 23 min_size, 24 num_dirs, 25 file_chunk_size,
+//! 26-37 seq_create, seq_stat, seq_del, ran_create, ran_stat, ran_del
+//! (each rate then %CPU), 38-49 the twelve latencies in the same order
+//! (putc ... seeks, seq_create ... ran_del).
+//!
+//! **Format 1.96/1.97** (bonnie++ 1.96, 1.97; 48 fields): as 1.98 without
+//! columns 7 and 8: 0 format_version, 1 bonnie_version, 2 name,
+//! 3 concurrency, 4 seed, 5 file_size, 6 io_chunk_size, 7-18 the six I/O
+//! results, 19 num_files, 20 max_size, 21 min_size, 22 num_dirs,
+//! 23 file_chunk_size, 24-35 the six file results, 36-47 the latencies.
+//!
+//! **Format 1** (bonnie++ 1.0x; 27 fields, no version column): 0 name,
+//! 1 file_size (`3400M`, or `1G:32k` with the chunk size), 2-13 the six
+//! I/O results, 14 num_files as one text (`256`, `16:100000:16/64`),
+//! 15-26 the six file results. No latencies.
+//!
+//! Quirks seen in the source and in real output, handled here:
+//! - bonnie++ 2.00a leaves chunk_size empty even with `-s 512M:64k`, so the
+//!   chunk size comes from a pasted command line when the CSV lacks it.
+//! - 1.96 to 2.00a write the directory count of `-n N:max:min:dirs` into the
+//!   file_chunk_size column and leave num_dirs empty (`16,10000,1000,,4` for
+//!   `-n 16:10000:1000:4`); the file chunk size never reaches the CSV.
+//! - the header 2.00a prints with `-x` is the 48-column 1.96 header above
+//!   50-column data, so header lines are skipped, never used as a map.
+//! - 2.00a's text table prints the file count where the file-test rates
+//!   belong (`16384` for `-n 16`) and `333m` for 341193 K/sec; only the CSV
+//!   is read. No CSV format prints M/sec: throughput is always K/sec (KiB/s),
+//!   but a `k`/`m`/`g` suffix as in that table is accepted as KiB/MiB/GiB.
+//!
+//! `+++++` (rate) and `+++` (CPU) mean the test ran too fast to measure: the
+//! metric is absent, not zero. An empty field means the test did not run
+//! (`-f` skips the per-character tests, `-s 0` the I/O tests, `-n 0` the file
+//! tests): absent too. Latencies carry `us`, `ms` or `s` and are the maximum
+//! time of one operation.
+
+use std::collections::BTreeMap;
+
+use anyhow::{anyhow, bail, Context, Result};
+use serde_json::Value;
+
+use super::argv::{BuildCtx, Invocation, Params};
+use super::{Parsed, ToolSpec};
+use crate::record::{Metric, Tool};
+use crate::units::{self, Unit};
+
+mod invocation;
+mod pasted;
+
+#[cfg(test)]
+mod tests;
+
+pub use invocation::command;
+pub use pasted::read_command;
+
+use pasted::{command_line, command_parameters, PastedCommand};
+
+// ---------------------------------------------------------------- parsing
+
+/// The test id of every bonnie++ result: one bonnie++ run is one test.
+pub fn test_id() -> &'static str {
+    "bonnie"
+}
+
+/// The six I/O tests in CSV order, as metric names, with their unit.
+const IO_METRICS: [(&str, Unit); 6] = [
+    ("seq_char_write_bw", Unit::BytesPerSec),
+    ("seq_block_write_bw", Unit::BytesPerSec),
+    ("rewrite_bw", Unit::BytesPerSec),
+    ("seq_char_read_bw", Unit::BytesPerSec),
+    ("seq_block_read_bw", Unit::BytesPerSec),
+    ("random_seeks", Unit::OpsPerSec),
+];
+
+/// The six file tests in CSV order, as metric names (files per second).
+const FILE_METRICS: [&str; 6] = [
+    "seq_create",
+    "seq_stat",
+    "seq_delete",
+    "random_create",
+    "random_stat",
+    "random_delete",
+];
+
+/// Column names of format 1.98, as bon_csv2html(1) lists them.
+const COLUMNS_198: &str = "format_version,bonnie_version,name,concurrency,seed,file_size,\
+chunk_size,seeks,seek_proc_count,putc,putc_cpu,put_block,put_block_cpu,rewrite,rewrite_cpu,\
+getc,getc_cpu,get_block,get_block_cpu,seeks,seeks_cpu,num_files,max_size,min_size,num_dirs,\
+file_chunk_size,seq_create,seq_create_cpu,seq_stat,seq_stat_cpu,seq_del,seq_del_cpu,\
+ran_create,ran_create_cpu,ran_stat,ran_stat_cpu,ran_del,ran_del_cpu,putc_latency,\
+put_block_latency,rewrite_latency,getc_latency,get_block_latency,seeks_latency,\
+seq_create_latency,seq_stat_latency,seq_del_latency,ran_create_latency,ran_stat_latency,\
+ran_del_latency";
+
+/// Column names of format 1.96/1.97: the header bonnie++ 1.96 to 2.00a print.
+const COLUMNS_196: &str = "format_version,bonnie_version,name,concurrency,seed,file_size,\
+io_chunk_size,putc,putc_cpu,put_block,put_block_cpu,rewrite,rewrite_cpu,getc,getc_cpu,\
+get_block,get_block_cpu,seeks,seeks_cpu,num_files,max_size,min_size,num_dirs,file_chunk_size,\
+seq_create,seq_create_cpu,seq_stat,seq_stat_cpu,seq_del,seq_del_cpu,ran_create,ran_create_cpu,\
+ran_stat,ran_stat_cpu,ran_del,ran_del_cpu,putc_latency,put_block_latency,rewrite_latency,\
+getc_latency,get_block_latency,seeks_latency,seq_create_latency,seq_stat_latency,\
+seq_del_latency,ran_create_latency,ran_stat_latency,ran_del_latency";
+
+/// Column names of format 1 (bonnie++ 1.0x), the header it prints.
+const COLUMNS_1: &str = "name,file_size,putc,putc_cpu,put_block,put_block_cpu,rewrite,\
+rewrite_cpu,getc,getc_cpu,get_block,get_block_cpu,seeks,seeks_cpu,num_files,seq_create,\
+seq_create_cpu,seq_stat,seq_stat_cpu,seq_del,seq_del_cpu,ran_create,ran_create_cpu,ran_stat,\
+ran_stat_cpu,ran_del,ran_del_cpu";
+
+/// One of the three CSV layouts: where each group of columns starts.
+struct Layout {
+    /// `1.98`, `1.96/1.97` or `1`, for messages.
+    name: &'static str,
+    /// Comma-separated column names.
+    columns: &'static str,
+    /// Whether columns 0 and 1 hold the format and bonnie++ versions, and
+    /// a chunk-size column follows file_size (1.9x), or not (1.0x).
+    versioned: bool,
+    /// The format_version values this layout carries.
+    formats: &'static [&'static str],
+    /// Index of the seek count (followed by the seeker process count).
+    seeks: Option<usize>,
+    /// Index of the machine name.
+    name_col: usize,
+    /// Index of file_size.
+    file_size: usize,
+    /// Index of the first I/O result (putc).
+    io: usize,
+    /// Index of num_files.
+    files: usize,
+    /// Index of the first file result (seq_create).
+    file_results: usize,
+    /// Index of the first latency, if the format has them.
+    latency: Option<usize>,
+}
+
+const LAYOUT_198: Layout = Layout {
+    name: "1.98",
+    versioned: true,
+    formats: &["1.98"],
+    seeks: Some(7),
+    columns: COLUMNS_198,
+    name_col: 2,
+    file_size: 5,
+    io: 9,
+    files: 21,
+    file_results: 26,
+    latency: Some(38),
+};
+
+const LAYOUT_196: Layout = Layout {
+    name: "1.96/1.97",
+    versioned: true,
+    formats: &["1.96", "1.97"],
+    seeks: None,
+    columns: COLUMNS_196,
+    name_col: 2,
+    file_size: 5,
+    io: 7,
+    files: 19,
+    file_results: 24,
+    latency: Some(36),
+};
+
+const LAYOUT_1: Layout = Layout {
+    name: "1 (bonnie++ 1.0x)",
+    versioned: false,
+    formats: &[],
+    seeks: None,
+    columns: COLUMNS_1,
+    name_col: 0,
+    file_size: 1,
+    io: 2,
+    files: 14,
+    file_results: 15,
+    latency: None,
+};
+
+/// Whether `text` looks like output of this tool: a bonnie++ CSV line or
+/// CSV header, or bonnie++'s text table (which [`parse`] then refuses with
+/// a message asking for the CSV line).
+pub fn looks_like(text: &str) -> bool {
+    text.lines().map(str::trim).any(|line| {
+        is_header(line)
+            || is_table_title(line)
+            || parse_line(line, &PastedCommand::default()).is_ok()
+    })
+}
+
+/// Parses bonnie++ output: one [`Parsed`] per CSV line, in file order.
+///
+/// Text before the first CSV line (a pasted command line, bonnie++'s text
+/// table and progress messages, other notes) is allowed; the command line
+/// sets `command` and parameters of the lines after it. After the first
+/// CSV line, every line must be CSV, a CSV header, bonnie++'s own text, a
+/// command line or blank. Fails naming the line and field on anything else,
+/// and when the text holds no CSV line.
+///
+/// Metrics: `seq_char_write_bw`, `seq_block_write_bw`, `rewrite_bw`,
+/// `seq_char_read_bw`, `seq_block_read_bw` (B/s), `random_seeks`,
+/// `seq_create`, `seq_stat`, `seq_delete`, `random_create`, `random_stat`,
+/// `random_delete` (ops/s), each with `<metric>_cpu` (%) and, from 1.96 on,
+/// `<metric>_lat` (s).
+///
+/// Parameters, where the line states them: `csv_format` (`1.98`, `1.96`,
+/// `1.97`, `1` for 1.0x), `machine` (the `-m` name, by default the host
+/// name), `concurrency`, `seed`, `file_size` and `chunk_size` (bytes),
+/// `seek_count` and `seek_processes` (1.98), `num_files` (the `-n` setting
+/// as bonnie++'s table prints it: `256`, `16:100000:16/64`), `file_count`
+/// (files per test: `-n` counts units of 1024), `file_max_size`,
+/// `file_min_size` (bytes) or `file_kind` (`link`, `symlink`), `file_dirs`,
+/// `file_chunk_size`; from a pasted command line also `directory`,
+/// `ram_size` (bytes), `iterations`, `skip_char_tests`, `fsync_each_write`,
+/// `direct_io`, and `chunk_size` when the CSV leaves it empty.
+pub fn parse(text: &str) -> Result<Vec<Parsed>> {
+    let mut out = Vec::new();
+    let mut ctx = PastedCommand::default();
+    for (i, raw) in text.lines().enumerate() {
+        let n = i + 1;
+        let line = raw.trim();
+        if line.is_empty() || is_header(line) {
+            continue;
+        }
+        if let Some(cmd) = command_line(line) {
+            ctx = PastedCommand {
+                command: Some(cmd.to_string()),
+                table_version: None,
+            };
+            continue;
+        }
+        if let Some(v) = table_version(line) {
+            ctx.table_version = Some(v.to_string());
+            continue;
+        }
+        // bonnie++'s own text has no commas, except this progress line
+        if line.contains(',') && !line.starts_with("Using uid:") {
+            out.push(parse_line(line, &ctx).with_context(|| format!("line {n}"))?);
+            continue;
+        }
+        if !out.is_empty() && !is_bonnie_text(line) {
+            bail!(
+                "line {n}: expected a bonnie++ CSV line, found `{}`",
+                excerpt(line)
+            );
+        }
+    }
+    if out.is_empty() {
+        bail!(
+            "no bonnie++ CSV line found (expected what bonnie++ prints on stdout, \
+             e.g. `1.98,2.00a,host,1,...` or `host,16G,...` from 1.0x; run it with -q \
+             to get the CSV alone)"
+        );
+    }
+    Ok(out)
+}
+
+/// Whether `line` is a CSV header bonnie++ prints (with `-x`) or bon_csv2txt reads.
+fn is_header(line: &str) -> bool {
+    line.starts_with("format_version,bonnie_version,") || line.starts_with("name,file_size,")
+}
+
+/// Whether `line` opens bonnie++'s text table.
+fn is_table_title(line: &str) -> bool {
+    table_version(line).is_some()
+}
+
+/// The version from the text table's first line
+/// (`Version  1.03       ------Sequential Output------ ...`).
+fn table_version(line: &str) -> Option<&str> {
+    let rest = line.strip_prefix("Version")?;
+    let mut words = rest.split_whitespace();
+    let version = words.next()?;
+    let next = words.next()?;
+    (next.starts_with("------Sequential") && version.starts_with(|c: char| c.is_ascii_digit()))
+        .then_some(version)
+}
+
+/// Whether `line` is bonnie++'s own text: the table, its latency rows,
+/// progress messages, or a bare shell prompt.
+fn is_bonnie_text(line: &str) -> bool {
+    const STARTS: [&str; 7] = [
+        "Version",
+        "Latency",
+        "Concurrency",
+        "Machine ",
+        "Name:Size",
+        "files:max",
+        "Using uid:",
+    ];
+    const CONTAINS: [&str; 6] = [
+        "/sec %CP",
+        "-Per Chr-",
+        "-Create--",
+        "...done",
+        "start 'em",
+        "------Sequential",
+    ];
+    if STARTS.iter().any(|s| line.starts_with(s)) || CONTAINS.iter().any(|s| line.contains(s)) {
+        return true;
+    }
+    // a prompt alone: `root@vm:~#`, `$`
+    if !line.contains(char::is_whitespace) && line.ends_with(['$', '#', '>']) {
+        return true;
+    }
+    // a data row of the table: a name or file count, then cells only
+    let mut words = line.split_whitespace();
+    let first = words.next();
+    let cells: Vec<&str> = words.collect();
+    first.is_some() && !line.contains(',') && cells.len() >= 3 && cells.iter().all(|c| is_cell(c))
+}
+
+/// A cell of bonnie++'s text table: `+++++`, `97`, `1222k`, `333m`,
+/// `939.8`, `19387us`, `512M:64k`, `16:10000:1000/4`.
+fn is_cell(cell: &str) -> bool {
+    if !cell.is_empty() && cell.bytes().all(|b| b == b'+') {
+        return true;
+    }
+    cell.starts_with(|c: char| c.is_ascii_digit())
+        && cell
+            .bytes()
+            .all(|b| b.is_ascii_digit() || b".:/kKmMgGus".contains(&b))
+}
+
+/// Parses one CSV line into a result.
+fn parse_line(line: &str, ctx: &PastedCommand) -> Result<Parsed> {
+    let fields: Vec<&str> = line.split(',').map(str::trim).collect();
+    let layout = match fields.len() {
+        50 => &LAYOUT_198,
+        48 => &LAYOUT_196,
+        27 => &LAYOUT_1,
+        n => bail!(
+            "expected bonnie++ CSV with 50 fields (format 1.98, bonnie++ 1.98 to 2.0x), \
+             48 (format 1.96/1.97) or 27 (bonnie++ 1.0x), found {n} field{}",
+            if n == 1 { "" } else { "s" }
+        ),
+    };
+    let row = Row {
+        fields: &fields,
+        layout,
+    };
+    let mut p = Parsed {
+        test_id: Some(test_id().to_string()),
+        command: ctx.command.clone(),
+        ..Parsed::default()
+    };
+    let params = &mut p.parameters;
+
+    // version columns
+    if layout.versioned {
+        let format = row.get(0);
+        if !layout.formats.contains(&format) {
+            let expected = layout.formats.join(" or ");
+            return Err(row.bad(0, &expected, format));
+        }
+        params.insert("csv_format".into(), Value::from(format));
+        let version = row.get(1);
+        p.tool_version = Some(if version.is_empty() { format } else { version }.to_string());
+        if let Some(c) = row.count(3)? {
+            params.insert("concurrency".into(), Value::from(c));
+        }
+        let seed = row.get(4);
+        if !seed.is_empty() {
+            let v = seed.parse::<u64>().map_or(Value::from(seed), Value::from);
+            params.insert("seed".into(), v);
+        }
+    } else {
+        params.insert("csv_format".into(), Value::from("1"));
+        p.tool_version = ctx.table_version.clone();
+    }
+    let name = row.get(layout.name_col);
+    if !name.is_empty() {
+        params.insert("machine".into(), Value::from(name));
+    }
+
+    // sizes: 1.9x has a chunk column; 1.0x appends `:chunk` to the size
+    let (size, chunk) = if layout.versioned {
+        (row.get(layout.file_size), row.get(layout.file_size + 1))
+    } else {
+        let s = row.get(layout.file_size);
+        s.split_once(':').unwrap_or((s, ""))
+    };
+    if let Some(b) = row.size(layout.file_size, size, true)? {
+        params.insert("file_size".into(), Value::from(b));
+    }
+    let chunk_col = layout.file_size + usize::from(layout.versioned);
+    if let Some(b) = row.size(chunk_col, chunk, false)? {
+        params.insert("chunk_size".into(), Value::from(b));
+    }
+    if let Some(col) = layout.seeks {
+        if let Some(n) = row.count(col)? {
+            params.insert("seek_count".into(), Value::from(n));
+        }
+        if let Some(n) = row.count(col + 1)? {
+            params.insert("seek_processes".into(), Value::from(n));
+        }
+    }
+
+    // file-test parameters
+    let spec = if layout.versioned {
+        let f = layout.files;
+        // bonnie++ 1.96 to 2.00a write the directory count into the
+        // file_chunk_size column and leave num_dirs empty
+        let (dirs_col, chunk_col) = if row.get(f + 3).is_empty() {
+            (f + 4, None)
+        } else {
+            (f + 3, Some(f + 4))
+        };
+        FileSpec {
+            num: row.get(f),
+            max: row.get(f + 1),
+            min: row.get(f + 2),
+            dirs: row.get(dirs_col),
+            chunk: chunk_col.map_or("", |c| row.get(c)),
+            cols: [f, f + 1, f + 2, dirs_col, f + 4],
+        }
+    } else {
+        FileSpec::from_text(row.get(layout.files), layout.files)
+    };
+    spec.insert(&row, params)?;
+
+    // results
+    for (k, (metric, unit)) in IO_METRICS.iter().enumerate() {
+        let col = layout.io + 2 * k;
+        let value = if *unit == Unit::BytesPerSec {
+            row.kib_rate(col)?
+        } else {
+            row.rate(col)?
+        };
+        put(&mut p.metrics, metric, value, *unit);
+        put(
+            &mut p.metrics,
+            &format!("{metric}_cpu"),
+            row.rate(col + 1)?,
+            Unit::Percent,
+        );
+        if let Some(l) = layout.latency {
+            put(
+                &mut p.metrics,
+                &format!("{metric}_lat"),
+                row.latency(l + k)?,
+                Unit::Seconds,
+            );
+        }
+    }
+    for (k, metric) in FILE_METRICS.iter().enumerate() {
+        let col = layout.file_results + 2 * k;
+        put(&mut p.metrics, metric, row.rate(col)?, Unit::OpsPerSec);
+        put(
+            &mut p.metrics,
+            &format!("{metric}_cpu"),
+            row.rate(col + 1)?,
+            Unit::Percent,
+        );
+        if let Some(l) = layout.latency {
+            put(
+                &mut p.metrics,
+                &format!("{metric}_lat"),
+                row.latency(l + 6 + k)?,
+                Unit::Seconds,
+            );
+        }
+    }
+
+    if let Some(cmd) = &ctx.command {
+        command_parameters(cmd, &mut p.parameters);
+    }
+    Ok(p)
+}
+
+/// Inserts a metric when it has a value.
+fn put(metrics: &mut BTreeMap<String, Metric>, name: &str, value: Option<f64>, unit: Unit) {
+    if let Some(v) = value {
+        metrics.insert(name.to_string(), Metric::new(v, unit));
+    }
+}
+
+/// The `-n` settings: `num[:max[:min]][/dirs]`, plus the file chunk size.
+struct FileSpec<'a> {
+    num: &'a str,
+    max: &'a str,
+    min: &'a str,
+    dirs: &'a str,
+    chunk: &'a str,
+    /// The column of each part, for errors (1.0x holds them all in one).
+    cols: [usize; 5],
+}
+
+impl<'a> FileSpec<'a> {
+    /// Splits 1.0x's `16:100000:16/64` (also `16:link`).
+    fn from_text(text: &'a str, col: usize) -> FileSpec<'a> {
+        let (left, dirs) = text.split_once('/').unwrap_or((text, ""));
+        let mut parts = left.splitn(3, ':');
+        FileSpec {
+            num: parts.next().unwrap_or(""),
+            max: parts.next().unwrap_or(""),
+            min: parts.next().unwrap_or(""),
+            dirs,
+            chunk: "",
+            cols: [col; 5],
+        }
+    }
+
+    /// Adds `num_files` (as bonnie++'s table prints it), `file_count`
+    /// (`num` is in units of 1024 files), `file_max_size`/`file_min_size`
+    /// (bytes; or `file_kind` `link`/`symlink`) and `file_dirs`.
+    fn insert(&self, row: &Row, params: &mut BTreeMap<String, Value>) -> Result<()> {
+        let [col, max_col, min_col, dirs_col, chunk_col] = self.cols;
+        if self.num.is_empty() {
+            return Ok(());
+        }
+        let num = whole(self.num)
+            .ok_or_else(|| row.bad(col, "a number of files in units of 1024", self.num))?;
+        let mut text = self.num.to_string();
+        for (sep, part) in [(":", self.max), (":", self.min), ("/", self.dirs)] {
+            if !part.is_empty() {
+                text.push_str(sep);
+                text.push_str(part);
+            }
+        }
+        params.insert("num_files".into(), Value::from(text));
+        if let Some(count) = num.checked_mul(1024) {
+            params.insert("file_count".into(), Value::from(count));
+        }
+        match self.max {
+            "" => {}
+            "link" | "symlink" => {
+                params.insert("file_kind".into(), Value::from(self.max));
+            }
+            m => {
+                let v = whole(m).ok_or_else(|| row.bad(max_col, "a file size in bytes", m))?;
+                params.insert("file_max_size".into(), Value::from(v));
+            }
+        }
+        if !self.min.is_empty() {
+            let v = whole(self.min)
+                .ok_or_else(|| row.bad(min_col, "a file size in bytes", self.min))?;
+            params.insert("file_min_size".into(), Value::from(v));
+        }
+        if !self.dirs.is_empty() {
+            let v = whole(self.dirs)
+                .ok_or_else(|| row.bad(dirs_col, "a number of directories", self.dirs))?;
+            params.insert("file_dirs".into(), Value::from(v));
+        }
+        if !self.chunk.is_empty() {
+            let b = size_bytes(self.chunk, false)
+                .ok_or_else(|| row.bad(chunk_col, "a chunk size like 4k", self.chunk))?;
+            params.insert("file_chunk_size".into(), Value::from(b));
+        }
+        Ok(())
+    }
+}
+
+/// One split CSV line and its layout, for typed access with precise errors.
+struct Row<'a> {
+    fields: &'a [&'a str],
+    layout: &'a Layout,
+}
+
+impl Row<'_> {
+    /// The field at `col`, empty if there is none.
+    fn get(&self, col: usize) -> &str {
+        self.fields.get(col).copied().unwrap_or("")
+    }
+
+    /// An error naming the field (1-based) and its column name.
+    fn bad(&self, col: usize, expected: &str, found: &str) -> anyhow::Error {
+        let name = self.layout.columns.split(',').nth(col).unwrap_or("?");
+        anyhow!(
+            "field {} ({name}, format {}): expected {expected}, found `{}`",
+            col + 1,
+            self.layout.name,
+            excerpt(found)
+        )
+    }
+
+    /// A rate or CPU figure: `None` when empty or `+++++`/`+++`.
+    fn rate(&self, col: usize) -> Result<Option<f64>> {
+        let f = self.get(col);
+        if is_absent(f) {
+            return Ok(None);
+        }
+        plain_number(f)
+            .map(Some)
+            .ok_or_else(|| self.bad(col, "a number, `+++++` or nothing", f))
+    }
+
+    /// A K/sec throughput in bytes per second (`k`/`m`/`g` suffixes allowed).
+    fn kib_rate(&self, col: usize) -> Result<Option<f64>> {
+        let f = self.get(col);
+        if is_absent(f) {
+            return Ok(None);
+        }
+        let (digits, kib) = match f.char_indices().last() {
+            Some((i, 'k' | 'K')) => (f.get(..i), 1.0),
+            Some((i, 'm' | 'M')) => (f.get(..i), 1024.0),
+            Some((i, 'g' | 'G')) => (f.get(..i), 1024.0 * 1024.0),
+            _ => (Some(f), 1.0),
+        };
+        digits
+            .and_then(plain_number)
+            .map(|v| Some(v * kib * 1024.0))
+            .ok_or_else(|| self.bad(col, "K/sec as a number, `+++++` or nothing", f))
+    }
+
+    /// A latency (`5523us`, `229ms`, `2s`) in seconds; `None` when empty.
+    fn latency(&self, col: usize) -> Result<Option<f64>> {
+        let f = self.get(col);
+        if f.is_empty() {
+            return Ok(None);
+        }
+        let split = f.find(|c: char| c.is_ascii_alphabetic()).unwrap_or(f.len());
+        let (digits, unit) = (f.get(..split).unwrap_or(""), f.get(split..).unwrap_or(""));
+        // bonnie++ prints only these three units
+        let seconds = match unit {
+            "us" | "ms" | "s" => plain_number(digits).and_then(|v| units::seconds(v, unit)),
+            _ => None,
+        };
+        seconds
+            .map(Some)
+            .ok_or_else(|| self.bad(col, "a latency like 5523us, 229ms or 2s, or nothing", f))
+    }
+
+    /// A whole number, `None` when empty.
+    fn count(&self, col: usize) -> Result<Option<u64>> {
+        let f = self.get(col);
+        if f.is_empty() {
+            return Ok(None);
+        }
+        whole(f)
+            .map(Some)
+            .ok_or_else(|| self.bad(col, "a whole number", f))
+    }
+
+    /// A size in bytes from `text` (part of the field at `col`); `None` when
+    /// empty. `file` sizes need a unit (`512M`, `16G`); chunk sizes without
+    /// one are bytes, as bonnie++ prints them.
+    fn size(&self, col: usize, text: &str, file: bool) -> Result<Option<u64>> {
+        if text.is_empty() {
+            return Ok(None);
+        }
+        let expected = if file {
+            "a size like 512M or 16G"
+        } else {
+            "a chunk size like 64k"
+        };
+        size_bytes(text, file)
+            .map(Some)
+            .ok_or_else(|| self.bad(col, expected, text))
+    }
+}
+
+/// Whether a result field says "not run" (empty) or "too fast" (all `+`).
+fn is_absent(field: &str) -> bool {
+    field.bytes().all(|b| b == b'+')
+}
+
+/// A non-negative decimal number with nothing else around it.
+fn plain_number(text: &str) -> Option<f64> {
+    let ok = text.bytes().any(|b| b.is_ascii_digit())
+        && text.bytes().all(|b| b.is_ascii_digit() || b == b'.');
+    ok.then(|| text.parse::<f64>().ok())
+        .flatten()
+        .filter(|v| v.is_finite())
+}
+
+/// Bytes in a bonnie++ size: a whole number and a binary suffix `k`, `M`,
+/// `G`, `T` (`512M`, `16G`, `64k`). Without a suffix: bytes, unless `need_unit`.
+fn size_bytes(text: &str, need_unit: bool) -> Option<u64> {
+    let split = text
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(text.len());
+    let (digits, unit) = (text.get(..split)?, text.get(split..)?);
+    let multiplier: u64 = match unit {
+        "" if !need_unit => 1,
+        "k" | "K" => 1 << 10,
+        "m" | "M" => 1 << 20,
+        "g" | "G" => 1 << 30,
+        "t" | "T" => 1 << 40,
+        _ => return None,
+    };
+    digits.parse::<u64>().ok()?.checked_mul(multiplier)
+}
+
+/// A whole number (counts, sizes in bytes), as bonnie++ prints them.
+fn whole(text: &str) -> Option<u64> {
+    if text.bytes().all(|b| b.is_ascii_digit()) {
+        text.parse().ok()
+    } else {
+        None
+    }
+}
+
+/// The start of `text`, for error messages.
+fn excerpt(text: &str) -> String {
+    let mut s: String = text.chars().take(60).collect();
+    if s.len() < text.len() {
+        s.push_str("...");
+    }
+    s
+}
+
+// --------------------------------------------------------------- registry
+
+/// bonnie++ in the tool registry.
+pub struct Bonnie;
+
+impl ToolSpec for Bonnie {
+    fn tool(&self) -> Tool {
+        Tool::Bonnie
+    }
+
+    fn aliases(&self) -> &'static [&'static str] {
+        &["bonnie"]
+    }
+
+    fn looks_like(&self, text: &str) -> bool {
+        looks_like(text)
+    }
+
+    fn parse(&self, text: &str) -> Result<Vec<Parsed>> {
+        parse(text)
+    }
+
+    fn read_command(&self, line: &str) -> Result<Parsed> {
+        read_command(line)
+    }
+
+    fn build(&self, params: &Params, ctx: &BuildCtx) -> Result<Invocation> {
+        command(params, ctx)
+    }
+
+    fn headline(&self, _params: &Params) -> &'static str {
+        "seq_block_write_bw"
+    }
+
+    // bonnie++ has no version flag; its report carries the version
+    fn version_probe(&self) -> Option<(&'static str, &'static str)> {
+        None
+    }
+
+    // its usage text or report says "Version 2.00a"
+    fn version_from_text(&self, text: &str) -> Option<String> {
+        let at = text.find("Version ")?;
+        Some(text.get(at + 8..)?.split_whitespace().next()?.to_string())
+    }
+
+    // with -q the CSV line alone is on stdout; the version is in the
+    // report on stderr
+    fn version_from_run_stderr(&self, stderr: &str) -> Option<String> {
+        super::version_from_text(Tool::Bonnie, stderr)
+    }
+
+    fn package(&self, _family: &str) -> &'static str {
+        "bonnie++"
+    }
+}

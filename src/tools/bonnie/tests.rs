@@ -1,0 +1,457 @@
+//! Tests of the bonnie++ parser and command builder.
+
+use super::pasted::command_chunk_size;
+use super::*;
+
+const QUIET: &str = include_str!("../../../tests/fixtures/bonnie/2.00a-quiet.csv");
+const QUIET_STDERR: &str = include_str!("../../../tests/fixtures/bonnie/2.00a-quiet.stderr");
+const TABLE: &str = include_str!("../../../tests/fixtures/bonnie/2.00a-table.txt");
+const MIXED: &str = include_str!("../../../tests/fixtures/bonnie/2.00a-stderr-and-stdout.log");
+const FILES_ONLY: &str = include_str!("../../../tests/fixtures/bonnie/2.00a-files-only.csv");
+const X2: &str = include_str!("../../../tests/fixtures/bonnie/2.00a-x2-with-command.log");
+const V196: &str = include_str!("../../../tests/fixtures/bonnie/1.96-rackspace-sata.csv");
+const V197: &str = include_str!("../../../tests/fixtures/bonnie/1.97-fast-concurrent.csv");
+const V103: &str = include_str!("../../../tests/fixtures/bonnie/1.03-ec2-m1small.txt");
+const V103_FAST: &str = include_str!("../../../tests/fixtures/bonnie/1.03-fast-mode.csv");
+
+fn one(text: &str) -> Parsed {
+    let mut all = parse(text).unwrap();
+    assert_eq!(all.len(), 1, "expected one result");
+    all.remove(0)
+}
+
+/// `(name, value, unit)` triples as a metric map.
+fn metrics(list: &[(&str, f64, &str)]) -> BTreeMap<String, Metric> {
+    list.iter()
+        .map(|&(n, v, u)| {
+            let unit = Unit::parse(u).unwrap();
+            (n.to_string(), Metric::new(v, unit))
+        })
+        .collect()
+}
+
+fn params(list: &[(&str, Value)]) -> BTreeMap<String, Value> {
+    list.iter()
+        .map(|(k, v)| (k.to_string(), v.clone()))
+        .collect()
+}
+
+fn value(p: &Parsed, name: &str) -> Option<f64> {
+    p.metrics.get(name).map(|m| m.value)
+}
+
+#[test]
+fn column_lists_match_the_field_counts() {
+    assert_eq!(COLUMNS_198.split(',').count(), 50);
+    assert_eq!(COLUMNS_196.split(',').count(), 48);
+    assert_eq!(COLUMNS_1.split(',').count(), 27);
+    // the header bonnie++ 2.00a prints with -x is the 48-column one
+    assert_eq!(X2.lines().nth(1), Some(COLUMNS_196));
+    assert!(V103_FAST.starts_with(COLUMNS_1));
+}
+
+#[test]
+fn real_2_00a_quiet_line_gives_every_value() {
+    let p = one(QUIET);
+    assert_eq!(
+        p.metrics,
+        metrics(&[
+            ("seq_char_write_bw", 1222.0 * 1024.0, "B/s"),
+            ("seq_char_write_bw_cpu", 97.0, "%"),
+            ("seq_char_write_bw_lat", 0.019387, "s"),
+            ("seq_block_write_bw", 349_381_632.0, "B/s"),
+            ("seq_block_write_bw_cpu", 87.0, "%"),
+            ("seq_block_write_bw_lat", 0.002296, "s"),
+            ("rewrite_bw_lat", 0.000262, "s"),
+            ("seq_char_read_bw", 2_217_984.0, "B/s"),
+            ("seq_char_read_bw_cpu", 99.0, "%"),
+            ("seq_char_read_bw_lat", 0.004937, "s"),
+            ("seq_block_read_bw_lat", 0.010216, "s"),
+            ("random_seeks_lat", 0.010219, "s"),
+            ("seq_create_lat", 0.000216, "s"),
+            ("seq_stat_lat", 0.000072, "s"),
+            ("seq_delete_lat", 0.000293, "s"),
+            ("random_create_lat", 0.000898, "s"),
+            ("random_stat_lat", 0.00006, "s"),
+            ("random_delete_lat", 0.000095, "s"),
+        ])
+    );
+    assert_eq!(
+        p.parameters,
+        params(&[
+            ("csv_format", "1.98".into()),
+            ("machine", "vm".into()),
+            ("concurrency", 1.into()),
+            ("seed", 1_796_006_990u64.into()),
+            ("file_size", (512u64 << 20).into()),
+            ("seek_count", 8192.into()),
+            ("seek_processes", 5.into()),
+            ("num_files", "1".into()),
+            ("file_count", 1024.into()),
+        ])
+    );
+    assert_eq!(p.tool_version.as_deref(), Some("2.00a"));
+    assert_eq!(p.test_id.as_deref(), Some("bonnie"));
+    assert_eq!(p.command, None);
+}
+
+#[test]
+fn too_fast_and_not_run_are_absent_not_zero() {
+    let p = one(QUIET);
+    // `+++++,+++` for rewrite, block read, seeks and every file test
+    for absent in [
+        "rewrite_bw",
+        "rewrite_bw_cpu",
+        "seq_block_read_bw",
+        "random_seeks",
+        "random_seeks_cpu",
+        "seq_create",
+        "random_delete_cpu",
+    ] {
+        assert_eq!(value(&p, absent), None, "{absent}");
+    }
+    assert!(p.metrics.values().all(|m| m.value > 0.0));
+}
+
+#[test]
+fn the_text_table_before_the_csv_is_skipped() {
+    let p = one(TABLE);
+    // the CSV's 579671 K/sec, not the table's rounded `566m`
+    assert_eq!(value(&p, "seq_block_write_bw"), Some(579_671.0 * 1024.0));
+    assert_eq!(value(&p, "seq_char_read_bw_cpu"), Some(81.0));
+    assert_eq!(value(&p, "random_stat_lat"), Some(0.00001));
+    assert_eq!(p.metrics.len(), 18);
+    assert_eq!(p.tool_version.as_deref(), Some("2.00a"));
+    // progress messages on stderr pasted above it too
+    assert_eq!(one(MIXED), p);
+}
+
+#[test]
+fn file_tests_only_with_sizes_and_directories() {
+    let p = one(FILES_ONLY);
+    assert_eq!(
+        p.metrics,
+        metrics(&[
+            ("seq_create", 6849.0, "ops/s"),
+            ("seq_create_cpu", 91.0, "%"),
+            ("seq_create_lat", 0.00426, "s"),
+            ("seq_stat_lat", 0.000372, "s"),
+            ("seq_delete", 6829.0, "ops/s"),
+            ("seq_delete_cpu", 23.0, "%"),
+            ("seq_delete_lat", 0.229, "s"),
+            ("random_create", 3602.0, "ops/s"),
+            ("random_create_cpu", 82.0, "%"),
+            ("random_create_lat", 0.026715, "s"),
+            ("random_stat_lat", 0.00042, "s"),
+            ("random_delete", 9341.0, "ops/s"),
+            ("random_delete_cpu", 30.0, "%"),
+            ("random_delete_lat", 0.003607, "s"),
+        ])
+    );
+    assert_eq!(
+        p.parameters,
+        params(&[
+            ("csv_format", "1.98".into()),
+            ("machine", "vm".into()),
+            ("concurrency", 1.into()),
+            ("seed", 1_796_006_227u64.into()),
+            // `-n 16:10000:1000:4`, as bonnie++'s table prints it
+            ("num_files", "16:10000:1000/4".into()),
+            ("file_count", 16384.into()),
+            ("file_max_size", 10000.into()),
+            ("file_min_size", 1000.into()),
+            ("file_dirs", 4.into()),
+        ])
+    );
+}
+
+#[test]
+fn command_line_and_repeated_runs() {
+    let all = parse(X2).unwrap();
+    assert_eq!(all.len(), 2);
+    let cmd = "bonnie++ -d /tmp/x -s 512M:64k -r 256 -n 16 -m testbox -x 2 -q -u root";
+    for p in &all {
+        assert_eq!(p.command.as_deref(), Some(cmd));
+        assert_eq!(p.parameters["machine"], "testbox");
+        // 2.00a leaves the chunk column empty: the command line says 64k
+        assert_eq!(p.parameters["chunk_size"], 65536);
+        assert_eq!(p.parameters["directory"], "/tmp/x");
+        assert_eq!(p.parameters["ram_size"], 256u64 << 20);
+        assert_eq!(p.parameters["iterations"], 2);
+        assert_eq!(p.parameters["file_count"], 16384);
+    }
+    assert_eq!(
+        value(&all[0], "seq_block_write_bw"),
+        Some(503_323.0 * 1024.0)
+    );
+    assert_eq!(
+        value(&all[1], "seq_block_write_bw"),
+        Some(437_676.0 * 1024.0)
+    );
+    assert_eq!(value(&all[0], "random_create"), Some(4281.0));
+    assert_eq!(value(&all[1], "random_create"), None);
+    assert_eq!(value(&all[1], "seq_create_lat"), Some(0.010746));
+}
+
+#[test]
+fn format_1_96_with_published_rackspace_figures() {
+    let p = one(V196);
+    assert_eq!(value(&p, "seq_block_read_bw"), Some(98_284_544.0));
+    assert_eq!(value(&p, "seq_block_write_bw"), Some(16564.0 * 1024.0));
+    assert_eq!(value(&p, "random_seeks"), Some(473.4));
+    assert_eq!(value(&p, "random_seeks_cpu"), Some(14.0));
+    assert_eq!(value(&p, "seq_block_write_bw_lat"), Some(2.302));
+    assert_eq!(value(&p, "seq_char_write_bw_lat"), Some(0.021486));
+    assert_eq!(value(&p, "random_stat_lat"), Some(0.000016));
+    assert_eq!(value(&p, "seq_create"), None);
+    assert_eq!(p.metrics.len(), 12 + 12);
+    assert_eq!(p.parameters["csv_format"], "1.96");
+    assert_eq!(p.parameters["file_size"], 16u64 << 30);
+    assert_eq!(p.parameters["num_files"], "16");
+    assert!(!p.parameters.contains_key("chunk_size"));
+    assert!(!p.parameters.contains_key("seek_count"));
+    assert_eq!(p.tool_version.as_deref(), Some("1.96"));
+}
+
+#[test]
+fn format_1_97_units_chunk_and_directories() {
+    let p = one(V197);
+    assert_eq!(value(&p, "seq_char_write_bw"), None);
+    assert_eq!(value(&p, "seq_char_write_bw_lat"), None);
+    assert_eq!(value(&p, "seq_block_write_bw_lat"), Some(2.0));
+    assert_eq!(value(&p, "rewrite_bw_lat"), Some(1.43));
+    assert_eq!(value(&p, "seq_block_read_bw_lat"), Some(0.005523));
+    assert_eq!(value(&p, "seq_block_read_bw"), Some(612_345.0 * 1024.0));
+    assert_eq!(value(&p, "random_seeks"), Some(1523.0));
+    assert_eq!(value(&p, "seq_create"), Some(5523.0));
+    assert_eq!(value(&p, "random_delete_lat"), Some(0.008871));
+    assert_eq!(
+        p.parameters,
+        params(&[
+            ("csv_format", "1.97".into()),
+            ("machine", "web2".into()),
+            ("concurrency", 2.into()),
+            ("seed", 1_401_234_567u64.into()),
+            ("file_size", (8u64 << 30).into()),
+            ("chunk_size", 65536.into()),
+            ("num_files", "16:100000:16/64".into()),
+            ("file_count", 16384.into()),
+            ("file_max_size", 100_000.into()),
+            ("file_min_size", 16.into()),
+            ("file_dirs", 64.into()),
+        ])
+    );
+}
+
+#[test]
+fn format_1_03_with_published_ec2_figures() {
+    let p = one(V103);
+    assert_eq!(
+        p.metrics,
+        metrics(&[
+            ("seq_char_write_bw", 23811.0 * 1024.0, "B/s"),
+            ("seq_char_write_bw_cpu", 97.0, "%"),
+            ("seq_block_write_bw", 54_525_952.0, "B/s"),
+            ("seq_block_write_bw_cpu", 6.0, "%"),
+            ("rewrite_bw", 24880.0 * 1024.0, "B/s"),
+            ("rewrite_bw_cpu", 5.0, "%"),
+            ("seq_char_read_bw", 28433.0 * 1024.0, "B/s"),
+            ("seq_char_read_bw_cpu", 76.0, "%"),
+            ("seq_block_read_bw", 67_108_864.0, "B/s"),
+            ("seq_block_read_bw_cpu", 1.0, "%"),
+            ("random_seeks", 939.8, "ops/s"),
+            ("random_seeks_cpu", 1.0, "%"),
+            ("seq_create", 127.0, "ops/s"),
+            ("seq_create_cpu", 0.0, "%"),
+            ("seq_stat", 158_584.0, "ops/s"),
+            ("seq_stat_cpu", 39.0, "%"),
+            ("seq_delete", 121.0, "ops/s"),
+            ("seq_delete_cpu", 0.0, "%"),
+            ("random_create", 174.0, "ops/s"),
+            ("random_create_cpu", 0.0, "%"),
+            ("random_stat", 203_851.0, "ops/s"),
+            ("random_stat_cpu", 41.0, "%"),
+            ("random_delete", 158.0, "ops/s"),
+            ("random_delete_cpu", 0.0, "%"),
+        ])
+    );
+    assert_eq!(
+        p.parameters,
+        params(&[
+            ("csv_format", "1".into()),
+            ("machine", "domU-12-31-39-02-5D-C1".into()),
+            ("file_size", (3400u64 << 20).into()),
+            ("num_files", "256".into()),
+            ("file_count", 262_144.into()),
+            ("directory", "/".into()),
+            ("ram_size", (1700u64 << 20).into()),
+            ("fsync_each_write", true.into()),
+        ])
+    );
+    // 1.0x has no version column: the table's `Version  1.03` line says it
+    assert_eq!(p.tool_version.as_deref(), Some("1.03"));
+    assert_eq!(
+        p.command.as_deref(),
+        Some("bonnie++ -u 0 -r 1700 -s 3400 -n 256 -b -d /")
+    );
+}
+
+#[test]
+fn format_1_03_fast_mode_with_header_and_chunk() {
+    let all = parse(V103_FAST).unwrap();
+    assert_eq!(all.len(), 2);
+    let p = &all[0];
+    assert_eq!(p.tool_version, None);
+    assert_eq!(p.parameters["file_size"], 1u64 << 30);
+    assert_eq!(p.parameters["chunk_size"], 32768);
+    assert_eq!(p.parameters["num_files"], "16:100000:16/64");
+    assert_eq!(p.parameters["file_dirs"], 64);
+    assert_eq!(p.parameters["file_max_size"], 100_000);
+    assert_eq!(value(p, "seq_char_write_bw"), None);
+    assert_eq!(value(p, "seq_block_write_bw"), Some(48211.0 * 1024.0));
+    assert_eq!(value(p, "random_seeks"), Some(1874.6));
+    assert_eq!(value(p, "seq_create"), None);
+    assert_eq!(value(p, "seq_delete"), Some(23417.0));
+    assert_eq!(value(&all[1], "random_create_cpu"), Some(100.0));
+    assert_eq!(p.metrics.len(), 6 + 8);
+}
+
+#[test]
+fn a_malformed_line_is_an_error_naming_it() {
+    let short = format!("{QUIET}1.98,2.00a,vm,1\n");
+    let e = format!("{:#}", parse(&short).unwrap_err());
+    assert!(e.contains("line 2") && e.contains("found 4 fields"), "{e}");
+
+    let prose = format!("{QUIET}\nhello world\n");
+    let e = format!("{:#}", parse(&prose).unwrap_err());
+    assert!(e.starts_with("line 3: expected a bonnie++ CSV line"), "{e}");
+
+    let bad_rate = QUIET.replacen(",1222,", ",12x2,", 1);
+    let e = format!("{:#}", parse(&bad_rate).unwrap_err());
+    assert!(e.contains("line 1: field 10 (putc, format 1.98)"), "{e}");
+    assert!(e.contains("found `12x2`"), "{e}");
+
+    let bad_lat = QUIET.replacen("19387us", "19387xs", 1);
+    let e = format!("{:#}", parse(&bad_lat).unwrap_err());
+    assert!(e.contains("field 39 (putc_latency"), "{e}");
+
+    let bad_format = QUIET.replacen("1.98,", "1.96,", 1);
+    let e = format!("{:#}", parse(&bad_format).unwrap_err());
+    assert!(
+        e.contains("field 1 (format_version, format 1.98): expected 1.98, found `1.96`"),
+        "{e}"
+    );
+
+    let bad_size = V103_FAST.replacen("1G:32k", "huge", 1);
+    let e = format!("{:#}", parse(&bad_size).unwrap_err());
+    assert!(e.contains("line 2: field 2 (file_size, format 1"), "{e}");
+}
+
+#[test]
+fn text_without_csv_is_refused() {
+    let e = format!("{:#}", parse(QUIET_STDERR).unwrap_err());
+    assert!(e.starts_with("no bonnie++ CSV line found"), "{e}");
+    assert!(parse("").is_err());
+}
+
+#[test]
+fn table_style_suffixes_are_binary() {
+    // the 2.00a table prints 341193 K/sec as `333m`
+    let line = QUIET.replacen(",341193,", ",333m,", 1);
+    let p = one(&line);
+    assert_eq!(
+        value(&p, "seq_block_write_bw"),
+        Some(333.0 * 1024.0 * 1024.0)
+    );
+}
+
+#[test]
+fn recognises_bonnie_and_nothing_else() {
+    for text in [
+        QUIET,
+        TABLE,
+        FILES_ONLY,
+        X2,
+        V196,
+        V197,
+        V103,
+        V103_FAST,
+        QUIET_STDERR,
+    ] {
+        assert!(looks_like(text));
+    }
+    for text in [
+        include_str!("../../../tests/fixtures/bonnie/not-bonnie/dd.txt"),
+        include_str!("../../../tests/fixtures/bonnie/not-bonnie/fio.json"),
+        include_str!("../../../tests/fixtures/bonnie/not-bonnie/fio.txt"),
+        include_str!("../../../tests/fixtures/bonnie/not-bonnie/ioping.txt"),
+        "",
+        "a,b,c",
+    ] {
+        assert!(!looks_like(text), "{text}");
+    }
+}
+
+#[test]
+fn command_options_attached_or_separate() {
+    let cmd = "bonnie++ -d/mnt -s16g:4k -r 8192 -f -D";
+    assert_eq!(command_chunk_size(cmd), Some(4096));
+    let mut p = BTreeMap::new();
+    command_parameters(cmd, &mut p);
+    assert_eq!(
+        p,
+        params(&[
+            ("directory", "/mnt".into()),
+            ("ram_size", (8192u64 << 20).into()),
+            ("file_size", (16u64 << 30).into()),
+            ("chunk_size", 4096.into()),
+            ("skip_char_tests", true.into()),
+            ("direct_io", true.into()),
+        ])
+    );
+    // a CSV line's sizes win over the command's
+    let mut p = params(&[("file_size", 1.into()), ("num_files", "16".into())]);
+    command_parameters("bonnie++ -s 3400 -n 256", &mut p);
+    assert_eq!(
+        p,
+        params(&[("file_size", 1.into()), ("num_files", "16".into())])
+    );
+    assert_eq!(
+        command_line("root@vm:~# /usr/sbin/bonnie++ -q"),
+        Some("/usr/sbin/bonnie++ -q")
+    );
+    assert_eq!(command_line("Version 2.00a"), None);
+}
+
+#[test]
+fn read_command_gives_id_parameters_and_command() {
+    let p = read_command("# bonnie++ -u 0 -r 1700 -s 3400 -n 256 -b -d /").unwrap();
+    assert_eq!(p.test_id.as_deref(), Some("bonnie"));
+    assert_eq!(
+        p.command.as_deref(),
+        Some("bonnie++ -u 0 -r 1700 -s 3400 -n 256 -b -d /")
+    );
+    assert_eq!(
+        p.parameters,
+        params(&[
+            ("directory", "/".into()),
+            ("ram_size", (1700u64 << 20).into()),
+            ("file_size", (3400u64 << 20).into()),
+            ("num_files", "256".into()),
+            ("file_count", (256 * 1024).into()),
+            ("fsync_each_write", true.into()),
+        ])
+    );
+    assert!(p.metrics.is_empty());
+    let p = read_command("bonnie++ -s 16g:64k -n 16:100000:16:64").unwrap();
+    // only a plain `-n N` is read: the long form's order differs from the table's
+    assert_eq!(
+        p.parameters,
+        params(&[
+            ("file_size", (16u64 << 30).into()),
+            ("chunk_size", 65536.into()),
+        ])
+    );
+    let e = read_command("bonnie -s 1g").unwrap_err().to_string();
+    assert!(e.contains("expected a bonnie++ command line"), "{e}");
+}

@@ -1,0 +1,568 @@
+//! `dd`: building its command line and parsing its output.
+//!
+//! The parser reads dd's final summary line in every form people have
+//! pasted over the years:
+//!
+//! - coreutils 5.x: `9437184000 bytes (9.4 GB) copied, 34.6279 seconds, 273 MB/s`
+//! - coreutils 6.1 to 8.24: `134217728 bytes (134 MB) copied, 0.25 s, 537 MB/s`
+//! - coreutils 8.25 on: `134217728 bytes (134 MB, 128 MiB) copied, 0.300751 s, 446 MB/s`
+//! - coreutils 9.x: `1 byte copied, 0.000144264 s, 6.9 kB/s`
+//! - BusyBox: `134217728 bytes (128.0MB) copied, 0.123456 seconds, 1.0GB/s`
+//!
+//! Seconds may be printed with `%g` (`2.4e-05 s`) and the rate may be
+//! `Infinity B/s`. Lines holding a carriage return are `status=progress`
+//! updates and never count as the summary. Every summary line (outside
+//! progress) is one result, so a log of several runs gives several results;
+//! each takes the `N+M records in/out` lines and the pasted command line
+//! (`$ dd if=/dev/zero of=test bs=8k count=16k oflag=dsync`) above it.
+//!
+//! Metrics: `bytes` (B) always; `elapsed` (s) and the bandwidth, bytes
+//! divided by seconds (more exact than the rounded rate dd prints), only
+//! when dd measured a time above zero, a finite rate and more than zero
+//! bytes. So `0 s, Infinity B/s` gives only `bytes`. The bandwidth is
+//! `read_bw` when the pasted command writes to `/dev/null`, else `write_bw`
+//! (dd's usual benchmark, also when no command line is in the text).
+//!
+//! Parameters: from the command line `if`, `of`, `conv`, `oflag`, `iflag`
+//! as written and `bs`, `ibs`, `obs`, `count` as numbers (see
+//! [`parse_size`]); from the output `records_in`, `records_out` (full
+//! records) and `records_in_partial`, `records_out_partial`. The version
+//! comes from a `dd (coreutils) 9.1` or `BusyBox v1.36.1` line as
+//! `coreutils 9.1` or `busybox 1.36.1`.
+//!
+//! Output in another language (`Bytes (134 MB, 128 MiB) kopiert, 0,25 s`,
+//! `octets`, decimal commas) is refused with an error asking for
+//! `LC_ALL=C`: guessing at translated words could misread a number.
+
+use std::collections::BTreeMap;
+
+use anyhow::{bail, Result};
+use serde_json::Value;
+
+use super::argv::{BuildCtx, Invocation, Params};
+use super::{first_line, Parsed, ToolSpec};
+use crate::record::{Metric, Tool};
+use crate::units::{split_number, Unit};
+
+mod invocation;
+
+#[cfg(test)]
+mod tests;
+
+pub use invocation::command;
+
+// ---------------------------------------------------------------- parsing
+
+/// What a dd test measures: writing a file, or reading one to `/dev/null`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Direction {
+    /// `if=/dev/zero of=FILE`: the bandwidth is `write_bw`.
+    Write,
+    /// `if=FILE of=/dev/null`: the bandwidth is `read_bw`.
+    Read,
+}
+
+/// Whether `text` looks like output of this tool: a summary line, an
+/// `N+M records in` line, or the same lines in another language (so that
+/// `import` can say to rerun under `LC_ALL=C` instead of "unrecognised").
+pub fn looks_like(text: &str) -> bool {
+    output_lines(text).any(|line| match line {
+        Line::Normal(l) => {
+            !matches!(summary(l), SummaryLine::No) || records_line(l).is_some() || foreign_line(l)
+        }
+        // an interrupted run leaves only progress updates: still dd's
+        Line::Progress(l) => l
+            .split('\r')
+            .any(|seg| matches!(summary(seg), SummaryLine::Yes(_))),
+    })
+}
+
+/// Parses dd's output into one result per summary line, in canonical units.
+///
+/// Fails when there is no summary line (naming the form expected), when only
+/// `status=progress` updates are present, and when the output is in another
+/// language than C/English (asking for `LC_ALL=C`).
+pub fn parse(text: &str) -> Result<Vec<Parsed>> {
+    let version = text.lines().find_map(version_line);
+    let mut results = Vec::new();
+    let mut command: Option<PastedCommand> = None;
+    let mut records: BTreeMap<String, Value> = BTreeMap::new();
+    let mut saw_progress = false;
+    for line in output_lines(text) {
+        let line = match line {
+            Line::Progress(_) => {
+                saw_progress = true;
+                continue;
+            }
+            Line::Normal(l) => l,
+        };
+        if let Some(cmd) = command_line(line) {
+            command = Some(cmd);
+            records.clear();
+            continue;
+        }
+        if let Some((key, full, partial)) = records_line(line) {
+            records.insert(format!("records_{key}"), Value::from(full));
+            records.insert(format!("records_{key}_partial"), Value::from(partial));
+            continue;
+        }
+        match summary(line) {
+            SummaryLine::No => {
+                if foreign_line(line) {
+                    bail!(locale_error(line));
+                }
+            }
+            SummaryLine::Foreign => bail!(locale_error(line)),
+            SummaryLine::Yes(s) => {
+                results.push(result(&s, command.take(), &records, version.clone()));
+                records.clear();
+            }
+        }
+    }
+    if results.is_empty() {
+        if saw_progress {
+            bail!("dd output holds only status=progress updates, no final summary line (`N bytes (...) copied, T s, R MB/s`); was dd interrupted?");
+        }
+        bail!("no dd summary line found (expected `N bytes (...) copied, T s, R MB/s` as dd prints it under LC_ALL=C)");
+    }
+    Ok(results)
+}
+
+/// The error for output dd printed in another language.
+fn locale_error(line: &str) -> String {
+    format!(
+        "dd output is not in the C locale (`{}`): translated words and decimal commas cannot be read safely; run dd under `LC_ALL=C` and import that output",
+        line.trim()
+    )
+}
+
+/// One line of output, with `status=progress` updates told apart.
+enum Line<'a> {
+    /// A line as dd ends it with a newline.
+    Normal(&'a str),
+    /// A line holding carriage returns: progress updates dd overwrote.
+    Progress(&'a str),
+}
+
+/// The text's lines; a trailing `\r` (CRLF files) does not make a line a
+/// progress line, an inner one does.
+fn output_lines(text: &str) -> impl Iterator<Item = Line<'_>> {
+    text.split('\n').map(|l| {
+        let l = l.strip_suffix('\r').unwrap_or(l);
+        if l.contains('\r') {
+            Line::Progress(l)
+        } else {
+            Line::Normal(l)
+        }
+    })
+}
+
+/// A summary line's numbers.
+#[derive(Debug, PartialEq)]
+struct Summary {
+    bytes: u64,
+    seconds: f64,
+    infinite_rate: bool,
+}
+
+/// What a line is, seen as a summary line.
+#[derive(Debug, PartialEq)]
+enum SummaryLine {
+    /// Not a summary line.
+    No,
+    /// A summary line in the C locale.
+    Yes(Summary),
+    /// A summary line with English words but a decimal comma, or otherwise
+    /// unreadable in a way that a locale explains.
+    Foreign,
+}
+
+/// Reads `N byte(s) [(...)] copied, T s|seconds, RATE`.
+fn summary(line: &str) -> SummaryLine {
+    let t = line.trim();
+    let digits = t.bytes().take_while(u8::is_ascii_digit).count();
+    let (Some(num), Some(rest)) = (t.get(..digits), t.get(digits..)) else {
+        return SummaryLine::No;
+    };
+    if num.is_empty() {
+        return SummaryLine::No;
+    }
+    let Some(rest) = rest
+        .strip_prefix(" bytes")
+        .or_else(|| rest.strip_prefix(" byte"))
+    else {
+        return SummaryLine::No;
+    };
+    let Some(copied) = rest.find("copied, ") else {
+        return SummaryLine::No;
+    };
+    // between the word and "copied": nothing, or one parenthesised size
+    let between = rest.get(..copied).unwrap_or("").trim();
+    if !(between.is_empty() || (between.starts_with('(') && between.ends_with(')'))) {
+        return SummaryLine::No;
+    }
+    let Ok(bytes) = num.parse::<u64>() else {
+        return SummaryLine::No;
+    };
+    let after = rest.get(copied + "copied, ".len()..).unwrap_or("");
+    let Some((seconds, tail)) = split_number(after) else {
+        return SummaryLine::Foreign;
+    };
+    // "0,25 s": the comma is a decimal comma, not a field separator
+    if tail.starts_with(',')
+        && tail
+            .get(1..2)
+            .is_some_and(|c| c.bytes().all(|b| b.is_ascii_digit()))
+    {
+        return SummaryLine::Foreign;
+    }
+    let Some(tail) = tail
+        .strip_prefix("seconds")
+        .or_else(|| tail.strip_prefix("second"))
+        .or_else(|| tail.strip_prefix('s'))
+    else {
+        return SummaryLine::Foreign;
+    };
+    if seconds < 0.0 {
+        return SummaryLine::No;
+    }
+    let rate = tail.trim_start().strip_prefix(',').unwrap_or("").trim();
+    SummaryLine::Yes(Summary {
+        bytes,
+        seconds,
+        infinite_rate: rate.starts_with("Infinity") || rate.starts_with("inf"),
+    })
+}
+
+/// `N+M records in` / `N+M records out`: `("in"|"out", N, M)`.
+fn records_line(line: &str) -> Option<(&'static str, u64, u64)> {
+    let (counts, words) = line.trim().split_once(' ')?;
+    let key = match words.trim() {
+        "records in" => "in",
+        "records out" => "out",
+        _ => return None,
+    };
+    let (full, partial) = counts.split_once('+')?;
+    Some((key, full.parse().ok()?, partial.parse().ok()?))
+}
+
+/// A line that is dd output in another language: `N+M <words>` records
+/// lines, or summaries `N <word> (...) <word>, T, RATE` whose word is not
+/// `byte(s)`, recognised by a parenthesised size or a decimal comma.
+fn foreign_line(line: &str) -> bool {
+    let t = line.trim();
+    let Some((first, words)) = t.split_once(' ') else {
+        return false;
+    };
+    let numeric = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    if let Some((full, partial)) = first.split_once('+') {
+        return numeric(full) && numeric(partial) && !words.starts_with("records ");
+    }
+    let rate_last = t.rsplit(", ").next().is_some_and(|f| f.contains('/'));
+    let decimal_comma = t.as_bytes().windows(3).any(|w| {
+        w.first().is_some_and(u8::is_ascii_digit)
+            && w.get(1) == Some(&b',')
+            && w.get(2).is_some_and(u8::is_ascii_digit)
+    });
+    numeric(first)
+        && !words.starts_with("byte")
+        && t.contains(", ")
+        && rate_last
+        && (words.contains('(') || decimal_comma)
+}
+
+/// `dd (coreutils) 9.1`, `dd (GNU coreutils) 8.32`, `BusyBox v1.36.1 ...`.
+fn version_line(line: &str) -> Option<String> {
+    let t = line.trim();
+    if let Some(rest) = t.strip_prefix("dd (") {
+        let (package, version) = rest.split_once(") ")?;
+        if package.ends_with("coreutils") {
+            let v = version.split_whitespace().next()?;
+            return Some(format!("coreutils {v}"));
+        }
+    }
+    let rest = t.strip_prefix("BusyBox v")?;
+    let v = rest.split_whitespace().next()?;
+    Some(format!("busybox {v}"))
+}
+
+/// A dd command line pasted above the output.
+#[derive(Clone, Debug, Default, PartialEq)]
+struct PastedCommand {
+    /// From `dd` to the end of the line.
+    text: String,
+    /// `key=value` operands as written.
+    operands: BTreeMap<String, String>,
+}
+
+/// The operands whose presence makes a line a dd command line.
+const OPERANDS: [&str; 10] = [
+    "if", "of", "bs", "ibs", "obs", "count", "conv", "oflag", "iflag", "status",
+];
+
+/// A line running dd (`$ dd if=... of=...`, `sudo dd ...`,
+/// `LC_ALL=C /bin/dd ...`): the command from `dd` on, with its operands.
+fn command_line(line: &str) -> Option<PastedCommand> {
+    let mut offset = 0;
+    let mut start = None;
+    for token in line.split(' ') {
+        let t = token.trim();
+        if t == "dd" || t.ends_with("/dd") {
+            start = Some(offset + token.find(t).unwrap_or(0));
+            break;
+        }
+        offset += token.len() + 1;
+    }
+    let text = line.get(start?..)?.trim();
+    let mut operands = BTreeMap::new();
+    for token in text.split_whitespace().skip(1) {
+        let token = token.trim_matches(|c| c == '"' || c == '\'');
+        if let Some((k, v)) = token.split_once('=') {
+            if OPERANDS.contains(&k) {
+                operands.insert(
+                    k.to_string(),
+                    v.trim_matches(|c| c == '"' || c == '\'').to_string(),
+                );
+            }
+        }
+    }
+    (!operands.is_empty()).then(|| PastedCommand {
+        text: text.to_string(),
+        operands,
+    })
+}
+
+/// Reads one dd command line (`dd if=/dev/zero of=f bs=8k count=16k
+/// oflag=dsync`, also after a prompt, `sudo` or `LC_ALL=C`) into its test
+/// id, parameters and command, with no metrics: the same reading [`parse`]
+/// gives a command line pasted above dd's output.
+///
+/// Fails when the line runs no dd with a known operand or when its block
+/// size cannot be read (so no test id can be given).
+pub fn read_command(line: &str) -> Result<Parsed> {
+    let Some(cmd) = command_line(line) else {
+        bail!(
+            "`{line}`: expected a dd command line with operands such as \
+             `dd if=/dev/zero of=FILE bs=8k count=16k`"
+        );
+    };
+    let mut parsed = Parsed::default();
+    apply_command(&mut parsed, cmd);
+    if parsed.test_id.is_none() {
+        bail!("`{line}`: expected a block size dd reads (`bs=8k`, `bs=1M`)");
+    }
+    Ok(parsed)
+}
+
+/// The command's parameters, test id and text onto a result; returns the
+/// direction it measures (a read when it writes to `/dev/null`).
+fn apply_command(parsed: &mut Parsed, cmd: PastedCommand) -> Direction {
+    let op = |k: &str| cmd.operands.get(k).map(String::as_str);
+    for key in ["if", "of", "conv", "oflag", "iflag"] {
+        if let Some(v) = op(key) {
+            parsed.parameters.insert(key.to_string(), Value::from(v));
+        }
+    }
+    for key in ["bs", "ibs", "obs", "count"] {
+        if let Some(v) = op(key) {
+            let value = parse_size(v).map_or_else(|| Value::from(v), Value::from);
+            parsed.parameters.insert(key.to_string(), value);
+        }
+    }
+    let direction = if op("of") == Some("/dev/null") {
+        Direction::Read
+    } else {
+        Direction::Write
+    };
+    // dd's default block size is 512; obs/ibs stand in for bs per side
+    let side = match direction {
+        Direction::Write => "obs",
+        Direction::Read => "ibs",
+    };
+    let bs = op("bs").or_else(|| op(side)).map_or(Some(512), parse_size);
+    if let Some(bs) = bs {
+        parsed.test_id = Some(test_id(
+            direction,
+            bs,
+            op("conv").unwrap_or(""),
+            op("oflag").unwrap_or(""),
+            op("iflag").unwrap_or(""),
+        ));
+    }
+    parsed.command = Some(cmd.text);
+    direction
+}
+
+/// Builds one result from a summary and what stood above it.
+fn result(
+    s: &Summary,
+    command: Option<PastedCommand>,
+    records: &BTreeMap<String, Value>,
+    version: Option<String>,
+) -> Parsed {
+    let mut parsed = Parsed {
+        parameters: records.clone(),
+        tool_version: version,
+        ..Parsed::default()
+    };
+    let direction = command.map_or(Direction::Write, |cmd| apply_command(&mut parsed, cmd));
+    let m = &mut parsed.metrics;
+    m.insert("bytes".into(), Metric::new(s.bytes as f64, Unit::Bytes));
+    if s.seconds > 0.0 && !s.infinite_rate {
+        m.insert("elapsed".into(), Metric::new(s.seconds, Unit::Seconds));
+        if s.bytes > 0 {
+            let name = match direction {
+                Direction::Write => "write_bw",
+                Direction::Read => "read_bw",
+            };
+            m.insert(
+                name.into(),
+                Metric::new(s.bytes as f64 / s.seconds, Unit::BytesPerSec),
+            );
+        }
+    }
+    parsed
+}
+
+/// Parses a dd size operand (`bs=`, `count=`) into a number.
+///
+/// Suffixes as GNU dd reads them: `c` 1, `w` 2, `b` 512, `kB` 1000,
+/// `K`/`k`/`KiB` 1024, `MB` 10⁶, `M`/`MiB` 2²⁰, and so on up to `E`; BSD
+/// dd's lowercase `m` and `g` are read as 2²⁰ and 2³⁰. `AxB` multiplies.
+/// `None` for anything else or on overflow.
+pub fn parse_size(text: &str) -> Option<u64> {
+    let text = text.trim();
+    if let Some((a, b)) = text.split_once('x') {
+        return parse_size(a)?.checked_mul(parse_size(b)?);
+    }
+    let digits = text.bytes().take_while(u8::is_ascii_digit).count();
+    let number: u64 = text.get(..digits)?.parse().ok()?;
+    let suffix = text.get(digits..)?;
+    let multiplier: u64 = match suffix {
+        "" | "c" => 1,
+        "w" => 2,
+        "b" => 512,
+        _ => {
+            let (letter, unit) = suffix.split_at_checked(1)?;
+            let power = match letter {
+                "K" | "k" => 1,
+                "M" | "m" => 2,
+                "G" | "g" => 3,
+                "T" => 4,
+                "P" => 5,
+                "E" => 6,
+                _ => return None,
+            };
+            let base: u64 = match unit {
+                "" | "iB" => 1024,
+                "B" => 1000,
+                _ => return None,
+            };
+            base.checked_pow(power)?
+        }
+    };
+    number.checked_mul(multiplier)
+}
+
+/// The test id of a dd run, the same for `run` and `import`.
+///
+/// `conv`, `oflag` and `iflag` are dd's comma-separated operand values
+/// (empty when absent). A write's sync mode joins, in this order,
+/// `fdatasync` (conv=fdatasync), `fsync` (conv=fsync), `dsync`
+/// (oflag=dsync), `sync` (oflag=sync) and `direct` (oflag=direct) with `-`.
+/// A 1 MiB write with `fdatasync` alone is `dd-write-bulk`; other writes are
+/// `dd-write-<bs>[-<sync>]` (`dd-write-128k-fdatasync`, `dd-write-1m`).
+/// A read is `dd-read-<bs>`, with `-direct` for iflag=direct.
+pub fn test_id(direction: Direction, bs: u64, conv: &str, oflag: &str, iflag: &str) -> String {
+    let has = |list: &str, word: &str| list.split(',').any(|w| w.trim() == word);
+    let bs_text = crate::units::short_size(bs);
+    match direction {
+        Direction::Read => {
+            if has(iflag, "direct") {
+                format!("dd-read-{bs_text}-direct")
+            } else {
+                format!("dd-read-{bs_text}")
+            }
+        }
+        Direction::Write => {
+            let modes: Vec<&str> = [
+                (conv, "fdatasync"),
+                (conv, "fsync"),
+                (oflag, "dsync"),
+                (oflag, "sync"),
+                (oflag, "direct"),
+            ]
+            .into_iter()
+            .filter(|(list, word)| has(list, word))
+            .map(|(_, word)| word)
+            .collect();
+            if bs == 1024 * 1024 && modes == ["fdatasync"] {
+                "dd-write-bulk".to_string()
+            } else if modes.is_empty() {
+                format!("dd-write-{bs_text}")
+            } else {
+                format!("dd-write-{bs_text}-{}", modes.join("-"))
+            }
+        }
+    }
+}
+
+// --------------------------------------------------------------- registry
+
+/// dd in the tool registry.
+pub struct Dd;
+
+impl ToolSpec for Dd {
+    fn tool(&self) -> Tool {
+        Tool::Dd
+    }
+
+    fn looks_like(&self, text: &str) -> bool {
+        looks_like(text)
+    }
+
+    fn parse(&self, text: &str) -> Result<Vec<Parsed>> {
+        parse(text)
+    }
+
+    fn read_command(&self, line: &str) -> Result<Parsed> {
+        read_command(line)
+    }
+
+    fn build(&self, params: &Params, ctx: &BuildCtx) -> Result<Invocation> {
+        command(params, ctx)
+    }
+
+    fn headline(&self, _params: &Params) -> &'static str {
+        "write_bw"
+    }
+
+    fn version_probe(&self) -> Option<(&'static str, &'static str)> {
+        Some(("dd", "--version"))
+    }
+
+    // "dd (coreutils) 9.1", "dd (GNU coreutils) 8.32", "BusyBox v1.36.1 ..."
+    fn version_from_text(&self, text: &str) -> Option<String> {
+        let line = first_line(text)?;
+        if let Some(rest) = line.strip_prefix("BusyBox v") {
+            Some(format!("busybox {}", rest.split_whitespace().next()?))
+        } else if line.contains("coreutils") {
+            Some(format!("coreutils {}", line.rsplit(' ').next()?))
+        } else {
+            None
+        }
+    }
+
+    fn package(&self, _family: &str) -> &'static str {
+        "coreutils"
+    }
+
+    // dd takes `count` or `size`: the file's choice replaces the base's
+    fn drop_replaced(&self, base: &mut Params, new: &Params) {
+        for (given, other) in [("count", "size"), ("size", "count")] {
+            if new.contains_key(given) && !new.contains_key(other) {
+                base.remove(other);
+            }
+        }
+    }
+}

@@ -1,0 +1,378 @@
+//! Tests of the dd parser and command builder.
+
+use super::*;
+
+fn fixture(name: &str) -> String {
+    let path = format!("{}/tests/fixtures/dd/{name}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+fn one(name: &str) -> Parsed {
+    let mut all = parse(&fixture(name)).unwrap_or_else(|e| panic!("{name}: {e:#}"));
+    assert_eq!(all.len(), 1, "{name}");
+    all.remove(0)
+}
+
+fn value(p: &Parsed, metric: &str) -> Option<f64> {
+    p.metrics.get(metric).map(|m| m.value)
+}
+
+fn unit<'a>(p: &'a Parsed, metric: &str) -> &'a str {
+    p.metrics.get(metric).map_or("", |m| m.unit.as_str())
+}
+
+fn param(p: &Parsed, key: &str) -> Option<Value> {
+    p.parameters.get(key).cloned()
+}
+
+#[test]
+fn gnu_9_1_fdatasync_write() {
+    let p = one("gnu91-write-128k-fdatasync.txt");
+    assert_eq!(value(&p, "bytes"), Some(134217728.0));
+    assert_eq!(unit(&p, "bytes"), "B");
+    assert_eq!(value(&p, "elapsed"), Some(0.300751));
+    assert_eq!(unit(&p, "elapsed"), "s");
+    // bytes / seconds, not the rounded "446 MB/s"
+    assert_eq!(value(&p, "write_bw"), Some(134217728.0 / 0.300751));
+    assert_eq!(value(&p, "write_bw").map(f64::round), Some(446_275_251.0));
+    assert_eq!(unit(&p, "write_bw"), "B/s");
+    assert_eq!(p.metrics.len(), 3);
+    assert_eq!(p.test_id.as_deref(), Some("dd-write-128k-fdatasync"));
+    assert_eq!(
+        p.command.as_deref(),
+        Some("dd if=/dev/zero of=test bs=128k count=1k conv=fdatasync")
+    );
+    assert_eq!(param(&p, "bs"), Some(Value::from(131072)));
+    assert_eq!(param(&p, "count"), Some(Value::from(1024)));
+    assert_eq!(param(&p, "conv"), Some(Value::from("fdatasync")));
+    assert_eq!(param(&p, "if"), Some(Value::from("/dev/zero")));
+    assert_eq!(param(&p, "of"), Some(Value::from("test")));
+    assert_eq!(param(&p, "records_in"), Some(Value::from(1024)));
+    assert_eq!(param(&p, "records_in_partial"), Some(Value::from(0)));
+    assert_eq!(param(&p, "records_out"), Some(Value::from(1024)));
+    assert_eq!(p.tool_version, None);
+}
+
+#[test]
+fn gnu_9_1_dsync_write() {
+    let p = one("gnu91-write-8k-dsync.txt");
+    assert_eq!(value(&p, "write_bw"), Some(8388608.0 / 0.346904));
+    assert_eq!(value(&p, "elapsed"), Some(0.346904));
+    assert_eq!(p.test_id.as_deref(), Some("dd-write-8k-dsync"));
+    assert_eq!(param(&p, "oflag"), Some(Value::from("dsync")));
+}
+
+#[test]
+fn gnu_9_1_without_command_has_no_id_and_is_a_write() {
+    let p = one("gnu91-bare-1m-fdatasync.txt");
+    assert_eq!(p.test_id, None);
+    assert_eq!(p.command, None);
+    assert_eq!(value(&p, "write_bw"), Some(16777216.0 / 0.0580356));
+    assert_eq!(param(&p, "records_out"), Some(Value::from(16)));
+}
+
+#[test]
+fn gnu_version_line_and_bulk_id() {
+    let p = one("gnu91-with-version.txt");
+    assert_eq!(p.tool_version.as_deref(), Some("coreutils 9.1"));
+    assert_eq!(p.test_id.as_deref(), Some("dd-write-bulk"));
+    assert_eq!(value(&p, "write_bw"), Some(16777216.0 / 0.0481808));
+}
+
+#[test]
+fn one_byte_copied() {
+    let p = one("gnu91-one-byte.txt");
+    assert_eq!(value(&p, "bytes"), Some(1.0));
+    assert_eq!(value(&p, "elapsed"), Some(0.000144264));
+    assert_eq!(value(&p, "write_bw"), Some(1.0 / 0.000144264));
+    assert_eq!(p.test_id.as_deref(), Some("dd-write-1"));
+}
+
+#[test]
+fn progress_updates_are_not_the_summary() {
+    let p = one("gnu91-progress.txt");
+    assert_eq!(value(&p, "bytes"), Some(50331648.0));
+    assert_eq!(value(&p, "elapsed"), Some(2.58355));
+    assert_eq!(value(&p, "write_bw"), Some(50331648.0 / 2.58355));
+    assert_eq!(p.test_id.as_deref(), Some("dd-write-4k-dsync"));
+    assert_eq!(param(&p, "count"), Some(Value::from(12288)));
+}
+
+#[test]
+fn only_progress_is_an_error() {
+    let e = parse(&fixture("progress-interrupted.txt")).unwrap_err();
+    assert!(e.to_string().contains("status=progress"), "{e}");
+}
+
+#[test]
+fn read_to_dev_null_gives_read_bw() {
+    let p = one("gnu91-read.txt");
+    assert_eq!(value(&p, "read_bw"), Some(50331648.0 / 0.00934708));
+    assert_eq!(value(&p, "write_bw"), None);
+    assert_eq!(p.test_id.as_deref(), Some("dd-read-1m"));
+}
+
+#[test]
+fn partial_records_and_exponent_seconds() {
+    let p = one("gnu91-read-partial.txt");
+    assert_eq!(param(&p, "records_in"), Some(Value::from(0)));
+    assert_eq!(param(&p, "records_in_partial"), Some(Value::from(1)));
+    assert_eq!(param(&p, "records_out_partial"), Some(Value::from(1)));
+    assert_eq!(value(&p, "elapsed"), Some(3.0996e-05));
+    assert_eq!(value(&p, "read_bw"), Some(3000.0 / 3.0996e-05));
+}
+
+#[test]
+fn coreutils_5_seconds_word() {
+    let p = one("coreutils5-bulk.txt");
+    assert_eq!(value(&p, "bytes"), Some(9437184000.0));
+    assert_eq!(value(&p, "elapsed"), Some(34.6279));
+    assert_eq!(value(&p, "write_bw"), Some(9437184000.0 / 34.6279));
+    assert_eq!(value(&p, "write_bw").map(f64::round), Some(272_531_225.0));
+    assert_eq!(p.test_id.as_deref(), Some("dd-write-bulk"));
+    assert_eq!(param(&p, "count"), Some(Value::from(9000)));
+}
+
+#[test]
+fn coreutils_6_to_8_24_one_size() {
+    let p = one("coreutils6-write-128k-dsync.txt");
+    assert_eq!(value(&p, "elapsed"), Some(0.25));
+    assert_eq!(value(&p, "write_bw"), Some(536870912.0));
+    assert_eq!(p.test_id.as_deref(), Some("dd-write-128k-dsync"));
+    assert_eq!(
+        p.command.as_deref(),
+        Some("dd if=/dev/zero of=test bs=128k count=1k oflag=dsync")
+    );
+}
+
+#[test]
+fn g_format_exponent() {
+    let p = one("coreutils8-exponent.txt");
+    assert_eq!(value(&p, "elapsed"), Some(2.4e-05));
+    assert_eq!(value(&p, "write_bw"), Some(512.0 / 2.4e-05));
+    assert_eq!(p.test_id.as_deref(), Some("dd-write-512"));
+}
+
+#[test]
+fn infinity_rate_gives_only_bytes() {
+    let p = one("coreutils8-infinity.txt");
+    assert_eq!(value(&p, "bytes"), Some(512.0));
+    assert_eq!(p.metrics.len(), 1);
+}
+
+#[test]
+fn zero_bytes_gives_no_bandwidth() {
+    let p = parse("0 bytes copied, 4.3685e-05 s, 0.0 kB/s\n")
+        .unwrap()
+        .remove(0);
+    assert_eq!(value(&p, "bytes"), Some(0.0));
+    assert_eq!(value(&p, "elapsed"), Some(4.3685e-05));
+    assert_eq!(value(&p, "write_bw"), None);
+}
+
+#[test]
+fn busybox_form() {
+    let p = one("busybox.txt");
+    assert_eq!(value(&p, "elapsed"), Some(0.123456));
+    assert_eq!(value(&p, "write_bw"), Some(134217728.0 / 0.123456));
+    assert_eq!(p.test_id.as_deref(), Some("dd-write-8m-fsync"));
+}
+
+#[test]
+fn busybox_version_line() {
+    let text = format!(
+        "BusyBox v1.36.1 (2023-07-27 17:12:24 UTC) multi-call binary.\n{}",
+        fixture("busybox.txt")
+    );
+    let p = parse(&text).unwrap().remove(0);
+    assert_eq!(p.tool_version.as_deref(), Some("busybox 1.36.1"));
+    assert_eq!(
+        version_line("dd (GNU coreutils) 8.32").as_deref(),
+        Some("coreutils 8.32")
+    );
+}
+
+#[test]
+fn several_runs_give_several_results() {
+    let all = parse(&fixture("two-runs.txt")).unwrap();
+    assert_eq!(all.len(), 2);
+    assert_eq!(all[0].test_id.as_deref(), Some("dd-write-8k-fdatasync"));
+    assert_eq!(value(&all[0], "write_bw"), Some(268435456.0));
+    assert_eq!(param(&all[0], "records_out"), Some(Value::from(16384)));
+    assert_eq!(all[1].test_id.as_deref(), Some("dd-read-1m-direct"));
+    assert_eq!(value(&all[1], "read_bw"), Some(1073741824.0));
+    assert_eq!(param(&all[1], "records_out"), Some(Value::from(128)));
+}
+
+#[test]
+fn other_languages_are_refused_with_lc_all_c() {
+    for name in [
+        "locale-de.txt",
+        "locale-fr.txt",
+        "decimal-comma-english.txt",
+    ] {
+        let e = parse(&fixture(name)).unwrap_err().to_string();
+        assert!(e.contains("LC_ALL=C"), "{name}: {e}");
+        assert!(looks_like(&fixture(name)), "{name}");
+    }
+    // "1,5 s" must never become 1 or 15 seconds
+    let e = parse("1 byte copied, 1,5 s, 0,7 B/s")
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("LC_ALL=C"), "{e}");
+}
+
+#[test]
+fn garbage_is_an_error_naming_the_summary() {
+    let e = parse("hello\nworld\n").unwrap_err().to_string();
+    assert!(e.contains("copied"), "{e}");
+    assert!(parse("").is_err());
+}
+
+#[test]
+fn looks_like_dd_only() {
+    assert!(looks_like(&fixture("gnu91-write-8k-dsync.txt")));
+    assert!(looks_like(&fixture("busybox.txt")));
+    assert!(!looks_like(FIO_TEXT));
+    assert!(!looks_like(FIO_JSON));
+    assert!(!looks_like(BONNIE_CSV));
+    assert!(!looks_like(IOPING_TEXT));
+}
+
+#[test]
+fn sizes_read_as_dd_reads_them() {
+    assert_eq!(parse_size("8k"), Some(8192));
+    assert_eq!(parse_size("8K"), Some(8192));
+    assert_eq!(parse_size("16k"), Some(16384));
+    assert_eq!(parse_size("1M"), Some(1048576));
+    assert_eq!(parse_size("1MiB"), Some(1048576));
+    assert_eq!(parse_size("1m"), Some(1048576));
+    assert_eq!(parse_size("1kB"), Some(1000));
+    assert_eq!(parse_size("2MB"), Some(2_000_000));
+    assert_eq!(parse_size("1G"), Some(1 << 30));
+    assert_eq!(parse_size("1GB"), Some(1_000_000_000));
+    assert_eq!(parse_size("3b"), Some(1536));
+    assert_eq!(parse_size("3w"), Some(6));
+    assert_eq!(parse_size("10c"), Some(10));
+    assert_eq!(parse_size("2x512"), Some(1024));
+    assert_eq!(parse_size("512"), Some(512));
+    assert_eq!(parse_size("1E"), Some(1 << 60));
+    assert_eq!(parse_size("16E"), None);
+    assert_eq!(parse_size("1Q"), None);
+    assert_eq!(parse_size("k"), None);
+    assert_eq!(parse_size(""), None);
+    assert_eq!(parse_size("1.5M"), None);
+}
+
+#[test]
+fn ids_follow_the_runner_rule() {
+    use Direction::{Read, Write};
+    let m = 1048576;
+    assert_eq!(test_id(Write, m, "fdatasync", "", ""), "dd-write-bulk");
+    assert_eq!(test_id(Write, m, "", "", ""), "dd-write-1m");
+    assert_eq!(
+        test_id(Write, m, "fdatasync", "direct", ""),
+        "dd-write-1m-fdatasync-direct"
+    );
+    assert_eq!(
+        test_id(Write, m, "notrunc,fdatasync", "", ""),
+        "dd-write-bulk"
+    );
+    assert_eq!(
+        test_id(Write, 131072, "fdatasync", "", ""),
+        "dd-write-128k-fdatasync"
+    );
+    assert_eq!(
+        test_id(Write, 8192, "fdatasync", "", ""),
+        "dd-write-8k-fdatasync"
+    );
+    assert_eq!(
+        test_id(Write, 131072, "", "dsync", ""),
+        "dd-write-128k-dsync"
+    );
+    assert_eq!(test_id(Write, 8192, "", "dsync", ""), "dd-write-8k-dsync");
+    assert_eq!(test_id(Write, 4096, "", "sync", ""), "dd-write-4k-sync");
+    assert_eq!(
+        test_id(Write, 4096, "fsync", "direct,dsync", ""),
+        "dd-write-4k-fsync-dsync-direct"
+    );
+    assert_eq!(test_id(Read, m, "", "", ""), "dd-read-1m");
+    assert_eq!(test_id(Read, m, "", "", "direct"), "dd-read-1m-direct");
+}
+
+#[test]
+fn command_lines_with_prompts_sudo_and_env() {
+    let c = command_line("root@host:/mnt# sudo LC_ALL=C /bin/dd if=/dev/zero of=x bs=1M").unwrap();
+    assert_eq!(c.text, "/bin/dd if=/dev/zero of=x bs=1M");
+    assert_eq!(c.operands.get("bs").map(String::as_str), Some("1M"));
+    assert_eq!(command_line("dd (coreutils) 9.1"), None);
+    assert_eq!(command_line("$ dd --version"), None);
+    let p = parse("dd of=x if=/dev/zero\n1 byte copied, 0.5 s, 2 B/s\n")
+        .unwrap()
+        .remove(0);
+    // no bs: dd's default of 512 bytes
+    assert_eq!(p.test_id.as_deref(), Some("dd-write-512"));
+}
+
+const FIO_TEXT: &str = "randread: (g=0): rw=randread, bs=(R) 4096B-4096B, (W) 4096B-4096B, (T) 4096B-4096B, ioengine=libaio, iodepth=64\nfio-3.33\nStarting 1 process\n\nrandread: (groupid=0, jobs=1): err= 0: pid=1: Mon Nov 30 00:00:00 2026\n  read: IOPS=26.2k, BW=102MiB/s (107MB/s)(512MiB/5001msec)\n    clat (usec): min=38, max=2600, avg=68.87, stdev=35.60\n\nRun status group 0 (all jobs):\n   READ: bw=102MiB/s (107MB/s), 102MiB/s-102MiB/s (107MB/s-107MB/s), io=512MiB (537MB), run=5001-5001msec\n";
+const FIO_JSON: &str = "{\n  \"fio version\" : \"fio-3.33\",\n  \"jobs\" : [ { \"jobname\" : \"randread\", \"read\" : { \"io_bytes\" : 536870912, \"bw\" : 104857, \"iops\" : 26214.4 } } ]\n}\n";
+// bonnie++ 2.00a `-s 0 -n 1 -q`, captured on the development machine
+const BONNIE_CSV: &str = "1.98,2.00a,vm,1,1795985127,,,,,,,,,,,,,,,,,1,,,,,1353,35,+++++,+++,+++++,+++,+++++,+++,+++++,+++,+++++,+++,,,,,,,5038us,59us,4055us,8230us,13us,4055us\n";
+const IOPING_TEXT: &str = "--- /tmp (ext4 /dev/vda 252.0 GiB) ioping statistics ---\n4 requests completed in 4.14 ms, 16 KiB read, 966 iops, 3.78 MiB/s\ngenerated 5 requests in 4.00 s, 20 KiB, 1 iops, 5.00 KiB/s\nmin/avg/max/mdev = 538.9 us / 1.03 ms / 1.68 ms / 488.1 us\n";
+
+#[test]
+fn read_command_gives_id_parameters_and_command() {
+    let p = read_command("$ dd if=/dev/zero of=test bs=8k count=16k oflag=dsync").unwrap();
+    assert_eq!(p.test_id.as_deref(), Some("dd-write-8k-dsync"));
+    assert_eq!(
+        p.command.as_deref(),
+        Some("dd if=/dev/zero of=test bs=8k count=16k oflag=dsync")
+    );
+    let expected: BTreeMap<String, Value> = [
+        ("bs", Value::from(8192)),
+        ("count", Value::from(16384)),
+        ("if", Value::from("/dev/zero")),
+        ("of", Value::from("test")),
+        ("oflag", Value::from("dsync")),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_string(), v))
+    .collect();
+    assert_eq!(p.parameters, expected);
+    assert!(p.metrics.is_empty());
+    let read = read_command("dd if=big of=/dev/null bs=1M iflag=direct").unwrap();
+    assert_eq!(read.test_id.as_deref(), Some("dd-read-1m-direct"));
+    assert_eq!(
+        read_command("dd if=/dev/zero of=f bs=1M conv=fdatasync")
+            .unwrap()
+            .test_id
+            .as_deref(),
+        Some("dd-write-bulk")
+    );
+}
+
+#[test]
+fn read_command_is_what_parse_takes_from_a_pasted_line() {
+    let line = "dd if=/dev/zero of=test bs=128k count=1k conv=fdatasync";
+    let text = format!(
+        "{line}\n1024+0 records in\n1024+0 records out\n\
+         134217728 bytes (134 MB, 128 MiB) copied, 0.300751 s, 446 MB/s\n"
+    );
+    let parsed = parse(&text).unwrap().remove(0);
+    let read = read_command(line).unwrap();
+    assert_eq!(read.test_id, parsed.test_id);
+    assert_eq!(read.command, parsed.command);
+    for (k, v) in &read.parameters {
+        assert_eq!(parsed.parameters.get(k), Some(v), "{k}");
+    }
+}
+
+#[test]
+fn read_command_refuses_what_names_no_test() {
+    let e = read_command("ls -l").unwrap_err().to_string();
+    assert!(e.contains("expected a dd command line"), "{e}");
+    let e = read_command("dd if=/dev/zero of=f bs=huge")
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("expected a block size"), "{e}");
+}

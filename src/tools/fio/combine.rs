@@ -1,0 +1,261 @@
+//! The jobs of one reporting group combined into one result, with the
+//! options that describe it.
+
+use std::collections::BTreeMap;
+
+use serde_json::Value;
+
+use super::pasted::PastedCommand;
+use super::test_id;
+use super::{Dir, Header, Job};
+use crate::record::Metric;
+use crate::tools::Parsed;
+use crate::units::{self, Unit};
+
+/// Combines one group's jobs into metrics and parameters.
+pub(super) fn group_parsed(
+    jobs: &[Job],
+    pre: &PastedCommand,
+    version: Option<&str>,
+) -> Option<Parsed> {
+    let first = jobs.first()?;
+    let read = combine(jobs.iter().filter_map(|j| j.read.as_ref()).collect());
+    let write = combine(jobs.iter().filter_map(|j| j.write.as_ref()).collect());
+    if read.is_none() && write.is_none() {
+        return None;
+    }
+    let mut metrics = BTreeMap::new();
+    for (prefix, dir) in [("read", &read), ("write", &write)] {
+        let Some(d) = dir else { continue };
+        let mut put = |name: &str, value: Option<f64>, unit: Unit| {
+            if let Some(v) = value.filter(|v| v.is_finite() && *v >= 0.0) {
+                metrics.insert(format!("{prefix}_{name}"), Metric::new(v, unit));
+            }
+        };
+        put("iops", d.iops, Unit::Iops);
+        put("bw", d.bw, Unit::BytesPerSec);
+        put("io_bytes", d.io_bytes, Unit::Bytes);
+        put("lat_mean", d.lat_mean, Unit::Seconds);
+        put("clat_mean", d.clat_mean, Unit::Seconds);
+        for (key, name) in [
+            (50_000, "clat_p50"),
+            (99_000, "clat_p99"),
+            (99_900, "clat_p99_9"),
+        ] {
+            put(name, d.clat_pct.get(&key).copied(), Unit::Seconds);
+        }
+    }
+    let runtime = [&read, &write]
+        .iter()
+        .filter_map(|d| d.as_ref().and_then(|d| d.runtime))
+        .reduce(f64::max);
+    if let Some(rt) = runtime.filter(|r| r.is_finite() && *r > 0.0) {
+        metrics.insert("runtime".to_string(), Metric::new(rt, Unit::Seconds));
+    }
+
+    // options: command line and job file, then what the output states
+    let mut opts = pre.global.clone();
+    if let Some(job_opts) = pre.per_job.get(&first.name) {
+        opts.extend(job_opts.clone());
+    }
+    opts.extend(first.options.clone());
+    let fallback_jobs = jobs
+        .iter()
+        .fold(0u32, |n, j| n.saturating_add(j.jobs))
+        .max(1);
+    let (parameters, test_id) = settings(&opts, first.header.as_ref(), fallback_jobs);
+    Some(Parsed {
+        metrics,
+        parameters,
+        tool_version: version.map(str::to_string),
+        test_id,
+        command: pre.command.clone(),
+    })
+}
+
+/// The parameters and test id that a job's options (command line and job
+/// file, then what the output states) and its text header give. The header
+/// wins for rw, iodepth and ioengine because it is what fio ran; numjobs
+/// falls back to `fallback_jobs` when no option states it.
+pub(super) fn settings(
+    opts: &BTreeMap<String, String>,
+    header: Option<&Header>,
+    fallback_jobs: u32,
+) -> (BTreeMap<String, Value>, Option<String>) {
+    let kb_base_si = opts.get("kb_base").is_some_and(|v| v.trim() == "1000");
+    let rw = header
+        .and_then(|h| h.rw.clone())
+        .or_else(|| opt(opts, &["rw", "readwrite"]).map(str::to_string))
+        .map(|rw| normalise_rw(&rw));
+    let iodepth = header
+        .and_then(|h| h.iodepth)
+        .or_else(|| opt(opts, &["iodepth"]).and_then(|v| v.trim().parse().ok()));
+    let ioengine = header
+        .and_then(|h| h.ioengine.clone())
+        .or_else(|| opt(opts, &["ioengine"]).map(str::to_string));
+    let numjobs: u32 = opt(opts, &["numjobs"])
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or(fallback_jobs);
+    let bs = opt(opts, &["bs", "blocksize"])
+        .and_then(|v| option_bs(v, rw.as_deref(), kb_base_si))
+        .or_else(|| header.and_then(|h| fixed_bs(&h.bs, rw.as_deref())));
+
+    let mut parameters = BTreeMap::new();
+    if let Some(rw) = &rw {
+        parameters.insert("rw".to_string(), Value::from(rw.clone()));
+    }
+    if let Some(bs) = bs {
+        parameters.insert("bs".to_string(), Value::from(bs));
+    }
+    if let Some(d) = iodepth {
+        parameters.insert("iodepth".to_string(), Value::from(d));
+    }
+    if let Some(e) = ioengine {
+        parameters.insert("ioengine".to_string(), Value::from(e));
+    }
+    if let Some(d) = opt(opts, &["direct"]).and_then(flag_value) {
+        parameters.insert("direct".to_string(), Value::from(d));
+    }
+    if let Some(s) = opt(opts, &["size"]).and_then(|v| option_size(v, kb_base_si)) {
+        parameters.insert("size".to_string(), Value::from(s));
+    }
+    parameters.insert("numjobs".to_string(), Value::from(numjobs));
+    if let Some(r) = opt(opts, &["runtime", "timeout"]).and_then(option_seconds) {
+        parameters.insert("runtime".to_string(), Value::from(r));
+    }
+    let test_id = match (&rw, bs) {
+        (Some(rw), Some(bs)) => Some(test_id(rw, bs, iodepth.unwrap_or(1), numjobs)),
+        _ => None,
+    };
+    (parameters, test_id)
+}
+
+pub(super) fn opt<'a>(opts: &'a BTreeMap<String, String>, keys: &[&str]) -> Option<&'a str> {
+    keys.iter()
+        .find_map(|k| opts.get(*k))
+        .map(String::as_str)
+        .filter(|v| !v.trim().is_empty())
+}
+
+/// `randread:8` → `randread`; `readwrite` → `rw`; `randread` stays.
+fn normalise_rw(rw: &str) -> String {
+    let rw = rw.split(':').next().unwrap_or(rw).trim();
+    match rw {
+        "readwrite" => "rw".to_string(),
+        other => other.to_string(),
+    }
+}
+
+/// Which block-size slots (read, write) a workload uses.
+fn used_dirs(rw: Option<&str>) -> &'static [usize] {
+    match rw {
+        Some("read" | "randread") => &[0],
+        Some("write" | "randwrite" | "trimwrite") => &[1],
+        _ => &[0, 1],
+    }
+}
+
+/// The one fixed block size the workload's directions share, if any.
+pub(super) fn fixed_bs(per_dir: &[(u64, u64)], rw: Option<&str>) -> Option<u64> {
+    let mut sizes = used_dirs(rw).iter().filter_map(|&i| per_dir.get(i));
+    let &(lo, hi) = sizes.next()?;
+    (lo == hi && lo > 0 && sizes.all(|&(l, h)| l == lo && h == lo)).then_some(lo)
+}
+
+/// A `bs=` option (`4k`, `4k,64k`) to the workload's one block size.
+pub(super) fn option_bs(v: &str, rw: Option<&str>, si: bool) -> Option<u64> {
+    let parts: Vec<u64> = v
+        .split(',')
+        .map(|p| option_size(p, si))
+        .collect::<Option<Vec<_>>>()?;
+    // fio reuses the last given size for the directions not given
+    let per_dir: Vec<(u64, u64)> = (0..3)
+        .filter_map(|i| parts.get(i).or(parts.last()).map(|&b| (b, b)))
+        .collect();
+    fixed_bs(&per_dir, rw)
+}
+
+/// A size option as fio reads it: by default (`kb_base=1024`) `k`, `kB`,
+/// `KB` mean 1024 and, for compatibility, `KiB` means 1000; with
+/// `kb_base=1000` it is the other way round.
+pub(super) fn option_size(v: &str, si: bool) -> Option<u64> {
+    let (n, unit) = units::split_number(v)?;
+    let u = unit.trim();
+    let binary_form = u.len() >= 2 && (u.ends_with("iB") || u.ends_with("ib"));
+    let letter = u.chars().next().map(|c| c.to_ascii_lowercase());
+    let power = match letter {
+        None => 0,
+        Some('b') if u.len() == 1 => 0,
+        Some('k') => 1,
+        Some('m') => 2,
+        Some('g') => 3,
+        Some('t') => 4,
+        Some('p') => 5,
+        _ => return None,
+    };
+    let base: f64 = if binary_form != si { 1000.0 } else { 1024.0 };
+    let b = n * base.powi(power);
+    (b.is_finite() && (0.0..1e18).contains(&b)).then_some(b.round() as u64)
+}
+
+/// A time option (`2`, `30s`, `2m`, `1h`, `1d`, `500ms`): seconds; a bare
+/// number is seconds.
+pub(super) fn option_seconds(v: &str) -> Option<f64> {
+    let (n, unit) = units::split_number(v)?;
+    let s = if unit.trim().is_empty() {
+        n
+    } else {
+        units::seconds(n, unit)?
+    };
+    Some(s).filter(|s| s.is_finite() && *s >= 0.0)
+}
+
+/// `1`, `0`, `true` → 1/0; a bare flag (empty value) counts as 1.
+fn flag_value(v: &str) -> Option<u32> {
+    match v.trim() {
+        "1" | "true" | "" => Some(1),
+        "0" | "false" => Some(0),
+        _ => None,
+    }
+}
+
+/// Combines one direction over a group's jobs (see [`parse`] for the rules).
+pub(super) fn combine(dirs: Vec<&Dir>) -> Option<Dir> {
+    match dirs.as_slice() {
+        [] => return None,
+        [one] => return Some((*one).clone()),
+        _ => {}
+    }
+    let sum = |f: fn(&Dir) -> Option<f64>| -> Option<f64> {
+        dirs.iter().map(|d| f(d)).sum::<Option<f64>>()
+    };
+    let weights: Option<Vec<f64>> = dirs.iter().map(|d| d.weight()).collect();
+    let total_w: Option<f64> = weights.as_ref().map(|w| w.iter().sum());
+    let weighted = |f: &dyn Fn(&Dir) -> Option<f64>| -> Option<f64> {
+        let w = weights.as_ref()?;
+        let total = total_w.filter(|t| *t > 0.0)?;
+        let mut acc = 0.0;
+        for (d, wi) in dirs.iter().zip(w) {
+            acc += f(d)? * wi;
+        }
+        Some(acc / total)
+    };
+    let mut clat_pct = BTreeMap::new();
+    if let Some(first) = dirs.first() {
+        for key in first.clat_pct.keys() {
+            if let Some(v) = weighted(&|d: &Dir| d.clat_pct.get(key).copied()) {
+                clat_pct.insert(*key, v);
+            }
+        }
+    }
+    Some(Dir {
+        ios: sum(|d| d.ios),
+        iops: sum(|d| d.iops),
+        bw: sum(|d| d.bw),
+        io_bytes: sum(|d| d.io_bytes),
+        runtime: dirs.iter().filter_map(|d| d.runtime).reduce(f64::max),
+        lat_mean: weighted(&|d: &Dir| d.lat_mean),
+        clat_mean: weighted(&|d: &Dir| d.clat_mean),
+        clat_pct,
+    })
+}

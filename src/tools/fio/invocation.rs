@@ -1,0 +1,164 @@
+//! fio's command line built from a suite's parameters.
+
+use anyhow::{bail, Result};
+
+use super::combine::option_size;
+use crate::tools::argv::{parse_size, BuildCtx, Invocation, OutputFrom, ParamReader, Params};
+
+/// Options that would send fio's I/O, output or logs somewhere other than
+/// the job's scratch directory, run other programs, or touch the system
+/// (I/O scheduler, cgroups), so a suite may not set them.
+const RESERVED: &[&str] = &[
+    "name",
+    "filename",
+    "directory",
+    "filename_format",
+    "opendir",
+    "output",
+    "output-format",
+    "write_iolog",
+    "read_iolog",
+    "replay_redirect",
+    "merge_blktrace_file",
+    "write_bw_log",
+    "write_lat_log",
+    "write_iops_log",
+    "write_hist_log",
+    "exec_prerun",
+    "exec_postrun",
+    "ioscheduler",
+    "cgroup",
+    "profile",
+    "trigger",
+    "trigger-file",
+    "trigger-remote",
+    "client",
+    "server",
+    "daemonize",
+    "aux-path",
+];
+
+/// Whether fio would read `key` as a reserved option: fio's command line
+/// takes any unambiguous prefix of a long option (`--opendi` is `--opendir`),
+/// so a prefix of a reserved name is refused too.
+fn is_reserved(key: &str) -> bool {
+    !key.is_empty() && RESERVED.iter().any(|r| r.starts_with(key))
+}
+
+/// Builds `fio --name=<id> --filename=<dir>/fio.dat --rw=.. --bs=..
+/// --iodepth=.. --ioengine=.. --direct=.. --size=.. [--runtime=..]
+/// --output-format=json --output=<dir>/fio.json`. Known parameters come in
+/// that order; any other key is passed on as `--key=value` (sorted), except
+/// those that would point fio outside the scratch directory.
+pub fn command(params: &Params, ctx: &BuildCtx) -> Result<Invocation> {
+    let mut p = ParamReader::new("fio", params, ctx.memory_bytes);
+    let file = ctx.dir.join("fio.dat");
+    let out = ctx.dir.join("fio.json");
+    let mut args = vec![
+        format!("--name={}", ctx.test_id),
+        // fio splits --filename at `:` (several files); a colon in the path is escaped
+        format!(
+            "--filename={}",
+            file.display().to_string().replace(':', "\\:")
+        ),
+    ];
+    let mut parameters = Params::new();
+    // fio applies kb_base to the options after it only: it goes first
+    let kb_base = p.string("kb_base")?;
+    if let Some(k) = &kb_base {
+        args.push(format!("--kb_base={k}"));
+        parameters.insert("kb_base".into(), json_scalar(k));
+    }
+    let kb_base_si = kb_base.as_deref() == Some("1000");
+    let defaults = [
+        ("rw", "read"),
+        ("bs", "4k"),
+        ("iodepth", "1"),
+        ("ioengine", "libaio"),
+        ("direct", "1"),
+    ];
+    for (key, default) in defaults {
+        let v = p.string(key)?.unwrap_or_else(|| default.to_string());
+        args.push(format!("--{key}={v}"));
+        // a plain block size is stored in bytes, as imported records have it
+        let value = match option_size(&v, kb_base_si) {
+            Some(bytes) if key == "bs" => bytes.into(),
+            _ => json_scalar(&v),
+        };
+        parameters.insert(key.into(), value);
+    }
+    let size_text = p.string("size")?.unwrap_or_else(|| "1G".to_string());
+    // fio takes plain sizes itself; an `NxRAM` size is passed resolved
+    let (size, size_arg) = if size_text.contains("RAM") || size_text.contains("ram") {
+        let size = parse_size(&size_text, ctx.memory_bytes)
+            .map_err(|e| anyhow::anyhow!("fio parameter `size`: {e}"))?;
+        (size, size.to_string())
+    } else {
+        // read as fio reads it: by default `1MiB` is 10^6 bytes to fio
+        let size = option_size(&size_text, kb_base_si).ok_or_else(|| {
+            anyhow::anyhow!(
+                "fio parameter `size = {size_text}`: expected a size such as 64M, 1G or 2xRAM"
+            )
+        })?;
+        (size, size_text.clone())
+    };
+    args.push(format!("--size={size_arg}"));
+    parameters.insert("size".into(), size.into());
+    let runtime = p.count("runtime")?;
+    let mut estimate = 1.0 + size as f64 / 50e6;
+    if let Some(r) = runtime {
+        args.push(format!("--runtime={r}"));
+        // seconds as a float, as the parser gives it for imported records
+        parameters.insert("runtime".into(), (r as f64).into());
+        estimate = estimate.min(1.0 + r as f64);
+    }
+    for (k, v) in p.rest() {
+        // anything but a plain option name could smuggle `=value` into the argument
+        if k.is_empty()
+            || !k
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+        {
+            bail!("fio parameter `{k}`: expected an option name (letters, digits, `_`, `-`)");
+        }
+        if is_reserved(k) {
+            bail!(
+                "fio parameter `{k}` cannot be set in a suite: diskdash chooses where fio writes"
+            );
+        }
+        // `mem=mmap:FILE` (and iomem) backs the buffers with a file of that name
+        let memory_option = ["mem", "iomem"].iter().any(|m| m.starts_with(k.as_str()));
+        if memory_option && v.as_str().is_some_and(|s| s.contains(':')) {
+            bail!(
+                "fio parameter `{k} = {v}`: a backing file cannot be set in a suite: diskdash chooses where fio writes"
+            );
+        }
+        match v {
+            serde_json::Value::Bool(true) => args.push(format!("--{k}")),
+            serde_json::Value::Bool(false) => continue,
+            serde_json::Value::String(s) => args.push(format!("--{k}={s}")),
+            serde_json::Value::Number(n) => args.push(format!("--{k}={n}")),
+            other => bail!("fio parameter `{k} = {other}`: expected a string, number or boolean"),
+        }
+        parameters.insert(k.clone(), v.clone());
+    }
+    args.push("--output-format=json".into());
+    args.push(format!("--output={}", out.display()));
+    Ok(Invocation {
+        program: "fio".into(),
+        args,
+        env: Vec::new(),
+        output: OutputFrom::File(out),
+        bytes: size,
+        estimate_s: estimate,
+        parameters,
+    })
+}
+
+/// A number stays a number in the record, everything else a string.
+fn json_scalar(text: &str) -> serde_json::Value {
+    match text.parse::<u64>() {
+        Ok(n) => n.into(),
+        Err(_) => text.into(),
+    }
+}

@@ -1,0 +1,217 @@
+//! `fio`: building its command line and parsing its output.
+//!
+//! The parser reads fio's JSON (2.x and 3.x) and its normal text output (the
+//! 2.0-2.16 `io=..., bw=..., iops=..., runt=...` form and the 2.17+
+//! `IOPS=..., BW=...` form), optionally preceded by the command line or job
+//! file that produced it. It returns one [`Parsed`] per reporting group.
+
+use std::collections::BTreeMap;
+
+use anyhow::{bail, Result};
+use serde_json::Value;
+
+use super::argv::{BuildCtx, Invocation, Params};
+use super::{first_line, Parsed, ToolSpec};
+use crate::record::Tool;
+
+mod combine;
+mod invocation;
+mod json;
+mod pasted;
+#[cfg(test)]
+mod tests;
+mod text;
+
+pub use invocation::command;
+pub use pasted::read_command;
+
+use combine::group_parsed;
+use json::{find_json, json_jobs};
+use pasted::preamble;
+use text::{job_header, job_result_start, text_jobs};
+
+/// Whether `text` looks like fio output: JSON with a `"fio version"` key, or
+/// text with a job header (`name: (g=0): rw=...`), a job result line
+/// (`name: (groupid=0, jobs=1): err= 0`) or a `Run status group` summary.
+pub fn looks_like(text: &str) -> bool {
+    if text.contains("\"fio version\"") {
+        return true;
+    }
+    text.contains("Run status group")
+        || text
+            .lines()
+            .any(|l| job_header(l).is_some() || job_result_start(l.trim()).is_some())
+}
+
+/// Parses fio output into one [`Parsed`] per reporting group (`groupid`),
+/// in group order.
+///
+/// JSON is used when the text holds a fio JSON object (notes fio prints on
+/// stdout before it are skipped); otherwise the normal text output is read.
+/// A command line (`fio --rw=randread ...`, `./fio job.ini`) or job file text
+/// above the output adds the options the output does not state.
+///
+/// Several jobs in one group (numjobs > 1 without `group_reporting`, or
+/// several job sections without `stonewall`) are combined as fio's
+/// `group_reporting` does: IOPS, bandwidth and bytes are summed, runtime is
+/// the longest job's. Latency means are the mean of the jobs' means weighted
+/// by each job's I/O count (which is the exact mean over all I/Os).
+/// Percentiles are the I/O-weighted mean of the jobs' percentiles: the true
+/// pooled percentile lies between the smallest and the largest of the jobs'
+/// percentiles, the weighted mean lies there too and equals it when the jobs'
+/// distributions agree. A combined value that some job lacks is left out.
+///
+/// Fails when the text holds neither fio JSON with a `jobs` array nor text
+/// job results with read or write lines.
+pub fn parse(text: &str) -> Result<Vec<Parsed>> {
+    let pre = preamble(text);
+    let (jobs, version) = if let Some(json) = find_json(text) {
+        json_jobs(&json)?
+    } else {
+        text_jobs(text)
+    };
+    if jobs.is_empty() {
+        bail!(
+            "no fio results found (expected fio JSON with \"fio version\" and a \"jobs\" \
+             array, or fio text output with job results such as \
+             `name: (groupid=0, jobs=1): err= 0` followed by `read:`/`write:` lines)"
+        );
+    }
+    let mut groups: BTreeMap<i64, Vec<Job>> = BTreeMap::new();
+    for job in jobs {
+        groups.entry(job.group).or_default().push(job);
+    }
+    let mut out = Vec::new();
+    for jobs in groups.values() {
+        if let Some(p) = group_parsed(jobs, &pre, version.as_deref()) {
+            out.push(p);
+        }
+    }
+    if out.is_empty() {
+        bail!("fio output holds no read or write results (expected a job with read or write I/O)");
+    }
+    Ok(out)
+}
+
+/// The test id of a fio test: `fio-<rw>-<bs>-qd<iodepth>`, with `-j<N>`
+/// appended when `numjobs` is above 1. The block size is written in its
+/// shortest lowercase form (`4096` → `4k`, `1048576` → `1m`, `512` → `512`).
+/// The runner builds its ids with this function too, so imported and
+/// measured results line up.
+pub fn test_id(rw: &str, bs_bytes: u64, iodepth: u32, numjobs: u32) -> String {
+    let mut id = format!(
+        "fio-{rw}-{}-qd{iodepth}",
+        crate::units::short_size(bs_bytes)
+    );
+    if numjobs > 1 {
+        id.push_str(&format!("-j{numjobs}"));
+    }
+    id
+}
+
+/// One direction (read or write) of one job, in canonical units.
+#[derive(Clone, Debug, Default, PartialEq)]
+struct Dir {
+    /// Completed I/Os.
+    ios: Option<f64>,
+    iops: Option<f64>,
+    /// Bytes per second.
+    bw: Option<f64>,
+    io_bytes: Option<f64>,
+    /// Seconds.
+    runtime: Option<f64>,
+    /// Mean total latency, seconds.
+    lat_mean: Option<f64>,
+    /// Mean completion latency, seconds.
+    clat_mean: Option<f64>,
+    /// Completion latency percentiles: thousandths of a percent to seconds.
+    clat_pct: BTreeMap<u32, f64>,
+}
+
+impl Dir {
+    /// The I/O count used to weight this job's latencies.
+    fn weight(&self) -> Option<f64> {
+        self.ios
+            .or_else(|| Some(self.iops? * self.runtime?))
+            .filter(|w| w.is_finite() && *w > 0.0)
+    }
+}
+
+/// One job's results as fio reported them.
+#[derive(Clone, Debug, Default)]
+struct Job {
+    name: String,
+    group: i64,
+    /// How many fio jobs this entry stands for (`jobs=N` of text output).
+    jobs: u32,
+    read: Option<Dir>,
+    write: Option<Dir>,
+    /// Options the output states (JSON global then job options), raw.
+    options: BTreeMap<String, String>,
+    /// Parameters from a text job header line.
+    header: Option<Header>,
+}
+
+/// What a text job header line (`name: (g=0): rw=..., bs=..., ioengine=...,
+/// iodepth=N`) states.
+#[derive(Clone, Debug, Default, PartialEq)]
+struct Header {
+    name: String,
+    group: i64,
+    rw: Option<String>,
+    /// Block size per direction (read, write, trim), `(min, max)` bytes.
+    bs: Vec<(u64, u64)>,
+    ioengine: Option<String>,
+    iodepth: Option<u32>,
+}
+
+/// fio in the tool registry.
+pub struct Fio;
+
+impl ToolSpec for Fio {
+    fn tool(&self) -> Tool {
+        Tool::Fio
+    }
+
+    fn looks_like(&self, text: &str) -> bool {
+        looks_like(text)
+    }
+
+    fn parse(&self, text: &str) -> Result<Vec<Parsed>> {
+        parse(text)
+    }
+
+    fn read_command(&self, line: &str) -> Result<Parsed> {
+        read_command(line)
+    }
+
+    fn read_published_command(&self, line: &str) -> Result<Parsed> {
+        read_command(&pasted::published_command_line(line))
+    }
+
+    fn build(&self, params: &Params, ctx: &BuildCtx) -> Result<Invocation> {
+        command(params, ctx)
+    }
+
+    fn headline(&self, params: &Params) -> &'static str {
+        let rw = params.get("rw").and_then(Value::as_str).unwrap_or("read");
+        if rw.contains("write") && !rw.contains("rw") {
+            "write_iops"
+        } else {
+            "read_iops"
+        }
+    }
+
+    fn version_probe(&self) -> Option<(&'static str, &'static str)> {
+        Some(("fio", "--version"))
+    }
+
+    // "fio-3.33"
+    fn version_from_text(&self, text: &str) -> Option<String> {
+        Some(first_line(text)?.strip_prefix("fio-")?.to_string())
+    }
+
+    fn package(&self, _family: &str) -> &'static str {
+        "fio"
+    }
+}

@@ -1,0 +1,176 @@
+//! A fio command line or job file pasted above the output.
+
+use std::collections::BTreeMap;
+
+use anyhow::{bail, Result};
+
+use super::combine::settings;
+use super::text::{job_header, job_result_start};
+use crate::tools::Parsed;
+
+/// Options found above the output: a pasted command line and job file text.
+#[derive(Clone, Debug, Default)]
+pub(super) struct PastedCommand {
+    pub(super) command: Option<String>,
+    pub(super) global: BTreeMap<String, String>,
+    pub(super) per_job: BTreeMap<String, BTreeMap<String, String>>,
+}
+
+/// Finds a pasted fio command line and job file text above the output.
+pub(super) fn preamble(text: &str) -> PastedCommand {
+    let mut pre = PastedCommand::default();
+    let mut section: Option<String> = None;
+    for line in text.lines() {
+        let t = line.trim();
+        if t.starts_with('{') || job_header(line).is_some() || job_result_start(t).is_some() {
+            break;
+        }
+        if pre.command.is_none() {
+            if let Some((cmd, args)) = command_line(t) {
+                apply_args(&args, &mut pre);
+                pre.command = Some(cmd);
+                section = None;
+                continue;
+            }
+        }
+        if t.is_empty() || t.starts_with(';') || t.starts_with('#') {
+            continue;
+        }
+        if let Some(name) = t.strip_prefix('[').and_then(|s| s.strip_suffix(']')) {
+            section = Some(name.trim().to_string());
+            continue;
+        }
+        let Some(sec) = section.as_deref() else {
+            continue;
+        };
+        let (k, v) = t.split_once('=').unwrap_or((t, ""));
+        let k = k.trim();
+        if k.is_empty() || !k.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_') {
+            section = None;
+            continue;
+        }
+        let map = if sec == "global" {
+            &mut pre.global
+        } else {
+            pre.per_job.entry(sec.to_string()).or_default()
+        };
+        map.insert(k.to_string(), v.trim().to_string());
+    }
+    pre
+}
+
+/// Reads one fio command line (`fio --rw=randread --bs=4k --iodepth=64
+/// --name=job`, also after a prompt or `sudo`) into its test id (see
+/// [`test_id`]), parameters and command, with no metrics: the same reading
+/// [`parse`] gives a command line pasted above fio's output. Options before
+/// the first `--name` hold for every job; a job file named on the line is
+/// not read, so only the options on the line count.
+///
+/// Fails when the line runs no fio, when it names more than one job (which
+/// would be several tests), or when its options state no `rw` and fixed
+/// `bs` (so no test id can be given).
+pub fn read_command(line: &str) -> Result<Parsed> {
+    let Some((command, args)) = command_line(line.trim()) else {
+        bail!("`{line}`: expected a fio command line such as `fio --rw=randread --bs=4k`");
+    };
+    let mut pre = PastedCommand::default();
+    apply_args(&args, &mut pre);
+    if pre.per_job.len() > 1 {
+        bail!(
+            "`{line}`: expected options for one job, found {} `--name` jobs",
+            pre.per_job.len()
+        );
+    }
+    let mut opts = pre.global;
+    for job_opts in pre.per_job.into_values() {
+        opts.extend(job_opts);
+    }
+    let (parameters, test_id) = settings(&opts, None, 1);
+    if test_id.is_none() {
+        bail!("`{line}`: expected `--rw=` and a fixed `--bs=` to name the test");
+    }
+    Ok(Parsed {
+        parameters,
+        test_id,
+        command: Some(command),
+        ..Parsed::default()
+    })
+}
+
+/// A line that runs fio (`fio ...`, `./fio job.ini`, `$ sudo fio ...`):
+/// the command from `fio` on, and its arguments.
+pub(super) fn command_line(t: &str) -> Option<(String, Vec<String>)> {
+    let tokens: Vec<&str> = t.split_whitespace().collect();
+    let pos = tokens
+        .iter()
+        .position(|tok| tok.rsplit('/').next() == Some("fio"))?;
+    let before_ok = tokens.get(..pos)?.iter().all(|tok| {
+        matches!(*tok, "$" | "#" | ">" | "sudo") || tok.ends_with('$') || tok.ends_with('#')
+    });
+    let args: Vec<String> = tokens
+        .get(pos + 1..)?
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    if !before_ok || args.is_empty() || args.iter().any(|a| a == "--version" || a == "-v") {
+        return None;
+    }
+    let start = t.find(tokens.get(pos)?)?;
+    Some((t.get(start..)?.to_string(), args))
+}
+
+/// Sorts `--key=value` arguments into global options (before the first
+/// `--name`) and per-job options.
+pub(super) fn apply_args(args: &[String], pre: &mut PastedCommand) {
+    let mut job: Option<String> = None;
+    for a in args {
+        let Some(opt) = a.strip_prefix("--").or_else(|| a.strip_prefix('-')) else {
+            continue;
+        };
+        let (k, v) = opt.split_once('=').unwrap_or((opt, ""));
+        let v = v.trim_matches(['"', '\'']).to_string();
+        if k == "name" {
+            job = Some(v.clone());
+            pre.per_job.entry(v).or_default();
+            continue;
+        }
+        match &job {
+            Some(j) => {
+                pre.per_job
+                    .entry(j.clone())
+                    .or_default()
+                    .insert(k.to_string(), v);
+            }
+            None => {
+                pre.global.insert(k.to_string(), v);
+            }
+        }
+    }
+}
+
+/// The publication's notation for fio, `fio [JOBFILE:] key=value ...` (the
+/// job file's name and the options it holds), as the fio command line with
+/// the same options, `fio --key=value ...`, which fio's reader takes. The
+/// job file's name is dropped: the record keeps the published command
+/// verbatim. Any other text is returned unchanged.
+pub(super) fn published_command_line(command: &str) -> String {
+    let mut words = command.split_whitespace().peekable();
+    let Some(program) = words.next() else {
+        return command.to_string();
+    };
+    words.next_if(|w| w.ends_with(':') && !w.contains('='));
+    let options: Vec<&str> = words.collect();
+    let notation = !options.is_empty()
+        && options
+            .iter()
+            .all(|o| o.contains('=') && !o.starts_with('-'));
+    if !notation {
+        return command.to_string();
+    }
+    let mut line = program.to_string();
+    for option in options {
+        line.push_str(" --");
+        line.push_str(option);
+    }
+    line
+}

@@ -1,0 +1,577 @@
+//! Tests of the fio parser and command builder.
+
+use super::combine::*;
+use super::json::*;
+use super::pasted::*;
+use super::text::*;
+use super::*;
+
+const RANDREAD_JSON: &str = include_str!("../../../tests/fixtures/fio/randread-4k-qd64.json");
+const RANDREAD_TXT: &str = include_str!("../../../tests/fixtures/fio/randread-4k-qd64.txt");
+const RANDWRITE_JSON: &str = include_str!("../../../tests/fixtures/fio/randwrite-4k-qd64.json");
+const NOTE_JSON: &str = include_str!("../../../tests/fixtures/fio/note-sync-qd4.json");
+const JOBS2_JSON: &str = include_str!("../../../tests/fixtures/fio/read-1m-qd1-j2.json");
+const JOBS2_TXT: &str = include_str!("../../../tests/fixtures/fio/read-1m-qd1-j2.txt");
+const GROUPED_JSON: &str =
+    include_str!("../../../tests/fixtures/fio/randread-4k-qd8-j2-group.json");
+const RANDRW_JSON: &str = include_str!("../../../tests/fixtures/fio/randrw-4k-qd16.json");
+const RANDRW_TXT: &str = include_str!("../../../tests/fixtures/fio/randrw-4k-qd16.txt");
+const JOBFILE_TXT: &str = include_str!("../../../tests/fixtures/fio/jobfile-two-groups.txt");
+const FIO2_JSON: &str = include_str!("../../../tests/fixtures/fio/fio2-1-11-randread-j2.json");
+const FIO2_OLD_TXT: &str = include_str!("../../../tests/fixtures/fio/fio2-0-13-two-groups.txt");
+const FIO2_NEW_TXT: &str = include_str!("../../../tests/fixtures/fio/fio2-19-randread.txt");
+
+fn one(text: &str) -> Parsed {
+    let mut all = parse(text).expect("fixture parses");
+    assert_eq!(all.len(), 1, "one reporting group");
+    all.remove(0)
+}
+
+fn m(p: &Parsed, name: &str) -> f64 {
+    p.metrics
+        .get(name)
+        .unwrap_or_else(|| panic!("metric {name} missing from {:?}", p.metrics.keys()))
+        .value
+}
+
+fn unit(p: &Parsed, name: &str) -> String {
+    p.metrics
+        .get(name)
+        .map(|m| m.unit.clone())
+        .unwrap_or_default()
+}
+
+/// Equal up to floating-point rounding of the arithmetic (1e-12 relative).
+fn close(actual: f64, expected: f64) {
+    let tol = expected.abs() * 1e-12;
+    assert!((actual - expected).abs() <= tol, "{actual} != {expected}");
+}
+
+fn names(p: &Parsed) -> Vec<&str> {
+    p.metrics.keys().map(String::as_str).collect()
+}
+
+fn param(p: &Parsed, name: &str) -> Value {
+    p.parameters.get(name).cloned().unwrap_or(Value::Null)
+}
+
+#[test]
+fn test_ids_follow_the_runner_rule() {
+    assert_eq!(test_id("randread", 4096, 64, 1), "fio-randread-4k-qd64");
+    assert_eq!(test_id("randwrite", 4096, 64, 1), "fio-randwrite-4k-qd64");
+    assert_eq!(test_id("read", 1048576, 1, 4), "fio-read-1m-qd1-j4");
+}
+
+#[test]
+fn fio3_json_randread_in_canonical_units() {
+    let p = one(RANDREAD_JSON);
+    assert_eq!(p.test_id.as_deref(), Some("fio-randread-4k-qd64"));
+    assert_eq!(p.tool_version.as_deref(), Some("3.33"));
+    assert_eq!(m(&p, "read_iops"), 83142.428786);
+    assert_eq!(unit(&p, "read_iops"), "IOPS");
+    // bw_bytes, not bw (KiB/s)
+    assert_eq!(m(&p, "read_bw"), 340551388.0);
+    assert_eq!(unit(&p, "read_bw"), "B/s");
+    assert_eq!(m(&p, "read_io_bytes"), 681443328.0);
+    // nanoseconds to seconds
+    assert_eq!(m(&p, "read_clat_mean"), 0.000763873854281);
+    assert_eq!(m(&p, "read_lat_mean"), 0.000768919076301);
+    assert_eq!(m(&p, "read_clat_p50"), 0.000659456);
+    assert_eq!(m(&p, "read_clat_p99"), 0.00352256);
+    assert_eq!(m(&p, "read_clat_p99_9"), 0.01409024);
+    assert_eq!(unit(&p, "read_clat_p99"), "s");
+    assert_eq!(m(&p, "runtime"), 2.001);
+    // a direction without I/O is absent, not zero
+    assert!(names(&p).iter().all(|n| !n.starts_with("write_")));
+    assert_eq!(param(&p, "rw"), "randread");
+    assert_eq!(param(&p, "bs"), 4096);
+    assert_eq!(param(&p, "iodepth"), 64);
+    assert_eq!(param(&p, "ioengine"), "libaio");
+    assert_eq!(param(&p, "direct"), 1);
+    assert_eq!(param(&p, "size"), 67108864);
+    assert_eq!(param(&p, "runtime"), 2.0);
+    assert_eq!(param(&p, "numjobs"), 1);
+    assert_eq!(p.command, None);
+}
+
+#[test]
+fn fio3_json_randwrite_has_only_write_metrics() {
+    let p = one(RANDWRITE_JSON);
+    assert_eq!(p.test_id.as_deref(), Some("fio-randwrite-4k-qd64"));
+    assert_eq!(m(&p, "write_iops"), 100930.534733);
+    assert_eq!(m(&p, "write_bw"), 413411470.0);
+    assert_eq!(m(&p, "write_clat_mean"), 0.000626376010626);
+    assert_eq!(m(&p, "write_lat_mean"), 0.000633319814208);
+    assert_eq!(m(&p, "write_clat_p50"), 0.000473088);
+    assert_eq!(m(&p, "write_clat_p99"), 0.003751936);
+    assert_eq!(m(&p, "write_clat_p99_9"), 0.005275648);
+    assert!(names(&p).iter().all(|n| !n.starts_with("read_")));
+}
+
+#[test]
+fn note_before_the_json_is_skipped() {
+    assert!(NOTE_JSON.starts_with("note: both iodepth >= 1 and synchronous I/O engine"));
+    let p = one(NOTE_JSON);
+    assert_eq!(m(&p, "read_iops"), 14039.48026);
+    assert_eq!(m(&p, "read_bw"), 57505711.0);
+    assert_eq!(m(&p, "read_clat_mean"), 0.000069493686826);
+    assert_eq!(param(&p, "ioengine"), "sync");
+    // the id states what the job asked for; fio capped the depth at 1
+    assert_eq!(p.test_id.as_deref(), Some("fio-randread-4k-qd4"));
+}
+
+#[test]
+fn jobs_of_one_group_are_summed_and_latency_weighted_by_io_count() {
+    let p = one(JOBS2_JSON);
+    assert_eq!(p.test_id.as_deref(), Some("fio-read-1m-qd1-j2"));
+    assert_eq!(param(&p, "numjobs"), 2);
+    close(m(&p, "read_iops"), 932.533733 + 586.706647);
+    assert_eq!(m(&p, "read_bw"), 977832491.0 + 615206508.0);
+    assert_eq!(m(&p, "read_io_bytes"), 1956642816.0 + 1231028224.0);
+    // weights are the jobs' total_ios: 1866 and 1174
+    let w = |a: f64, b: f64| (a * 1866.0 + b * 1174.0) / 3040.0;
+    close(
+        m(&p, "read_clat_mean"),
+        w(0.001023321317256, 0.00163379570017),
+    );
+    close(
+        m(&p, "read_lat_mean"),
+        w(0.001069863346195, 0.001701514224872),
+    );
+    close(m(&p, "read_clat_p50"), w(0.001155072, 0.001613824));
+    close(m(&p, "read_clat_p99"), w(0.001810432, 0.002605056));
+    close(m(&p, "read_clat_p99_9"), w(0.00671744, 0.00335872));
+    // the weighted mean is not the plain mean of the two jobs
+    assert!((m(&p, "read_clat_mean") - (0.001023321317256 + 0.00163379570017) / 2.0).abs() > 1e-5);
+}
+
+#[test]
+fn group_reporting_json_is_one_job_with_numjobs() {
+    let p = one(GROUPED_JSON);
+    assert_eq!(p.test_id.as_deref(), Some("fio-randread-4k-qd8-j2"));
+    assert_eq!(m(&p, "read_iops"), 46465.767116);
+    assert_eq!(m(&p, "read_bw"), 190323782.0);
+    assert_eq!(m(&p, "read_clat_p99"), 0.002736128);
+}
+
+#[test]
+fn randrw_json_reports_both_directions() {
+    let p = one(RANDRW_JSON);
+    assert_eq!(p.test_id.as_deref(), Some("fio-randrw-4k-qd16"));
+    assert_eq!(m(&p, "read_iops"), 46815.592204);
+    assert_eq!(m(&p, "write_iops"), 20009.495252);
+    assert_eq!(m(&p, "read_bw"), 191756665.0);
+    assert_eq!(m(&p, "write_bw"), 81958892.0);
+    assert_eq!(m(&p, "write_lat_mean"), 0.000271560122905);
+    assert_eq!(m(&p, "write_clat_p99_9"), 0.001875968);
+}
+
+#[test]
+fn fio3_text_uses_the_exact_issued_count() {
+    let p = one(RANDREAD_TXT);
+    assert_eq!(p.test_id.as_deref(), Some("fio-randread-4k-qd64"));
+    assert_eq!(p.tool_version.as_deref(), Some("3.33"));
+    // issued total=145298 over 2001 msec, 4096-byte blocks
+    assert_eq!(m(&p, "read_iops"), 145298.0 / 2.001);
+    assert_eq!(m(&p, "read_bw"), 145298.0 * 4096.0 / 2.001);
+    assert_eq!(m(&p, "read_io_bytes"), 145298.0 * 4096.0);
+    // clat (usec): avg=875.63; lat (usec): avg=880.55
+    assert_eq!(m(&p, "read_clat_mean"), 0.00087563);
+    assert_eq!(m(&p, "read_lat_mean"), 0.00088055);
+    // clat percentiles (usec): 50.00th=[  660], 99.00th=[ 4047], 99.90th=[26608]
+    assert_eq!(m(&p, "read_clat_p50"), 0.00066);
+    assert_eq!(m(&p, "read_clat_p99"), 0.004047);
+    assert_eq!(m(&p, "read_clat_p99_9"), 0.026608);
+    assert_eq!(m(&p, "runtime"), 2.001);
+    assert!(names(&p).iter().all(|n| !n.starts_with("write_")));
+    assert_eq!(param(&p, "bs"), 4096);
+    assert_eq!(param(&p, "iodepth"), 64);
+}
+
+#[test]
+fn fio3_text_jobs_of_one_group_are_combined() {
+    let p = one(JOBS2_TXT);
+    assert_eq!(p.test_id.as_deref(), Some("fio-read-1m-qd1-j2"));
+    let mib = 1048576.0;
+    close(m(&p, "read_iops"), 984.0 / 2.001 + 980.0 / 2.002);
+    close(m(&p, "read_bw"), 984.0 * mib / 2.001 + 980.0 * mib / 2.002);
+    let w = |a: f64, b: f64| (a * 984.0 + b * 980.0) / 1964.0;
+    close(m(&p, "read_clat_mean"), w(0.00197588, 0.00198006));
+    close(m(&p, "read_lat_mean"), w(0.00203079, 0.00203984));
+    close(m(&p, "read_clat_p99"), w(0.00508, 0.004948));
+    // runtime is the longest job's
+    assert_eq!(m(&p, "runtime"), 2.002);
+}
+
+#[test]
+fn fio3_text_randrw_with_zone_resets_suffix() {
+    let p = one(RANDRW_TXT);
+    assert_eq!(m(&p, "read_iops"), 99438.0 / 2.001);
+    assert_eq!(m(&p, "write_iops"), 42419.0 / 2.001);
+    assert_eq!(m(&p, "write_bw"), 42419.0 * 4096.0 / 2.001);
+    assert_eq!(m(&p, "write_clat_mean"), 0.00024964);
+    assert_eq!(m(&p, "write_clat_p99"), 0.000392);
+}
+
+#[test]
+fn job_file_and_command_above_text_output_fill_parameters() {
+    let all = parse(JOBFILE_TXT).unwrap();
+    assert_eq!(all.len(), 2);
+    let (r, w) = (&all[0], &all[1]);
+    assert_eq!(r.test_id.as_deref(), Some("fio-randread-4k-qd32"));
+    assert_eq!(w.test_id.as_deref(), Some("fio-write-128k-qd8"));
+    assert_eq!(r.command.as_deref(), Some("./fio job.ini"));
+    for p in [r, w] {
+        // from the [global] section of the job file
+        assert_eq!(param(p, "direct"), 1);
+        assert_eq!(param(p, "size"), 67108864);
+        assert_eq!(param(p, "runtime"), 2.0);
+        assert_eq!(param(p, "ioengine"), "libaio");
+    }
+    assert_eq!(param(w, "bs"), 131072);
+    assert_eq!(m(r, "read_iops"), 110430.0 / 2.001);
+    assert_eq!(m(w, "write_iops"), 34115.0 / 2.017);
+    assert_eq!(m(w, "write_bw"), 34115.0 * 131072.0 / 2.017);
+    // clat (nsec): avg=456019.94 while lat is in usec
+    assert_eq!(m(w, "write_clat_mean"), 0.00045601994);
+    assert_eq!(m(w, "write_lat_mean"), 0.00047219);
+    assert!(names(r).iter().all(|n| !n.starts_with("write_")));
+    assert!(names(w).iter().all(|n| !n.starts_with("read_")));
+}
+
+#[test]
+fn fio2_json_usec_kib_and_padded_percentiles() {
+    let p = one(FIO2_JSON);
+    assert_eq!(p.tool_version.as_deref(), Some("2.1.11"));
+    assert_eq!(p.test_id.as_deref(), Some("fio-randread-4k-qd32-j2"));
+    assert!(p
+        .command
+        .as_deref()
+        .unwrap()
+        .starts_with("fio --name=randread --rw=randread"));
+    assert_eq!(param(&p, "size"), 1073741824);
+    assert_eq!(param(&p, "runtime"), 60.0);
+    assert_eq!(param(&p, "direct"), 1);
+    // bw 20000 + 10000 KiB/s
+    assert_eq!(m(&p, "read_bw"), 30000.0 * 1024.0);
+    assert_eq!(m(&p, "read_iops"), 7500.0);
+    // io_bytes is KiB before 2.21
+    assert_eq!(m(&p, "read_io_bytes"), 1800000.0 * 1024.0);
+    // no total_ios in 2.1: weights are iops x runtime, 300000 and 150000
+    close(m(&p, "read_clat_mean"), 0.008487);
+    close(m(&p, "read_lat_mean"), (0.0063955 * 2.0 + 0.01272) / 3.0);
+    close(m(&p, "read_clat_p50"), (0.006112 * 2.0 + 0.01216) / 3.0);
+    close(m(&p, "read_clat_p99"), (0.01184 * 2.0 + 0.023424) / 3.0);
+    close(m(&p, "read_clat_p99_9"), (0.016512 * 2.0 + 0.03136) / 3.0);
+    assert!(names(&p).iter().all(|n| !n.starts_with("write_")));
+}
+
+#[test]
+fn fio2_padded_zero_percentile_is_dropped() {
+    let doc = first_json_value(FIO2_JSON.split_once('\n').unwrap().1).unwrap();
+    let read = doc["jobs"][0]["read"].clone();
+    let dir = json_dir(&read, Some(true)).unwrap();
+    assert_eq!(dir.clat_pct.len(), 17);
+    assert!(!dir.clat_pct.contains_key(&0));
+    assert_eq!(dir.clat_pct.get(&1000), Some(&0.003408));
+    assert_eq!(dir.clat_pct.get(&99990), Some(&0.027008));
+    // the all-zero write direction counts as absent
+    assert_eq!(json_dir(&doc["jobs"][0]["write"], Some(true)), None);
+}
+
+#[test]
+fn fio2_old_text_two_groups() {
+    let all = parse(FIO2_OLD_TXT).unwrap();
+    assert_eq!(all.len(), 2);
+    let (r, w) = (&all[0], &all[1]);
+    assert_eq!(r.tool_version.as_deref(), Some("2.0.13"));
+    assert_eq!(r.test_id.as_deref(), Some("fio-randread-4k-qd64"));
+    assert_eq!(w.test_id.as_deref(), Some("fio-randwrite-4k-qd64"));
+    // issued total=r=131072 over runt=5000msec
+    assert_eq!(m(r, "read_iops"), 26214.4);
+    assert_eq!(m(r, "read_bw"), 107374182.4);
+    assert_eq!(m(r, "read_io_bytes"), 536870912.0);
+    assert_eq!(m(r, "read_clat_mean"), 0.00243305);
+    assert_eq!(m(r, "read_lat_mean"), 0.00243921);
+    assert_eq!(m(r, "read_clat_p50"), 0.00232);
+    assert_eq!(m(r, "read_clat_p99"), 0.005472);
+    assert_eq!(m(r, "read_clat_p99_9"), 0.009408);
+    assert_eq!(m(r, "runtime"), 5.0);
+    // clat (msec) and clat percentiles (msec)
+    assert_eq!(m(w, "write_clat_mean"), 0.97253);
+    assert_eq!(m(w, "write_clat_p50"), 0.971);
+    assert_eq!(m(w, "write_clat_p99_9"), 1.647);
+    assert_eq!(m(w, "write_iops"), 20937.0 / 318.686);
+    assert_eq!(m(w, "write_bw"), 20937.0 * 4096.0 / 318.686);
+    assert_eq!(m(w, "runtime"), 318.686);
+}
+
+#[test]
+fn fio2_17_text_form() {
+    let p = one(FIO2_NEW_TXT);
+    assert_eq!(p.tool_version.as_deref(), Some("2.19"));
+    assert_eq!(p.test_id.as_deref(), Some("fio-randread-4k-qd2"));
+    assert_eq!(m(&p, "read_iops"), 131072.0 / 5.001);
+    assert_eq!(m(&p, "read_bw"), 536870912.0 / 5.001);
+    // clat (usec): avg=68.87
+    assert_eq!(m(&p, "read_clat_mean"), 6.887e-5);
+    // lat (nsec): avg=71185.27
+    assert_eq!(m(&p, "read_lat_mean"), 7.118527e-5);
+    assert_eq!(m(&p, "read_clat_p50"), 6.4e-5);
+    assert_eq!(m(&p, "read_clat_p99_9"), 0.000486);
+}
+
+#[test]
+fn old_direction_line_units() {
+    let d = dir_line(" io=512.0MB, bw=104857KB/s, iops=26214 , runt=  5000msec");
+    assert_eq!(d.iops, Some(26214.0));
+    assert_eq!(d.runtime, Some(5.0));
+    assert_eq!(d.io_bytes.map(|p| p.value), Some(536870912.0));
+    // KB is KiB in fio 2.x
+    assert_eq!(d.bw.first().map(|p| p.value), Some(107373568.0));
+    let d = dir_line(" io=83748KB, bw=269098 B/s, iops=65 , runt=318686msec");
+    assert_eq!(d.bw.first().map(|p| p.value), Some(269098.0));
+    assert_eq!(d.io_bytes.map(|p| p.value), Some(83748.0 * 1024.0));
+}
+
+#[test]
+fn new_direction_line_units() {
+    let d = dir_line(" IOPS=26.2k, BW=102MiB/s (107MB/s)(512MiB/5001msec)");
+    assert_eq!(d.iops, Some(26200.0));
+    assert_eq!(d.runtime, Some(5.001));
+    let bw: Vec<f64> = d.bw.iter().map(|p| p.value).collect();
+    assert_eq!(bw, vec![102.0 * 1048576.0, 107e6, 536870912.0 / 5.001]);
+    let d = dir_line(" IOPS=450, BW=1909KiB/s (1955kB/s)(190MiB/101797msec)");
+    assert_eq!(d.iops, Some(450.0));
+    let bw: Vec<f64> = d.bw.iter().map(|p| p.value).collect();
+    assert_eq!(
+        bw,
+        vec![1909.0 * 1024.0, 1955e3, 190.0 * 1048576.0 / 101.797]
+    );
+}
+
+#[test]
+fn without_issued_counts_the_most_exact_printed_figure_wins() {
+    // trimmed paste: no issued line, so rates come from the printed figures
+    let text = "randread: (g=0): rw=randread, bs=4K-4K/4K-4K, ioengine=libaio, iodepth=64\n\
+        randread: (groupid=0, jobs=1): err= 0: pid=1\n\
+        \x20 read : io=512.0MB, bw=104857KB/s, iops=26214 , runt=  5000msec\n";
+    let p = one(text);
+    // 104857KB/s has six digits, 512.0MB four
+    assert_eq!(m(&p, "read_bw"), 107373568.0);
+    assert_eq!(m(&p, "read_iops"), 26214.0);
+    assert_eq!(m(&p, "read_io_bytes"), 536870912.0);
+    let text = "randread: (groupid=0, jobs=1): err= 0: pid=1\n\
+        \x20 read: IOPS=26.2k, BW=102MiB/s (107MB/s)(512MiB/5001msec)\n";
+    let p = one(text);
+    // 512MiB/5001msec beats 107MB/s and 102MiB/s; IOPS=26.2k is all there is
+    assert_eq!(m(&p, "read_bw"), 536870912.0 / 5.001);
+    assert_eq!(m(&p, "read_iops"), 26200.0);
+    assert_eq!(p.test_id, None);
+}
+
+#[test]
+fn header_lines_old_and_new() {
+    let h =
+        job_header("randreads: (g=0): rw=randread, bs=4K-4K/4K-4K, ioengine=libaio, iodepth=64")
+            .unwrap();
+    assert_eq!(h.rw.as_deref(), Some("randread"));
+    assert_eq!(h.bs, vec![(4096, 4096), (4096, 4096)]);
+    assert_eq!(h.ioengine.as_deref(), Some("libaio"));
+    assert_eq!(h.iodepth, Some(64));
+    let h = job_header("x: (g=3): rw=randrw, bs=(R) 4096B-4096B, (W) 16.0KiB-16.0KiB, (T) 4096B-4096B, ioengine=psync, iodepth=1").unwrap();
+    assert_eq!(h.group, 3);
+    assert_eq!(h.bs, vec![(4096, 4096), (16384, 16384), (4096, 4096)]);
+    assert_eq!(fixed_bs(&h.bs, Some("randread")), Some(4096));
+    assert_eq!(fixed_bs(&h.bs, Some("randrw")), None);
+    let h = job_header(
+        "iometer: (g=0): rw=randrw, bs=512-64K/512-64K/512-64K, ioengine=libaio, iodepth=64",
+    )
+    .unwrap();
+    assert_eq!(h.bs.first(), Some(&(512, 65536)));
+    assert_eq!(fixed_bs(&h.bs, Some("randrw")), None);
+}
+
+#[test]
+fn variable_block_size_gives_no_test_id() {
+    let text = "iometer: (g=0): rw=randrw, bs=512-64K/512-64K, ioengine=libaio, iodepth=64\n\
+        2.0.8\n\
+        iometer: (groupid=0, jobs=1): err= 0: pid=2619\n\
+        \x20 read : io=327521KB, bw=2273.7KB/s, iops=746 , runt=144052msec\n";
+    let p = one(text);
+    assert_eq!(p.tool_version.as_deref(), Some("2.0.8"));
+    assert_eq!(p.test_id, None);
+    assert_eq!(param(&p, "bs"), Value::Null);
+    assert_eq!(param(&p, "rw"), "randrw");
+    // io=327521KB (six digits) over runt=144052msec beats bw=2273.7KB/s (five)
+    assert_eq!(m(&p, "read_bw"), 327521.0 * 1024.0 / 144.052);
+}
+
+#[test]
+fn version_lines() {
+    assert_eq!(version_line("fio-3.33", false).as_deref(), Some("3.33"));
+    assert_eq!(version_line("fio 2.1.3", false).as_deref(), Some("2.1.3"));
+    assert_eq!(version_line("2.0.8", true).as_deref(), Some("2.0.8"));
+    assert_eq!(version_line("2.0.8", false), None);
+    assert_eq!(version_line("fio: pid=1 disk full", false), None);
+    assert_eq!(version_below("2.1.11", 2, 21), Some(true));
+    assert_eq!(version_below("2.2.10", 2, 21), Some(true));
+    assert_eq!(version_below("2.21", 2, 21), Some(false));
+    assert_eq!(version_below("3.33", 2, 21), Some(false));
+    assert_eq!(version_below("git", 2, 21), None);
+}
+
+#[test]
+fn fio_option_sizes_follow_kb_base() {
+    // default kb_base=1024: k and kB are 1024, KiB is 1000 (fio's compat mode)
+    assert_eq!(option_size("4k", false), Some(4096));
+    assert_eq!(option_size("4kB", false), Some(4096));
+    assert_eq!(option_size("4KiB", false), Some(4000));
+    assert_eq!(option_size("1m", false), Some(1048576));
+    assert_eq!(option_size("1G", false), Some(1073741824));
+    assert_eq!(option_size("4096", false), Some(4096));
+    assert_eq!(option_size("4k", true), Some(4000));
+    assert_eq!(option_size("4KiB", true), Some(4096));
+    assert_eq!(option_size("50%", false), None);
+    assert_eq!(option_bs("4k,64k", Some("randwrite"), false), Some(65536));
+    assert_eq!(option_bs("4k,64k", Some("randrw"), false), None);
+    assert_eq!(option_seconds("2m"), Some(120.0));
+    assert_eq!(option_seconds("30"), Some(30.0));
+}
+
+#[test]
+fn command_lines_are_recognised() {
+    let (cmd, args) = command_line("root@vm:~# sudo fio --name=x --rw=randread --bs=4k").unwrap();
+    assert_eq!(cmd, "fio --name=x --rw=randread --bs=4k");
+    assert_eq!(args.len(), 3);
+    assert!(command_line("fio --version").is_none());
+    assert!(command_line("filename=/dev/fio").is_none());
+    assert!(command_line("we ran fio --rw=read").is_none());
+    let mut pre = PastedCommand::default();
+    apply_args(
+        &["--direct=1".into(), "--name=a".into(), "--bs=8k".into()],
+        &mut pre,
+    );
+    assert_eq!(pre.global.get("direct").map(String::as_str), Some("1"));
+    assert_eq!(pre.per_job["a"].get("bs").map(String::as_str), Some("8k"));
+}
+
+#[test]
+fn detection() {
+    for t in [
+        RANDREAD_JSON,
+        RANDREAD_TXT,
+        NOTE_JSON,
+        JOBFILE_TXT,
+        FIO2_JSON,
+        FIO2_OLD_TXT,
+        FIO2_NEW_TXT,
+    ] {
+        assert!(looks_like(t));
+    }
+    let dd = "16384+0 records in\n16384+0 records out\n134217728 bytes (134 MB, 128 MiB) copied, 0.25 s, 536 MB/s\n";
+    let ioping = "--- /tmp (ext4 /dev/vda) ioping statistics ---\n9 requests completed in 1.64 ms, 36 KiB read, 5.49 k iops, 21.4 MiB/s\n\
+        generated 10 requests in 9.00 s, 40 KiB, 1 iops, 4.44 KiB/s\nmin/avg/max/mdev = 148.1 us / 182.1 us / 264.2 us / 36.4 us\n";
+    let bonnie = "2.00a,2.00a,vm,1,1795999999,4G,,8192,5,+++++,+++,95981,7,+++++,+++,+++++,+++,+++++,+++,+++++,+++,256,,,,,+++++,+++,+++++,+++,+++++,+++,+++++,+++,+++++,+++,+++++,+++,,,,,,,,,,,,,\n";
+    for t in [dd, ioping, bonnie] {
+        assert!(!looks_like(t), "{t}");
+    }
+}
+
+#[test]
+fn unrecognised_input_is_an_error_naming_what_was_expected() {
+    let e = parse("hello world\n").unwrap_err().to_string();
+    assert!(e.contains("expected fio JSON"), "{e}");
+    let e = parse("{\"fio version\" : \"fio-3.33\"}")
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("no fio results"), "{e}");
+    // a job that did only trims gives no read/write metrics
+    let e = parse("t: (groupid=0, jobs=1): err= 0: pid=1\n  trim: IOPS=5, BW=20KiB/s (20kB/s)(40KiB/2000msec)\n")
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("no read or write results"), "{e}");
+}
+
+#[test]
+fn huge_job_counts_saturate_instead_of_overflowing() {
+    let block = "j: (groupid=0, jobs=4294967295): err= 0\n  read: IOPS=1, BW=4KiB/s (4kB/s)(8KiB/2000msec)\n";
+    let p = one(&block.repeat(2));
+    assert_eq!(param(&p, "numjobs"), u32::MAX);
+    assert_eq!(m(&p, "read_iops"), 2.0);
+}
+
+#[test]
+fn nan_in_json_is_tolerated() {
+    let text = RANDREAD_JSON.replace("\"bw_agg\" : 96.740619", "\"bw_agg\" : -nan");
+    let p = one(&text);
+    assert_eq!(m(&p, "read_iops"), 83142.428786);
+}
+
+#[test]
+fn read_command_gives_id_parameters_and_command() {
+    let p = read_command(
+        "$ fio --name=r --rw=randread --bs=4k --ioengine=libaio --iodepth=32 \
+         --direct=1 --size=1G --runtime=30",
+    )
+    .unwrap();
+    assert_eq!(p.test_id.as_deref(), Some("fio-randread-4k-qd32"));
+    assert_eq!(
+        p.command.as_deref(),
+        Some(
+            "fio --name=r --rw=randread --bs=4k --ioengine=libaio --iodepth=32 \
+             --direct=1 --size=1G --runtime=30"
+        )
+    );
+    let expected: BTreeMap<String, Value> = [
+        ("bs", Value::from(4096)),
+        ("direct", Value::from(1)),
+        ("iodepth", Value::from(32)),
+        ("ioengine", Value::from("libaio")),
+        ("numjobs", Value::from(1)),
+        ("runtime", Value::from(30.0)),
+        ("rw", Value::from("randread")),
+        ("size", Value::from(1u64 << 30)),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_string(), v))
+    .collect();
+    assert_eq!(p.parameters, expected);
+    assert!(p.metrics.is_empty());
+    let jobs = read_command("fio --rw=write --bs=1M --numjobs=4 --name=w").unwrap();
+    assert_eq!(jobs.test_id.as_deref(), Some("fio-write-1m-qd1-j4"));
+}
+
+#[test]
+fn read_command_refuses_what_names_no_test() {
+    let e = read_command("fio --bs=4k --name=x")
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("expected `--rw=`"), "{e}");
+    let e = read_command("fio --rw=read --bs=4k --name=a --name=b")
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("found 2 `--name` jobs"), "{e}");
+    let e = read_command("fio --version").unwrap_err().to_string();
+    assert!(e.contains("expected a fio command line"), "{e}");
+}
+
+#[test]
+fn the_publications_fio_notation_becomes_fio_options() {
+    assert_eq!(
+        pasted::published_command_line("fio reads.ini: rw=randread bs=4k iodepth=64"),
+        "fio --rw=randread --bs=4k --iodepth=64"
+    );
+    assert_eq!(
+        pasted::published_command_line("fio rw=read bs=4k"),
+        "fio --rw=read --bs=4k"
+    );
+    for unchanged in [
+        "fio --rw=read --bs=4k",
+        "fio job.ini",
+        "fio x: rw=read y",
+        "fio",
+    ] {
+        assert_eq!(pasted::published_command_line(unchanged), unchanged);
+    }
+}

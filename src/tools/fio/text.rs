@@ -1,0 +1,518 @@
+//! fio's normal text output (the 2.0-2.16 `io=..., bw=...` form and the
+//! 2.17+ `IOPS=..., BW=...` form) read into jobs.
+
+use std::collections::BTreeMap;
+
+use super::json::pct_key;
+use super::{Dir, Header, Job};
+use crate::units::{self, Prefixes};
+
+/// A number as printed, with its relative rounding error (half a unit in
+/// the last printed digit, divided by the number).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct Printed {
+    pub(super) value: f64,
+    pub(super) rel_err: f64,
+}
+
+/// Reads a printed number and returns it with its rounding error and the
+/// text after it.
+fn printed_number(text: &str) -> Option<(Printed, &str)> {
+    let t = text.trim_start();
+    let end = t
+        .char_indices()
+        .find(|&(_, c)| !(c.is_ascii_digit() || c == '.'))
+        .map_or(t.len(), |(i, _)| i);
+    let digits = t.get(..end)?;
+    let value: f64 = digits.parse().ok()?;
+    let decimals = digits.split_once('.').map_or(0, |(_, d)| d.len());
+    let half_ulp = 0.5 * 10f64.powi(-(decimals.min(30) as i32));
+    let rel_err = if value > 0.0 {
+        half_ulp / value
+    } else {
+        f64::INFINITY
+    };
+    Some((Printed { value, rel_err }, t.get(end..)?))
+}
+
+/// Candidates for one direction line's figures, before the exact `issued`
+/// count is known.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(super) struct DirLine {
+    pub(super) iops: Option<f64>,
+    /// Bandwidth candidates in B/s with their rounding errors.
+    pub(super) bw: Vec<Printed>,
+    pub(super) io_bytes: Option<Printed>,
+    pub(super) runtime: Option<f64>,
+}
+
+/// Parses the figures of a direction line, after `read:`/`write:`.
+///
+/// Old (2.0-2.16): `io=512.0MB, bw=104857KB/s, iops=26214 , runt=  5000msec`,
+/// where `KB`/`MB` are KiB/MiB. New (2.17+): `IOPS=26.2k, BW=102MiB/s
+/// (107MB/s)(512MiB/5001msec)`, where the parenthesised rate is SI.
+pub(super) fn dir_line(rest: &str) -> DirLine {
+    let rest = rest.split(';').next().unwrap_or_default();
+    let mut d = DirLine::default();
+    if rest.trim_start().starts_with("IOPS=") || rest.contains("BW=") {
+        for part in split_top_level(rest) {
+            let part = part.trim();
+            if let Some(v) = part.strip_prefix("IOPS=") {
+                d.iops = count(v);
+            } else if let Some(v) = part.strip_prefix("BW=") {
+                new_bw(v, &mut d);
+            }
+        }
+    } else {
+        for part in rest.split(',') {
+            let Some((k, v)) = part.split_once('=') else {
+                continue;
+            };
+            match k.trim() {
+                "io" => d.io_bytes = sized(v, Prefixes::Binary, units::byte_multiplier),
+                "bw" => d.bw.extend(sized(v, Prefixes::Binary, units_bw)),
+                "iops" => d.iops = count(v),
+                "runt" => d.runtime = time(v),
+                _ => {}
+            }
+        }
+    }
+    if let (Some(io), Some(rt)) = (d.io_bytes, d.runtime) {
+        if rt > 0.0 {
+            // fio computed its rate from these same bytes and milliseconds
+            d.bw.push(Printed {
+                value: io.value / rt,
+                rel_err: io.rel_err,
+            });
+        }
+    }
+    d
+}
+
+/// Splits at commas outside parentheses.
+fn split_top_level(s: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut depth = 0i32;
+    let mut start = 0;
+    for (i, c) in s.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth -= 1,
+            ',' if depth <= 0 => {
+                out.push(s.get(start..i).unwrap_or_default());
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(s.get(start..).unwrap_or_default());
+    out
+}
+
+/// `102MiB/s (107MB/s)(512MiB/5001msec)`.
+fn new_bw(v: &str, d: &mut DirLine) {
+    let (main, parens) = match v.find('(') {
+        Some(i) => (
+            v.get(..i).unwrap_or_default(),
+            v.get(i..).unwrap_or_default(),
+        ),
+        None => (v, ""),
+    };
+    d.bw.extend(sized(main, Prefixes::Si, units_bw));
+    for group in parens.split('(').skip(1) {
+        let inner = group.split(')').next().unwrap_or_default();
+        if let Some((io, rt)) = inner.split_once('/').filter(|(_, rt)| rt.contains("sec")) {
+            d.io_bytes = sized(io, Prefixes::Si, units::byte_multiplier);
+            d.runtime = time(rt);
+        } else if let Some(b) = sized(inner, Prefixes::Si, units_bw) {
+            d.bw.push(b);
+        }
+    }
+}
+
+fn units_bw(unit: &str, p: Prefixes) -> Option<f64> {
+    units::bytes_per_sec(1.0, unit, p)
+}
+
+/// A printed number with a unit converted by `mult`.
+fn sized(v: &str, p: Prefixes, mult: fn(&str, Prefixes) -> Option<f64>) -> Option<Printed> {
+    let (n, unit) = printed_number(v)?;
+    let m = mult(unit.trim(), p)?;
+    let value = n.value * m;
+    value.is_finite().then_some(Printed {
+        value,
+        rel_err: n.rel_err,
+    })
+}
+
+/// `26.2k`, `26214 ` → a plain count.
+pub(super) fn count(v: &str) -> Option<f64> {
+    let (n, rest) = units::split_number(v)?;
+    units::count(n, rest).filter(|x| x.is_finite())
+}
+
+/// `5000msec`, `  28msec` → seconds.
+pub(super) fn time(v: &str) -> Option<f64> {
+    let (n, rest) = units::split_number(v)?;
+    units::seconds(n, rest)
+}
+
+/// `name: (g=0): rw=randread, bs=..., ioengine=libaio, iodepth=64`.
+pub(super) fn job_header(line: &str) -> Option<Header> {
+    let (name, rest) = line.split_once(": (g=")?;
+    let (group, rest) = rest.split_once("):")?;
+    let group: i64 = group.trim().parse().ok()?;
+    let rest = rest.trim();
+    let rw = field(rest, "rw=").map(str::to_string);
+    rw.as_ref()?;
+    let bs = rest
+        .find("bs=")
+        .and_then(|i| rest.get(i + 3..))
+        .map(|b| match b.find(", ioengine=") {
+            Some(e) => b.get(..e).unwrap_or_default(),
+            None => b,
+        })
+        .map(header_bs)
+        .unwrap_or_default();
+    Some(Header {
+        name: name.trim().to_string(),
+        group,
+        rw,
+        bs,
+        ioengine: field(rest, "ioengine=").map(str::to_string),
+        iodepth: field(rest, "iodepth=").and_then(|v| v.parse().ok()),
+    })
+}
+
+/// The value after `key` up to the next comma (`rw=` must not match `bs=`'s
+/// tail, so a key matches at the start or after `, `).
+fn field<'a>(text: &'a str, key: &str) -> Option<&'a str> {
+    let start = if text.starts_with(key) {
+        key.len()
+    } else {
+        text.find(&format!(", {key}"))? + 2 + key.len()
+    };
+    let v = text.get(start..)?;
+    let v = v.split(',').next()?.trim();
+    (!v.is_empty()).then_some(v)
+}
+
+/// `4K-4K/4K-4K` (old) or `(R) 4096B-4096B, (W) 4096B-4096B, (T) ...` (new).
+fn header_bs(text: &str) -> Vec<(u64, u64)> {
+    let parts: Vec<&str> = if text.contains("(R)") || text.contains("(W)") {
+        text.split('(')
+            .filter_map(|p| {
+                p.split_once(')')
+                    .map(|(_, v)| v.trim().trim_end_matches(','))
+            })
+            .collect()
+    } else {
+        text.split('/').collect()
+    };
+    parts
+        .iter()
+        .filter_map(|p| {
+            let (lo, hi) = p.trim().split_once('-')?;
+            Some((output_size(lo)?, output_size(hi)?))
+        })
+        .collect()
+}
+
+/// A size as fio prints it in output (`4096B`, `4K`, `16.0KiB`, `512`):
+/// binary prefixes.
+fn output_size(v: &str) -> Option<u64> {
+    let (n, unit) = units::split_number(v)?;
+    let b = n * units::byte_multiplier(unit.trim(), Prefixes::Binary)?;
+    (b.is_finite() && (0.0..1e18).contains(&b)).then_some(b.round() as u64)
+}
+
+/// `name: (groupid=0, jobs=1): err= 0: ...` → name, group, jobs.
+pub(super) fn job_result_start(t: &str) -> Option<(String, i64, u32)> {
+    let i = t.find(": (groupid=")?;
+    let name = t.get(..i)?.trim().to_string();
+    let rest = t.get(i + ": (groupid=".len()..)?;
+    let (group, rest) = rest.split_once(',')?;
+    let group: i64 = group.trim().parse().ok()?;
+    let jobs = rest
+        .trim_start()
+        .strip_prefix("jobs=")
+        .and_then(|r| r.split(')').next())
+        .and_then(|n| n.trim().parse().ok())
+        .unwrap_or(1);
+    Some((name, group, jobs))
+}
+
+/// Which direction a text line reports: `read : io=...`, `  write: IOPS=...`.
+fn direction_line(t: &str) -> Option<(usize, &str)> {
+    for (i, word) in ["read", "write", "trim"].iter().enumerate() {
+        if let Some(rest) = t.strip_prefix(word) {
+            if let Some(rest) = rest.trim_start().strip_prefix(':') {
+                if rest.contains("io=") || rest.contains("IOPS=") || rest.contains("BW=") {
+                    return Some((i, rest));
+                }
+            }
+        }
+    }
+    None
+}
+
+/// `clat (usec): min=38, max=2600, avg=68.87` → (`clat`, mean in seconds).
+fn lat_line(t: &str) -> Option<(&str, f64)> {
+    let (kind, rest) = t.split_once('(')?;
+    let kind = kind.trim();
+    if !matches!(kind, "clat" | "lat") {
+        return None;
+    }
+    let (unit, rest) = rest.split_once(')')?;
+    let rest = rest.trim_start().strip_prefix(':')?;
+    let avg = rest
+        .split(',')
+        .find_map(|p| p.trim().strip_prefix("avg="))?;
+    let (n, suffix) = units::split_number(avg)?;
+    let mean = units::count(n, suffix)?;
+    Some((kind, units::seconds(mean, unit)?))
+}
+
+/// A percentile block header: `Some(Some(factor))` for `clat percentiles
+/// (usec):`, `Some(None)` for the blocks that are not ours (lat, slat, sync).
+fn pct_header(t: &str) -> Option<Option<f64>> {
+    if !t.contains("percentiles") {
+        return None;
+    }
+    let Some(rest) = t.strip_prefix("clat percentiles") else {
+        return Some(None);
+    };
+    let unit = rest.trim().trim_start_matches('(').split(')').next()?;
+    Some(units::seconds_multiplier(unit))
+}
+
+/// `|  1.00th=[  545],  5.00th=[  570], ...` → (thousandths, value).
+fn pct_entries(t: &str) -> Vec<(u32, f64)> {
+    t.trim_start_matches('|')
+        .split("],")
+        .filter_map(|e| {
+            let (k, v) = e.split_once("th=")?;
+            let key = pct_key(k.trim_start_matches([',', '|', ' ']))?;
+            let v = v
+                .trim()
+                .trim_start_matches('[')
+                .trim_end_matches(']')
+                .trim();
+            let (n, suffix) = units::split_number(v)?;
+            Some((key, units::count(n, suffix)?))
+        })
+        .collect()
+}
+
+/// `issued rwts: total=145298,0,0,0 short=0,0,0,0` (new) or
+/// `issued    : total=r=131072/w=0/d=0, short=r=0/w=0/d=0` (old) →
+/// ([read, write] totals, whether any I/O was short).
+fn issued_line(t: &str) -> Option<([Option<f64>; 2], bool)> {
+    let rest = t.strip_prefix("issued")?;
+    let total = rest.split("total=").nth(1)?;
+    let total = total.split([' ', '\t']).next()?.trim_end_matches(',');
+    let short = rest
+        .split("short=")
+        .nth(1)
+        .map(|s| s.split([' ', '\t']).next().unwrap_or_default());
+    let values = |s: &str| -> Vec<Option<f64>> {
+        s.split([',', '/'])
+            .map(|v| {
+                let v = v.split('=').next_back().unwrap_or(v);
+                v.trim().parse::<f64>().ok().filter(|x| x.is_finite())
+            })
+            .collect()
+    };
+    let t = values(total);
+    let short_any = short
+        .map(|s| values(s).iter().any(|v| v.is_some_and(|x| x > 0.0)))
+        .unwrap_or(false);
+    Some((
+        [t.first().copied().flatten(), t.get(1).copied().flatten()],
+        short_any,
+    ))
+}
+
+/// A text job block while it is read.
+#[derive(Default)]
+struct TextJob {
+    pub(super) name: String,
+    pub(super) group: i64,
+    pub(super) jobs: u32,
+    pub(super) lines: [Option<(DirLine, Dir)>; 2],
+    pub(super) issued: [Option<f64>; 2],
+    pub(super) short: bool,
+}
+
+/// Reads every job block of fio's normal text output.
+pub(super) fn text_jobs(text: &str) -> (Vec<Job>, Option<String>) {
+    let mut headers: Vec<Header> = Vec::new();
+    let mut version = None;
+    let mut blocks: Vec<TextJob> = Vec::new();
+    let mut in_block = false;
+    // index of the direction the following lines belong to (2 = trim/other)
+    let mut cur: Option<usize> = None;
+    // unit factor of the clat percentile block being read
+    let mut pct: Option<f64> = None;
+    let mut after_header = false;
+    for line in text.split(['\n', '\r']) {
+        let t = line.trim();
+        if let Some(h) = job_header(line) {
+            headers.push(h);
+            after_header = true;
+            continue;
+        }
+        if version.is_none() {
+            if let Some(v) = version_line(t, after_header) {
+                version = Some(v);
+                continue;
+            }
+        }
+        if t != "..." && !t.is_empty() {
+            after_header = false;
+        }
+        if let Some((name, group, jobs)) = job_result_start(t) {
+            blocks.push(TextJob {
+                name,
+                group,
+                jobs,
+                ..TextJob::default()
+            });
+            in_block = true;
+            cur = None;
+            pct = None;
+            continue;
+        }
+        if t.starts_with("Run status group") || t.starts_with("Disk stats") {
+            in_block = false;
+            continue;
+        }
+        if !in_block {
+            continue;
+        }
+        let Some(job) = blocks.last_mut() else {
+            continue;
+        };
+        if let Some((i, rest)) = direction_line(t) {
+            pct = None;
+            cur = Some(i);
+            if let Some(slot) = job.lines.get_mut(i) {
+                *slot = Some((dir_line(rest), Dir::default()));
+            }
+            continue;
+        }
+        if let Some(factor) = pct_header(t) {
+            pct = factor;
+            continue;
+        }
+        if t.starts_with('|') {
+            if let (Some(f), Some(Some((_, dir)))) = (pct, cur.and_then(|i| job.lines.get_mut(i))) {
+                for (k, v) in pct_entries(t) {
+                    dir.clat_pct.insert(k, units::scale(v, f));
+                }
+            }
+            continue;
+        }
+        pct = None;
+        if let Some((kind, mean)) = lat_line(t) {
+            if let Some(Some((_, dir))) = cur.and_then(|i| job.lines.get_mut(i)) {
+                if kind == "clat" {
+                    dir.clat_mean = Some(mean);
+                } else {
+                    dir.lat_mean = Some(mean);
+                }
+            }
+            continue;
+        }
+        if let Some((totals, short)) = issued_line(t) {
+            job.issued = totals;
+            job.short = short;
+        }
+    }
+    let jobs = blocks
+        .into_iter()
+        .map(|b| {
+            let header = headers
+                .iter()
+                .find(|h| h.name == b.name && h.group == b.group)
+                .or_else(|| headers.iter().find(|h| h.group == b.group))
+                .cloned();
+            finish_text_job(b, header)
+        })
+        .collect();
+    (jobs, version)
+}
+
+/// `fio-3.33`, `fio 2.1.3`, or a bare `2.0.8` right after the job headers.
+pub(super) fn version_line(t: &str, after_header: bool) -> Option<String> {
+    let v = t
+        .strip_prefix("fio-")
+        .or_else(|| t.strip_prefix("fio "))
+        .or_else(|| after_header.then_some(t))?;
+    let mut chars = v.chars();
+    let first_digit = chars.next().is_some_and(|c| c.is_ascii_digit());
+    (first_digit && v.contains('.') && !v.contains(' ')).then(|| v.to_string())
+}
+
+/// Turns a text job block into a [`Job`], using the exact `issued` count
+/// where it pins a figure down.
+///
+/// Which figure is used: IOPS is the issued I/O count divided by the
+/// runtime (fio's own formula, so exact) and otherwise the printed IOPS.
+/// Bandwidth is issued count × block size / runtime when the block size is
+/// fixed and no I/O was short (exact); otherwise whichever printed figure
+/// carries the most significant digits: the binary rate (`102MiB/s`), the
+/// SI rate in parentheses (`107MB/s`), or bytes / runtime (`512MiB/5001msec`;
+/// the runtime is the exact integer fio divided by), since each is rounded
+/// to a few digits and the longest one is rounded least.
+fn finish_text_job(b: TextJob, header: Option<Header>) -> Job {
+    let mut dirs: [Option<Dir>; 2] = [None, None];
+    for (i, slot) in b.lines.into_iter().take(2).enumerate() {
+        let Some((line, mut dir)) = slot else {
+            continue;
+        };
+        let ios = b.issued.get(i).copied().flatten();
+        if ios == Some(0.0) {
+            continue;
+        }
+        let bs = header
+            .as_ref()
+            .and_then(|h| h.bs.get(i).copied())
+            .filter(|(lo, hi)| lo == hi && *lo > 0)
+            .map(|(lo, _)| lo as f64);
+        dir.ios = ios;
+        dir.runtime = line.runtime;
+        let rt = line.runtime.filter(|r| *r > 0.0);
+        dir.iops = match (ios, rt) {
+            (Some(n), Some(rt)) => Some(n / rt),
+            _ => line.iops,
+        };
+        let exact_bytes = match (ios, bs, b.short) {
+            (Some(n), Some(bs), false) => Some(n * bs),
+            _ => None,
+        };
+        dir.io_bytes = exact_bytes.or(line.io_bytes.map(|p| p.value));
+        dir.bw = match (exact_bytes, rt) {
+            (Some(bytes), Some(rt)) => Some(bytes / rt),
+            _ => line
+                .bw
+                .iter()
+                .copied()
+                .reduce(|a, c| if c.rel_err < a.rel_err { c } else { a })
+                .map(|p| p.value),
+        };
+        if let Some(d) = dirs.get_mut(i) {
+            *d = Some(dir);
+        }
+    }
+    let [read, write] = dirs;
+    Job {
+        name: b.name,
+        group: b.group,
+        jobs: b.jobs.max(1),
+        read,
+        write,
+        options: BTreeMap::new(),
+        header,
+    }
+}
