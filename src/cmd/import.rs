@@ -3,36 +3,28 @@
 use std::path::PathBuf;
 
 use anyhow::{bail, Result};
-use clap::{Args, ValueEnum};
+use clap::builder::PossibleValuesParser;
+use clap::Args;
 
 use super::subject::SubjectArgs;
 use crate::error::usage;
 use crate::import::{self, ImportOptions};
-use crate::record::{is_valid_id, Tool};
+use crate::record::is_valid_id;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum ToolChoice {
-    Auto,
-    Fio,
-    Dd,
-    Ioping,
-    Bonnie,
-}
-
-impl ToolChoice {
-    /// The tool named, `None` for `auto`.
-    pub fn tool(self) -> Option<Tool> {
-        // the flag's spelling is a registry name (`auto` is none)
-        self.to_possible_value()
-            .and_then(|v| crate::tools::by_name(v.get_name()))
-    }
+/// The values `--tool` takes: `auto`, then every registered tool's name
+/// and aliases (`bonnie++`, `bonnie`), so a new tool needs no flag of its own.
+fn tool_names() -> PossibleValuesParser {
+    let names = crate::tools::TOOLS
+        .iter()
+        .flat_map(|t| std::iter::once(t.tool().name()).chain(t.aliases().iter().copied()));
+    PossibleValuesParser::new(std::iter::once("auto").chain(names))
 }
 
 #[derive(Args, Debug, Clone)]
 pub struct ImportArgs {
     /// Which tool printed the files; `auto` recognises it from the content.
-    #[arg(long, value_enum, default_value = "auto")]
-    pub tool: ToolChoice,
+    #[arg(long, default_value = "auto", value_parser = tool_names())]
+    pub tool: String,
     /// Tool output files or directories to walk.
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
@@ -56,7 +48,8 @@ pub fn options(args: &ImportArgs) -> Result<ImportOptions> {
         }
     }
     Ok(ImportOptions {
-        tool: args.tool.tool(),
+        // `auto` names no tool
+        tool: crate::tools::by_name(&args.tool),
         files: args.files.clone(),
         subject: super::subject::from_args(&args.subject).map_err(usage)?,
         test_id: args.test_id.clone(),
