@@ -1,6 +1,7 @@
 //! The metric vocabulary: every metric name diskdash knows, its name for
-//! people, the order pages show it in, whether the index leads with it, and
-//! the unit its name implies. Report, ingest and analysis read it here.
+//! people, the order pages show it in, whether the index leads with it, the
+//! unit its name implies, and which metrics of a test measure the storage
+//! and so are judged. Report, ingest and analysis read it here.
 
 use crate::units::Unit;
 
@@ -123,6 +124,73 @@ pub fn expected_unit(name: &str) -> Option<Unit> {
     }
 }
 
+/// What a test measures, as far as judging goes. Each tool says which kind
+/// a test's parameters make (`tools::ToolSpec::kind`); the kind says which
+/// of its metrics get a value table and a verdict.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum TestKind {
+    /// I/O bound by operations, not bytes: fio random tests, and sequential
+    /// ones below 64 KiB blocks. Judged on IOPS and p99 completion latency.
+    BlockIo,
+    /// Throughput: fio sequential tests at 64 KiB blocks and more, dd,
+    /// ioping's sequential test. Judged on bandwidth.
+    Throughput,
+    /// ioping's request latency test. Judged on average latency.
+    Latency,
+    /// ioping's seek test (`-R`). Judged on the seek rate.
+    Seek,
+    /// ioping's cached test (`-C`): it measures the page cache, not the
+    /// storage, so it is shown and never judged.
+    PageCache,
+    /// bonnie++: judged on block write and read, rewrite, random seeks and
+    /// sequential and random creates.
+    FileSystem,
+    /// Nothing known about the test: shown, never judged.
+    Unknown,
+}
+
+impl TestKind {
+    /// The metrics that measure the storage in a test of this kind: the
+    /// only ones with a value table, a verdict and a row in `value.csv`.
+    /// Everything else (bytes, elapsed times, runtimes, io_bytes, request
+    /// counts, CPU use, bonnie++'s `_lat` twins, fio's mean latencies) is
+    /// shown on test and run pages and in the summaries, never judged.
+    pub fn judged(self) -> &'static [&'static str] {
+        match self {
+            TestKind::BlockIo => &["read_iops", "write_iops", "read_clat_p99", "write_clat_p99"],
+            TestKind::Throughput => &["read_bw", "write_bw", "bw"],
+            TestKind::Latency => &["lat_avg"],
+            TestKind::Seek => &["iops"],
+            TestKind::FileSystem => &[
+                "seq_block_write_bw",
+                "seq_block_read_bw",
+                // a publication's unlabelled bonnie++ "sequential output"
+                "seq_write_bw",
+                "rewrite_bw",
+                "random_seeks",
+                "seq_create",
+                "random_create",
+            ],
+            TestKind::PageCache | TestKind::Unknown => &[],
+        }
+    }
+
+    /// Whether `metric` is judged in a test of this kind.
+    pub fn judges(self, metric: &str) -> bool {
+        self.judged().contains(&metric)
+    }
+
+    /// What a reader is told about a kind that is never judged.
+    pub fn note(self) -> Option<&'static str> {
+        match self {
+            TestKind::PageCache => Some(
+                "this test reads through the page cache, so it measures the machine's memory, not the storage: shown, never judged",
+            ),
+            _ => None,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -139,6 +207,29 @@ mod tests {
         assert!(metric_order("random_seeks") < metric_order("random_seeks_lat"));
         assert!(metric_order("random_seeks_cpu") < metric_order("read_iops"));
         assert!(is_headline("random_seeks") && !is_headline("random_seeks_cpu"));
+    }
+
+    #[test]
+    fn only_storage_metrics_are_judged() {
+        assert!(TestKind::BlockIo.judges("read_iops"));
+        assert!(TestKind::BlockIo.judges("write_clat_p99"));
+        for bookkeeping in ["read_bw", "read_lat_mean", "read_io_bytes", "runtime"] {
+            assert!(!TestKind::BlockIo.judges(bookkeeping), "{bookkeeping}");
+        }
+        assert!(TestKind::Throughput.judges("write_bw"));
+        assert!(!TestKind::Throughput.judges("bytes") && !TestKind::Throughput.judges("elapsed"));
+        assert!(TestKind::Seek.judges("iops") && !TestKind::Seek.judges("requests"));
+        assert!(TestKind::FileSystem.judges("random_seeks"));
+        for twin in [
+            "random_seeks_cpu",
+            "random_seeks_lat",
+            "seq_stat",
+            "random_delete",
+        ] {
+            assert!(!TestKind::FileSystem.judges(twin), "{twin}");
+        }
+        assert!(TestKind::PageCache.judged().is_empty() && TestKind::PageCache.note().is_some());
+        assert!(TestKind::Unknown.judged().is_empty());
     }
 
     #[test]

@@ -8,6 +8,10 @@ use std::path::Path;
 
 use report_common::*;
 
+/// `data/value.csv` with its header checked, each row projected to the
+/// columns these tests read: study, test, metric, configuration (provider
+/// and offering), baseline, price ratio, performance ratio, value ratio,
+/// verdict, price basis, per-GB ratio, monthly cost, value ratio low, high.
 fn value_rows(site: &Path) -> Vec<csv::StringRecord> {
     let mut r = csv::Reader::from_path(site.join("data/value.csv")).unwrap();
     assert_eq!(
@@ -16,15 +20,34 @@ fn value_rows(site: &Path) -> Vec<csv::StringRecord> {
             "study",
             "test",
             "metric",
+            "provider",
             "offering",
+            "size_gb",
+            "provisioned_iops",
+            "provisioned_mbps",
             "baseline",
+            "price_basis",
             "price_ratio",
+            "per_gb_ratio",
+            "monthly_cost",
+            "currency",
             "performance_ratio",
             "value_ratio",
+            "value_ratio_low",
+            "value_ratio_high",
             "verdict"
         ]
     );
-    r.records().map(Result::unwrap).collect()
+    r.records()
+        .map(Result::unwrap)
+        .map(|c| {
+            let name = format!("{} {}", &c[3], &c[4]);
+            csv::StringRecord::from(vec![
+                &c[0], &c[1], &c[2], &name, &c[8], &c[10], &c[14], &c[15], &c[18], &c[9], &c[11],
+                &c[12], &c[16], &c[17],
+            ])
+        })
+        .collect()
 }
 
 fn row<'a>(
@@ -58,13 +81,20 @@ fn rackspace_answer_is_in_value_csv() {
     assert_eq!(&seeks[5], "4.667");
     assert_eq!(&seeks[6], "4.159");
     assert_eq!(&seeks[7], "0.891");
-    assert_eq!(&seeks[8], "nearly worth it");
+    assert_eq!(&seeks[8], "nearly worth it (single run)");
+    assert_eq!((&seeks[9], &seeks[11]), ("monthly", "70.00"));
     // sequential block read: 95927 / 95981 = 0.999x: no
     let read = row(&rows, "rackspace-2013", "seq_block_read_bw", ssd);
-    assert_eq!((&read[5], &read[6], &read[8]), ("4.667", "0.999", "no"));
+    assert_eq!(
+        (&read[5], &read[6], &read[8]),
+        ("4.667", "0.999", "no (single run)")
+    );
     // dd sequential write: 103 / 105 = 0.981x: no
     let dd = row(&rows, "rackspace-2013", "write_bw", ssd);
-    assert_eq!((&dd[1], &dd[6], &dd[8]), ("dd-write-1m", "0.981", "no"));
+    assert_eq!(
+        (&dd[1], &dd[6], &dd[8]),
+        ("dd-write-1m", "0.981", "no (single run)")
+    );
     let base = row(&rows, "rackspace-2013", "random_seeks", sata);
     assert_eq!((&base[5], &base[8]), ("1.000", "baseline"));
     // the local disk has no price: performance ratio, no price or value ratio
@@ -80,8 +110,11 @@ fn rackspace_answer_is_in_value_csv() {
     );
     // and the index says it in words
     let index = std::fs::read_to_string(site.join("index.html")).unwrap();
-    assert!(index.contains("4.7x the price, 4.2x the random seeks: nearly worth it"));
-    assert!(index.contains("4.7x the price, 1.0x the sequential block read: no"));
+    assert!(index
+        .contains("4.7x the monthly cost, 4.2x the random seeks: nearly worth it (single run)"));
+    assert!(
+        index.contains("4.7x the monthly cost, 1.0x the sequential block read: no (single run)")
+    );
 }
 
 fn attr_values<'a>(html: &'a str, attr: &str) -> Vec<&'a str> {
@@ -386,7 +419,7 @@ fn price_list_overrides_and_bad_lists_name_the_line() {
         "Rackspace Cloud Block Storage High-Performance (SSD)",
     );
     // 0.30 / 0.15 = 2x the price for 4.159x the seeks
-    assert_eq!((&seeks[5], &seeks[8]), ("2.000", "worth it"));
+    assert_eq!((&seeks[5], &seeks[8]), ("2.000", "worth it (single run)"));
     let offering =
         std::fs::read_to_string(site.join(
             "offerings/rackspace-2013/rackspace-cloud-block-storage-high-performance-ssd.html",
@@ -537,7 +570,7 @@ fn another_currency_is_not_compared_and_says_why() {
     let usd2 = row(&rows, "m", "read_iops", "P usd2");
     assert_eq!(
         (&usd2[5], &usd2[6], &usd2[8]),
-        ("2.000", "2.500", "worth it")
+        ("2.000", "2.500", "worth it (single run)")
     );
     let value = std::fs::read_to_string(site.join("value.html")).unwrap();
     assert!(
@@ -558,7 +591,7 @@ fn another_currency_is_not_compared_and_says_why() {
     );
     // the index lists the EUR offering after the USD ones, not as the cheapest
     let index = std::fs::read_to_string(site.join("index.html")).unwrap();
-    let table = &index[index.find("<h3>Offerings</h3>").unwrap()..];
+    let table = &index[index.find("<h3>Configurations</h3>").unwrap()..];
     let at = |name: &str| table.find(&format!(">{name}</a>")).unwrap();
     assert!(at("P usd") < at("P usd2") && at("P usd2") < at("P euro"));
 }
@@ -611,12 +644,16 @@ fn a_failed_run_on_the_cheapest_does_not_blank_a_test() {
     assert_eq!(&dear[4], "P mid");
     assert_eq!(
         (&dear[5], &dear[6], &dear[8]),
-        ("2.000", "4.000", "worth it")
+        ("2.000", "4.000", "worth it (single run)")
     );
     let value = std::fs::read_to_string(site.join("value.html")).unwrap();
-    assert!(value.contains(
-        "Compared with P mid, the cheapest per GB with a result here: P cheap has none."
-    ));
+    assert!(
+        value.contains("Compared with P mid, the cheapest with a result here: P cheap has none.")
+    );
     let index = std::fs::read_to_string(site.join("index.html")).unwrap();
-    assert!(index.contains("2.0x the price, 4.0x the read IOPS: worth it"));
+    assert!(index.contains("2.0x the monthly cost, 4.0x the read IOPS: worth it (single run)"));
+    // the failure is part of the answer, with the tool's words, on both pages
+    let failure = "<li>P cheap: fio-randread-4k-qd64 failed: fio: engine libaio not loadable</li>";
+    assert!(index.contains(failure), "{index}");
+    assert!(value.contains(failure));
 }

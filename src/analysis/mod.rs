@@ -41,7 +41,7 @@ impl<'a> Analysis<'a> {
         records.sort_by(|a, b| a.id.cmp(&b.id));
         records.dedup_by(|a, b| a.id == b.id);
         let data = stats::group(&records);
-        let values = value::analyse(&data, book, baseline)?;
+        let values = value::analyse(&records, &data, book, baseline)?;
         Ok(Analysis {
             records,
             data,
@@ -113,7 +113,7 @@ pub(crate) mod testing {
 
     use crate::record::{Metric, Price, Record, Source, Subject, TestInfo, Tool};
 
-    /// An `ok` bonnie++-tool record in study `s` with the given metrics, 100 GB.
+    /// An `ok` record in study `s` with the given metrics, 100 GB.
     pub fn record(
         id: &str,
         provider: &str,
@@ -134,11 +134,23 @@ pub(crate) mod testing {
             }),
             ..Subject::default()
         };
+        // the tool and parameters a test of that id has, so that its
+        // metrics are judged as in real records; other ids (`t`, `u`) are
+        // ioping seek tests, judged on `iops`
+        let (tool, parameters) = match test {
+            t if t.starts_with("fio") => {
+                (Tool::Fio, serde_json::json!({"rw": "randread", "bs": 4096}))
+            }
+            t if t.starts_with("dd") => (Tool::Dd, serde_json::json!({})),
+            t if t.starts_with("bonnie") => (Tool::Bonnie, serde_json::json!({})),
+            "ioping-latency" => (Tool::Ioping, serde_json::json!({"flags": ""})),
+            _ => (Tool::Ioping, serde_json::json!({"flags": "R"})),
+        };
         let test = TestInfo {
             id: test.to_string(),
-            tool: Tool::Bonnie,
+            tool,
             tool_version: None,
-            parameters: Default::default(),
+            parameters: serde_json::from_value(parameters).unwrap_or_default(),
             command: None,
         };
         let source = Source::Run {

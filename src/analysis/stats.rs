@@ -1,9 +1,15 @@
 //! Statistics over repetitions: median, min, max, run count and coefficient
-//! of variation per study, offering, test and metric.
+//! of variation per study, configuration, test and metric.
+//!
+//! A configuration is what was tested and is priced as one: study,
+//! provider, offering, size and the provisioned IOPS and MB/s (labels
+//! `provisioned_iops`, `provisioned_mbps`). Two sizes of one offering are
+//! two configurations, each with its own rows, medians and verdicts.
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::record::{Price, Record, Status};
+use crate::metrics::TestKind;
+use crate::record::{is_positive, Price, Record, Status};
 use crate::units::Unit;
 
 /// A coefficient of variation at or above this (10 %) flags a result as
@@ -85,19 +91,27 @@ pub struct TestResults {
     pub metrics: BTreeMap<String, MetricStats>,
 }
 
-/// One offering within a study.
+/// One tested configuration within a study.
 #[derive(Clone, Debug, PartialEq)]
 pub struct OfferingData {
-    /// Display name, `provider offering`.
+    /// Name for people: `provider offering`, then ` · 500 GB`, ` · 6000 IOPS`
+    /// and ` · 250 MB/s` for the parts that differ between the study's
+    /// configurations (an unknown part is left out).
     pub name: String,
+    /// `provider offering` alone, the name the price list and `--baseline` use.
+    pub offering_name: String,
     /// Provider as recorded.
     pub provider: Option<String>,
     /// Offering as recorded.
     pub offering: Option<String>,
     /// The price the records carry (the first record, by id, that has one).
     pub record_price: Option<Price>,
-    /// Size of the tested volume in GB (the first record, by id, that states it).
+    /// Size of the tested volume in GB.
     pub size_gb: Option<f64>,
+    /// Provisioned IOPS (label `provisioned_iops`).
+    pub provisioned_iops: Option<f64>,
+    /// Provisioned throughput in MB/s (label `provisioned_mbps`).
+    pub provisioned_mbps: Option<f64>,
     /// Labels of the first record (by id).
     pub labels: BTreeMap<String, String>,
     /// Indices of every record of this offering, sorted by record id.
@@ -106,13 +120,16 @@ pub struct OfferingData {
     pub tests: BTreeMap<String, TestResults>,
 }
 
-/// One study: the offerings compared in it.
+/// One study: the configurations compared in it.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Study {
-    /// Offering display name to its data.
+    /// Configuration name to its data.
     pub offerings: BTreeMap<String, OfferingData>,
     /// Every test id seen in the study.
     pub tests: BTreeSet<String>,
+    /// What each test measures, from its first record (by id): which of its
+    /// metrics are judged.
+    pub kinds: BTreeMap<String, TestKind>,
 }
 
 /// Records grouped by study, offering and test, with statistics.
@@ -122,29 +139,165 @@ pub struct Dataset {
     pub studies: BTreeMap<String, Study>,
 }
 
-/// Study, offering, test, metric.
-type GroupKey = (String, String, String, String);
+/// Study, configuration, test, metric.
+type GroupKey = (String, ConfigKey, String, String);
+
+/// What makes two records one configuration: provider, offering (as
+/// written), size, provisioned IOPS and MB/s, the numbers as bits so they
+/// order and compare exactly.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct ConfigKey {
+    provider: Option<String>,
+    offering: Option<String>,
+    size_gb: Option<u64>,
+    iops: Option<u64>,
+    mbps: Option<u64>,
+}
+
+/// A label holding a positive number (`provisioned_iops = "6000"`).
+fn number_label(labels: &BTreeMap<String, String>, key: &str) -> Option<f64> {
+    labels
+        .get(key)
+        .and_then(|v| v.trim().parse::<f64>().ok())
+        .filter(|v| is_positive(*v))
+}
+
+impl ConfigKey {
+    fn of(r: &Record) -> ConfigKey {
+        let bits = |v: Option<f64>| v.map(f64::to_bits);
+        ConfigKey {
+            provider: r.subject.provider.clone(),
+            offering: r.subject.offering.clone(),
+            size_gb: bits(r.subject.size_gb.filter(|s| is_positive(*s))),
+            iops: bits(number_label(&r.subject.labels, "provisioned_iops")),
+            mbps: bits(number_label(&r.subject.labels, "provisioned_mbps")),
+        }
+    }
+}
+
+/// A number for a configuration name: `500`, `1.5`.
+fn short(v: f64) -> String {
+    if v.fract() == 0.0 && v.abs() < 1e15 {
+        format!("{v:.0}")
+    } else {
+        format!("{v}")
+    }
+}
+
+/// Names the configurations of one study: `provider offering`, plus each
+/// part (size, provisioned IOPS, provisioned MB/s) that takes more than one
+/// known value in the study; unknown parts are left out, so a study whose
+/// configurations differ only by offering reads as before. Should two
+/// configurations still share a name (one size known, one not), theirs
+/// spell out every part, `size unknown` included.
+fn config_names(configs: &[(ConfigKey, String)]) -> Vec<String> {
+    type Part = fn(&ConfigKey) -> Option<u64>;
+    let parts: [(Part, &str, &str); 3] = [
+        (|k| k.size_gb, "GB", "size unknown"),
+        (|k| k.iops, "IOPS", "provisioned IOPS unknown"),
+        (|k| k.mbps, "MB/s", "provisioned MB/s unknown"),
+    ];
+    let varies = |part: Part| {
+        configs
+            .iter()
+            .filter_map(|(k, _)| part(k))
+            .collect::<BTreeSet<_>>()
+            .len()
+            > 1
+    };
+    let shown: Vec<bool> = parts.iter().map(|(p, _, _)| varies(*p)).collect();
+    // `spell[i]`: show part i even where unknown (for configurations whose
+    // names would otherwise collide)
+    let name = |k: &ConfigKey, base: &str, spell: [bool; 3]| {
+        let mut name = base.to_string();
+        for (((part, unit, unknown), shown), spell) in parts.iter().zip(&shown).zip(spell) {
+            match part(k) {
+                Some(b) if *shown || spell => {
+                    name.push_str(&format!(" · {} {unit}", short(f64::from_bits(b))));
+                }
+                None if spell => name.push_str(&format!(" · {unknown}")),
+                _ => {}
+            }
+        }
+        name
+    };
+    let first: Vec<String> = configs
+        .iter()
+        .map(|(k, b)| name(k, b, [false; 3]))
+        .collect();
+    configs
+        .iter()
+        .zip(&first)
+        .map(|((k, b), n)| {
+            let twins: Vec<&ConfigKey> = configs
+                .iter()
+                .zip(&first)
+                .filter(|(_, m)| *m == n)
+                .map(|((k, _), _)| k)
+                .collect();
+            if twins.len() < 2 {
+                return n.clone();
+            }
+            let mut spell = [false; 3];
+            for (i, (part, _, _)) in parts.iter().enumerate() {
+                spell[i] = twins.iter().map(|t| part(t)).collect::<BTreeSet<_>>().len() > 1;
+            }
+            name(k, b, spell)
+        })
+        .collect()
+}
 
 /// Groups `records` (which must be sorted by id for a deterministic choice of
-/// record price and size) and summarises every metric. Records that are not
-/// `ok` are kept in the groups but add no numbers; a metric whose unit is not
-/// canonical, or differs from the unit its first record used, is left out.
+/// record price and labels) by study, configuration and test, and
+/// summarises every metric. Records that are not `ok` are kept in the
+/// groups but add no numbers; a metric whose unit is not canonical, or
+/// differs from the unit its first record used, is left out.
 pub fn group(records: &[&Record]) -> Dataset {
+    // configurations first, so that each study's names can say what differs
+    let mut configs: BTreeMap<String, BTreeMap<ConfigKey, String>> = BTreeMap::new();
+    for r in records {
+        configs
+            .entry(r.study().to_string())
+            .or_default()
+            .entry(ConfigKey::of(r))
+            .or_insert_with(|| r.offering_name());
+    }
+    let names: BTreeMap<(String, ConfigKey), String> = configs
+        .into_iter()
+        .flat_map(|(study, keys)| {
+            let keys: Vec<(ConfigKey, String)> = keys.into_iter().collect();
+            let names = config_names(&keys);
+            keys.into_iter()
+                .zip(names)
+                .map(move |((k, _), n)| ((study.clone(), k), n))
+        })
+        .collect();
     let mut values: BTreeMap<GroupKey, (Unit, Vec<f64>)> = BTreeMap::new();
     let mut data = Dataset::default();
     for (i, r) in records.iter().enumerate() {
+        let key = ConfigKey::of(r);
+        let name = names
+            .get(&(r.study().to_string(), key.clone()))
+            .cloned()
+            .unwrap_or_else(|| r.offering_name());
         let study = data.studies.entry(r.study().to_string()).or_default();
-        let name = r.offering_name();
         study.tests.insert(r.test.id.clone());
+        study
+            .kinds
+            .entry(r.test.id.clone())
+            .or_insert_with(|| crate::tools::spec(r.test.tool).kind(&r.test.parameters));
         let off = study
             .offerings
             .entry(name.clone())
             .or_insert_with(|| OfferingData {
                 name: name.clone(),
+                offering_name: r.offering_name(),
                 provider: r.subject.provider.clone(),
                 offering: r.subject.offering.clone(),
                 record_price: None,
-                size_gb: None,
+                size_gb: key.size_gb.map(f64::from_bits),
+                provisioned_iops: key.iops.map(f64::from_bits),
+                provisioned_mbps: key.mbps.map(f64::from_bits),
                 labels: r.subject.labels.clone(),
                 records: Vec::new(),
                 tests: BTreeMap::new(),
@@ -154,10 +307,7 @@ pub fn group(records: &[&Record]) -> Dataset {
                 .subject
                 .price
                 .clone()
-                .filter(|p| p.per_gb_month.is_finite() && p.per_gb_month > 0.0);
-        }
-        if off.size_gb.is_none() {
-            off.size_gb = r.subject.size_gb.filter(|s| s.is_finite() && *s > 0.0);
+                .filter(|p| is_positive(p.per_gb_month));
         }
         off.records.push(i);
         off.tests
@@ -177,7 +327,7 @@ pub fn group(records: &[&Record]) -> Dataset {
             }
             let key = (
                 r.study().to_string(),
-                name.clone(),
+                key.clone(),
                 r.test.id.clone(),
                 metric.clone(),
             );
@@ -187,14 +337,17 @@ pub fn group(records: &[&Record]) -> Dataset {
             }
         }
     }
-    for ((study, offering, test, metric), (unit, vals)) in values {
+    for ((study, config, test, metric), (unit, vals)) in values {
         let Some(summary) = Summary::of(&vals) else {
+            continue;
+        };
+        let Some(name) = names.get(&(study.clone(), config)) else {
             continue;
         };
         if let Some(t) = data
             .studies
             .get_mut(&study)
-            .and_then(|s| s.offerings.get_mut(&offering))
+            .and_then(|s| s.offerings.get_mut(name))
             .and_then(|o| o.tests.get_mut(&test))
         {
             t.metrics.insert(metric, MetricStats { unit, summary });

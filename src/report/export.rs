@@ -12,16 +12,26 @@ use crate::metrics::{human_name, metric_order};
 use crate::report::format::{self, display_unit};
 use crate::report::site::Site;
 
-/// The columns of `data/value.csv` (DESIGN.md).
-pub const VALUE_COLUMNS: [&str; 9] = [
+/// The columns of `data/value.csv`.
+pub const VALUE_COLUMNS: [&str; 19] = [
     "study",
     "test",
     "metric",
+    "provider",
     "offering",
+    "size_gb",
+    "provisioned_iops",
+    "provisioned_mbps",
     "baseline",
+    "price_basis",
     "price_ratio",
+    "per_gb_ratio",
+    "monthly_cost",
+    "currency",
     "performance_ratio",
     "value_ratio",
+    "value_ratio_low",
+    "value_ratio_high",
     "verdict",
 ];
 
@@ -57,12 +67,17 @@ fn opt_ratio(r: Option<f64>) -> String {
     r.map(format::ratio_data).unwrap_or_default()
 }
 
-/// `data/value.csv`: one row per study, test, metric and offering, in the
-/// order of the value page; ratios with three decimals, empty when unknown.
+/// `data/value.csv`: one row per study, test, judged metric and
+/// configuration, in the order of the value page; ratios with three
+/// decimals, costs to cents, empty when unknown.
 pub fn value_csv(a: &Analysis) -> Result<Vec<u8>> {
     let mut w = csv::Writer::from_writer(Vec::new());
     w.write_record(VALUE_COLUMNS)?;
+    let num = |v: Option<f64>| v.map(format::data).unwrap_or_default();
     for sv in &a.values {
+        let Some(study) = a.data.studies.get(&sv.study) else {
+            continue;
+        };
         for t in &sv.tables {
             let baseline = t
                 .baseline_row()
@@ -70,16 +85,32 @@ pub fn value_csv(a: &Analysis) -> Result<Vec<u8>> {
                 .or(sv.baseline.as_deref())
                 .unwrap_or("");
             for r in &t.rows {
+                let Some(o) = study.offerings.get(&r.offering) else {
+                    continue;
+                };
+                let (lo, hi) = r.value_range.unzip();
                 w.write_record([
                     sv.study.as_str(),
                     t.test.as_str(),
                     t.metric.as_str(),
-                    r.offering.as_str(),
+                    o.provider.as_deref().unwrap_or(""),
+                    o.offering.as_deref().unwrap_or(""),
+                    &num(o.size_gb),
+                    &num(o.provisioned_iops),
+                    &num(o.provisioned_mbps),
                     baseline,
+                    r.price_basis.map(value::PriceBasis::name).unwrap_or(""),
                     &opt_ratio(r.price_ratio),
+                    &opt_ratio(r.per_gb_ratio),
+                    &r.monthly_cost
+                        .map(|c| format!("{c:.2}"))
+                        .unwrap_or_default(),
+                    r.price.as_ref().map(|p| p.currency.as_str()).unwrap_or(""),
                     &opt_ratio(r.performance_ratio),
                     &opt_ratio(r.value_ratio),
-                    r.verdict.unwrap_or(""),
+                    &opt_ratio(lo),
+                    &opt_ratio(hi),
+                    &r.verdict_text().unwrap_or_default(),
                 ])?;
             }
         }
@@ -154,9 +185,22 @@ struct JsonOffering<'a> {
     currency: Option<&'a str>,
     price_note: Option<&'a str>,
     size_gb: Option<f64>,
+    provisioned_iops: Option<f64>,
+    provisioned_mbps: Option<f64>,
     monthly_cost: Option<f64>,
+    /// Why the monthly cost is unknown, for a priced configuration.
+    monthly_cost_missing: Option<&'a str>,
     records: usize,
+    /// Runs that failed or were skipped.
+    failures: Vec<JsonFailure<'a>>,
     tests: BTreeMap<&'a str, BTreeMap<&'a str, JsonStat<'a>>>,
+}
+
+#[derive(Serialize)]
+struct JsonFailure<'a> {
+    test: &'a str,
+    status: &'a str,
+    error: &'a str,
 }
 
 #[derive(Serialize)]
@@ -175,10 +219,16 @@ struct JsonValue<'a> {
     test: &'a str,
     metric: &'a str,
     offering: &'a str,
+    price_basis: Option<&'a str>,
     price_ratio: Option<f64>,
+    per_gb_ratio: Option<f64>,
     performance_ratio: Option<f64>,
     value_ratio: Option<f64>,
+    value_ratio_low: Option<f64>,
+    value_ratio_high: Option<f64>,
     verdict: Option<&'a str>,
+    uncertain: bool,
+    single_run: bool,
 }
 
 /// `data/summary.json`: the statistics and value rows, canonical units.
@@ -201,8 +251,22 @@ pub fn summary_json(a: &Analysis) -> Result<Vec<u8>> {
                     currency: price.map(|p| p.currency.as_str()),
                     price_note: price.and_then(|p| p.note.as_deref()),
                     size_gb: o.size_gb,
+                    provisioned_iops: o.provisioned_iops,
+                    provisioned_mbps: o.provisioned_mbps,
                     monthly_cost: sv.monthly_costs.get(&o.name).copied().flatten(),
+                    monthly_cost_missing: sv.cost_missing.get(&o.name).map(String::as_str),
                     records: o.records.len(),
+                    failures: sv
+                        .failures
+                        .get(&o.name)
+                        .into_iter()
+                        .flatten()
+                        .map(|f| JsonFailure {
+                            test: &f.test,
+                            status: f.status.name(),
+                            error: &f.error,
+                        })
+                        .collect(),
                     tests: o
                         .tests
                         .iter()
@@ -239,10 +303,16 @@ pub fn summary_json(a: &Analysis) -> Result<Vec<u8>> {
                     test: &t.test,
                     metric: &t.metric,
                     offering: &r.offering,
+                    price_basis: r.price_basis.map(value::PriceBasis::name),
                     price_ratio: r.price_ratio,
+                    per_gb_ratio: r.per_gb_ratio,
                     performance_ratio: r.performance_ratio,
                     value_ratio: r.value_ratio,
+                    value_ratio_low: r.value_range.map(|(lo, _)| lo),
+                    value_ratio_high: r.value_range.map(|(_, hi)| hi),
                     verdict: r.verdict,
+                    uncertain: r.uncertain,
+                    single_run: r.single_run,
                 })
             })
             .collect();
@@ -297,11 +367,6 @@ pub fn summary_md(a: &Analysis) -> Vec<u8> {
             )),
             None => s.push_str("No offering has a price: no ratios.\n\n"),
         }
-        let base_price = sv
-            .baseline
-            .as_ref()
-            .and_then(|b| sv.prices.get(b))
-            .and_then(Option::as_ref);
         let mut tests: Vec<&str> = sv.tables.iter().map(|t| t.test.as_str()).collect();
         tests.dedup();
         for test in tests {
@@ -320,9 +385,8 @@ pub fn summary_md(a: &Analysis) -> Vec<u8> {
                         r.runs,
                         r.price_ratio.map(format::ratio).unwrap_or_default(),
                         r.performance_ratio.map(format::ratio).unwrap_or_default(),
-                        r.verdict
-                            .map(str::to_string)
-                            .or_else(|| value::why_no_verdict(r, t, base_price))
+                        r.verdict_text()
+                            .or_else(|| value::why_no_verdict(r))
                             .unwrap_or_default(),
                     ));
                 }

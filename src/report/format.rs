@@ -2,7 +2,7 @@
 //! precision, ratios, money and the verdict sentence.
 
 use crate::analysis::prices::EffectivePrice;
-use crate::analysis::value::{ValueRow, BASELINE_VERDICT};
+use crate::analysis::value::{PriceBasis, ValueRow, BASELINE_VERDICT};
 use crate::units::Unit;
 
 /// A unit to show values in: display value = canonical value / `factor`.
@@ -162,10 +162,10 @@ pub fn verdict_sentence(
     metric_human: &str,
     higher_is_better: bool,
 ) -> Option<String> {
-    let verdict = row.verdict?;
-    if verdict == BASELINE_VERDICT {
+    if row.verdict? == BASELINE_VERDICT {
         return Some(BASELINE_VERDICT.to_string());
     }
+    let verdict = row.verdict_text()?;
     let r = row.performance_ratio?;
     let perf = ratio(r);
     let what = if higher_is_better || perf == ratio(1.0) {
@@ -175,8 +175,9 @@ pub fn verdict_sentence(
     } else {
         format!("{} worse {metric_human}", ratio(1.0 / r))
     };
+    let basis = row.price_basis.map(PriceBasis::words).unwrap_or("price");
     Some(format!(
-        "{} the price, {what}: {verdict}",
+        "{} the {basis}, {what}: {verdict}",
         ratio(row.price_ratio?)
     ))
 }
@@ -229,22 +230,30 @@ mod tests {
             offering: "SSD".into(),
             price: None,
             median: 1969.0,
+            min: 1969.0,
+            max: 1969.0,
             runs: 1,
             is_baseline: false,
+            price_basis: Some(PriceBasis::Monthly),
             price_ratio: Some(0.70 / 0.15),
+            per_gb_ratio: Some(0.70 / 0.15),
             performance_ratio: Some(1969.0 / 473.4),
             value_ratio: Some(0.891),
+            value_range: None,
+            single_run: false,
             verdict: Some("nearly worth it"),
+            uncertain: false,
+            no_verdict: None,
             monthly_cost: None,
             per_cost: None,
         };
         assert_eq!(
             verdict_sentence(&row, "random seeks", true).unwrap(),
-            "4.7x the price, 4.2x the random seeks: nearly worth it"
+            "4.7x the monthly cost, 4.2x the random seeks: nearly worth it"
         );
         assert_eq!(
             verdict_sentence(&row, "average latency", false).unwrap(),
-            "4.7x the price, 4.2x better average latency: nearly worth it"
+            "4.7x the monthly cost, 4.2x better average latency: nearly worth it"
         );
         // worse latency is called worse, never "0.5x better"
         let slower = ValueRow {
@@ -254,11 +263,11 @@ mod tests {
         };
         assert_eq!(
             verdict_sentence(&slower, "average latency", false).unwrap(),
-            "4.7x the price, 2.0x worse average latency: no"
+            "4.7x the monthly cost, 2.0x worse average latency: no"
         );
         assert_eq!(
             verdict_sentence(&slower, "random seeks", true).unwrap(),
-            "4.7x the price, 0.5x the random seeks: no"
+            "4.7x the monthly cost, 0.5x the random seeks: no"
         );
         let same = ValueRow {
             performance_ratio: Some(388.4 / 386.0),
@@ -266,7 +275,7 @@ mod tests {
         };
         assert_eq!(
             verdict_sentence(&same, "average latency", false).unwrap(),
-            "4.7x the price, 1.0x the average latency: no"
+            "4.7x the monthly cost, 1.0x the average latency: no"
         );
         let none = ValueRow {
             verdict: None,

@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 
 use anyhow::Result;
 
+use crate::metrics::TestKind;
 use crate::record::{Metric, Tool};
 
 pub mod argv;
@@ -67,6 +68,10 @@ pub trait ToolSpec: Sync {
 
     /// The metric the summary shows when the suite names none.
     fn headline(&self, params: &Params) -> &'static str;
+
+    /// What a test with these record parameters measures, which decides
+    /// the metrics judged on it (see [`crate::metrics::TestKind`]).
+    fn kind(&self, params: &BTreeMap<String, serde_json::Value>) -> TestKind;
 
     /// Program and argument that make the tool print its version; `None`
     /// when it has no such flag.
@@ -138,6 +143,46 @@ fn first_line(text: &str) -> Option<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn test_kinds_come_from_the_record_parameters() {
+        let kind = |tool: Tool, params: serde_json::Value| {
+            spec(tool).kind(&serde_json::from_value(params).unwrap())
+        };
+        use serde_json::json;
+        assert_eq!(
+            kind(Tool::Fio, json!({"rw": "randread", "bs": 4096})),
+            TestKind::BlockIo
+        );
+        assert_eq!(
+            kind(Tool::Fio, json!({"rw": "randwrite", "bs": 1048576})),
+            TestKind::BlockIo
+        );
+        assert_eq!(
+            kind(Tool::Fio, json!({"rw": "read", "bs": 1048576})),
+            TestKind::Throughput
+        );
+        assert_eq!(
+            kind(Tool::Fio, json!({"rw": "write", "bs": 65536})),
+            TestKind::Throughput
+        );
+        assert_eq!(
+            kind(Tool::Fio, json!({"rw": "read", "bs": 4096})),
+            TestKind::BlockIo
+        );
+        assert_eq!(kind(Tool::Ioping, json!({"flags": ""})), TestKind::Latency);
+        assert_eq!(kind(Tool::Ioping, json!({"flags": "R"})), TestKind::Seek);
+        assert_eq!(
+            kind(Tool::Ioping, json!({"flags": "RL"})),
+            TestKind::Throughput
+        );
+        assert_eq!(
+            kind(Tool::Ioping, json!({"flags": "RLC"})),
+            TestKind::PageCache
+        );
+        assert_eq!(kind(Tool::Dd, json!({"bs": 8192})), TestKind::Throughput);
+        assert_eq!(kind(Tool::Bonnie, json!({})), TestKind::FileSystem);
+    }
 
     #[test]
     fn every_tool_is_registered_once() {

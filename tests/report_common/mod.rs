@@ -48,10 +48,15 @@ pub fn record(
         id: test.to_string(),
         tool: Tool::Fio,
         tool_version: Some("fio-3.33".to_string()),
-        parameters: BTreeMap::from([(
-            "filename".to_string(),
-            serde_json::Value::String(offering.to_string()),
-        )]),
+        // a 4 KiB random-read job: its IOPS and p99 latency are judged
+        parameters: BTreeMap::from([
+            (
+                "filename".to_string(),
+                serde_json::Value::String(offering.to_string()),
+            ),
+            ("rw".to_string(), serde_json::json!("randread")),
+            ("bs".to_string(), serde_json::json!(4096)),
+        ]),
         command: Some(format!("fio --name={offering}")),
     };
     Record {

@@ -7,7 +7,7 @@ use askama::Template;
 use super::value::{baseline_text, value_chart_for};
 use super::*;
 use crate::analysis::stats::OfferingData;
-use crate::analysis::value::ValueTable;
+use crate::analysis::value::{PriceBasis, ValueTable};
 use crate::ingest::Problem;
 use crate::metrics::{human_name, is_headline, metric_order};
 use crate::report::format;
@@ -23,6 +23,8 @@ pub struct OfferingRow {
     pub monthly: String,
     pub runs: String,
     pub is_baseline: bool,
+    /// Failed and skipped runs, one line each.
+    pub failures: Vec<String>,
 }
 
 /// A headline verdict.
@@ -55,6 +57,8 @@ pub struct StudySummary {
     pub headlines: Vec<OfferingHeadlines>,
     pub tests: Vec<Link>,
     pub charts: Vec<ChartView>,
+    /// `configuration: test failed: error` for every run without a result.
+    pub failures: Vec<String>,
 }
 
 /// `index.html`.
@@ -98,7 +102,13 @@ pub(super) fn build(ctx: PageCtx, problems: &[Problem], site: &mut Site) -> Resu
                         (
                             Some(p.currency.as_str()) != base_currency,
                             p.currency.as_str(),
-                            p.per_gb_month().unwrap_or(f64::INFINITY),
+                            match sv.basis {
+                                Some(PriceBasis::Monthly) => {
+                                    sv.monthly_costs.get(&o.name).copied().flatten()
+                                }
+                                _ => p.per_gb_month(),
+                            }
+                            .unwrap_or(f64::INFINITY),
                         )
                     }),
                 )
@@ -127,12 +137,10 @@ pub(super) fn build(ctx: PageCtx, problems: &[Problem], site: &mut Site) -> Resu
                         .size_gb
                         .map(format::size_gb)
                         .unwrap_or_else(|| "unknown".into()),
-                    monthly: match (sv.monthly_costs.get(&o.name).copied().flatten(), price) {
-                        (Some(c), Some(p)) => format::money(c, &p.currency),
-                        _ => "unknown".to_string(),
-                    },
+                    monthly: monthly_text(sv, &o.name),
                     runs: o.records.len().to_string(),
                     is_baseline: sv.baseline.as_deref() == Some(o.name.as_str()),
+                    failures: failure_lines(sv, &o.name),
                 }
             })
             .collect();
@@ -195,6 +203,14 @@ pub(super) fn build(ctx: PageCtx, problems: &[Problem], site: &mut Site) -> Resu
                 .map(|t| ctx.link(t, &ctx.paths.test_page(&sv.study, t)))
                 .collect(),
             charts: charts_out,
+            failures: offerings
+                .iter()
+                .flat_map(|(o, _)| {
+                    failure_lines(sv, &o.name)
+                        .into_iter()
+                        .map(move |l| format!("{}: {l}", o.name))
+                })
+                .collect(),
         });
     }
     let mut left_out: Vec<String> = problems

@@ -7,7 +7,7 @@ use anyhow::Result;
 use askama::Template;
 
 use super::*;
-use crate::metrics::{human_name, metric_order};
+use crate::metrics::{human_name, metric_order, TestKind};
 use crate::record::Record;
 use crate::report::format::{self, display_unit};
 use crate::report::site::Site;
@@ -35,6 +35,8 @@ pub struct MetricSection {
     pub metric: String,
     pub unit: String,
     pub direction: String,
+    /// Whether the metric is judged, in words.
+    pub judged: String,
     pub rows: Vec<StatRow>,
     pub chart: ChartView,
 }
@@ -47,6 +49,8 @@ pub struct TestPage {
     pub study: String,
     pub test: String,
     pub tools: String,
+    /// Why the test is never judged, for a kind that says so (page cache).
+    pub kind_note: String,
     pub commands: Vec<String>,
     pub parameters: Vec<Pair>,
     pub metrics: Vec<MetricSection>,
@@ -102,45 +106,61 @@ pub(super) fn build(ctx: PageCtx, study: &str, test: &str, site: &mut Site) -> R
             value: capped(v.into_iter().collect()),
         })
         .collect();
-    let mut metric_names: Vec<&String> = ctx
+    // every metric the test gave, judged or not: bookkeeping stays here
+    let mut metric_names: Vec<&String> = s
+        .offerings
+        .values()
+        .filter_map(|o| o.tests.get(test))
+        .flat_map(|t| t.metrics.keys())
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    metric_names.sort_by_key(|m| metric_order(m));
+    let mslugs = unique_slugs(metric_names.iter().map(|m| m.as_str()));
+    let kind = s.kinds.get(test).copied().unwrap_or(TestKind::Unknown);
+    // configurations in the order of the test's first value table (by
+    // cost), the rest after by name
+    let first_table = ctx
         .analysis
         .values
         .iter()
         .find(|sv| sv.study == study)
-        .map(|sv| {
-            sv.tables
-                .iter()
-                .filter(|t| t.test == test)
-                .map(|t| &t.metric)
-                .collect()
-        })
+        .and_then(|sv| sv.tables.iter().find(|t| t.test == test));
+    let mut order: Vec<&str> = first_table
+        .map(|t| t.rows.iter().map(|r| r.offering.as_str()).collect())
         .unwrap_or_default();
-    metric_names.sort_by_key(|m| metric_order(m));
-    let mslugs = unique_slugs(metric_names.iter().map(|m| m.as_str()));
+    for name in s.offerings.keys() {
+        if !order.contains(&name.as_str()) {
+            order.push(name);
+        }
+    }
     let mut metrics = Vec::new();
     for metric in &metric_names {
-        let Some(t) = ctx.analysis.table(study, test, metric) else {
-            continue;
-        };
         let mslug = mslugs
             .get(metric.as_str())
             .cloned()
             .unwrap_or_else(|| "x".into());
-        let stats: Vec<(&str, &crate::analysis::stats::Summary)> = t
-            .rows
+        let judged = kind.judges(metric);
+        let mut unit = None;
+        let stats: Vec<(&str, &crate::analysis::stats::Summary)> = order
             .iter()
-            .filter_map(|r| {
+            .filter_map(|o| {
                 let st = s
                     .offerings
-                    .get(&r.offering)?
+                    .get(*o)?
                     .tests
                     .get(test)?
                     .metrics
                     .get(metric.as_str())?;
-                Some((r.offering.as_str(), &st.summary))
+                // one unit per section: the first configuration's
+                if *unit.get_or_insert(st.unit) != st.unit {
+                    return None;
+                }
+                Some((*o, &st.summary))
             })
             .collect();
-        let du = display_unit(t.unit, stats.iter().map(|(_, s)| s.max).fold(0.0, f64::max));
+        let Some(unit) = unit else { continue };
+        let du = display_unit(unit, stats.iter().map(|(_, s)| s.max).fold(0.0, f64::max));
         let human = human_name(metric);
         let rows = stats
             .iter()
@@ -165,10 +185,10 @@ pub(super) fn build(ctx: PageCtx, study: &str, test: &str, site: &mut Site) -> R
             desc: format!(
                 "Median {human} in {} per offering over repetitions, with the min-max spread, for test {test} of study {study}; {}.",
                 du.label,
-                direction(t.unit)
+                direction(unit)
             ),
             unit: du.label.to_string(),
-            higher_is_better: t.unit.higher_is_better(),
+            higher_is_better: unit.higher_is_better(),
             bars: stats
                 .iter()
                 .zip(chart_labels(s, &stats.iter().map(|(o, _)| *o).collect::<Vec<_>>()))
@@ -195,7 +215,12 @@ pub(super) fn build(ctx: PageCtx, study: &str, test: &str, site: &mut Site) -> R
             } else {
                 du.label.to_string()
             },
-            direction: direction(t.unit).to_string(),
+            direction: direction(unit).to_string(),
+            judged: if judged {
+                "judged".into()
+            } else {
+                "shown, not judged".into()
+            },
             rows,
             chart: chart_view,
         });
@@ -266,6 +291,7 @@ pub(super) fn build(ctx: PageCtx, study: &str, test: &str, site: &mut Site) -> R
         study: study.to_string(),
         test: test.to_string(),
         tools: tools.into_iter().collect::<Vec<_>>().join(", "),
+        kind_note: kind.note().unwrap_or_default().to_string(),
         commands,
         parameters,
         metrics,

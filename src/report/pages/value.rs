@@ -30,6 +30,8 @@ pub struct ValueRowView {
     pub median: String,
     pub runs: String,
     pub price_ratio: String,
+    /// What the price ratio divides: `monthly`, `per GB`.
+    pub basis: String,
     pub performance_ratio: String,
     pub value_ratio: String,
     pub verdict: String,
@@ -60,6 +62,8 @@ pub struct StudyValueView {
     pub name: String,
     pub anchor: String,
     pub baseline: String,
+    /// `configuration: test failed: error` for every run without a result.
+    pub failures: Vec<String>,
     pub tables: Vec<ValueTableView>,
 }
 
@@ -91,10 +95,12 @@ pub(super) fn value_chart_for(
     site: &mut Site,
     path: String,
 ) -> Option<ChartView> {
+    // the chart's x axis is the cost the study's verdicts divide
+    let basis = sv.basis?;
     let priced: Vec<&value::ValueRow> = t
         .rows
         .iter()
-        .filter(|r| r.price_ratio.is_some() && r.median > 0.0)
+        .filter(|r| r.price_basis == Some(basis) && r.median > 0.0)
         .collect();
     if priced.len() < 2 {
         return None;
@@ -113,19 +119,23 @@ pub(super) fn value_chart_for(
         .zip(labels)
         .map(|(r, label)| charts::ValuePoint {
             label,
-            price_per_gb: r
-                .price
-                .as_ref()
-                .and_then(|p| p.per_gb_month())
-                .unwrap_or(0.0),
+            price_per_gb: match basis {
+                value::PriceBasis::Monthly => r.monthly_cost,
+                value::PriceBasis::PerGb => r.price.as_ref().and_then(|p| p.per_gb_month()),
+            }
+            .unwrap_or(0.0),
             performance: r.median / du.factor,
         })
         .collect();
     let baseline = priced.iter().position(|r| r.is_baseline);
     let spec = charts::ValueChart {
-        title: format!("{}: {human} vs price per GB ({})", sv.study, t.test),
+        title: format!("{}: {human} vs {} ({})", sv.study, basis.words(), t.test),
         desc: format!(
-            "Price per GB-month against median {human} in {} for {} offerings of study {}; lines of equal value run through the baseline {}.",
+            "{} against median {human} in {} for {} configurations of study {}; lines of equal value run through the baseline {}.",
+            match basis {
+                value::PriceBasis::Monthly => "Monthly cost",
+                value::PriceBasis::PerGb => "Price per GB-month",
+            },
             du.label,
             points.len(),
             sv.study,
@@ -133,7 +143,10 @@ pub(super) fn value_chart_for(
                 .map(|r| r.offering.as_str())
                 .unwrap_or("(none)")
         ),
-        x_label: format!("price per GB-month ({currency})"),
+        x_label: match basis {
+            value::PriceBasis::Monthly => format!("monthly cost ({currency})"),
+            value::PriceBasis::PerGb => format!("price per GB-month ({currency})"),
+        },
         y_label: format!("{human} ({})", du.label),
         higher_is_better: t.unit.higher_is_better(),
         points,
@@ -224,16 +237,18 @@ pub(super) fn build(ctx: PageCtx, site: &mut Site) -> Result<()> {
                     median: format::with_unit(r.median, du),
                     runs: r.runs.to_string(),
                     price_ratio: r.price_ratio.map(format::ratio).unwrap_or_default(),
+                    basis: match r.price_basis {
+                        Some(value::PriceBasis::Monthly) => "monthly".into(),
+                        Some(value::PriceBasis::PerGb) => "per GB".into(),
+                        None => String::new(),
+                    },
                     performance_ratio: r.performance_ratio.map(format::ratio).unwrap_or_default(),
                     value_ratio: r.value_ratio.map(format::ratio_data).unwrap_or_default(),
                     verdict: format::verdict_sentence(r, &human, t.unit.higher_is_better())
-                        .or_else(|| value::why_no_verdict(r, t, base_price))
+                        .or_else(|| value::why_no_verdict(r))
                         .unwrap_or_default(),
                     class: verdict_class(r.verdict),
-                    monthly: match (r.monthly_cost, &r.price) {
-                        (Some(c), Some(p)) => format::money(c, &p.currency),
-                        _ => String::new(),
-                    },
+                    monthly: monthly_text(sv, &r.offering),
                     per_cost: r
                         .per_cost
                         .map(|v| {
@@ -265,7 +280,7 @@ pub(super) fn build(ctx: PageCtx, site: &mut Site) -> Result<()> {
                 per_cost_label: format!("per {currency} per month"),
                 baseline_note: match (t.baseline_row(), &sv.baseline) {
                     (Some(b), Some(study_base)) if b.offering != *study_base => format!(
-                        "Compared with {}, the cheapest per GB with a result here: {study_base} has none.",
+                        "Compared with {}, the cheapest with a result here: {study_base} has none.",
                         b.offering
                     ),
                     _ => String::new(),
@@ -279,6 +294,22 @@ pub(super) fn build(ctx: PageCtx, site: &mut Site) -> Result<()> {
             name: sv.study.clone(),
             anchor: format!("study-{sslug}"),
             baseline: baseline_text(sv),
+            failures: ctx
+                .analysis
+                .data
+                .studies
+                .get(&sv.study)
+                .map(|st| {
+                    st.offerings
+                        .keys()
+                        .flat_map(|o| {
+                            failure_lines(sv, o)
+                                .into_iter()
+                                .map(move |l| format!("{o}: {l}"))
+                        })
+                        .collect()
+                })
+                .unwrap_or_default(),
             tables,
         });
     }

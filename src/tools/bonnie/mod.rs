@@ -50,6 +50,7 @@ use serde_json::Value;
 
 use super::argv::{BuildCtx, Invocation, Params};
 use super::{Parsed, ToolSpec};
+use crate::metrics::TestKind;
 use crate::record::{Metric, Tool};
 use crate::units::{self, Unit};
 
@@ -743,6 +744,10 @@ impl ToolSpec for Bonnie {
     }
 
     // bonnie++ has no version flag; its report carries the version
+    fn kind(&self, _params: &BTreeMap<String, Value>) -> TestKind {
+        TestKind::FileSystem
+    }
+
     fn version_probe(&self) -> Option<(&'static str, &'static str)> {
         None
     }

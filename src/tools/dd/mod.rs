@@ -41,6 +41,7 @@ use serde_json::Value;
 
 use super::argv::{BuildCtx, Invocation, Params};
 use super::{first_line, Parsed, ToolSpec};
+use crate::metrics::TestKind;
 use crate::record::{Metric, Tool};
 use crate::units::{split_number, Unit};
 
@@ -535,6 +536,10 @@ impl ToolSpec for Dd {
 
     fn headline(&self, _params: &Params) -> &'static str {
         "write_bw"
+    }
+
+    fn kind(&self, _params: &BTreeMap<String, Value>) -> TestKind {
+        TestKind::Throughput
     }
 
     fn version_probe(&self) -> Option<(&'static str, &'static str)> {

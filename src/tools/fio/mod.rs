@@ -12,6 +12,7 @@ use serde_json::Value;
 
 use super::argv::{BuildCtx, Invocation, Params};
 use super::{first_line, Parsed, ToolSpec};
+use crate::metrics::TestKind;
 use crate::record::Tool;
 
 mod combine;
@@ -199,6 +200,18 @@ impl ToolSpec for Fio {
             "write_iops"
         } else {
             "read_iops"
+        }
+    }
+
+    // random I/O, and sequential I/O in small blocks, is bound by
+    // operations; large sequential blocks by bytes
+    fn kind(&self, params: &BTreeMap<String, Value>) -> TestKind {
+        let rw = params.get("rw").and_then(Value::as_str).unwrap_or("");
+        let bs = params.get("bs").and_then(Value::as_f64);
+        if rw.starts_with("rand") || bs.is_some_and(|b| b < 65536.0) {
+            TestKind::BlockIo
+        } else {
+            TestKind::Throughput
         }
     }
 

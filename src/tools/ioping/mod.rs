@@ -47,6 +47,7 @@ use serde_json::Value;
 
 use super::argv::{BuildCtx, Invocation, Params};
 use super::{first_line, Parsed, ToolSpec};
+use crate::metrics::TestKind;
 use crate::record::{Metric, Tool};
 use crate::units::{self, split_number, Prefixes, Unit};
 
@@ -690,6 +691,20 @@ impl ToolSpec for Ioping {
             "bw"
         } else {
             "iops"
+        }
+    }
+
+    // records keep ioping's mode letters (`R`, `RL`, `RLC`)
+    fn kind(&self, params: &BTreeMap<String, Value>) -> TestKind {
+        let flags = params.get("flags").and_then(Value::as_str).unwrap_or("");
+        if flags.contains('C') {
+            TestKind::PageCache
+        } else if flags.contains('R') && flags.contains('L') {
+            TestKind::Throughput
+        } else if flags.contains('R') {
+            TestKind::Seek
+        } else {
+            TestKind::Latency
         }
     }
 

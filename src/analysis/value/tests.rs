@@ -1,0 +1,659 @@
+//! Tests of the value analysis: verdict bands, configurations, price bases,
+//! uncertainty and failures.
+
+use super::*;
+use crate::analysis::stats::group;
+use crate::analysis::testing::record;
+
+#[test]
+fn bands_split_where_the_table_says() {
+    assert_eq!(band(1.0).verdict, "worth it");
+    assert_eq!(band(0.999).verdict, "nearly worth it");
+    assert_eq!(band(0.8).verdict, "nearly worth it");
+    assert_eq!(band(0.79).verdict, "not quite");
+    assert_eq!(band(0.5).verdict, "not quite");
+    assert_eq!(band(0.21).verdict, "no");
+}
+
+#[test]
+fn verdicts_follow_the_ratio_as_shown() {
+    assert_eq!(verdict(0.9999999999999999), "worth it");
+    // shown as 0.499: below the 0.5 band
+    assert_eq!(verdict(0.4992), "no");
+    assert_eq!(verdict(0.7996), "nearly worth it");
+    // N times the price for exactly N times the performance
+    let recs = [
+        record(
+            "a",
+            "P",
+            "base",
+            Some(0.05),
+            "t",
+            &[("iops", 100.0, "IOPS")],
+        ),
+        record(
+            "b",
+            "P",
+            "more",
+            Some(0.07),
+            "t",
+            &[("iops", 140.0, "IOPS")],
+        ),
+    ];
+    let refs: Vec<_> = recs.iter().collect();
+    let v = analyse(&refs, &group(&refs), &PriceBook::default(), None).unwrap();
+    let row = &v[0].tables[0].rows[1];
+    assert_eq!(row.offering, "P more");
+    assert_eq!(row.verdict, Some("worth it"));
+}
+
+#[test]
+fn rackspace_ratios_and_verdicts() {
+    let recs = [
+        record(
+            "sata",
+            "Rackspace",
+            "SATA",
+            Some(0.15),
+            "bonnie",
+            &[
+                ("random_seeks", 473.4, "ops/s"),
+                ("seq_block_read_bw", 95981.0 * 1024.0, "B/s"),
+            ],
+        ),
+        record(
+            "ssd",
+            "Rackspace",
+            "SSD",
+            Some(0.70),
+            "bonnie",
+            &[
+                ("random_seeks", 1969.0, "ops/s"),
+                ("seq_block_read_bw", 95927.0 * 1024.0, "B/s"),
+            ],
+        ),
+        record(
+            "local",
+            "Rackspace",
+            "Local",
+            None,
+            "bonnie",
+            &[("random_seeks", 578.6, "ops/s")],
+        ),
+    ];
+    let refs: Vec<_> = recs.iter().collect();
+    let v = analyse(&refs, &group(&refs), &PriceBook::default(), None).unwrap();
+    assert_eq!(v.len(), 1);
+    assert_eq!(v[0].baseline.as_deref(), Some("Rackspace SATA"));
+    let seeks = v[0]
+        .tables
+        .iter()
+        .find(|t| t.metric == "random_seeks")
+        .unwrap();
+    let names: Vec<&str> = seeks.rows.iter().map(|r| r.offering.as_str()).collect();
+    assert_eq!(
+        names,
+        ["Rackspace SATA", "Rackspace SSD", "Rackspace Local"]
+    );
+    let ssd = &seeks.rows[1];
+    assert!((ssd.price_ratio.unwrap() - 0.70 / 0.15).abs() < 1e-12);
+    assert!((ssd.performance_ratio.unwrap() - 1969.0 / 473.4).abs() < 1e-12);
+    assert!((ssd.value_ratio.unwrap() - (1969.0 / 473.4) / (0.70 / 0.15)).abs() < 1e-12);
+    assert_eq!(ssd.verdict, Some("nearly worth it"));
+    assert_eq!(seeks.rows[0].verdict, Some(BASELINE_VERDICT));
+    // no price: performance kept, no ratio against price
+    let local = &seeks.rows[2];
+    assert_eq!(local.median, 578.6);
+    assert_eq!(local.price_ratio, None);
+    assert_eq!(local.value_ratio, None);
+    assert_eq!(local.verdict, None);
+    assert!((local.performance_ratio.unwrap() - 578.6 / 473.4).abs() < 1e-12);
+    let read = v[0]
+        .tables
+        .iter()
+        .find(|t| t.metric == "seq_block_read_bw")
+        .unwrap();
+    assert_eq!(read.rows[1].verdict, Some("no"));
+    // 100 GB at 0.70
+    assert!((v[0].monthly_costs["Rackspace SSD"].unwrap() - 70.0).abs() < 1e-9);
+    assert_eq!(v[0].monthly_costs["Rackspace Local"], None);
+}
+
+#[test]
+fn latency_ratio_is_inverted() {
+    let recs = [
+        record(
+            "a",
+            "P",
+            "cheap",
+            Some(0.1),
+            "ioping-latency",
+            &[("lat_avg", 400e-6, "s")],
+        ),
+        record(
+            "b",
+            "P",
+            "dear",
+            Some(0.2),
+            "ioping-latency",
+            &[("lat_avg", 100e-6, "s")],
+        ),
+    ];
+    let refs: Vec<_> = recs.iter().collect();
+    let v = analyse(&refs, &group(&refs), &PriceBook::default(), None).unwrap();
+    let row = &v[0].tables[0].rows[1];
+    assert_eq!(row.offering, "P dear");
+    assert!((row.performance_ratio.unwrap() - 4.0).abs() < 1e-12);
+    assert!((row.value_ratio.unwrap() - 2.0).abs() < 1e-12);
+    assert_eq!(row.verdict, Some("worth it"));
+    assert_eq!(row.per_cost, None);
+}
+
+#[test]
+fn explicit_baseline_and_errors() {
+    let recs = [
+        record(
+            "a",
+            "P",
+            "cheap",
+            Some(0.1),
+            "t",
+            &[("iops", 100.0, "IOPS")],
+        ),
+        record("b", "P", "dear", Some(0.2), "t", &[("iops", 300.0, "IOPS")]),
+        record("c", "P", "free", None, "t", &[("iops", 300.0, "IOPS")]),
+    ];
+    let refs: Vec<_> = recs.iter().collect();
+    let data = group(&refs);
+    let v = analyse(&refs, &data, &PriceBook::default(), Some("p-dear")).unwrap();
+    assert_eq!(v[0].baseline.as_deref(), Some("P dear"));
+    assert_eq!(v[0].baseline_reason, "chosen with --baseline");
+    let cheap = v[0].tables[0]
+        .rows
+        .iter()
+        .find(|r| r.offering == "P cheap")
+        .unwrap();
+    assert!((cheap.price_ratio.unwrap() - 0.5).abs() < 1e-12);
+    assert!((cheap.performance_ratio.unwrap() - 100.0 / 300.0).abs() < 1e-12);
+    // placeholder slugs match nothing but the exact name
+    let recs = [
+        record(
+            "j",
+            "日本",
+            "クラウド",
+            Some(0.1),
+            "t",
+            &[("iops", 1.0, "IOPS")],
+        ),
+        record("k", "X", "", Some(0.2), "t", &[("iops", 1.0, "IOPS")]),
+    ];
+    let refs: Vec<_> = recs.iter().collect();
+    let odd = group(&refs);
+    let err = analyse(&refs, &odd, &PriceBook::default(), Some("!!!")).unwrap_err();
+    assert!(format!("{err}").contains("names no offering"), "{err}");
+    let v = analyse(&refs, &odd, &PriceBook::default(), Some("日本 クラウド")).unwrap();
+    assert_eq!(v[0].baseline.as_deref(), Some("日本 クラウド"));
+    let err = analyse(&refs, &data, &PriceBook::default(), Some("nope")).unwrap_err();
+    assert!(format!("{err}").contains("names no offering"));
+    let err = analyse(&refs, &data, &PriceBook::default(), Some("P free")).unwrap_err();
+    assert!(format!("{err}").contains("has no price"));
+}
+
+#[test]
+fn zero_performance_is_a_verdict_not_a_gap() {
+    let recs = [
+        record(
+            "a",
+            "P",
+            "cheap",
+            Some(0.1),
+            "t",
+            &[("iops", 100.0, "IOPS")],
+        ),
+        record("b", "P", "dead", Some(0.2), "t", &[("iops", 0.0, "IOPS")]),
+        record("c", "P", "odd", Some(0.3), "u", &[("iops", 5.0, "IOPS")]),
+    ];
+    let refs: Vec<_> = recs.iter().collect();
+    let v = analyse(&refs, &group(&refs), &PriceBook::default(), None).unwrap();
+    let t = &v[0].tables[0];
+    let dead = &t.rows[1];
+    assert_eq!(dead.offering, "P dead");
+    assert_eq!(dead.performance_ratio, Some(0.0));
+    assert_eq!(dead.value_ratio, Some(0.0));
+    assert_eq!(dead.verdict, Some("no"));
+    // lower is better: a baseline latency of zero gives no ratio, not "0x"
+    let recs2 = [
+        record(
+            "a",
+            "P",
+            "cheap",
+            Some(0.1),
+            "ioping-latency",
+            &[("lat_avg", 0.0, "s")],
+        ),
+        record(
+            "b",
+            "P",
+            "dear",
+            Some(0.2),
+            "ioping-latency",
+            &[("lat_avg", 5e-3, "s")],
+        ),
+    ];
+    let refs2: Vec<_> = recs2.iter().collect();
+    let v2 = analyse(&refs2, &group(&refs2), &PriceBook::default(), None).unwrap();
+    let lat = &v2[0].tables[0].rows[1];
+    assert_eq!(lat.offering, "P dear");
+    assert_eq!((lat.performance_ratio, lat.verdict), (None, None));
+    // CPU use is bookkeeping: never a value table
+    let recs3 = [
+        record(
+            "a",
+            "P",
+            "cheap",
+            Some(0.1),
+            "bonnie",
+            &[("random_seeks_cpu", 0.0, "%")],
+        ),
+        record(
+            "b",
+            "P",
+            "dear",
+            Some(0.2),
+            "bonnie",
+            &[("random_seeks_cpu", 5.0, "%")],
+        ),
+    ];
+    let refs3: Vec<_> = recs3.iter().collect();
+    let v3 = analyse(&refs3, &group(&refs3), &PriceBook::default(), None).unwrap();
+    assert!(v3[0].tables.is_empty());
+    // test `u`: the baseline named with --baseline has no result, and the row says so
+    let v = analyse(&refs, &group(&refs), &PriceBook::default(), Some("P cheap")).unwrap();
+    let u = &v[0].tables[1];
+    assert_eq!(
+        why_no_verdict(&u.rows[0]).as_deref(),
+        Some("no baseline result for this metric: not compared")
+    );
+}
+
+#[test]
+fn a_cheapest_baseline_without_the_metric_gives_way_in_that_table() {
+    let mut failed = record("a", "P", "cheap", Some(0.1), "fio", &[]);
+    failed.status = crate::record::Status::Failed;
+    failed.error = Some("libaio missing".into());
+    let recs = [
+        failed,
+        record(
+            "a2",
+            "P",
+            "cheap",
+            Some(0.1),
+            "dd",
+            &[("write_bw", 1e8, "B/s")],
+        ),
+        record(
+            "b",
+            "P",
+            "mid",
+            Some(0.2),
+            "fio",
+            &[("read_iops", 1000.0, "IOPS")],
+        ),
+        record(
+            "b2",
+            "P",
+            "mid",
+            Some(0.2),
+            "dd",
+            &[("write_bw", 1e8, "B/s")],
+        ),
+        record(
+            "c",
+            "P",
+            "dear",
+            Some(0.4),
+            "fio",
+            &[("read_iops", 4000.0, "IOPS")],
+        ),
+    ];
+    let refs: Vec<_> = recs.iter().collect();
+    let data = group(&refs);
+    let v = analyse(&refs, &data, &PriceBook::default(), None).unwrap();
+    assert_eq!(v[0].baseline.as_deref(), Some("P cheap"));
+    let fio = v[0].tables.iter().find(|t| t.test == "fio").unwrap();
+    assert_eq!(fio.baseline_row().unwrap().offering, "P mid");
+    let dear = fio.rows.iter().find(|r| r.offering == "P dear").unwrap();
+    assert!((dear.price_ratio.unwrap() - 2.0).abs() < 1e-12);
+    assert!((dear.performance_ratio.unwrap() - 4.0).abs() < 1e-12);
+    assert_eq!(dear.verdict, Some("worth it"));
+    let dd = v[0].tables.iter().find(|t| t.test == "dd").unwrap();
+    assert_eq!(dd.baseline_row().unwrap().offering, "P cheap");
+    // a baseline named with --baseline is kept: the table has no ratios
+    let v = analyse(&refs, &data, &PriceBook::default(), Some("P cheap")).unwrap();
+    let fio = v[0].tables.iter().find(|t| t.test == "fio").unwrap();
+    assert!(fio.baseline_row().is_none());
+    assert!(fio.rows.iter().all(|r| r.verdict.is_none()));
+}
+
+#[test]
+fn no_prices_means_no_baseline_and_no_ratios() {
+    let recs = [record("a", "P", "x", None, "t", &[("iops", 100.0, "IOPS")])];
+    let refs: Vec<_> = recs.iter().collect();
+    let v = analyse(&refs, &group(&refs), &PriceBook::default(), None).unwrap();
+    assert_eq!(v[0].baseline, None);
+    let row = &v[0].tables[0].rows[0];
+    assert_eq!(
+        (row.price_ratio, row.performance_ratio, row.verdict),
+        (None, None, None)
+    );
+}
+
+#[test]
+fn another_currency_gets_no_price_ratio() {
+    // 0.05 EUR is not "cheaper" than 0.10 USD: the baseline is the
+    // cheapest in the currency most offerings use
+    let mut eur = record(
+        "b",
+        "P",
+        "euro",
+        Some(0.05),
+        "t",
+        &[("iops", 300.0, "IOPS")],
+    );
+    if let Some(p) = eur.subject.price.as_mut() {
+        p.currency = "EUR".into();
+    }
+    let recs = [
+        record("a", "P", "usd", Some(0.1), "t", &[("iops", 100.0, "IOPS")]),
+        eur,
+        record("c", "P", "usd2", Some(0.2), "t", &[("iops", 250.0, "IOPS")]),
+    ];
+    let refs: Vec<_> = recs.iter().collect();
+    let v = analyse(&refs, &group(&refs), &PriceBook::default(), None).unwrap();
+    assert_eq!(v[0].baseline.as_deref(), Some("P usd"));
+    let t = &v[0].tables[0];
+    // the baseline's currency first, by price; the other currency after
+    let names: Vec<&str> = t.rows.iter().map(|r| r.offering.as_str()).collect();
+    assert_eq!(names, ["P usd", "P usd2", "P euro"]);
+    let usd2 = &t.rows[1];
+    assert!((usd2.price_ratio.unwrap() - 2.0).abs() < 1e-12);
+    assert_eq!(usd2.verdict, Some("worth it"));
+    let row = &t.rows[2];
+    assert_eq!(row.price_ratio, None);
+    assert_eq!(row.verdict, None);
+    assert!((row.performance_ratio.unwrap() - 3.0).abs() < 1e-12);
+    assert_eq!(
+        why_no_verdict(row).as_deref(),
+        Some("priced in EUR, the baseline in USD: not compared")
+    );
+    assert_eq!(why_no_verdict(usd2), None);
+}
+
+/// A record of configuration `offering` at `size` GB with labels.
+fn sized(
+    id: &str,
+    offering: &str,
+    size: Option<f64>,
+    labels: &[(&str, &str)],
+    test: &str,
+    metrics: &[(&str, f64, &str)],
+) -> Record {
+    let mut r = record(id, "AWS", offering, None, test, metrics);
+    r.subject.size_gb = size;
+    r.subject.labels = labels
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    r
+}
+
+const LONG: &str = "provider,offering,currency,as_of,source,component,price,from,to,included
+AWS,gp3,USD,2026-11,list,capacity,0.08,,,
+AWS,gp3,USD,2026-11,list,iops,0.005,,,3000
+AWS,gp3,USD,2026-11,list,throughput,0.04,,,125
+AWS,io2,USD,2026-11,list,capacity,0.125,,,
+AWS,io2,USD,2026-11,list,iops,0.065,0,32000,
+AWS,io2,USD,2026-11,list,iops,0.0455,32000,64000,
+AWS,io2,USD,2026-11,list,iops,0.032,64000,,
+";
+
+#[test]
+fn configurations_are_judged_on_their_monthly_cost() {
+    let recs = [
+        sized(
+            "a",
+            "gp3",
+            Some(500.0),
+            &[("provisioned_iops", "6000"), ("provisioned_mbps", "250")],
+            "fio-randread",
+            &[("read_iops", 6000.0, "IOPS")],
+        ),
+        sized(
+            "b",
+            "gp3",
+            Some(100.0),
+            &[("provisioned_iops", "3000"), ("provisioned_mbps", "125")],
+            "fio-randread",
+            &[("read_iops", 3000.0, "IOPS")],
+        ),
+        sized(
+            "c",
+            "io2",
+            Some(100.0),
+            &[("provisioned_iops", "40000")],
+            "fio-randread",
+            &[("read_iops", 40000.0, "IOPS")],
+        ),
+    ];
+    let refs: Vec<_> = recs.iter().collect();
+    let book = PriceBook::parse(LONG).unwrap();
+    let v = analyse(&refs, &group(&refs), &book, None).unwrap();
+    let sv = &v[0];
+    // two sizes of gp3 are two configurations, named by what differs
+    let names: Vec<&str> = sv.prices.keys().map(String::as_str).collect();
+    assert_eq!(
+        names,
+        [
+            "AWS gp3 · 100 GB · 3000 IOPS · 125 MB/s",
+            "AWS gp3 · 500 GB · 6000 IOPS · 250 MB/s",
+            "AWS io2 · 100 GB · 40000 IOPS",
+        ]
+    );
+    assert_eq!(
+        sv.baseline.as_deref(),
+        Some("AWS gp3 · 100 GB · 3000 IOPS · 125 MB/s")
+    );
+    assert_eq!(sv.baseline_reason, "cheapest monthly cost");
+    assert_eq!(sv.basis, Some(PriceBasis::Monthly));
+    let t = &sv.tables[0];
+    let row = |n: &str| t.rows.iter().find(|r| r.offering.starts_with(n)).unwrap();
+    // 8.00 a month for the baseline; 60.00 for gp3 at 500 GB
+    let big = row("AWS gp3 · 500");
+    assert_eq!(big.monthly_cost, Some(60.0));
+    assert_eq!(big.price_basis, Some(PriceBasis::Monthly));
+    assert!((big.price_ratio.unwrap() - 7.5).abs() < 1e-12);
+    // the same price per GB: the per-GB ratio alone would have said 1.0x
+    assert!((big.per_gb_ratio.unwrap() - 1.0).abs() < 1e-12);
+    assert!((big.value_ratio.unwrap() - 2.0 / 7.5).abs() < 1e-12);
+    assert_eq!(big.verdict, Some("no"));
+    // io2: 2456.50 a month, 307x the baseline's, for 13.3x the IOPS
+    let io2 = row("AWS io2");
+    assert_eq!(io2.monthly_cost, Some(2456.5));
+    assert!((io2.price_ratio.unwrap() - 2456.5 / 8.0).abs() < 1e-9);
+    assert!((io2.per_gb_ratio.unwrap() - 0.125 / 0.08).abs() < 1e-12);
+    assert_eq!(io2.verdict, Some("no"));
+    // rows in monthly-cost order
+    let order: Vec<Option<f64>> = t.rows.iter().map(|r| r.monthly_cost).collect();
+    assert_eq!(order, [Some(8.0), Some(60.0), Some(2456.5)]);
+}
+
+#[test]
+fn a_cost_that_cannot_be_known_gives_no_verdict_and_says_why() {
+    let recs = [
+        sized(
+            "a",
+            "gp3",
+            Some(100.0),
+            &[("provisioned_iops", "3000"), ("provisioned_mbps", "125")],
+            "t",
+            &[("iops", 100.0, "IOPS")],
+        ),
+        // io2 without its provisioned IOPS: its bill cannot be known
+        sized(
+            "b",
+            "io2",
+            Some(100.0),
+            &[],
+            "t",
+            &[("iops", 900.0, "IOPS")],
+        ),
+    ];
+    let refs: Vec<_> = recs.iter().collect();
+    let book = PriceBook::parse(LONG).unwrap();
+    let v = analyse(&refs, &group(&refs), &book, None).unwrap();
+    let sv = &v[0];
+    // not every priced configuration has a monthly cost: per GB is the basis
+    assert_eq!(sv.baseline_reason, "cheapest per GB");
+    assert_eq!(sv.cost_missing["AWS io2"], "provisioned IOPS unknown");
+    let io2 = sv.tables[0]
+        .rows
+        .iter()
+        .find(|r| r.offering == "AWS io2")
+        .unwrap();
+    assert_eq!((io2.price_ratio, io2.verdict), (None, None));
+    assert_eq!(
+        why_no_verdict(io2).as_deref(),
+        Some("provisioned IOPS unknown: not compared")
+    );
+    // flat prices of unknown size compare per GB, the seeds' question
+    let recs = [
+        sized("a", "st1", None, &[], "t", &[("iops", 100.0, "IOPS")]),
+        sized("b", "sc1", None, &[], "t", &[("iops", 100.0, "IOPS")]),
+    ];
+    let refs: Vec<_> = recs.iter().collect();
+    let book = PriceBook::parse(
+        "provider,offering,per_gb_month,currency\nAWS,st1,0.045,USD\nAWS,sc1,0.015,USD\n",
+    )
+    .unwrap();
+    let v = analyse(&refs, &group(&refs), &book, None).unwrap();
+    let st1 = &v[0].tables[0].rows[1];
+    assert_eq!(st1.offering, "AWS st1");
+    assert_eq!(st1.price_basis, Some(PriceBasis::PerGb));
+    assert!((st1.price_ratio.unwrap() - 3.0).abs() < 1e-12);
+    assert_eq!(v[0].cost_missing["AWS st1"], "size unknown");
+}
+
+#[test]
+fn a_range_across_a_band_edge_is_uncertain_and_single_runs_say_so() {
+    let r = |id: &str, off: &str, price: f64, iops: f64| {
+        record(id, "P", off, Some(price), "t", &[("iops", iops, "IOPS")])
+    };
+    // baseline 100 IOPS (95..105); dearer at 2x the price with 180..220
+    let recs = [
+        r("a1", "base", 0.1, 95.0),
+        r("a2", "base", 0.1, 100.0),
+        r("a3", "base", 0.1, 105.0),
+        r("b1", "dear", 0.2, 180.0),
+        r("b2", "dear", 0.2, 190.0),
+        r("b3", "dear", 0.2, 220.0),
+        r("c1", "once", 0.3, 400.0),
+    ];
+    let refs: Vec<_> = recs.iter().collect();
+    let v = analyse(&refs, &group(&refs), &PriceBook::default(), None).unwrap();
+    let t = &v[0].tables[0];
+    let dear = t.rows.iter().find(|r| r.offering == "P dear").unwrap();
+    // median 190 / 100 at 2x: 0.95, nearly worth it; 180/105/2 = 0.857 to 220/95/2 = 1.158
+    assert_eq!(dear.verdict, Some("nearly worth it"));
+    let (lo, hi) = dear.value_range.unwrap();
+    assert!((lo - 180.0 / 105.0 / 2.0).abs() < 1e-12);
+    assert!((hi - 220.0 / 95.0 / 2.0).abs() < 1e-12);
+    assert!(dear.uncertain && !dear.single_run);
+    assert_eq!(
+        dear.verdict_text().as_deref(),
+        Some("nearly worth it, uncertain: 0.86 to 1.16")
+    );
+    let once = t.rows.iter().find(|r| r.offering == "P once").unwrap();
+    assert!(once.single_run && once.value_range.is_none());
+    assert_eq!(
+        once.verdict_text().as_deref(),
+        Some("worth it (single run)")
+    );
+    // a range inside one band is not uncertain
+    let recs = [
+        r("a1", "base", 0.1, 99.0),
+        r("a2", "base", 0.1, 101.0),
+        r("b1", "dear", 0.2, 400.0),
+        r("b2", "dear", 0.2, 410.0),
+    ];
+    let refs: Vec<_> = recs.iter().collect();
+    let v = analyse(&refs, &group(&refs), &PriceBook::default(), None).unwrap();
+    let dear = &v[0].tables[0].rows[1];
+    assert!(!dear.uncertain);
+    assert_eq!(dear.verdict_text().as_deref(), Some("worth it"));
+}
+
+#[test]
+fn failed_runs_are_part_of_the_answer() {
+    let mut failed = record("b2", "P", "dear", Some(0.2), "fio-randread", &[]);
+    failed.status = Status::Failed;
+    failed.error =
+        Some("fio exited with status 1\nfio: io_u error on file /mnt/x: Input/output error".into());
+    let recs = [
+        record(
+            "a",
+            "P",
+            "cheap",
+            Some(0.1),
+            "fio-randread",
+            &[("read_iops", 100.0, "IOPS")],
+        ),
+        record(
+            "b",
+            "P",
+            "dear",
+            Some(0.2),
+            "fio-randread",
+            &[("read_iops", 300.0, "IOPS")],
+        ),
+        failed,
+    ];
+    let refs: Vec<_> = recs.iter().collect();
+    let v = analyse(&refs, &group(&refs), &PriceBook::default(), None).unwrap();
+    let f = &v[0].failures["P dear"];
+    assert_eq!(f.len(), 1);
+    assert_eq!(f[0].test, "fio-randread");
+    assert_eq!(f[0].status, Status::Failed);
+    assert_eq!(f[0].error, "fio exited with status 1");
+    assert!(!v[0].failures.contains_key("P cheap"));
+}
+
+#[test]
+fn seed_names_read_as_before_and_collisions_spell_out_every_part() {
+    // one size known, one unknown price: names stay `provider offering`
+    let recs = [
+        sized("a", "sata", Some(100.0), &[], "t", &[("iops", 1.0, "IOPS")]),
+        sized("b", "ssd", Some(100.0), &[], "t", &[("iops", 1.0, "IOPS")]),
+        sized("c", "local", None, &[], "t", &[("iops", 1.0, "IOPS")]),
+    ];
+    let refs: Vec<_> = recs.iter().collect();
+    let data = group(&refs);
+    let names: Vec<&str> = data.studies["s"]
+        .offerings
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(names, ["AWS local", "AWS sata", "AWS ssd"]);
+    // the same offering with and without a size: both say theirs
+    let recs = [
+        sized("a", "gp2", Some(100.0), &[], "t", &[("iops", 1.0, "IOPS")]),
+        sized("b", "gp2", None, &[], "t", &[("iops", 1.0, "IOPS")]),
+    ];
+    let refs: Vec<_> = recs.iter().collect();
+    let data = group(&refs);
+    let names: Vec<&str> = data.studies["s"]
+        .offerings
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(names, ["AWS gp2 · 100 GB", "AWS gp2 · size unknown"]);
+}
