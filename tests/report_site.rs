@@ -66,9 +66,9 @@ fn rackspace_answer_is_in_value_csv() {
     let dir = tempfile::tempdir().unwrap();
     let site = dir.path().join("site");
     let stdout = build(&sample_results(), &site);
-    // 27 runs, 13 tests, 6 offerings, index and value
+    // 27 runs, 13 tests, 6 configurations, 3 studies, index and value
     assert!(
-        stdout.contains("27 records read, 0 left out, 48 pages written"),
+        stdout.contains("27 records read, 0 left out, 51 pages written"),
         "{stdout}"
     );
     let rows = value_rows(&site);
@@ -81,19 +81,19 @@ fn rackspace_answer_is_in_value_csv() {
     assert_eq!(&seeks[5], "4.667");
     assert_eq!(&seeks[6], "4.159");
     assert_eq!(&seeks[7], "0.891");
-    assert_eq!(&seeks[8], "nearly worth it (single run)");
+    assert_eq!(&seeks[8], "nearly worth it, single run");
     assert_eq!((&seeks[9], &seeks[11]), ("monthly", "70.00"));
     // sequential block read: 95927 / 95981 = 0.999x: no
     let read = row(&rows, "rackspace-2013", "seq_block_read_bw", ssd);
     assert_eq!(
         (&read[5], &read[6], &read[8]),
-        ("4.667", "0.999", "no (single run)")
+        ("4.667", "0.999", "no, single run")
     );
     // dd sequential write: 103 / 105 = 0.981x: no
     let dd = row(&rows, "rackspace-2013", "write_bw", ssd);
     assert_eq!(
         (&dd[1], &dd[6], &dd[8]),
-        ("dd-write-1m", "0.981", "no (single run)")
+        ("dd-write-1m", "0.981", "no, single run")
     );
     let base = row(&rows, "rackspace-2013", "random_seeks", sata);
     assert_eq!((&base[5], &base[8]), ("1.000", "baseline"));
@@ -108,13 +108,24 @@ fn rackspace_answer_is_in_value_csv() {
         (&local[5], &local[6], &local[7], &local[8]),
         ("", "1.222", "", "")
     );
-    // and the index says it in words
+    // and the index says both answers in one line, leading with it
     let index = std::fs::read_to_string(site.join("index.html")).unwrap();
-    assert!(index
-        .contains("4.7x the monthly cost, 4.2x the random seeks: nearly worth it (single run)"));
+    let answer = "Rackspace Cloud Block Storage High-Performance (SSD): 4.7x the monthly cost: 4.2x the random seeks (nearly worth it, single run), 1.0x the sequential block read (no, single run)";
     assert!(
-        index.contains("4.7x the monthly cost, 1.0x the sequential block read: no (single run)")
+        index.contains(&format!("<p class=\"answer\">{answer}</p>")),
+        "{index}"
     );
+    // newest measurement first: linode-2017, rackspace-2013, ec2-m1small
+    let at = |s: &str| index.find(&format!("studies/{s}.html")).unwrap();
+    assert!(at("linode-2017") < at("rackspace-2013") && at("rackspace-2013") < at("ec2-m1small"));
+    // the study page: the same answer, the value matrix, a Markdown twin
+    let study = std::fs::read_to_string(site.join("studies/rackspace-2013.html")).unwrap();
+    assert!(study.contains(answer));
+    assert!(study.contains("<table class=\"value-matrix\">"));
+    assert!(study.contains("<strong>nearly worth it, single run</strong>"));
+    assert!(study.contains("4.2x the random seeks (nearly worth it, single run), 1.0x the sequential block read (no, single run), 0.9x the sequential write (no, single run), 1.0x the write throughput (no, single run)."));
+    let md = std::fs::read_to_string(site.join("data/rackspace-2013.md")).unwrap();
+    assert!(md.contains("| Rackspace Cloud Block Storage High-Performance (SSD) | 0.700 USD | 70.00 USD | 1969 (4.2x) | 98.2 (1.0x) | 16.0 (0.9x) | 103 (1.0x) | nearly worth it, single run |"), "{md}");
 }
 
 fn attr_values<'a>(html: &'a str, attr: &str) -> Vec<&'a str> {
@@ -259,8 +270,8 @@ fn hostile_names_are_escaped_everywhere() {
             );
         }
     }
-    // index, value, 1 test, 3 offerings, 6 runs
-    assert_eq!(pages, 12);
+    // index, value, 1 study, 1 test, 3 offerings, 6 runs
+    assert_eq!(pages, 13);
     let offering_pages: Vec<&String> = files
         .keys()
         .filter(|k| k.starts_with("offerings/"))
@@ -419,7 +430,7 @@ fn price_list_overrides_and_bad_lists_name_the_line() {
         "Rackspace Cloud Block Storage High-Performance (SSD)",
     );
     // 0.30 / 0.15 = 2x the price for 4.159x the seeks
-    assert_eq!((&seeks[5], &seeks[8]), ("2.000", "worth it (single run)"));
+    assert_eq!((&seeks[5], &seeks[8]), ("2.000", "worth it, single run"));
     let offering =
         std::fs::read_to_string(site.join(
             "offerings/rackspace-2013/rackspace-cloud-block-storage-high-performance-ssd.html",
@@ -570,7 +581,7 @@ fn another_currency_is_not_compared_and_says_why() {
     let usd2 = row(&rows, "m", "read_iops", "P usd2");
     assert_eq!(
         (&usd2[5], &usd2[6], &usd2[8]),
-        ("2.000", "2.500", "worth it (single run)")
+        ("2.000", "2.500", "worth it, single run")
     );
     let value = std::fs::read_to_string(site.join("value.html")).unwrap();
     assert!(
@@ -589,9 +600,9 @@ fn another_currency_is_not_compared_and_says_why() {
         md.contains("| priced in EUR, the baseline in USD: not compared |"),
         "{md}"
     );
-    // the index lists the EUR offering after the USD ones, not as the cheapest
-    let index = std::fs::read_to_string(site.join("index.html")).unwrap();
-    let table = &index[index.find("<h3>Configurations</h3>").unwrap()..];
+    // the study page lists the EUR offering after the USD ones, not as the cheapest
+    let study = std::fs::read_to_string(site.join("studies/m.html")).unwrap();
+    let table = &study[study.find("<h2 id=\"configurations\">").unwrap()..];
     let at = |name: &str| table.find(&format!(">{name}</a>")).unwrap();
     assert!(at("P usd") < at("P usd2") && at("P usd2") < at("P euro"));
 }
@@ -644,16 +655,19 @@ fn a_failed_run_on_the_cheapest_does_not_blank_a_test() {
     assert_eq!(&dear[4], "P mid");
     assert_eq!(
         (&dear[5], &dear[6], &dear[8]),
-        ("2.000", "4.000", "worth it (single run)")
+        ("2.000", "4.000", "worth it, single run")
     );
     let value = std::fs::read_to_string(site.join("value.html")).unwrap();
     assert!(
         value.contains("Compared with P mid, the cheapest with a result here: P cheap has none.")
     );
-    let index = std::fs::read_to_string(site.join("index.html")).unwrap();
-    assert!(index.contains("2.0x the monthly cost, 4.0x the read IOPS: worth it (single run)"));
-    // the failure is part of the answer, with the tool's words, on both pages
+    assert!(value.contains("2.0x the monthly cost, 4.0x the read IOPS: worth it, single run"));
+    // the failure is part of the answer, with the tool's words, wherever
+    // verdicts appear; the index counts it
     let failure = "<li>P cheap: fio-randread-4k-qd64 failed: fio: engine libaio not loadable</li>";
-    assert!(index.contains(failure), "{index}");
+    let study = std::fs::read_to_string(site.join("studies/f.html")).unwrap();
+    assert!(study.contains(failure), "{study}");
     assert!(value.contains(failure));
+    let index = std::fs::read_to_string(site.join("index.html")).unwrap();
+    assert!(index.contains("1 run failed or was skipped"), "{index}");
 }

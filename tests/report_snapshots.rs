@@ -30,11 +30,13 @@ fn pages_and_data() {
     let site = site();
     for path in [
         "index.html",
+        "studies/rackspace-2013.html",
         "value.html",
         "tests/rackspace-2013/bonnie.html",
         "tests/linode-2017/fio-randread-4k-qd64.html",
         "offerings/rackspace-2013/rackspace-cloud-block-storage-high-performance-ssd.html",
         "runs/rackspace-2013.cloud-block-storage-high-performance-ssd.bonnie.html",
+        "data/rackspace-2013.md",
         "data/value.csv",
         "data/summary.csv",
         "data/summary.md",
@@ -43,6 +45,34 @@ fn pages_and_data() {
         let name = path.replace(['/', '.'], "_");
         insta::assert_snapshot!(name, text(&site, path));
     }
+}
+
+/// `data/<study>.md` is for pasting into a post: rendered by a CommonMark
+/// renderer (with tables, as GitHub renders them) it gives the summary, one
+/// table with a row per configuration and the chart.
+#[test]
+fn study_markdown_renders_as_a_post() {
+    use pulldown_cmark::{html, Options as Md, Parser};
+    let site = site();
+    let md = text(&site, "data/rackspace-2013.md");
+    let mut out = String::new();
+    html::push_html(&mut out, Parser::new_ext(&md, Md::ENABLE_TABLES));
+    assert_eq!(out.matches("<table>").count(), 1, "{out}");
+    // header and three configurations
+    assert_eq!(out.matches("<tr>").count(), 4, "{out}");
+    assert!(out.contains("<td>Rackspace Cloud Block Storage High-Performance (SSD)</td>"));
+    assert!(
+        out.contains("<td style=\"text-align: right\">1969 (4.2x)</td>"),
+        "{out}"
+    );
+    assert!(out.contains("<img src=\"../charts/rackspace-2013/overview.svg\""));
+    // every chart it links exists in the site
+    for link in out.split("src=\"").skip(1) {
+        let path = link.split('"').next().unwrap();
+        let in_site = path.strip_prefix("../").unwrap();
+        assert!(site.files.contains_key(in_site), "{path}");
+    }
+    insta::assert_snapshot!("rackspace_md_rendered", out);
 }
 
 #[test]

@@ -140,12 +140,16 @@ fn io2_is_judged_on_its_monthly_bill_and_gp3_sizes_are_two_configurations() {
     assert_eq!(azure["price_ratio"], "4.753");
     assert_eq!(azure["per_gb_ratio"], "");
     // the index says it with the basis, never "6.0x the price ... worth it"
-    let index = std::fs::read_to_string(site.join("index.html")).unwrap();
+    let value = std::fs::read_to_string(site.join("value.html")).unwrap();
     assert!(
-        index.contains("307.1x the monthly cost, 13.3x the read IOPS: no"),
-        "{index}"
+        value.contains("307.1x the monthly cost, 13.3x the read IOPS: no"),
+        "{value}"
     );
-    assert!(index.contains("2456.50 USD"));
+    let study = std::fs::read_to_string(site.join("studies/cloud.html")).unwrap();
+    assert!(study.contains("<td>2456.50 USD</td>"), "{study}");
+    assert!(study.contains(
+        "AWS io2 · 100 GB · 40000 IOPS: 307.1x the monthly cost: 13.3x the read IOPS (no)"
+    ));
 }
 
 #[test]
@@ -187,8 +191,11 @@ fn a_configuration_without_its_provisioned_iops_says_what_is_missing() {
         value.contains("provisioned IOPS unknown: not compared"),
         "{value}"
     );
-    let index = std::fs::read_to_string(site.join("index.html")).unwrap();
-    assert!(index.contains("unknown (provisioned IOPS unknown)"));
+    let study = std::fs::read_to_string(site.join("studies/cloud.html")).unwrap();
+    assert!(
+        study.contains("unknown (provisioned IOPS unknown)"),
+        "{study}"
+    );
 }
 
 /// The quick suite through the replay executor: records as `run` makes them.

@@ -146,7 +146,7 @@ pub struct ValueRow {
 
 impl ValueRow {
     /// The verdict as pages and `value.csv` say it: `nearly worth it`,
-    /// `nearly worth it, uncertain: 0.71 to 1.12`, `worth it (single run)`,
+    /// `nearly worth it, uncertain: 0.71 to 1.12`, `worth it, single run`,
     /// `baseline`; `None` without a verdict.
     pub fn verdict_text(&self) -> Option<String> {
         let v = self.verdict?;
@@ -155,7 +155,7 @@ impl ValueRow {
         }
         Some(match self.value_range {
             Some((lo, hi)) if self.uncertain => format!("{v}, uncertain: {lo:.2} to {hi:.2}"),
-            _ if self.single_run => format!("{v} (single run)"),
+            _ if self.single_run => format!("{v}, single run"),
             _ => v.to_string(),
         })
     }

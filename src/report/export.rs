@@ -11,6 +11,7 @@ use crate::analysis::Analysis;
 use crate::metrics::{human_name, metric_order};
 use crate::report::format::{self, display_unit};
 use crate::report::site::Site;
+use crate::report::story::Story;
 
 /// The columns of `data/value.csv`.
 pub const VALUE_COLUMNS: [&str; 19] = [
@@ -351,6 +352,93 @@ fn md(text: &str) -> String {
         }
     }
     out
+}
+
+/// `data/<study>.md`: one study ready to paste into a post: a title line,
+/// when and how it was measured, the summary sentences, one compact table
+/// (a row per configuration, a column per judged metric as `value (N.Nx)`,
+/// the key metric's verdict) and `images` (alt text, path relative to
+/// `data/`) of the study's standalone charts.
+pub fn study_md(story: &Story, images: &[(String, String)]) -> Vec<u8> {
+    let mut s = format!(
+        "# {}
+
+",
+        md(&story.study)
+    );
+    s.push_str(&format!(
+        "Measured {}; {}. Baseline: {}.
+
+",
+        md(&story.measured),
+        md(&story.sources.join("; ")),
+        md(&story.baseline)
+    ));
+    s.push_str(&format!(
+        "**{}**
+
+",
+        md(&story.one_line)
+    ));
+    for line in &story.summary {
+        s.push_str(&format!(
+            "- {}
+",
+            md(line)
+        ));
+    }
+    if !story.summary.is_empty() {
+        s.push('\n');
+    }
+    let m = &story.matrix;
+    if !m.columns.is_empty() {
+        s.push_str("| configuration | price per GB-month | monthly cost |");
+        for c in &m.columns {
+            let unit = if c.unit.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", c.unit)
+            };
+            s.push_str(&format!(" {}{} |", md(&c.human), md(&unit)));
+        }
+        let key = &m.columns[0];
+        s.push_str(&format!(" verdict ({}) |\n", md(&key.human)));
+        s.push_str("|---|---:|---:|");
+        for _ in &m.columns {
+            s.push_str("---:|");
+        }
+        s.push_str("---|\n");
+        for r in &m.rows {
+            s.push_str(&format!(
+                "| {} | {} | {} |",
+                md(&r.config),
+                md(&r.price_per_gb),
+                md(&r.monthly)
+            ));
+            for c in &r.cells {
+                let cell = match (c.value.is_empty(), c.performance.is_empty()) {
+                    (true, _) => String::new(),
+                    (false, true) => c.value.clone(),
+                    (false, false) => format!("{} ({})", c.value, c.performance),
+                };
+                s.push_str(&format!(" {} |", md(&cell)));
+            }
+            let verdict = r.cells.first().map(|c| c.verdict.as_str()).unwrap_or("");
+            s.push_str(&format!(" {} |\n", md(verdict)));
+        }
+        s.push('\n');
+    }
+    if !story.failures.is_empty() {
+        s.push_str("Failed runs:\n\n");
+        for f in &story.failures {
+            s.push_str(&format!("- {}\n", md(f)));
+        }
+        s.push('\n');
+    }
+    for (alt, path) in images {
+        s.push_str(&format!("![{}]({path})\n\n", md(alt)));
+    }
+    s.into_bytes()
 }
 
 /// `data/summary.md`: per study, a value table of the headline verdicts and

@@ -19,6 +19,7 @@ pub mod export;
 pub mod format;
 pub mod pages;
 pub mod site;
+pub mod story;
 
 /// Settings of one build.
 #[derive(Clone, Debug, Default)]

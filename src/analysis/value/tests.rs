@@ -574,10 +574,7 @@ fn a_range_across_a_band_edge_is_uncertain_and_single_runs_say_so() {
     );
     let once = t.rows.iter().find(|r| r.offering == "P once").unwrap();
     assert!(once.single_run && once.value_range.is_none());
-    assert_eq!(
-        once.verdict_text().as_deref(),
-        Some("worth it (single run)")
-    );
+    assert_eq!(once.verdict_text().as_deref(), Some("worth it, single run"));
     // a range inside one band is not uncertain
     let recs = [
         r("a1", "base", 0.1, 99.0),

@@ -21,6 +21,7 @@ use crate::units::Unit;
 pub mod index;
 pub mod offering;
 pub mod run;
+pub mod study;
 pub mod test;
 pub mod value;
 
@@ -154,6 +155,10 @@ impl Paths {
         )
     }
 
+    fn study_page(&self, study: &str) -> String {
+        format!("studies/{}.html", self.study_slug(study))
+    }
+
     fn run_page(&self, id: &str) -> String {
         format!("runs/{id}.html")
     }
@@ -274,6 +279,10 @@ pub fn build(a: &Analysis, problems: &[Problem], opts: &Options, site: &mut Site
     };
     index::build(ctx, problems, site)?;
     value::build(ctx, site)?;
+    // studies/<study>.html
+    for sv in &a.values {
+        study::build(ctx.at("../"), sv, site)?;
+    }
     // tests/<study>/<test>.html and offerings/<study>/<offering>.html
     let nested = ctx.at("../../");
     for (study, s) in &a.data.studies {

@@ -1,0 +1,124 @@
+//! `studies/<study>.html`: one study as a post a blogger can publish: when
+//! and how it was measured, the executive summary, failures, the value
+//! matrix, the cost vs performance chart and the configurations.
+
+use anyhow::Result;
+use askama::Template;
+
+use super::*;
+use crate::report::site::Site;
+use crate::report::story::{self, Story};
+
+/// A configuration in the study's table.
+#[derive(Clone, Debug, Default)]
+pub struct ConfigRow {
+    pub link: Link,
+    pub price: String,
+    pub price_note: String,
+    pub size: String,
+    pub monthly: String,
+    pub runs: String,
+    pub is_baseline: bool,
+}
+
+/// `studies/<study>.html`.
+#[derive(Template, Debug)]
+#[template(path = "study.html")]
+pub struct StudyPage {
+    pub page: PageMeta,
+    pub story: Story,
+    /// Links to each configuration's page, in the matrix's row order.
+    pub row_links: Vec<Link>,
+    /// Links to each column's test page.
+    pub column_links: Vec<Link>,
+    pub configs: Vec<ConfigRow>,
+    pub charts: Vec<ChartView>,
+    pub tests: Vec<Link>,
+    /// Link to `data/<study>.md`.
+    pub markdown: Link,
+}
+
+/// Builds the page of one study.
+pub(super) fn build(
+    ctx: PageCtx,
+    sv: &crate::analysis::value::StudyValue,
+    site: &mut Site,
+) -> Result<()> {
+    let Some(study) = ctx.analysis.data.studies.get(&sv.study) else {
+        return Ok(());
+    };
+    let story = story::tell(ctx.analysis, sv);
+    let sslug = ctx.paths.study_slug(&sv.study).to_string();
+    let row_links = story
+        .matrix
+        .rows
+        .iter()
+        .map(|r| ctx.link(&r.config, &ctx.paths.offering_page(&sv.study, &r.config)))
+        .collect();
+    let column_links = story
+        .matrix
+        .columns
+        .iter()
+        .map(|c| ctx.link(&c.test, &ctx.paths.test_page(&sv.study, &c.test)))
+        .collect();
+    let configs = story
+        .matrix
+        .rows
+        .iter()
+        .filter_map(|r| study.offerings.get(&r.config).map(|o| (r, o)))
+        .map(|(r, o)| {
+            let price = sv.prices.get(&o.name).and_then(Option::as_ref);
+            ConfigRow {
+                link: ctx.link(&o.name, &ctx.paths.offering_page(&sv.study, &o.name)),
+                price: r.price_per_gb.clone(),
+                price_note: price.and_then(|p| p.note.clone()).unwrap_or_default(),
+                size: o
+                    .size_gb
+                    .map(format::size_gb)
+                    .unwrap_or_else(|| "unknown".into()),
+                monthly: r.monthly.clone(),
+                runs: o.records.len().to_string(),
+                is_baseline: r.is_baseline,
+            }
+        })
+        .collect();
+    let mut charts = Vec::new();
+    let mut images = Vec::new();
+    if let Some(t) = story::key_table(sv) {
+        let path = format!("charts/{sslug}/overview.svg");
+        if let Some(c) = super::value::value_chart_for(ctx, true, study, sv, t, site, path.clone())
+        {
+            images.push((
+                format!(
+                    "{}: {} against cost",
+                    sv.study,
+                    crate::metrics::human_name(&t.metric)
+                ),
+                format!("../{path}"),
+            ));
+            charts.push(c);
+        }
+    }
+    site.add(
+        format!("data/{sslug}.md"),
+        crate::report::export::study_md(&story, &images),
+    );
+    let page = StudyPage {
+        page: ctx.meta(
+            format!("Study: {}", sv.study),
+            vec![ctx.link("Overview", "index.html")],
+        ),
+        story,
+        row_links,
+        column_links,
+        configs,
+        charts,
+        tests: study
+            .tests
+            .iter()
+            .map(|t| ctx.link(t, &ctx.paths.test_page(&sv.study, t)))
+            .collect(),
+        markdown: ctx.link(format!("data/{sslug}.md"), &format!("data/{sslug}.md")),
+    };
+    render(site, ctx.paths.study_page(&sv.study), &page)
+}

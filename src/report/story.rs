@@ -1,0 +1,532 @@
+//! A study told in words: when and how it was measured, the executive
+//! summary sentences, its one-line answer and the value matrix. The study
+//! page, the index and `data/<study>.md` all say the same thing, so it is
+//! worked out once here, as formatted strings.
+
+use std::collections::BTreeSet;
+
+use crate::analysis::value::{StudyValue, ValueRow, ValueTable, BASELINE_VERDICT};
+use crate::analysis::Analysis;
+use crate::metrics::{human_name, metric_order};
+use crate::record::{Record, Source};
+use crate::report::format;
+
+/// One study, told.
+#[derive(Clone, Debug, Default)]
+pub struct Story {
+    /// Study name.
+    pub study: String,
+    /// When it was measured: `2013-01`, `2026-11-30 to 2026-12-01`, `unknown`.
+    pub measured: String,
+    /// The latest date of measurement, for ordering studies newest first.
+    pub latest: Option<String>,
+    /// How the numbers came to be: measured, imported, transcribed from what.
+    pub sources: Vec<String>,
+    /// `configuration: host` for each configuration whose host is known.
+    pub hosts: Vec<String>,
+    /// `configuration: target` for each configuration whose target is known.
+    pub targets: Vec<String>,
+    /// Tool versions seen, `fio 3.33`, or the tools when no version is known.
+    pub tools: String,
+    /// The baseline and why.
+    pub baseline: String,
+    /// The executive summary, one sentence per item.
+    pub summary: Vec<String>,
+    /// The answer in one line, for the index.
+    pub one_line: String,
+    /// `configuration: test failed: error` for every run without a result.
+    pub failures: Vec<String>,
+    /// The value matrix: a column per judged metric, a row per configuration.
+    pub matrix: Matrix,
+}
+
+/// The value matrix of a study.
+#[derive(Clone, Debug, Default)]
+pub struct Matrix {
+    /// One per judged test and metric, in display order.
+    pub columns: Vec<Column>,
+    /// One per configuration, cheapest first.
+    pub rows: Vec<MatrixRow>,
+}
+
+/// A judged test and metric.
+#[derive(Clone, Debug, Default)]
+pub struct Column {
+    /// Test id.
+    pub test: String,
+    /// Metric name.
+    pub metric: String,
+    /// The metric for people: `random seeks`.
+    pub human: String,
+    /// The unit its values are shown in: `ops/s`, `MB/s`, `ms`.
+    pub unit: String,
+}
+
+/// A configuration's row of the value matrix.
+#[derive(Clone, Debug, Default)]
+pub struct MatrixRow {
+    /// Configuration name.
+    pub config: String,
+    /// `0.150 USD`, `unknown`.
+    pub price_per_gb: String,
+    /// `70.00 USD`, `unknown (size unknown)`.
+    pub monthly: String,
+    /// Whether it is the study's baseline.
+    pub is_baseline: bool,
+    /// One per column.
+    pub cells: Vec<Cell>,
+}
+
+/// A value matrix cell.
+#[derive(Clone, Debug, Default)]
+pub struct Cell {
+    /// The median in the column's unit: `1969`.
+    pub value: String,
+    /// The performance ratio: `4.2x`; empty without one.
+    pub performance: String,
+    /// The value ratio: `0.89`; empty without one.
+    pub value_ratio: String,
+    /// The verdict in words (`nearly worth it (single run)`, `baseline`), or
+    /// why there is none (`not compared`, `no result`).
+    pub verdict: String,
+    /// CSS class of the verdict band (`worth-it`, ...), empty without one.
+    pub class: String,
+}
+
+/// The judged tables of a study in display order: headline metrics first.
+fn ordered(sv: &StudyValue) -> Vec<&ValueTable> {
+    let mut tables: Vec<&ValueTable> = sv.tables.iter().collect();
+    tables.sort_by(|a, b| {
+        (metric_order(&a.metric), &a.test).cmp(&(metric_order(&b.metric), &b.test))
+    });
+    tables
+}
+
+/// The study's key table: the first judged metric in display order that at
+/// least two configurations can be compared on, else the first.
+pub fn key_table(sv: &StudyValue) -> Option<&ValueTable> {
+    let tables = ordered(sv);
+    tables
+        .iter()
+        .copied()
+        .find(|t| t.rows.iter().filter(|r| r.value_ratio.is_some()).count() >= 2)
+        .or(tables.first().copied())
+}
+
+/// `4.2x the random seeks (nearly worth it)`.
+fn verdict_phrase(t: &ValueTable, r: &ValueRow) -> Option<String> {
+    let perf = r.performance_ratio?;
+    let human = human_name(&t.metric);
+    let verdict = r.verdict_text()?;
+    let what = if t.unit.higher_is_better() || format::ratio(perf) == format::ratio(1.0) {
+        format!("{} the {human}", format::ratio(perf))
+    } else if perf > 1.0 {
+        format!("{} better {human}", format::ratio(perf))
+    } else {
+        format!("{} worse {human}", format::ratio(1.0 / perf))
+    };
+    Some(format!("{what} ({verdict})"))
+}
+
+fn date_of(r: &Record) -> Option<String> {
+    match &r.source {
+        Source::Transcribed {
+            measured: Some(m), ..
+        } => Some(m.clone()),
+        _ => r
+            .started_at
+            .as_deref()
+            .and_then(|t| t.get(..10))
+            .map(str::to_string),
+    }
+}
+
+fn host_line(r: &Record) -> Option<String> {
+    let h = &r.host;
+    let mut parts = Vec::new();
+    if let Some(c) = &h.cpu_model {
+        parts.push(c.clone());
+    }
+    if let Some(n) = h.cpu_count {
+        parts.push(format!("{n} cores"));
+    }
+    if let Some(m) = h.memory_bytes {
+        parts.push(format!("{} memory", format::bytes(m)));
+    }
+    if let Some(o) = &h.os {
+        parts.push(o.clone());
+    }
+    if let Some(k) = &h.kernel {
+        parts.push(format!("kernel {k}"));
+    }
+    if let Some(v) = &h.virtualization {
+        parts.push(format!("{v} guest"));
+    }
+    if parts.is_empty() {
+        h.description.clone()
+    } else {
+        Some(parts.join(", "))
+    }
+}
+
+fn target_line(r: &Record) -> Option<String> {
+    let t = &r.target;
+    let mut s = match (&t.fs_type, &t.device) {
+        (Some(fs), Some(d)) => format!("{fs} on {d}"),
+        (Some(fs), None) => fs.clone(),
+        (None, Some(d)) => d.clone(),
+        (None, None) => return t.description.clone(),
+    };
+    match t.rotational {
+        Some(true) => s.push_str(", rotational"),
+        Some(false) => s.push_str(", not rotational"),
+        None => {}
+    }
+    if let Some(m) = &t.mount_options {
+        s.push_str(&format!(", mounted {m}"));
+    }
+    Some(s)
+}
+
+/// Tells the study `sv` of `a`.
+pub fn tell(a: &Analysis, sv: &StudyValue) -> Story {
+    let Some(study) = a.data.studies.get(&sv.study) else {
+        return Story::default();
+    };
+    let records: Vec<&Record> = study
+        .offerings
+        .values()
+        .flat_map(|o| o.records.iter().filter_map(|&i| a.records.get(i).copied()))
+        .collect();
+    let dates: BTreeSet<String> = records.iter().filter_map(|r| date_of(r)).collect();
+    let measured = match (dates.first(), dates.last()) {
+        (Some(f), Some(l)) if f == l => f.clone(),
+        (Some(f), Some(l)) => format!("{f} to {l}"),
+        _ => "unknown".to_string(),
+    };
+    let mut sources = BTreeSet::new();
+    let (mut run, mut imported) = (0, BTreeSet::new());
+    for r in &records {
+        match &r.source {
+            Source::Run { .. } => run += 1,
+            Source::Import { file, .. } => {
+                imported.insert(file.clone());
+            }
+            Source::Transcribed {
+                publication, url, ..
+            } => {
+                sources.insert(match url {
+                    Some(u) => format!("transcribed from {publication} ({u})"),
+                    None => format!("transcribed from {publication}"),
+                });
+            }
+        }
+    }
+    let mut sources: Vec<String> = sources.into_iter().collect();
+    if run > 0 {
+        sources.insert(0, format!("measured with diskdash run ({run} records)"));
+    }
+    if !imported.is_empty() {
+        sources.push(format!(
+            "imported from {} tool output file(s) with diskdash import",
+            imported.len()
+        ));
+    }
+    // one line per distinct host (or target), naming the configurations it
+    // holds for, unless it is the same for all of them
+    let first_of = |f: fn(&Record) -> Option<String>| -> Vec<String> {
+        let mut lines: Vec<(String, Vec<String>)> = Vec::new();
+        for o in study.offerings.values() {
+            let Some(line) = o
+                .records
+                .iter()
+                .filter_map(|&i| a.records.get(i))
+                .find_map(|r| f(r))
+            else {
+                continue;
+            };
+            match lines.iter_mut().find(|(l, _)| *l == line) {
+                Some((_, names)) => names.push(o.name.clone()),
+                None => lines.push((line, vec![o.name.clone()])),
+            }
+        }
+        let all = study.offerings.len();
+        lines
+            .into_iter()
+            .map(|(line, names)| {
+                if names.len() == all && all > 1 {
+                    format!("{line} (every configuration)")
+                } else if all == 1 {
+                    line
+                } else {
+                    format!("{}: {line}", names.join(", "))
+                }
+            })
+            .collect()
+    };
+    let versions: BTreeSet<String> = records
+        .iter()
+        .map(|r| match &r.test.tool_version {
+            Some(v) if v.starts_with(r.test.tool.name()) => v.clone(),
+            Some(v) => format!("{} {v}", r.test.tool.name()),
+            None => r.test.tool.name().to_string(),
+        })
+        .collect();
+    let failures: Vec<String> = sv
+        .failures
+        .iter()
+        .flat_map(|(config, list)| {
+            list.iter()
+                .map(move |f| format!("{config}: {} {}: {}", f.test, f.status.name(), f.error))
+        })
+        .collect();
+    Story {
+        study: sv.study.clone(),
+        measured,
+        latest: dates.last().cloned(),
+        sources,
+        hosts: first_of(host_line),
+        targets: first_of(target_line),
+        tools: versions.into_iter().collect::<Vec<_>>().join(", "),
+        baseline: match &sv.baseline {
+            Some(b) => format!("{b} ({})", sv.baseline_reason),
+            None => "none: no configuration in this study has a price, so there are no ratios"
+                .to_string(),
+        },
+        summary: summary(sv),
+        one_line: one_line(sv),
+        failures,
+        matrix: matrix(sv),
+    }
+}
+
+/// The executive summary: for each judged metric, the configuration that
+/// gives the most of it per unit of cost; then one sentence per dearer
+/// configuration with its main verdicts.
+fn summary(sv: &StudyValue) -> Vec<String> {
+    let mut out = Vec::new();
+    let tables = ordered(sv);
+    // the best value per metric (its first test in display order),
+    // gathered by configuration: one sentence each
+    let mut seen_metrics = BTreeSet::new();
+    let mut best_of: Vec<(String, &'static str, Vec<String>)> = Vec::new();
+    for t in &tables {
+        if !seen_metrics.insert(t.metric.as_str()) {
+            continue;
+        }
+        let best = t
+            .rows
+            .iter()
+            .filter_map(|r| Some((r, r.value_ratio?)))
+            .fold(None::<(&ValueRow, f64)>, |best, (r, v)| match best {
+                Some((_, bv)) if bv >= v => best,
+                _ => Some((r, v)),
+            });
+        if let Some((r, _)) = best {
+            let basis = r.price_basis.map(|b| b.words()).unwrap_or("price");
+            let item = if t.unit.higher_is_better() {
+                format!("the most {}", human_name(&t.metric))
+            } else {
+                format!("the best {}", human_name(&t.metric))
+            };
+            match best_of
+                .iter_mut()
+                .find(|(c, b, _)| *c == r.offering && *b == basis)
+            {
+                Some((_, _, items)) => items.push(item),
+                None => best_of.push((r.offering.clone(), basis, vec![item])),
+            }
+        }
+    }
+    for (config, basis, metrics) in best_of {
+        let is_baseline = sv.baseline.as_deref() == Some(config.as_str());
+        out.push(format!(
+            "{config}{} gives {} per unit of {basis}.",
+            if is_baseline { ", the baseline," } else { "" },
+            and_list(&metrics)
+        ));
+    }
+    // dearer configurations, cheapest first, each with up to four verdicts
+    let Some(key) = key_table(sv) else {
+        return out;
+    };
+    let mut dearer: Vec<&ValueRow> = key
+        .rows
+        .iter()
+        .filter(|r| !r.is_baseline && r.price_ratio.is_some_and(|p| p > 1.0))
+        .collect();
+    dearer.sort_by(|a, b| {
+        a.price_ratio
+            .unwrap_or(0.0)
+            .total_cmp(&b.price_ratio.unwrap_or(0.0))
+    });
+    for r in dearer {
+        if let Some(sentence) = dearer_sentence(&tables, r, 4) {
+            out.push(format!("{sentence}."));
+        }
+    }
+    out
+}
+
+/// `Name: 4.7x the monthly cost: 4.2x the random seeks (nearly worth it), ...`
+/// with up to `n` verdicts, in display order; `None` without one.
+fn dearer_sentence(tables: &[&ValueTable], r: &ValueRow, n: usize) -> Option<String> {
+    let phrases: Vec<String> = tables
+        .iter()
+        .filter_map(|t| {
+            let row = t.rows.iter().find(|x| x.offering == r.offering)?;
+            verdict_phrase(t, row)
+        })
+        .take(n)
+        .collect();
+    if phrases.is_empty() {
+        return None;
+    }
+    let basis = r.price_basis.map(|b| b.words()).unwrap_or("price");
+    Some(format!(
+        "{}: {} the {basis}: {}",
+        r.offering,
+        format::ratio(r.price_ratio?),
+        phrases.join(", ")
+    ))
+}
+
+/// `a`, `a and b`, `a, b and c`.
+fn and_list(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
+/// The answer in one line: the dearest configuration against the baseline
+/// on the first two judged metrics, and with more than two compared
+/// configurations, which gives the most of the key metric for the money.
+fn one_line(sv: &StudyValue) -> String {
+    let Some(t) = key_table(sv) else {
+        return "no judged results".to_string();
+    };
+    let compared: Vec<&ValueRow> = t
+        .rows
+        .iter()
+        .filter(|r| !r.is_baseline && r.value_ratio.is_some())
+        .collect();
+    let Some(dearest) = compared.iter().copied().max_by(|a, b| {
+        a.price_ratio
+            .unwrap_or(0.0)
+            .total_cmp(&b.price_ratio.unwrap_or(0.0))
+            .then_with(|| b.offering.cmp(&a.offering))
+    }) else {
+        return match t.rows.len() {
+            0 => "no judged results".to_string(),
+            1 => format!(
+                "{}: one configuration, nothing to compare with",
+                t.rows[0].offering
+            ),
+            _ => "no configuration can be compared on price".to_string(),
+        };
+    };
+    // the key metric first, then the next metric in display order
+    let tables = ordered(sv);
+    let mut firsts: Vec<&ValueTable> = vec![t];
+    for x in &tables {
+        if firsts.len() < 2 && !firsts.iter().any(|f| f.metric == x.metric) {
+            firsts.push(x);
+        }
+    }
+    let mut line = dearer_sentence(&firsts, dearest, 2).unwrap_or_default();
+    if compared.len() >= 2 {
+        if let Some(best) = compared.iter().copied().max_by(|a, b| {
+            a.value_ratio
+                .unwrap_or(0.0)
+                .total_cmp(&b.value_ratio.unwrap_or(0.0))
+                .then_with(|| b.offering.cmp(&a.offering))
+        }) {
+            line.push_str(&format!(
+                "; the most {} for the money: {}",
+                human_name(&t.metric),
+                best.offering
+            ));
+        }
+    }
+    line
+}
+
+/// The value matrix: configurations in the key table's order (cheapest
+/// first), the rest after by name; a column per judged test and metric.
+fn matrix(sv: &StudyValue) -> Matrix {
+    let tables = ordered(sv);
+    let mut configs: Vec<String> = key_table(sv)
+        .map(|t| t.rows.iter().map(|r| r.offering.clone()).collect())
+        .unwrap_or_default();
+    for name in sv.prices.keys() {
+        if !configs.contains(name) {
+            configs.push(name.clone());
+        }
+    }
+    let columns = tables
+        .iter()
+        .map(|t| {
+            let du =
+                format::display_unit(t.unit, t.rows.iter().map(|r| r.median).fold(0.0, f64::max));
+            Column {
+                test: t.test.clone(),
+                metric: t.metric.clone(),
+                human: human_name(&t.metric),
+                unit: du.label.to_string(),
+            }
+        })
+        .collect();
+    let rows = configs
+        .iter()
+        .map(|c| {
+            let price = sv.prices.get(c).and_then(Option::as_ref);
+            MatrixRow {
+                config: c.clone(),
+                price_per_gb: price
+                    .map(format::price_per_gb)
+                    .unwrap_or_else(|| "unknown".into()),
+                monthly: match (sv.monthly_costs.get(c).copied().flatten(), price) {
+                    (Some(m), Some(p)) => format::money(m, &p.currency),
+                    _ => match sv.cost_missing.get(c) {
+                        Some(why) => format!("unknown ({why})"),
+                        None => "unknown".into(),
+                    },
+                },
+                is_baseline: sv.baseline.as_deref() == Some(c.as_str()),
+                cells: tables
+                    .iter()
+                    .map(|t| {
+                        let du = format::display_unit(
+                            t.unit,
+                            t.rows.iter().map(|r| r.median).fold(0.0, f64::max),
+                        );
+                        match t.rows.iter().find(|r| &r.offering == c) {
+                            None => Cell {
+                                verdict: "no result".into(),
+                                ..Cell::default()
+                            },
+                            Some(r) => Cell {
+                                value: format::number(r.median / du.factor),
+                                performance: r
+                                    .performance_ratio
+                                    .map(format::ratio)
+                                    .unwrap_or_default(),
+                                value_ratio: match r.verdict {
+                                    Some(BASELINE_VERDICT) => String::new(),
+                                    _ => {
+                                        r.value_ratio.map(|v| format!("{v:.2}")).unwrap_or_default()
+                                    }
+                                },
+                                verdict: r.verdict_text().unwrap_or_else(|| "not compared".into()),
+                                class: r.verdict.map(crate::record::slug).unwrap_or_default(),
+                            },
+                        }
+                    })
+                    .collect(),
+            }
+        })
+        .collect();
+    Matrix { columns, rows }
+}
