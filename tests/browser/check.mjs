@@ -9,7 +9,9 @@
 // schemes, its lazy images scrolled into view and SVGs shown through <img>
 // opened at the width they are shown. Every other page is opened once, at
 // 390 px in light, and checked for sideways scroll, console errors, requests
-// and inline chart text as it loads. --all gives every page the full checks;
+// and inline chart text as it loads. At 1280 px in dark, pages checked in
+// full are also laid out for print: navigation hidden, each chart's section
+// kept on one page, black on white. --all gives every page the full checks;
 // --page (repeatable) names the pages to check in full instead.
 //
 //   node check.mjs SITE_DIR [--all | --page REL...] [--screenshots DIR]
@@ -29,6 +31,8 @@ const WIDTHS = [1280, 390];
 const NARROW = 390;
 const SCHEMES = ["light", "dark"];
 const MIN_TEXT_PX = 9;
+// a page that takes longer is a failure, not a hang
+const PAGE_TIMEOUT_S = 60;
 
 function usage(msg) {
   if (msg) console.error(`check: ${msg}`);
@@ -196,6 +200,24 @@ function chartsInPage(scale) {
   return { inline, imgs };
 }
 
+// Runs in the page under print media: what the print style sheet gets wrong.
+function printInPage() {
+  const wrong = [];
+  const shown = [...document.querySelectorAll("nav")].filter((n) => getComputedStyle(n).display !== "none");
+  if (shown.length) wrong.push(`${shown.length} navigation bar(s) still shown`);
+  for (const f of document.querySelectorAll("figure.chart")) {
+    const box = f.closest("section") || f;
+    if (getComputedStyle(box).breakInside !== "avoid")
+      wrong.push(`chart "${f.querySelector("title")?.textContent || f.querySelector("img")?.getAttribute("src") || "?"}" may be split from its table`);
+  }
+  // a transparent page prints on white paper
+  const paint = [document.body, document.documentElement].map((e) => getComputedStyle(e).backgroundColor);
+  const bg = paint.find((c) => c !== "rgba(0, 0, 0, 0)" && c !== "transparent") || "rgb(255, 255, 255)";
+  const fg = getComputedStyle(document.body).color;
+  if (bg !== "rgb(255, 255, 255)" || fg !== "rgb(0, 0, 0)") wrong.push(`text is ${fg} on ${bg}, not black on white`);
+  return wrong.slice(0, 3);
+}
+
 /** Loads every lazy image by scrolling the page through, then waits for quiet. */
 async function settle(page) {
   await page.evaluate(async () => {
@@ -205,16 +227,17 @@ async function settle(page) {
       await new Promise((r) => setTimeout(r, 20));
     }
     window.scrollTo(0, 0);
+    // an image scrolled past too quickly may not have started loading yet
     const pending = [...document.images].filter((i) => !i.complete);
-    await Promise.all(
-      pending.map(
-        (i) =>
-          new Promise((r) => {
-            i.addEventListener("load", r, { once: true });
-            i.addEventListener("error", r, { once: true });
-          }),
-      ),
+    const loaded = pending.map(
+      (i) =>
+        new Promise((r) => {
+          i.addEventListener("load", r, { once: true });
+          i.addEventListener("error", r, { once: true });
+          i.loading = "eager";
+        }),
     );
+    await Promise.all(loaded);
   });
   await page.waitForLoadState("networkidle");
 }
@@ -294,7 +317,11 @@ async function main() {
           errors = [];
           const problems = [];
           const where = `${rel} @${width} ${scheme}`;
-          try {
+          let timer;
+          const timeout = new Promise((_, reject) => {
+            timer = setTimeout(() => reject(new Error(`timed out after ${PAGE_TIMEOUT_S} s`)), PAGE_TIMEOUT_S * 1000);
+          });
+          const run = async () => {
             // the <svg> page opened last would leave this one in the background
             await page.bringToFront();
             await page.goto(`${origin}/${rel}`, { waitUntil: "load" });
@@ -325,12 +352,23 @@ async function main() {
                   );
               }
             }
+            if (full && width !== NARROW && scheme === SCHEMES[SCHEMES.length - 1]) {
+              // printed from a browser in the dark scheme, the harder case
+              await page.emulateMedia({ media: "print" });
+              for (const w of await page.evaluate(printInPage)) problems.push(`print: ${w}`);
+              await page.emulateMedia({ media: "screen" });
+            }
             if (full && opts.screenshots) {
               const shot = path.join(opts.screenshots, `${rel.replace(/\.html$/, "").replace(/\//g, "_")}-${width}-${scheme}.png`);
               await page.screenshot({ path: shot, fullPage: true });
             }
+          };
+          try {
+            await Promise.race([run(), timeout]);
           } catch (e) {
             problems.push(`could not be checked: ${e.message.split("\n")[0]}`);
+          } finally {
+            clearTimeout(timer);
           }
           for (const url of [...new Set(foreign)]) problems.push(`request leaves the site: ${url}`);
           for (const e of [...new Set(errors)]) problems.push(e);
