@@ -143,3 +143,107 @@ pub fn tree(root: &Path) -> BTreeMap<String, Vec<u8>> {
     }
     out
 }
+
+/// Providers and offerings of [`write_many_offerings`]: long names, as real
+/// price lists have them, so that chart labels and table widths are tested.
+pub const MANY_OFFERINGS: [(&str, &str); 14] = [
+    (
+        "Amazon Web Services",
+        "EBS General Purpose SSD (gp3), 3000 IOPS baseline",
+    ),
+    (
+        "Amazon Web Services",
+        "EBS Provisioned IOPS SSD (io2 Block Express), 64000 IOPS",
+    ),
+    ("Amazon Web Services", "EBS Throughput Optimized HDD (st1)"),
+    (
+        "Google Cloud Platform",
+        "Persistent Disk Balanced (pd-balanced), europe-west4",
+    ),
+    (
+        "Google Cloud Platform",
+        "Hyperdisk Extreme with provisioned performance",
+    ),
+    (
+        "Microsoft Azure",
+        "Premium SSD v2 managed disk, zone-redundant storage",
+    ),
+    (
+        "Microsoft Azure",
+        "Ultra Disk Storage (LRS), 160000 IOPS provisioned",
+    ),
+    (
+        "Hetzner Online",
+        "Cloud Volume (Ceph, triple-replicated) Falkenstein",
+    ),
+    ("OVHcloud", "Additional Disk High Speed Gen2 (NVMe-backed)"),
+    (
+        "DigitalOcean",
+        "Block Storage Volume, Frankfurt FRA1 datacenter",
+    ),
+    (
+        "Linode (Akamai Connected Cloud)",
+        "NVMe Block Storage, Newark NJ",
+    ),
+    ("Scaleway", "Block Storage Low Latency 15K IOPS tier"),
+    (
+        "Oracle Cloud Infrastructure",
+        "Block Volume Ultra High Performance (120 VPUs/GB)",
+    ),
+    (
+        "Local hardware",
+        "Samsung 990 PRO 2TB NVMe on PCIe 4.0 x4, ext4, no RAID",
+    ),
+];
+
+/// Writes records for the 14 [`MANY_OFFERINGS`] of study `many-offerings`:
+/// two fio tests, two repetitions each, prices spread over two orders of
+/// magnitude and one offering without a price. Returns how many records.
+pub fn write_many_offerings(dir: &Path) -> usize {
+    let mut n = 0;
+    for (i, (provider, offering)) in MANY_OFFERINGS.iter().enumerate() {
+        let speed = 1.0 + i as f64 * 0.7;
+        let price = (i != 7).then(|| 0.02 + 0.011 * (i * i) as f64);
+        for (test, metrics) in [
+            (
+                "fio-randread-4k-qd64",
+                [
+                    ("read_iops", 3000.0 * speed, "IOPS"),
+                    ("read_bw", 12e6 * speed, "B/s"),
+                    ("read_clat_p50", 2e-3 / speed, "s"),
+                    ("read_clat_p99", 9e-3 / speed, "s"),
+                ],
+            ),
+            (
+                "fio-randwrite-4k-qd64",
+                [
+                    ("write_iops", 2500.0 * speed, "IOPS"),
+                    ("write_bw", 10e6 * speed, "B/s"),
+                    ("write_clat_p50", 3e-3 / speed, "s"),
+                    ("write_clat_p99", 12e-3 / speed, "s"),
+                ],
+            ),
+        ] {
+            for rep in 1..=2u32 {
+                let jitter = 1.0 + 0.03 * rep as f64;
+                let metrics: Vec<(&str, f64, &str)> = metrics
+                    .iter()
+                    .map(|(m, v, u)| (*m, v * jitter, *u))
+                    .collect();
+                let r = record(
+                    &format!("many.o{i:02}.{test}.r{rep}"),
+                    "many-offerings",
+                    provider,
+                    offering,
+                    price,
+                    test,
+                    rep,
+                    &metrics,
+                );
+                write_record(dir, &format!("o{i:02}/{test}.r{rep}.json"), &r);
+                n += 1;
+            }
+        }
+    }
+    n
+}

@@ -1,0 +1,219 @@
+//! The site in a real browser: `tests/browser/check.mjs` opens pages in
+//! headless Chromium and checks sideways scroll at 390 px, requests leaving
+//! the site, console errors and chart text sizes (docs/publishing.md,
+//! "Checked in a browser"). Needs node, `npm ci --prefix tests/browser` and
+//! Chromium; without them these tests print a note and pass, unless
+//! `DISKDASH_REQUIRE_BROWSER=1` (as in CI), where they fail naming what is
+//! missing.
+
+mod report_common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::Mutex;
+
+use diskdash::report::{build_site, Options};
+
+fn checker_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/browser")
+}
+
+/// What the checker needs and this machine lacks, if anything.
+fn missing() -> Vec<String> {
+    let mut missing = Vec::new();
+    let node = Command::new("node").arg("--version").output();
+    if !node.map(|o| o.status.success()).unwrap_or(false) {
+        missing.push("node (Debian: apt-get install nodejs)".to_string());
+    }
+    let package = checker_dir().join("node_modules/playwright-core/package.json");
+    if !package.is_file() {
+        missing.push("playwright-core (run `npm ci --prefix tests/browser`)".to_string());
+    }
+    // the same places check.mjs looks
+    let chromium = std::env::var_os("CHROMIUM")
+        .map(PathBuf::from)
+        .into_iter()
+        .chain(["/usr/bin/chromium", "/usr/bin/chromium-browser"].map(PathBuf::from))
+        .any(|p| p.is_file());
+    if !chromium {
+        missing.push("chromium (Debian: apt-get install chromium, or set CHROMIUM)".to_string());
+    }
+    missing
+}
+
+/// True when the browser check can run; otherwise fails the test under
+/// `DISKDASH_REQUIRE_BROWSER=1` and returns false after a note.
+fn browser_available() -> bool {
+    let missing = missing();
+    if missing.is_empty() {
+        return true;
+    }
+    let what = missing.join(", ");
+    if std::env::var("DISKDASH_REQUIRE_BROWSER").as_deref() == Ok("1") {
+        panic!("DISKDASH_REQUIRE_BROWSER=1 but the browser check cannot run: missing {what}");
+    }
+    eprintln!("note: browser check skipped: missing {what}");
+    false
+}
+
+/// One Chromium at a time: the tests of this file would otherwise start
+/// three at once and fight over the cores.
+static ONE_BROWSER: Mutex<()> = Mutex::new(());
+
+/// Runs the checker on `site` with `args`; returns (exit code, stdout).
+fn check(site: &Path, args: &[&str]) -> (i32, String) {
+    let _one = ONE_BROWSER.lock().unwrap_or_else(|e| e.into_inner());
+    let out = Command::new("node")
+        .arg(checker_dir().join("check.mjs"))
+        .arg(site)
+        .args(args)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    println!("{stdout}");
+    assert!(stderr.is_empty(), "check.mjs wrote to stderr:\n{stderr}");
+    (out.status.code().unwrap_or(-1), stdout)
+}
+
+/// The closing `N passed, M failed` line as numbers.
+fn tally(stdout: &str) -> (usize, usize) {
+    let last = stdout.lines().last().unwrap_or_default();
+    let nums: Vec<usize> = last
+        .split([' ', ','])
+        .filter_map(|w| w.parse().ok())
+        .collect();
+    assert!(
+        nums.len() == 2 && last.ends_with(" failed"),
+        "no closing tally in {last:?}"
+    );
+    (nums[0], nums[1])
+}
+
+/// Builds the site of the records under `input` into `out` with the library.
+fn build(input: &Path, out: &Path) {
+    let loaded = diskdash::ingest::load(&[input.to_path_buf()]).unwrap();
+    assert!(loaded.problems.is_empty(), "{:?}", loaded.problems);
+    let opts = Options {
+        title: "Storage benchmark results".to_string(),
+        ..Options::default()
+    };
+    let site = build_site(&loaded.records, &loaded.problems, &opts).unwrap();
+    site.write(out, false).unwrap();
+}
+
+fn assert_passes(site: &Path) {
+    let (code, stdout) = check(site, &[]);
+    let (passed, failed) = tally(&stdout);
+    assert!(passed > 0, "nothing was checked");
+    assert_eq!(
+        (code, failed),
+        (0, 0),
+        "the site fails in the browser:\n{stdout}"
+    );
+}
+
+#[test]
+#[ignore = "the site does not pass yet: see docs/publishing.md, \"Checked in a browser\""]
+fn sample_site_in_a_browser() {
+    if !browser_available() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let site = dir.path().join("site");
+    build(&report_common::sample_results(), &site);
+    assert_passes(&site);
+}
+
+#[test]
+#[ignore = "the site does not pass yet: see docs/publishing.md, \"Checked in a browser\""]
+fn many_long_named_offerings_in_a_browser() {
+    if !browser_available() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let records = dir.path().join("records");
+    assert_eq!(report_common::write_many_offerings(&records), 56);
+    let site = dir.path().join("site");
+    build(&records, &site);
+    assert_passes(&site);
+}
+
+const HEAD: &str = r#"<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>t</title><style>body{margin:0 auto;max-width:60rem;padding:0 1rem}.scroll{overflow-x:auto}svg,img{width:100%;height:auto}</style></head><body>"#;
+
+/// The checker itself, on pages that each break one rule, so that the site
+/// tests above mean something: each failure is named with its page, width,
+/// scheme and number, and a page that keeps every rule passes.
+#[test]
+fn checker_names_each_kind_of_failure() {
+    if !browser_available() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let site = dir.path();
+    let page = |name: &str, body: &str| {
+        std::fs::write(site.join(name), format!("{HEAD}{body}</body></html>")).unwrap();
+    };
+    // 390 px viewport, 1rem padding: 358 px of content
+    page(
+        "index.html",
+        r#"<div class="scroll"><div style="width:900px">wide, in a box of its own</div></div>
+<svg viewBox="0 0 358 100"><title>fine</title><text y="50" font-size="9">nine</text></svg>"#,
+    );
+    page("wide.html", r#"<div style="width:500px">wide</div>"#);
+    page(
+        "foreign.html",
+        r#"<img src="http://192.0.2.1/pixel.png" alt="">"#,
+    );
+    page("console.html", "<script>console.error('boom')</script>");
+    page("thrown.html", "<script>throw new Error('kaboom')</script>");
+    // 720 wide shown at 358 px: 12 px comes out at 5.97 px
+    page(
+        "inline.html",
+        r#"<svg viewBox="0 0 720 100"><title>small labels</title><text y="40" font-size="20">big</text><text y="80" font-size="12">small</text></svg>"#,
+    );
+    std::fs::write(
+        site.join("chart.svg"),
+        r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 716 100" width="100%"><title>file chart</title><text y="50" font-size="16">sixteen</text></svg>"#,
+    )
+    .unwrap();
+    page(
+        "img.html",
+        r#"<div style="height:3000px"></div><img src="chart.svg" alt="c" loading="lazy">"#,
+    );
+    let pages = [
+        "index.html",
+        "wide.html",
+        "foreign.html",
+        "console.html",
+        "thrown.html",
+        "inline.html",
+        "img.html",
+    ];
+    let args: Vec<&str> = pages.iter().flat_map(|p| ["--page", p]).collect();
+    let (code, stdout) = check(site, &args);
+    assert_eq!(code, 1, "{stdout}");
+    for line in [
+        "wide.html @390 light: scrolls sideways: scroll width 516 px > viewport 390 px: div (right edge 516 px)",
+        "wide.html @390 dark: scrolls sideways: scroll width 516 px",
+        "foreign.html @1280 light: request leaves the site: http://192.0.2.1/pixel.png",
+        "foreign.html @390 dark: request leaves the site: http://192.0.2.1/pixel.png",
+        "console.html @1280 dark: console error: boom (console.html)",
+        "thrown.html @390 light: page error: kaboom",
+        r#"inline.html @390 light: chart "small labels" smallest text 6.0 px (< 9): "small""#,
+        r#"img.html @390 dark: chart "file chart" smallest text 8.0 px (< 9): "sixteen""#,
+    ] {
+        assert!(
+            stdout.lines().any(|l| l.starts_with(line)),
+            "no line {line:?} in:\n{stdout}"
+        );
+    }
+    // the wide page fails at 390 px only; charts are measured at 390 px only
+    assert!(!stdout.contains("wide.html @1280"), "{stdout}");
+    assert!(!stdout.contains("inline.html @1280"), "{stdout}");
+    assert!(!stdout.contains("index.html"), "{stdout}");
+    // 7 pages x 2 widths x 2 schemes; the foreign, console and thrown pages
+    // fail at all four, the others at 390 px in both schemes; index passes;
+    // chart.svg is no page
+    assert_eq!(tally(&stdout), (10, 18), "{stdout}");
+}
