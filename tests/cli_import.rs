@@ -172,7 +172,9 @@ fn a_directory_of_mixed_files_imports_the_recognised_and_lists_the_rest() {
         .assert()
         .code(0)
         .stdout(predicate::str::contains("todo.txt`: not recognised"))
-        .stdout(predicate::str::contains("de.txt`: not dd output"))
+        .stdout(predicate::str::contains(
+            "de.txt`: recognised as dd output, not imported: dd output is not in the C locale",
+        ))
         .stdout(predicate::str::contains("LC_ALL=C"))
         .stdout(predicate::str::contains("imported 3 records"));
     let ids: Vec<String> = records_under(&out).into_iter().map(|r| r.test.id).collect();
@@ -247,4 +249,42 @@ fn one_log_imported_into_two_studies_gives_two_ids_that_check_accepts() {
         "{ids:?}"
     );
     diskdash().arg("check").arg(out.path()).assert().code(0);
+}
+
+#[test]
+fn fio_runs_appended_to_one_log_become_one_record_each() {
+    let out = tempfile::tempdir().unwrap();
+    diskdash()
+        .args(["import", "--out"])
+        .arg(out.path())
+        .arg("tests/fixtures/fio/runs-appended-x3.txt")
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("imported 3 records"));
+    let records = records_under(out.path());
+    assert_eq!(records.len(), 3);
+    for r in &records {
+        assert_eq!(r.test.id, "fio-randread-4k-qd8");
+        assert_eq!(r.status, Status::Ok);
+        // one run's IOPS, never the sum of three
+        assert!(r.metrics["read_iops"].value < 35000.0);
+    }
+    let mut reps: Vec<u32> = records.iter().map(|r| r.repetition).collect();
+    reps.sort();
+    assert_eq!(reps, [1, 2, 3]);
+}
+
+#[test]
+fn a_fio_error_is_passed_on_naming_the_form_found() {
+    let out = tempfile::tempdir().unwrap();
+    diskdash()
+        .args(["import", "--out"])
+        .arg(out.path())
+        .arg("tests/fixtures/fio/error22.json")
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains(
+            "recognised as fio output, not imported: fio JSON output with error 22 \
+             (Invalid argument) in job `randread`",
+        ));
 }

@@ -5,7 +5,7 @@ use diskdash::tools::fio;
 use diskdash::units::Unit;
 use proptest::prelude::*;
 
-const FIXTURES: [&str; 14] = [
+const FIXTURES: &[&str] = &[
     include_str!("fixtures/fio/randread-4k-qd64.json"),
     include_str!("fixtures/fio/randread-4k-qd64.txt"),
     include_str!("fixtures/fio/randwrite-4k-qd64.json"),
@@ -19,6 +19,18 @@ const FIXTURES: [&str; 14] = [
     include_str!("fixtures/fio/fio2-1-11-randread-j2.json"),
     include_str!("fixtures/fio/fio2-0-13-two-groups.txt"),
     include_str!("fixtures/fio/fio2-19-randread.txt"),
+    include_str!("fixtures/fio/runs-appended-x3.txt"),
+    include_str!("fixtures/fio/runs-appended-x2.json"),
+    include_str!("fixtures/fio/runs-write-then-read.txt"),
+    include_str!("fixtures/fio/terse-v2.txt"),
+    include_str!("fixtures/fio/terse-v3.txt"),
+    include_str!("fixtures/fio/terse-v4-randrw.txt"),
+    include_str!("fixtures/fio/terse-v5.txt"),
+    include_str!("fixtures/fio/terse-v3-j2.txt"),
+    include_str!("fixtures/fio/terse-v3-x2.txt"),
+    include_str!("fixtures/fio/terse-v3-with-normal.txt"),
+    include_str!("fixtures/fio/error22.json"),
+    include_str!("fixtures/fio/error22.txt"),
     // a fixture with the JSON and text outputs back to back
     concat!(
         include_str!("fixtures/fio/randread-4k-qd64.txt"),
@@ -93,6 +105,11 @@ fn fio_token() -> impl Strategy<Value = String> {
                 .to_string()
         ),
         Just("}}}]}".to_string()),
+        Just("3;fio-3.33;j;0;0;".to_string()),
+        Just("2;j;0;22;".to_string()),
+        Just(";".to_string()),
+        Just("0;0;0;0;".to_string()),
+        Just("99.000000%=".to_string()),
         "[0-9]{1,25}(\\.[0-9]{0,4})?[kKMG]?".prop_map(|s| s),
         "-?[0-9]{1,3}e[0-9]{1,3}".prop_map(|s| s),
         any::<char>().prop_map(|c| c.to_string()),

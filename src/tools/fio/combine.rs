@@ -70,6 +70,7 @@ pub(super) fn group_parsed(
         tool_version: version.map(str::to_string),
         test_id,
         command: pre.command.clone(),
+        error: None,
     })
 }
 

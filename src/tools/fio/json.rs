@@ -87,6 +87,8 @@ pub(super) fn json_jobs(doc: &Value) -> Result<(Vec<Job>, Option<String>)> {
             write: entry.get("write").and_then(|d| json_dir(d, kib_hint)),
             options,
             header: None,
+            error: entry.get("error").and_then(Value::as_i64).unwrap_or(0),
+            error_text: None,
         });
     }
     Ok((jobs, version))

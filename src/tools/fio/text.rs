@@ -242,6 +242,22 @@ pub(super) fn job_result_start(t: &str) -> Option<(String, i64, u32)> {
     Some((name, group, jobs))
 }
 
+/// The error of a job result line: `err= 0:` is none; `err=22 (file:io_u.c:1876,
+/// func=io_u error, error=Invalid argument):` is 22 with fio's words.
+pub(super) fn result_error(t: &str) -> (i64, Option<String>) {
+    let Some(rest) = t.split_once("err=").map(|(_, r)| r.trim_start()) else {
+        return (0, None);
+    };
+    let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+    let number = rest.get(..digits).and_then(|d| d.parse().ok()).unwrap_or(0);
+    let words = rest
+        .split_once("error=")
+        .and_then(|(_, w)| w.split(')').next())
+        .map(|w| w.trim().to_string())
+        .filter(|w| !w.is_empty());
+    (number, words)
+}
+
 /// Which direction a text line reports: `read : io=...`, `  write: IOPS=...`.
 fn direction_line(t: &str) -> Option<(usize, &str)> {
     for (i, word) in ["read", "write", "trim"].iter().enumerate() {
@@ -342,6 +358,8 @@ struct TextJob {
     pub(super) lines: [Option<(DirLine, Dir)>; 2],
     pub(super) issued: [Option<f64>; 2],
     pub(super) short: bool,
+    pub(super) error: i64,
+    pub(super) error_text: Option<String>,
 }
 
 /// Reads every job block of fio's normal text output.
@@ -372,10 +390,13 @@ pub(super) fn text_jobs(text: &str) -> (Vec<Job>, Option<String>) {
             after_header = false;
         }
         if let Some((name, group, jobs)) = job_result_start(t) {
+            let (error, error_text) = result_error(t);
             blocks.push(TextJob {
                 name,
                 group,
                 jobs,
+                error,
+                error_text,
                 ..TextJob::default()
             });
             in_block = true;
@@ -514,5 +535,7 @@ fn finish_text_job(b: TextJob, header: Option<Header>) -> Job {
         write,
         options: BTreeMap::new(),
         header,
+        error: b.error,
+        error_text: b.error_text,
     }
 }
