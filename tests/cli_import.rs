@@ -288,3 +288,37 @@ fn a_fio_error_is_passed_on_naming_the_form_found() {
              (Invalid argument) in job `randread`",
         ));
 }
+
+#[test]
+fn a_yabs_json_becomes_one_fio_record_per_block_size() {
+    let out = tempfile::tempdir().unwrap();
+    diskdash()
+        .args(["import", "--out"])
+        .arg(out.path())
+        .arg("tests/fixtures/fio/yabs-v2023-04-23-example.json")
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("imported 4 records"));
+    let records = records_under(out.path());
+    let mut ids: Vec<&str> = records.iter().map(|r| r.test.id.as_str()).collect();
+    ids.sort();
+    assert_eq!(
+        ids,
+        [
+            "fio-randrw-1m-qd64-j2",
+            "fio-randrw-4k-qd64-j2",
+            "fio-randrw-512k-qd64-j2",
+            "fio-randrw-64k-qd64-j2"
+        ]
+    );
+    for r in &records {
+        assert_eq!(r.test.tool.name(), "fio");
+        assert_eq!(r.test.parameters["runner"], "yabs");
+        assert_eq!(r.status, Status::Ok);
+        assert!(
+            diskdash::ingest::validate(r).is_empty(),
+            "{:?}",
+            diskdash::ingest::validate(r)
+        );
+    }
+}

@@ -31,6 +31,8 @@ const FIXTURES: &[&str] = &[
     include_str!("fixtures/fio/terse-v3-with-normal.txt"),
     include_str!("fixtures/fio/error22.json"),
     include_str!("fixtures/fio/error22.txt"),
+    include_str!("fixtures/fio/yabs-v2023-04-23-readme.txt"),
+    include_str!("fixtures/fio/yabs-v2023-04-23-example.json"),
     // a fixture with the JSON and text outputs back to back
     concat!(
         include_str!("fixtures/fio/randread-4k-qd64.txt"),
@@ -110,6 +112,10 @@ fn fio_token() -> impl Strategy<Value = String> {
         Just(";".to_string()),
         Just("0;0;0;0;".to_string()),
         Just("99.000000%=".to_string()),
+        Just("fio Disk Speed Tests (Mixed R/W 50/50):\n".to_string()),
+        Just("Block Size | 4k (IOPS) | 1m (IOPS)\n".to_string()),
+        Just("Read | 405.41 MB/s (101.3k) | ".to_string()),
+        Just("{\"fio\":[{\"bs\":\"4k\",\"speed_r\":".to_string()),
         "[0-9]{1,25}(\\.[0-9]{0,4})?[kKMG]?".prop_map(|s| s),
         "-?[0-9]{1,3}e[0-9]{1,3}".prop_map(|s| s),
         any::<char>().prop_map(|c| c.to_string()),

@@ -1,9 +1,11 @@
 //! `fio`: building its command line and parsing its output.
 //!
-//! The parser reads fio's JSON (2.x and 3.x) and its normal text output (the
+//! The parser reads fio's JSON (2.x and 3.x), its normal text output (the
 //! 2.0-2.16 `io=..., bw=..., iops=..., runt=...` form and the 2.17+
-//! `IOPS=..., BW=...` form), optionally preceded by the command line or job
-//! file that produced it. It returns one [`Parsed`] per reporting group.
+//! `IOPS=..., BW=...` form) and its terse lines, optionally preceded by the
+//! command line or job file that produced it, and yabs's report of the fio
+//! runs it made. It returns one [`Parsed`] per reporting group of each fio
+//! invocation in the text.
 
 use std::collections::BTreeMap;
 
@@ -23,6 +25,7 @@ mod terse;
 #[cfg(test)]
 mod tests;
 mod text;
+mod yabs;
 
 pub use invocation::command;
 pub use pasted::read_command;
@@ -37,7 +40,7 @@ use text::{job_header, job_result_start, text_jobs};
 /// text with a job header (`name: (g=0): rw=...`), a job result line
 /// (`name: (groupid=0, jobs=1): err= 0`) or a `Run status group` summary.
 pub fn looks_like(text: &str) -> bool {
-    if text.contains("\"fio version\"") {
+    if text.contains("\"fio version\"") || yabs::looks_like(text) {
         return true;
     }
     text.contains("Run status group")
@@ -48,7 +51,9 @@ pub fn looks_like(text: &str) -> bool {
         })
 }
 
-/// Parses fio output into one [`Parsed`] per reporting group, in order:
+/// Parses fio output into one [`Parsed`] per reporting group, in order
+/// (yabs output, which is fio's underneath, gives one per block size; see
+/// [`yabs`]):
 /// the groups of the first fio invocation in the text, then those of the
 /// next (see [`runs`] for where one run ends), never adding across runs.
 ///
@@ -73,6 +78,9 @@ pub fn looks_like(text: &str) -> bool {
 /// fio results, and when every result it holds is such an error (naming
 /// fio's error and the form of output found).
 pub fn parse(text: &str) -> Result<Vec<Parsed>> {
+    if let Some(results) = yabs::parse(text) {
+        return results;
+    }
     let mut out = Vec::new();
     let mut first_error = None;
     for run in runs::invocations(text) {

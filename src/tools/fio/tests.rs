@@ -732,3 +732,73 @@ fn a_failed_run_among_good_ones_is_a_failed_result() {
     assert_eq!(runs[1].test_id.as_deref(), Some("fio-randread-1000-qd8"));
     assert!(runs[1].error.as_deref().unwrap().contains("error 22"));
 }
+
+// ------------------------------------------------------------------ yabs
+
+const YABS_TXT: &str = include_str!("../../../tests/fixtures/fio/yabs-v2023-04-23-readme.txt");
+const YABS_JSON: &str = include_str!("../../../tests/fixtures/fio/yabs-v2023-04-23-example.json");
+
+#[test]
+fn yabs_json_kbps_is_kib_per_second() {
+    assert!(looks_like(YABS_JSON));
+    let all = parse(YABS_JSON).unwrap();
+    assert_eq!(all.len(), 4);
+    let p = &all[0];
+    assert_eq!(p.test_id.as_deref(), Some("fio-randrw-4k-qd64-j2"));
+    assert_eq!(m(p, "read_bw"), 405417.0 * 1024.0);
+    assert_eq!(m(p, "write_bw"), 406487.0 * 1024.0);
+    assert_eq!(m(p, "read_iops"), 101354.0);
+    assert_eq!(m(p, "write_iops"), 101621.0);
+    assert_eq!(param(p, "runner"), Value::from("yabs"));
+    assert_eq!(param(p, "yabs_version"), Value::from("v2023-04-23"));
+    assert_eq!(param(p, "rwmixread"), Value::from(50));
+    assert_eq!(param(p, "iodepth"), Value::from(64));
+    assert_eq!(param(p, "numjobs"), Value::from(2));
+    assert_eq!(all[3].test_id.as_deref(), Some("fio-randrw-1m-qd64-j2"));
+    assert_eq!(m(&all[3], "write_iops"), 410.0);
+}
+
+#[test]
+fn yabs_text_before_mid_2026_prints_mb_for_1000_kib() {
+    assert!(looks_like(YABS_TXT));
+    let all = parse(YABS_TXT).unwrap();
+    assert_eq!(all.len(), 4);
+    let ids: Vec<&str> = all.iter().filter_map(|p| p.test_id.as_deref()).collect();
+    assert_eq!(
+        ids,
+        [
+            "fio-randrw-4k-qd64-j2",
+            "fio-randrw-64k-qd64-j2",
+            "fio-randrw-512k-qd64-j2",
+            "fio-randrw-1m-qd64-j2"
+        ]
+    );
+    // `405.41 MB/s` is fio's 405417 KiB/s cut to 405.41 thousands
+    close(m(&all[0], "read_bw"), 405410.0 * 1024.0);
+    close(m(&all[0], "write_bw"), 406480.0 * 1024.0);
+    assert_eq!(m(&all[0], "read_iops"), 101300.0);
+    assert_eq!(m(&all[2], "read_iops"), 742.0);
+    close(m(&all[3], "write_bw"), 420820.0 * 1024.0);
+    assert_eq!(param(&all[0], "yabs_text_mb"), Value::from("1000 KiB/s"));
+    // the text agrees with the JSON of the same run within the cut digits
+    let json = parse(YABS_JSON).unwrap();
+    for (t, j) in all.iter().zip(&json) {
+        let (t, j) = (m(t, "read_bw"), m(j, "read_bw"));
+        assert!(t <= j && j - t < 10.0 * 1024.0, "{t} vs {j}");
+    }
+}
+
+#[test]
+fn yabs_text_from_v2026_07_03_is_si() {
+    let newer = YABS_TXT.replace("v2023-04-23", "v2026-07-03");
+    let all = parse(&newer).unwrap();
+    assert_eq!(m(&all[0], "read_bw"), 405.41e6);
+    assert_eq!(param(&all[0], "yabs_text_mb"), Value::from("1000000 B/s"));
+}
+
+#[test]
+fn yabs_without_fio_results_names_yabs() {
+    let cut = YABS_TXT.split("Block Size").next().unwrap();
+    let e = parse(cut).unwrap_err().to_string();
+    assert!(e.starts_with("yabs output without fio results"), "{e}");
+}
