@@ -31,6 +31,8 @@ const FIXTURES: &[&str] = &[
     include_str!("fixtures/fio/terse-v3-with-normal.txt"),
     include_str!("fixtures/fio/error22.json"),
     include_str!("fixtures/fio/error22.txt"),
+    include_str!("fixtures/fio/jsonplus-randread.json"),
+    include_str!("fixtures/fio/jsonplus-randread-j2.json"),
     include_str!("fixtures/fio/yabs-v2023-04-23-readme.txt"),
     include_str!("fixtures/fio/yabs-v2023-04-23-example.json"),
     // a fixture with the JSON and text outputs back to back

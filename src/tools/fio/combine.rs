@@ -220,7 +220,8 @@ fn flag_value(v: &str) -> Option<u32> {
     }
 }
 
-/// Combines one direction over a group's jobs (see [`parse`] for the rules).
+/// Combines one direction over a group's jobs (see [`parse`] for the rules;
+/// with json+ histograms the percentiles are exact, see [`bins_percentile`]).
 pub(super) fn combine(dirs: Vec<&Dir>) -> Option<Dir> {
     match dirs.as_slice() {
         [] => return None,
@@ -242,9 +243,24 @@ pub(super) fn combine(dirs: Vec<&Dir>) -> Option<Dir> {
         Some(acc / total)
     };
     let mut clat_pct = BTreeMap::new();
+    // json+ histograms of every job: merged, they give the group's exact
+    // percentiles, found as fio finds them
+    let mut clat_bins: BTreeMap<u64, f64> = BTreeMap::new();
+    if dirs.iter().all(|d| !d.clat_bins.is_empty()) {
+        for d in &dirs {
+            for (k, n) in &d.clat_bins {
+                *clat_bins.entry(*k).or_insert(0.0) += n;
+            }
+        }
+    }
     if let Some(first) = dirs.first() {
         for key in first.clat_pct.keys() {
-            if let Some(v) = weighted(&|d: &Dir| d.clat_pct.get(key).copied()) {
+            let v = if clat_bins.is_empty() {
+                weighted(&|d: &Dir| d.clat_pct.get(key).copied())
+            } else {
+                bins_percentile(&clat_bins, *key)
+            };
+            if let Some(v) = v {
                 clat_pct.insert(*key, v);
             }
         }
@@ -258,5 +274,22 @@ pub(super) fn combine(dirs: Vec<&Dir>) -> Option<Dir> {
         lat_mean: weighted(&|d: &Dir| d.lat_mean),
         clat_mean: weighted(&|d: &Dir| d.clat_mean),
         clat_pct,
+        clat_bins,
     })
+}
+
+/// The percentile (in thousandths of a percent) of a latency histogram, in
+/// seconds: the first bucket at which the running count reaches that share
+/// of all I/Os, as fio's `calc_clat_percentiles` does.
+pub(super) fn bins_percentile(bins: &BTreeMap<u64, f64>, key: u32) -> Option<f64> {
+    let total: f64 = bins.values().sum();
+    let need = total * f64::from(key) / 100_000.0;
+    let mut sum = 0.0;
+    for (ns, n) in bins {
+        sum += n;
+        if sum >= need {
+            return Some(units::scale(*ns as f64, 1e-9));
+        }
+    }
+    None
 }

@@ -155,6 +155,21 @@ pub(super) fn json_dir(v: &Value, kib_hint: Option<bool>) -> Option<Dir> {
             }
         }
     }
+    // json+: the histogram fio's percentiles come from (nanoseconds)
+    let mut clat_bins = BTreeMap::new();
+    if let Some(bins) = obj
+        .get("clat_ns")
+        .and_then(|c| c.get("bins"))
+        .and_then(Value::as_object)
+    {
+        for (k, v) in bins {
+            if let (Ok(ns), Some(n)) = (k.parse::<u64>(), v.as_f64()) {
+                if n.is_finite() && n >= 0.0 {
+                    clat_bins.insert(ns, n);
+                }
+            }
+        }
+    }
     Some(Dir {
         ios,
         iops,
@@ -164,6 +179,7 @@ pub(super) fn json_dir(v: &Value, kib_hint: Option<bool>) -> Option<Dir> {
         lat_mean: lat.and_then(|l| json_mean(l, unit)),
         clat_mean: clat.and_then(|c| json_mean(c, unit)),
         clat_pct,
+        clat_bins,
     })
 }
 

@@ -249,6 +249,9 @@ struct Dir {
     clat_mean: Option<f64>,
     /// Completion latency percentiles: thousandths of a percent to seconds.
     clat_pct: BTreeMap<u32, f64>,
+    /// `--output-format=json+` completion latency histogram: bucket value
+    /// in nanoseconds to I/O count.
+    clat_bins: BTreeMap<u64, f64>,
 }
 
 impl Dir {

@@ -141,6 +141,7 @@ fn terse_dir(f: &[&str]) -> Option<Option<Dir>> {
         lat_mean: measured(n(33)).then(|| n(34).map(usec)).flatten(),
         clat_mean: clat_measured.then(|| n(10).map(usec)).flatten(),
         clat_pct,
+        clat_bins: BTreeMap::new(),
     }))
 }
 

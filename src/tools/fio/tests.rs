@@ -802,3 +802,38 @@ fn yabs_without_fio_results_names_yabs() {
     let e = parse(cut).unwrap_err().to_string();
     assert!(e.starts_with("yabs output without fio results"), "{e}");
 }
+
+// ----------------------------------------------------------------- json+
+
+const JSONPLUS: &str = include_str!("../../../tests/fixtures/fio/jsonplus-randread.json");
+const JSONPLUS_J2: &str = include_str!("../../../tests/fixtures/fio/jsonplus-randread-j2.json");
+
+#[test]
+fn json_plus_is_read_as_json() {
+    let p = one(JSONPLUS);
+    assert_eq!(p.test_id.as_deref(), Some("fio-randread-4k-qd8"));
+    assert_eq!(m(&p, "read_iops"), 26169.830170);
+    assert_eq!(m(&p, "read_clat_p50"), 158720e-9);
+    assert_eq!(m(&p, "read_clat_p99"), 3915776e-9);
+    assert_eq!(m(&p, "read_clat_p99_9"), 13565952e-9);
+}
+
+#[test]
+fn json_plus_bins_give_the_exact_percentiles_of_a_group() {
+    // one job: the histogram rule gives what fio printed
+    let doc = find_json(JSONPLUS).unwrap();
+    let (jobs, _) = json_jobs(&doc).unwrap();
+    let read = jobs[0].read.as_ref().unwrap();
+    for (key, printed) in &read.clat_pct {
+        assert_eq!(
+            combine::bins_percentile(&read.clat_bins, *key),
+            Some(*printed)
+        );
+    }
+    // two jobs without group_reporting: the merged histogram, not a mean
+    let p = one(JSONPLUS_J2);
+    assert_eq!(p.test_id.as_deref(), Some("fio-randread-4k-qd4-j2"));
+    assert_eq!(m(&p, "read_clat_p50"), 138240e-9);
+    assert_eq!(m(&p, "read_clat_p99"), 1875968e-9);
+    assert_eq!(m(&p, "read_clat_p99_9"), 4489216e-9);
+}
