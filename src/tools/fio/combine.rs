@@ -21,11 +21,12 @@ pub(super) fn group_parsed(
     let first = jobs.first()?;
     let read = combine(jobs.iter().filter_map(|j| j.read.as_ref()).collect());
     let write = combine(jobs.iter().filter_map(|j| j.write.as_ref()).collect());
-    if read.is_none() && write.is_none() {
+    let mixed = combine(jobs.iter().filter_map(|j| j.mixed.as_ref()).collect());
+    if read.is_none() && write.is_none() && mixed.is_none() {
         return None;
     }
     let mut metrics = BTreeMap::new();
-    for (prefix, dir) in [("read", &read), ("write", &write)] {
+    for (prefix, dir) in [("read", &read), ("write", &write), ("mixed", &mixed)] {
         let Some(d) = dir else { continue };
         let mut put = |name: &str, value: Option<f64>, unit: Unit| {
             if let Some(v) = value.filter(|v| v.is_finite() && *v >= 0.0) {
@@ -45,7 +46,7 @@ pub(super) fn group_parsed(
             put(name, d.clat_pct.get(&key).copied(), Unit::Seconds);
         }
     }
-    let runtime = [&read, &write]
+    let runtime = [&read, &write, &mixed]
         .iter()
         .filter_map(|d| d.as_ref().and_then(|d| d.runtime))
         .reduce(f64::max);
@@ -63,7 +64,13 @@ pub(super) fn group_parsed(
         .iter()
         .fold(0u32, |n, j| n.saturating_add(j.jobs))
         .max(1);
-    let (parameters, test_id) = settings(&opts, first.header.as_ref(), fallback_jobs);
+    let (mut parameters, test_id) = settings(&opts, first.header.as_ref(), fallback_jobs);
+    if mixed.is_some() {
+        parameters.insert("unified_rw_reporting".to_string(), Value::from(1));
+    }
+    if let Some(host) = &first.host {
+        parameters.insert("fio_server".to_string(), Value::from(host.clone()));
+    }
     Some(Parsed {
         metrics,
         parameters,

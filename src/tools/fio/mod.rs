@@ -145,9 +145,13 @@ fn parse_run(text: &str) -> Result<Vec<Parsed>> {
              or fio terse lines such as `3;fio-3.33;name;0;0;...`)"
         );
     }
-    let mut groups: BTreeMap<i64, Vec<Job>> = BTreeMap::new();
+    // a group is one host's: client/server output holds each server's jobs
+    let mut groups: BTreeMap<(Option<String>, i64), Vec<Job>> = BTreeMap::new();
     for job in jobs {
-        groups.entry(job.group).or_default().push(job);
+        groups
+            .entry((job.host.clone(), job.group))
+            .or_default()
+            .push(job);
     }
     let mut out = Vec::new();
     for jobs in groups.values() {
@@ -272,6 +276,11 @@ struct Job {
     jobs: u32,
     read: Option<Dir>,
     write: Option<Dir>,
+    /// Reads and writes reported as one (`unified_rw_reporting`), which fio
+    /// calls `mixed`.
+    mixed: Option<Dir>,
+    /// The fio server that ran the job, in client/server output.
+    host: Option<String>,
     /// Options the output states (JSON global then job options), raw.
     options: BTreeMap<String, String>,
     /// Parameters from a text job header line.

@@ -837,3 +837,32 @@ fn json_plus_bins_give_the_exact_percentiles_of_a_group() {
     assert_eq!(m(&p, "read_clat_p99"), 1875968e-9);
     assert_eq!(m(&p, "read_clat_p99_9"), 4489216e-9);
 }
+
+// --------------------------------------------------- client/server, mixed
+
+const CS_JSON: &str = include_str!("../../../tests/fixtures/fio/client-server-mixed.json");
+const CS_TXT: &str = include_str!("../../../tests/fixtures/fio/client-server-mixed.txt");
+
+#[test]
+fn client_server_json_with_unified_reporting_gives_mixed_metrics() {
+    assert!(looks_like(CS_JSON));
+    let p = one(CS_JSON);
+    assert_eq!(p.test_id.as_deref(), Some("fio-randrw-4k-qd8"));
+    assert_eq!(m(&p, "mixed_iops"), 37401.598402);
+    assert_eq!(unit(&p, "mixed_iops"), "IOPS");
+    assert_eq!(m(&p, "mixed_bw"), 153196947.0);
+    assert_eq!(unit(&p, "mixed_bw"), "B/s");
+    assert_eq!(m(&p, "mixed_clat_p50"), 148480e-9);
+    assert!(!p.metrics.contains_key("read_iops"), "{:?}", names(&p));
+    assert_eq!(param(&p, "unified_rw_reporting"), Value::from(1));
+    assert_eq!(param(&p, "fio_server"), Value::from("localhost"));
+}
+
+#[test]
+fn client_server_text_with_unified_reporting_gives_mixed_metrics() {
+    let p = one(CS_TXT);
+    assert_eq!(p.test_id.as_deref(), Some("fio-randrw-4k-qd8"));
+    close(m(&p, "mixed_iops"), 39139.0 / 1.001);
+    close(m(&p, "mixed_bw"), 39139.0 * 4096.0 / 1.001);
+    assert_eq!(m(&p, "mixed_clat_p99"), 1631e-6);
+}

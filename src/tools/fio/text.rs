@@ -260,7 +260,7 @@ pub(super) fn result_error(t: &str) -> (i64, Option<String>) {
 
 /// Which direction a text line reports: `read : io=...`, `  write: IOPS=...`.
 fn direction_line(t: &str) -> Option<(usize, &str)> {
-    for (i, word) in ["read", "write", "trim"].iter().enumerate() {
+    for (i, word) in ["read", "write", "trim", "mixed"].iter().enumerate() {
         if let Some(rest) = t.strip_prefix(word) {
             if let Some(rest) = rest.trim_start().strip_prefix(':') {
                 if rest.contains("io=") || rest.contains("IOPS=") || rest.contains("BW=") {
@@ -355,7 +355,8 @@ struct TextJob {
     pub(super) name: String,
     pub(super) group: i64,
     pub(super) jobs: u32,
-    pub(super) lines: [Option<(DirLine, Dir)>; 2],
+    /// read, write, trim, mixed (`unified_rw_reporting`)
+    pub(super) lines: [Option<(DirLine, Dir)>; 4],
     pub(super) issued: [Option<f64>; 2],
     pub(super) short: bool,
     pub(super) error: i64,
@@ -487,18 +488,24 @@ pub(super) fn version_line(t: &str, after_header: bool) -> Option<String> {
 /// the runtime is the exact integer fio divided by), since each is rounded
 /// to a few digits and the longest one is rounded least.
 fn finish_text_job(b: TextJob, header: Option<Header>) -> Job {
-    let mut dirs: [Option<Dir>; 2] = [None, None];
-    for (i, slot) in b.lines.into_iter().take(2).enumerate() {
+    let mut dirs: [Option<Dir>; 4] = [None, None, None, None];
+    for (i, slot) in b.lines.into_iter().enumerate() {
         let Some((line, mut dir)) = slot else {
             continue;
         };
-        let ios = b.issued.get(i).copied().flatten();
+        if i == 2 {
+            continue; // trim
+        }
+        // fio counts mixed I/O in the read slots
+        let at = if i == 3 { 0 } else { i };
+        let ios = b.issued.get(at).copied().flatten();
         if ios == Some(0.0) {
             continue;
         }
         let bs = header
             .as_ref()
-            .and_then(|h| h.bs.get(i).copied())
+            .and_then(|h| h.bs.get(at).copied())
+            .filter(|&b| i != 3 || header.as_ref().and_then(|h| h.bs.get(1)) == Some(&b))
             .filter(|(lo, hi)| lo == hi && *lo > 0)
             .map(|(lo, _)| lo as f64);
         dir.ios = ios;
@@ -526,13 +533,15 @@ fn finish_text_job(b: TextJob, header: Option<Header>) -> Job {
             *d = Some(dir);
         }
     }
-    let [read, write] = dirs;
+    let [read, write, _, mixed] = dirs;
     Job {
         name: b.name,
         group: b.group,
         jobs: b.jobs.max(1),
         read,
         write,
+        mixed,
+        host: None,
         options: BTreeMap::new(),
         header,
         error: b.error,
