@@ -322,3 +322,22 @@ fn a_yabs_json_becomes_one_fio_record_per_block_size() {
         );
     }
 }
+
+#[test]
+fn a_bonnie_table_pasted_without_csv_imports_and_check_accepts_it() {
+    let out = tempfile::tempdir().unwrap();
+    diskdash()
+        .args(["import", "--out"])
+        .arg(out.path())
+        .arg("tests/fixtures/bonnie/1.03-lkml-tables-four-runs.txt")
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("imported 4 records"));
+    let records = records_under(out.path());
+    for r in &records {
+        assert_eq!(r.test.id, "bonnie");
+        assert_eq!(r.status, Status::Ok);
+        assert!(diskdash::ingest::validate(r).is_empty());
+    }
+    diskdash().arg("check").arg(out.path()).assert().code(0);
+}

@@ -866,3 +866,14 @@ fn client_server_text_with_unified_reporting_gives_mixed_metrics() {
     close(m(&p, "mixed_bw"), 39139.0 * 4096.0 / 1.001);
     assert_eq!(m(&p, "mixed_clat_p99"), 1631e-6);
 }
+
+#[test]
+fn a_terse_error_names_the_terse_form() {
+    let failed = TERSE_V3.replacen(";randread;0;0;", ";randread;0;5;", 1);
+    assert_ne!(failed, TERSE_V3);
+    let e = parse(&failed).unwrap_err().to_string();
+    assert_eq!(
+        e,
+        "fio terse output with error 5 (Input/output error) in job `randread`"
+    );
+}
