@@ -145,17 +145,28 @@ pub fn records_from_output(
         bail!("a binary file, not tool output");
     }
     let text = std::str::from_utf8(bytes).map_err(|_| anyhow!("not UTF-8 text"))?;
-    let tool = match tool {
-        Some(t) => t,
-        None => tools::detect(text).ok_or_else(|| {
-            anyhow!(
-                "not recognised as dd, fio, ioping or bonnie++ output (expected dd's \
+    let (tool, recognised) = match tool {
+        Some(t) => (t, tools::spec(t).looks_like(text)),
+        None => (
+            tools::detect(text).ok_or_else(|| {
+                anyhow!(
+                    "not recognised as dd, fio, ioping or bonnie++ output (expected dd's \
                  `... bytes ... copied` line, fio JSON or text output, ioping's statistics, \
                  or bonnie++ CSV); name the tool with --tool if it is one of them"
-            )
-        })?,
+                )
+            })?,
+            true,
+        ),
     };
-    let results = tools::parse(tool, text).with_context(|| format!("not {tool} output"))?;
+    // a parser's error says what it found and what went wrong; "not <tool>
+    // output" only when the text does not look like the tool's at all
+    let results = tools::parse(tool, text).with_context(|| {
+        if recognised {
+            format!("recognised as {tool} output, not imported")
+        } else {
+            format!("not {tool} output")
+        }
+    })?;
     if results.is_empty() {
         bail!("no {tool} results found");
     }
@@ -186,7 +197,7 @@ pub fn records_from_output(
         if many {
             id.push_str(&format!(".{}", k + 1));
         }
-        let status = if parsed.metrics.is_empty() {
+        let status = if parsed.metrics.is_empty() || parsed.error.is_some() {
             Status::Failed
         } else {
             Status::Ok
@@ -206,8 +217,11 @@ pub fn records_from_output(
         records.push(Record {
             run_id: Some(run_id.clone()),
             repetition: *repetition,
-            error: (status == Status::Failed)
-                .then(|| format!("the {tool} output holds no measurement")),
+            error: (status == Status::Failed).then(|| {
+                parsed
+                    .error
+                    .unwrap_or_else(|| format!("the {tool} output holds no measurement"))
+            }),
             status,
             metrics: parsed.metrics,
             raw: Some(Raw {

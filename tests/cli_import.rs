@@ -172,7 +172,9 @@ fn a_directory_of_mixed_files_imports_the_recognised_and_lists_the_rest() {
         .assert()
         .code(0)
         .stdout(predicate::str::contains("todo.txt`: not recognised"))
-        .stdout(predicate::str::contains("de.txt`: not dd output"))
+        .stdout(predicate::str::contains(
+            "de.txt`: recognised as dd output, not imported: dd output is not in the C locale",
+        ))
         .stdout(predicate::str::contains("LC_ALL=C"))
         .stdout(predicate::str::contains("imported 3 records"));
     let ids: Vec<String> = records_under(&out).into_iter().map(|r| r.test.id).collect();
@@ -246,5 +248,96 @@ fn one_log_imported_into_two_studies_gives_two_ids_that_check_accepts() {
         ids[1].starts_with("study-b.disk.dd-write-8k-dsync."),
         "{ids:?}"
     );
+    diskdash().arg("check").arg(out.path()).assert().code(0);
+}
+
+#[test]
+fn fio_runs_appended_to_one_log_become_one_record_each() {
+    let out = tempfile::tempdir().unwrap();
+    diskdash()
+        .args(["import", "--out"])
+        .arg(out.path())
+        .arg("tests/fixtures/fio/runs-appended-x3.txt")
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("imported 3 records"));
+    let records = records_under(out.path());
+    assert_eq!(records.len(), 3);
+    for r in &records {
+        assert_eq!(r.test.id, "fio-randread-4k-qd8");
+        assert_eq!(r.status, Status::Ok);
+        // one run's IOPS, never the sum of three
+        assert!(r.metrics["read_iops"].value < 35000.0);
+    }
+    let mut reps: Vec<u32> = records.iter().map(|r| r.repetition).collect();
+    reps.sort();
+    assert_eq!(reps, [1, 2, 3]);
+}
+
+#[test]
+fn a_fio_error_is_passed_on_naming_the_form_found() {
+    let out = tempfile::tempdir().unwrap();
+    diskdash()
+        .args(["import", "--out"])
+        .arg(out.path())
+        .arg("tests/fixtures/fio/error22.json")
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains(
+            "recognised as fio output, not imported: fio JSON output with error 22 \
+             (Invalid argument) in job `randread`",
+        ));
+}
+
+#[test]
+fn a_yabs_json_becomes_one_fio_record_per_block_size() {
+    let out = tempfile::tempdir().unwrap();
+    diskdash()
+        .args(["import", "--out"])
+        .arg(out.path())
+        .arg("tests/fixtures/fio/yabs-v2023-04-23-example.json")
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("imported 4 records"));
+    let records = records_under(out.path());
+    let mut ids: Vec<&str> = records.iter().map(|r| r.test.id.as_str()).collect();
+    ids.sort();
+    assert_eq!(
+        ids,
+        [
+            "fio-randrw-1m-qd64-j2",
+            "fio-randrw-4k-qd64-j2",
+            "fio-randrw-512k-qd64-j2",
+            "fio-randrw-64k-qd64-j2"
+        ]
+    );
+    for r in &records {
+        assert_eq!(r.test.tool.name(), "fio");
+        assert_eq!(r.test.parameters["runner"], "yabs");
+        assert_eq!(r.status, Status::Ok);
+        assert!(
+            diskdash::ingest::validate(r).is_empty(),
+            "{:?}",
+            diskdash::ingest::validate(r)
+        );
+    }
+}
+
+#[test]
+fn a_bonnie_table_pasted_without_csv_imports_and_check_accepts_it() {
+    let out = tempfile::tempdir().unwrap();
+    diskdash()
+        .args(["import", "--out"])
+        .arg(out.path())
+        .arg("tests/fixtures/bonnie/1.03-lkml-tables-four-runs.txt")
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("imported 4 records"));
+    let records = records_under(out.path());
+    for r in &records {
+        assert_eq!(r.test.id, "bonnie");
+        assert_eq!(r.status, Status::Ok);
+        assert!(diskdash::ingest::validate(r).is_empty());
+    }
     diskdash().arg("check").arg(out.path()).assert().code(0);
 }

@@ -5,7 +5,7 @@ use diskdash::tools::bonnie::{looks_like, parse};
 use diskdash::units::Unit;
 use proptest::prelude::*;
 
-const FIXTURES: [&str; 8] = [
+const FIXTURES: &[&str] = &[
     include_str!("fixtures/bonnie/2.00a-quiet.csv"),
     include_str!("fixtures/bonnie/2.00a-table.txt"),
     include_str!("fixtures/bonnie/2.00a-files-only.csv"),
@@ -14,6 +14,11 @@ const FIXTURES: [&str; 8] = [
     include_str!("fixtures/bonnie/1.97-fast-concurrent.csv"),
     include_str!("fixtures/bonnie/1.03-ec2-m1small.txt"),
     include_str!("fixtures/bonnie/1.03-fast-mode.csv"),
+    include_str!("fixtures/bonnie/1.03-lkml-csv-with-text-between.txt"),
+    include_str!("fixtures/bonnie/1.03-lkml-tables-four-runs.txt"),
+    include_str!("fixtures/bonnie/1.03-lkml-mail-wrapped.txt"),
+    include_str!("fixtures/bonnie/1.03-lkml-quoted-wrapped.txt"),
+    include_str!("fixtures/bonnie/1.03-lkml-fast-three-kernels.txt"),
 ];
 
 /// Every value a parse returns is finite, non-negative and in a canonical unit.

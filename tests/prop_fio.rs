@@ -5,7 +5,7 @@ use diskdash::tools::fio;
 use diskdash::units::Unit;
 use proptest::prelude::*;
 
-const FIXTURES: [&str; 14] = [
+const FIXTURES: &[&str] = &[
     include_str!("fixtures/fio/randread-4k-qd64.json"),
     include_str!("fixtures/fio/randread-4k-qd64.txt"),
     include_str!("fixtures/fio/randwrite-4k-qd64.json"),
@@ -19,6 +19,24 @@ const FIXTURES: [&str; 14] = [
     include_str!("fixtures/fio/fio2-1-11-randread-j2.json"),
     include_str!("fixtures/fio/fio2-0-13-two-groups.txt"),
     include_str!("fixtures/fio/fio2-19-randread.txt"),
+    include_str!("fixtures/fio/runs-appended-x3.txt"),
+    include_str!("fixtures/fio/runs-appended-x2.json"),
+    include_str!("fixtures/fio/runs-write-then-read.txt"),
+    include_str!("fixtures/fio/terse-v2.txt"),
+    include_str!("fixtures/fio/terse-v3.txt"),
+    include_str!("fixtures/fio/terse-v4-randrw.txt"),
+    include_str!("fixtures/fio/terse-v5.txt"),
+    include_str!("fixtures/fio/terse-v3-j2.txt"),
+    include_str!("fixtures/fio/terse-v3-x2.txt"),
+    include_str!("fixtures/fio/terse-v3-with-normal.txt"),
+    include_str!("fixtures/fio/error22.json"),
+    include_str!("fixtures/fio/error22.txt"),
+    include_str!("fixtures/fio/client-server-mixed.json"),
+    include_str!("fixtures/fio/client-server-mixed.txt"),
+    include_str!("fixtures/fio/jsonplus-randread.json"),
+    include_str!("fixtures/fio/jsonplus-randread-j2.json"),
+    include_str!("fixtures/fio/yabs-v2023-04-23-readme.txt"),
+    include_str!("fixtures/fio/yabs-v2023-04-23-example.json"),
     // a fixture with the JSON and text outputs back to back
     concat!(
         include_str!("fixtures/fio/randread-4k-qd64.txt"),
@@ -66,6 +84,8 @@ fn fio_token() -> impl Strategy<Value = String> {
         Just("4294967295".to_string()),
         Just("  read: IOPS=".to_string()),
         Just("  write: io=".to_string()),
+        Just("  mixed: IOPS=".to_string()),
+        Just("{\"client_stats\":[{\"jobname\":\"All clients\",\"mixed\":{\"iops\":".to_string()),
         Just(", BW=".to_string()),
         Just(", bw=".to_string()),
         Just(", iops=".to_string()),
@@ -93,6 +113,15 @@ fn fio_token() -> impl Strategy<Value = String> {
                 .to_string()
         ),
         Just("}}}]}".to_string()),
+        Just("3;fio-3.33;j;0;0;".to_string()),
+        Just("2;j;0;22;".to_string()),
+        Just(";".to_string()),
+        Just("0;0;0;0;".to_string()),
+        Just("99.000000%=".to_string()),
+        Just("fio Disk Speed Tests (Mixed R/W 50/50):\n".to_string()),
+        Just("Block Size | 4k (IOPS) | 1m (IOPS)\n".to_string()),
+        Just("Read | 405.41 MB/s (101.3k) | ".to_string()),
+        Just("{\"fio\":[{\"bs\":\"4k\",\"speed_r\":".to_string()),
         "[0-9]{1,25}(\\.[0-9]{0,4})?[kKMG]?".prop_map(|s| s),
         "-?[0-9]{1,3}e[0-9]{1,3}".prop_map(|s| s),
         any::<char>().prop_map(|c| c.to_string()),

@@ -33,6 +33,9 @@ pub struct Parsed {
     pub test_id: Option<String>,
     /// The command line found in the text, when there is one.
     pub command: Option<String>,
+    /// Why the tool reports this result failed (`fio JSON output with error
+    /// 22 (Invalid argument) in job `x``); such a result has no metrics.
+    pub error: Option<String>,
 }
 
 /// Everything diskdash knows about one benchmark tool. One implementation

@@ -56,6 +56,7 @@ use crate::units::{self, Unit};
 
 mod invocation;
 mod pasted;
+mod table;
 
 #[cfg(test)]
 mod tests;
@@ -190,21 +191,26 @@ const LAYOUT_1: Layout = Layout {
 /// CSV header, or bonnie++'s text table (which [`parse`] then refuses with
 /// a message asking for the CSV line).
 pub fn looks_like(text: &str) -> bool {
-    text.lines().map(str::trim).any(|line| {
+    text.lines().map(|l| unquote(l).trim()).any(|line| {
         is_header(line)
             || is_table_title(line)
             || parse_line(line, &PastedCommand::default()).is_ok()
     })
 }
 
-/// Parses bonnie++ output: one [`Parsed`] per CSV line, in file order.
+/// Parses bonnie++ output: one [`Parsed`] per CSV line (or per row of a
+/// 1.0x text table that no CSV line accompanies), in file order.
 ///
-/// Text before the first CSV line (a pasted command line, bonnie++'s text
-/// table and progress messages, other notes) is allowed; the command line
-/// sets `command` and parameters of the lines after it. After the first
-/// CSV line, every line must be CSV, a CSV header, bonnie++'s own text, a
-/// command line or blank. Fails naming the line and field on anything else,
-/// and when the text holds no CSV line.
+/// Text around the results is allowed: a pasted command line sets
+/// `command` and parameters of the lines after it; bonnie++'s text table
+/// and progress messages, prose, `==========` separators and kernel labels
+/// between runs are skipped. Mail quoting (`> `) is removed first, and a CSV
+/// line a mail client broke after a comma is joined again. A 1.0x text table
+/// (see [`table`]) gives results only where no CSV line for the same
+/// machine follows it; its results carry `bonnie_output: "table"`. Fails
+/// naming the line and field when a line that is meant as CSV (a version
+/// field first, or 27, 48 or 50 fields) cannot be read, and when the text
+/// holds neither CSV lines nor a 1.0x table.
 ///
 /// Metrics: `seq_char_write_bw`, `seq_block_write_bw`, `rewrite_bw`,
 /// `seq_char_read_bw`, `seq_block_read_bw` (B/s), `random_seeks`,
@@ -223,11 +229,16 @@ pub fn looks_like(text: &str) -> bool {
 /// `ram_size` (bytes), `iterations`, `skip_char_tests`, `fsync_each_write`,
 /// `direct_io`, and `chunk_size` when the CSV leaves it empty.
 pub fn parse(text: &str) -> Result<Vec<Parsed>> {
-    let mut out = Vec::new();
+    let lines: Vec<&str> = text.lines().map(unquote).collect();
+    let tables = table::tables(&lines);
+    // (line index, result, machine) in file order
+    let mut found: Vec<(usize, Parsed, Option<String>)> = Vec::new();
     let mut ctx = PastedCommand::default();
-    for (i, raw) in text.lines().enumerate() {
+    let mut i = 0;
+    while let Some(raw) = lines.get(i) {
         let n = i + 1;
         let line = raw.trim();
+        i += 1;
         if line.is_empty() || is_header(line) {
             continue;
         }
@@ -243,25 +254,108 @@ pub fn parse(text: &str) -> Result<Vec<Parsed>> {
             continue;
         }
         // bonnie++'s own text has no commas, except this progress line
-        if line.contains(',') && !line.starts_with("Using uid:") {
-            out.push(parse_line(line, &ctx).with_context(|| format!("line {n}"))?);
+        if !line.contains(',') || line.starts_with("Using uid:") {
             continue;
         }
-        if !out.is_empty() && !is_bonnie_text(line) {
-            bail!(
-                "line {n}: expected a bonnie++ CSV line, found `{}`",
-                excerpt(line)
-            );
+        let mut parsed = parse_line(line, &ctx);
+        if parsed.is_err() && line.ends_with(',') {
+            // a line a mail client broke after a comma
+            if let Some(next) = lines.get(i).map(|l| l.trim()) {
+                let joined = format!("{line}{next}");
+                if let Ok(p) = parse_line(&joined, &ctx) {
+                    parsed = Ok(p);
+                    i += 1;
+                }
+            }
+        }
+        match parsed {
+            Ok(p) => {
+                let machine = p
+                    .parameters
+                    .get("machine")
+                    .and_then(Value::as_str)
+                    .map(str::to_string);
+                found.push((n, p, machine));
+            }
+            Err(e) if meant_as_csv(line) => return Err(e.context(format!("line {n}"))),
+            Err(_) => {}
         }
     }
-    if out.is_empty() {
+    // a table gives results where no CSV line of its machines follows it
+    // before the next table
+    for (k, t) in tables.iter().enumerate() {
+        let until = tables.get(k + 1).map_or(usize::MAX, |next| next.lines.0);
+        let has_csv = |machine: &str| {
+            found.iter().any(|(n, _, m)| {
+                *n > t.lines.0
+                    && *n <= until
+                    && m.as_deref().is_some_and(|m| m.starts_with(machine))
+            })
+        };
+        if t.machines.iter().all(|m| has_csv(m)) {
+            continue;
+        }
+        let table_ctx = PastedCommand {
+            table_version: Some(t.version.clone()),
+            ..command_before(&lines, t.lines.0)
+        };
+        for csv in &t.csv {
+            let mut p = parse_line(csv, &table_ctx).with_context(|| {
+                format!(
+                    "the bonnie++ {} text table at line {}",
+                    t.version,
+                    t.lines.0 + 1
+                )
+            })?;
+            p.parameters
+                .insert("bonnie_output".into(), Value::from("table"));
+            found.push((t.lines.0 + 1, p, None));
+        }
+    }
+    if found.is_empty() {
         bail!(
             "no bonnie++ CSV line found (expected what bonnie++ prints on stdout, \
-             e.g. `1.98,2.00a,host,1,...` or `host,16G,...` from 1.0x; run it with -q \
-             to get the CSV alone)"
+             e.g. `1.98,2.00a,host,1,...` or `host,16G,...` from 1.0x, or a bonnie++ 1.0x \
+             text table; run it with -q to get the CSV alone)"
         );
     }
-    Ok(out)
+    found.sort_by_key(|(n, _, _)| *n);
+    Ok(found.into_iter().map(|(_, p, _)| p).collect())
+}
+
+/// A line without mail quoting (`> `, `>> `).
+fn unquote(line: &str) -> &str {
+    let t = line.trim_start();
+    if !t.starts_with('>') {
+        return line;
+    }
+    t.trim_start_matches(['>', ' '])
+}
+
+/// Whether a line that failed to parse was meant as bonnie++ CSV (so its
+/// error is the answer): a format version first, or the field count of a
+/// CSV layout. Prose with commas is skipped.
+fn meant_as_csv(line: &str) -> bool {
+    let n = line.split(',').count();
+    ["1.98,", "1.97,", "1.96,", "1.93c,"]
+        .iter()
+        .any(|v| line.starts_with(v))
+        || matches!(n, 27 | 48 | 50)
+}
+
+/// The bonnie++ command pasted last before line `at`.
+fn command_before(lines: &[&str], at: usize) -> PastedCommand {
+    let command = lines
+        .get(..at)
+        .unwrap_or_default()
+        .iter()
+        .rev()
+        .find_map(|l| command_line(l.trim()))
+        .map(str::to_string);
+    PastedCommand {
+        command,
+        table_version: None,
+    }
 }
 
 /// Whether `line` is a CSV header bonnie++ prints (with `-x`) or bon_csv2txt reads.
@@ -283,52 +377,6 @@ fn table_version(line: &str) -> Option<&str> {
     let next = words.next()?;
     (next.starts_with("------Sequential") && version.starts_with(|c: char| c.is_ascii_digit()))
         .then_some(version)
-}
-
-/// Whether `line` is bonnie++'s own text: the table, its latency rows,
-/// progress messages, or a bare shell prompt.
-fn is_bonnie_text(line: &str) -> bool {
-    const STARTS: [&str; 7] = [
-        "Version",
-        "Latency",
-        "Concurrency",
-        "Machine ",
-        "Name:Size",
-        "files:max",
-        "Using uid:",
-    ];
-    const CONTAINS: [&str; 6] = [
-        "/sec %CP",
-        "-Per Chr-",
-        "-Create--",
-        "...done",
-        "start 'em",
-        "------Sequential",
-    ];
-    if STARTS.iter().any(|s| line.starts_with(s)) || CONTAINS.iter().any(|s| line.contains(s)) {
-        return true;
-    }
-    // a prompt alone: `root@vm:~#`, `$`
-    if !line.contains(char::is_whitespace) && line.ends_with(['$', '#', '>']) {
-        return true;
-    }
-    // a data row of the table: a name or file count, then cells only
-    let mut words = line.split_whitespace();
-    let first = words.next();
-    let cells: Vec<&str> = words.collect();
-    first.is_some() && !line.contains(',') && cells.len() >= 3 && cells.iter().all(|c| is_cell(c))
-}
-
-/// A cell of bonnie++'s text table: `+++++`, `97`, `1222k`, `333m`,
-/// `939.8`, `19387us`, `512M:64k`, `16:10000:1000/4`.
-fn is_cell(cell: &str) -> bool {
-    if !cell.is_empty() && cell.bytes().all(|b| b == b'+') {
-        return true;
-    }
-    cell.starts_with(|c: char| c.is_ascii_digit())
-        && cell
-            .bytes()
-            .all(|b| b.is_ascii_digit() || b".:/kKmMgGus".contains(&b))
 }
 
 /// Parses one CSV line into a result.

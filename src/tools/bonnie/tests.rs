@@ -322,9 +322,9 @@ fn a_malformed_line_is_an_error_naming_it() {
     let e = format!("{:#}", parse(&short).unwrap_err());
     assert!(e.contains("line 2") && e.contains("found 4 fields"), "{e}");
 
-    let prose = format!("{QUIET}\nhello world\n");
-    let e = format!("{:#}", parse(&prose).unwrap_err());
-    assert!(e.starts_with("line 3: expected a bonnie++ CSV line"), "{e}");
+    // prose around the CSV is skipped, not refused
+    let prose = format!("{QUIET}\nhello, world\n");
+    assert_eq!(parse(&prose).unwrap().len(), 1);
 
     let bad_rate = QUIET.replacen(",1222,", ",12x2,", 1);
     let e = format!("{:#}", parse(&bad_rate).unwrap_err());
@@ -454,4 +454,98 @@ fn read_command_gives_id_parameters_and_command() {
     );
     let e = read_command("bonnie -s 1g").unwrap_err().to_string();
     assert!(e.contains("expected a bonnie++ command line"), "{e}");
+}
+
+// ------------------------------------------ pastes: text between runs, tables
+
+const LKML_BETWEEN: &str =
+    include_str!("../../../tests/fixtures/bonnie/1.03-lkml-csv-with-text-between.txt");
+const LKML_TABLES: &str =
+    include_str!("../../../tests/fixtures/bonnie/1.03-lkml-tables-four-runs.txt");
+const LKML_WRAPPED: &str =
+    include_str!("../../../tests/fixtures/bonnie/1.03-lkml-mail-wrapped.txt");
+const LKML_QUOTED: &str =
+    include_str!("../../../tests/fixtures/bonnie/1.03-lkml-quoted-wrapped.txt");
+const LKML_FAST: &str =
+    include_str!("../../../tests/fixtures/bonnie/1.03-lkml-fast-three-kernels.txt");
+
+#[test]
+fn text_between_runs_is_skipped_and_every_csv_line_kept() {
+    let all = parse(LKML_BETWEEN).unwrap();
+    assert_eq!(all.len(), 2, "the two CSV lines; their tables add nothing");
+    assert_eq!(value(&all[0], "seq_block_write_bw"), Some(31164.0 * 1024.0));
+    assert_eq!(value(&all[1], "seq_block_write_bw"), Some(17647.0 * 1024.0));
+    assert_eq!(value(&all[1], "random_seeks"), Some(156.7));
+    assert_eq!(value(&all[1], "random_stat"), None, "+++++ is absent");
+    for p in &all {
+        assert_eq!(p.parameters.get("bonnie_output"), None);
+        assert_eq!(p.parameters["machine"], Value::from("mindpipe"));
+    }
+}
+
+#[test]
+fn tables_without_csv_are_read() {
+    let all = parse(LKML_TABLES).unwrap();
+    assert_eq!(all.len(), 4);
+    let block_write: Vec<f64> = all
+        .iter()
+        .map(|p| value(p, "seq_block_write_bw").unwrap() / 1024.0)
+        .collect();
+    assert_eq!(block_write, [22200.0, 17651.0, 4699.0, 2237.0]);
+    let p = &all[0];
+    assert_eq!(value(p, "seq_char_write_bw"), Some(15293.0 * 1024.0));
+    assert_eq!(value(p, "seq_char_write_bw_cpu"), Some(74.0));
+    assert_eq!(value(p, "seq_block_read_bw"), Some(38244.0 * 1024.0));
+    assert_eq!(value(p, "random_seeks"), Some(100.6));
+    assert_eq!(value(p, "seq_create"), Some(22330.0));
+    assert_eq!(value(p, "seq_stat"), None, "+++++ is absent");
+    assert_eq!(value(p, "random_delete"), Some(15523.0));
+    assert_eq!(value(p, "random_delete_cpu"), Some(92.0));
+    assert_eq!(p.parameters["machine"], Value::from("mb02"));
+    assert_eq!(p.parameters["file_size"], Value::from(4u64 << 30));
+    assert_eq!(p.parameters["bonnie_output"], Value::from("table"));
+    assert_eq!(p.tool_version.as_deref(), Some("1.03"));
+    assert_eq!(p.test_id.as_deref(), Some("bonnie"));
+    // ext3's delete ran too fast on both runs
+    assert_eq!(value(&all[2], "seq_delete"), None);
+    assert_eq!(value(&all[3], "random_seeks"), Some(414.9));
+}
+
+#[test]
+fn a_mail_wrapped_csv_line_is_joined_again() {
+    let p = one(LKML_WRAPPED);
+    // the CSV line, not the table (whose machine name is cut to 16 chars)
+    assert_eq!(p.parameters["machine"], Value::from("store.datzegik.com"));
+    assert_eq!(value(&p, "random_seeks"), Some(114.5));
+    assert_eq!(value(&p, "random_delete"), Some(1386.0));
+    assert_eq!(value(&p, "seq_block_read_bw"), Some(17228.0 * 1024.0));
+}
+
+#[test]
+fn a_quoted_wrapped_table_is_read_when_its_csv_is_broken() {
+    let p = one(LKML_QUOTED);
+    assert_eq!(p.parameters["bonnie_output"], Value::from("table"));
+    assert_eq!(p.parameters["machine"], Value::from("txiki"));
+    assert_eq!(value(&p, "seq_char_write_bw"), Some(21270.0 * 1024.0));
+    assert_eq!(value(&p, "random_seeks"), Some(157.0));
+    assert_eq!(value(&p, "random_seeks_cpu"), Some(0.0));
+    assert_eq!(value(&p, "seq_create"), Some(21675.0));
+    assert_eq!(value(&p, "random_delete"), Some(13062.0));
+    assert_eq!(value(&p, "random_delete_cpu"), Some(61.0));
+}
+
+#[test]
+fn a_table_with_empty_cells_is_read_by_column() {
+    let all = parse(LKML_FAST).unwrap();
+    assert_eq!(all.len(), 3);
+    let names: Vec<&Value> = all.iter().map(|p| &p.parameters["machine"]).collect();
+    assert_eq!(names, ["2.4.20", "2.4.20-nas1", "2.4.20-nas2"]);
+    let p = &all[1];
+    assert_eq!(value(p, "seq_char_write_bw"), None, "-f: not run");
+    assert_eq!(value(p, "seq_block_write_bw"), Some(35998.0 * 1024.0));
+    assert_eq!(value(p, "rewrite_bw"), Some(12076.0 * 1024.0));
+    assert_eq!(value(p, "seq_char_read_bw"), None);
+    assert_eq!(value(p, "seq_block_read_bw"), Some(19056.0 * 1024.0));
+    assert_eq!(value(p, "random_seeks"), Some(206.7));
+    assert_eq!(value(p, "seq_create"), None, "no file tests in this table");
 }

@@ -11,16 +11,22 @@
 //!
 //! Seconds may be printed with `%g` (`2.4e-05 s`) and the rate may be
 //! `Infinity B/s`. Lines holding a carriage return are `status=progress`
-//! updates and never count as the summary. Every summary line (outside
-//! progress) is one result, so a log of several runs gives several results;
-//! each takes the `N+M records in/out` lines and the pasted command line
-//! (`$ dd if=/dev/zero of=test bs=8k count=16k oflag=dsync`) above it.
+//! updates and never count as the summary. A terminal copy loses the
+//! carriage returns and leaves the last update on a line of its own: dd
+//! prints `N+M records in/out` right before its final summary, so a
+//! summary-shaped line above those lines whose bytes and seconds the summary
+//! after them covers is progress too. Every other summary line is one
+//! result, so a log of several runs gives several results; each takes the
+//! `N+M records in/out` lines above it and the pasted command line
+//! (`$ dd if=/dev/zero of=test bs=8k count=16k oflag=dsync`) above it, also
+//! when the command ran in a loop (`for i in 1 2 3; do dd ...; done`): the
+//! stored command is the dd command alone, up to a `;`, `|`, `&&` or `#`.
 //!
 //! Metrics: `bytes` (B) always; `elapsed` (s) and the bandwidth, bytes
 //! divided by seconds (more exact than the rounded rate dd prints), only
 //! when dd measured a time above zero, a finite rate and more than zero
 //! bytes. So `0 s, Infinity B/s` gives only `bytes`. The bandwidth is
-//! `read_bw` when the pasted command writes to `/dev/null`, else `write_bw`
+//! `read_bw` when the pasted command writes to `/dev/null` or `/dev/zero`, else `write_bw`
 //! (dd's usual benchmark, also when no command line is in the text).
 //!
 //! Parameters: from the command line `if`, `of`, `conv`, `oflag`, `iflag`
@@ -54,7 +60,8 @@ pub use invocation::command;
 
 // ---------------------------------------------------------------- parsing
 
-/// What a dd test measures: writing a file, or reading one to `/dev/null`.
+/// What a dd test measures: writing a file, or reading one to `/dev/null`
+/// (or `/dev/zero`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Direction {
     /// `if=/dev/zero of=FILE`: the bandwidth is `write_bw`.
@@ -88,6 +95,11 @@ pub fn parse(text: &str) -> Result<Vec<Parsed>> {
     let mut results = Vec::new();
     let mut command: Option<PastedCommand> = None;
     let mut records: BTreeMap<String, Value> = BTreeMap::new();
+    // summary-shaped lines not yet followed by `records in`/`out` lines
+    let mut pending: Vec<Summary> = Vec::new();
+    // summary-shaped lines followed by them: progress if the summary after
+    // the records lines covers them
+    let mut doubtful: Vec<Summary> = Vec::new();
     let mut saw_progress = false;
     for line in output_lines(text) {
         let line = match line {
@@ -98,11 +110,23 @@ pub fn parse(text: &str) -> Result<Vec<Parsed>> {
             Line::Normal(l) => l,
         };
         if let Some(cmd) = command_line(line) {
+            for s in doubtful.drain(..).chain(pending.drain(..)) {
+                results.push(result(
+                    &s,
+                    command.clone(),
+                    &BTreeMap::new(),
+                    version.clone(),
+                ));
+            }
             command = Some(cmd);
             records.clear();
             continue;
         }
         if let Some((key, full, partial)) = records_line(line) {
+            // dd prints its records lines right before the final summary:
+            // a summary above them is the last status=progress update of a
+            // terminal copy that lost its carriage returns
+            doubtful.append(&mut pending);
             records.insert(format!("records_{key}"), Value::from(full));
             records.insert(format!("records_{key}_partial"), Value::from(partial));
             continue;
@@ -114,11 +138,28 @@ pub fn parse(text: &str) -> Result<Vec<Parsed>> {
                 }
             }
             SummaryLine::Foreign => bail!(locale_error(line)),
+            SummaryLine::Yes(s) if records.is_empty() => pending.push(s),
             SummaryLine::Yes(s) => {
-                results.push(result(&s, command.take(), &records, version.clone()));
+                for d in doubtful.drain(..) {
+                    if d.bytes <= s.bytes && d.seconds <= s.seconds {
+                        saw_progress = true;
+                    } else {
+                        let none = BTreeMap::new();
+                        results.push(result(&d, command.clone(), &none, version.clone()));
+                    }
+                }
+                results.push(result(&s, command.clone(), &records, version.clone()));
                 records.clear();
             }
         }
+    }
+    for s in doubtful.drain(..).chain(pending.drain(..)) {
+        results.push(result(
+            &s,
+            command.clone(),
+            &BTreeMap::new(),
+            version.clone(),
+        ));
     }
     if results.is_empty() {
         if saw_progress {
@@ -314,7 +355,7 @@ fn command_line(line: &str) -> Option<PastedCommand> {
         }
         offset += token.len() + 1;
     }
-    let text = line.get(start?..)?.trim();
+    let text = shell_command(line.get(start?..)?);
     let mut operands = BTreeMap::new();
     for token in text.split_whitespace().skip(1) {
         let token = token.trim_matches(|c| c == '"' || c == '\'');
@@ -331,6 +372,38 @@ fn command_line(line: &str) -> Option<PastedCommand> {
         text: text.to_string(),
         operands,
     })
+}
+
+/// The dd command alone, from `dd` to the first `;`, `|` or `&&` outside
+/// quotes (`; done` of a loop, `2>&1 | tail -1`) or a trailing `# comment`.
+fn shell_command(from_dd: &str) -> &str {
+    let mut quote: Option<char> = None;
+    let mut prev = ' ';
+    let mut end = from_dd.len();
+    for (i, c) in from_dd.char_indices() {
+        match quote {
+            Some(q) if c == q => quote = None,
+            Some(_) => {}
+            None => match c {
+                '"' | '\'' => quote = Some(c),
+                ';' | '|' => {
+                    end = i;
+                    break;
+                }
+                '&' if from_dd.get(i + 1..i + 2) == Some("&") => {
+                    end = i;
+                    break;
+                }
+                '#' if prev.is_whitespace() => {
+                    end = i;
+                    break;
+                }
+                _ => {}
+            },
+        }
+        prev = c;
+    }
+    from_dd.get(..end).unwrap_or(from_dd).trim()
 }
 
 /// Reads one dd command line (`dd if=/dev/zero of=f bs=8k count=16k
@@ -370,7 +443,8 @@ fn apply_command(parsed: &mut Parsed, cmd: PastedCommand) -> Direction {
             parsed.parameters.insert(key.to_string(), value);
         }
     }
-    let direction = if op("of") == Some("/dev/null") {
+    // /dev/zero discards what is written to it just as /dev/null does
+    let direction = if matches!(op("of"), Some("/dev/null" | "/dev/zero")) {
         Direction::Read
     } else {
         Direction::Write

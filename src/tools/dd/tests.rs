@@ -376,3 +376,75 @@ fn read_command_refuses_what_names_no_test() {
         .to_string();
     assert!(e.contains("expected a block size"), "{e}");
 }
+
+#[test]
+fn every_run_of_a_loop_gets_the_command_and_the_test_id() {
+    let runs = parse(&fixture("gnu91-loop-x3.txt")).unwrap();
+    assert_eq!(runs.len(), 3);
+    for (p, s) in runs.iter().zip([0.0712552, 0.0544508, 0.0565215]) {
+        assert_eq!(p.test_id.as_deref(), Some("dd-write-64k-fdatasync"));
+        assert_eq!(
+            p.command.as_deref(),
+            Some("dd if=/dev/zero of=test bs=64k count=1k conv=fdatasync")
+        );
+        assert_eq!(param(p, "conv"), Some(Value::from("fdatasync")));
+        assert_eq!(param(p, "records_out"), Some(Value::from(1024)));
+        assert_eq!(value(p, "write_bw"), Some(67108864.0 / s));
+    }
+    // `;done` with no space, no comment
+    let runs = parse(&fixture("gnu91-loop-nospace.txt")).unwrap();
+    assert_eq!(runs.len(), 2);
+    for p in &runs {
+        assert_eq!(p.test_id.as_deref(), Some("dd-write-4k-dsync"));
+        assert_eq!(
+            p.command.as_deref(),
+            Some("dd if=/dev/zero of=test bs=4k count=2k oflag=dsync")
+        );
+        assert_eq!(param(p, "oflag"), Some(Value::from("dsync")));
+    }
+    assert_eq!(value(&runs[1], "elapsed"), Some(0.591917));
+}
+
+#[test]
+fn shell_around_the_command_is_not_stored() {
+    let r =
+        read_command("dd if=/dev/zero of=f bs=1M count=64 conv=fdatasync 2>&1 | tail -1").unwrap();
+    assert_eq!(
+        r.command.as_deref(),
+        Some("dd if=/dev/zero of=f bs=1M count=64 conv=fdatasync 2>&1")
+    );
+    assert_eq!(r.test_id.as_deref(), Some("dd-write-bulk"));
+    let r = read_command("dd if=/dev/zero of='a;b' bs=8k && sync").unwrap();
+    assert_eq!(r.command.as_deref(), Some("dd if=/dev/zero of='a;b' bs=8k"));
+}
+
+#[test]
+fn a_progress_update_pasted_from_a_terminal_is_not_a_record() {
+    let p = one("gnu91-progress-pasted.txt");
+    assert_eq!(value(&p, "bytes"), Some(41943040.0));
+    assert_eq!(value(&p, "elapsed"), Some(3.00978));
+    assert_eq!(value(&p, "write_bw"), Some(41943040.0 / 3.00978));
+    assert_eq!(p.test_id.as_deref(), Some("dd-write-4k-dsync"));
+}
+
+#[test]
+fn a_bare_summary_before_another_full_run_is_kept() {
+    // `dd ... 2>&1 | tail -1` then a full run: the first line is no progress
+    // of the second (it copied more bytes than the second's summary)
+    let text = format!(
+        "134217728 bytes (134 MB, 128 MiB) copied, 0.300751 s, 446 MB/s\n{}",
+        fixture("gnu91-write-8k-dsync.txt")
+    );
+    let runs = parse(&text).unwrap();
+    assert_eq!(runs.len(), 2);
+    assert_eq!(value(&runs[0], "bytes"), Some(134217728.0));
+    assert_eq!(value(&runs[1], "bytes"), Some(8388608.0));
+}
+
+#[test]
+fn of_dev_zero_is_a_read_sink() {
+    let p = one("gnu91-read-dev-zero.txt");
+    assert_eq!(p.test_id.as_deref(), Some("dd-read-1m"));
+    assert_eq!(value(&p, "read_bw"), Some(8388608.0 / 0.00266076));
+    assert_eq!(value(&p, "write_bw"), None);
+}

@@ -21,11 +21,12 @@ pub(super) fn group_parsed(
     let first = jobs.first()?;
     let read = combine(jobs.iter().filter_map(|j| j.read.as_ref()).collect());
     let write = combine(jobs.iter().filter_map(|j| j.write.as_ref()).collect());
-    if read.is_none() && write.is_none() {
+    let mixed = combine(jobs.iter().filter_map(|j| j.mixed.as_ref()).collect());
+    if read.is_none() && write.is_none() && mixed.is_none() {
         return None;
     }
     let mut metrics = BTreeMap::new();
-    for (prefix, dir) in [("read", &read), ("write", &write)] {
+    for (prefix, dir) in [("read", &read), ("write", &write), ("mixed", &mixed)] {
         let Some(d) = dir else { continue };
         let mut put = |name: &str, value: Option<f64>, unit: Unit| {
             if let Some(v) = value.filter(|v| v.is_finite() && *v >= 0.0) {
@@ -45,7 +46,7 @@ pub(super) fn group_parsed(
             put(name, d.clat_pct.get(&key).copied(), Unit::Seconds);
         }
     }
-    let runtime = [&read, &write]
+    let runtime = [&read, &write, &mixed]
         .iter()
         .filter_map(|d| d.as_ref().and_then(|d| d.runtime))
         .reduce(f64::max);
@@ -63,13 +64,20 @@ pub(super) fn group_parsed(
         .iter()
         .fold(0u32, |n, j| n.saturating_add(j.jobs))
         .max(1);
-    let (parameters, test_id) = settings(&opts, first.header.as_ref(), fallback_jobs);
+    let (mut parameters, test_id) = settings(&opts, first.header.as_ref(), fallback_jobs);
+    if mixed.is_some() {
+        parameters.insert("unified_rw_reporting".to_string(), Value::from(1));
+    }
+    if let Some(host) = &first.host {
+        parameters.insert("fio_server".to_string(), Value::from(host.clone()));
+    }
     Some(Parsed {
         metrics,
         parameters,
         tool_version: version.map(str::to_string),
         test_id,
         command: pre.command.clone(),
+        error: None,
     })
 }
 
@@ -219,7 +227,8 @@ fn flag_value(v: &str) -> Option<u32> {
     }
 }
 
-/// Combines one direction over a group's jobs (see [`parse`] for the rules).
+/// Combines one direction over a group's jobs (see [`parse`] for the rules;
+/// with json+ histograms the percentiles are exact, see [`bins_percentile`]).
 pub(super) fn combine(dirs: Vec<&Dir>) -> Option<Dir> {
     match dirs.as_slice() {
         [] => return None,
@@ -241,9 +250,24 @@ pub(super) fn combine(dirs: Vec<&Dir>) -> Option<Dir> {
         Some(acc / total)
     };
     let mut clat_pct = BTreeMap::new();
+    // json+ histograms of every job: merged, they give the group's exact
+    // percentiles, found as fio finds them
+    let mut clat_bins: BTreeMap<u64, f64> = BTreeMap::new();
+    if dirs.iter().all(|d| !d.clat_bins.is_empty()) {
+        for d in &dirs {
+            for (k, n) in &d.clat_bins {
+                *clat_bins.entry(*k).or_insert(0.0) += n;
+            }
+        }
+    }
     if let Some(first) = dirs.first() {
         for key in first.clat_pct.keys() {
-            if let Some(v) = weighted(&|d: &Dir| d.clat_pct.get(key).copied()) {
+            let v = if clat_bins.is_empty() {
+                weighted(&|d: &Dir| d.clat_pct.get(key).copied())
+            } else {
+                bins_percentile(&clat_bins, *key)
+            };
+            if let Some(v) = v {
                 clat_pct.insert(*key, v);
             }
         }
@@ -257,5 +281,22 @@ pub(super) fn combine(dirs: Vec<&Dir>) -> Option<Dir> {
         lat_mean: weighted(&|d: &Dir| d.lat_mean),
         clat_mean: weighted(&|d: &Dir| d.clat_mean),
         clat_pct,
+        clat_bins,
     })
+}
+
+/// The percentile (in thousandths of a percent) of a latency histogram, in
+/// seconds: the first bucket at which the running count reaches that share
+/// of all I/Os, as fio's `calc_clat_percentiles` does.
+pub(super) fn bins_percentile(bins: &BTreeMap<u64, f64>, key: u32) -> Option<f64> {
+    let total: f64 = bins.values().sum();
+    let need = total * f64::from(key) / 100_000.0;
+    let mut sum = 0.0;
+    for (ns, n) in bins {
+        sum += n;
+        if sum >= need {
+            return Some(units::scale(*ns as f64, 1e-9));
+        }
+    }
+    None
 }

@@ -11,6 +11,7 @@ use crate::units::{self};
 /// The first fio JSON object in `text` (one with a `jobs` key), skipping
 /// anything fio or the user printed before it.
 pub(super) fn find_json(text: &str) -> Option<Value> {
+    // (a `jobs` key, or `client_stats` for client/server output)
     let mut offset = 0;
     for line in text.split_inclusive('\n') {
         let start = offset + (line.len() - line.trim_start().len());
@@ -20,7 +21,7 @@ pub(super) fn find_json(text: &str) -> Option<Value> {
         }
         let rest = text.get(start..)?;
         if let Some(v) = first_json_value(rest) {
-            if v.get("jobs").is_some() {
+            if v.get("jobs").is_some() || v.get("client_stats").is_some() {
                 return Some(v);
             }
         }
@@ -58,7 +59,12 @@ pub(super) fn json_jobs(doc: &Value) -> Result<(Vec<Job>, Option<String>)> {
         .get("fio version")
         .and_then(Value::as_str)
         .map(clean_version);
-    let Some(list) = doc.get("jobs").and_then(Value::as_array) else {
+    // `client_stats` is what `fio --client` prints
+    let Some(list) = doc
+        .get("jobs")
+        .or_else(|| doc.get("client_stats"))
+        .and_then(Value::as_array)
+    else {
         bail!("fio JSON without a \"jobs\" array (expected the output of --output-format=json)");
     };
     let global = doc
@@ -78,6 +84,10 @@ pub(super) fn json_jobs(doc: &Value) -> Result<(Vec<Job>, Option<String>)> {
             .and_then(Value::as_str)
             .unwrap_or_default()
             .to_string();
+        // the sum over every server, which the servers' own entries hold
+        if name == "All clients" {
+            continue;
+        }
         let group = entry.get("groupid").and_then(Value::as_i64).unwrap_or(0);
         jobs.push(Job {
             name,
@@ -85,8 +95,15 @@ pub(super) fn json_jobs(doc: &Value) -> Result<(Vec<Job>, Option<String>)> {
             jobs: 1,
             read: entry.get("read").and_then(|d| json_dir(d, kib_hint)),
             write: entry.get("write").and_then(|d| json_dir(d, kib_hint)),
+            mixed: entry.get("mixed").and_then(|d| json_dir(d, kib_hint)),
+            host: entry
+                .get("hostname")
+                .and_then(Value::as_str)
+                .map(str::to_string),
             options,
             header: None,
+            error: entry.get("error").and_then(Value::as_i64).unwrap_or(0),
+            error_text: None,
         });
     }
     Ok((jobs, version))
@@ -153,6 +170,21 @@ pub(super) fn json_dir(v: &Value, kib_hint: Option<bool>) -> Option<Dir> {
             }
         }
     }
+    // json+: the histogram fio's percentiles come from (nanoseconds)
+    let mut clat_bins = BTreeMap::new();
+    if let Some(bins) = obj
+        .get("clat_ns")
+        .and_then(|c| c.get("bins"))
+        .and_then(Value::as_object)
+    {
+        for (k, v) in bins {
+            if let (Ok(ns), Some(n)) = (k.parse::<u64>(), v.as_f64()) {
+                if n.is_finite() && n >= 0.0 {
+                    clat_bins.insert(ns, n);
+                }
+            }
+        }
+    }
     Some(Dir {
         ios,
         iops,
@@ -162,6 +194,7 @@ pub(super) fn json_dir(v: &Value, kib_hint: Option<bool>) -> Option<Dir> {
         lat_mean: lat.and_then(|l| json_mean(l, unit)),
         clat_mean: clat.and_then(|c| json_mean(c, unit)),
         clat_pct,
+        clat_bins,
     })
 }
 

@@ -1,9 +1,11 @@
 //! `fio`: building its command line and parsing its output.
 //!
-//! The parser reads fio's JSON (2.x and 3.x) and its normal text output (the
+//! The parser reads fio's JSON (2.x and 3.x), its normal text output (the
 //! 2.0-2.16 `io=..., bw=..., iops=..., runt=...` form and the 2.17+
-//! `IOPS=..., BW=...` form), optionally preceded by the command line or job
-//! file that produced it. It returns one [`Parsed`] per reporting group.
+//! `IOPS=..., BW=...` form) and its terse lines, optionally preceded by the
+//! command line or job file that produced it, and yabs's report of the fio
+//! runs it made. It returns one [`Parsed`] per reporting group of each fio
+//! invocation in the text.
 
 use std::collections::BTreeMap;
 
@@ -19,9 +21,12 @@ mod combine;
 mod invocation;
 mod json;
 mod pasted;
+mod runs;
+mod terse;
 #[cfg(test)]
 mod tests;
 mod text;
+mod yabs;
 
 pub use invocation::command;
 pub use pasted::read_command;
@@ -29,28 +34,35 @@ pub use pasted::read_command;
 use combine::group_parsed;
 use json::{find_json, json_jobs};
 use pasted::preamble;
+use terse::terse_jobs;
 use text::{job_header, job_result_start, text_jobs};
 
 /// Whether `text` looks like fio output: JSON with a `"fio version"` key, or
 /// text with a job header (`name: (g=0): rw=...`), a job result line
 /// (`name: (groupid=0, jobs=1): err= 0`) or a `Run status group` summary.
 pub fn looks_like(text: &str) -> bool {
-    if text.contains("\"fio version\"") {
+    if text.contains("\"fio version\"") || yabs::looks_like(text) {
         return true;
     }
     text.contains("Run status group")
-        || text
-            .lines()
-            .any(|l| job_header(l).is_some() || job_result_start(l.trim()).is_some())
+        || text.lines().any(|l| {
+            job_header(l).is_some()
+                || job_result_start(l.trim()).is_some()
+                || terse::terse_line(l.trim()).is_some()
+        })
 }
 
-/// Parses fio output into one [`Parsed`] per reporting group (`groupid`),
-/// in group order.
+/// Parses fio output into one [`Parsed`] per reporting group, in order
+/// (yabs output, which is fio's underneath, gives one per block size; see
+/// [`yabs`]):
+/// the groups of the first fio invocation in the text, then those of the
+/// next (see [`runs`] for where one run ends), never adding across runs.
 ///
-/// JSON is used when the text holds a fio JSON object (notes fio prints on
-/// stdout before it are skipped); otherwise the normal text output is read.
-/// A command line (`fio --rw=randread ...`, `./fio job.ini`) or job file text
-/// above the output adds the options the output does not state.
+/// Within one run, JSON is used when the text holds a fio JSON object
+/// (notes fio prints on stdout before it are skipped); otherwise the normal
+/// text output, otherwise terse lines. A command line (`fio --rw=randread
+/// ...`, `./fio job.ini`) or job file text above the output adds the
+/// options the output does not state.
 ///
 /// Several jobs in one group (numjobs > 1 without `group_reporting`, or
 /// several job sections without `stonewall`) are combined as fio's
@@ -62,36 +74,151 @@ pub fn looks_like(text: &str) -> bool {
 /// percentiles, the weighted mean lies there too and equals it when the jobs'
 /// distributions agree. A combined value that some job lacks is left out.
 ///
-/// Fails when the text holds neither fio JSON with a `jobs` array nor text
-/// job results with read or write lines.
+/// A group in which fio reports an error (`err=22`) gives a result without
+/// metrics whose `error` carries fio's error. Fails when the text holds no
+/// fio results, and when every result it holds is such an error (naming
+/// fio's error and the form of output found).
 pub fn parse(text: &str) -> Result<Vec<Parsed>> {
+    if let Some(results) = yabs::parse(text) {
+        return results;
+    }
+    let mut out = Vec::new();
+    let mut first_error = None;
+    for run in runs::invocations(text) {
+        match parse_run(run) {
+            Ok(groups) => out.extend(groups),
+            Err(e) => {
+                first_error.get_or_insert(e);
+            }
+        }
+    }
+    if let Some(e) = first_error {
+        if out.is_empty() {
+            return Err(e);
+        }
+    }
+    if let Some(p) = out.iter().find(|p| p.error.is_some()) {
+        if out.iter().all(|p| p.error.is_some()) {
+            bail!("{}", p.error.clone().unwrap_or_default());
+        }
+    }
+    Ok(out)
+}
+
+/// The form of fio output a run was read from, as errors name it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Form {
+    Json,
+    Text,
+    Terse,
+}
+
+impl Form {
+    fn name(self) -> &'static str {
+        match self {
+            Form::Json => "fio JSON output",
+            Form::Text => "fio text output",
+            Form::Terse => "fio terse output",
+        }
+    }
+}
+
+/// Parses the output of one fio invocation.
+fn parse_run(text: &str) -> Result<Vec<Parsed>> {
     let pre = preamble(text);
-    let (jobs, version) = if let Some(json) = find_json(text) {
-        json_jobs(&json)?
+    let (jobs, version, form) = if let Some(json) = find_json(text) {
+        let (jobs, version) = json_jobs(&json)?;
+        (jobs, version, Form::Json)
     } else {
-        text_jobs(text)
+        let (jobs, version) = text_jobs(text);
+        if jobs.is_empty() {
+            let (jobs, version) = terse_jobs(text);
+            (jobs, version, Form::Terse)
+        } else {
+            (jobs, version, Form::Text)
+        }
     };
     if jobs.is_empty() {
         bail!(
             "no fio results found (expected fio JSON with \"fio version\" and a \"jobs\" \
-             array, or fio text output with job results such as \
-             `name: (groupid=0, jobs=1): err= 0` followed by `read:`/`write:` lines)"
+             array, fio text output with job results such as \
+             `name: (groupid=0, jobs=1): err= 0` followed by `read:`/`write:` lines, \
+             or fio terse lines such as `3;fio-3.33;name;0;0;...`)"
         );
     }
-    let mut groups: BTreeMap<i64, Vec<Job>> = BTreeMap::new();
+    // a group is one host's: client/server output holds each server's jobs
+    let mut groups: BTreeMap<(Option<String>, i64), Vec<Job>> = BTreeMap::new();
     for job in jobs {
-        groups.entry(job.group).or_default().push(job);
+        groups
+            .entry((job.host.clone(), job.group))
+            .or_default()
+            .push(job);
     }
     let mut out = Vec::new();
     for jobs in groups.values() {
-        if let Some(p) = group_parsed(jobs, &pre, version.as_deref()) {
+        if let Some(failed) = jobs.iter().find(|j| j.error != 0) {
+            out.push(failed_group(failed, jobs, &pre, version.as_deref(), form));
+        } else if let Some(p) = group_parsed(jobs, &pre, version.as_deref()) {
             out.push(p);
         }
     }
     if out.is_empty() {
-        bail!("fio output holds no read or write results (expected a job with read or write I/O)");
+        bail!(
+            "{} holds no read or write results (expected a job with read or write I/O)",
+            form.name()
+        );
     }
     Ok(out)
+}
+
+/// The result of a group in which fio reported an error: its parameters
+/// and test id, no metrics, and fio's error.
+fn failed_group(
+    failed: &Job,
+    jobs: &[Job],
+    pre: &pasted::PastedCommand,
+    version: Option<&str>,
+    form: Form,
+) -> Parsed {
+    let words = failed
+        .error_text
+        .clone()
+        .or_else(|| errno_words(failed.error).map(str::to_string));
+    let error = match words {
+        Some(w) => format!("{} with error {} ({w})", form.name(), failed.error),
+        None => format!("{} with error {}", form.name(), failed.error),
+    };
+    let mut p = group_parsed(jobs, pre, version).unwrap_or_else(|| {
+        let (parameters, test_id) = combine::settings(&failed.options, failed.header.as_ref(), 1);
+        Parsed {
+            parameters,
+            test_id,
+            tool_version: version.map(str::to_string),
+            command: pre.command.clone(),
+            ..Parsed::default()
+        }
+    });
+    p.metrics.clear();
+    p.error = Some(format!("{error} in job `{}`", failed.name));
+    p
+}
+
+/// The C library's words for the error numbers fio commonly reports (its
+/// JSON gives only the number).
+fn errno_words(n: i64) -> Option<&'static str> {
+    Some(match n {
+        1 => "Operation not permitted",
+        2 => "No such file or directory",
+        5 => "Input/output error",
+        12 => "Cannot allocate memory",
+        13 => "Permission denied",
+        16 => "Device or resource busy",
+        22 => "Invalid argument",
+        28 => "No space left on device",
+        30 => "Read-only file system",
+        95 => "Operation not supported",
+        _ => return None,
+    })
 }
 
 /// The test id of a fio test: `fio-<rw>-<bs>-qd<iodepth>`, with `-j<N>`
@@ -127,6 +254,9 @@ struct Dir {
     clat_mean: Option<f64>,
     /// Completion latency percentiles: thousandths of a percent to seconds.
     clat_pct: BTreeMap<u32, f64>,
+    /// `--output-format=json+` completion latency histogram: bucket value
+    /// in nanoseconds to I/O count.
+    clat_bins: BTreeMap<u64, f64>,
 }
 
 impl Dir {
@@ -147,10 +277,19 @@ struct Job {
     jobs: u32,
     read: Option<Dir>,
     write: Option<Dir>,
+    /// Reads and writes reported as one (`unified_rw_reporting`), which fio
+    /// calls `mixed`.
+    mixed: Option<Dir>,
+    /// The fio server that ran the job, in client/server output.
+    host: Option<String>,
     /// Options the output states (JSON global then job options), raw.
     options: BTreeMap<String, String>,
     /// Parameters from a text job header line.
     header: Option<Header>,
+    /// fio's error number for the job (`err=22`, `"error" : 22`); 0 is none.
+    error: i64,
+    /// fio's words for the error, when the output prints them.
+    error_text: Option<String>,
 }
 
 /// What a text job header line (`name: (g=0): rw=..., bs=..., ioengine=...,

@@ -575,3 +575,305 @@ fn the_publications_fio_notation_becomes_fio_options() {
         assert_eq!(pasted::published_command_line(unchanged), unchanged);
     }
 }
+
+// ------------------------------------------------- several runs in one file
+
+const RUNS_X3_TXT: &str = include_str!("../../../tests/fixtures/fio/runs-appended-x3.txt");
+const RUNS_X2_JSON: &str = include_str!("../../../tests/fixtures/fio/runs-appended-x2.json");
+const RUNS_W_THEN_R: &str = include_str!("../../../tests/fixtures/fio/runs-write-then-read.txt");
+
+#[test]
+fn runs_appended_to_one_text_log_stay_apart() {
+    let runs = parse(RUNS_X3_TXT).unwrap();
+    assert_eq!(runs.len(), 3, "one result per fio invocation");
+    for (p, ios) in runs.iter().zip([34376.0, 31347.0, 32856.0]) {
+        assert_eq!(p.test_id.as_deref(), Some("fio-randread-4k-qd8"));
+        close(m(p, "read_iops"), ios / 1.001);
+        close(m(p, "read_bw"), ios * 4096.0 / 1.001);
+        assert_eq!(param(p, "numjobs"), Value::from(1));
+    }
+}
+
+#[test]
+fn runs_appended_as_json_stay_apart() {
+    let runs = parse(RUNS_X2_JSON).unwrap();
+    assert_eq!(runs.len(), 2);
+    assert_eq!(m(&runs[0], "write_iops"), 23514.485514);
+    assert_eq!(m(&runs[1], "write_iops"), 18459.540460);
+    for p in &runs {
+        assert_eq!(p.test_id.as_deref(), Some("fio-randwrite-4k-qd16"));
+    }
+}
+
+#[test]
+fn write_then_read_pasted_with_and_gives_a_write_and_a_read() {
+    let runs = parse(RUNS_W_THEN_R).unwrap();
+    assert_eq!(runs.len(), 2);
+    let (w, r) = (&runs[0], &runs[1]);
+    assert_eq!(w.test_id.as_deref(), Some("fio-write-1m-qd4"));
+    assert_eq!(r.test_id.as_deref(), Some("fio-read-1m-qd4"));
+    close(m(w, "write_iops"), 3650.0 / 1.001);
+    close(m(r, "read_iops"), 625.0 / 1.006);
+    assert!(!w.metrics.contains_key("read_iops"), "{:?}", names(w));
+    assert!(!r.metrics.contains_key("write_iops"), "{:?}", names(r));
+    assert!(w
+        .command
+        .as_deref()
+        .unwrap()
+        .starts_with("fio --name=write"));
+}
+
+#[test]
+fn one_run_with_two_groups_is_still_one_run() {
+    assert_eq!(runs::invocations(JOBFILE_TXT).len(), 1);
+    assert_eq!(runs::invocations(FIO2_OLD_TXT).len(), 1);
+    assert_eq!(runs::invocations(JOBS2_TXT).len(), 1);
+    assert_eq!(runs::invocations(RUNS_X3_TXT).len(), 3);
+    // text then JSON of the same run (--output-format=normal,json)
+    let both = format!("{RANDREAD_TXT}{RANDREAD_JSON}");
+    assert_eq!(parse(&both).unwrap().len(), 1);
+}
+
+// ----------------------------------------------------------------- terse
+
+const TERSE_V2: &str = include_str!("../../../tests/fixtures/fio/terse-v2.txt");
+const TERSE_V3: &str = include_str!("../../../tests/fixtures/fio/terse-v3.txt");
+const TERSE_V4_RW: &str = include_str!("../../../tests/fixtures/fio/terse-v4-randrw.txt");
+const TERSE_V5: &str = include_str!("../../../tests/fixtures/fio/terse-v5.txt");
+const TERSE_V3_J2: &str = include_str!("../../../tests/fixtures/fio/terse-v3-j2.txt");
+const TERSE_V3_X2: &str = include_str!("../../../tests/fixtures/fio/terse-v3-x2.txt");
+const TERSE_V3_NORMAL: &str = include_str!("../../../tests/fixtures/fio/terse-v3-with-normal.txt");
+
+#[test]
+fn terse_v3_in_canonical_units() {
+    assert!(looks_like(TERSE_V3));
+    let p = one(TERSE_V3);
+    assert_eq!(m(&p, "read_io_bytes"), 91176.0 * 1024.0);
+    assert_eq!(m(&p, "read_bw"), 91084.0 * 1024.0);
+    assert_eq!(unit(&p, "read_bw"), "B/s");
+    assert_eq!(m(&p, "read_iops"), 22771.0);
+    assert_eq!(m(&p, "runtime"), 1.001);
+    assert_eq!(m(&p, "read_clat_mean"), 338.956460e-6);
+    assert_eq!(m(&p, "read_lat_mean"), 350.208906e-6);
+    assert_eq!(m(&p, "read_clat_p50"), 193e-6);
+    assert_eq!(m(&p, "read_clat_p99"), 3883e-6);
+    assert_eq!(p.tool_version.as_deref(), Some("3.33"));
+    assert!(!p.metrics.contains_key("write_iops"));
+}
+
+#[test]
+fn terse_v2_has_no_fio_version_field() {
+    let p = one(TERSE_V2);
+    assert_eq!(m(&p, "read_iops"), 27098.0);
+    assert_eq!(m(&p, "read_bw"), 108395.0 * 1024.0);
+    assert_eq!(m(&p, "read_clat_p99"), 3620e-6);
+    assert_eq!(p.tool_version, None);
+}
+
+#[test]
+fn terse_v4_and_v5_have_a_trim_section() {
+    let p = one(TERSE_V4_RW);
+    assert_eq!(m(&p, "read_iops"), 13832.0);
+    assert_eq!(m(&p, "write_iops"), 13843.0);
+    assert_eq!(m(&p, "write_bw"), 55372.0 * 1024.0);
+    assert_eq!(m(&p, "read_clat_p50"), 154e-6);
+    let p = one(TERSE_V5);
+    assert_eq!(m(&p, "read_iops"), 28380.0);
+    assert_eq!(m(&p, "read_bw"), 113522.0 * 1024.0);
+    assert_eq!(m(&p, "read_clat_p99"), 313e-6);
+}
+
+#[test]
+fn terse_jobs_of_one_run_combine_and_appended_runs_do_not() {
+    // numjobs=2 without group_reporting: two lines, one disk utilisation
+    let p = one(TERSE_V3_J2);
+    assert_eq!(m(&p, "read_iops"), 18804.0 + 18923.0);
+    // two runs appended: same job, different disk figures
+    let runs = parse(TERSE_V3_X2).unwrap();
+    assert_eq!(runs.len(), 2);
+    assert_eq!(m(&runs[0], "read_iops"), 28813.0);
+    assert_eq!(m(&runs[1], "read_iops"), 32262.0);
+}
+
+#[test]
+fn terse_with_normal_output_around_it_is_one_result() {
+    let p = one(TERSE_V3_NORMAL);
+    // the normal output is read (it is the more exact of the two)
+    assert_eq!(p.test_id.as_deref(), Some("fio-randread-4k-qd8"));
+    close(m(&p, "read_iops"), 29257.0 / 1.007);
+}
+
+// ---------------------------------------------------------------- errors
+
+const ERROR22_JSON: &str = include_str!("../../../tests/fixtures/fio/error22.json");
+const ERROR22_TXT: &str = include_str!("../../../tests/fixtures/fio/error22.txt");
+
+#[test]
+fn fio_errors_are_passed_on() {
+    let e = parse(ERROR22_JSON).unwrap_err().to_string();
+    assert_eq!(
+        e,
+        "fio JSON output with error 22 (Invalid argument) in job `randread`"
+    );
+    let e = parse(ERROR22_TXT).unwrap_err().to_string();
+    assert_eq!(
+        e,
+        "fio text output with error 22 (Invalid argument) in job `randread`"
+    );
+}
+
+#[test]
+fn a_failed_run_among_good_ones_is_a_failed_result() {
+    let text = format!("{RANDREAD_TXT}{ERROR22_TXT}");
+    let runs = parse(&text).unwrap();
+    assert_eq!(runs.len(), 2);
+    assert!(runs[0].error.is_none());
+    assert!(runs[1].metrics.is_empty());
+    assert_eq!(runs[1].test_id.as_deref(), Some("fio-randread-1000-qd8"));
+    assert!(runs[1].error.as_deref().unwrap().contains("error 22"));
+}
+
+// ------------------------------------------------------------------ yabs
+
+const YABS_TXT: &str = include_str!("../../../tests/fixtures/fio/yabs-v2023-04-23-readme.txt");
+const YABS_JSON: &str = include_str!("../../../tests/fixtures/fio/yabs-v2023-04-23-example.json");
+
+#[test]
+fn yabs_json_kbps_is_kib_per_second() {
+    assert!(looks_like(YABS_JSON));
+    let all = parse(YABS_JSON).unwrap();
+    assert_eq!(all.len(), 4);
+    let p = &all[0];
+    assert_eq!(p.test_id.as_deref(), Some("fio-randrw-4k-qd64-j2"));
+    assert_eq!(m(p, "read_bw"), 405417.0 * 1024.0);
+    assert_eq!(m(p, "write_bw"), 406487.0 * 1024.0);
+    assert_eq!(m(p, "read_iops"), 101354.0);
+    assert_eq!(m(p, "write_iops"), 101621.0);
+    assert_eq!(param(p, "runner"), Value::from("yabs"));
+    assert_eq!(param(p, "yabs_version"), Value::from("v2023-04-23"));
+    assert_eq!(param(p, "rwmixread"), Value::from(50));
+    assert_eq!(param(p, "iodepth"), Value::from(64));
+    assert_eq!(param(p, "numjobs"), Value::from(2));
+    assert_eq!(all[3].test_id.as_deref(), Some("fio-randrw-1m-qd64-j2"));
+    assert_eq!(m(&all[3], "write_iops"), 410.0);
+}
+
+#[test]
+fn yabs_text_before_mid_2026_prints_mb_for_1000_kib() {
+    assert!(looks_like(YABS_TXT));
+    let all = parse(YABS_TXT).unwrap();
+    assert_eq!(all.len(), 4);
+    let ids: Vec<&str> = all.iter().filter_map(|p| p.test_id.as_deref()).collect();
+    assert_eq!(
+        ids,
+        [
+            "fio-randrw-4k-qd64-j2",
+            "fio-randrw-64k-qd64-j2",
+            "fio-randrw-512k-qd64-j2",
+            "fio-randrw-1m-qd64-j2"
+        ]
+    );
+    // `405.41 MB/s` is fio's 405417 KiB/s cut to 405.41 thousands
+    close(m(&all[0], "read_bw"), 405410.0 * 1024.0);
+    close(m(&all[0], "write_bw"), 406480.0 * 1024.0);
+    assert_eq!(m(&all[0], "read_iops"), 101300.0);
+    assert_eq!(m(&all[2], "read_iops"), 742.0);
+    close(m(&all[3], "write_bw"), 420820.0 * 1024.0);
+    assert_eq!(param(&all[0], "yabs_text_mb"), Value::from("1000 KiB/s"));
+    // the text agrees with the JSON of the same run within the cut digits
+    let json = parse(YABS_JSON).unwrap();
+    for (t, j) in all.iter().zip(&json) {
+        let (t, j) = (m(t, "read_bw"), m(j, "read_bw"));
+        assert!(t <= j && j - t < 10.0 * 1024.0, "{t} vs {j}");
+    }
+}
+
+#[test]
+fn yabs_text_from_v2026_07_03_is_si() {
+    let newer = YABS_TXT.replace("v2023-04-23", "v2026-07-03");
+    let all = parse(&newer).unwrap();
+    assert_eq!(m(&all[0], "read_bw"), 405.41e6);
+    assert_eq!(param(&all[0], "yabs_text_mb"), Value::from("1000000 B/s"));
+}
+
+#[test]
+fn yabs_without_fio_results_names_yabs() {
+    let cut = YABS_TXT.split("Block Size").next().unwrap();
+    let e = parse(cut).unwrap_err().to_string();
+    assert!(e.starts_with("yabs output without fio results"), "{e}");
+}
+
+// ----------------------------------------------------------------- json+
+
+const JSONPLUS: &str = include_str!("../../../tests/fixtures/fio/jsonplus-randread.json");
+const JSONPLUS_J2: &str = include_str!("../../../tests/fixtures/fio/jsonplus-randread-j2.json");
+
+#[test]
+fn json_plus_is_read_as_json() {
+    let p = one(JSONPLUS);
+    assert_eq!(p.test_id.as_deref(), Some("fio-randread-4k-qd8"));
+    assert_eq!(m(&p, "read_iops"), 26169.830170);
+    assert_eq!(m(&p, "read_clat_p50"), 158720e-9);
+    assert_eq!(m(&p, "read_clat_p99"), 3915776e-9);
+    assert_eq!(m(&p, "read_clat_p99_9"), 13565952e-9);
+}
+
+#[test]
+fn json_plus_bins_give_the_exact_percentiles_of_a_group() {
+    // one job: the histogram rule gives what fio printed
+    let doc = find_json(JSONPLUS).unwrap();
+    let (jobs, _) = json_jobs(&doc).unwrap();
+    let read = jobs[0].read.as_ref().unwrap();
+    for (key, printed) in &read.clat_pct {
+        assert_eq!(
+            combine::bins_percentile(&read.clat_bins, *key),
+            Some(*printed)
+        );
+    }
+    // two jobs without group_reporting: the merged histogram, not a mean
+    let p = one(JSONPLUS_J2);
+    assert_eq!(p.test_id.as_deref(), Some("fio-randread-4k-qd4-j2"));
+    assert_eq!(m(&p, "read_clat_p50"), 138240e-9);
+    assert_eq!(m(&p, "read_clat_p99"), 1875968e-9);
+    assert_eq!(m(&p, "read_clat_p99_9"), 4489216e-9);
+}
+
+// --------------------------------------------------- client/server, mixed
+
+const CS_JSON: &str = include_str!("../../../tests/fixtures/fio/client-server-mixed.json");
+const CS_TXT: &str = include_str!("../../../tests/fixtures/fio/client-server-mixed.txt");
+
+#[test]
+fn client_server_json_with_unified_reporting_gives_mixed_metrics() {
+    assert!(looks_like(CS_JSON));
+    let p = one(CS_JSON);
+    assert_eq!(p.test_id.as_deref(), Some("fio-randrw-4k-qd8"));
+    assert_eq!(m(&p, "mixed_iops"), 37401.598402);
+    assert_eq!(unit(&p, "mixed_iops"), "IOPS");
+    assert_eq!(m(&p, "mixed_bw"), 153196947.0);
+    assert_eq!(unit(&p, "mixed_bw"), "B/s");
+    assert_eq!(m(&p, "mixed_clat_p50"), 148480e-9);
+    assert!(!p.metrics.contains_key("read_iops"), "{:?}", names(&p));
+    assert_eq!(param(&p, "unified_rw_reporting"), Value::from(1));
+    assert_eq!(param(&p, "fio_server"), Value::from("localhost"));
+}
+
+#[test]
+fn client_server_text_with_unified_reporting_gives_mixed_metrics() {
+    let p = one(CS_TXT);
+    assert_eq!(p.test_id.as_deref(), Some("fio-randrw-4k-qd8"));
+    close(m(&p, "mixed_iops"), 39139.0 / 1.001);
+    close(m(&p, "mixed_bw"), 39139.0 * 4096.0 / 1.001);
+    assert_eq!(m(&p, "mixed_clat_p99"), 1631e-6);
+}
+
+#[test]
+fn a_terse_error_names_the_terse_form() {
+    let failed = TERSE_V3.replacen(";randread;0;0;", ";randread;0;5;", 1);
+    assert_ne!(failed, TERSE_V3);
+    let e = parse(&failed).unwrap_err().to_string();
+    assert_eq!(
+        e,
+        "fio terse output with error 5 (Input/output error) in job `randread`"
+    );
+}

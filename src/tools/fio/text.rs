@@ -242,9 +242,25 @@ pub(super) fn job_result_start(t: &str) -> Option<(String, i64, u32)> {
     Some((name, group, jobs))
 }
 
+/// The error of a job result line: `err= 0:` is none; `err=22 (file:io_u.c:1876,
+/// func=io_u error, error=Invalid argument):` is 22 with fio's words.
+pub(super) fn result_error(t: &str) -> (i64, Option<String>) {
+    let Some(rest) = t.split_once("err=").map(|(_, r)| r.trim_start()) else {
+        return (0, None);
+    };
+    let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+    let number = rest.get(..digits).and_then(|d| d.parse().ok()).unwrap_or(0);
+    let words = rest
+        .split_once("error=")
+        .and_then(|(_, w)| w.split(')').next())
+        .map(|w| w.trim().to_string())
+        .filter(|w| !w.is_empty());
+    (number, words)
+}
+
 /// Which direction a text line reports: `read : io=...`, `  write: IOPS=...`.
 fn direction_line(t: &str) -> Option<(usize, &str)> {
-    for (i, word) in ["read", "write", "trim"].iter().enumerate() {
+    for (i, word) in ["read", "write", "trim", "mixed"].iter().enumerate() {
         if let Some(rest) = t.strip_prefix(word) {
             if let Some(rest) = rest.trim_start().strip_prefix(':') {
                 if rest.contains("io=") || rest.contains("IOPS=") || rest.contains("BW=") {
@@ -339,9 +355,12 @@ struct TextJob {
     pub(super) name: String,
     pub(super) group: i64,
     pub(super) jobs: u32,
-    pub(super) lines: [Option<(DirLine, Dir)>; 2],
+    /// read, write, trim, mixed (`unified_rw_reporting`)
+    pub(super) lines: [Option<(DirLine, Dir)>; 4],
     pub(super) issued: [Option<f64>; 2],
     pub(super) short: bool,
+    pub(super) error: i64,
+    pub(super) error_text: Option<String>,
 }
 
 /// Reads every job block of fio's normal text output.
@@ -372,10 +391,13 @@ pub(super) fn text_jobs(text: &str) -> (Vec<Job>, Option<String>) {
             after_header = false;
         }
         if let Some((name, group, jobs)) = job_result_start(t) {
+            let (error, error_text) = result_error(t);
             blocks.push(TextJob {
                 name,
                 group,
                 jobs,
+                error,
+                error_text,
                 ..TextJob::default()
             });
             in_block = true;
@@ -466,18 +488,24 @@ pub(super) fn version_line(t: &str, after_header: bool) -> Option<String> {
 /// the runtime is the exact integer fio divided by), since each is rounded
 /// to a few digits and the longest one is rounded least.
 fn finish_text_job(b: TextJob, header: Option<Header>) -> Job {
-    let mut dirs: [Option<Dir>; 2] = [None, None];
-    for (i, slot) in b.lines.into_iter().take(2).enumerate() {
+    let mut dirs: [Option<Dir>; 4] = [None, None, None, None];
+    for (i, slot) in b.lines.into_iter().enumerate() {
         let Some((line, mut dir)) = slot else {
             continue;
         };
-        let ios = b.issued.get(i).copied().flatten();
+        if i == 2 {
+            continue; // trim
+        }
+        // fio counts mixed I/O in the read slots
+        let at = if i == 3 { 0 } else { i };
+        let ios = b.issued.get(at).copied().flatten();
         if ios == Some(0.0) {
             continue;
         }
         let bs = header
             .as_ref()
-            .and_then(|h| h.bs.get(i).copied())
+            .and_then(|h| h.bs.get(at).copied())
+            .filter(|&b| i != 3 || header.as_ref().and_then(|h| h.bs.get(1)) == Some(&b))
             .filter(|(lo, hi)| lo == hi && *lo > 0)
             .map(|(lo, _)| lo as f64);
         dir.ios = ios;
@@ -505,14 +533,18 @@ fn finish_text_job(b: TextJob, header: Option<Header>) -> Job {
             *d = Some(dir);
         }
     }
-    let [read, write] = dirs;
+    let [read, write, _, mixed] = dirs;
     Job {
         name: b.name,
         group: b.group,
         jobs: b.jobs.max(1),
         read,
         write,
+        mixed,
+        host: None,
         options: BTreeMap::new(),
         header,
+        error: b.error,
+        error_text: b.error_text,
     }
 }

@@ -621,7 +621,7 @@ fn apply_command(parsed: &mut Parsed, inv: &PastedCommand) {
     if let Some(s) = opt('w').and_then(time_arg) {
         p.insert("work_time".into(), Value::from(s));
     }
-    let modes = mode_flags(&inv.flags);
+    let modes = mode_flags(&effective_flags(inv));
     p.insert("flags".into(), Value::from(modes.as_str()));
     if let Some(t) = &inv.target {
         p.insert("target".into(), Value::from(t.as_str()));
@@ -634,6 +634,24 @@ fn apply_command(parsed: &mut Parsed, inv: &PastedCommand) {
     parsed.command = Some(inv.text.clone());
 }
 
+/// The flags of the test the command runs: its letters, with `R` added when
+/// the options spell out what `-R` sets (`-i 0 -w 3 -S 64m`, ioping's
+/// manual: "sets default interval to zero, stops measurement after 3
+/// seconds and increases default working set size to 64m"; `-q`, which
+/// `-R` also sets, changes only the output). Long options (`-rapid`,
+/// `--linear`) are letters already.
+fn effective_flags(inv: &PastedCommand) -> String {
+    let mut flags = inv.flags.clone();
+    let opt = |c: char| inv.options.get(&c).map(String::as_str);
+    let spelled_rapid = opt('i').and_then(time_arg) == Some(0.0)
+        && opt('w').and_then(time_arg) == Some(3.0)
+        && opt('S').and_then(size_arg) == Some(64 << 20);
+    if spelled_rapid && !flags.contains('R') {
+        flags.push('R');
+    }
+    flags
+}
+
 /// The mode flags among `flags`, each once, in [`MODE_FLAGS`] order.
 fn mode_flags(flags: &str) -> String {
     MODE_FLAGS.chars().filter(|c| flags.contains(*c)).collect()
@@ -643,7 +661,8 @@ fn mode_flags(flags: &str) -> String {
 ///
 /// Only the flags that change what is measured count (`R L C D W G A Y y N
 /// H`); output flags such as `B`, `J`, `q` and options such as `-c` do
-/// not. No mode flag is `ioping-latency` (`ioping -c 10 DIR`), `R` is
+/// not. A pasted command's flags are its effective mode: `-q -i 0 -w 3 -S
+/// 64m` is `-R`, `-rapid -linear` is `-RL`. No mode flag is `ioping-latency` (`ioping -c 10 DIR`), `R` is
 /// `ioping-seek`, `RL` is `ioping-seq`, `RLC` is `ioping-seq-cached`; any
 /// other set is `ioping-` followed by its letters in the order above, so
 /// `ioping -D -c 10` is `ioping-D` and `ioping -RLD` is `ioping-RLD`.

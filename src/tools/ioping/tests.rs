@@ -456,3 +456,38 @@ fn read_command_refuses_a_line_without_options() {
     assert!(e.contains("expected an ioping command line"), "{e}");
     assert!(read_command("cat ioping.log").is_err());
 }
+
+#[test]
+fn options_that_spell_out_rapid_are_the_seek_test() {
+    let p = one("ioping13-spelled-R.txt");
+    assert_eq!(p.test_id.as_deref(), Some("ioping-seek"));
+    assert_eq!(param(&p, "flags"), Some(Value::from("R")));
+    assert_eq!(param(&p, "interval"), Some(Value::from(0.0)));
+    assert_eq!(param(&p, "work_time"), Some(Value::from(3.0)));
+    assert_eq!(param(&p, "work_size"), Some(Value::from(64u64 << 20)));
+    assert_metrics(
+        &p,
+        30.3e3,
+        10.7e3,
+        41.9 * 1024.0 * 1024.0,
+        [42.3e-6, 93.3e-6, 20.9e-3, 175.9e-6],
+    );
+    // one setting off is another test
+    let r = read_command("ioping -q -i 0 -w 3 -S 32m /mnt").unwrap();
+    assert_eq!(r.test_id.as_deref(), Some("ioping-latency"));
+}
+
+#[test]
+fn long_mode_names_are_the_letters() {
+    let p = one("ioping13-long-RLC.txt");
+    assert_eq!(p.test_id.as_deref(), Some("ioping-seq-cached"));
+    assert_metrics(
+        &p,
+        43.6e3,
+        43.7e3,
+        10.7 * 1024.0 * 1024.0 * 1024.0,
+        [16.8e-6, 22.9e-6, 4.11e-3, 25.1e-6],
+    );
+    let r = read_command("ioping --rapid --linear /mnt").unwrap();
+    assert_eq!(r.test_id.as_deref(), Some("ioping-seq"));
+}

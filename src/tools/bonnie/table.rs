@@ -1,0 +1,227 @@
+//! bonnie++ 1.0x's text table, read when no CSV line accompanies it (the
+//! common paste before about 2010), also wrapped by a mail client.
+//!
+//! ```text
+//! Version  1.03       ------Sequential Output------ --Sequential Input- --Random-
+//!                     -Per Chr- --Block-- -Rewrite- -Per Chr- --Block-- --Seeks--
+//! Machine        Size K/sec %CP K/sec %CP K/sec %CP K/sec %CP K/sec %CP  /sec %CP
+//! mb02             4G 15293  74 22200  12  5624   2  4793  22 38244   9 100.6   0
+//!                     ------Sequential Create------ --------Random Create--------
+//!                     -Create-- --Read--- -Delete-- -Create-- --Read--- -Delete--
+//!               files  /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP
+//!                  16 22330 100 +++++ +++ 17886 100 20147  93 +++++ +++ 15523  92
+//! ```
+//!
+//! Each data row becomes the 27-field CSV line bonnie++ 1.0x would have
+//! printed for it, so the table and the CSV give the same metrics. A row
+//! with every cell is read by its words, also when a mail client broke it
+//! onto two lines; a row with empty cells (`-f` skips the per-character
+//! tests) is read by column, each cell under the header word it ends under.
+//! The 1.9x and 2.0x tables are not read: 2.00a prints the file count where
+//! file-test rates belong, so only their CSV line is trusted.
+
+/// A text table found in the output, as CSV lines of format 1.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) struct Table {
+    /// The version of its title line (`1.03`).
+    pub(super) version: String,
+    /// Index of the title line, and of the line after the table.
+    pub(super) lines: (usize, usize),
+    /// One synthesised CSV line per machine row.
+    pub(super) csv: Vec<String>,
+    /// The machine names as the table prints them (cut to 16 characters).
+    pub(super) machines: Vec<String>,
+}
+
+/// The 1.0x title's version (`Version  1.03       ------Sequential Output`).
+fn title_version(line: &str) -> Option<&str> {
+    let mut words = line.split_whitespace();
+    if words.next()? != "Version" {
+        return None;
+    }
+    let version = words.next()?;
+    let next = words.next()?;
+    (next.starts_with("------Sequential") && version.starts_with("1.0")).then_some(version)
+}
+
+/// A data cell: a number, `+++++`/`+++`, a size.
+fn is_cell(w: &str) -> bool {
+    (!w.is_empty() && w.bytes().all(|b| b == b'+'))
+        || (w.starts_with(|c: char| c.is_ascii_digit())
+            && w.bytes()
+                .all(|b| b.is_ascii_digit() || b".:/kKmMgGT".contains(&b)))
+}
+
+/// A size cell of the machine row (`4G`, `3400M`, `1G:32k`).
+fn is_size(w: &str) -> bool {
+    let head = w.split(':').next().unwrap_or(w);
+    head.len() > 1
+        && head.ends_with(['K', 'M', 'G', 'T', 'k', 'm', 'g', 't'])
+        && head
+            .get(..head.len() - 1)
+            .is_some_and(|d| d.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// End columns (exclusive) of the words of `line`.
+fn word_ends(line: &str) -> Vec<(usize, &str)> {
+    let mut out = Vec::new();
+    let mut start = None;
+    for (i, c) in line.char_indices() {
+        match (c.is_whitespace(), start) {
+            (false, None) => start = Some(i),
+            (true, Some(s)) => {
+                out.push((i, line.get(s..i).unwrap_or_default()));
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    if let Some(s) = start {
+        out.push((line.len(), line.get(s..).unwrap_or_default()));
+    }
+    out
+}
+
+/// One section's rows: the header line (`... K/sec %CP` or `files /sec
+/// %CP`) and the data rows below it, each as its label words and 12 cells
+/// (empty where the row has none).
+struct Section {
+    rows: Vec<(String, Vec<String>)>,
+    next: usize,
+}
+
+/// Reads the rows under a header at `lines[at]`; `sizes` says the rows are
+/// named by a machine name and a size (else by the file count alone).
+fn section(lines: &[&str], at: usize, sizes: bool) -> Section {
+    let header = lines.get(at).copied().unwrap_or_default();
+    let mut i = at + 1;
+    let columns: Vec<usize> = word_ends(header)
+        .iter()
+        .filter(|(_, w)| matches!(*w, "K/sec" | "/sec" | "%CP"))
+        .map(|(end, _)| *end)
+        .collect();
+    // a header broken by a mail client: `/sec %CP` on a line of its own
+    let wrapped = columns.len() < 12;
+    if wrapped && lines.get(i).is_some_and(|l| l.trim().starts_with("/sec")) {
+        i += 1;
+    }
+    let mut rows = Vec::new();
+    while let Some(line) = lines.get(i) {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        if words.is_empty() || line.contains("------") {
+            break;
+        }
+        // label words: everything before the first cell (a machine name may
+        // hold spaces: `compiled in  15872M ...`)
+        let first_cell = if sizes {
+            words.iter().position(|w| is_size(w))
+        } else {
+            Some(0)
+        };
+        let Some(first_cell) = first_cell.filter(|&k| !sizes || k > 0) else {
+            break;
+        };
+        let label_end = first_cell;
+        let mut cells: Vec<String> = match words.get(label_end + 1..) {
+            Some(c) if c.iter().all(|w| is_cell(w)) => c.iter().map(|s| s.to_string()).collect(),
+            _ => break,
+        };
+        let label = words.get(..=label_end).unwrap_or_default().join(" ");
+        i += 1;
+        if cells.len() < 12 {
+            // broken onto the next line by a mail client?
+            let next: Vec<&str> = lines
+                .get(i)
+                .map(|l| l.split_whitespace().collect())
+                .unwrap_or_default();
+            let next_cells = !next.is_empty() && next.iter().all(|w| is_cell(w));
+            if next_cells && cells.len() + next.len() == 12 {
+                cells.extend(next.iter().map(|s| s.to_string()));
+                i += 1;
+            } else if !wrapped && columns.len() == 12 {
+                cells = by_column(line, label_end + 1, &columns);
+            }
+        }
+        if cells.len() != 12 {
+            break;
+        }
+        rows.push((label, cells));
+    }
+    Section { rows, next: i }
+}
+
+/// The row's cells placed under the header columns they end under (within
+/// two characters); a column without a cell is empty.
+fn by_column(line: &str, skip: usize, columns: &[usize]) -> Vec<String> {
+    let mut cells = vec![String::new(); columns.len()];
+    for (end, word) in word_ends(line).into_iter().skip(skip) {
+        let nearest = columns
+            .iter()
+            .enumerate()
+            .min_by_key(|(_, &c)| c.abs_diff(end))
+            .filter(|(_, &c)| c.abs_diff(end) <= 2);
+        match nearest {
+            Some((k, _)) if cells.get(k).is_some_and(String::is_empty) => {
+                if let Some(cell) = cells.get_mut(k) {
+                    *cell = word.to_string();
+                }
+            }
+            _ => return Vec::new(),
+        }
+    }
+    cells
+}
+
+/// Every 1.0x text table in `lines` (mail quoting already removed).
+pub(super) fn tables(lines: &[&str]) -> Vec<Table> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while let Some(line) = lines.get(i) {
+        let Some(version) = title_version(line) else {
+            i += 1;
+            continue;
+        };
+        let start = i;
+        let Some(io_at) = (i + 1..(i + 6).min(lines.len()))
+            .find(|&k| lines.get(k).is_some_and(|l| l.contains("K/sec %CP")))
+        else {
+            i += 1;
+            continue;
+        };
+        let io = section(lines, io_at, true);
+        let files_at = (io.next..(io.next + 7).min(lines.len())).find(|&k| {
+            lines
+                .get(k)
+                .is_some_and(|l| l.trim_start().starts_with("files") && l.contains("/sec %CP"))
+        });
+        let files = files_at.map(|k| section(lines, k, false));
+        let end = files.as_ref().map_or(io.next, |f| f.next);
+        let mut csv = Vec::new();
+        let mut machines = Vec::new();
+        for (k, (label, cells)) in io.rows.iter().enumerate() {
+            let (name, size) = label.rsplit_once(' ').unwrap_or((label, ""));
+            let file_row = files.as_ref().and_then(|f| f.rows.get(k));
+            let mut fields = vec![name.trim().to_string(), size.to_string()];
+            fields.extend(cells.iter().cloned());
+            match file_row {
+                Some((n, c)) => {
+                    fields.push(n.clone());
+                    fields.extend(c.iter().cloned());
+                }
+                None => fields.extend(std::iter::repeat_n(String::new(), 13)),
+            }
+            machines.push(name.trim().to_string());
+            csv.push(fields.join(","));
+        }
+        if !csv.is_empty() {
+            out.push(Table {
+                version: version.to_string(),
+                lines: (start, end),
+                csv,
+                machines,
+            });
+        }
+        i = end.max(i + 1);
+    }
+    out
+}
