@@ -30,12 +30,14 @@ pub const METRIC_NAMES: &[MetricName] = &[
     m("random_seeks", "random seeks", true),
     m("read_iops", "read IOPS", true),
     m("write_iops", "write IOPS", true),
+    m("mixed_iops", "mixed read/write IOPS", true),
     m("iops", "IOPS", true),
     m("seq_block_read_bw", "sequential block read", true),
     m("seq_block_write_bw", "sequential block write", true),
     m("seq_write_bw", "sequential write", true),
     m("read_bw", "read throughput", true),
     m("write_bw", "write throughput", true),
+    m("mixed_bw", "mixed read/write throughput", true),
     m("bw", "throughput", true),
     m("lat_avg", "average latency", true),
     m("read_lat_mean", "mean read latency", false),
@@ -46,6 +48,9 @@ pub const METRIC_NAMES: &[MetricName] = &[
     m("write_clat_p50", "median write latency", false),
     m("write_clat_p99", "99th percentile write latency", false),
     m("write_clat_p99_9", "99.9th percentile write latency", false),
+    m("mixed_clat_p50", "median mixed latency", false),
+    m("mixed_clat_p99", "99th percentile mixed latency", false),
+    m("mixed_clat_p99_9", "99.9th percentile mixed latency", false),
     m("lat_min", "minimum latency", false),
     m("lat_max", "maximum latency", false),
     m("lat_mdev", "latency deviation", false),
@@ -157,8 +162,15 @@ impl TestKind {
     /// shown on test and run pages and in the summaries, never judged.
     pub fn judged(self) -> &'static [&'static str] {
         match self {
-            TestKind::BlockIo => &["read_iops", "write_iops", "read_clat_p99", "write_clat_p99"],
-            TestKind::Throughput => &["read_bw", "write_bw", "bw"],
+            TestKind::BlockIo => &[
+                "read_iops",
+                "write_iops",
+                "mixed_iops",
+                "read_clat_p99",
+                "write_clat_p99",
+                "mixed_clat_p99",
+            ],
+            TestKind::Throughput => &["read_bw", "write_bw", "mixed_bw", "bw"],
             TestKind::Latency => &["lat_avg"],
             TestKind::Seek => &["iops"],
             TestKind::FileSystem => &[
