@@ -122,7 +122,8 @@ fn draw_bars(chart: &BarChart, look: Look) -> Result<String> {
     let labels: Vec<Vec<String>> = rows
         .iter()
         .map(|bar| {
-            let suffix = if bar.runs == 1 { " (1 run)" } else { "" };
+            // a no-break space, so that a wrapped label never ends in "(1"
+            let suffix = if bar.runs == 1 { " (1\u{a0}run)" } else { "" };
             wrap_lines(
                 &format!("{}{suffix}", one_line(&bar.label)),
                 room,

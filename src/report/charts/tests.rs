@@ -667,7 +667,7 @@ fn long_labels_wrap_to_two_lines_and_only_longer_ones_are_cut_at_the_end() {
     }
     // only the single run is marked in the drawing
     let svg = bar_chart(&sample_bars()).unwrap();
-    assert_eq!(svg.matches("(1 run)</text>").count(), 1);
+    assert_eq!(svg.matches("(1\u{a0}run)</text>").count(), 1);
     assert_eq!(fit("short", 100.0, 12.0), "short");
 }
 

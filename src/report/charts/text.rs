@@ -137,7 +137,11 @@ pub(super) fn wrap_lines(s: &str, max: f64, px: f64, lines: usize) -> Vec<String
     let mut line = String::new();
     let mut words: Vec<String> = Vec::new();
     // words wider than a line are split into pieces that fit
-    for word in s.split_whitespace() {
+    // split at ordinary spaces only, so that a no-break space keeps words together
+    for word in s
+        .split(|c: char| c.is_whitespace() && c != '\u{a0}')
+        .filter(|w| !w.is_empty())
+    {
         let mut piece = String::new();
         for c in word.chars() {
             let mut next = piece.clone();

@@ -173,19 +173,29 @@ fn draw_value(chart: &ValueChart, look: Look) -> Result<String> {
             .anchor("middle")
             .size(SMALL_PX),
     );
+    let room = if look.narrow {
+        look.width() - 24.0
+    } else {
+        ys.a - ys.b
+    };
     let y_caption = format!(
         "{} ({}{})",
-        fit(&one_line(&chart.y_label), ys.a - ys.b - 80.0, SMALL_PX),
+        fit(&one_line(&chart.y_label), room - 180.0, SMALL_PX),
         better_words(chart.higher_is_better),
         if ys.log { ", log scale" } else { "" }
     );
-    let mid = (ys.a + ys.b) / 2.0;
-    doc.text(
-        Txt::new(16.0, mid, &y_caption)
-            .anchor("middle")
-            .size(SMALL_PX)
-            .rotate(),
-    );
+    if look.narrow {
+        // above the plot: beside it, it would leave the tick labels no room
+        doc.text(Txt::new(12.0, ys.b - 14.0, &y_caption).size(SMALL_PX));
+    } else {
+        let mid = (ys.a + ys.b) / 2.0;
+        doc.text(
+            Txt::new(16.0, mid, &y_caption)
+                .anchor("middle")
+                .size(SMALL_PX)
+                .rotate(),
+        );
+    }
     let mut note_y = ys.a + 66.0;
     for note in &lay.visible_notes {
         doc.text(Txt::new(12.0, note_y, note).size(SMALL_PX).muted());
@@ -329,15 +339,20 @@ pub(super) fn value_layout_in(chart: &ValueChart, look: Look) -> ValueLayout {
     }
     let prices: Vec<f64> = kept.iter().map(|(_, p)| p.price_per_gb).collect();
     let perfs: Vec<f64> = kept.iter().map(|(_, p)| p.performance).collect();
-    let top = 52.0 + title_drop(&chart.title, look);
+    let top = 52.0 + title_drop(&chart.title, look) + if look.narrow { 20.0 } else { 0.0 };
     let bottom = top + if look.narrow { 300.0 } else { 368.0 };
+    let ys = Scale::fit(&perfs, bottom, top, true);
+    let widest_tick = ys
+        .ticks()
+        .iter()
+        .map(|t| text_width(&fmt_tick(*t, &ys), SMALL_PX))
+        .fold(0.0, f64::max);
     let (left, right) = if look.narrow {
-        (62.0, width - 16.0)
+        (12.0 + widest_tick + 10.0, width - 16.0)
     } else {
         (80.0, width - 24.0)
     };
     let xs = Scale::fit(&prices, left, right, true);
-    let ys = Scale::fit(&perfs, bottom, top, true);
     let mut drawn = Vec::new();
     let mut summary = Vec::new();
     for (i, p) in kept {
@@ -465,7 +480,7 @@ pub(super) fn value_layout_in(chart: &ValueChart, look: Look) -> ValueLayout {
             let c = i / per_column.max(1);
             y = tops[c];
             let lines = wrap_lines(&p.shown, column - KEY_INDENT - 8.0, SMALL_PX, 2);
-            tops[c] += KEY_LINE * lines.len() as f64 + 4.0;
+            tops[c] += KEY_LINE * lines.len() as f64 + 6.0;
             key.push(KeyEntry {
                 number: i + 1,
                 lines,
