@@ -186,7 +186,7 @@ fn draw_value(chart: &ValueChart, look: Look) -> Result<String> {
     );
     if look.narrow {
         // above the plot: beside it, it would leave the tick labels no room
-        doc.text(Txt::new(12.0, ys.b - 14.0, &y_caption).size(SMALL_PX));
+        doc.text(Txt::new(12.0, ys.b - 22.0, &y_caption).size(SMALL_PX));
     } else {
         let mid = (ys.a + ys.b) / 2.0;
         doc.text(
@@ -339,7 +339,7 @@ pub(super) fn value_layout_in(chart: &ValueChart, look: Look) -> ValueLayout {
     }
     let prices: Vec<f64> = kept.iter().map(|(_, p)| p.price_per_gb).collect();
     let perfs: Vec<f64> = kept.iter().map(|(_, p)| p.performance).collect();
-    let top = 52.0 + title_drop(&chart.title, look) + if look.narrow { 20.0 } else { 0.0 };
+    let top = 52.0 + title_drop(&chart.title, look) + if look.narrow { 28.0 } else { 0.0 };
     let bottom = top + if look.narrow { 300.0 } else { 368.0 };
     let ys = Scale::fit(&perfs, bottom, top, true);
     let widest_tick = ys
