@@ -7,7 +7,7 @@ use plotters::style::Color;
 
 use super::key::Key;
 use super::rows::*;
-use super::scale::Scale;
+use super::scale::{Scale, BAR_LOG_RATIO};
 use super::svg::*;
 use super::text::*;
 use super::*;
@@ -42,12 +42,24 @@ pub struct BarChart {
     pub bars: Vec<Bar>,
 }
 
-/// Draws a bar chart as a standalone SVG document.
+/// Draws a bar chart, wide and following the reader's colour scheme, as a
+/// standalone SVG document (see [`Chart::draw`] for the other looks).
 ///
 /// Bars are horizontal, from zero to the median, with a whisker from min to
-/// max; a bar whose median is not a finite number >= 0 is left out and named
-/// in the `<desc>`. Fails only if plotters fails to draw into memory.
+/// max; the axis is logarithmic when the largest bar is more than 20 times
+/// the smallest. A bar whose median is not a finite number >= 0 is left out
+/// and named in the `<desc>`. Fails only if plotters fails to draw into memory.
 pub fn bar_chart(chart: &BarChart) -> Result<String> {
+    chart.draw(Look::WIDE)
+}
+
+impl Chart for BarChart {
+    fn draw(&self, look: Look) -> Result<String> {
+        draw_bars(self, look)
+    }
+}
+
+fn draw_bars(chart: &BarChart, look: Look) -> Result<String> {
     let mut notes = Vec::new();
     let mut rows = Vec::new();
     for bar in &chart.bars {
@@ -71,6 +83,13 @@ pub fn bar_chart(chart: &BarChart) -> Result<String> {
     let unit = one_line(&chart.unit);
     let better = better_words(chart.higher_is_better);
 
+    let spreads: Vec<Option<(f64, f64)>> = rows.iter().map(|b| spread(b)).collect();
+    let medians: Vec<f64> = rows.iter().map(|b| b.median).collect();
+    let mut extent = medians.clone();
+    extent.extend(spreads.iter().flatten().map(|s| s.1));
+    let plot = if look.narrow { NARROW_PLOT } else { ROW_PLOT };
+    let xs = Scale::fit_bars(&medians, &extent, plot.0, plot.1);
+
     let mut summary = Vec::new();
     for bar in &rows {
         summary.push(format!(
@@ -80,37 +99,66 @@ pub fn bar_chart(chart: &BarChart) -> Result<String> {
             runs_words(bar)
         ));
     }
+    let scale_words = if xs.log {
+        format!(
+            ", on a log scale (the largest bar is more than {BAR_LOG_RATIO:.0} times the smallest)"
+        )
+    } else {
+        String::new()
+    };
     let desc = join_desc(
         &chart.desc,
         &[
-            format!("Median per offering in {unit}, {better}; whiskers span min to max over runs."),
+            format!(
+                "Median per offering in {unit}, {better}{scale_words}; whiskers span min to max over runs."
+            ),
             summary.join("; "),
             notes.join("; "),
         ],
     );
 
-    let frame = RowFrame::new(44.0, rows.len(), hidden);
+    // full names, wrapped to two lines; only a longer one is cut, at its end
+    let room = RowFrame::label_room(look);
+    let labels: Vec<Vec<String>> = rows
+        .iter()
+        .map(|bar| {
+            // a no-break space, so that a wrapped label never ends in "(1"
+            let suffix = if bar.runs == 1 { " (1\u{a0}run)" } else { "" };
+            wrap_lines(
+                &format!("{}{suffix}", one_line(&bar.label)),
+                room,
+                LABEL_PX,
+                2,
+            )
+        })
+        .collect();
+    let lines = labels.iter().map(Vec::len).max().unwrap_or(1);
+    let top = 44.0 + title_drop(&chart.title, look);
+    let frame = RowFrame::new(look, top, rows.len(), hidden, lines);
     let height = frame.height;
-    let mut doc = Doc::begin("bar", &chart.content_key(), height, &chart.title, &desc);
+    let mut doc = Doc::begin(
+        look,
+        "bar",
+        &chart.content_key(),
+        height,
+        &chart.title,
+        &desc,
+    );
     if rows.is_empty() {
         doc.no_data(height);
         return doc.finish();
     }
 
-    let spreads: Vec<Option<(f64, f64)>> = rows.iter().map(|b| spread(b)).collect();
-    let mut extent: Vec<f64> = rows.iter().map(|b| b.median).collect();
-    extent.extend(spreads.iter().flatten().map(|s| s.1));
-    let xs = Scale::fit(&extent, ROW_PLOT.0, ROW_PLOT.1, false);
-
-    let ticks = xs.ticks();
+    let ticks = frame.ticks(&xs);
     frame.grid(&mut doc, &xs, &ticks, false)?;
     frame.axis(&mut doc, true)?;
-    doc.plot("dd-bars", height, |b| {
+    let at = |v: f64| xs.map(v.max(xs.lo));
+    doc.plot("dd-bars dd-c0", height, |b| {
         for (i, bar) in rows.iter().enumerate() {
-            let y = frame.y(i);
+            let y = frame.band(i);
             b.draw_rect(
-                (px(ROW_PLOT.0), px(y + 5.0)),
-                (px(xs.map(bar.median)), px(y + 21.0)),
+                (px(plot.0), px(y + 5.0)),
+                (px(at(bar.median)), px(y + 21.0)),
                 &PALETTE[0].filled(),
                 true,
             )
@@ -122,7 +170,7 @@ pub fn bar_chart(chart: &BarChart) -> Result<String> {
         for (i, s) in spreads.iter().enumerate() {
             let Some((lo, hi)) = s else { continue };
             let cy = px(frame.mid(i));
-            let (x0, x1) = (px(xs.map(*lo)), px(xs.map(*hi)));
+            let (x0, x1) = (px(at(*lo)), px(at(*hi)));
             let ink = stroke(NEUTRAL, 2);
             b.draw_line((x0, cy), (x1, cy), &ink).map_err(draw_err)?;
             b.draw_line((x0, cy - 5), (x0, cy + 5), &ink)
@@ -134,11 +182,7 @@ pub fn bar_chart(chart: &BarChart) -> Result<String> {
     })?;
 
     for (i, bar) in rows.iter().enumerate() {
-        let y = frame.y(i);
-        let suffix = if bar.runs == 1 { " (1 run)" } else { "" };
         let name = one_line(&bar.label);
-        let room = LABEL_RIGHT - 8.0 - text_width(suffix, LABEL_PX);
-        let shown = format!("{}{suffix}", fit(&name, room, LABEL_PX));
         let tip = format!(
             "{name}: median {} {unit}{}{}",
             fmt_num(bar.median),
@@ -147,12 +191,16 @@ pub fn bar_chart(chart: &BarChart) -> Result<String> {
                 .unwrap_or_default(),
             runs_words(bar)
         );
-        frame.label(&mut doc, i, &shown, &tip);
+        frame.label(&mut doc, i, &labels[i], &tip);
         let end = spreads[i].map_or(bar.median, |s| s.1.max(bar.median));
         let value = fmt_num(bar.median);
-        doc.text(Txt::new(xs.map(end) + 6.0, y + 17.0, &value).size(SMALL_PX));
+        doc.text(Txt::new(at(end) + 6.0, frame.band(i) + 17.0, &value).size(SMALL_PX));
     }
-    let caption = format!("{} ({better})", fit(&unit, 300.0, SMALL_PX));
+    let caption = format!(
+        "{} ({better}{})",
+        fit(&unit, 200.0, SMALL_PX),
+        if xs.log { ", log scale" } else { "" }
+    );
     frame.finish(doc, &xs, &ticks, &caption)
 }
 

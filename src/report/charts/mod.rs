@@ -10,8 +10,12 @@
 //! guess text extents and writes fixed colours, so this module writes the
 //! `<svg>` root, `<title>`/`<desc>`, a theme `<style>` (light and dark), every
 //! text element and the equal-value curves itself. Text widths are estimated
-//! on the wide side, since the reader's font is unknown. Each chart is 720
-//! units wide and scales with `width="100%"`; the output depends only on the
+//! on the wide side, since the reader's font is unknown. Each chart is drawn
+//! in several looks ([`draw`]): 720 units wide, and 360 wide with its layout
+//! reflowed (row labels above the marks, fewer ticks) for phone screens, so
+//! that no text renders below 9 px; each in a theme that follows the reader's
+//! colour scheme (inlined on pages) or a fixed light or dark one (standalone
+//! files). Both scale with `width="100%"`. The output depends only on the
 //! input, ids included: each spec spells out the content key its ids are
 //! hashed from.
 //!
@@ -36,18 +40,36 @@ pub use bar::{bar_chart, Bar, BarChart};
 pub use percentile::{percentile_chart, PercentileChart, PercentileSeries};
 pub use value::{value_chart, ValueChart, ValuePoint};
 
+use anyhow::Result;
 use plotters::style::RGBColor;
 
-/// Width of every chart in SVG user units; pages scale it with `width="100%"`.
+/// Width of a wide chart in SVG user units; pages scale it with `width="100%"`.
 const WIDTH: f64 = 720.0;
+/// Width of the narrow variant, drawn for phone screens: at 358 px rendered
+/// its 12-unit text is still 12 px, where the wide chart's would be 6.
+const NARROW_WIDTH: f64 = 360.0;
 
-/// Font sizes, never below 12 at 720 wide.
+/// Font sizes, never below 12 in either variant: a wide chart is shown down
+/// to 569 px (a 601 px screen) and a narrow one at 358 px or more, so the
+/// smallest text renders at 9 px or more.
 const TITLE_PX: f64 = 16.0;
 const LABEL_PX: f64 = 13.0;
 const SMALL_PX: f64 = 12.0;
 
-/// Okabe-Ito, without black and yellow, which vanish on dark and on light pages.
+/// Series colours on the light background: Okabe-Ito without black and
+/// yellow, with its orange and sky blue darkened (the originals reach only
+/// 2.2:1 on white); every colour has 3:1 or more against `#fff`.
 const PALETTE: [RGBColor; 6] = [
+    RGBColor(0x00, 0x72, 0xB2),
+    RGBColor(0xB5, 0x7E, 0x00),
+    RGBColor(0x00, 0x9E, 0x73),
+    RGBColor(0xD5, 0x5E, 0x00),
+    RGBColor(0xCC, 0x79, 0xA7),
+    RGBColor(0x3A, 0x8F, 0xC6),
+];
+/// The same series on the dark background: the Okabe-Ito originals, each
+/// 3:1 or more against `#0d1117`.
+const DARK_PALETTE: [RGBColor; 6] = [
     RGBColor(0x00, 0x72, 0xB2),
     RGBColor(0xE6, 0x9F, 0x00),
     RGBColor(0x00, 0x9E, 0x73),
@@ -55,6 +77,81 @@ const PALETTE: [RGBColor; 6] = [
     RGBColor(0xCC, 0x79, 0xA7),
     RGBColor(0x56, 0xB4, 0xE9),
 ];
+/// Background of the light and the dark theme.
+const LIGHT_BG: RGBColor = RGBColor(0xFF, 0xFF, 0xFF);
+const DARK_BG: RGBColor = RGBColor(0x0D, 0x11, 0x17);
 /// Drawn colour of grid, axes and whiskers; the `<style>` recolours them per theme,
 /// this grey only shows where a host strips the style and reads on light and dark.
 const NEUTRAL: RGBColor = RGBColor(0x80, 0x80, 0x80);
+
+/// The colour scheme a chart is drawn in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Theme {
+    /// Follows the reader's `prefers-color-scheme`: for SVG inlined in a page.
+    Auto,
+    /// Always light: standalone files, so a chart embedded in a light page
+    /// never turns into a dark box.
+    Light,
+    /// Always dark: the standalone `-dark.svg` twin.
+    Dark,
+}
+
+/// How a chart is drawn: its width variant and colour scheme.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Look {
+    /// The narrow variant (360 wide, reflowed) rather than the wide one (720).
+    pub narrow: bool,
+    pub theme: Theme,
+}
+
+impl Look {
+    /// The wide chart, following the reader's colour scheme.
+    pub const WIDE: Look = Look {
+        narrow: false,
+        theme: Theme::Auto,
+    };
+
+    /// Width of the chart's viewBox.
+    fn width(self) -> f64 {
+        if self.narrow {
+            NARROW_WIDTH
+        } else {
+            WIDTH
+        }
+    }
+}
+
+/// A chart spec that can be drawn in any [`Look`].
+pub trait Chart {
+    /// Draws the chart as a standalone SVG document. Fails only if plotters
+    /// fails to draw into memory.
+    fn draw(&self, look: Look) -> Result<String>;
+}
+
+/// Every variant of one chart that the site needs.
+#[derive(Clone, Debug, Default)]
+pub struct Drawn {
+    /// Wide, following the reader's colour scheme: inlined on pages.
+    pub wide: String,
+    /// Narrow, following the reader's colour scheme: inlined on pages, shown
+    /// on small screens instead of `wide`.
+    pub narrow: String,
+    /// The standalone files: wide light, wide dark, narrow light, narrow dark.
+    pub light: String,
+    pub dark: String,
+    pub narrow_light: String,
+    pub narrow_dark: String,
+}
+
+/// Draws every variant of `chart`; fails only if plotters fails to draw into memory.
+pub fn draw(chart: &impl Chart) -> Result<Drawn> {
+    let look = |narrow, theme| Look { narrow, theme };
+    Ok(Drawn {
+        wide: chart.draw(look(false, Theme::Auto))?,
+        narrow: chart.draw(look(true, Theme::Auto))?,
+        light: chart.draw(look(false, Theme::Light))?,
+        dark: chart.draw(look(false, Theme::Dark))?,
+        narrow_light: chart.draw(look(true, Theme::Light))?,
+        narrow_dark: chart.draw(look(true, Theme::Dark))?,
+    })
+}

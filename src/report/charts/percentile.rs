@@ -33,13 +33,24 @@ pub struct PercentileChart {
     pub series: Vec<PercentileSeries>,
 }
 
-/// Draws a latency percentile chart as a standalone SVG document.
+/// Draws a latency percentile chart, wide and following the reader's colour
+/// scheme, as a standalone SVG document (see [`Chart::draw`] for the others).
 ///
 /// One row per offering with p50, p99 and p99.9 as distinct markers on a
 /// shared axis, logarithmic when the drawn values span ten times or more.
 /// Values that cannot be drawn (not finite, negative, zero on a log axis) are
 /// named in the `<desc>`. Fails only if plotters fails to draw into memory.
 pub fn percentile_chart(chart: &PercentileChart) -> Result<String> {
+    chart.draw(Look::WIDE)
+}
+
+impl Chart for PercentileChart {
+    fn draw(&self, look: Look) -> Result<String> {
+        draw_percentiles(self, look)
+    }
+}
+
+fn draw_percentiles(chart: &PercentileChart, look: Look) -> Result<String> {
     const NAMES: [&str; 3] = ["p50", "p99", "p99.9"];
     let mut notes = Vec::new();
     let hidden = chart.series.len().saturating_sub(MAX_ROWS);
@@ -54,7 +65,8 @@ pub fn percentile_chart(chart: &PercentileChart) -> Result<String> {
             }
         }
     }
-    let xs = Scale::fit(&candidates, ROW_PLOT.0, ROW_PLOT.1, true);
+    let plot = if look.narrow { NARROW_PLOT } else { ROW_PLOT };
+    let xs = Scale::fit(&candidates, plot.0, plot.1, true);
     let mut rows: Vec<[Option<f64>; 3]> = Vec::new();
     let mut summary = Vec::new();
     for s in series {
@@ -100,9 +112,23 @@ pub fn percentile_chart(chart: &PercentileChart) -> Result<String> {
         ],
     );
 
-    let frame = RowFrame::new(66.0, rows.len(), hidden);
+    let room = RowFrame::label_room(look);
+    let labels: Vec<Vec<String>> = series
+        .iter()
+        .map(|s| wrap_lines(&one_line(&s.label), room, LABEL_PX, 2))
+        .collect();
+    let lines = labels.iter().map(Vec::len).max().unwrap_or(1);
+    let drop = title_drop(&chart.title, look);
+    let frame = RowFrame::new(look, 66.0 + drop, rows.len(), hidden, lines);
     let height = frame.height;
-    let mut doc = Doc::begin("pct", &chart.content_key(), height, &chart.title, &desc);
+    let mut doc = Doc::begin(
+        look,
+        "pct",
+        &chart.content_key(),
+        height,
+        &chart.title,
+        &desc,
+    );
     if rows.is_empty() {
         doc.no_data(height);
         return doc.finish();
@@ -110,12 +136,12 @@ pub fn percentile_chart(chart: &PercentileChart) -> Result<String> {
 
     const LEGEND: [&str; 3] = ["p50 (median)", "p99", "p99.9"];
     let mut legend = Vec::new();
-    let mut x = ROW_PLOT.0 + 6.0;
+    let mut x = plot.0 + 6.0;
     for name in LEGEND {
         legend.push(x);
         x += 10.0 + text_width(name, SMALL_PX) + 24.0;
     }
-    let ticks = xs.ticks();
+    let ticks = frame.ticks(&xs);
     frame.grid(&mut doc, &xs, &ticks, true)?;
     frame.axis(&mut doc, false)?;
     doc.plot("dd-ink", height, |b| {
@@ -131,35 +157,29 @@ pub fn percentile_chart(chart: &PercentileChart) -> Result<String> {
         }
         Ok(())
     })?;
-    doc.plot("dd-marks", height, |b| {
-        for (i, row) in rows.iter().enumerate() {
-            let cy = frame.mid(i);
-            for (k, v) in row.iter().enumerate() {
-                if let Some(v) = v {
-                    marker(b, k, xs.map(*v), cy)?;
+    // one group per marker kind, so that the style colours each per theme
+    for k in 0..3 {
+        doc.plot(&format!("dd-marks dd-c{}", MARK_COLOUR[k]), height, |b| {
+            for (i, row) in rows.iter().enumerate() {
+                if let Some(v) = row[k] {
+                    marker(b, k, xs.map(v), frame.mid(i))?;
                 }
             }
-        }
-        for (k, x) in legend.iter().enumerate() {
-            marker(b, k, *x, 45.0)?;
-        }
-        Ok(())
-    })?;
-    for (name, x) in LEGEND.iter().zip(&legend) {
-        doc.text(Txt::new(x + 10.0, 49.5, name).size(SMALL_PX));
+            marker(b, k, legend[k], 45.0 + drop)
+        })?;
     }
-    for (i, (s, row)) in series.iter().zip(&rows).enumerate() {
-        let y = frame.y(i);
-        let name = one_line(&s.label);
-        let shown = fit(&name, LABEL_RIGHT - 8.0, LABEL_PX);
+    for (name, x) in LEGEND.iter().zip(&legend) {
+        doc.text(Txt::new(x + 10.0, 49.5 + drop, name).size(SMALL_PX));
+    }
+    for (i, row) in rows.iter().enumerate() {
         let tip = summary
             .get(i)
             .map(|t| format!("{t} (in {unit})"))
             .unwrap_or_default();
-        frame.label(&mut doc, i, &shown, &tip);
+        frame.label(&mut doc, i, &labels[i], &tip);
         if row.iter().all(Option::is_none) {
             doc.text(
-                Txt::new(ROW_PLOT.0 + 6.0, y + 17.0, "no data")
+                Txt::new(plot.0 + 6.0, frame.band(i) + 17.0, "no data")
                     .size(SMALL_PX)
                     .muted(),
             );
@@ -197,11 +217,14 @@ impl PercentileChart {
     }
 }
 
+/// Palette index of the p50, p99 and p99.9 markers.
+const MARK_COLOUR: [usize; 3] = [0, 1, 3];
+
 /// Percentile marker `k` (0 = p50 circle, 1 = p99 square, 2 = p99.9 triangle):
 /// shape and colour both differ, so neither colour vision nor print is needed.
 pub(super) fn marker(b: &mut SVGBackend<'_>, k: usize, x: f64, y: f64) -> Result<()> {
     let (x, y) = (px(x), px(y));
-    let colour = PALETTE[[0, 1, 3][k.min(2)]];
+    let colour = PALETTE[MARK_COLOUR[k.min(2)]];
     match k {
         0 => b.draw_circle((x, y), 5, &colour.filled(), true),
         1 => b.draw_rect((x - 5, y - 5), (x + 5, y + 5), &colour.filled(), true),

@@ -1,5 +1,10 @@
 //! Axes: linear from zero or logarithmic, with 1-2-5 ticks and their labels.
 
+use super::text::text_width;
+
+/// Bars go on a log axis when the largest is more than this many times the smallest.
+pub(super) const BAR_LOG_RATIO: f64 = 20.0;
+
 /// A linear (from zero) or logarithmic axis mapping values onto `a..b` in SVG units.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(super) struct Scale {
@@ -52,6 +57,40 @@ impl Scale {
             b,
             step,
         }
+    }
+
+    /// The axis of a bar chart: logarithmic when every bar is above zero and
+    /// the largest `medians` is more than [`BAR_LOG_RATIO`] times the
+    /// smallest, else linear from zero; `extent` (bars and whiskers) must fit.
+    /// A log axis starts at the power of ten at least two times below the
+    /// shortest bar, so that every bar keeps a visible length.
+    pub(super) fn fit_bars(medians: &[f64], extent: &[f64], a: f64, b: f64) -> Scale {
+        let all_positive = medians.iter().all(|v| v.is_finite() && *v > 0.0);
+        let min = medians.iter().copied().fold(f64::INFINITY, f64::min);
+        let max = extent
+            .iter()
+            .copied()
+            .filter(|v| v.is_finite())
+            .fold(0.0, f64::max);
+        let top = medians.iter().copied().fold(0.0, f64::max);
+        if all_positive && !medians.is_empty() && top / min > BAR_LOG_RATIO {
+            let mut lo = 10f64.powf(min.log10().floor());
+            if min / lo < 2.0 {
+                lo /= 10.0;
+            }
+            let hi = nice_ceil(max);
+            if lo > 0.0 && hi.is_finite() && hi > lo {
+                return Scale {
+                    lo,
+                    hi,
+                    log: true,
+                    a,
+                    b,
+                    step: 0.0,
+                };
+            }
+        }
+        Scale::fit(extent, a, b, false)
     }
 
     pub(super) fn axis_t(&self, v: f64) -> f64 {
@@ -129,6 +168,38 @@ impl Scale {
             }
         }
         out
+    }
+}
+
+impl Scale {
+    /// The ticks whose labels at `px` fit side by side: all of them, else on
+    /// a log axis the decades only, else every second, third, .. of those.
+    pub(super) fn ticks_fitting(&self, px: f64) -> Vec<f64> {
+        let fits = |ts: &[f64]| {
+            ts.windows(2).all(|w| {
+                let gap = (self.map(w[1]) - self.map(w[0])).abs();
+                let need = (text_width(&fmt_tick(w[0], self), px)
+                    + text_width(&fmt_tick(w[1], self), px))
+                    / 2.0
+                    + 8.0;
+                gap >= need
+            })
+        };
+        let mut base = self.ticks();
+        if fits(&base) {
+            return base;
+        }
+        if self.log {
+            base.retain(|t| (t.log10() - t.log10().round()).abs() < 1e-9);
+        }
+        for k in 1..=base.len().max(1) {
+            let ts: Vec<f64> = base.iter().step_by(k).copied().collect();
+            if fits(&ts) {
+                return ts;
+            }
+        }
+        base.truncate(1);
+        base
     }
 }
 

@@ -12,18 +12,48 @@ use super::scale::{fmt_tick, Scale};
 use super::text::*;
 use super::*;
 
-/// Theme colours. Scoped to `.dd-chart` because an inline SVG's `<style>`
-/// applies to the whole page; CSS beats the colour attributes plotters writes.
-pub(super) const CSS: &str = ".dd-chart text{font-family:system-ui,-apple-system,\"Segoe UI\",Roboto,\"Helvetica Neue\",Arial,sans-serif}\
-.dd-chart .dd-bg{fill:#fff}.dd-chart .dd-t{fill:#1f2328}.dd-chart .dd-m{fill:#57606a}\
+/// The `<style>` of a chart in `theme`. Scoped to `.dd-chart` because an
+/// inline SVG's `<style>` applies to the whole page; CSS beats the colour
+/// attributes plotters writes. Series colours are the classes `dd-c0`..`dd-c5`.
+pub(super) fn css(theme: Theme) -> String {
+    let mut out = String::from(
+        ".dd-chart text{font-family:system-ui,-apple-system,\"Segoe UI\",Roboto,\"Helvetica Neue\",Arial,sans-serif}\
 .dd-chart .dd-h{font-weight:600}\
-.dd-chart .dd-halo{paint-order:stroke;stroke:#fff;stroke-width:3px;stroke-linejoin:round}\
-.dd-chart .dd-grid *{stroke:#d8dee4}.dd-chart .dd-axis *{stroke:#57606a}.dd-chart .dd-ink *{stroke:#1f2328}\
-.dd-chart .dd-eq *{stroke:#57606a;stroke-dasharray:6 4}.dd-chart .dd-eq1 *{stroke:#1f2328}\
-@media (prefers-color-scheme:dark){.dd-chart .dd-bg{fill:#0d1117}.dd-chart .dd-t{fill:#e6edf3}\
-.dd-chart .dd-m{fill:#9da7b3}.dd-chart .dd-grid *{stroke:#30363d}.dd-chart .dd-axis *{stroke:#9da7b3}\
-.dd-chart .dd-ink *{stroke:#e6edf3}.dd-chart .dd-eq *{stroke:#9da7b3}.dd-chart .dd-eq1 *{stroke:#e6edf3}\
-.dd-chart .dd-halo{stroke:#0d1117}}";
+.dd-chart .dd-halo{paint-order:stroke;stroke-width:3px;stroke-linejoin:round}\
+.dd-chart .dd-eq *{stroke-dasharray:6 4}",
+    );
+    let light = || colours(LIGHT_BG, "#1f2328", "#57606a", "#d8dee4", &PALETTE);
+    let dark = || colours(DARK_BG, "#e6edf3", "#9da7b3", "#30363d", &DARK_PALETTE);
+    match theme {
+        Theme::Auto => {
+            out.push_str(&light());
+            let _ = write!(out, "@media (prefers-color-scheme:dark){{{}}}", dark());
+        }
+        Theme::Light => out.push_str(&light()),
+        Theme::Dark => out.push_str(&dark()),
+    }
+    out
+}
+
+/// The colour rules of one theme: background, text, muted text and lines,
+/// grid, and the series palette.
+fn colours(bg: RGBColor, fg: &str, muted: &str, grid: &str, palette: &[RGBColor]) -> String {
+    let bg = hex(bg);
+    let mut out = format!(
+        ".dd-chart .dd-bg{{fill:{bg}}}.dd-chart .dd-t{{fill:{fg}}}.dd-chart .dd-m{{fill:{muted}}}\
+.dd-chart .dd-halo{{stroke:{bg}}}.dd-chart .dd-grid *{{stroke:{grid}}}.dd-chart .dd-axis *{{stroke:{muted}}}\
+.dd-chart .dd-ink *{{stroke:{fg}}}.dd-chart .dd-eq *{{stroke:{muted}}}.dd-chart .dd-eq1 *{{stroke:{fg}}}"
+    );
+    for (i, c) in palette.iter().enumerate() {
+        let _ = write!(out, ".dd-chart .dd-c{i} *{{fill:{}}}", hex(*c));
+    }
+    out
+}
+
+/// `#rrggbb`.
+pub(super) fn hex(c: RGBColor) -> String {
+    format!("#{:02x}{:02x}{:02x}", c.0, c.1, c.2)
+}
 
 /// Escapes text for SVG content and attribute values; characters XML 1.0
 /// forbids become U+FFFD so the document always parses.
@@ -121,48 +151,83 @@ impl<'a> Txt<'a> {
     }
 }
 
+/// Line height of a chart title.
+const TITLE_LINE: f64 = 20.0;
+
+/// The title as drawn: on one line, or two when `width` is too narrow.
+pub(super) fn title_lines(title: &str, width: f64) -> Vec<String> {
+    wrap_lines(&one_line(title), width - 24.0, TITLE_PX, 2)
+}
+
+/// How much lower than with a one-line title a chart's content starts.
+pub(super) fn title_drop(title: &str, look: Look) -> f64 {
+    TITLE_LINE * (title_lines(title, look.width()).len().max(1) - 1) as f64
+}
+
 /// The SVG document being written: our own root, `<title>`, `<desc>`, style
 /// and text; plotters draws the shapes into groups inside it.
 pub(super) struct Doc {
     out: String,
+    width: f64,
 }
 
 impl Doc {
     /// Starts the document; ids come from a hash of `key` (the chart's content key),
     /// so they are stable and differ between charts inlined on one page.
-    pub(super) fn begin(kind: &str, key: &str, height: f64, title: &str, desc: &str) -> Doc {
+    /// The narrow variant's ids end in `-n`, as both variants are inlined on one page.
+    pub(super) fn begin(
+        look: Look,
+        kind: &str,
+        key: &str,
+        height: f64,
+        title: &str,
+        desc: &str,
+    ) -> Doc {
         let hash = Sha256::digest(key.as_bytes());
         let mut id = format!("dd-{kind}-");
         for byte in hash.iter().take(5) {
             let _ = write!(id, "{byte:02x}");
         }
+        if look.narrow {
+            id.push_str("-n");
+        }
+        let width = look.width();
+        let variant = if look.narrow { "dd-narrow" } else { "dd-wide" };
+        let style = css(look.theme);
         let title = one_line(title);
         let mut out = String::with_capacity(16 * 1024);
         let _ = write!(
             out,
-            "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"dd-chart\" viewBox=\"0 0 {WIDTH:.0} {height:.0}\" \
-width=\"100%\" style=\"max-width:{WIDTH:.0}px;height:auto\" role=\"img\" aria-labelledby=\"{id}-title {id}-desc\">\n\
-<title id=\"{id}-title\">{}</title>\n<desc id=\"{id}-desc\">{}</desc>\n<style>{CSS}</style>\n\
-<rect class=\"dd-bg\" width=\"{WIDTH:.0}\" height=\"{height:.0}\"/>\n",
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"dd-chart {variant}\" viewBox=\"0 0 {width:.0} {height:.0}\" \
+width=\"100%\" style=\"max-width:{width:.0}px;height:auto\" role=\"img\" aria-labelledby=\"{id}-title {id}-desc\">\n\
+<title id=\"{id}-title\">{}</title>\n<desc id=\"{id}-desc\">{}</desc>\n<style>{style}</style>\n\
+<rect class=\"dd-bg\" width=\"{width:.0}\" height=\"{height:.0}\"/>\n",
             esc(&title),
             esc(desc.trim())
         );
-        let mut doc = Doc { out };
-        let shown = fit(&title, WIDTH - 24.0, TITLE_PX);
-        let tip = (shown != title).then_some(title.as_str());
-        let mut t = Txt::new(12.0, 26.0, &shown).size(TITLE_PX);
-        t.tip = tip;
-        doc.text_class(t, "dd-t dd-h");
+        let mut doc = Doc { out, width };
+        let lines = title_lines(&title, width);
+        let cut = lines.join(" ") != title;
+        for (i, line) in lines.iter().enumerate() {
+            let mut t = Txt::new(12.0, 26.0 + TITLE_LINE * i as f64, line).size(TITLE_PX);
+            t.tip = cut.then_some(title.as_str());
+            doc.text_class(t, "dd-t dd-h");
+        }
         doc
     }
 
     /// Writes "no data" in the middle of an empty chart.
     pub(super) fn no_data(&mut self, height: f64) {
         self.text(
-            Txt::new(WIDTH / 2.0, height / 2.0 + 16.0, "no data to chart")
+            Txt::new(self.width / 2.0, height / 2.0 + 16.0, "no data to chart")
                 .anchor("middle")
                 .muted(),
         );
+    }
+
+    /// Width of the viewBox.
+    pub(super) fn width(&self) -> f64 {
+        self.width
     }
 
     pub(super) fn text(&mut self, t: Txt<'_>) {
@@ -209,7 +274,7 @@ width=\"100%\" style=\"max-width:{WIDTH:.0}px;height:auto\" role=\"img\" aria-la
         let mut buf = String::new();
         {
             let mut backend =
-                SVGBackend::with_string(&mut buf, (WIDTH as u32, px(height).max(1) as u32));
+                SVGBackend::with_string(&mut buf, (self.width as u32, px(height).max(1) as u32));
             draw(&mut backend)?;
             backend.present().map_err(draw_err)?;
         }

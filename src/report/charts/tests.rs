@@ -3,8 +3,8 @@
 
 use super::bar::*;
 use super::percentile::*;
-use super::rows::*;
 use super::scale::*;
+use super::svg::{css, hex};
 use super::text::*;
 use super::value::*;
 use super::*;
@@ -618,32 +618,331 @@ fn huge_lists_are_cut_to_what_fits_and_say_so() {
     assert!(svg.contains("4800 more offerings not drawn (at most 200 fit)"));
 }
 
-#[test]
-fn long_labels_are_cut_in_the_middle_with_the_whole_label_as_tooltip() {
-    let long = "A provider with a really very long offering name indeed";
-    let svg = bar_chart(&sample_bars()).unwrap();
-    let doc = parse(&svg);
-    let label = doc
-        .descendants()
-        .find(|n| {
-            n.tag_name().name() == "text"
-                && n.text()
-                    .is_some_and(|t| t.contains('…') && t.ends_with(" (1 run)"))
+/// The text of the `<text>` elements of `doc` whose tooltip (the `<title>`
+/// of their group) starts with `tip`, in order.
+fn lines_with_tip(doc: &roxmltree::Document<'_>, tip: &str) -> Vec<String> {
+    doc.descendants()
+        .filter(|n| n.tag_name().name() == "text")
+        .filter(|n| {
+            n.parent()
+                .and_then(|g| kids(g).first().copied())
+                .is_some_and(|t| {
+                    t.tag_name().name() == "title" && t.text().is_some_and(|t| t.starts_with(tip))
+                })
         })
-        .expect("cut label with the single run marked");
-    let shown = label.text().unwrap();
-    let (head, tail) = shown.trim_end_matches(" (1 run)").split_once('…').unwrap();
-    assert!(head.len() > 5 && tail.len() > 5, "{shown}");
-    assert!(long.starts_with(head) && long.ends_with(tail), "{shown}");
-    assert!(text_width(shown, LABEL_PX) <= LABEL_RIGHT - 8.0);
-    let tip = kids(label.parent().unwrap())[0];
-    assert_eq!(
-        tip.text(),
-        Some(format!("{long}: median 55.0 MB/s (1 run)").as_str())
-    );
+        .map(|n| n.text().unwrap_or_default().to_string())
+        .collect()
+}
+
+#[test]
+fn long_labels_wrap_to_two_lines_and_only_longer_ones_are_cut_at_the_end() {
+    let sata = "Cloud Block Storage Standard (SATA)";
+    let ssd = "Cloud Block Storage High-Performance (SSD)";
+    let long = "A provider with a really very long offering name indeed, in a region far away, with a tier name that goes on";
+    let mut chart = sample_bars();
+    chart.bars = vec![
+        bar(sata, 104.2, 98.0, 110.5, 5),
+        bar(ssd, 108.7, 90.1, 130.0, 5),
+        bar(long, 55.0, 0.0, 0.0, 1),
+    ];
+    for look in LOOKS {
+        let svg = chart.draw(look).unwrap();
+        let doc = parse(&svg);
+        let room = super::rows::RowFrame::label_room(look);
+        for name in [sata, ssd] {
+            let lines = lines_with_tip(&doc, &format!("{name}:"));
+            assert!(!lines.is_empty() && lines.len() <= 2, "{look:?} {lines:?}");
+            assert_eq!(lines.join(" "), name, "{look:?}: the whole name, wrapped");
+            for l in &lines {
+                assert!(text_width(l, LABEL_PX) <= room, "{l}");
+            }
+        }
+        let lines = lines_with_tip(&doc, &format!("{long}:"));
+        assert_eq!(lines.len(), 2, "{look:?} {lines:?}");
+        let shown = lines.join(" ");
+        let kept = shown.strip_suffix('…').expect("cut at the end");
+        assert!(long.starts_with(kept), "{shown}");
+        // the tooltip keeps everything
+        assert!(svg.contains(&format!("{long}: median 55.0 MB/s (1 run)")));
+    }
     // only the single run is marked in the drawing
-    assert_eq!(svg.matches("(1 run)</text>").count(), 1);
+    let svg = bar_chart(&sample_bars()).unwrap();
+    assert_eq!(svg.matches("(1\u{a0}run)</text>").count(), 1);
     assert_eq!(fit("short", 100.0, 12.0), "short");
+}
+
+#[test]
+fn wrapping_breaks_at_spaces_and_inside_a_word_only_when_it_must() {
+    assert_eq!(wrap_lines("short", 100.0, 12.0, 2), ["short"]);
+    let w = text_width("aaaa bbbb", 12.0);
+    assert_eq!(
+        wrap_lines("aaaa bbbb cccc", w, 12.0, 2),
+        ["aaaa bbbb", "cccc"]
+    );
+    let lines = wrap_lines("aaaa bbbb cccc dddd eeee", w, 12.0, 2);
+    assert_eq!(lines[0], "aaaa bbbb");
+    assert!(
+        lines[1].ends_with('…') && lines[1].starts_with("cccc"),
+        "{lines:?}"
+    );
+    assert!(text_width(&lines[1], 12.0) <= w);
+    let word = "x".repeat(80);
+    let lines = wrap_lines(&word, 100.0, 12.0, 2);
+    assert_eq!(lines.len(), 2);
+    assert!(
+        lines.iter().all(|l| text_width(l, 12.0) <= 100.0),
+        "{lines:?}"
+    );
+    assert!(wrap_lines("", 100.0, 12.0, 2).is_empty());
+}
+
+/// Every look a chart is drawn in.
+const LOOKS: [Look; 6] = [
+    Look {
+        narrow: false,
+        theme: Theme::Auto,
+    },
+    Look {
+        narrow: true,
+        theme: Theme::Auto,
+    },
+    Look {
+        narrow: false,
+        theme: Theme::Light,
+    },
+    Look {
+        narrow: false,
+        theme: Theme::Dark,
+    },
+    Look {
+        narrow: true,
+        theme: Theme::Light,
+    },
+    Look {
+        narrow: true,
+        theme: Theme::Dark,
+    },
+];
+
+/// The relative luminance of a colour (WCAG 2).
+fn luminance(c: plotters::style::RGBColor) -> f64 {
+    let lin = |v: u8| {
+        let v = v as f64 / 255.0;
+        if v <= 0.03928 {
+            v / 12.92
+        } else {
+            ((v + 0.055) / 1.055).powf(2.4)
+        }
+    };
+    0.2126 * lin(c.0) + 0.7152 * lin(c.1) + 0.0722 * lin(c.2)
+}
+
+/// The WCAG contrast ratio of two colours.
+fn contrast(a: plotters::style::RGBColor, b: plotters::style::RGBColor) -> f64 {
+    let (x, y) = (luminance(a), luminance(b));
+    (x.max(y) + 0.05) / (x.min(y) + 0.05)
+}
+
+#[test]
+fn every_series_colour_has_3_to_1_contrast_in_its_theme() {
+    use plotters::style::RGBColor;
+    assert_eq!(hex(LIGHT_BG), "#ffffff");
+    assert_eq!(hex(DARK_BG), "#0d1117");
+    for (c, light, dark) in PALETTE
+        .iter()
+        .zip(DARK_PALETTE)
+        .map(|(l, d)| (l, contrast(*l, LIGHT_BG), contrast(d, DARK_BG)))
+    {
+        assert!(light >= 3.0, "{} on #fff: {light:.2}", hex(*c));
+        assert!(
+            dark >= 3.0,
+            "dark twin of {} on #0d1117: {dark:.2}",
+            hex(*c)
+        );
+    }
+    // the colours drawn without a style read on both, too
+    for c in PALETTE {
+        assert!(contrast(c, DARK_BG) >= 3.0, "{} on #0d1117", hex(c));
+    }
+    // which is why orange and sky blue are darkened for the light theme
+    assert!(contrast(RGBColor(0xE6, 0x9F, 0x00), LIGHT_BG) < 3.0);
+    assert!(contrast(RGBColor(0x56, 0xB4, 0xE9), LIGHT_BG) < 3.0);
+    // and the style uses these colours: light first, dark under the media query
+    let auto = css(Theme::Auto);
+    let (light, dark) = auto
+        .split_once("@media (prefers-color-scheme:dark)")
+        .unwrap();
+    for i in 0..6 {
+        assert!(light.contains(&format!(".dd-c{i} *{{fill:{}}}", hex(PALETTE[i]))));
+        assert!(dark.contains(&format!(".dd-c{i} *{{fill:{}}}", hex(DARK_PALETTE[i]))));
+    }
+    assert_eq!(css(Theme::Light), light);
+    assert!(!css(Theme::Dark).contains("prefers-color-scheme"));
+    assert!(css(Theme::Dark).contains(".dd-bg{fill:#0d1117}"));
+}
+
+#[test]
+fn standalone_looks_have_a_fixed_theme_and_the_inline_ones_follow_the_reader() {
+    for svg in all_looks() {
+        let (look, svg) = svg;
+        let doc = parse(&svg);
+        let style = doc
+            .descendants()
+            .find(|n| n.tag_name().name() == "style")
+            .and_then(|n| n.text())
+            .unwrap();
+        assert_eq!(style, css(look.theme), "{look:?}");
+        let root = doc.root_element();
+        let want = if look.narrow { "0 0 360 " } else { "0 0 720 " };
+        assert!(
+            root.attribute("viewBox").unwrap().starts_with(want),
+            "{look:?}"
+        );
+        let class = root.attribute("class").unwrap();
+        assert_eq!(
+            class,
+            if look.narrow {
+                "dd-chart dd-narrow"
+            } else {
+                "dd-chart dd-wide"
+            }
+        );
+        // the two variants inlined on one page do not share ids
+        let ids = root.attribute("aria-labelledby").unwrap();
+        assert_eq!(ids.ends_with("-n-desc"), look.narrow, "{ids}");
+    }
+}
+
+/// Every sample chart in every look.
+fn all_looks() -> Vec<(Look, String)> {
+    let mut out = Vec::new();
+    for look in LOOKS {
+        out.push((look, sample_bars().draw(look).unwrap()));
+        out.push((look, sample_percentiles().draw(look).unwrap()));
+        out.push((look, sample_value().draw(look).unwrap()));
+        out.push((look, crowded_value().draw(look).unwrap()));
+    }
+    out
+}
+
+/// Fourteen configurations with long names that differ only at the end,
+/// close together on both axes.
+fn crowded_value() -> ValueChart {
+    let mut chart = sample_value();
+    chart.points = (0..14)
+        .map(|i| {
+            point(
+                &format!(
+                    "Cloud Block Storage Zone {} Tier {}",
+                    i / 4,
+                    [
+                        "Standard (SATA)",
+                        "Throughput (HDD)",
+                        "High-Performance (SSD)",
+                        "Premium (NVMe)"
+                    ][i % 4]
+                ),
+                0.10 + 0.01 * i as f64,
+                300.0 + 15.0 * (i * 5 % 7) as f64,
+            )
+        })
+        .collect();
+    chart
+}
+
+#[test]
+fn text_renders_at_9_px_or_more_on_a_390_px_phone_and_on_wide_screens() {
+    // a 390 px screen leaves 358 px for the chart; the wide chart is shown from 601 px (569 for the chart)
+    for (look, svg) in all_looks() {
+        let doc = parse(&svg);
+        let view_w: f64 = doc
+            .root_element()
+            .attribute("viewBox")
+            .unwrap()
+            .split(' ')
+            .nth(2)
+            .unwrap()
+            .parse()
+            .unwrap();
+        let shown_w = if look.narrow {
+            358.0_f64.min(view_w)
+        } else {
+            569.0
+        };
+        let smallest = doc
+            .descendants()
+            .filter(|n| n.tag_name().name() == "text")
+            .map(|n| n.attribute("font-size").unwrap().parse::<f64>().unwrap())
+            .fold(f64::INFINITY, f64::min);
+        let rendered = smallest * shown_w / view_w;
+        assert!(
+            rendered >= 9.0,
+            "{look:?}: smallest text {smallest} renders at {rendered:.1} px"
+        );
+        if !look.narrow {
+            assert!(smallest * 720.0 / view_w >= 9.0);
+        }
+    }
+}
+
+#[test]
+fn close_points_get_numbers_and_a_key_with_every_full_name() {
+    // few points: each labelled with its full name, no two labels overlapping
+    let lay = value_layout(&sample_value());
+    assert!(lay.key.is_empty());
+    for p in &lay.points {
+        assert!(
+            sample_value()
+                .points
+                .iter()
+                .any(|q| p.shown.starts_with(&q.label)),
+            "{}",
+            p.shown
+        );
+    }
+    let chart = crowded_value();
+    for look in [LOOKS[0], LOOKS[1]] {
+        let lay = value_layout_in(&chart, look);
+        assert_eq!(lay.key.len(), 14, "{look:?}: crowded points get a key");
+        for (i, (k, p)) in lay.key.iter().zip(&lay.points).enumerate() {
+            assert_eq!(k.number, i + 1);
+            assert_eq!(p.shown, (i + 1).to_string());
+            let name = k.lines.join(" ");
+            let suffix = if i == 0 { " (baseline)" } else { "" };
+            assert_eq!(
+                name,
+                format!("{}{suffix}", chart.points[i].label),
+                "the key names it in full"
+            );
+            // inside the chart, under the plot
+            assert!(k.y > lay.ys.a + 40.0 && k.y < lay.height, "{k:?}");
+            for l in &k.lines {
+                assert!(
+                    k.x + 40.0 + text_width(l, SMALL_PX) <= look.width() - 8.0,
+                    "{l}"
+                );
+            }
+        }
+        // key entries do not overlap
+        for (a, b) in lay.key.iter().zip(lay.key.iter().skip(1)) {
+            if a.x == b.x {
+                assert!(b.y >= a.y + 15.0 * a.lines.len() as f64, "{a:?} {b:?}");
+            }
+        }
+        let svg = chart.draw(look).unwrap();
+        let doc = parse(&svg);
+        let texts: Vec<&str> = doc
+            .descendants()
+            .filter(|n| n.tag_name().name() == "text")
+            .filter_map(|n| n.text())
+            .collect();
+        for n in 1..=14 {
+            assert!(
+                texts.iter().filter(|t| **t == n.to_string()).count() >= 2,
+                "number {n} at the point and in the key"
+            );
+        }
+    }
 }
 
 #[test]
@@ -706,17 +1005,26 @@ fn write_samples() {
         point("C", 0.3, 250.0),
     ];
     let charts = [
-        ("bar.svg", bar_chart(&sample_bars())),
-        ("bar-evil.svg", bar_chart(&evil)),
-        ("pct.svg", percentile_chart(&sample_percentiles())),
-        ("value.svg", value_chart(&sample_value())),
-        ("value-50.svg", value_chart(&many)),
-        ("value-latency.svg", value_chart(&latency)),
-        ("value-linear.svg", value_chart(&linear)),
+        ("bar", super::draw(&sample_bars())),
+        ("bar-evil", super::draw(&evil)),
+        ("pct", super::draw(&sample_percentiles())),
+        ("value", super::draw(&sample_value())),
+        ("value-14", super::draw(&crowded_value())),
+        ("value-50", super::draw(&many)),
+        ("value-latency", super::draw(&latency)),
+        ("value-linear", super::draw(&linear)),
     ];
-    for (name, svg) in charts {
-        let svg = svg.expect("chart draws");
-        crate::fsio::write_atomic(&dir.join(name), svg.as_bytes()).expect("sample written");
+    for (name, drawn) in charts {
+        let d = drawn.expect("chart draws");
+        for (suffix, svg) in [
+            ("", &d.light),
+            ("-dark", &d.dark),
+            ("-narrow", &d.narrow_light),
+            ("-narrow-dark", &d.narrow_dark),
+        ] {
+            let file = dir.join(format!("{name}{suffix}.svg"));
+            crate::fsio::write_atomic(&file, svg.as_bytes()).expect("sample written");
+        }
     }
 }
 
@@ -753,4 +1061,55 @@ fn ids_are_hashed_from_content_keys_that_name_every_field() {
     assert!(svg.contains(&format!(
         "aria-labelledby=\"dd-bar-{hex}-title dd-bar-{hex}-desc\""
     )));
+}
+
+#[test]
+fn bars_go_on_a_log_axis_past_20_times_and_say_so() {
+    let fits = |m: &[f64]| Scale::fit_bars(m, m, 0.0, 100.0);
+    assert!(
+        !fits(&[1.0, 20.0]).log,
+        "20 times is not more than 20 times"
+    );
+    assert!(fits(&[1.0, 20.5]).log);
+    assert!(
+        !fits(&[0.0, 5.0, 500.0]).log,
+        "a zero bar keeps the axis linear"
+    );
+    assert!(!fits(&[7.0]).log);
+    // the shortest bar keeps a visible length
+    let s = fits(&[10.0, 5000.0]);
+    assert_eq!((s.lo, s.hi), (1.0, 5000.0));
+    assert!(s.map(10.0) - s.map(s.lo) > 20.0);
+    let mut chart = sample_bars();
+    chart.bars = vec![
+        bar("HDD", 150.0, 140.0, 160.0, 3),
+        bar("NVMe", 90_000.0, 0.0, 0.0, 1),
+    ];
+    for look in [LOOKS[0], LOOKS[1]] {
+        let svg = chart.draw(look).unwrap();
+        assert!(
+            svg.contains("MB/s (higher is better, log scale)</text>"),
+            "{svg}"
+        );
+        assert!(svg.contains(
+            "higher is better, on a log scale (the largest bar is more than 20 times the smallest)"
+        ));
+    }
+    let svg = bar_chart(&sample_bars()).unwrap();
+    assert!(!svg.contains("log scale"), "55 to 109 stays linear");
+}
+
+#[test]
+fn ticks_thin_out_until_their_labels_fit() {
+    let log = Scale::fit(&[0.02, 9.0], 12.0, 296.0, true);
+    let ticks = log.ticks_fitting(SMALL_PX);
+    assert!(ticks.len() < log.ticks().len(), "{ticks:?}");
+    for w in ticks.windows(2) {
+        let need = (text_width(&fmt_tick(w[0], &log), SMALL_PX)
+            + text_width(&fmt_tick(w[1], &log), SMALL_PX))
+            / 2.0;
+        assert!(log.map(w[1]) - log.map(w[0]) >= need, "{ticks:?}");
+    }
+    let lin = Scale::fit(&[130.0], 0.0, 300.0, false);
+    assert_eq!(lin.ticks_fitting(SMALL_PX), lin.ticks(), "room for all");
 }

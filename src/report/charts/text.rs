@@ -125,3 +125,77 @@ pub(super) fn fit(s: &str, max: f64, px: f64) -> String {
     let tail: String = tail.iter().rev().collect();
     format!("{}…{}", head.trim_end(), tail.trim_start())
 }
+
+/// `s` on at most `lines` lines that each fit `max` at `px`: broken at spaces,
+/// inside a word only when the word alone is too wide, and cut at the end with
+/// an ellipsis only when even `lines` lines do not hold it all. Names keep
+/// their whole beginning and, when they fit, their end, which is where
+/// configurations of one provider differ.
+pub(super) fn wrap_lines(s: &str, max: f64, px: f64, lines: usize) -> Vec<String> {
+    let lines = lines.max(1);
+    let mut out: Vec<String> = Vec::new();
+    let mut line = String::new();
+    let mut words: Vec<String> = Vec::new();
+    // words wider than a line are split into pieces that fit
+    // split at ordinary spaces only, so that a no-break space keeps words together
+    for word in s
+        .split(|c: char| c.is_whitespace() && c != '\u{a0}')
+        .filter(|w| !w.is_empty())
+    {
+        let mut piece = String::new();
+        for c in word.chars() {
+            let mut next = piece.clone();
+            next.push(c);
+            if !piece.is_empty() && text_width(&next, px) > max {
+                words.push(std::mem::take(&mut piece));
+                piece.push(c);
+            } else {
+                piece = next;
+            }
+        }
+        if !piece.is_empty() {
+            words.push(piece);
+        }
+    }
+    let mut i = 0;
+    while i < words.len() {
+        let candidate = if line.is_empty() {
+            words[i].clone()
+        } else {
+            format!("{line} {}", words[i])
+        };
+        if line.is_empty() || text_width(&candidate, px) <= max {
+            line = candidate;
+            i += 1;
+        } else {
+            out.push(std::mem::take(&mut line));
+            if out.len() == lines - 1 {
+                // the last line takes everything left, cut at the end if need be
+                let tail = words[i..].join(" ");
+                line = cut_end(&tail, max, px);
+                i = words.len();
+            }
+        }
+    }
+    if !line.is_empty() {
+        out.push(line);
+    }
+    out
+}
+
+/// `s` cut at the end with an ellipsis to fit `max` at `px`.
+pub(super) fn cut_end(s: &str, max: f64, px: f64) -> String {
+    if text_width(s, px) <= max {
+        return s.to_string();
+    }
+    let room = max - text_width("…", px);
+    let mut out = String::new();
+    for c in s.chars() {
+        out.push(c);
+        if text_width(&out, px) > room {
+            out.pop();
+            break;
+        }
+    }
+    format!("{}…", out.trim_end())
+}

@@ -40,16 +40,30 @@ pub struct ValueChart {
 /// Points drawn at most on a value chart.
 pub(super) const MAX_POINTS: usize = 200;
 
-/// Draws the price vs performance chart as a standalone SVG document.
+/// Draws the price vs performance chart, wide and following the reader's
+/// colour scheme, as a standalone SVG document (see [`Chart::draw`]).
 ///
-/// A point per offering with a direct label; each axis is logarithmic when its
+/// A point per offering with a direct label when every label finds a spot
+/// free of others, else a number at each point and a key below the plot
+/// that maps each number to the full name; each axis is logarithmic when its
 /// values span ten times or more. With a drawable baseline, lines of equal
 /// value (0.5x, 1x, 2x the baseline's performance per price) show who gives
 /// more for the money. Offerings that cannot be drawn are named in the
 /// `<desc>`. Fails only if plotters fails to draw into memory.
 pub fn value_chart(chart: &ValueChart) -> Result<String> {
-    let lay = value_layout(chart);
+    chart.draw(Look::WIDE)
+}
+
+impl Chart for ValueChart {
+    fn draw(&self, look: Look) -> Result<String> {
+        draw_value(self, look)
+    }
+}
+
+fn draw_value(chart: &ValueChart, look: Look) -> Result<String> {
+    let lay = value_layout_in(chart, look);
     let mut doc = Doc::begin(
+        look,
         "value",
         &chart.content_key(),
         lay.height,
@@ -61,7 +75,7 @@ pub fn value_chart(chart: &ValueChart) -> Result<String> {
         return doc.finish();
     }
     let (xs, ys) = (&lay.xs, &lay.ys);
-    let (xticks, yticks) = (xs.ticks(), ys.ticks());
+    let (xticks, yticks) = (xs.ticks_fitting(SMALL_PX), ys.ticks());
     doc.plot("dd-grid", lay.height, |b| {
         for t in &xticks {
             let x = px(xs.map(*t));
@@ -101,14 +115,16 @@ pub fn value_chart(chart: &ValueChart) -> Result<String> {
         }
         Ok(())
     })?;
-    doc.plot("dd-points", lay.height, |b| {
-        for (i, p) in lay.points.iter().enumerate() {
-            let colour = PALETTE[i % PALETTE.len()];
-            b.draw_circle((px(p.x), px(p.y)), 6, &colour.filled(), true)
-                .map_err(draw_err)?;
-        }
-        Ok(())
-    })?;
+    // one group per colour, so that the style colours each per theme
+    for (c, colour) in PALETTE.iter().enumerate().take(lay.points.len()) {
+        doc.plot(&format!("dd-points dd-c{c}"), lay.height, |b| {
+            for p in lay.points.iter().skip(c).step_by(PALETTE.len()) {
+                b.draw_circle((px(p.x), px(p.y)), 6, &colour.filled(), true)
+                    .map_err(draw_err)?;
+            }
+            Ok(())
+        })?;
+    }
     for line in &lay.lines {
         let end = line.label_at;
         let words = line_words(line.multiple);
@@ -149,7 +165,7 @@ pub fn value_chart(chart: &ValueChart) -> Result<String> {
     }
     let x_caption = format!(
         "{}{}",
-        fit(&one_line(&chart.x_label), 420.0, SMALL_PX),
+        fit(&one_line(&chart.x_label), doc.width() - 140.0, SMALL_PX),
         if xs.log { " (log scale)" } else { "" }
     );
     doc.text(
@@ -157,23 +173,52 @@ pub fn value_chart(chart: &ValueChart) -> Result<String> {
             .anchor("middle")
             .size(SMALL_PX),
     );
+    let room = if look.narrow {
+        look.width() - 24.0
+    } else {
+        ys.a - ys.b
+    };
     let y_caption = format!(
         "{} ({}{})",
-        fit(&one_line(&chart.y_label), 260.0, SMALL_PX),
+        fit(&one_line(&chart.y_label), room - 180.0, SMALL_PX),
         better_words(chart.higher_is_better),
         if ys.log { ", log scale" } else { "" }
     );
-    let mid = (ys.a + ys.b) / 2.0;
-    doc.text(
-        Txt::new(16.0, mid, &y_caption)
-            .anchor("middle")
-            .size(SMALL_PX)
-            .rotate(),
-    );
+    if look.narrow {
+        // above the plot: beside it, it would leave the tick labels no room
+        doc.text(Txt::new(12.0, ys.b - 22.0, &y_caption).size(SMALL_PX));
+    } else {
+        let mid = (ys.a + ys.b) / 2.0;
+        doc.text(
+            Txt::new(16.0, mid, &y_caption)
+                .anchor("middle")
+                .size(SMALL_PX)
+                .rotate(),
+        );
+    }
     let mut note_y = ys.a + 66.0;
     for note in &lay.visible_notes {
         doc.text(Txt::new(12.0, note_y, note).size(SMALL_PX).muted());
         note_y += 18.0;
+    }
+    if !lay.key.is_empty() {
+        for (c, colour) in PALETTE.iter().enumerate().take(lay.key.len()) {
+            doc.plot(&format!("dd-points dd-c{c}"), lay.height, |b| {
+                for k in lay.key.iter().skip(c).step_by(PALETTE.len()) {
+                    b.draw_circle((px(k.x + 5.0), px(k.y - 4.0)), 5, &colour.filled(), true)
+                        .map_err(draw_err)?;
+                }
+                Ok(())
+            })?;
+        }
+        for k in &lay.key {
+            let n = k.number.to_string();
+            doc.text_class(Txt::new(k.x + 14.0, k.y, &n).size(SMALL_PX), "dd-t dd-h");
+            for (j, line) in k.lines.iter().enumerate() {
+                let y = k.y + KEY_LINE * j as f64;
+                doc.text(Txt::new(k.x + KEY_INDENT, y, line).size(SMALL_PX));
+            }
+        }
     }
     doc.finish()
 }
@@ -214,8 +259,24 @@ pub(super) struct ValueLayout {
     pub(super) lines: Vec<EqualValueLine>,
     pub(super) desc: String,
     pub(super) visible_notes: Vec<String>,
+    /// The numbered key, when direct labels would collide; empty otherwise.
+    pub(super) key: Vec<KeyEntry>,
     pub(super) height: f64,
 }
+
+/// One entry of the numbered key: the number drawn at the point, and the
+/// full name, on one or two lines, at (`x`, `y`) (the first baseline).
+#[derive(Debug)]
+pub(super) struct KeyEntry {
+    pub(super) number: usize,
+    pub(super) lines: Vec<String>,
+    pub(super) x: f64,
+    pub(super) y: f64,
+}
+
+/// Line height of key entries, and where the name starts after the dot and number.
+const KEY_LINE: f64 = 15.0;
+const KEY_INDENT: f64 = 40.0;
 
 /// An offering's point and label on the value chart, in SVG units.
 #[derive(Debug)]
@@ -239,7 +300,15 @@ pub(super) struct EqualValueLine {
     pub(super) label_at: (f64, f64),
 }
 
+/// The layout of the wide chart.
+#[cfg(test)]
 pub(super) fn value_layout(chart: &ValueChart) -> ValueLayout {
+    value_layout_in(chart, Look::WIDE)
+}
+
+/// The layout of `chart` drawn in `look`.
+pub(super) fn value_layout_in(chart: &ValueChart, look: Look) -> ValueLayout {
+    let width = look.width();
     let x_name = one_line(&chart.x_label);
     let y_name = one_line(&chart.y_label);
     let mut notes = Vec::new();
@@ -270,9 +339,20 @@ pub(super) fn value_layout(chart: &ValueChart) -> ValueLayout {
     }
     let prices: Vec<f64> = kept.iter().map(|(_, p)| p.price_per_gb).collect();
     let perfs: Vec<f64> = kept.iter().map(|(_, p)| p.performance).collect();
-    let (top, bottom) = (52.0, 420.0);
-    let xs = Scale::fit(&prices, 80.0, 696.0, true);
+    let top = 52.0 + title_drop(&chart.title, look) + if look.narrow { 28.0 } else { 0.0 };
+    let bottom = top + if look.narrow { 300.0 } else { 368.0 };
     let ys = Scale::fit(&perfs, bottom, top, true);
+    let widest_tick = ys
+        .ticks()
+        .iter()
+        .map(|t| text_width(&fmt_tick(*t, &ys), SMALL_PX))
+        .fold(0.0, f64::max);
+    let (left, right) = if look.narrow {
+        (12.0 + widest_tick + 10.0, width - 16.0)
+    } else {
+        (80.0, width - 24.0)
+    };
+    let xs = Scale::fit(&prices, left, right, true);
     let mut drawn = Vec::new();
     let mut summary = Vec::new();
     for (i, p) in kept {
@@ -321,7 +401,7 @@ pub(super) fn value_layout(chart: &ValueChart) -> ValueLayout {
             let text = format!(
                 "Lines: equal value for money at 0.5x, 1x and 2x the baseline {name}; points {side} the 1x line give more for their price."
             );
-            visible_notes.extend(wrap(&text, WIDTH - 24.0, SMALL_PX));
+            visible_notes.extend(wrap(&text, width - 24.0, SMALL_PX));
             text
         }
         Some((_, _, name)) => {
@@ -335,19 +415,15 @@ pub(super) fn value_layout(chart: &ValueChart) -> ValueLayout {
     if !notes.is_empty() {
         let n = chart.points.len().saturating_sub(drawn.len());
         let text = format!("{n} not drawn (no usable price or performance); see the description.");
-        visible_notes.extend(wrap(&text, WIDTH - 24.0, SMALL_PX));
+        visible_notes.extend(wrap(&text, width - 24.0, SMALL_PX));
     }
 
-    let label_room = if drawn.len() <= 12 { 220.0 } else { 110.0 };
     let mut points: Vec<PlacedPoint> = drawn
         .iter()
         .map(|(i, p, name)| {
             let baseline = Some(*i) == chart.baseline;
             let suffix = if baseline { " (baseline)" } else { "" };
-            let shown = format!(
-                "{}{suffix}",
-                fit(name, label_room - text_width(suffix, SMALL_PX), SMALL_PX)
-            );
+            let shown = format!("{name}{suffix}");
             let tip = format!(
                 "{name}{suffix}: {} {x_name}, {} {y_name}",
                 fmt_num(p.price_per_gb),
@@ -371,28 +447,56 @@ pub(super) fn value_layout(chart: &ValueChart) -> ValueLayout {
     for line in &mut lines {
         let w = text_width(&line_words(line.multiple), SMALL_PX);
         // from the right-hand end inwards, the first spot that covers no point
+        // and no other line's label
         let spot = [1.0, 0.85, 0.7, 0.55, 0.4]
             .into_iter()
             .map(|f| along(&line.path, f))
             .find(|(x, y)| {
+                let (l, r) = (x - 4.0 - w, x - 4.0);
                 !points.iter().any(|p| {
-                    p.x + 6.0 > x - 4.0 - w
-                        && p.x - 6.0 < x - 4.0
-                        && p.y + 6.0 > y - 17.0
-                        && p.y - 6.0 < y - 3.0
+                    p.x + 6.0 > l && p.x - 6.0 < r && p.y + 6.0 > y - 17.0 && p.y - 6.0 < y - 3.0
+                }) && !fixed.iter().any(|(bl, br, by): &(f64, f64, f64)| {
+                    l < *br && *bl < r && (y - 6.0 - by).abs() < 14.0
                 })
             });
         line.label_at = spot.unwrap_or(line.label_at);
         let (x, y) = line.label_at;
         fixed.push((x - 4.0 - w, x - 4.0, y - 6.0));
     }
-    place_labels(&mut points, fixed);
+    // full names beside the points when every one finds a free spot, else numbers and a key
+    let mut key = Vec::new();
+    let notes_end = bottom + 52.0 + 18.0 * visible_notes.len() as f64;
+    if !place_labels(&mut points, fixed.clone(), width) {
+        let columns = if look.narrow || points.len() < 4 {
+            1
+        } else {
+            2
+        };
+        let column = (width - 24.0) / columns as f64;
+        let per_column = points.len().div_ceil(columns);
+        let mut y = notes_end + 16.0;
+        let mut tops = vec![y; columns];
+        for (i, p) in points.iter_mut().enumerate() {
+            let c = i / per_column.max(1);
+            y = tops[c];
+            let lines = wrap_lines(&p.shown, column - KEY_INDENT - 8.0, SMALL_PX, 2);
+            tops[c] += KEY_LINE * lines.len() as f64 + 6.0;
+            key.push(KeyEntry {
+                number: i + 1,
+                lines,
+                x: 12.0 + column * c as f64,
+                y,
+            });
+            p.shown = (i + 1).to_string();
+        }
+        place_labels(&mut points, fixed, width);
+    }
+    let key_end = key
+        .iter()
+        .map(|k| k.y + KEY_LINE * (k.lines.len() as f64 - 1.0) + 10.0)
+        .fold(notes_end, f64::max);
 
-    let height = if points.is_empty() {
-        110.0
-    } else {
-        bottom + 52.0 + 18.0 * visible_notes.len() as f64
-    };
+    let height = if points.is_empty() { 110.0 } else { key_end };
     let desc = join_desc(
         &chart.desc,
         &[
@@ -415,6 +519,7 @@ pub(super) fn value_layout(chart: &ValueChart) -> ValueLayout {
         lines,
         desc,
         visible_notes,
+        key,
         height,
     }
 }
@@ -468,7 +573,13 @@ pub(super) fn equal_value_path(
 /// Puts each point's label beside it, right or left and nudged up or down,
 /// at the first spot that covers no other label or point; crowded labels
 /// fall back to the right of their point. Order is fixed, so output is too.
-pub(super) fn place_labels(points: &mut [PlacedPoint], fixed: Vec<(f64, f64, f64)>) {
+/// Returns whether every label found a free spot inside `width`.
+pub(super) fn place_labels(
+    points: &mut [PlacedPoint],
+    fixed: Vec<(f64, f64, f64)>,
+    width: f64,
+) -> bool {
+    let mut all_free = true;
     let dots: Vec<(f64, f64)> = points.iter().map(|p| (p.x, p.y)).collect();
     let mut order: Vec<usize> = (0..points.len()).collect();
     order.sort_by(|a, b| points[*a].y.total_cmp(&points[*b].y).then(a.cmp(b)));
@@ -480,7 +591,7 @@ pub(super) fn place_labels(points: &mut [PlacedPoint], fixed: Vec<(f64, f64, f64
         let free = |l: f64, r: f64, ty: f64| {
             let (top, bottom) = (ty - 11.0, ty + 3.0);
             l >= 2.0
-                && r <= WIDTH - 2.0
+                && r <= width - 2.0
                 && !boxes
                     .iter()
                     .any(|(bl, br, by)| l < *br && *bl < r && (ty - by).abs() < 14.0)
@@ -507,8 +618,9 @@ pub(super) fn place_labels(points: &mut [PlacedPoint], fixed: Vec<(f64, f64, f64
                 }
             }
         }
+        all_free &= choice.is_some();
         let (right, ty, l, r) = choice.unwrap_or({
-            if x + 10.0 + w <= WIDTH - 2.0 {
+            if x + 10.0 + w <= width - 2.0 {
                 (true, y + 4.0, x + 10.0, x + 10.0 + w)
             } else {
                 (false, y + 4.0, x - 10.0 - w, x - 10.0)
@@ -523,6 +635,7 @@ pub(super) fn place_labels(points: &mut [PlacedPoint], fixed: Vec<(f64, f64, f64
         };
         boxes.push((l, r, ty));
     }
+    all_free
 }
 
 /// The point a fraction `f` (0..=1) of the way along `path`, counting its points evenly.

@@ -15,7 +15,7 @@ use crate::ingest::Problem;
 use crate::record::Record;
 use crate::report::format;
 use crate::report::site::Site;
-use crate::report::{unique_slugs, Options};
+use crate::report::{charts, unique_slugs, Options};
 use crate::units::Unit;
 
 pub mod index;
@@ -64,8 +64,14 @@ pub struct ChartView {
     /// The SVG document our chart code drew, to inline; empty when
     /// unavailable or when the page shows the standalone file as an image.
     pub svg: String,
-    /// Href of the standalone file; empty when unavailable.
+    /// Its narrow variant, which the style shows on small screens instead.
+    pub narrow: String,
+    /// Href of the standalone file (light theme); empty when unavailable.
     pub file: String,
+    /// Hrefs of its dark twin and of the narrow light and dark variants.
+    pub dark_file: String,
+    pub narrow_file: String,
+    pub narrow_dark_file: String,
     /// Why there is no chart; empty when there is one.
     pub unavailable: String,
     /// Text for readers who cannot see it, when shown as an image.
@@ -78,6 +84,7 @@ impl ChartView {
     pub fn as_image(mut self, alt: String) -> ChartView {
         if self.available() {
             self.svg.clear();
+            self.narrow.clear();
             self.alt = alt;
         }
         self
@@ -206,28 +213,29 @@ impl<'a> PageCtx<'a> {
 
     /// Renders a chart, adds its standalone file to the site, and returns the
     /// view; a chart that cannot be drawn becomes a note, never a dead link.
-    fn chart(&self, site: &mut Site, path: String, drawn: Result<String>) -> ChartView {
+    /// The standalone files are `path` (light), `-dark.svg`, `-narrow.svg`
+    /// and `-narrow-dark.svg` beside it.
+    fn chart(&self, site: &mut Site, path: String, drawn: Result<charts::Drawn>) -> ChartView {
         match drawn {
-            Ok(svg) => {
-                let inline = match svg.trim_start().strip_prefix("<?xml") {
-                    Some(rest) => rest.split_once("?>").map(|(_, r)| r).unwrap_or(rest),
-                    None => svg.as_str(),
-                }
-                .trim()
-                .to_string();
-                site.add(path.clone(), svg.into_bytes());
+            Ok(d) => {
+                let stem = path.strip_suffix(".svg").unwrap_or(&path).to_string();
+                let mut href = |file: String, svg: String| {
+                    site.add(file.clone(), svg.into_bytes());
+                    format!("{}{file}", self.root)
+                };
                 ChartView {
-                    svg: inline,
-                    file: format!("{}{path}", self.root),
-                    unavailable: String::new(),
-                    alt: String::new(),
+                    svg: d.wide.trim().to_string(),
+                    narrow: d.narrow.trim().to_string(),
+                    file: href(path, d.light),
+                    dark_file: href(format!("{stem}-dark.svg"), d.dark),
+                    narrow_file: href(format!("{stem}-narrow.svg"), d.narrow_light),
+                    narrow_dark_file: href(format!("{stem}-narrow-dark.svg"), d.narrow_dark),
+                    ..ChartView::default()
                 }
             }
             Err(e) => ChartView {
-                svg: String::new(),
-                file: String::new(),
                 unavailable: format!("{e:#}"),
-                alt: String::new(),
+                ..ChartView::default()
             },
         }
     }

@@ -204,7 +204,7 @@ pub(super) fn build(ctx: PageCtx, study: &str, test: &str, site: &mut Site) -> R
         let chart_view = ctx.chart(
             site,
             format!("charts/{sslug}/{tslug}/{mslug}.svg"),
-            charts::bar_chart(&spec),
+            charts::draw(&spec),
         );
         metrics.push(MetricSection {
             anchor: format!("metric-{mslug}"),
@@ -277,7 +277,7 @@ pub(super) fn build(ctx: PageCtx, study: &str, test: &str, site: &mut Site) -> R
         percentiles.push(ctx.chart(
             site,
             format!("charts/{sslug}/{tslug}/latency-{dir}.svg"),
-            charts::percentile_chart(&spec),
+            charts::draw(&spec),
         ));
     }
     let page = TestPage {

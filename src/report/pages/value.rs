@@ -153,7 +153,7 @@ pub(super) fn value_chart_for(
         baseline,
     };
     let alt = spec.desc.clone();
-    let view = ctx.chart(site, path, charts::value_chart(&spec));
+    let view = ctx.chart(site, path, charts::draw(&spec));
     Some(if inline { view } else { view.as_image(alt) })
 }
 
