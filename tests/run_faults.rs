@@ -535,3 +535,147 @@ fn doctor_names_missing_tools_and_how_to_install_them() {
     // the O_DIRECT probe cleaned up after itself
     assert!(is_empty_dir(target.path()));
 }
+
+/// Whether the test can mount filesystems (root). When it cannot, a test
+/// needing it fails under `DISKDASH_REQUIRE_TOOLS=1` (CI), else says so
+/// on stderr and returns.
+fn can_mount(test: &str) -> bool {
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } == 0 {
+        return true;
+    }
+    if std::env::var("DISKDASH_REQUIRE_TOOLS").as_deref() == Ok("1") {
+        panic!("DISKDASH_REQUIRE_TOOLS=1 but {test} needs root to mount a tmpfs");
+    }
+    eprintln!("\n!!! NOTE: {test} NOT RUN: it needs root to mount a tmpfs !!!\n");
+    false
+}
+
+/// A tmpfs mounted on a fresh directory, unmounted on drop (even when the
+/// test fails first, or the run under test unmounted it already).
+struct Tmpfs {
+    dir: tempfile::TempDir,
+}
+
+impl Tmpfs {
+    fn mount(size: &str) -> Tmpfs {
+        let dir = tempfile::tempdir().unwrap();
+        let ok = Command::new("mount")
+            .args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"])
+            .arg(dir.path())
+            .status()
+            .unwrap()
+            .success();
+        assert!(ok, "cannot mount a tmpfs on {}", dir.path().display());
+        Tmpfs { dir }
+    }
+
+    fn path(&self) -> &Path {
+        self.dir.path()
+    }
+}
+
+impl Drop for Tmpfs {
+    fn drop(&mut self) {
+        let _ = Command::new("umount")
+            .arg("-l")
+            .arg(self.dir.path())
+            .stderr(Stdio::null())
+            .status();
+    }
+}
+
+fn assert_vanished_run(r: &Run, out: &Path) {
+    assert_eq!(r.code, Some(1), "{}", r.stderr);
+    assert!(r.stderr.contains("target vanished"), "{}", r.stderr);
+    let recs = records(out);
+    assert_eq!(
+        recs.len(),
+        1,
+        "the run stops at the test whose target vanished"
+    );
+    let rec = &recs[0];
+    assert_eq!(rec.test.id, "dd-write-128k-fdatasync");
+    assert_eq!(rec.status, Status::Failed);
+    assert!(rec.metrics.is_empty());
+    assert!(
+        rec.error.as_deref().unwrap().starts_with("target vanished"),
+        "{:?}",
+        rec.error
+    );
+    // what the tool printed is kept
+    assert!(rec
+        .raw
+        .as_ref()
+        .unwrap()
+        .stderr
+        .as_deref()
+        .unwrap()
+        .contains("copied"));
+}
+
+#[test]
+fn a_target_removed_mid_run_is_not_recreated_and_the_run_stops() {
+    let bin = bin_dir(&[("dd", fake("vanish"))]);
+    let parent = tempfile::tempdir().unwrap();
+    let target = parent.path().join("volume");
+    std::fs::create_dir(&target).unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let o = Command::new(BIN)
+        .args([
+            "run",
+            "--target",
+            target.to_str().unwrap(),
+            "--suite",
+            "quick",
+        ])
+        .args(["--only", "dd-write-8k-dsync,dd-write-128k-fdatasync"])
+        .args(["--out", out.path().to_str().unwrap()])
+        .env("PATH", path_with(bin.path()))
+        .env("DISKDASH_FAKE_TARGET", &target)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let r = Run {
+        code: o.status.code(),
+        stdout: String::from_utf8_lossy(&o.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
+    };
+    assert_vanished_run(&r, out.path());
+    assert!(!target.exists(), "the target was recreated");
+}
+
+#[test]
+fn a_target_unmounted_mid_run_measures_nothing_on_the_disk_below() {
+    if !can_mount("a_target_unmounted_mid_run_measures_nothing_on_the_disk_below") {
+        return;
+    }
+    let bin = bin_dir(&[("dd", fake("vanish"))]);
+    let volume = Tmpfs::mount("256m");
+    let out = tempfile::tempdir().unwrap();
+    let o = Command::new(BIN)
+        .args(["run", "--target", volume.path().to_str().unwrap()])
+        .args([
+            "--suite",
+            "quick",
+            "--only",
+            "dd-write-8k-dsync,dd-write-128k-fdatasync",
+        ])
+        .args(["--out", out.path().to_str().unwrap()])
+        .env("PATH", path_with(bin.path()))
+        .env("DISKDASH_FAKE_UMOUNT", volume.path())
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let r = Run {
+        code: o.status.code(),
+        stdout: String::from_utf8_lossy(&o.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
+    };
+    assert_vanished_run(&r, out.path());
+    // the empty mount point below (the root disk) got nothing
+    assert!(
+        is_empty_dir(volume.path()),
+        "files written under the mount point"
+    );
+}

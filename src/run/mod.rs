@@ -266,6 +266,7 @@ fn execute(ready: Ready, executor: &mut dyn Executor, signal: &AtomicUsize) -> R
     let mut records: Vec<Record> = Vec::new();
     let mut stopped_by = None;
     let mut write_error = None;
+    let mut vanished_error = None;
     for (index, job) in jobs.iter().enumerate() {
         let sig = signal.load(Ordering::SeqCst);
         if sig != 0 {
@@ -283,7 +284,21 @@ fn execute(ready: Ready, executor: &mut dyn Executor, signal: &AtomicUsize) -> R
                 }
             })
             .clone();
-        let (record, interrupted) = run_job(&ctx, job, executor, version.as_deref());
+        let (mut record, interrupted) = run_job(&ctx, job, &scratch, executor, version.as_deref());
+        // a test whose scratch vanished under it measured nothing we can
+        // name (or another disk): its record says so and the run stops
+        let vanished = scratch.verify().err();
+        if let Some(e) = &vanished {
+            record.status = Status::Failed;
+            record.metrics.clear();
+            if !record
+                .error
+                .as_deref()
+                .is_some_and(|m| m.starts_with("target vanished"))
+            {
+                record.error = Some(format!("{e:#}"));
+            }
+        }
         let written = match &dir {
             Some(d) => write_record_file(d, &record),
             None => write_record_line(&record),
@@ -312,11 +327,19 @@ fn execute(ready: Ready, executor: &mut dyn Executor, signal: &AtomicUsize) -> R
             stopped_by = interrupted;
             break;
         }
+        if let Some(e) = vanished {
+            vanished_error = Some(e);
+            break;
+        }
     }
     let wall = progress.done();
     let removed = scratch.remove();
     if let Some(e) = write_error {
         return Err(e.context("the run stopped: a record could not be written"));
+    }
+    if let Some(e) = vanished_error {
+        eprint!("\n{}", progress::summary(&jobs, &records));
+        return Err(e);
     }
     removed?;
     eprint!("\n{}", progress::summary(&jobs, &records));
@@ -398,6 +421,7 @@ fn base_record(ctx: &Facts, job: &Job, version: Option<&str>) -> Record {
 fn run_job(
     ctx: &Facts,
     job: &Job,
+    scratch: &Scratch,
     executor: &mut dyn Executor,
     version: Option<&str>,
 ) -> (Record, Option<i32>) {
@@ -423,7 +447,7 @@ fn run_job(
             return (rec, None);
         }
     }
-    if let Err(e) = crate::fsio::create_dir(&job.dir) {
+    if let Err(e) = scratch.create_job_dir(&job.dir) {
         rec.status = Status::Failed;
         rec.error = Some(format!("{e:#}"));
         return (rec, None);

@@ -41,6 +41,9 @@ pub fn check_target(target: &Path) -> Result<PathBuf> {
 #[derive(Debug)]
 pub struct Scratch {
     path: PathBuf,
+    /// Device and inode of the directory as created: the same path on
+    /// another device (a volume unmounted under the run) is not it.
+    dev_ino: (u64, u64),
     removed: bool,
 }
 
@@ -58,10 +61,48 @@ impl Scratch {
                 path.display()
             )
         })?;
+        let dev_ino = dev_ino(&path)
+            .with_context(|| format!("cannot read the scratch directory `{}`", path.display()))?;
         Ok(Scratch {
             path,
+            dev_ino,
             removed: false,
         })
+    }
+
+    /// Checks that the scratch directory is still the one created, on the
+    /// same device: fails with "target vanished" when the target was
+    /// removed, unmounted or replaced under the run, so that no test
+    /// measures another disk.
+    pub fn verify(&self) -> Result<()> {
+        match dev_ino(&self.path) {
+            Ok(now) if now == self.dev_ino => Ok(()),
+            Ok(_) => bail!(
+                "target vanished: `{}` is no longer the scratch directory this run created \
+                 (the target was unmounted or replaced); the run stopped",
+                self.path.display()
+            ),
+            Err(e) => bail!(
+                "target vanished: the scratch directory `{}` is gone ({e}; the target was \
+                 removed or unmounted); the run stopped",
+                self.path.display()
+            ),
+        }
+    }
+
+    /// Creates one job's directory inside it (never its parents: a
+    /// vanished scratch directory is not recreated elsewhere).
+    pub fn create_job_dir(&self, job_dir: &Path) -> Result<()> {
+        self.verify()?;
+        if job_dir.parent() != Some(self.path.as_path()) {
+            bail!(
+                "job directory `{}` is not inside the scratch directory `{}`",
+                job_dir.display(),
+                self.path.display()
+            );
+        }
+        std::fs::create_dir(job_dir)
+            .with_context(|| format!("failed to create directory `{}`", job_dir.display()))
     }
 
     /// Where it is.
@@ -79,10 +120,25 @@ impl Scratch {
     }
 
     /// Removes the directory and everything in it.
+    /// A directory that replaced it under the same name is not ours and
+    /// is left alone.
     pub fn remove(mut self) -> Result<()> {
         self.removed = true;
+        if self.verify().is_err() {
+            return Ok(());
+        }
         remove_tree(&self.path)
     }
+}
+
+/// Device and inode of `path` itself (a symlink is not followed).
+fn dev_ino(path: &Path) -> std::io::Result<(u64, u64)> {
+    use std::os::unix::fs::MetadataExt;
+    let m = std::fs::symlink_metadata(path)?;
+    if !m.is_dir() {
+        return Err(std::io::Error::other("not a directory"));
+    }
+    Ok((m.dev(), m.ino()))
 }
 
 fn remove_tree(path: &Path) -> Result<()> {
@@ -95,7 +151,7 @@ fn remove_tree(path: &Path) -> Result<()> {
 
 impl Drop for Scratch {
     fn drop(&mut self) {
-        if !self.removed {
+        if !self.removed && self.verify().is_ok() {
             if let Err(e) = remove_tree(&self.path) {
                 eprintln!("warning: {e:#}");
             }
@@ -139,5 +195,31 @@ mod tests {
             assert!(Scratch::create(p.clone()).is_err());
         }
         assert!(!p.exists());
+    }
+
+    #[test]
+    fn a_scratch_removed_or_replaced_is_noticed_and_not_recreated() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join(scratch_name("r1"));
+        let s = Scratch::create(p.clone()).unwrap();
+        s.verify().unwrap();
+        s.create_job_dir(&p.join("a.r1")).unwrap();
+        std::fs::remove_dir_all(&p).unwrap();
+        let e = s.create_job_dir(&p.join("b.r1")).unwrap_err();
+        assert!(format!("{e:#}").starts_with("target vanished"), "{e:#}");
+        assert!(!p.exists());
+        // same path, another directory (made while the first still exists,
+        // so that it cannot reuse its inode)
+        std::fs::create_dir(&p).unwrap();
+        let s = Scratch::create(dir.path().join("second")).unwrap();
+        let other = dir.path().join("other");
+        std::fs::create_dir(&other).unwrap();
+        std::fs::remove_dir(s.path()).unwrap();
+        std::fs::rename(&other, s.path()).unwrap();
+        let e = s.verify().unwrap_err();
+        assert!(
+            format!("{e:#}").contains("no longer the scratch directory"),
+            "{e:#}"
+        );
     }
 }
