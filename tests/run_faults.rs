@@ -679,3 +679,113 @@ fn a_target_unmounted_mid_run_measures_nothing_on_the_disk_below() {
         "files written under the mount point"
     );
 }
+
+#[test]
+fn a_tool_leaving_children_on_its_pipes_does_not_hold_the_run() {
+    let bin = bin_dir(&[("dd", fake("linger"))]);
+    let target = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let pid_file = target
+        .path()
+        .join("..")
+        .join(format!("diskdash-linger-{}.pid", std::process::id()));
+    let start = Instant::now();
+    let o = Command::new(BIN)
+        .args(["run", "--target", target.path().to_str().unwrap()])
+        .args([
+            "--suite",
+            "quick",
+            "--only",
+            "dd-write-8k-dsync",
+            "--timeout",
+            "2",
+        ])
+        .args(["--out", out.path().to_str().unwrap()])
+        .env("PATH", path_with(bin.path()))
+        .env("DISKDASH_FAKE_PID", &pid_file)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let took = start.elapsed();
+    if let Ok(pid) = std::fs::read_to_string(&pid_file) {
+        if let Ok(pid) = pid.trim().parse::<libc::pid_t>() {
+            // SAFETY: ending the fake's escaped child.
+            unsafe {
+                libc::kill(pid, libc::SIGKILL);
+            }
+        }
+        let _ = std::fs::remove_file(&pid_file);
+    }
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(took < Duration::from_secs(8), "took {took:?}: {stderr}");
+    assert_eq!(o.status.code(), Some(0), "{stderr}");
+    let recs = records(out.path());
+    assert_eq!(recs.len(), 1);
+    assert_eq!(recs[0].status, Status::Ok);
+    assert!(recs[0]
+        .raw
+        .as_ref()
+        .unwrap()
+        .stderr
+        .as_deref()
+        .unwrap()
+        .contains("copied"));
+    assert!(is_empty_dir(target.path()), "scratch left behind");
+}
+
+#[test]
+fn a_second_signal_exits_at_once_and_the_first_decides_the_status() {
+    let bin = bin_dir(&[("fio", fake("stubborn"))]);
+    let target = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let mut guard = KillOnDrop(
+        Command::new(BIN)
+            .args(["run", "--target", target.path().to_str().unwrap()])
+            .args(["--suite", "quick", "--only", "fio-randread-4k-qd64"])
+            .args(["--out", out.path().to_str().unwrap()])
+            .env("PATH", path_with(bin.path()))
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap(),
+    );
+    let child = &mut guard.0;
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let running = || {
+        std::fs::read_dir(target.path())
+            .unwrap()
+            .filter_map(|e| e.ok())
+            .any(|s| s.path().join("fio-randread-4k-qd64.r1").exists())
+    };
+    while !running() {
+        assert!(
+            Instant::now() < deadline,
+            "the run never reached the fio test"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    let pid = child.id() as libc::pid_t;
+    // SAFETY: signalling our own child process.
+    unsafe {
+        libc::kill(pid, libc::SIGTERM);
+    }
+    // the tool ignores SIGTERM: diskdash would wait 3 s before SIGKILL
+    std::thread::sleep(Duration::from_millis(300));
+    let second = Instant::now();
+    // SAFETY: as above.
+    unsafe {
+        libc::kill(pid, libc::SIGINT);
+    }
+    let status = child.wait().unwrap();
+    let took = second.elapsed();
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut stderr).unwrap();
+    assert!(
+        took < Duration::from_millis(1500),
+        "took {took:?}: {stderr}"
+    );
+    assert_eq!(status.code(), Some(143), "{stderr}");
+    assert!(stderr.contains("second signal"), "{stderr}");
+}

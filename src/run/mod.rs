@@ -35,14 +35,7 @@ pub fn margin(bytes: u64) -> u64 {
 /// failed or skipped, 2 a usage error, 128+N after signal N.
 pub fn command(opts: &RunOptions) -> Result<u8> {
     let signal = Arc::new(AtomicUsize::new(0));
-    for sig in [
-        signal_hook::consts::SIGINT,
-        signal_hook::consts::SIGTERM,
-        signal_hook::consts::SIGHUP,
-    ] {
-        signal_hook::flag::register_usize(sig, Arc::clone(&signal), sig as usize)
-            .context("cannot install the signal handler")?;
-    }
+    exec::install_signal_handlers(&signal)?;
     let mut executor = RealExecutor::new(Arc::clone(&signal));
     run_with(opts, &mut executor, &signal)
 }
