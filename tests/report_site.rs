@@ -620,3 +620,46 @@ fn a_failed_run_on_the_cheapest_does_not_blank_a_test() {
     let index = std::fs::read_to_string(site.join("index.html")).unwrap();
     assert!(index.contains("2.0x the price, 4.0x the read IOPS: worth it"));
 }
+
+#[test]
+fn symlinks_inside_the_site_lead_no_write_or_removal_outside() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("site");
+    let victim = dir.path().join("victim");
+    std::fs::create_dir(&victim).unwrap();
+    std::fs::write(victim.join("victim.txt"), "keep").unwrap();
+    build(&sample_results(), &out);
+    // an earlier build "wrote" ext/victim.txt, and ext now leads outside
+    let marker = out.join(".diskdash-site");
+    let listed = std::fs::read_to_string(&marker).unwrap() + "ext/victim.txt\n";
+    std::fs::write(&marker, listed).unwrap();
+    std::os::unix::fs::symlink("../victim", out.join("ext")).unwrap();
+    let (ok, _, stderr) = report(&[
+        sample_results().as_os_str(),
+        "--out".as_ref(),
+        out.as_os_str(),
+    ]);
+    assert!(!ok, "a symlink inside the site was accepted");
+    assert!(stderr.contains("symbolic link inside the site"), "{stderr}");
+    assert_eq!(
+        std::fs::read_to_string(victim.join("victim.txt")).unwrap(),
+        "keep"
+    );
+    // a symlinked runs/ does not receive the run pages
+    std::fs::remove_file(out.join("ext")).unwrap();
+    std::fs::rename(out.join("runs"), dir.path().join("old-runs")).unwrap();
+    std::os::unix::fs::symlink("../victim", out.join("runs")).unwrap();
+    let (ok, _, stderr) = report(&[
+        sample_results().as_os_str(),
+        "--out".as_ref(),
+        out.as_os_str(),
+        "--force".as_ref(),
+    ]);
+    assert!(!ok);
+    assert!(stderr.contains("symbolic link inside the site"), "{stderr}");
+    let names: Vec<_> = std::fs::read_dir(&victim)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names, ["victim.txt"]);
+}
