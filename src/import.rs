@@ -210,15 +210,22 @@ pub fn records_from_output(
                 .then(|| format!("the {tool} output holds no measurement")),
             status,
             metrics: parsed.metrics,
-            raw: Some(Raw {
-                stdout: Some(text.to_string()),
-                stderr: None,
-                exit_code: None,
-            }),
+            raw: Some(bounded_raw(text)),
             ..Record::new(id, source, subject.clone(), test)
         });
     }
     Ok(records)
+}
+
+/// The file's text as a record's raw stdout, bounded like a run's.
+fn bounded_raw(text: &str) -> Raw {
+    let (stdout, truncated) = crate::bounded::excerpt(text, crate::bounded::STREAM_LIMIT);
+    Raw {
+        stdout: Some(stdout),
+        truncated,
+        stdout_bytes: truncated.then_some(text.len() as u64),
+        ..Raw::default()
+    }
 }
 
 /// A test id derived from the file's content (fio's `rw` is copied as the

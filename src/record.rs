@@ -325,6 +325,17 @@ pub struct Raw {
     /// Exit code; `null` when killed by a signal or unknown.
     #[serde(default)]
     pub exit_code: Option<i32>,
+    /// Set when `stdout` or `stderr` holds only the head and tail of what
+    /// the tool printed (diskdash keeps at most 2 MiB of each, 4 MiB in all;
+    /// a line in the text says how much was left out).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub truncated: bool,
+    /// Bytes the tool printed on stdout, given when `truncated`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stdout_bytes: Option<u64>,
+    /// Bytes the tool printed on stderr, given when `truncated`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stderr_bytes: Option<u64>,
 }
 
 impl Record {

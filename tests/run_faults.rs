@@ -789,3 +789,73 @@ fn a_second_signal_exits_at_once_and_the_first_decides_the_status() {
     assert_eq!(status.code(), Some(143), "{stderr}");
     assert!(stderr.contains("second signal"), "{stderr}");
 }
+
+#[test]
+fn a_tool_printing_without_end_gives_a_bounded_record_marked_truncated() {
+    let bin = bin_dir(&[("dd", fake("flood"))]);
+    let target = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let o = Command::new(BIN)
+        .args(["run", "--target", target.path().to_str().unwrap()])
+        .args(["--suite", "quick", "--only", "dd-write-8k-dsync"])
+        .args(["--out", out.path().to_str().unwrap()])
+        .env("PATH", path_with(bin.path()))
+        .env("DISKDASH_FAKE_MIB", "24")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{stderr}");
+    let file = walkdir::WalkDir::new(out.path())
+        .into_iter()
+        .map(|e| e.unwrap())
+        .find(|e| e.file_type().is_file())
+        .unwrap();
+    let size = file.metadata().unwrap().len();
+    assert!(size < 5 << 20, "record of {size} bytes");
+    let rec = &records(out.path())[0];
+    // the tail kept dd's summary: the measurement is there
+    assert_eq!(rec.status, Status::Ok, "{:?}", rec.error);
+    let raw = rec.raw.as_ref().unwrap();
+    assert!(raw.truncated);
+    assert_eq!(raw.stdout_bytes, Some(24 << 20));
+    assert!(raw.stderr_bytes.unwrap() > 24 << 20);
+    let stdout = raw.stdout.as_deref().unwrap();
+    assert!(stdout.len() <= (2 << 20) + 100, "{}", stdout.len());
+    assert!(stdout.contains("[... diskdash left out "), "no cut line");
+    assert!(raw.stderr.as_deref().unwrap().ends_with("3.4 MB/s\n"));
+}
+
+#[test]
+fn a_fio_output_file_linked_elsewhere_is_not_read() {
+    let bin = bin_dir(&[("fio", fake("fio-link"))]);
+    let target = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let secret_dir = tempfile::tempdir().unwrap();
+    let secret = secret_dir.path().join("secret");
+    std::fs::write(&secret, "SECRET-NOT-FOR-RECORDS\n").unwrap();
+    let o = Command::new(BIN)
+        .args(["run", "--target", target.path().to_str().unwrap()])
+        .args(["--suite", "quick", "--only", "fio-randread-4k-qd64"])
+        .args(["--out", out.path().to_str().unwrap()])
+        .env("PATH", path_with(bin.path()))
+        .env("DISKDASH_FAKE_LINK", &secret)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{stderr}");
+    let recs = records(out.path());
+    assert_eq!(recs[0].status, Status::Failed);
+    assert!(
+        recs[0]
+            .error
+            .as_deref()
+            .unwrap()
+            .contains("did not write its output file"),
+        "{:?}",
+        recs[0].error
+    );
+    let text = serde_json::to_string(&recs[0]).unwrap();
+    assert!(!text.contains("SECRET-NOT-FOR-RECORDS"), "{text}");
+}

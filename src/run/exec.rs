@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 
+use crate::bounded::HeadTail;
 use crate::record::Tool;
 use crate::tools::argv::{Invocation, OutputFrom};
 
@@ -34,6 +35,11 @@ pub struct Outcome {
     pub timed_out: bool,
     /// Stopped because diskdash received this signal (SIGINT, SIGTERM, SIGHUP).
     pub interrupted: Option<i32>,
+    /// Bytes printed on stdout and stderr, when more than the kept head
+    /// and tail ([`crate::bounded::STREAM_LIMIT`]); `None` when whole.
+    pub stdout_bytes: Option<u64>,
+    /// As `stdout_bytes`, for stderr.
+    pub stderr_bytes: Option<u64>,
 }
 
 impl Outcome {
@@ -198,12 +204,10 @@ impl Executor for RealExecutor {
         {
             std::thread::sleep(Duration::from_millis(5));
         }
-        let stdout = out_reader.map(|p| p.take()).unwrap_or_default();
-        let stderr = err_reader.map(|p| p.take()).unwrap_or_default();
+        let (stdout, stdout_bytes) = out_reader.map(|p| p.take()).unwrap_or_default();
+        let (stderr, stderr_bytes) = err_reader.map(|p| p.take()).unwrap_or_default();
         let output_file = match &inv.output {
-            OutputFrom::File(p) => std::fs::read(p)
-                .ok()
-                .map(|b| String::from_utf8_lossy(&b).into_owned()),
+            OutputFrom::File(p) => read_output_file(p),
             _ => None,
         };
         Ok(Outcome {
@@ -215,8 +219,31 @@ impl Executor for RealExecutor {
             duration,
             timed_out,
             interrupted,
+            stdout_bytes,
+            stderr_bytes,
         })
     }
+}
+
+/// Reads the tool's output file without following a symlink (a `fio.json`
+/// replaced by a link to `/etc/hostname` must not put that file into the
+/// record) and only when it is a regular file, at most
+/// [`crate::bounded::STREAM_LIMIT`] bytes of it.
+fn read_output_file(path: &Path) -> Option<String> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+        .open(path)
+        .ok()?;
+    if !file.metadata().ok()?.is_file() {
+        return None;
+    }
+    let mut bytes = Vec::new();
+    file.take(crate::bounded::STREAM_LIMIT as u64)
+        .read_to_end(&mut bytes)
+        .ok()?;
+    Some(String::from_utf8_lossy(&bytes).into_owned())
 }
 
 /// How long the pipes are read after the tool exited.
@@ -272,13 +299,13 @@ fn kill_group(pid: libc::pid_t, sig: libc::c_int) {
 /// runner can take at any time (a pipe held open by an escaped child never
 /// reaches its end).
 struct Pipe {
-    buf: Arc<Mutex<Vec<u8>>>,
+    buf: Arc<Mutex<HeadTail>>,
     done: Arc<AtomicBool>,
 }
 
 impl Pipe {
     fn spawn<R: Read + Send + 'static>(mut r: R) -> Pipe {
-        let buf = Arc::new(Mutex::new(Vec::new()));
+        let buf = Arc::new(Mutex::new(HeadTail::new(crate::bounded::STREAM_LIMIT)));
         let done = Arc::new(AtomicBool::new(false));
         let (b, d) = (Arc::clone(&buf), Arc::clone(&done));
         std::thread::spawn(move || {
@@ -289,7 +316,7 @@ impl Pipe {
                     Ok(n) => b
                         .lock()
                         .unwrap_or_else(|e| e.into_inner())
-                        .extend_from_slice(&chunk[..n]),
+                        .push(&chunk[..n]),
                     Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
                     Err(_) => break,
                 }
@@ -303,10 +330,11 @@ impl Pipe {
         self.done.load(Ordering::SeqCst)
     }
 
-    /// What was read so far, lossily decoded.
-    fn take(&self) -> String {
-        let bytes = std::mem::take(&mut *self.buf.lock().unwrap_or_else(|e| e.into_inner()));
-        String::from_utf8_lossy(&bytes).into_owned()
+    /// What was read so far (head and tail), lossily decoded, and the
+    /// number of bytes read when some were left out.
+    fn take(&self) -> (String, Option<u64>) {
+        let buf = self.buf.lock().unwrap_or_else(|e| e.into_inner());
+        (buf.text(), buf.truncated().then_some(buf.total()))
     }
 }
 
@@ -418,6 +446,8 @@ impl Executor for ReplayExecutor {
             duration: Duration::from_secs_f64(c.duration_s),
             timed_out: false,
             interrupted: None,
+            stdout_bytes: None,
+            stderr_bytes: None,
         })
     }
 }

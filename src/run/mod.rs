@@ -493,10 +493,14 @@ fn raw_of(o: &Outcome, from: &OutputFrom) -> Raw {
         }
         _ => (o.stdout.clone(), o.stderr.clone()),
     };
+    let truncated = o.stdout_bytes.is_some() || o.stderr_bytes.is_some();
     Raw {
         stdout: Some(stdout),
         stderr: Some(stderr),
         exit_code: o.exit_code,
+        truncated,
+        stdout_bytes: truncated.then(|| o.stdout_bytes.unwrap_or(o.stdout.len() as u64)),
+        stderr_bytes: truncated.then(|| o.stderr_bytes.unwrap_or(o.stderr.len() as u64)),
     }
 }
 
