@@ -214,6 +214,13 @@ pub fn records_from_output(
             ..Record::new(id, source, subject.clone(), test)
         });
     }
+    for record in &records {
+        // the same check `check` makes, on the text that would be written
+        let text = crate::record::to_json(record)?;
+        if let Err(why) = crate::ingest::parse_record(&text) {
+            bail!("the record made from it would not pass `diskdash check`: {why}");
+        }
+    }
     Ok(records)
 }
 

@@ -248,3 +248,21 @@ fn one_log_imported_into_two_studies_gives_two_ids_that_check_accepts() {
     );
     diskdash().arg("check").arg(out.path()).assert().code(0);
 }
+
+#[test]
+fn a_file_whose_record_check_would_refuse_is_refused_with_the_reason() {
+    let out = tempfile::tempdir().unwrap();
+    diskdash()
+        .arg("import")
+        .arg("--out")
+        .arg(out.path())
+        .arg("tests/fixtures/hostile/import/dd-absurd-bandwidth.txt")
+        .assert()
+        .code(1)
+        .stderr(
+            predicate::str::contains("dd-absurd-bandwidth.txt")
+                .and(predicate::str::contains("would not pass `diskdash check`"))
+                .and(predicate::str::contains("implausibly large")),
+        );
+    assert!(records_under(out.path()).is_empty());
+}

@@ -859,3 +859,50 @@ fn a_fio_output_file_linked_elsewhere_is_not_read() {
     let text = serde_json::to_string(&recs[0]).unwrap();
     assert!(!text.contains("SECRET-NOT-FOR-RECORDS"), "{text}");
 }
+
+#[test]
+fn a_result_check_would_refuse_is_written_as_a_failed_record() {
+    let bin = bin_dir(&[("dd", fake("huge"))]);
+    let target = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let r = run(
+        &path_with(bin.path()),
+        &[
+            "--target",
+            target.path().to_str().unwrap(),
+            "--suite",
+            "quick",
+            "--only",
+            "dd-write-8k-dsync",
+            "--out",
+            out.path().to_str().unwrap(),
+        ],
+    );
+    assert_eq!(r.code, Some(1), "{}", r.stderr);
+    let recs = records(out.path());
+    assert_eq!(recs[0].status, Status::Failed);
+    assert!(recs[0].metrics.is_empty());
+    let e = recs[0].error.as_deref().unwrap();
+    assert!(e.contains("would not pass `diskdash check`"), "{e}");
+    assert!(e.contains("implausibly large"), "{e}");
+    assert!(recs[0]
+        .raw
+        .as_ref()
+        .unwrap()
+        .stderr
+        .as_deref()
+        .unwrap()
+        .contains("17 EB/s"));
+    // and check accepts what run wrote
+    let o = Command::new(BIN)
+        .arg("check")
+        .arg(out.path())
+        .output()
+        .unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+}

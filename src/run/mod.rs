@@ -292,6 +292,7 @@ fn execute(ready: Ready, executor: &mut dyn Executor, signal: &AtomicUsize) -> R
                 record.error = Some(format!("{e:#}"));
             }
         }
+        let record = passing_check(record);
         let written = match &dir {
             Some(d) => write_record_file(d, &record),
             None => write_record_line(&record),
@@ -366,6 +367,25 @@ pub fn signal_name(sig: i32) -> String {
         libc::SIGKILL => "SIGKILL".into(),
         n => format!("signal {n}"),
     }
+}
+
+/// The record as written: validated with the code `check` uses, on the
+/// JSON text itself (a value that overflowed to infinity is written as
+/// `null`). A measurement `check` would refuse becomes a `failed` record
+/// saying why, its metrics dropped and the tool's raw output kept.
+fn passing_check(mut rec: Record) -> Record {
+    let problem = match record::to_json(&rec) {
+        Ok(text) => crate::ingest::parse_record(&text).err(),
+        Err(e) => Some(format!("{e:#}")),
+    };
+    if let Some(why) = problem {
+        rec.status = Status::Failed;
+        rec.metrics.clear();
+        rec.error = Some(format!(
+            "the result would not pass `diskdash check` ({why}); the tool's raw output is kept"
+        ));
+    }
+    rec
 }
 
 fn write_record_file(dir: &Path, record: &Record) -> Result<()> {
