@@ -906,3 +906,65 @@ fn a_result_check_would_refuse_is_written_as_a_failed_record() {
         String::from_utf8_lossy(&o.stdout)
     );
 }
+
+#[test]
+fn a_suite_cannot_make_fio_run_programs_or_load_engines() {
+    let dir = tempfile::tempdir().unwrap();
+    let target = tempfile::tempdir().unwrap();
+    let path = std::env::var("PATH").unwrap_or_default();
+    for (extra, expected) in [
+        (
+            "ioengine = \"exec\"\nprogram = \"touch\"\narguments = \"/tmp/pwned\"",
+            "ioengine = exec",
+        ),
+        (
+            "ioengine = \"external:/tmp/lib.so\"",
+            "ioengine = external:/tmp/lib.so",
+        ),
+        ("ioengine = \"/tmp/lib.so\"", "ioengine = /tmp/lib.so"),
+        ("ioeng = \"exec\"", "fio parameter `ioeng`"),
+        ("program = \"touch\"", "fio parameter `program`"),
+        ("arguments = \"x\"", "fio parameter `arguments`"),
+        ("std_redirect = 1", "fio parameter `std_redirect`"),
+    ] {
+        let suite = dir.path().join("s.toml");
+        std::fs::write(
+            &suite,
+            format!("[[test]]\nid = \"evil\"\ntool = \"fio\"\n{extra}\n"),
+        )
+        .unwrap();
+        let r = run(
+            &path,
+            &[
+                "--target",
+                target.path().to_str().unwrap(),
+                "--suite",
+                suite.to_str().unwrap(),
+                "--dry-run",
+            ],
+        );
+        assert_eq!(r.code, Some(2), "{extra}: {}", r.stderr);
+        assert!(r.stderr.contains(expected), "{extra}: {}", r.stderr);
+    }
+    // the allowed engines still pass
+    for engine in ["io_uring", "psync", "null"] {
+        let suite = dir.path().join("s.toml");
+        std::fs::write(
+            &suite,
+            format!("[[test]]\nid = \"ok\"\ntool = \"fio\"\nioengine = \"{engine}\"\n"),
+        )
+        .unwrap();
+        let r = run(
+            &path,
+            &[
+                "--target",
+                target.path().to_str().unwrap(),
+                "--suite",
+                suite.to_str().unwrap(),
+                "--dry-run",
+            ],
+        );
+        assert_eq!(r.code, Some(0), "{engine}: {}", r.stderr);
+    }
+    assert!(is_empty_dir(target.path()));
+}
