@@ -663,3 +663,46 @@ fn symlinks_inside_the_site_lead_no_write_or_removal_outside() {
         .collect();
     assert_eq!(names, ["victim.txt"]);
 }
+
+#[test]
+fn names_starting_a_formula_reach_no_csv_as_a_live_formula() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in");
+    let study = "=HYPERLINK(\"http://evil.example/\",\"click\")";
+    for (i, (provider, offering, price)) in [
+        ("+cmd|' /C calc'!A0", "@SUM(1+1)", 0.1),
+        ("-2+3", "\tTabbed", 0.2),
+    ]
+    .iter()
+    .enumerate()
+    {
+        let r = record(
+            &format!("f-{i}"),
+            study,
+            provider,
+            offering,
+            Some(*price),
+            "fio-randread-4k-qd64",
+            1,
+            &[("read_iops", 1000.0 * (i + 1) as f64, "IOPS")],
+        );
+        write_record(&input, &format!("r{i}.json"), &r);
+    }
+    let site = dir.path().join("site");
+    build(&input, &site);
+    for csv_file in ["data/summary.csv", "data/value.csv"] {
+        let mut reader = csv::Reader::from_path(site.join(csv_file)).unwrap();
+        let mut cells = 0;
+        for row in reader.records() {
+            for cell in row.unwrap().iter() {
+                cells += 1;
+                let live = cell.starts_with(['=', '+', '@', '\t', '\r'])
+                    || (cell.starts_with('-') && cell.parse::<f64>().is_err());
+                assert!(!live, "{csv_file}: live formula {cell:?}");
+            }
+        }
+        assert!(cells > 0, "{csv_file} is empty");
+        let text = std::fs::read_to_string(site.join(csv_file)).unwrap();
+        assert!(text.contains("'=HYPERLINK("), "{csv_file}: {text}");
+    }
+}

@@ -70,7 +70,7 @@ pub fn value_csv(a: &Analysis) -> Result<Vec<u8>> {
                 .or(sv.baseline.as_deref())
                 .unwrap_or("");
             for r in &t.rows {
-                w.write_record([
+                w.write_record(format::csv_row([
                     sv.study.as_str(),
                     t.test.as_str(),
                     t.metric.as_str(),
@@ -80,7 +80,7 @@ pub fn value_csv(a: &Analysis) -> Result<Vec<u8>> {
                     &opt_ratio(r.performance_ratio),
                     &opt_ratio(r.value_ratio),
                     r.verdict.unwrap_or(""),
-                ])?;
+                ]))?;
             }
         }
     }
@@ -104,7 +104,7 @@ pub fn summary_csv(a: &Analysis) -> Result<Vec<u8>> {
                 ms.sort_by_key(|(m, _)| metric_order(m));
                 for (metric, st) in ms {
                     let s = &st.summary;
-                    w.write_record([
+                    w.write_record(format::csv_row([
                         sv.study.as_str(),
                         o.provider.as_deref().unwrap_or(""),
                         o.offering.as_deref().unwrap_or(""),
@@ -123,7 +123,7 @@ pub fn summary_csv(a: &Analysis) -> Result<Vec<u8>> {
                             .unwrap_or_default(),
                         price.map(|p| p.currency.as_str()).unwrap_or(""),
                         &cost.map(format::data).unwrap_or_default(),
-                    ])?;
+                    ]))?;
                 }
             }
         }
