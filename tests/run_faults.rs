@@ -968,3 +968,43 @@ fn a_suite_cannot_make_fio_run_programs_or_load_engines() {
     }
     assert!(is_empty_dir(target.path()));
 }
+
+#[test]
+fn out_dash_refuses_to_start_into_a_closed_or_null_stdout() {
+    use std::os::unix::process::CommandExt;
+    let bin = bin_dir(&[("dd", fake("fail"))]);
+    let target = tempfile::tempdir().unwrap();
+    for closed in [false, true] {
+        let mut cmd = Command::new(BIN);
+        cmd.args(["run", "--target", target.path().to_str().unwrap()])
+            .args([
+                "--suite",
+                "quick",
+                "--only",
+                "dd-write-8k-dsync",
+                "--out",
+                "-",
+            ])
+            .env("PATH", path_with(bin.path()))
+            .stdin(Stdio::null())
+            .stdout(Stdio::null());
+        if closed {
+            // SAFETY: close(2) in the child before exec, nothing else.
+            unsafe {
+                cmd.pre_exec(|| {
+                    libc::close(1);
+                    Ok(())
+                });
+            }
+        }
+        let o = cmd.output().unwrap();
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "closed={closed}: {stderr}");
+        assert!(
+            stderr.contains("standard output is closed or /dev/null"),
+            "{stderr}"
+        );
+        assert!(!stderr.contains("records streamed"), "{stderr}");
+        assert!(is_empty_dir(target.path()));
+    }
+}

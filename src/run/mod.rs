@@ -138,6 +138,9 @@ fn prepare(opts: &RunOptions) -> Result<Prepared> {
         print!("{}", dry_run_text(&suite.name, &target, &scratch, &jobs));
         return Ok(Prepared::Printed);
     }
+    if matches!(out, Out::Stdout) {
+        stdout_takes_records()?;
+    }
     Ok(Prepared::Run(Box::new(Ready {
         target,
         scratch,
@@ -146,6 +149,22 @@ fn prepare(opts: &RunOptions) -> Result<Prepared> {
         jobs,
         out,
     })))
+}
+
+/// Fails when standard output is closed or `/dev/null`: `--out -` would
+/// stream every record into nothing.
+fn stdout_takes_records() -> Result<()> {
+    use std::os::unix::fs::MetadataExt;
+    // a closed stdout is /dev/null by now: Rust's runtime opens it there
+    // at startup, so that one check covers both
+    let fd1 = std::fs::metadata("/proc/self/fd/1").or_else(|_| std::fs::metadata("/dev/stdout"));
+    let null = std::fs::metadata("/dev/null");
+    if let (Ok(a), Ok(b)) = (fd1, null) {
+        if a.rdev() == b.rdev() && a.dev() == b.dev() && a.ino() == b.ino() {
+            bail!("--out -: standard output is closed or /dev/null, so the records would be lost (redirect it to a file, or give --out DIR)");
+        }
+    }
+    Ok(())
 }
 
 fn list_text(suite: &str, jobs: &[Job]) -> String {
