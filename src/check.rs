@@ -11,6 +11,10 @@ use crate::ingest;
 /// no record was found at all).
 pub fn command(dirs: &[PathBuf]) -> Result<u8> {
     let loaded = ingest::load(dirs)?;
+    // a path that cannot be read is named, and the others are checked
+    for p in &loaded.unreadable {
+        eprintln!("error: cannot read `{}`: {}", p.path.display(), p.message);
+    }
     for problem in &loaded.problems {
         println!("{problem}");
     }
@@ -19,7 +23,10 @@ pub fn command(dirs: &[PathBuf]) -> Result<u8> {
         .map(|d| format!("`{}`", d.display()))
         .collect::<Vec<_>>()
         .join(", ");
-    if loaded.files == 0 {
+    if loaded.files == 0 && loaded.problems.is_empty() {
+        if !loaded.unreadable.is_empty() {
+            return Ok(1);
+        }
         println!("no records found under {names} (expected *.json or *.jsonl written by `diskdash run` or `diskdash import`)");
         return Ok(1);
     }
@@ -28,7 +35,7 @@ pub fn command(dirs: &[PathBuf]) -> Result<u8> {
         paths.dedup();
         paths.len()
     };
-    if loaded.problems.is_empty() {
+    if loaded.problems.is_empty() && loaded.unreadable.is_empty() {
         println!(
             "{} records in {} files: all valid",
             loaded.records.len(),
@@ -38,7 +45,7 @@ pub fn command(dirs: &[PathBuf]) -> Result<u8> {
     } else {
         println!(
             "{} problems in {} of {} files; {} valid records",
-            loaded.problems.len(),
+            loaded.problems.len() + loaded.unreadable.len(),
             bad_files,
             loaded.files,
             loaded.records.len()

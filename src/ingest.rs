@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 
 use crate::metrics::expected_unit;
 use crate::record::{
@@ -47,6 +47,9 @@ impl std::fmt::Display for Problem {
 pub struct Loaded {
     pub records: Vec<Found>,
     pub problems: Vec<Problem>,
+    /// Paths that could not be read or walked (missing, unreadable), each
+    /// with the error; the other paths were read all the same.
+    pub unreadable: Vec<Problem>,
     /// Number of record files read.
     pub files: usize,
 }
@@ -57,12 +60,19 @@ pub struct Loaded {
 pub const SITE_MARKER: &str = ".diskdash-site";
 
 /// Reads every record under `paths` (directories walked, files read as
-/// given). Invalid records and duplicate ids become problems, not errors.
-/// Fails only when a path does not exist or cannot be listed.
+/// given). Invalid records, duplicate ids and symlinked records become
+/// problems; a path that is missing or cannot be listed goes to
+/// `unreadable` and the rest are read all the same. Never fails today;
+/// the `Result` leaves room for errors that must stop a command.
 pub fn load(paths: &[PathBuf]) -> Result<Loaded> {
     let mut files = Vec::new();
+    let mut problems = Vec::new();
+    let mut unreadable = Vec::new();
     for path in paths {
-        files.extend(record_files(path)?);
+        let walk = walk_records(path);
+        files.extend(walk.files);
+        problems.extend(walk.problems);
+        unreadable.extend(walk.unreadable);
     }
     // Sorted so that which copy of a duplicate id wins, and the order of
     // problems, do not depend on the order the paths were given in.
@@ -75,6 +85,8 @@ pub fn load(paths: &[PathBuf]) -> Result<Loaded> {
 
     let mut loaded = Loaded {
         files: files.len(),
+        problems,
+        unreadable,
         ..Loaded::default()
     };
     let mut seen: BTreeMap<String, (PathBuf, Option<usize>)> = BTreeMap::new();
@@ -106,18 +118,41 @@ pub fn load(paths: &[PathBuf]) -> Result<Loaded> {
     }
     loaded.records.sort_by(|a, b| a.record.id.cmp(&b.record.id));
     loaded.problems.sort();
+    loaded.unreadable.sort();
     Ok(loaded)
 }
 
-/// The record files named by `path`: the file itself, or every `*.json`
-/// and `*.jsonl` below a directory (hidden entries and diskdash sites skipped).
-pub fn record_files(path: &Path) -> Result<Vec<PathBuf>> {
-    let meta =
-        std::fs::metadata(path).with_context(|| format!("cannot read `{}`", path.display()))?;
+/// What walking one path found.
+#[derive(Default)]
+struct Walk {
+    files: Vec<PathBuf>,
+    problems: Vec<Problem>,
+    unreadable: Vec<Problem>,
+}
+
+/// Walks one path: the file itself, or every `*.json` and `*.jsonl` below
+/// a directory (hidden entries and diskdash sites skipped); symlinked and
+/// dangling `*.json` links named as problems, and what could not be read.
+/// Record files found, symlinked and dangling `*.json`
+/// links named as problems, and what could not be read.
+fn walk_records(path: &Path) -> Walk {
+    let mut walk = Walk::default();
+    let problem = |p: &Path, message: String| Problem {
+        path: p.to_path_buf(),
+        line: None,
+        message,
+    };
+    let meta = match std::fs::metadata(path) {
+        Ok(m) => m,
+        Err(e) => {
+            walk.unreadable.push(problem(path, e.to_string()));
+            return walk;
+        }
+    };
     if !meta.is_dir() {
-        return Ok(vec![path.to_path_buf()]);
+        walk.files.push(path.to_path_buf());
+        return walk;
     }
-    let mut out = Vec::new();
     let walker = walkdir::WalkDir::new(path)
         .sort_by_file_name()
         .into_iter()
@@ -127,12 +162,33 @@ pub fn record_files(path: &Path) -> Result<Vec<PathBuf>> {
             !hidden && !site
         });
     for entry in walker {
-        let entry = entry.with_context(|| format!("cannot walk `{}`", path.display()))?;
-        if entry.file_type().is_file() && is_record_file(entry.path()) {
-            out.push(entry.into_path());
+        let entry = match entry {
+            Ok(e) => e,
+            Err(e) => {
+                let at = e.path().unwrap_or(path).to_path_buf();
+                let why = e
+                    .io_error()
+                    .map(|io| io.to_string())
+                    .unwrap_or_else(|| e.to_string());
+                walk.unreadable.push(problem(&at, why));
+                continue;
+            }
+        };
+        if entry.file_type().is_symlink() && is_record_file(entry.path()) {
+            let to = std::fs::read_link(entry.path())
+                .map(|t| t.display().to_string())
+                .unwrap_or_default();
+            let message = if entry.path().exists() {
+                format!("a symbolic link (to `{to}`); left out: records are read from regular files (copy it in, or name the link itself)")
+            } else {
+                format!("a dangling symbolic link (to `{to}`); left out")
+            };
+            walk.problems.push(problem(entry.path(), message));
+        } else if entry.file_type().is_file() && is_record_file(entry.path()) {
+            walk.files.push(entry.into_path());
         }
     }
-    Ok(out)
+    walk
 }
 
 /// Reads one file: a `*.jsonl` file gives one result per non-empty line,
@@ -553,8 +609,19 @@ mod tests {
     }
 
     #[test]
-    fn a_missing_path_is_an_error() {
-        let err = load(&[PathBuf::from("/nonexistent/diskdash")]).unwrap_err();
-        assert!(format!("{err:#}").contains("/nonexistent/diskdash"));
+    fn a_missing_path_is_named_and_the_others_are_read() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("a.json"), good().to_string()).unwrap();
+        let loaded = load(&[
+            PathBuf::from("/nonexistent/diskdash"),
+            dir.path().join("a.json"),
+        ])
+        .unwrap();
+        assert_eq!(loaded.records.len(), 1);
+        assert_eq!(loaded.unreadable.len(), 1);
+        assert_eq!(
+            loaded.unreadable[0].path,
+            Path::new("/nonexistent/diskdash")
+        );
     }
 }

@@ -83,7 +83,14 @@ pub struct ReportOptions {
 /// Runs the command; returns the process exit status.
 pub fn command(args: &ReportOptions) -> Result<u8> {
     let start = Instant::now();
-    let loaded = ingest::load(&args.dirs)?;
+    let mut loaded = ingest::load(&args.dirs)?;
+    // a path that cannot be read is left out like an invalid record: the
+    // rest still makes a site (and --strict refuses)
+    for p in &mut loaded.unreadable {
+        p.message = format!("cannot read: {}", p.message);
+    }
+    loaded.problems.append(&mut loaded.unreadable);
+    loaded.problems.sort();
     for p in &loaded.problems {
         eprintln!("left out: {p}");
     }
