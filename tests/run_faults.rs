@@ -1008,3 +1008,121 @@ fn out_dash_refuses_to_start_into_a_closed_or_null_stdout() {
         assert!(is_empty_dir(target.path()));
     }
 }
+
+/// Whether process `pid` has ended (gone, or a zombie nobody reaped yet).
+fn ended(pid: libc::pid_t) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Err(_) => true,
+        Ok(stat) => stat
+            .rsplit_once(')')
+            .is_some_and(|(_, rest)| rest.trim_start().starts_with('Z')),
+    }
+}
+
+#[test]
+fn sigkill_takes_the_tool_along_and_the_scratch_left_is_found_and_cleaned() {
+    use std::os::fd::AsRawFd;
+    let bin = bin_dir(&[("fio", fake("hang-pid")), ("dd", fake("fail"))]);
+    let target = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let pid_file = out.path().join("tool.pid");
+    let mut guard = KillOnDrop(
+        Command::new(BIN)
+            .args(["run", "--target", target.path().to_str().unwrap()])
+            .args(["--suite", "quick", "--only", "fio-randread-4k-qd64"])
+            .args(["--out", out.path().join("r").to_str().unwrap()])
+            .env("PATH", path_with(bin.path()))
+            .env("DISKDASH_FAKE_PID", &pid_file)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let tool = loop {
+        if let Some(pid) = std::fs::read_to_string(&pid_file)
+            .ok()
+            .and_then(|t| t.trim().parse::<libc::pid_t>().ok())
+        {
+            break pid;
+        }
+        assert!(Instant::now() < deadline, "the tool never started");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    guard.0.kill().unwrap();
+    guard.0.wait().unwrap();
+    let deadline = Instant::now() + Duration::from_secs(3);
+    while !ended(tool) {
+        if Instant::now() > deadline {
+            // SAFETY: ending the orphan so that it does not outlive the test.
+            unsafe {
+                libc::kill(tool, libc::SIGKILL);
+            }
+            panic!("the tool kept running after diskdash was killed");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let stale: Vec<_> = std::fs::read_dir(target.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(stale.len(), 1, "{stale:?}");
+    let run_id = stale[0]
+        .strip_prefix(".diskdash-scratch-")
+        .unwrap()
+        .to_string();
+    // a scratch whose run is alive (its lock held here) is listed, never removed
+    let live = target
+        .path()
+        .join(".diskdash-scratch-20260101T000000Z-aaaaaa");
+    std::fs::create_dir(&live).unwrap();
+    let lock = std::fs::File::create(live.join(".lock")).unwrap();
+    // SAFETY: flock(2) on a descriptor this test owns.
+    assert_eq!(unsafe { libc::flock(lock.as_raw_fd(), libc::LOCK_EX) }, 0);
+
+    let o = Command::new(BIN)
+        .args(["doctor", "--target", target.path().to_str().unwrap()])
+        .env("PATH", path_with(bin.path()))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(1), "{text}");
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("scratch ") && l.contains(&run_id))
+        .unwrap_or_else(|| panic!("stale scratch not listed: {text}"));
+    assert!(
+        line.contains("GiB") && line.contains("--clean-stale"),
+        "{line}"
+    );
+    assert!(
+        text.contains("run 20260101T000000Z-aaaaaa, 0.00 GiB, still running"),
+        "{text}"
+    );
+
+    let r = run(
+        &path_with(bin.path()),
+        &[
+            "--target",
+            target.path().to_str().unwrap(),
+            "--suite",
+            "quick",
+            "--only",
+            "dd-write-8k-dsync",
+            "--out",
+            out.path().join("r").to_str().unwrap(),
+            "--clean-stale",
+        ],
+    );
+    assert!(
+        r.stderr.contains("removed `") && r.stderr.contains(&run_id),
+        "{}",
+        r.stderr
+    );
+    let left: Vec<_> = std::fs::read_dir(target.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(left, [live], "{}", r.stderr);
+}

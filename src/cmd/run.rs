@@ -43,6 +43,9 @@ pub struct RunArgs {
     /// Time limit per test in seconds (overrides the suite's).
     #[arg(long, value_name = "SECONDS")]
     pub timeout: Option<u64>,
+    /// Remove the scratch directories of runs that are gone (killed, crashed) from the target first.
+    #[arg(long)]
+    pub clean_stale: bool,
 }
 
 /// The run's options from its flags; a bad subject flag is a usage error.
@@ -64,6 +67,7 @@ pub fn options(args: &RunArgs) -> Result<RunOptions> {
         },
         dry_run: args.dry_run,
         list: args.list,
+        clean_stale: args.clean_stale,
     })
 }
 

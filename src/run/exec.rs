@@ -154,6 +154,20 @@ impl Executor for RealExecutor {
             // its own process group, so that stopping it also stops what it
             // forked (fio's job processes, a shell's children)
             .process_group(0);
+        // SAFETY: the closure runs in the child between fork and exec and
+        // calls only async-signal-safe functions (prctl, getppid, _exit).
+        let parent = std::process::id() as libc::pid_t;
+        unsafe {
+            cmd.pre_exec(move || {
+                // the tool dies with diskdash, even when diskdash is
+                // killed with SIGKILL or by the OOM killer
+                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong);
+                if libc::getppid() != parent {
+                    libc::_exit(127);
+                }
+                Ok(())
+            });
+        }
         let start = Instant::now();
         let mut child = cmd
             .spawn()

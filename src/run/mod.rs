@@ -57,6 +57,8 @@ pub struct RunOptions {
     pub dry_run: bool,
     /// List the suite's tests with their commands.
     pub list: bool,
+    /// Remove scratch directories that runs no longer alive left behind.
+    pub clean_stale: bool,
 }
 
 /// Runs `diskdash run` with `executor`; `signal` holds the number of a
@@ -87,6 +89,7 @@ struct Ready {
     subject: Subject,
     jobs: Vec<Job>,
     out: Out,
+    clean_stale: bool,
 }
 
 /// Where records go.
@@ -148,6 +151,7 @@ fn prepare(opts: &RunOptions) -> Result<Prepared> {
         subject,
         jobs,
         out,
+        clean_stale: opts.clean_stale,
     })))
 }
 
@@ -248,6 +252,7 @@ fn execute(ready: Ready, executor: &mut dyn Executor, signal: &AtomicUsize) -> R
         subject,
         jobs,
         out,
+        clean_stale: opts_clean_stale,
     } = ready;
     let host_facts = host::host();
     let target_facts = host::target(&target);
@@ -260,6 +265,16 @@ fn execute(ready: Ready, executor: &mut dyn Executor, signal: &AtomicUsize) -> R
         crate::fsio::create_dir(d)
             .context("check --out")
             .map_err(usage)?;
+    }
+    for found in scratch::scratches(&target) {
+        if opts_clean_stale && !found.alive {
+            match scratch::remove_stale(&found) {
+                Ok(()) => eprintln!("removed {}", scratch::describe(&found)),
+                Err(e) => eprintln!("warning: {e:#}"),
+            }
+        } else {
+            eprintln!("warning: scratch directory {}", scratch::describe(&found));
+        }
     }
     let scratch = Scratch::create(scratch)?;
     let mut progress = Progress::new(jobs.len());

@@ -44,7 +44,104 @@ pub struct Scratch {
     /// Device and inode of the directory as created: the same path on
     /// another device (a volume unmounted under the run) is not it.
     dev_ino: (u64, u64),
+    /// `.lock` inside it, locked (flock) for as long as the run lives: a
+    /// scratch directory whose lock can be taken was left behind.
+    _lock: std::fs::File,
     removed: bool,
+}
+
+/// The lock file inside a scratch directory.
+const LOCK: &str = ".lock";
+
+/// A scratch directory found under a target.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Found {
+    /// Where it is.
+    pub path: PathBuf,
+    /// The run id in its name.
+    pub run_id: String,
+    /// Bytes its files take.
+    pub bytes: u64,
+    /// Whether the run that made it still holds its lock.
+    pub alive: bool,
+}
+
+/// Every `.diskdash-scratch-*` directory directly under `target`, sorted by
+/// name, with its size and whether its run is alive. A directory without a
+/// lock file (or whose lock can be taken) belongs to a run that is gone:
+/// killed with SIGKILL, by the OOM killer, or a crash of the machine.
+pub fn scratches(target: &Path) -> Vec<Found> {
+    let Ok(entries) = std::fs::read_dir(target) else {
+        return Vec::new();
+    };
+    let mut out: Vec<Found> = entries
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+        .filter_map(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            let run_id = name.strip_prefix(".diskdash-scratch-")?.to_string();
+            let path = e.path();
+            Some(Found {
+                bytes: tree_bytes(&path),
+                alive: is_locked(&path.join(LOCK)),
+                path,
+                run_id,
+            })
+        })
+        .collect();
+    out.sort_by(|a, b| a.path.cmp(&b.path));
+    out
+}
+
+/// One line about a found scratch directory, for `doctor` and `run`.
+pub fn describe(found: &Found) -> String {
+    format!(
+        "`{}`: run {}, {}, {}",
+        found.path.display(),
+        found.run_id,
+        super::gib(found.bytes),
+        if found.alive {
+            "still running"
+        } else {
+            "left behind by a run that is gone (remove it with `diskdash run --clean-stale`)"
+        }
+    )
+}
+
+/// Bytes of the regular files below `dir` (links not followed).
+fn tree_bytes(dir: &Path) -> u64 {
+    use std::os::unix::fs::MetadataExt;
+    walkdir::WalkDir::new(dir)
+        .into_iter()
+        .filter_map(|e| e.ok())
+        .filter_map(|e| e.metadata().ok())
+        .filter(|m| m.is_file())
+        .map(|m| m.blocks() * 512)
+        .sum()
+}
+
+/// Whether another process holds the lock on `path`.
+fn is_locked(path: &Path) -> bool {
+    use std::os::fd::AsRawFd;
+    let Ok(f) = std::fs::File::open(path) else {
+        return false;
+    };
+    // SAFETY: flock(2) on a descriptor we own; the lock, if taken, goes
+    // with the file when it is closed below.
+    let r = unsafe { libc::flock(f.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) };
+    r != 0
+}
+
+/// Removes a scratch directory left behind by a run that is not alive;
+/// refuses one whose run still holds its lock.
+pub fn remove_stale(found: &Found) -> Result<()> {
+    if is_locked(&found.path.join(LOCK)) {
+        bail!(
+            "`{}` belongs to a run that is still going; left alone",
+            found.path.display()
+        );
+    }
+    remove_tree(&found.path)
 }
 
 /// The scratch directory name for a run id.
@@ -63,9 +160,11 @@ impl Scratch {
         })?;
         let dev_ino = dev_ino(&path)
             .with_context(|| format!("cannot read the scratch directory `{}`", path.display()))?;
+        let lock = lock_file(&path.join(LOCK))?;
         Ok(Scratch {
             path,
             dev_ino,
+            _lock: lock,
             removed: false,
         })
     }
@@ -129,6 +228,22 @@ impl Scratch {
         }
         remove_tree(&self.path)
     }
+}
+
+/// Creates `path` and holds an exclusive lock on it.
+fn lock_file(path: &Path) -> Result<std::fs::File> {
+    use std::os::fd::AsRawFd;
+    let f = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(path)
+        .with_context(|| format!("cannot create `{}`", path.display()))?;
+    // SAFETY: flock(2) on a descriptor we own.
+    if unsafe { libc::flock(f.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
+        return Err(std::io::Error::last_os_error())
+            .with_context(|| format!("cannot lock `{}`", path.display()));
+    }
+    Ok(f)
 }
 
 /// Device and inode of `path` itself (a symlink is not followed).
@@ -198,6 +313,25 @@ mod tests {
     }
 
     #[test]
+    fn scratches_of_runs_gone_are_told_from_live_ones() {
+        let dir = tempfile::tempdir().unwrap();
+        let live = Scratch::create(dir.path().join(scratch_name("live"))).unwrap();
+        let stale = dir.path().join(scratch_name("gone"));
+        std::fs::create_dir_all(stale.join("job.r1")).unwrap();
+        std::fs::write(stale.join("job.r1/data"), vec![1u8; 8192]).unwrap();
+        std::fs::write(stale.join(LOCK), "").unwrap();
+        let found = scratches(dir.path());
+        assert_eq!(found.len(), 2);
+        assert_eq!((found[0].run_id.as_str(), found[0].alive), ("gone", false));
+        assert!(found[0].bytes >= 8192, "{}", found[0].bytes);
+        assert_eq!((found[1].run_id.as_str(), found[1].alive), ("live", true));
+        assert!(remove_stale(&found[1]).is_err());
+        remove_stale(&found[0]).unwrap();
+        assert!(!stale.exists());
+        assert!(live.path().exists());
+    }
+
+    #[test]
     fn a_scratch_removed_or_replaced_is_noticed_and_not_recreated() {
         let dir = tempfile::tempdir().unwrap();
         let p = dir.path().join(scratch_name("r1"));
@@ -214,7 +348,7 @@ mod tests {
         let s = Scratch::create(dir.path().join("second")).unwrap();
         let other = dir.path().join("other");
         std::fs::create_dir(&other).unwrap();
-        std::fs::remove_dir(s.path()).unwrap();
+        std::fs::remove_dir_all(s.path()).unwrap();
         std::fs::rename(&other, s.path()).unwrap();
         let e = s.verify().unwrap_err();
         assert!(
