@@ -12,11 +12,16 @@ use crate::ingest;
 pub fn command(dirs: &[PathBuf]) -> Result<u8> {
     let loaded = ingest::load(dirs)?;
     // a path that cannot be read is named, and the others are checked
+    let esc = crate::error::escape_controls;
     for p in &loaded.unreadable {
-        eprintln!("error: cannot read `{}`: {}", p.path.display(), p.message);
+        eprintln!(
+            "error: cannot read `{}`: {}",
+            esc(&p.path.display().to_string()),
+            esc(&p.message)
+        );
     }
     for problem in &loaded.problems {
-        println!("{problem}");
+        println!("{}", esc(&problem.to_string()));
     }
     let names = dirs
         .iter()

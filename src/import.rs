@@ -59,18 +59,34 @@ pub fn command(o: &ImportOptions) -> Result<u8> {
         };
         if meta.is_dir() {
             import_dir(input, &opts, &o.out, &mut tally)?;
+        } else if !meta.is_file() {
+            // a FIFO would hang the read, /dev/zero never end it
+            eprintln!(
+                "error: `{}`: not a regular file (a FIFO, device or socket); expected a tool's output file",
+                input.display()
+            );
+            tally.failed += 1;
         } else {
             match import_file(input, &opts) {
                 Ok(records) => write_records(&records, &o.out, &mut tally)?,
                 Err(e) => {
-                    eprintln!("error: `{}`: {e:#}", input.display());
+                    eprintln!(
+                        "error: `{}`: {}",
+                        crate::error::escape_controls(&input.display().to_string()),
+                        crate::error::escape_controls(&format!("{e:#}"))
+                    );
                     tally.failed += 1;
                 }
             }
         }
     }
+    let esc = crate::error::escape_controls;
     for (path, why) in &tally.skipped {
-        println!("skipped `{}`: {why}", path.display());
+        println!(
+            "skipped `{}`: {}",
+            esc(&path.display().to_string()),
+            esc(why)
+        );
     }
     for path in &tally.existing {
         println!("exists, left alone: `{}`", path.display());

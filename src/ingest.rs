@@ -8,8 +8,8 @@ use anyhow::Result;
 
 use crate::metrics::expected_unit;
 use crate::record::{
-    is_currency_code, is_positive, is_valid_id, Record, Source, Status, SCHEMA, SCHEMA_FAMILY,
-    SCHEMA_MAJOR,
+    is_currency_code, is_positive, is_valid_id, Record, Source, Status, MAX_PRICE_PER_GB_MONTH,
+    MAX_SIZE_GB, SCHEMA, SCHEMA_FAMILY, SCHEMA_MAJOR,
 };
 use crate::units::Unit;
 
@@ -150,7 +150,15 @@ fn walk_records(path: &Path) -> Walk {
         }
     };
     if !meta.is_dir() {
-        walk.files.push(path.to_path_buf());
+        if meta.is_file() {
+            walk.files.push(path.to_path_buf());
+        } else {
+            // a FIFO would hang the read, /dev/zero never end it
+            walk.problems.push(problem(
+                path,
+                "not a regular file (a FIFO, device or socket); expected a JSON record file".into(),
+            ));
+        }
         return walk;
     }
     let walker = walkdir::WalkDir::new(path)
@@ -247,6 +255,13 @@ fn read_file(path: &Path) -> Vec<std::result::Result<Found, Problem>> {
 
 /// Parses and validates one record's JSON text; the error says what is wrong.
 pub fn parse_record(text: &str) -> std::result::Result<Record, String> {
+    if text.starts_with('\u{feff}') {
+        return Err("starts with a byte order mark (BOM); save it as UTF-8 without a BOM".into());
+    }
+    // serde_json keeps the last of two equal keys: which one a reader sees
+    // must not depend on that
+    serde_json::from_str::<NoDuplicateKeys>(text)
+        .map_err(|e| format!("not valid JSON ({e}); expected a diskdash record"))?;
     let value: serde_json::Value = serde_json::from_str(text)
         .map_err(|e| format!("not valid JSON ({e}); expected a diskdash record"))?;
     let schema = match value.get("schema") {
@@ -271,6 +286,64 @@ pub fn parse_record(text: &str) -> std::result::Result<Record, String> {
     }
 }
 
+/// Any JSON value; fails on an object holding one key twice.
+struct NoDuplicateKeys;
+
+impl<'de> serde::Deserialize<'de> for NoDuplicateKeys {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        d.deserialize_any(NoDuplicateKeys)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for NoDuplicateKeys {
+    type Value = NoDuplicateKeys;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    fn visit_bool<E>(self, _: bool) -> std::result::Result<Self, E> {
+        Ok(self)
+    }
+    fn visit_i64<E>(self, _: i64) -> std::result::Result<Self, E> {
+        Ok(self)
+    }
+    fn visit_u64<E>(self, _: u64) -> std::result::Result<Self, E> {
+        Ok(self)
+    }
+    fn visit_f64<E>(self, _: f64) -> std::result::Result<Self, E> {
+        Ok(self)
+    }
+    fn visit_str<E>(self, _: &str) -> std::result::Result<Self, E> {
+        Ok(self)
+    }
+    fn visit_unit<E>(self) -> std::result::Result<Self, E> {
+        Ok(self)
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(
+        self,
+        mut seq: A,
+    ) -> std::result::Result<Self, A::Error> {
+        while seq.next_element::<NoDuplicateKeys>()?.is_some() {}
+        Ok(self)
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(
+        self,
+        mut map: A,
+    ) -> std::result::Result<Self, A::Error> {
+        let mut keys = std::collections::BTreeSet::new();
+        while let Some(key) = map.next_key::<String>()? {
+            if !keys.insert(key.clone()) {
+                return Err(serde::de::Error::custom(format!("duplicate key `{key}`")));
+            }
+            map.next_value::<NoDuplicateKeys>()?;
+        }
+        Ok(self)
+    }
+}
+
 /// Accepts `diskdash.record/1` (and `1.x`); refuses other families and majors.
 fn check_schema(schema: &str) -> std::result::Result<(), String> {
     let Some(version) = schema.strip_prefix(SCHEMA_FAMILY) else {
@@ -278,7 +351,18 @@ fn check_schema(schema: &str) -> std::result::Result<(), String> {
             "schema `{schema}` is not a diskdash record schema (expected \"{SCHEMA}\")"
         ));
     };
-    let major = version.split('.').next().unwrap_or("");
+    // digits only: `+1`, `01`, `1.` and `1.x` are not versions diskdash wrote
+    let plain = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    let (major, minor) = match version.split_once('.') {
+        Some((ma, mi)) => (ma, Some(mi)),
+        None => (version, None),
+    };
+    if !plain(major)
+        || (major.len() > 1 && major.starts_with('0'))
+        || minor.is_some_and(|m| !plain(m))
+    {
+        return Err(format!("schema `{schema}`: expected \"{SCHEMA}\""));
+    }
     match major.parse::<u32>() {
         Ok(SCHEMA_MAJOR) => Ok(()),
         Ok(m) => Err(format!(
@@ -349,6 +433,11 @@ pub fn validate(record: &Record) -> Vec<String> {
                 "price per GB-month {} must be a positive number (leave `price` null when unknown)",
                 price.per_gb_month
             ));
+        } else if price.per_gb_month > MAX_PRICE_PER_GB_MONTH {
+            p.push(format!(
+                "price per GB-month {:e} is implausibly large (at most {MAX_PRICE_PER_GB_MONTH:e})",
+                price.per_gb_month
+            ));
         }
         if !is_currency_code(&price.currency) {
             p.push(format!(
@@ -360,6 +449,10 @@ pub fn validate(record: &Record) -> Vec<String> {
     if let Some(size) = record.subject.size_gb {
         if !is_positive(size) {
             p.push(format!("size_gb {size} must be a positive number"));
+        } else if size > MAX_SIZE_GB {
+            p.push(format!(
+                "size_gb {size:e} is implausibly large (at most {MAX_SIZE_GB:e})"
+            ));
         }
     }
     if let Source::Import { sha256, .. } = &record.source {
@@ -428,6 +521,20 @@ fn is_rfc3339_utc(t: &str) -> bool {
         && at(16, b':')
         && digits(17..19);
     if !head {
+        return false;
+    }
+    let num = |r: std::ops::Range<usize>| t[r].parse::<u32>().unwrap_or(u32::MAX);
+    let (year, month, day) = (num(0..4), num(5..7), num(8..10));
+    let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
+    let days = match month {
+        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+        4 | 6 | 9 | 11 => 30,
+        2 if leap => 29,
+        2 => 28,
+        _ => return false,
+    };
+    // second 60 is a leap second
+    if day == 0 || day > days || num(11..13) > 23 || num(14..16) > 59 || num(17..19) > 60 {
         return false;
     }
     let mut rest = &t[19..];

@@ -424,6 +424,13 @@ pub fn is_positive(v: f64) -> bool {
     v.is_finite() && v > 0.0
 }
 
+/// The largest price per GB-month a record may hold: far above any
+/// storage sold, low enough that no cost computed from it overflows.
+pub const MAX_PRICE_PER_GB_MONTH: f64 = 1e4;
+
+/// The largest volume size in GB a record may hold (10 PB).
+pub const MAX_SIZE_GB: f64 = 1e7;
+
 /// Whether `id` is usable as a record id and file name.
 pub fn is_valid_id(id: &str) -> bool {
     !id.is_empty()

@@ -181,3 +181,80 @@ fn an_unreadable_dir_a_missing_path_and_links_do_not_stop_check_or_report() {
     assert!(stderr.contains("missing.json: cannot read"), "{stderr}");
     assert!(site.join("runs").exists());
 }
+
+#[test]
+fn every_hostile_record_is_refused_with_its_reason() {
+    let dir =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/hostile/records");
+    let expected = std::fs::read_to_string(dir.join("EXPECTED")).unwrap();
+    let mut n = 0;
+    for line in expected.lines().filter(|l| !l.starts_with('#')) {
+        let (file, says) = line.split_once('\t').unwrap();
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_diskdash"))
+            .arg("check")
+            .arg(dir.join(file))
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&o.stdout);
+        assert_eq!(o.status.code(), Some(1), "{file}: {stdout}");
+        assert!(
+            stdout.contains(says),
+            "{file}: expected {says:?} in {stdout}"
+        );
+        // no control character reaches the terminal raw
+        assert!(
+            !o.stdout.iter().any(|&b| b < 0x20 && b != b'\n'),
+            "{file}: raw control characters in {stdout:?}"
+        );
+        n += 1;
+    }
+    assert!(n >= 13, "{n} cases");
+}
+
+#[test]
+fn a_fifo_or_a_device_is_refused_not_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("pipe.json");
+    let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+    // SAFETY: mkfifo(3) with a valid NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+    for path in [fifo.to_str().unwrap(), "/dev/zero"] {
+        diskdash()
+            .args(["check", path])
+            .timeout(std::time::Duration::from_secs(10))
+            .assert()
+            .code(1)
+            .stdout(predicate::str::contains("not a regular file"));
+    }
+}
+
+#[test]
+fn check_doctor_and_schema_end_quietly_on_a_closed_pipe() {
+    let dir = tempfile::tempdir().unwrap();
+    for i in 0..400 {
+        std::fs::write(
+            dir.path().join(format!("bad{i:03}.json")),
+            "{\"schema\": \"diskdash.record/1\"}",
+        )
+        .unwrap();
+    }
+    let target = dir.path().to_str().unwrap().to_string();
+    for args in [
+        vec!["check", target.as_str()],
+        vec!["schema"],
+        vec!["doctor", "--target", target.as_str()],
+    ] {
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_diskdash"))
+            .args(&args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        // read nothing: close the pipe at once, as `| head -0` would
+        drop(child.stdout.take());
+        let o = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        assert!(!stderr.contains("Broken pipe"), "{args:?}: {stderr}");
+    }
+}

@@ -706,3 +706,82 @@ fn names_starting_a_formula_reach_no_csv_as_a_live_formula() {
         assert!(text.contains("'=HYPERLINK("), "{csv_file}: {text}");
     }
 }
+
+#[test]
+fn an_out_overlapping_an_input_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in");
+    let r = record(
+        "r1",
+        "s",
+        "p",
+        "o",
+        Some(0.1),
+        "fio-randread-4k-qd64",
+        1,
+        &[("read_iops", 1000.0, "IOPS")],
+    );
+    write_record(&input, "r1.json", &r);
+    for out in [input.clone(), input.join("site"), dir.path().to_path_buf()] {
+        let (ok, _, stderr) = report(&[
+            input.as_os_str(),
+            "--out".as_ref(),
+            out.as_os_str(),
+            "--force".as_ref(),
+        ]);
+        assert!(!ok, "{}: accepted", out.display());
+        assert!(stderr.contains("overlap"), "{stderr}");
+    }
+    assert!(!input.join(".diskdash-site").exists());
+    assert!(!dir.path().join(".diskdash-site").exists());
+}
+
+#[test]
+fn a_build_stopped_by_a_full_disk_leaves_a_site_the_next_build_accepts() {
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } != 0 {
+        assert!(
+            std::env::var("DISKDASH_REQUIRE_TOOLS").as_deref() != Ok("1"),
+            "DISKDASH_REQUIRE_TOOLS=1 but this test needs root to mount a tmpfs"
+        );
+        eprintln!("\n!!! NOTE: full-disk site test NOT RUN: it needs root to mount a tmpfs !!!\n");
+        return;
+    }
+    let mnt = tempfile::tempdir().unwrap();
+    struct Unmount<'a>(&'a Path);
+    impl Drop for Unmount<'_> {
+        fn drop(&mut self) {
+            let _ = std::process::Command::new("umount")
+                .arg("-l")
+                .arg(self.0)
+                .status();
+        }
+    }
+    let ok = std::process::Command::new("mount")
+        .args(["-t", "tmpfs", "-o", "size=96k", "tmpfs"])
+        .arg(mnt.path())
+        .status()
+        .unwrap()
+        .success();
+    assert!(ok, "cannot mount a tmpfs");
+    let _guard = Unmount(mnt.path());
+    let site = mnt.path().join("site");
+    let (ok, _, stderr) = report(&[
+        sample_results().as_os_str(),
+        "--out".as_ref(),
+        site.as_os_str(),
+    ]);
+    assert!(!ok, "the site fit in 96 KiB?");
+    assert!(stderr.contains("No space left on device"), "{stderr}");
+    let (ok, _, stderr) = report(&[
+        sample_results().as_os_str(),
+        "--out".as_ref(),
+        site.as_os_str(),
+    ]);
+    assert!(!ok);
+    assert!(
+        !stderr.contains("--force"),
+        "the next build wants --force: {stderr}"
+    );
+    assert!(stderr.contains("No space left on device"), "{stderr}");
+}

@@ -1126,3 +1126,82 @@ fn sigkill_takes_the_tool_along_and_the_scratch_left_is_found_and_cleaned() {
         .collect();
     assert_eq!(left, [live], "{}", r.stderr);
 }
+
+#[test]
+fn a_full_disk_is_named_in_the_failed_record() {
+    let bin = bin_dir(&[("dd", fake("enospc"))]);
+    let target = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let r = run(
+        &path_with(bin.path()),
+        &[
+            "--target",
+            target.path().to_str().unwrap(),
+            "--suite",
+            "quick",
+            "--only",
+            "dd-write-8k-dsync",
+            "--out",
+            out.path().to_str().unwrap(),
+        ],
+    );
+    assert_eq!(r.code, Some(1), "{}", r.stderr);
+    let recs = records(out.path());
+    assert_eq!(
+        recs[0].error.as_deref(),
+        Some("`dd` exited with status 1: dd: error writing 'dd.out': No space left on device")
+    );
+}
+
+#[test]
+fn a_zero_timeout_is_refused() {
+    let target = tempfile::tempdir().unwrap();
+    let r = run(
+        &std::env::var("PATH").unwrap_or_default(),
+        &[
+            "--target",
+            target.path().to_str().unwrap(),
+            "--suite",
+            "quick",
+            "--timeout",
+            "0",
+            "--dry-run",
+        ],
+    );
+    assert_eq!(r.code, Some(2), "{}", r.stderr);
+    assert!(r.stderr.contains("--timeout"), "{}", r.stderr);
+}
+
+#[test]
+fn a_read_only_target_is_a_usage_error_and_leaves_no_records_dir() {
+    if !can_mount("a_read_only_target_is_a_usage_error_and_leaves_no_records_dir") {
+        return;
+    }
+    let bin = bin_dir(&[("dd", fake("fail"))]);
+    let volume = Tmpfs::mount("16m");
+    let ok = Command::new("mount")
+        .args(["-o", "remount,ro"])
+        .arg(volume.path())
+        .status()
+        .unwrap()
+        .success();
+    assert!(ok, "cannot remount the tmpfs read-only");
+    let out = tempfile::tempdir().unwrap();
+    let records_dir = out.path().join("results");
+    let r = run(
+        &path_with(bin.path()),
+        &[
+            "--target",
+            volume.path().to_str().unwrap(),
+            "--suite",
+            "quick",
+            "--only",
+            "dd-write-8k-dsync",
+            "--out",
+            records_dir.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(r.code, Some(2), "{}", r.stderr);
+    assert!(r.stderr.contains("is the target writable?"), "{}", r.stderr);
+    assert!(!records_dir.exists(), "an empty records directory was left");
+}

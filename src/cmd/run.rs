@@ -40,8 +40,8 @@ pub struct RunArgs {
     /// List the suite's tests with their commands.
     #[arg(long)]
     pub list: bool,
-    /// Time limit per test in seconds (overrides the suite's).
-    #[arg(long, value_name = "SECONDS")]
+    /// Time limit per test in seconds (overrides the suite's); at least 1.
+    #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(u64).range(1..))]
     pub timeout: Option<u64>,
     /// Remove the scratch directories of runs that are gone (killed, crashed) from the target first.
     #[arg(long)]

@@ -53,6 +53,13 @@ impl Site {
     /// anything else is refused unless `force`. Call [`Site::finish`] at the end.
     pub fn streaming(out: &Path, force: bool) -> Result<Site> {
         let earlier = check_out_dir(out, force)?;
+        // the marker goes first: a build stopped by a full disk (whose final
+        // marker cannot be written either) still leaves a directory the
+        // next build accepts without --force
+        no_symlink_below(out, MARKER)?;
+        if !out.join(MARKER).is_file() {
+            fsio::write_atomic(&out.join(MARKER), &Site::manifest(earlier.iter()))?;
+        }
         Ok(Site {
             stream: Some(Stream {
                 out: out.to_path_buf(),

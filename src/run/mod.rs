@@ -260,12 +260,6 @@ fn execute(ready: Ready, executor: &mut dyn Executor, signal: &AtomicUsize) -> R
         Out::Dir(o) => Some(records_dir(o, &subject, &run_id)),
         Out::Stdout => None,
     };
-    // a records directory that cannot be made is found now, not after the first test
-    if let Some(d) = &dir {
-        crate::fsio::create_dir(d)
-            .context("check --out")
-            .map_err(usage)?;
-    }
     for found in scratch::scratches(&target) {
         if opts_clean_stale && !found.alive {
             match scratch::remove_stale(&found) {
@@ -276,7 +270,15 @@ fn execute(ready: Ready, executor: &mut dyn Executor, signal: &AtomicUsize) -> R
             eprintln!("warning: scratch directory {}", scratch::describe(&found));
         }
     }
-    let scratch = Scratch::create(scratch)?;
+    // a target that cannot be written is found first (a usage error, and
+    // no empty records directory left behind), and a records directory
+    // that cannot be made now, not after the first test
+    let scratch = Scratch::create(scratch).map_err(usage)?;
+    if let Some(d) = &dir {
+        crate::fsio::create_dir(d)
+            .context("check --out")
+            .map_err(usage)?;
+    }
     let mut progress = Progress::new(jobs.len());
     progress.line(&format!(
         "diskdash run {run_id}: {} jobs against `{}`",
@@ -558,6 +560,33 @@ fn raw_of(o: &Outcome, from: &OutputFrom) -> Raw {
     }
 }
 
+/// The line of a tool's stderr that says what went wrong: the last one
+/// that reads like an error (dd prints `No space left on device` before
+/// its statistics), else the last non-empty line.
+fn error_line(stderr: &str) -> Option<&str> {
+    let lines = || {
+        stderr
+            .lines()
+            .rev()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+    };
+    let erring = |l: &&str| {
+        let l = l.to_ascii_lowercase();
+        [
+            "error",
+            "no space",
+            "cannot",
+            "failed",
+            "denied",
+            "read-only",
+        ]
+        .iter()
+        .any(|w| l.contains(w))
+    };
+    lines().find(erring).or_else(|| lines().next())
+}
+
 /// The parsed result of a finished tool, or why the test failed.
 fn judge(job: &Job, o: &Outcome) -> std::result::Result<crate::tools::Parsed, String> {
     let program = &job.invocation.program;
@@ -573,12 +602,8 @@ fn judge(job: &Job, o: &Outcome) -> std::result::Result<crate::tools::Parsed, St
             job.timeout_s
         ));
     }
-    let last_err = o
-        .stderr
-        .lines()
-        .rev()
-        .find(|l| !l.trim().is_empty())
-        .map(|l| format!(": {}", l.trim()))
+    let last_err = error_line(&o.stderr)
+        .map(|l| format!(": {l}"))
         .unwrap_or_default();
     if let Some(sig) = o.signal {
         return Err(format!(
