@@ -207,6 +207,20 @@ fn read_file(path: &Path) -> Vec<std::result::Result<Found, Problem>> {
         line,
         message,
     };
+    let lines = path.extension().and_then(|e| e.to_str()) == Some("jsonl");
+    // a record holds at most 4 MiB of tool output: anything far larger is
+    // not one, and reading it would cost its size in memory several times
+    if let Ok(m) = std::fs::metadata(path) {
+        if !lines && m.len() > MAX_RECORD_BYTES {
+            return vec![Err(problem(
+                None,
+                format!(
+                    "{} bytes, larger than any record diskdash writes (at most {MAX_RECORD_BYTES}); left out unread",
+                    m.len()
+                ),
+            ))];
+        }
+    }
     let text = match std::fs::read(path) {
         Err(e) => return vec![Err(problem(None, format!("cannot read: {e}")))],
         Ok(bytes) => match String::from_utf8(bytes) {
@@ -219,7 +233,6 @@ fn read_file(path: &Path) -> Vec<std::result::Result<Found, Problem>> {
             }
         },
     };
-    let lines = path.extension().and_then(|e| e.to_str()) == Some("jsonl");
     if !lines {
         return vec![parse_record(&text)
             .map(|record| Found {
@@ -252,6 +265,11 @@ fn read_file(path: &Path) -> Vec<std::result::Result<Found, Problem>> {
     }
     out
 }
+
+/// The largest `*.json` record file read: a record keeps at most 4 MiB of
+/// tool output (`crate::bounded`), and JSON escaping makes a control
+/// character six bytes (`\u0000`), so no record diskdash writes is larger.
+pub const MAX_RECORD_BYTES: u64 = 64 << 20;
 
 /// Parses and validates one record's JSON text; the error says what is wrong.
 pub fn parse_record(text: &str) -> std::result::Result<Record, String> {

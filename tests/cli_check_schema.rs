@@ -258,3 +258,21 @@ fn check_doctor_and_schema_end_quietly_on_a_closed_pipe() {
         assert!(!stderr.contains("Broken pipe"), "{args:?}: {stderr}");
     }
 }
+
+#[test]
+fn a_record_file_far_larger_than_any_record_is_left_out_unread() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = std::fs::File::create(dir.path().join("huge.json")).unwrap();
+    // sparse: costs no disk, and reading it would cost 600 MB
+    f.set_len(600 << 20).unwrap();
+    std::fs::write(dir.path().join("good.json"), record("a").to_string()).unwrap();
+    diskdash()
+        .arg("check")
+        .arg(dir.path())
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains(
+            "huge.json: 629145600 bytes, larger than any record",
+        ))
+        .stdout(predicate::str::contains("1 valid records"));
+}
