@@ -785,3 +785,53 @@ fn a_build_stopped_by_a_full_disk_leaves_a_site_the_next_build_accepts() {
     );
     assert!(stderr.contains("No space left on device"), "{stderr}");
 }
+
+/// Every site tree under `tests/fixtures/hostile/sites/`, copied (links
+/// kept) beside a `victim/` directory: no build deletes or writes there.
+#[test]
+fn hostile_site_trees_touch_nothing_outside() {
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/hostile/sites");
+    let mut names: Vec<_> = std::fs::read_dir(&fixtures)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["ext-link", "runs-link", "tampered-marker"]);
+    for name in names {
+        let dir = tempfile::tempdir().unwrap();
+        let site = dir.path().join("site");
+        let ok = std::process::Command::new("cp")
+            .arg("-a")
+            .arg(fixtures.join(&name))
+            .arg(&site)
+            .status()
+            .unwrap()
+            .success();
+        assert!(ok);
+        let victim = dir.path().join("victim");
+        std::fs::create_dir(&victim).unwrap();
+        std::fs::write(victim.join("victim.txt"), "keep").unwrap();
+        let (ok, _, stderr) = report(&[
+            sample_results().as_os_str(),
+            "--out".as_ref(),
+            site.as_os_str(),
+        ]);
+        let links = name.ends_with("-link");
+        assert_eq!(ok, !links, "{name}: {stderr}");
+        if links {
+            assert!(
+                stderr.contains("symbolic link inside the site"),
+                "{name}: {stderr}"
+            );
+        }
+        let left: Vec<_> = std::fs::read_dir(&victim)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(left, ["victim.txt"], "{name}");
+        assert_eq!(
+            std::fs::read_to_string(victim.join("victim.txt")).unwrap(),
+            "keep"
+        );
+    }
+}

@@ -210,8 +210,9 @@ impl Scratch {
     }
 
     /// Removes one job's directory inside it, so the next test has the space.
+    /// Nothing is removed from a directory that replaced the scratch.
     pub fn clear(&self, job_dir: &Path) -> Result<()> {
-        if job_dir.starts_with(&self.path) && job_dir.exists() {
+        if job_dir.starts_with(&self.path) && job_dir.exists() && self.verify().is_ok() {
             std::fs::remove_dir_all(job_dir)
                 .with_context(|| format!("cannot remove `{}`", job_dir.display()))?;
         }
