@@ -835,3 +835,33 @@ fn hostile_site_trees_touch_nothing_outside() {
         );
     }
 }
+
+#[test]
+fn a_run_page_shows_a_bounded_excerpt_of_long_tool_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in");
+    let mut r = record(
+        "long-1",
+        "s",
+        "p",
+        "o",
+        Some(0.1),
+        "fio-randread-4k-qd64",
+        1,
+        &[("read_iops", 1000.0, "IOPS")],
+    );
+    let long = format!("FIRST-LINE\n{}LAST-LINE\n", "x".repeat(1 << 20));
+    r.raw.as_mut().unwrap().stdout = Some(long);
+    write_record(&input, "long-1.json", &r);
+    let site = dir.path().join("site");
+    build(&input, &site);
+    let page = walkdir::WalkDir::new(site.join("runs"))
+        .into_iter()
+        .map(|e| e.unwrap())
+        .find(|e| e.file_name().to_string_lossy().starts_with("long-1"))
+        .unwrap();
+    let html = std::fs::read_to_string(page.path()).unwrap();
+    assert!(html.len() < 200 << 10, "run page of {} bytes", html.len());
+    assert!(html.contains("FIRST-LINE") && html.contains("LAST-LINE"));
+    assert!(html.contains("diskdash left out"), "no cut line");
+}
