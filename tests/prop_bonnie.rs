@@ -32,7 +32,9 @@ fn check_sane(text: &str) {
             assert_eq!(p.test_id.as_deref(), Some("bonnie"));
         }
     }
-    records_pass_check(text, diskdash::record::Tool::Bonnie);
+    if parse(text).is_ok() {
+        records_pass_check(text, diskdash::record::Tool::Bonnie);
+    }
 }
 
 /// Whatever records `import` makes of `text` pass `check`: parsed back from
