@@ -241,6 +241,7 @@ fn main() -> Result<()> {
                 stdout: Some(stdout),
                 stderr: Some(String::new()),
                 exit_code: Some(0),
+                ..Raw::default()
             }),
             ..Record::new(id.clone(), source, subject, test)
         };

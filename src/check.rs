@@ -11,15 +11,27 @@ use crate::ingest;
 /// no record was found at all).
 pub fn command(dirs: &[PathBuf]) -> Result<u8> {
     let loaded = ingest::load(dirs)?;
+    // a path that cannot be read is named, and the others are checked
+    let esc = crate::error::escape_controls;
+    for p in &loaded.unreadable {
+        eprintln!(
+            "error: cannot read `{}`: {}",
+            esc(&p.path.display().to_string()),
+            esc(&p.message)
+        );
+    }
     for problem in &loaded.problems {
-        println!("{problem}");
+        println!("{}", esc(&problem.to_string()));
     }
     let names = dirs
         .iter()
         .map(|d| format!("`{}`", d.display()))
         .collect::<Vec<_>>()
         .join(", ");
-    if loaded.files == 0 {
+    if loaded.files == 0 && loaded.problems.is_empty() {
+        if !loaded.unreadable.is_empty() {
+            return Ok(1);
+        }
         println!("no records found under {names} (expected *.json or *.jsonl written by `diskdash run` or `diskdash import`)");
         return Ok(1);
     }
@@ -28,7 +40,7 @@ pub fn command(dirs: &[PathBuf]) -> Result<u8> {
         paths.dedup();
         paths.len()
     };
-    if loaded.problems.is_empty() {
+    if loaded.problems.is_empty() && loaded.unreadable.is_empty() {
         println!(
             "{} records in {} files: all valid",
             loaded.records.len(),
@@ -38,7 +50,7 @@ pub fn command(dirs: &[PathBuf]) -> Result<u8> {
     } else {
         println!(
             "{} problems in {} of {} files; {} valid records",
-            loaded.problems.len(),
+            loaded.problems.len() + loaded.unreadable.len(),
             bad_files,
             loaded.files,
             loaded.records.len()

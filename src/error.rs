@@ -1,5 +1,6 @@
 //! The one error type stages share: a usage error, which the binary turns
-//! into exit status 2 (every other error is 1).
+//! into exit status 2 (every other error is 1); and the escaping every
+//! message printed to a terminal goes through.
 
 use std::fmt;
 
@@ -31,10 +32,33 @@ pub fn status_of(e: &anyhow::Error) -> u8 {
     }
 }
 
+/// `text` with every control character but the newline written as an
+/// escape (`\u{1b}`), so that an id or file name holding a terminal escape
+/// sequence reaches the terminal as text.
+pub fn escape_controls(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c.is_control() && c != '\n' {
+            out.extend(c.escape_unicode());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use anyhow::{anyhow, Context};
+
+    #[test]
+    fn control_characters_are_escaped_newlines_kept() {
+        assert_eq!(
+            escape_controls("a\u{1b}[31mred\u{7}\nb\tc"),
+            "a\\u{1b}[31mred\\u{7}\nb\\u{9}c"
+        );
+    }
 
     #[test]
     fn usage_errors_give_two_with_their_context_others_one() {

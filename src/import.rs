@@ -59,18 +59,34 @@ pub fn command(o: &ImportOptions) -> Result<u8> {
         };
         if meta.is_dir() {
             import_dir(input, &opts, &o.out, &mut tally)?;
+        } else if !meta.is_file() {
+            // a FIFO would hang the read, /dev/zero never end it
+            eprintln!(
+                "error: `{}`: not a regular file (a FIFO, device or socket); expected a tool's output file",
+                input.display()
+            );
+            tally.failed += 1;
         } else {
             match import_file(input, &opts) {
                 Ok(records) => write_records(&records, &o.out, &mut tally)?,
                 Err(e) => {
-                    eprintln!("error: `{}`: {e:#}", input.display());
+                    eprintln!(
+                        "error: `{}`: {}",
+                        crate::error::escape_controls(&input.display().to_string()),
+                        crate::error::escape_controls(&format!("{e:#}"))
+                    );
                     tally.failed += 1;
                 }
             }
         }
     }
+    let esc = crate::error::escape_controls;
     for (path, why) in &tally.skipped {
-        println!("skipped `{}`: {why}", path.display());
+        println!(
+            "skipped `{}`: {}",
+            esc(&path.display().to_string()),
+            esc(why)
+        );
     }
     for path in &tally.existing {
         println!("exists, left alone: `{}`", path.display());
@@ -224,15 +240,29 @@ pub fn records_from_output(
             }),
             status,
             metrics: parsed.metrics,
-            raw: Some(Raw {
-                stdout: Some(text.to_string()),
-                stderr: None,
-                exit_code: None,
-            }),
+            raw: Some(bounded_raw(text)),
             ..Record::new(id, source, subject.clone(), test)
         });
     }
+    for record in &records {
+        // the same check `check` makes, on the text that would be written
+        let text = crate::record::to_json(record)?;
+        if let Err(why) = crate::ingest::parse_record(&text) {
+            bail!("the record made from it would not pass `diskdash check`: {why}");
+        }
+    }
     Ok(records)
+}
+
+/// The file's text as a record's raw stdout, bounded like a run's.
+fn bounded_raw(text: &str) -> Raw {
+    let (stdout, truncated) = crate::bounded::excerpt(text, crate::bounded::STREAM_LIMIT);
+    Raw {
+        stdout: Some(stdout),
+        truncated,
+        stdout_bytes: truncated.then_some(text.len() as u64),
+        ..Raw::default()
+    }
 }
 
 /// A test id derived from the file's content (fio's `rw` is copied as the

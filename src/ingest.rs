@@ -4,12 +4,12 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 
 use crate::metrics::expected_unit;
 use crate::record::{
-    is_currency_code, is_positive, is_valid_id, Record, Source, Status, SCHEMA, SCHEMA_FAMILY,
-    SCHEMA_MAJOR,
+    is_currency_code, is_positive, is_valid_id, Record, Source, Status, MAX_PRICE_PER_GB_MONTH,
+    MAX_SIZE_GB, SCHEMA, SCHEMA_FAMILY, SCHEMA_MAJOR,
 };
 use crate::units::Unit;
 
@@ -47,6 +47,9 @@ impl std::fmt::Display for Problem {
 pub struct Loaded {
     pub records: Vec<Found>,
     pub problems: Vec<Problem>,
+    /// Paths that could not be read or walked (missing, unreadable), each
+    /// with the error; the other paths were read all the same.
+    pub unreadable: Vec<Problem>,
     /// Number of record files read.
     pub files: usize,
 }
@@ -57,12 +60,19 @@ pub struct Loaded {
 pub const SITE_MARKER: &str = ".diskdash-site";
 
 /// Reads every record under `paths` (directories walked, files read as
-/// given). Invalid records and duplicate ids become problems, not errors.
-/// Fails only when a path does not exist or cannot be listed.
+/// given). Invalid records, duplicate ids and symlinked records become
+/// problems; a path that is missing or cannot be listed goes to
+/// `unreadable` and the rest are read all the same. Never fails today;
+/// the `Result` leaves room for errors that must stop a command.
 pub fn load(paths: &[PathBuf]) -> Result<Loaded> {
     let mut files = Vec::new();
+    let mut problems = Vec::new();
+    let mut unreadable = Vec::new();
     for path in paths {
-        files.extend(record_files(path)?);
+        let walk = walk_records(path);
+        files.extend(walk.files);
+        problems.extend(walk.problems);
+        unreadable.extend(walk.unreadable);
     }
     // Sorted so that which copy of a duplicate id wins, and the order of
     // problems, do not depend on the order the paths were given in.
@@ -75,6 +85,8 @@ pub fn load(paths: &[PathBuf]) -> Result<Loaded> {
 
     let mut loaded = Loaded {
         files: files.len(),
+        problems,
+        unreadable,
         ..Loaded::default()
     };
     let mut seen: BTreeMap<String, (PathBuf, Option<usize>)> = BTreeMap::new();
@@ -106,18 +118,49 @@ pub fn load(paths: &[PathBuf]) -> Result<Loaded> {
     }
     loaded.records.sort_by(|a, b| a.record.id.cmp(&b.record.id));
     loaded.problems.sort();
+    loaded.unreadable.sort();
     Ok(loaded)
 }
 
-/// The record files named by `path`: the file itself, or every `*.json`
-/// and `*.jsonl` below a directory (hidden entries and diskdash sites skipped).
-pub fn record_files(path: &Path) -> Result<Vec<PathBuf>> {
-    let meta =
-        std::fs::metadata(path).with_context(|| format!("cannot read `{}`", path.display()))?;
+/// What walking one path found.
+#[derive(Default)]
+struct Walk {
+    files: Vec<PathBuf>,
+    problems: Vec<Problem>,
+    unreadable: Vec<Problem>,
+}
+
+/// Walks one path: the file itself, or every `*.json` and `*.jsonl` below
+/// a directory (hidden entries and diskdash sites skipped); symlinked and
+/// dangling `*.json` links named as problems, and what could not be read.
+/// Record files found, symlinked and dangling `*.json`
+/// links named as problems, and what could not be read.
+fn walk_records(path: &Path) -> Walk {
+    let mut walk = Walk::default();
+    let problem = |p: &Path, message: String| Problem {
+        path: p.to_path_buf(),
+        line: None,
+        message,
+    };
+    let meta = match std::fs::metadata(path) {
+        Ok(m) => m,
+        Err(e) => {
+            walk.unreadable.push(problem(path, e.to_string()));
+            return walk;
+        }
+    };
     if !meta.is_dir() {
-        return Ok(vec![path.to_path_buf()]);
+        if meta.is_file() {
+            walk.files.push(path.to_path_buf());
+        } else {
+            // a FIFO would hang the read, /dev/zero never end it
+            walk.problems.push(problem(
+                path,
+                "not a regular file (a FIFO, device or socket); expected a JSON record file".into(),
+            ));
+        }
+        return walk;
     }
-    let mut out = Vec::new();
     let walker = walkdir::WalkDir::new(path)
         .sort_by_file_name()
         .into_iter()
@@ -127,12 +170,33 @@ pub fn record_files(path: &Path) -> Result<Vec<PathBuf>> {
             !hidden && !site
         });
     for entry in walker {
-        let entry = entry.with_context(|| format!("cannot walk `{}`", path.display()))?;
-        if entry.file_type().is_file() && is_record_file(entry.path()) {
-            out.push(entry.into_path());
+        let entry = match entry {
+            Ok(e) => e,
+            Err(e) => {
+                let at = e.path().unwrap_or(path).to_path_buf();
+                let why = e
+                    .io_error()
+                    .map(|io| io.to_string())
+                    .unwrap_or_else(|| e.to_string());
+                walk.unreadable.push(problem(&at, why));
+                continue;
+            }
+        };
+        if entry.file_type().is_symlink() && is_record_file(entry.path()) {
+            let to = std::fs::read_link(entry.path())
+                .map(|t| t.display().to_string())
+                .unwrap_or_default();
+            let message = if entry.path().exists() {
+                format!("a symbolic link (to `{to}`); left out: records are read from regular files (copy it in, or name the link itself)")
+            } else {
+                format!("a dangling symbolic link (to `{to}`); left out")
+            };
+            walk.problems.push(problem(entry.path(), message));
+        } else if entry.file_type().is_file() && is_record_file(entry.path()) {
+            walk.files.push(entry.into_path());
         }
     }
-    Ok(out)
+    walk
 }
 
 /// Reads one file: a `*.jsonl` file gives one result per non-empty line,
@@ -143,6 +207,20 @@ fn read_file(path: &Path) -> Vec<std::result::Result<Found, Problem>> {
         line,
         message,
     };
+    let lines = path.extension().and_then(|e| e.to_str()) == Some("jsonl");
+    // a record holds at most 4 MiB of tool output: anything far larger is
+    // not one, and reading it would cost its size in memory several times
+    if let Ok(m) = std::fs::metadata(path) {
+        if !lines && m.len() > MAX_RECORD_BYTES {
+            return vec![Err(problem(
+                None,
+                format!(
+                    "{} bytes, larger than any record diskdash writes (at most {MAX_RECORD_BYTES}); left out unread",
+                    m.len()
+                ),
+            ))];
+        }
+    }
     let text = match std::fs::read(path) {
         Err(e) => return vec![Err(problem(None, format!("cannot read: {e}")))],
         Ok(bytes) => match String::from_utf8(bytes) {
@@ -155,7 +233,6 @@ fn read_file(path: &Path) -> Vec<std::result::Result<Found, Problem>> {
             }
         },
     };
-    let lines = path.extension().and_then(|e| e.to_str()) == Some("jsonl");
     if !lines {
         return vec![parse_record(&text)
             .map(|record| Found {
@@ -189,8 +266,20 @@ fn read_file(path: &Path) -> Vec<std::result::Result<Found, Problem>> {
     out
 }
 
+/// The largest `*.json` record file read: a record keeps at most 4 MiB of
+/// tool output (`crate::bounded`), and JSON escaping makes a control
+/// character six bytes (`\u0000`), so no record diskdash writes is larger.
+pub const MAX_RECORD_BYTES: u64 = 64 << 20;
+
 /// Parses and validates one record's JSON text; the error says what is wrong.
 pub fn parse_record(text: &str) -> std::result::Result<Record, String> {
+    if text.starts_with('\u{feff}') {
+        return Err("starts with a byte order mark (BOM); save it as UTF-8 without a BOM".into());
+    }
+    // serde_json keeps the last of two equal keys: which one a reader sees
+    // must not depend on that
+    serde_json::from_str::<NoDuplicateKeys>(text)
+        .map_err(|e| format!("not valid JSON ({e}); expected a diskdash record"))?;
     let value: serde_json::Value = serde_json::from_str(text)
         .map_err(|e| format!("not valid JSON ({e}); expected a diskdash record"))?;
     let schema = match value.get("schema") {
@@ -215,6 +304,64 @@ pub fn parse_record(text: &str) -> std::result::Result<Record, String> {
     }
 }
 
+/// Any JSON value; fails on an object holding one key twice.
+struct NoDuplicateKeys;
+
+impl<'de> serde::Deserialize<'de> for NoDuplicateKeys {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        d.deserialize_any(NoDuplicateKeys)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for NoDuplicateKeys {
+    type Value = NoDuplicateKeys;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    fn visit_bool<E>(self, _: bool) -> std::result::Result<Self, E> {
+        Ok(self)
+    }
+    fn visit_i64<E>(self, _: i64) -> std::result::Result<Self, E> {
+        Ok(self)
+    }
+    fn visit_u64<E>(self, _: u64) -> std::result::Result<Self, E> {
+        Ok(self)
+    }
+    fn visit_f64<E>(self, _: f64) -> std::result::Result<Self, E> {
+        Ok(self)
+    }
+    fn visit_str<E>(self, _: &str) -> std::result::Result<Self, E> {
+        Ok(self)
+    }
+    fn visit_unit<E>(self) -> std::result::Result<Self, E> {
+        Ok(self)
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(
+        self,
+        mut seq: A,
+    ) -> std::result::Result<Self, A::Error> {
+        while seq.next_element::<NoDuplicateKeys>()?.is_some() {}
+        Ok(self)
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(
+        self,
+        mut map: A,
+    ) -> std::result::Result<Self, A::Error> {
+        let mut keys = std::collections::BTreeSet::new();
+        while let Some(key) = map.next_key::<String>()? {
+            if !keys.insert(key.clone()) {
+                return Err(serde::de::Error::custom(format!("duplicate key `{key}`")));
+            }
+            map.next_value::<NoDuplicateKeys>()?;
+        }
+        Ok(self)
+    }
+}
+
 /// Accepts `diskdash.record/1` (and `1.x`); refuses other families and majors.
 fn check_schema(schema: &str) -> std::result::Result<(), String> {
     let Some(version) = schema.strip_prefix(SCHEMA_FAMILY) else {
@@ -222,7 +369,18 @@ fn check_schema(schema: &str) -> std::result::Result<(), String> {
             "schema `{schema}` is not a diskdash record schema (expected \"{SCHEMA}\")"
         ));
     };
-    let major = version.split('.').next().unwrap_or("");
+    // digits only: `+1`, `01`, `1.` and `1.x` are not versions diskdash wrote
+    let plain = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    let (major, minor) = match version.split_once('.') {
+        Some((ma, mi)) => (ma, Some(mi)),
+        None => (version, None),
+    };
+    if !plain(major)
+        || (major.len() > 1 && major.starts_with('0'))
+        || minor.is_some_and(|m| !plain(m))
+    {
+        return Err(format!("schema `{schema}`: expected \"{SCHEMA}\""));
+    }
     match major.parse::<u32>() {
         Ok(SCHEMA_MAJOR) => Ok(()),
         Ok(m) => Err(format!(
@@ -293,6 +451,11 @@ pub fn validate(record: &Record) -> Vec<String> {
                 "price per GB-month {} must be a positive number (leave `price` null when unknown)",
                 price.per_gb_month
             ));
+        } else if price.per_gb_month > MAX_PRICE_PER_GB_MONTH {
+            p.push(format!(
+                "price per GB-month {:e} is implausibly large (at most {MAX_PRICE_PER_GB_MONTH:e})",
+                price.per_gb_month
+            ));
         }
         if !is_currency_code(&price.currency) {
             p.push(format!(
@@ -304,6 +467,10 @@ pub fn validate(record: &Record) -> Vec<String> {
     if let Some(size) = record.subject.size_gb {
         if !is_positive(size) {
             p.push(format!("size_gb {size} must be a positive number"));
+        } else if size > MAX_SIZE_GB {
+            p.push(format!(
+                "size_gb {size:e} is implausibly large (at most {MAX_SIZE_GB:e})"
+            ));
         }
     }
     if let Source::Import { sha256, .. } = &record.source {
@@ -372,6 +539,20 @@ fn is_rfc3339_utc(t: &str) -> bool {
         && at(16, b':')
         && digits(17..19);
     if !head {
+        return false;
+    }
+    let num = |r: std::ops::Range<usize>| t[r].parse::<u32>().unwrap_or(u32::MAX);
+    let (year, month, day) = (num(0..4), num(5..7), num(8..10));
+    let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
+    let days = match month {
+        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+        4 | 6 | 9 | 11 => 30,
+        2 if leap => 29,
+        2 => 28,
+        _ => return false,
+    };
+    // second 60 is a leap second
+    if day == 0 || day > days || num(11..13) > 23 || num(14..16) > 59 || num(17..19) > 60 {
         return false;
     }
     let mut rest = &t[19..];
@@ -553,8 +734,19 @@ mod tests {
     }
 
     #[test]
-    fn a_missing_path_is_an_error() {
-        let err = load(&[PathBuf::from("/nonexistent/diskdash")]).unwrap_err();
-        assert!(format!("{err:#}").contains("/nonexistent/diskdash"));
+    fn a_missing_path_is_named_and_the_others_are_read() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("a.json"), good().to_string()).unwrap();
+        let loaded = load(&[
+            PathBuf::from("/nonexistent/diskdash"),
+            dir.path().join("a.json"),
+        ])
+        .unwrap();
+        assert_eq!(loaded.records.len(), 1);
+        assert_eq!(loaded.unreadable.len(), 1);
+        assert_eq!(
+            loaded.unreadable[0].path,
+            Path::new("/nonexistent/diskdash")
+        );
     }
 }

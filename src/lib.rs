@@ -5,6 +5,7 @@
 //! `run` (and `import`) → `record` → `ingest` → `analysis` → `report`.
 
 pub mod analysis;
+pub mod bounded;
 pub mod check;
 pub mod cmd;
 pub mod error;

@@ -325,6 +325,17 @@ pub struct Raw {
     /// Exit code; `null` when killed by a signal or unknown.
     #[serde(default)]
     pub exit_code: Option<i32>,
+    /// Set when `stdout` or `stderr` holds only the head and tail of what
+    /// the tool printed (diskdash keeps at most 2 MiB of each, 4 MiB in all;
+    /// a line in the text says how much was left out).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub truncated: bool,
+    /// Bytes the tool printed on stdout, given when `truncated`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stdout_bytes: Option<u64>,
+    /// Bytes the tool printed on stderr, given when `truncated`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stderr_bytes: Option<u64>,
 }
 
 impl Record {
@@ -412,6 +423,13 @@ pub fn currency_code(text: &str) -> Option<String> {
 pub fn is_positive(v: f64) -> bool {
     v.is_finite() && v > 0.0
 }
+
+/// The largest price per GB-month a record may hold: far above any
+/// storage sold, low enough that no cost computed from it overflows.
+pub const MAX_PRICE_PER_GB_MONTH: f64 = 1e4;
+
+/// The largest volume size in GB a record may hold (10 PB).
+pub const MAX_SIZE_GB: f64 = 1e7;
 
 /// Whether `id` is usable as a record id and file name.
 pub fn is_valid_id(id: &str) -> bool {

@@ -96,3 +96,183 @@ fn check_of_a_missing_path_is_an_error_naming_it() {
         .code(1)
         .stderr(predicate::str::contains("error: cannot read `no/such/dir`"));
 }
+
+/// Runs `diskdash ARGS` unable to read a directory it may not read: as
+/// root (which reads everything) with CAP_DAC_OVERRIDE and
+/// CAP_DAC_READ_SEARCH dropped from the bounding set before exec.
+fn without_root_reading(args: &[&std::ffi::OsStr]) -> std::process::Output {
+    use std::os::unix::process::CommandExt;
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_diskdash"));
+    cmd.args(args);
+    // SAFETY: prctl(2) in the child before exec, nothing else.
+    unsafe {
+        cmd.pre_exec(|| {
+            if libc::geteuid() == 0 {
+                for cap in [1, 2] {
+                    // CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH
+                    if libc::prctl(libc::PR_CAPBSET_DROP, cap, 0, 0, 0) != 0 {
+                        return Err(std::io::Error::last_os_error());
+                    }
+                }
+            }
+            Ok(())
+        });
+    }
+    cmd.output().unwrap()
+}
+
+#[test]
+fn an_unreadable_dir_a_missing_path_and_links_do_not_stop_check_or_report() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let recs = dir.path().join("recs");
+    std::fs::create_dir_all(recs.join("locked")).unwrap();
+    std::fs::create_dir_all(recs.join("open")).unwrap();
+    std::fs::write(recs.join("open/a.json"), record("a").to_string()).unwrap();
+    std::fs::write(recs.join("locked/b.json"), record("b").to_string()).unwrap();
+    std::fs::write(dir.path().join("c.json"), record("c").to_string()).unwrap();
+    std::fs::write(dir.path().join("elsewhere.json"), record("d").to_string()).unwrap();
+    std::os::unix::fs::symlink("../../elsewhere.json", recs.join("open/linked.json")).unwrap();
+    std::os::unix::fs::symlink("../nowhere.json", recs.join("open/dangling.json")).unwrap();
+    std::fs::set_permissions(recs.join("locked"), std::fs::Permissions::from_mode(0o000)).unwrap();
+    let missing = dir.path().join("missing.json");
+    let c = dir.path().join("c.json");
+    let o = without_root_reading(&[
+        "check".as_ref(),
+        recs.as_os_str(),
+        missing.as_os_str(),
+        c.as_os_str(),
+    ]);
+    std::fs::set_permissions(recs.join("locked"), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{stdout}{stderr}");
+    assert!(
+        stderr.contains("cannot read `") && stderr.contains("locked"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("missing.json`"), "{stderr}");
+    assert!(
+        stdout.contains("linked.json: a symbolic link (to `../../elsewhere.json`)"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("dangling.json: a dangling symbolic link"),
+        "{stdout}"
+    );
+    // a.json and c.json were read and are valid
+    assert!(stdout.contains("; 2 valid records"), "{stdout}");
+
+    std::fs::set_permissions(recs.join("locked"), std::fs::Permissions::from_mode(0o000)).unwrap();
+    let site = dir.path().join("site");
+    let o = without_root_reading(&[
+        "report".as_ref(),
+        recs.as_os_str(),
+        missing.as_os_str(),
+        c.as_os_str(),
+        "--out".as_ref(),
+        site.as_os_str(),
+    ]);
+    std::fs::set_permissions(recs.join("locked"), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{stdout}{stderr}");
+    assert!(stderr.contains("locked: cannot read"), "{stderr}");
+    assert!(stderr.contains("missing.json: cannot read"), "{stderr}");
+    assert!(site.join("runs").exists());
+}
+
+#[test]
+fn every_hostile_record_is_refused_with_its_reason() {
+    let dir =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/hostile/records");
+    let expected = std::fs::read_to_string(dir.join("EXPECTED")).unwrap();
+    let mut n = 0;
+    for line in expected.lines().filter(|l| !l.starts_with('#')) {
+        let (file, says) = line.split_once('\t').unwrap();
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_diskdash"))
+            .arg("check")
+            .arg(dir.join(file))
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&o.stdout);
+        assert_eq!(o.status.code(), Some(1), "{file}: {stdout}");
+        assert!(
+            stdout.contains(says),
+            "{file}: expected {says:?} in {stdout}"
+        );
+        // no control character reaches the terminal raw
+        assert!(
+            !o.stdout.iter().any(|&b| b < 0x20 && b != b'\n'),
+            "{file}: raw control characters in {stdout:?}"
+        );
+        n += 1;
+    }
+    assert!(n >= 13, "{n} cases");
+}
+
+#[test]
+fn a_fifo_or_a_device_is_refused_not_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("pipe.json");
+    let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+    // SAFETY: mkfifo(3) with a valid NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+    for path in [fifo.to_str().unwrap(), "/dev/zero"] {
+        diskdash()
+            .args(["check", path])
+            .timeout(std::time::Duration::from_secs(10))
+            .assert()
+            .code(1)
+            .stdout(predicate::str::contains("not a regular file"));
+    }
+}
+
+#[test]
+fn check_doctor_and_schema_end_quietly_on_a_closed_pipe() {
+    let dir = tempfile::tempdir().unwrap();
+    for i in 0..400 {
+        std::fs::write(
+            dir.path().join(format!("bad{i:03}.json")),
+            "{\"schema\": \"diskdash.record/1\"}",
+        )
+        .unwrap();
+    }
+    let target = dir.path().to_str().unwrap().to_string();
+    for args in [
+        vec!["check", target.as_str()],
+        vec!["schema"],
+        vec!["doctor", "--target", target.as_str()],
+    ] {
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_diskdash"))
+            .args(&args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        // read nothing: close the pipe at once, as `| head -0` would
+        drop(child.stdout.take());
+        let o = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        assert!(!stderr.contains("Broken pipe"), "{args:?}: {stderr}");
+    }
+}
+
+#[test]
+fn a_record_file_far_larger_than_any_record_is_left_out_unread() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = std::fs::File::create(dir.path().join("huge.json")).unwrap();
+    // sparse: costs no disk, and reading it would cost 600 MB
+    f.set_len(600 << 20).unwrap();
+    std::fs::write(dir.path().join("good.json"), record("a").to_string()).unwrap();
+    diskdash()
+        .arg("check")
+        .arg(dir.path())
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains(
+            "huge.json: 629145600 bytes, larger than any record",
+        ))
+        .stdout(predicate::str::contains("1 valid records"));
+}

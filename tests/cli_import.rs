@@ -341,3 +341,44 @@ fn a_bonnie_table_pasted_without_csv_imports_and_check_accepts_it() {
     }
     diskdash().arg("check").arg(out.path()).assert().code(0);
 }
+
+#[test]
+fn a_file_whose_record_check_would_refuse_is_refused_with_the_reason() {
+    let out = tempfile::tempdir().unwrap();
+    diskdash()
+        .arg("import")
+        .arg("--out")
+        .arg(out.path())
+        .arg("tests/fixtures/hostile/import/dd-absurd-bandwidth.txt")
+        .assert()
+        .code(1)
+        .stderr(
+            predicate::str::contains("dd-absurd-bandwidth.txt")
+                .and(predicate::str::contains("would not pass `diskdash check`"))
+                .and(predicate::str::contains("implausibly large")),
+        );
+    assert!(records_under(out.path()).is_empty());
+}
+
+#[test]
+fn a_fifo_or_a_device_is_refused_not_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("fio.json");
+    let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+    // SAFETY: mkfifo(3) with a valid NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+    let out = dir.path().join("out");
+    diskdash()
+        .arg("import")
+        .arg("--out")
+        .arg(&out)
+        .arg(&fifo)
+        .arg("/dev/zero")
+        .timeout(std::time::Duration::from_secs(10))
+        .assert()
+        .code(1)
+        .stderr(
+            predicate::str::contains("fio.json`: not a regular file")
+                .and(predicate::str::contains("/dev/zero`: not a regular file")),
+        );
+}

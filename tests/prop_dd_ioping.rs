@@ -40,18 +40,43 @@ fn check_results(results: &[Parsed]) {
 }
 
 /// Runs both parsers (and detection) on `text`; panics only through the
-/// assertions above.
-fn exercise(text: &str) {
+/// assertions above. Returns which tools' parsers accepted it.
+fn parse_both(text: &str) -> Vec<Tool> {
     let _ = dd::looks_like(text);
     let _ = ioping::looks_like(text);
     let _ = tools::detect(text);
-    if let Ok(r) = tools::parse(Tool::Dd, text) {
-        assert!(!r.is_empty());
-        check_results(&r);
+    let mut accepted = Vec::new();
+    for tool in [Tool::Dd, Tool::Ioping] {
+        if let Ok(r) = tools::parse(tool, text) {
+            assert!(!r.is_empty());
+            check_results(&r);
+            accepted.push(tool);
+        }
     }
-    if let Ok(r) = tools::parse(Tool::Ioping, text) {
-        assert!(!r.is_empty());
-        check_results(&r);
+    accepted
+}
+
+/// [`parse_both`], and every record `import` makes of what was accepted
+/// passes `check`.
+fn exercise(text: &str) {
+    for tool in parse_both(text) {
+        records_pass_check(text, tool);
+    }
+}
+
+/// Whatever records `import` makes of `text` pass `check`: parsed back from
+/// the JSON that would be written, with the validation `check` applies.
+fn records_pass_check(text: &str, tool: diskdash::record::Tool) {
+    let subject = diskdash::record::Subject::default();
+    if let Ok(records) =
+        diskdash::import::records_from_output("fuzz", text.as_bytes(), Some(tool), &subject, None)
+    {
+        for r in records {
+            let json = diskdash::record::to_json(&r).unwrap();
+            if let Err(why) = diskdash::ingest::parse_record(&json) {
+                panic!("import made a record check refuses: {why}");
+            }
+        }
     }
 }
 
@@ -128,9 +153,10 @@ proptest! {
 #[test]
 fn every_prefix_of_every_fixture_is_safe() {
     for text in fixtures("dd").iter().chain(fixtures("ioping").iter()) {
+        // thousands of cuts: the parsers only (the proptests cover records)
         for (i, _) in text.char_indices() {
-            exercise(&text[..i]);
-            exercise(&text[i..]);
+            parse_both(&text[..i]);
+            parse_both(&text[i..]);
         }
     }
 }

@@ -59,6 +59,25 @@ fn check(text: &str) {
             }
         }
     }
+    if fio::parse(text).is_ok() {
+        records_pass_check(text, diskdash::record::Tool::Fio);
+    }
+}
+
+/// Whatever records `import` makes of `text` pass `check`: parsed back from
+/// the JSON that would be written, with the validation `check` applies.
+fn records_pass_check(text: &str, tool: diskdash::record::Tool) {
+    let subject = diskdash::record::Subject::default();
+    if let Ok(records) =
+        diskdash::import::records_from_output("fuzz", text.as_bytes(), Some(tool), &subject, None)
+    {
+        for r in records {
+            let json = diskdash::record::to_json(&r).unwrap();
+            if let Err(why) = diskdash::ingest::parse_record(&json) {
+                panic!("import made a record check refuses: {why}");
+            }
+        }
+    }
 }
 
 /// Byte offset of the char boundary at or before `at`.

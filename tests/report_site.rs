@@ -671,3 +671,248 @@ fn a_failed_run_on_the_cheapest_does_not_blank_a_test() {
     let index = std::fs::read_to_string(site.join("index.html")).unwrap();
     assert!(index.contains("1 run failed or was skipped"), "{index}");
 }
+
+#[test]
+fn symlinks_inside_the_site_lead_no_write_or_removal_outside() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("site");
+    let victim = dir.path().join("victim");
+    std::fs::create_dir(&victim).unwrap();
+    std::fs::write(victim.join("victim.txt"), "keep").unwrap();
+    build(&sample_results(), &out);
+    // an earlier build "wrote" ext/victim.txt, and ext now leads outside
+    let marker = out.join(".diskdash-site");
+    let listed = std::fs::read_to_string(&marker).unwrap() + "ext/victim.txt\n";
+    std::fs::write(&marker, listed).unwrap();
+    std::os::unix::fs::symlink("../victim", out.join("ext")).unwrap();
+    let (ok, _, stderr) = report(&[
+        sample_results().as_os_str(),
+        "--out".as_ref(),
+        out.as_os_str(),
+    ]);
+    assert!(!ok, "a symlink inside the site was accepted");
+    assert!(stderr.contains("symbolic link inside the site"), "{stderr}");
+    assert_eq!(
+        std::fs::read_to_string(victim.join("victim.txt")).unwrap(),
+        "keep"
+    );
+    // a symlinked runs/ does not receive the run pages
+    std::fs::remove_file(out.join("ext")).unwrap();
+    std::fs::rename(out.join("runs"), dir.path().join("old-runs")).unwrap();
+    std::os::unix::fs::symlink("../victim", out.join("runs")).unwrap();
+    let (ok, _, stderr) = report(&[
+        sample_results().as_os_str(),
+        "--out".as_ref(),
+        out.as_os_str(),
+        "--force".as_ref(),
+    ]);
+    assert!(!ok);
+    assert!(stderr.contains("symbolic link inside the site"), "{stderr}");
+    let names: Vec<_> = std::fs::read_dir(&victim)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names, ["victim.txt"]);
+}
+
+#[test]
+fn names_starting_a_formula_reach_no_csv_as_a_live_formula() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in");
+    let study = "=HYPERLINK(\"http://evil.example/\",\"click\")";
+    for (i, (provider, offering, price)) in [
+        ("+cmd|' /C calc'!A0", "@SUM(1+1)", 0.1),
+        ("-2+3", "\tTabbed", 0.2),
+    ]
+    .iter()
+    .enumerate()
+    {
+        let r = record(
+            &format!("f-{i}"),
+            study,
+            provider,
+            offering,
+            Some(*price),
+            "fio-randread-4k-qd64",
+            1,
+            &[("read_iops", 1000.0 * (i + 1) as f64, "IOPS")],
+        );
+        write_record(&input, &format!("r{i}.json"), &r);
+    }
+    let site = dir.path().join("site");
+    build(&input, &site);
+    for csv_file in ["data/summary.csv", "data/value.csv"] {
+        let mut reader = csv::Reader::from_path(site.join(csv_file)).unwrap();
+        let mut cells = 0;
+        for row in reader.records() {
+            for cell in row.unwrap().iter() {
+                cells += 1;
+                let live = cell.starts_with(['=', '+', '@', '\t', '\r'])
+                    || (cell.starts_with('-') && cell.parse::<f64>().is_err());
+                assert!(!live, "{csv_file}: live formula {cell:?}");
+            }
+        }
+        assert!(cells > 0, "{csv_file} is empty");
+        let text = std::fs::read_to_string(site.join(csv_file)).unwrap();
+        assert!(text.contains("'=HYPERLINK("), "{csv_file}: {text}");
+    }
+}
+
+#[test]
+fn an_out_overlapping_an_input_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in");
+    let r = record(
+        "r1",
+        "s",
+        "p",
+        "o",
+        Some(0.1),
+        "fio-randread-4k-qd64",
+        1,
+        &[("read_iops", 1000.0, "IOPS")],
+    );
+    write_record(&input, "r1.json", &r);
+    for out in [input.clone(), input.join("site"), dir.path().to_path_buf()] {
+        let (ok, _, stderr) = report(&[
+            input.as_os_str(),
+            "--out".as_ref(),
+            out.as_os_str(),
+            "--force".as_ref(),
+        ]);
+        assert!(!ok, "{}: accepted", out.display());
+        assert!(stderr.contains("overlap"), "{stderr}");
+    }
+    assert!(!input.join(".diskdash-site").exists());
+    assert!(!dir.path().join(".diskdash-site").exists());
+}
+
+#[test]
+fn a_build_stopped_by_a_full_disk_leaves_a_site_the_next_build_accepts() {
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } != 0 {
+        assert!(
+            std::env::var("DISKDASH_REQUIRE_TOOLS").as_deref() != Ok("1"),
+            "DISKDASH_REQUIRE_TOOLS=1 but this test needs root to mount a tmpfs"
+        );
+        eprintln!("\n!!! NOTE: full-disk site test NOT RUN: it needs root to mount a tmpfs !!!\n");
+        return;
+    }
+    let mnt = tempfile::tempdir().unwrap();
+    struct Unmount<'a>(&'a Path);
+    impl Drop for Unmount<'_> {
+        fn drop(&mut self) {
+            let _ = std::process::Command::new("umount")
+                .arg("-l")
+                .arg(self.0)
+                .status();
+        }
+    }
+    let ok = std::process::Command::new("mount")
+        .args(["-t", "tmpfs", "-o", "size=96k", "tmpfs"])
+        .arg(mnt.path())
+        .status()
+        .unwrap()
+        .success();
+    assert!(ok, "cannot mount a tmpfs");
+    let _guard = Unmount(mnt.path());
+    let site = mnt.path().join("site");
+    let (ok, _, stderr) = report(&[
+        sample_results().as_os_str(),
+        "--out".as_ref(),
+        site.as_os_str(),
+    ]);
+    assert!(!ok, "the site fit in 96 KiB?");
+    assert!(stderr.contains("No space left on device"), "{stderr}");
+    let (ok, _, stderr) = report(&[
+        sample_results().as_os_str(),
+        "--out".as_ref(),
+        site.as_os_str(),
+    ]);
+    assert!(!ok);
+    assert!(
+        !stderr.contains("--force"),
+        "the next build wants --force: {stderr}"
+    );
+    assert!(stderr.contains("No space left on device"), "{stderr}");
+}
+
+/// Every site tree under `tests/fixtures/hostile/sites/`, copied (links
+/// kept) beside a `victim/` directory: no build deletes or writes there.
+#[test]
+fn hostile_site_trees_touch_nothing_outside() {
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/hostile/sites");
+    let mut names: Vec<_> = std::fs::read_dir(&fixtures)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["ext-link", "runs-link", "tampered-marker"]);
+    for name in names {
+        let dir = tempfile::tempdir().unwrap();
+        let site = dir.path().join("site");
+        let ok = std::process::Command::new("cp")
+            .arg("-a")
+            .arg(fixtures.join(&name))
+            .arg(&site)
+            .status()
+            .unwrap()
+            .success();
+        assert!(ok);
+        let victim = dir.path().join("victim");
+        std::fs::create_dir(&victim).unwrap();
+        std::fs::write(victim.join("victim.txt"), "keep").unwrap();
+        let (ok, _, stderr) = report(&[
+            sample_results().as_os_str(),
+            "--out".as_ref(),
+            site.as_os_str(),
+        ]);
+        let links = name.ends_with("-link");
+        assert_eq!(ok, !links, "{name}: {stderr}");
+        if links {
+            assert!(
+                stderr.contains("symbolic link inside the site"),
+                "{name}: {stderr}"
+            );
+        }
+        let left: Vec<_> = std::fs::read_dir(&victim)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(left, ["victim.txt"], "{name}");
+        assert_eq!(
+            std::fs::read_to_string(victim.join("victim.txt")).unwrap(),
+            "keep"
+        );
+    }
+}
+
+#[test]
+fn a_run_page_shows_a_bounded_excerpt_of_long_tool_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in");
+    let mut r = record(
+        "long-1",
+        "s",
+        "p",
+        "o",
+        Some(0.1),
+        "fio-randread-4k-qd64",
+        1,
+        &[("read_iops", 1000.0, "IOPS")],
+    );
+    let long = format!("FIRST-LINE\n{}LAST-LINE\n", "x".repeat(1 << 20));
+    r.raw.as_mut().unwrap().stdout = Some(long);
+    write_record(&input, "long-1.json", &r);
+    let site = dir.path().join("site");
+    build(&input, &site);
+    let page = walkdir::WalkDir::new(site.join("runs"))
+        .into_iter()
+        .map(|e| e.unwrap())
+        .find(|e| e.file_name().to_string_lossy().starts_with("long-1"))
+        .unwrap();
+    let html = std::fs::read_to_string(page.path()).unwrap();
+    assert!(html.len() < 200 << 10, "run page of {} bytes", html.len());
+    assert!(html.contains("FIRST-LINE") && html.contains("LAST-LINE"));
+    assert!(html.contains("diskdash left out"), "no cut line");
+}

@@ -535,3 +535,673 @@ fn doctor_names_missing_tools_and_how_to_install_them() {
     // the O_DIRECT probe cleaned up after itself
     assert!(is_empty_dir(target.path()));
 }
+
+/// Whether the test can mount filesystems (root). When it cannot, a test
+/// needing it fails under `DISKDASH_REQUIRE_TOOLS=1` (CI), else says so
+/// on stderr and returns.
+fn can_mount(test: &str) -> bool {
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } == 0 {
+        return true;
+    }
+    if std::env::var("DISKDASH_REQUIRE_TOOLS").as_deref() == Ok("1") {
+        panic!("DISKDASH_REQUIRE_TOOLS=1 but {test} needs root to mount a tmpfs");
+    }
+    eprintln!("\n!!! NOTE: {test} NOT RUN: it needs root to mount a tmpfs !!!\n");
+    false
+}
+
+/// A tmpfs mounted on a fresh directory, unmounted on drop (even when the
+/// test fails first, or the run under test unmounted it already).
+struct Tmpfs {
+    dir: tempfile::TempDir,
+}
+
+impl Tmpfs {
+    fn mount(size: &str) -> Tmpfs {
+        let dir = tempfile::tempdir().unwrap();
+        let ok = Command::new("mount")
+            .args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"])
+            .arg(dir.path())
+            .status()
+            .unwrap()
+            .success();
+        assert!(ok, "cannot mount a tmpfs on {}", dir.path().display());
+        Tmpfs { dir }
+    }
+
+    fn path(&self) -> &Path {
+        self.dir.path()
+    }
+}
+
+impl Drop for Tmpfs {
+    fn drop(&mut self) {
+        let _ = Command::new("umount")
+            .arg("-l")
+            .arg(self.dir.path())
+            .stderr(Stdio::null())
+            .status();
+    }
+}
+
+fn assert_vanished_run(r: &Run, out: &Path) {
+    assert_eq!(r.code, Some(1), "{}", r.stderr);
+    assert!(r.stderr.contains("target vanished"), "{}", r.stderr);
+    let recs = records(out);
+    assert_eq!(
+        recs.len(),
+        1,
+        "the run stops at the test whose target vanished"
+    );
+    let rec = &recs[0];
+    assert_eq!(rec.test.id, "dd-write-128k-fdatasync");
+    assert_eq!(rec.status, Status::Failed);
+    assert!(rec.metrics.is_empty());
+    assert!(
+        rec.error.as_deref().unwrap().starts_with("target vanished"),
+        "{:?}",
+        rec.error
+    );
+    // what the tool printed is kept
+    assert!(rec
+        .raw
+        .as_ref()
+        .unwrap()
+        .stderr
+        .as_deref()
+        .unwrap()
+        .contains("copied"));
+}
+
+#[test]
+fn a_target_removed_mid_run_is_not_recreated_and_the_run_stops() {
+    let bin = bin_dir(&[("dd", fake("vanish"))]);
+    let parent = tempfile::tempdir().unwrap();
+    let target = parent.path().join("volume");
+    std::fs::create_dir(&target).unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let o = Command::new(BIN)
+        .args([
+            "run",
+            "--target",
+            target.to_str().unwrap(),
+            "--suite",
+            "quick",
+        ])
+        .args(["--only", "dd-write-8k-dsync,dd-write-128k-fdatasync"])
+        .args(["--out", out.path().to_str().unwrap()])
+        .env("PATH", path_with(bin.path()))
+        .env("DISKDASH_FAKE_TARGET", &target)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let r = Run {
+        code: o.status.code(),
+        stdout: String::from_utf8_lossy(&o.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
+    };
+    assert_vanished_run(&r, out.path());
+    assert!(!target.exists(), "the target was recreated");
+}
+
+#[test]
+fn a_target_unmounted_mid_run_measures_nothing_on_the_disk_below() {
+    if !can_mount("a_target_unmounted_mid_run_measures_nothing_on_the_disk_below") {
+        return;
+    }
+    let bin = bin_dir(&[("dd", fake("vanish"))]);
+    let volume = Tmpfs::mount("256m");
+    let out = tempfile::tempdir().unwrap();
+    let o = Command::new(BIN)
+        .args(["run", "--target", volume.path().to_str().unwrap()])
+        .args([
+            "--suite",
+            "quick",
+            "--only",
+            "dd-write-8k-dsync,dd-write-128k-fdatasync",
+        ])
+        .args(["--out", out.path().to_str().unwrap()])
+        .env("PATH", path_with(bin.path()))
+        .env("DISKDASH_FAKE_UMOUNT", volume.path())
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let r = Run {
+        code: o.status.code(),
+        stdout: String::from_utf8_lossy(&o.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
+    };
+    assert_vanished_run(&r, out.path());
+    // the empty mount point below (the root disk) got nothing
+    assert!(
+        is_empty_dir(volume.path()),
+        "files written under the mount point"
+    );
+}
+
+#[test]
+fn a_tool_leaving_children_on_its_pipes_does_not_hold_the_run() {
+    let bin = bin_dir(&[("dd", fake("linger"))]);
+    let target = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let pid_file = target
+        .path()
+        .join("..")
+        .join(format!("diskdash-linger-{}.pid", std::process::id()));
+    let start = Instant::now();
+    let o = Command::new(BIN)
+        .args(["run", "--target", target.path().to_str().unwrap()])
+        .args([
+            "--suite",
+            "quick",
+            "--only",
+            "dd-write-8k-dsync",
+            "--timeout",
+            "2",
+        ])
+        .args(["--out", out.path().to_str().unwrap()])
+        .env("PATH", path_with(bin.path()))
+        .env("DISKDASH_FAKE_PID", &pid_file)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let took = start.elapsed();
+    if let Ok(pid) = std::fs::read_to_string(&pid_file) {
+        if let Ok(pid) = pid.trim().parse::<libc::pid_t>() {
+            // SAFETY: ending the fake's escaped child.
+            unsafe {
+                libc::kill(pid, libc::SIGKILL);
+            }
+        }
+        let _ = std::fs::remove_file(&pid_file);
+    }
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(took < Duration::from_secs(8), "took {took:?}: {stderr}");
+    assert_eq!(o.status.code(), Some(0), "{stderr}");
+    let recs = records(out.path());
+    assert_eq!(recs.len(), 1);
+    assert_eq!(recs[0].status, Status::Ok);
+    assert!(recs[0]
+        .raw
+        .as_ref()
+        .unwrap()
+        .stderr
+        .as_deref()
+        .unwrap()
+        .contains("copied"));
+    assert!(is_empty_dir(target.path()), "scratch left behind");
+}
+
+#[test]
+fn a_second_signal_exits_at_once_and_the_first_decides_the_status() {
+    let bin = bin_dir(&[("fio", fake("stubborn"))]);
+    let target = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let mut guard = KillOnDrop(
+        Command::new(BIN)
+            .args(["run", "--target", target.path().to_str().unwrap()])
+            .args(["--suite", "quick", "--only", "fio-randread-4k-qd64"])
+            .args(["--out", out.path().to_str().unwrap()])
+            .env("PATH", path_with(bin.path()))
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap(),
+    );
+    let child = &mut guard.0;
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let running = || {
+        std::fs::read_dir(target.path())
+            .unwrap()
+            .filter_map(|e| e.ok())
+            .any(|s| s.path().join("fio-randread-4k-qd64.r1").exists())
+    };
+    while !running() {
+        assert!(
+            Instant::now() < deadline,
+            "the run never reached the fio test"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    let pid = child.id() as libc::pid_t;
+    // SAFETY: signalling our own child process.
+    unsafe {
+        libc::kill(pid, libc::SIGTERM);
+    }
+    // the tool ignores SIGTERM: diskdash would wait 3 s before SIGKILL
+    std::thread::sleep(Duration::from_millis(300));
+    let second = Instant::now();
+    // SAFETY: as above.
+    unsafe {
+        libc::kill(pid, libc::SIGINT);
+    }
+    let status = child.wait().unwrap();
+    let took = second.elapsed();
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut stderr).unwrap();
+    assert!(
+        took < Duration::from_millis(1500),
+        "took {took:?}: {stderr}"
+    );
+    assert_eq!(status.code(), Some(143), "{stderr}");
+    assert!(stderr.contains("second signal"), "{stderr}");
+}
+
+#[test]
+fn a_tool_printing_without_end_gives_a_bounded_record_marked_truncated() {
+    let bin = bin_dir(&[("dd", fake("flood"))]);
+    let target = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let o = Command::new(BIN)
+        .args(["run", "--target", target.path().to_str().unwrap()])
+        .args(["--suite", "quick", "--only", "dd-write-8k-dsync"])
+        .args(["--out", out.path().to_str().unwrap()])
+        .env("PATH", path_with(bin.path()))
+        .env("DISKDASH_FAKE_MIB", "24")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{stderr}");
+    let file = walkdir::WalkDir::new(out.path())
+        .into_iter()
+        .map(|e| e.unwrap())
+        .find(|e| e.file_type().is_file())
+        .unwrap();
+    let size = file.metadata().unwrap().len();
+    assert!(size < 5 << 20, "record of {size} bytes");
+    let rec = &records(out.path())[0];
+    // the tail kept dd's summary: the measurement is there
+    assert_eq!(rec.status, Status::Ok, "{:?}", rec.error);
+    let raw = rec.raw.as_ref().unwrap();
+    assert!(raw.truncated);
+    assert_eq!(raw.stdout_bytes, Some(24 << 20));
+    assert!(raw.stderr_bytes.unwrap() > 24 << 20);
+    let stdout = raw.stdout.as_deref().unwrap();
+    assert!(stdout.len() <= (2 << 20) + 100, "{}", stdout.len());
+    assert!(stdout.contains("[... diskdash left out "), "no cut line");
+    assert!(raw.stderr.as_deref().unwrap().ends_with("3.4 MB/s\n"));
+}
+
+#[test]
+fn a_fio_output_file_linked_elsewhere_is_not_read() {
+    let bin = bin_dir(&[("fio", fake("fio-link"))]);
+    let target = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let secret_dir = tempfile::tempdir().unwrap();
+    let secret = secret_dir.path().join("secret");
+    std::fs::write(&secret, "SECRET-NOT-FOR-RECORDS\n").unwrap();
+    let o = Command::new(BIN)
+        .args(["run", "--target", target.path().to_str().unwrap()])
+        .args(["--suite", "quick", "--only", "fio-randread-4k-qd64"])
+        .args(["--out", out.path().to_str().unwrap()])
+        .env("PATH", path_with(bin.path()))
+        .env("DISKDASH_FAKE_LINK", &secret)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{stderr}");
+    let recs = records(out.path());
+    assert_eq!(recs[0].status, Status::Failed);
+    assert!(
+        recs[0]
+            .error
+            .as_deref()
+            .unwrap()
+            .contains("did not write its output file"),
+        "{:?}",
+        recs[0].error
+    );
+    let text = serde_json::to_string(&recs[0]).unwrap();
+    assert!(!text.contains("SECRET-NOT-FOR-RECORDS"), "{text}");
+}
+
+#[test]
+fn a_result_check_would_refuse_is_written_as_a_failed_record() {
+    let bin = bin_dir(&[("dd", fake("huge"))]);
+    let target = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let r = run(
+        &path_with(bin.path()),
+        &[
+            "--target",
+            target.path().to_str().unwrap(),
+            "--suite",
+            "quick",
+            "--only",
+            "dd-write-8k-dsync",
+            "--out",
+            out.path().to_str().unwrap(),
+        ],
+    );
+    assert_eq!(r.code, Some(1), "{}", r.stderr);
+    let recs = records(out.path());
+    assert_eq!(recs[0].status, Status::Failed);
+    assert!(recs[0].metrics.is_empty());
+    let e = recs[0].error.as_deref().unwrap();
+    assert!(e.contains("would not pass `diskdash check`"), "{e}");
+    assert!(e.contains("implausibly large"), "{e}");
+    assert!(recs[0]
+        .raw
+        .as_ref()
+        .unwrap()
+        .stderr
+        .as_deref()
+        .unwrap()
+        .contains("17 EB/s"));
+    // and check accepts what run wrote
+    let o = Command::new(BIN)
+        .arg("check")
+        .arg(out.path())
+        .output()
+        .unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+}
+
+#[test]
+fn a_suite_cannot_make_fio_run_programs_or_load_engines() {
+    let dir = tempfile::tempdir().unwrap();
+    let target = tempfile::tempdir().unwrap();
+    let path = std::env::var("PATH").unwrap_or_default();
+    for (extra, expected) in [
+        (
+            "ioengine = \"exec\"\nprogram = \"touch\"\narguments = \"/tmp/pwned\"",
+            "ioengine = exec",
+        ),
+        (
+            "ioengine = \"external:/tmp/lib.so\"",
+            "ioengine = external:/tmp/lib.so",
+        ),
+        ("ioengine = \"/tmp/lib.so\"", "ioengine = /tmp/lib.so"),
+        ("ioeng = \"exec\"", "fio parameter `ioeng`"),
+        ("program = \"touch\"", "fio parameter `program`"),
+        ("arguments = \"x\"", "fio parameter `arguments`"),
+        ("std_redirect = 1", "fio parameter `std_redirect`"),
+    ] {
+        let suite = dir.path().join("s.toml");
+        std::fs::write(
+            &suite,
+            format!("[[test]]\nid = \"evil\"\ntool = \"fio\"\n{extra}\n"),
+        )
+        .unwrap();
+        let r = run(
+            &path,
+            &[
+                "--target",
+                target.path().to_str().unwrap(),
+                "--suite",
+                suite.to_str().unwrap(),
+                "--dry-run",
+            ],
+        );
+        assert_eq!(r.code, Some(2), "{extra}: {}", r.stderr);
+        assert!(r.stderr.contains(expected), "{extra}: {}", r.stderr);
+    }
+    // the allowed engines still pass
+    for engine in ["io_uring", "psync", "null"] {
+        let suite = dir.path().join("s.toml");
+        std::fs::write(
+            &suite,
+            format!("[[test]]\nid = \"ok\"\ntool = \"fio\"\nioengine = \"{engine}\"\n"),
+        )
+        .unwrap();
+        let r = run(
+            &path,
+            &[
+                "--target",
+                target.path().to_str().unwrap(),
+                "--suite",
+                suite.to_str().unwrap(),
+                "--dry-run",
+            ],
+        );
+        assert_eq!(r.code, Some(0), "{engine}: {}", r.stderr);
+    }
+    assert!(is_empty_dir(target.path()));
+}
+
+#[test]
+fn out_dash_refuses_to_start_into_a_closed_or_null_stdout() {
+    use std::os::unix::process::CommandExt;
+    let bin = bin_dir(&[("dd", fake("fail"))]);
+    let target = tempfile::tempdir().unwrap();
+    for closed in [false, true] {
+        let mut cmd = Command::new(BIN);
+        cmd.args(["run", "--target", target.path().to_str().unwrap()])
+            .args([
+                "--suite",
+                "quick",
+                "--only",
+                "dd-write-8k-dsync",
+                "--out",
+                "-",
+            ])
+            .env("PATH", path_with(bin.path()))
+            .stdin(Stdio::null())
+            .stdout(Stdio::null());
+        if closed {
+            // SAFETY: close(2) in the child before exec, nothing else.
+            unsafe {
+                cmd.pre_exec(|| {
+                    libc::close(1);
+                    Ok(())
+                });
+            }
+        }
+        let o = cmd.output().unwrap();
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "closed={closed}: {stderr}");
+        assert!(
+            stderr.contains("standard output is closed or /dev/null"),
+            "{stderr}"
+        );
+        assert!(!stderr.contains("records streamed"), "{stderr}");
+        assert!(is_empty_dir(target.path()));
+    }
+}
+
+/// Whether process `pid` has ended (gone, or a zombie nobody reaped yet).
+fn ended(pid: libc::pid_t) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Err(_) => true,
+        Ok(stat) => stat
+            .rsplit_once(')')
+            .is_some_and(|(_, rest)| rest.trim_start().starts_with('Z')),
+    }
+}
+
+#[test]
+fn sigkill_takes_the_tool_along_and_the_scratch_left_is_found_and_cleaned() {
+    use std::os::fd::AsRawFd;
+    let bin = bin_dir(&[("fio", fake("hang-pid")), ("dd", fake("fail"))]);
+    let target = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let pid_file = out.path().join("tool.pid");
+    let mut guard = KillOnDrop(
+        Command::new(BIN)
+            .args(["run", "--target", target.path().to_str().unwrap()])
+            .args(["--suite", "quick", "--only", "fio-randread-4k-qd64"])
+            .args(["--out", out.path().join("r").to_str().unwrap()])
+            .env("PATH", path_with(bin.path()))
+            .env("DISKDASH_FAKE_PID", &pid_file)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let tool = loop {
+        if let Some(pid) = std::fs::read_to_string(&pid_file)
+            .ok()
+            .and_then(|t| t.trim().parse::<libc::pid_t>().ok())
+        {
+            break pid;
+        }
+        assert!(Instant::now() < deadline, "the tool never started");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    guard.0.kill().unwrap();
+    guard.0.wait().unwrap();
+    let deadline = Instant::now() + Duration::from_secs(3);
+    while !ended(tool) {
+        if Instant::now() > deadline {
+            // SAFETY: ending the orphan so that it does not outlive the test.
+            unsafe {
+                libc::kill(tool, libc::SIGKILL);
+            }
+            panic!("the tool kept running after diskdash was killed");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let stale: Vec<_> = std::fs::read_dir(target.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(stale.len(), 1, "{stale:?}");
+    let run_id = stale[0]
+        .strip_prefix(".diskdash-scratch-")
+        .unwrap()
+        .to_string();
+    // a scratch whose run is alive (its lock held here) is listed, never removed
+    let live = target
+        .path()
+        .join(".diskdash-scratch-20260101T000000Z-aaaaaa");
+    std::fs::create_dir(&live).unwrap();
+    let lock = std::fs::File::create(live.join(".lock")).unwrap();
+    // SAFETY: flock(2) on a descriptor this test owns.
+    assert_eq!(unsafe { libc::flock(lock.as_raw_fd(), libc::LOCK_EX) }, 0);
+
+    let o = Command::new(BIN)
+        .args(["doctor", "--target", target.path().to_str().unwrap()])
+        .env("PATH", path_with(bin.path()))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(1), "{text}");
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("scratch ") && l.contains(&run_id))
+        .unwrap_or_else(|| panic!("stale scratch not listed: {text}"));
+    assert!(
+        line.contains("GiB") && line.contains("--clean-stale"),
+        "{line}"
+    );
+    assert!(
+        text.contains("run 20260101T000000Z-aaaaaa, 0.00 GiB, still running"),
+        "{text}"
+    );
+
+    let r = run(
+        &path_with(bin.path()),
+        &[
+            "--target",
+            target.path().to_str().unwrap(),
+            "--suite",
+            "quick",
+            "--only",
+            "dd-write-8k-dsync",
+            "--out",
+            out.path().join("r").to_str().unwrap(),
+            "--clean-stale",
+        ],
+    );
+    assert!(
+        r.stderr.contains("removed `") && r.stderr.contains(&run_id),
+        "{}",
+        r.stderr
+    );
+    let left: Vec<_> = std::fs::read_dir(target.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(left, [live], "{}", r.stderr);
+}
+
+#[test]
+fn a_full_disk_is_named_in_the_failed_record() {
+    let bin = bin_dir(&[("dd", fake("enospc"))]);
+    let target = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let r = run(
+        &path_with(bin.path()),
+        &[
+            "--target",
+            target.path().to_str().unwrap(),
+            "--suite",
+            "quick",
+            "--only",
+            "dd-write-8k-dsync",
+            "--out",
+            out.path().to_str().unwrap(),
+        ],
+    );
+    assert_eq!(r.code, Some(1), "{}", r.stderr);
+    let recs = records(out.path());
+    assert_eq!(
+        recs[0].error.as_deref(),
+        Some("`dd` exited with status 1: dd: error writing 'dd.out': No space left on device")
+    );
+}
+
+#[test]
+fn a_zero_timeout_is_refused() {
+    let target = tempfile::tempdir().unwrap();
+    let r = run(
+        &std::env::var("PATH").unwrap_or_default(),
+        &[
+            "--target",
+            target.path().to_str().unwrap(),
+            "--suite",
+            "quick",
+            "--timeout",
+            "0",
+            "--dry-run",
+        ],
+    );
+    assert_eq!(r.code, Some(2), "{}", r.stderr);
+    assert!(r.stderr.contains("--timeout"), "{}", r.stderr);
+}
+
+#[test]
+fn a_read_only_target_is_a_usage_error_and_leaves_no_records_dir() {
+    if !can_mount("a_read_only_target_is_a_usage_error_and_leaves_no_records_dir") {
+        return;
+    }
+    let bin = bin_dir(&[("dd", fake("fail"))]);
+    let volume = Tmpfs::mount("16m");
+    let ok = Command::new("mount")
+        .args(["-o", "remount,ro"])
+        .arg(volume.path())
+        .status()
+        .unwrap()
+        .success();
+    assert!(ok, "cannot remount the tmpfs read-only");
+    let out = tempfile::tempdir().unwrap();
+    let records_dir = out.path().join("results");
+    let r = run(
+        &path_with(bin.path()),
+        &[
+            "--target",
+            volume.path().to_str().unwrap(),
+            "--suite",
+            "quick",
+            "--only",
+            "dd-write-8k-dsync",
+            "--out",
+            records_dir.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(r.code, Some(2), "{}", r.stderr);
+    assert!(r.stderr.contains("is the target writable?"), "{}", r.stderr);
+    assert!(!records_dir.exists(), "an empty records directory was left");
+}

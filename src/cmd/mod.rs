@@ -39,6 +39,18 @@ pub enum Command {
 
 /// Runs a subcommand; returns its exit status or the error that stopped it.
 pub fn execute(command: &Command) -> anyhow::Result<u8> {
+    if matches!(
+        command,
+        Command::Check(_) | Command::Doctor(_) | Command::Schema
+    ) {
+        // their output is read by people and piped into `head`: a closed
+        // pipe ends the process quietly, as it ends `ls` (Rust's runtime
+        // ignores SIGPIPE, and println! then panics)
+        // SAFETY: resetting a signal's disposition has no preconditions.
+        unsafe {
+            libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+        }
+    }
     match command {
         Command::Run(args) => run::execute(args),
         Command::Import(args) => import::execute(args),
@@ -59,7 +71,10 @@ pub fn exit_status(result: anyhow::Result<u8>) -> u8 {
     match result {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("error: {e:#}");
+            eprintln!(
+                "error: {}",
+                crate::error::escape_controls(&format!("{e:#}"))
+            );
             crate::error::status_of(&e)
         }
     }

@@ -40,9 +40,12 @@ pub struct RunArgs {
     /// List the suite's tests with their commands.
     #[arg(long)]
     pub list: bool,
-    /// Time limit per test in seconds (overrides the suite's).
-    #[arg(long, value_name = "SECONDS")]
+    /// Time limit per test in seconds (overrides the suite's); at least 1.
+    #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(u64).range(1..))]
     pub timeout: Option<u64>,
+    /// Remove the scratch directories of runs that are gone (killed, crashed) from the target first.
+    #[arg(long)]
+    pub clean_stale: bool,
 }
 
 /// The run's options from its flags; a bad subject flag is a usage error.
@@ -64,6 +67,7 @@ pub fn options(args: &RunArgs) -> Result<RunOptions> {
         },
         dry_run: args.dry_run,
         list: args.list,
+        clean_stale: args.clean_stale,
     })
 }
 

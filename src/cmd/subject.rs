@@ -58,6 +58,14 @@ pub fn from_args(args: &SubjectArgs) -> Result<Subject> {
             if !record::is_positive(v) {
                 bail!("{flag} {v}: expected a positive number (leave the flag out when unknown)");
             }
+            let max = if flag == "--size-gb" {
+                record::MAX_SIZE_GB
+            } else {
+                record::MAX_PRICE_PER_GB_MONTH
+            };
+            if v > max {
+                bail!("{flag} {v}: implausibly large (at most {max})");
+            }
         }
     }
     let currency = match record::currency_code(&args.currency) {

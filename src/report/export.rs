@@ -90,7 +90,7 @@ pub fn value_csv(a: &Analysis) -> Result<Vec<u8>> {
                     continue;
                 };
                 let (lo, hi) = r.value_range.unzip();
-                w.write_record([
+                w.write_record(format::csv_row([
                     sv.study.as_str(),
                     t.test.as_str(),
                     t.metric.as_str(),
@@ -112,7 +112,7 @@ pub fn value_csv(a: &Analysis) -> Result<Vec<u8>> {
                     &opt_ratio(lo),
                     &opt_ratio(hi),
                     &r.verdict_text().unwrap_or_default(),
-                ])?;
+                ]))?;
             }
         }
     }
@@ -136,7 +136,7 @@ pub fn summary_csv(a: &Analysis) -> Result<Vec<u8>> {
                 ms.sort_by_key(|(m, _)| metric_order(m));
                 for (metric, st) in ms {
                     let s = &st.summary;
-                    w.write_record([
+                    w.write_record(format::csv_row([
                         sv.study.as_str(),
                         o.provider.as_deref().unwrap_or(""),
                         o.offering.as_deref().unwrap_or(""),
@@ -155,7 +155,7 @@ pub fn summary_csv(a: &Analysis) -> Result<Vec<u8>> {
                             .unwrap_or_default(),
                         price.map(|p| p.currency.as_str()).unwrap_or(""),
                         &cost.map(format::data).unwrap_or_default(),
-                    ])?;
+                    ]))?;
                 }
             }
         }

@@ -182,9 +182,45 @@ pub fn verdict_sentence(
     ))
 }
 
+/// A CSV cell that no spreadsheet runs as a formula: text starting with
+/// `=`, `+`, `-`, `@`, TAB or CR gets a leading `'` (OWASP's rule for CSV
+/// injection). A cell that is a plain number (`-0.5`) is left as it is.
+/// Every CSV the site holds writes its cells through this.
+pub fn csv_cell(cell: &str) -> std::borrow::Cow<'_, str> {
+    let risky = cell.starts_with(['=', '+', '-', '@', '\t', '\r']);
+    if risky && cell.parse::<f64>().map_or(true, |v| !v.is_finite()) {
+        format!("'{cell}").into()
+    } else {
+        cell.into()
+    }
+}
+
+/// A CSV row with every cell passed through [`csv_cell`].
+pub fn csv_row<const N: usize>(cells: [&str; N]) -> [String; N] {
+    cells.map(|c| csv_cell(c).into_owned())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn csv_cells_never_start_a_formula() {
+        for (cell, expected) in [
+            ("=HYPERLINK(\"http://x\")", "'=HYPERLINK(\"http://x\")"),
+            ("+1+1", "'+1+1"),
+            ("-1+cmd", "'-1+cmd"),
+            ("@SUM(A1)", "'@SUM(A1)"),
+            ("\tx", "'\tx"),
+            ("\rx", "'\rx"),
+            ("-0.5", "-0.5"),
+            ("-inf", "'-inf"),
+            ("Acme = good", "Acme = good"),
+            ("", ""),
+        ] {
+            assert_eq!(csv_cell(cell), expected, "{cell:?}");
+        }
+    }
 
     #[test]
     fn display_units_keep_values_above_one() {

@@ -81,12 +81,63 @@ pub struct ReportOptions {
     pub force: bool,
 }
 
+/// Fails when `--out` is an input, lies inside one, or holds one: the
+/// site's marker makes every later walk skip that directory, so its
+/// records would silently drop out of the next build.
+fn out_is_apart_from_inputs(out: &std::path::Path, inputs: &[std::path::PathBuf]) -> Result<()> {
+    let out_abs = absolute(out);
+    for input in inputs {
+        let Ok(input_abs) = std::fs::canonicalize(input) else {
+            continue;
+        };
+        if out_abs.starts_with(&input_abs) || input_abs.starts_with(&out_abs) {
+            bail!(
+                "--out `{}` and the input `{}` overlap: a site's directory is skipped when \
+                 records are read, so records there would drop out of later builds; \
+                 build the site into a directory apart from the records",
+                out.display(),
+                input.display()
+            );
+        }
+    }
+    Ok(())
+}
+
+/// `path` made absolute with symlinks resolved as far as it exists.
+fn absolute(path: &std::path::Path) -> std::path::PathBuf {
+    if let Ok(p) = std::fs::canonicalize(path) {
+        return p;
+    }
+    match (path.parent(), path.file_name()) {
+        (Some(parent), Some(name)) => {
+            let parent = if parent.as_os_str().is_empty() {
+                std::path::Path::new(".")
+            } else {
+                parent
+            };
+            absolute(parent).join(name)
+        }
+        _ => path.to_path_buf(),
+    }
+}
+
 /// Runs the command; returns the process exit status.
 pub fn command(args: &ReportOptions) -> Result<u8> {
     let start = Instant::now();
-    let loaded = ingest::load(&args.dirs)?;
+    out_is_apart_from_inputs(&args.out, &args.dirs).map_err(crate::error::usage)?;
+    let mut loaded = ingest::load(&args.dirs)?;
+    // a path that cannot be read is left out like an invalid record: the
+    // rest still makes a site (and --strict refuses)
+    for p in &mut loaded.unreadable {
+        p.message = format!("cannot read: {}", p.message);
+    }
+    loaded.problems.append(&mut loaded.unreadable);
+    loaded.problems.sort();
     for p in &loaded.problems {
-        eprintln!("left out: {p}");
+        eprintln!(
+            "left out: {}",
+            crate::error::escape_controls(&p.to_string())
+        );
     }
     let left_out: BTreeSet<(&std::path::Path, Option<usize>)> = loaded
         .problems

@@ -53,6 +53,13 @@ impl Site {
     /// anything else is refused unless `force`. Call [`Site::finish`] at the end.
     pub fn streaming(out: &Path, force: bool) -> Result<Site> {
         let earlier = check_out_dir(out, force)?;
+        // the marker goes first: a build stopped by a full disk (whose final
+        // marker cannot be written either) still leaves a directory the
+        // next build accepts without --force
+        no_symlink_below(out, MARKER)?;
+        if !out.join(MARKER).is_file() {
+            fsio::write_atomic(&out.join(MARKER), &Site::manifest(earlier.iter()))?;
+        }
         Ok(Site {
             stream: Some(Stream {
                 out: out.to_path_buf(),
@@ -75,6 +82,10 @@ impl Site {
                 self.files.insert(path, bytes);
             }
             Some(st) if st.error.is_none() => {
+                if let Err(e) = no_symlink_below(&st.out, &path) {
+                    st.error = Some(e);
+                    return;
+                }
                 let full = st.out.join(&path);
                 // unchanged files keep their modification time: rebuilds stay cheap
                 if std::fs::read(&full).ok().as_deref() == Some(bytes.as_slice()) {
@@ -116,12 +127,14 @@ impl Site {
             return Ok(Written::default());
         };
         let marker = st.out.join(MARKER);
+        no_symlink_below(&st.out, MARKER)?;
         if let Some(e) = st.error {
             let all: BTreeSet<&String> = st.earlier.iter().chain(self.paths.iter()).collect();
             fsio::write_atomic(&marker, &Site::manifest(all.into_iter()))?;
             return Err(e);
         }
         for rel in st.earlier.difference(&self.paths) {
+            no_symlink_below(&st.out, rel)?;
             let path = st.out.join(rel);
             if path.is_file() {
                 std::fs::remove_file(&path)
@@ -173,6 +186,33 @@ fn check_out_dir(out: &Path, force: bool) -> Result<BTreeSet<String>> {
         );
     }
     Ok(BTreeSet::new())
+}
+
+/// Fails when any component of `rel` below `out` (the file itself
+/// included) is a symbolic link: a link inside the site would send a write
+/// or a removal outside it. Components that do not exist yet are fine
+/// (they are created as plain directories). `out` itself may be a link.
+fn no_symlink_below(out: &Path, rel: &str) -> Result<()> {
+    let mut path = out.to_path_buf();
+    for part in Path::new(rel).components() {
+        let Component::Normal(name) = part else {
+            bail!("`{rel}` is not a plain relative path inside the site");
+        };
+        path.push(name);
+        match std::fs::symlink_metadata(&path) {
+            Ok(m) if m.file_type().is_symlink() => bail!(
+                "`{}` is a symbolic link inside the site; diskdash never writes or removes \
+                 through one (remove the link, or build into an empty directory)",
+                path.display()
+            ),
+            Ok(_) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+            Err(e) => {
+                return Err(e).with_context(|| format!("failed to read `{}`", path.display()))
+            }
+        }
+    }
+    Ok(())
 }
 
 fn is_plain_relative(p: &str) -> bool {
@@ -244,6 +284,33 @@ mod tests {
         .unwrap();
         site(&[("index.html", "a")]).write(&out, false).unwrap();
         assert!(dir.path().join("keep.txt").exists());
+    }
+
+    #[test]
+    fn symlinks_inside_the_site_are_never_followed() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("site");
+        let victim = dir.path().join("victim");
+        std::fs::create_dir_all(&out).unwrap();
+        std::fs::create_dir(&victim).unwrap();
+        std::fs::write(victim.join("victim.txt"), "keep").unwrap();
+        std::os::unix::fs::symlink("../victim", out.join("ext")).unwrap();
+        std::fs::write(
+            out.join(MARKER),
+            format!("{MARKER_HEADER}\next/victim.txt\nindex.html\n"),
+        )
+        .unwrap();
+        let err = site(&[("index.html", "a")]).write(&out, false).unwrap_err();
+        assert!(format!("{err:#}").contains("symbolic link"), "{err:#}");
+        assert!(victim.join("victim.txt").exists());
+        // a linked directory is not written through either
+        std::fs::remove_file(out.join("ext")).unwrap();
+        std::os::unix::fs::symlink("../victim", out.join("runs")).unwrap();
+        let err = site(&[("runs/a.html", "a")])
+            .write(&out, false)
+            .unwrap_err();
+        assert!(format!("{err:#}").contains("symbolic link"), "{err:#}");
+        assert_eq!(std::fs::read_dir(&victim).unwrap().count(), 1);
     }
 
     #[test]

@@ -169,6 +169,14 @@ pub fn command(target: &Path) -> Result<u8> {
             println!("O_DIRECT     does not work here ({e}); fio with direct=1 will fail");
         }
     }
+    // a run killed with SIGKILL (or by the OOM killer) leaves its scratch
+    // behind, and its files count against the free space above
+    for found in scratch::scratches(&target) {
+        if !found.alive {
+            problems += 1;
+        }
+        println!("scratch      {}", scratch::describe(&found));
+    }
     println!("tools");
     let mut executor = RealExecutor::new(Default::default());
     let mut missing = Vec::new();

@@ -6,12 +6,13 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 
+use crate::bounded::HeadTail;
 use crate::record::Tool;
 use crate::tools::argv::{Invocation, OutputFrom};
 
@@ -34,6 +35,11 @@ pub struct Outcome {
     pub timed_out: bool,
     /// Stopped because diskdash received this signal (SIGINT, SIGTERM, SIGHUP).
     pub interrupted: Option<i32>,
+    /// Bytes printed on stdout and stderr, when more than the kept head
+    /// and tail ([`crate::bounded::STREAM_LIMIT`]); `None` when whole.
+    pub stdout_bytes: Option<u64>,
+    /// As `stdout_bytes`, for stderr.
+    pub stderr_bytes: Option<u64>,
 }
 
 impl Outcome {
@@ -148,13 +154,28 @@ impl Executor for RealExecutor {
             // its own process group, so that stopping it also stops what it
             // forked (fio's job processes, a shell's children)
             .process_group(0);
+        // SAFETY: the closure runs in the child between fork and exec and
+        // calls only async-signal-safe functions (prctl, getppid, _exit).
+        let parent = std::process::id() as libc::pid_t;
+        unsafe {
+            cmd.pre_exec(move || {
+                // the tool dies with diskdash, even when diskdash is
+                // killed with SIGKILL or by the OOM killer
+                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong);
+                if libc::getppid() != parent {
+                    libc::_exit(127);
+                }
+                Ok(())
+            });
+        }
         let start = Instant::now();
         let mut child = cmd
             .spawn()
             .with_context(|| format!("failed to start `{}`", inv.program))?;
         let pid = child.id() as libc::pid_t;
-        let out_reader = child.stdout.take().map(reader_thread);
-        let err_reader = child.stderr.take().map(reader_thread);
+        RUNNING_GROUP.store(pid, Ordering::SeqCst);
+        let out_reader = child.stdout.take().map(Pipe::spawn);
+        let err_reader = child.stderr.take().map(Pipe::spawn);
 
         let mut timed_out = false;
         let mut interrupted = None;
@@ -182,16 +203,25 @@ impl Executor for RealExecutor {
             std::thread::sleep(Duration::from_millis(5));
         };
         let duration = start.elapsed();
-        if stop_sent.is_some() {
-            // whatever of the group outlived the leader holds the pipes open
-            kill_group(pid, libc::SIGKILL);
+        // whatever of the group outlived the leader (a forked child left
+        // running) holds the pipes open and would hold the run: it goes too
+        kill_group(pid, libc::SIGKILL);
+        RUNNING_GROUP.store(0, Ordering::SeqCst);
+        // a child that left the group (setsid) may still hold the pipes:
+        // what was read by the deadline is kept, the rest is not waited for
+        let deadline = Instant::now() + PIPE_DRAIN;
+        while [&out_reader, &err_reader]
+            .iter()
+            .any(|r| r.as_ref().is_some_and(|p| !p.done()))
+            && Instant::now() < deadline
+            && self.signal.load(Ordering::SeqCst) == 0
+        {
+            std::thread::sleep(Duration::from_millis(5));
         }
-        let stdout = out_reader.map(join_reader).unwrap_or_default();
-        let stderr = err_reader.map(join_reader).unwrap_or_default();
+        let (stdout, stdout_bytes) = out_reader.map(|p| p.take()).unwrap_or_default();
+        let (stderr, stderr_bytes) = err_reader.map(|p| p.take()).unwrap_or_default();
         let output_file = match &inv.output {
-            OutputFrom::File(p) => std::fs::read(p)
-                .ok()
-                .map(|b| String::from_utf8_lossy(&b).into_owned()),
+            OutputFrom::File(p) => read_output_file(p),
             _ => None,
         };
         Ok(Outcome {
@@ -203,8 +233,72 @@ impl Executor for RealExecutor {
             duration,
             timed_out,
             interrupted,
+            stdout_bytes,
+            stderr_bytes,
         })
     }
+}
+
+/// Reads the tool's output file without following a symlink (a `fio.json`
+/// replaced by a link to `/etc/hostname` must not put that file into the
+/// record) and only when it is a regular file, at most
+/// [`crate::bounded::STREAM_LIMIT`] bytes of it.
+fn read_output_file(path: &Path) -> Option<String> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+        .open(path)
+        .ok()?;
+    if !file.metadata().ok()?.is_file() {
+        return None;
+    }
+    let mut bytes = Vec::new();
+    file.take(crate::bounded::STREAM_LIMIT as u64)
+        .read_to_end(&mut bytes)
+        .ok()?;
+    Some(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+/// How long the pipes are read after the tool exited.
+const PIPE_DRAIN: Duration = Duration::from_secs(2);
+
+/// The process group of the tool running now (0 for none), for the signal
+/// handler to kill when a second signal ends diskdash at once.
+pub static RUNNING_GROUP: AtomicI32 = AtomicI32::new(0);
+
+/// Installs the handlers of SIGINT, SIGTERM and SIGHUP: the first signal
+/// is stored in `signal` (and decides the exit status); a second one kills
+/// the running tool's process group and exits at once with 128 + the
+/// first signal's number, leaving the scratch directory behind.
+pub fn install_signal_handlers(signal: &Arc<AtomicUsize>) -> Result<()> {
+    for sig in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+        let flag = Arc::clone(signal);
+        let handler = move || {
+            if flag
+                .compare_exchange(0, sig as usize, Ordering::SeqCst, Ordering::SeqCst)
+                .is_ok()
+            {
+                return;
+            }
+            let first = flag.load(Ordering::SeqCst) as i32;
+            let group = RUNNING_GROUP.load(Ordering::SeqCst);
+            const MSG: &[u8] = b"\ndiskdash: second signal, stopping at once (the scratch directory is left behind)\n";
+            // SAFETY: kill(2), write(2) and _exit(2) are async-signal-safe;
+            // MSG is a static buffer.
+            unsafe {
+                if group > 0 {
+                    libc::kill(-group, libc::SIGKILL);
+                }
+                libc::write(2, MSG.as_ptr().cast(), MSG.len());
+                libc::_exit(128 + first);
+            }
+        };
+        // SAFETY: the handler only uses atomics and async-signal-safe calls.
+        unsafe { signal_hook::low_level::register(sig, handler) }
+            .context("cannot install the signal handler")?;
+    }
+    Ok(())
 }
 
 fn kill_group(pid: libc::pid_t, sig: libc::c_int) {
@@ -215,17 +309,47 @@ fn kill_group(pid: libc::pid_t, sig: libc::c_int) {
     }
 }
 
-fn reader_thread<R: Read + Send + 'static>(mut r: R) -> std::thread::JoinHandle<Vec<u8>> {
-    std::thread::spawn(move || {
-        let mut buf = Vec::new();
-        let _ = r.read_to_end(&mut buf);
-        buf
-    })
+/// A tool's stdout or stderr, read on its own thread into a buffer the
+/// runner can take at any time (a pipe held open by an escaped child never
+/// reaches its end).
+struct Pipe {
+    buf: Arc<Mutex<HeadTail>>,
+    done: Arc<AtomicBool>,
 }
 
-fn join_reader(h: std::thread::JoinHandle<Vec<u8>>) -> String {
-    let bytes = h.join().unwrap_or_default();
-    String::from_utf8_lossy(&bytes).into_owned()
+impl Pipe {
+    fn spawn<R: Read + Send + 'static>(mut r: R) -> Pipe {
+        let buf = Arc::new(Mutex::new(HeadTail::new(crate::bounded::STREAM_LIMIT)));
+        let done = Arc::new(AtomicBool::new(false));
+        let (b, d) = (Arc::clone(&buf), Arc::clone(&done));
+        std::thread::spawn(move || {
+            let mut chunk = vec![0u8; 64 * 1024];
+            loop {
+                match r.read(&mut chunk) {
+                    Ok(0) => break,
+                    Ok(n) => b
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .push(&chunk[..n]),
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                    Err(_) => break,
+                }
+            }
+            d.store(true, Ordering::SeqCst);
+        });
+        Pipe { buf, done }
+    }
+
+    fn done(&self) -> bool {
+        self.done.load(Ordering::SeqCst)
+    }
+
+    /// What was read so far (head and tail), lossily decoded, and the
+    /// number of bytes read when some were left out.
+    fn take(&self) -> (String, Option<u64>) {
+        let buf = self.buf.lock().unwrap_or_else(|e| e.into_inner());
+        (buf.text(), buf.truncated().then_some(buf.total()))
+    }
 }
 
 /// One captured tool run, played back by [`ReplayExecutor`].
@@ -336,6 +460,8 @@ impl Executor for ReplayExecutor {
             duration: Duration::from_secs_f64(c.duration_s),
             timed_out: false,
             interrupted: None,
+            stdout_bytes: None,
+            stderr_bytes: None,
         })
     }
 }

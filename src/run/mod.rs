@@ -35,14 +35,7 @@ pub fn margin(bytes: u64) -> u64 {
 /// failed or skipped, 2 a usage error, 128+N after signal N.
 pub fn command(opts: &RunOptions) -> Result<u8> {
     let signal = Arc::new(AtomicUsize::new(0));
-    for sig in [
-        signal_hook::consts::SIGINT,
-        signal_hook::consts::SIGTERM,
-        signal_hook::consts::SIGHUP,
-    ] {
-        signal_hook::flag::register_usize(sig, Arc::clone(&signal), sig as usize)
-            .context("cannot install the signal handler")?;
-    }
+    exec::install_signal_handlers(&signal)?;
     let mut executor = RealExecutor::new(Arc::clone(&signal));
     run_with(opts, &mut executor, &signal)
 }
@@ -64,6 +57,8 @@ pub struct RunOptions {
     pub dry_run: bool,
     /// List the suite's tests with their commands.
     pub list: bool,
+    /// Remove scratch directories that runs no longer alive left behind.
+    pub clean_stale: bool,
 }
 
 /// Runs `diskdash run` with `executor`; `signal` holds the number of a
@@ -94,6 +89,7 @@ struct Ready {
     subject: Subject,
     jobs: Vec<Job>,
     out: Out,
+    clean_stale: bool,
 }
 
 /// Where records go.
@@ -145,6 +141,9 @@ fn prepare(opts: &RunOptions) -> Result<Prepared> {
         print!("{}", dry_run_text(&suite.name, &target, &scratch, &jobs));
         return Ok(Prepared::Printed);
     }
+    if matches!(out, Out::Stdout) {
+        stdout_takes_records()?;
+    }
     Ok(Prepared::Run(Box::new(Ready {
         target,
         scratch,
@@ -152,7 +151,24 @@ fn prepare(opts: &RunOptions) -> Result<Prepared> {
         subject,
         jobs,
         out,
+        clean_stale: opts.clean_stale,
     })))
+}
+
+/// Fails when standard output is closed or `/dev/null`: `--out -` would
+/// stream every record into nothing.
+fn stdout_takes_records() -> Result<()> {
+    use std::os::unix::fs::MetadataExt;
+    // a closed stdout is /dev/null by now: Rust's runtime opens it there
+    // at startup, so that one check covers both
+    let fd1 = std::fs::metadata("/proc/self/fd/1").or_else(|_| std::fs::metadata("/dev/stdout"));
+    let null = std::fs::metadata("/dev/null");
+    if let (Ok(a), Ok(b)) = (fd1, null) {
+        if a.rdev() == b.rdev() && a.dev() == b.dev() && a.ino() == b.ino() {
+            bail!("--out -: standard output is closed or /dev/null, so the records would be lost (redirect it to a file, or give --out DIR)");
+        }
+    }
+    Ok(())
 }
 
 fn list_text(suite: &str, jobs: &[Job]) -> String {
@@ -236,6 +252,7 @@ fn execute(ready: Ready, executor: &mut dyn Executor, signal: &AtomicUsize) -> R
         subject,
         jobs,
         out,
+        clean_stale: opts_clean_stale,
     } = ready;
     let host_facts = host::host();
     let target_facts = host::target(&target);
@@ -243,13 +260,25 @@ fn execute(ready: Ready, executor: &mut dyn Executor, signal: &AtomicUsize) -> R
         Out::Dir(o) => Some(records_dir(o, &subject, &run_id)),
         Out::Stdout => None,
     };
-    // a records directory that cannot be made is found now, not after the first test
+    for found in scratch::scratches(&target) {
+        if opts_clean_stale && !found.alive {
+            match scratch::remove_stale(&found) {
+                Ok(()) => eprintln!("removed {}", scratch::describe(&found)),
+                Err(e) => eprintln!("warning: {e:#}"),
+            }
+        } else {
+            eprintln!("warning: scratch directory {}", scratch::describe(&found));
+        }
+    }
+    // a target that cannot be written is found first (a usage error, and
+    // no empty records directory left behind), and a records directory
+    // that cannot be made now, not after the first test
+    let scratch = Scratch::create(scratch).map_err(usage)?;
     if let Some(d) = &dir {
         crate::fsio::create_dir(d)
             .context("check --out")
             .map_err(usage)?;
     }
-    let scratch = Scratch::create(scratch)?;
     let mut progress = Progress::new(jobs.len());
     progress.line(&format!(
         "diskdash run {run_id}: {} jobs against `{}`",
@@ -266,6 +295,7 @@ fn execute(ready: Ready, executor: &mut dyn Executor, signal: &AtomicUsize) -> R
     let mut records: Vec<Record> = Vec::new();
     let mut stopped_by = None;
     let mut write_error = None;
+    let mut vanished_error = None;
     for (index, job) in jobs.iter().enumerate() {
         let sig = signal.load(Ordering::SeqCst);
         if sig != 0 {
@@ -283,7 +313,22 @@ fn execute(ready: Ready, executor: &mut dyn Executor, signal: &AtomicUsize) -> R
                 }
             })
             .clone();
-        let (record, interrupted) = run_job(&ctx, job, executor, version.as_deref());
+        let (mut record, interrupted) = run_job(&ctx, job, &scratch, executor, version.as_deref());
+        // a test whose scratch vanished under it measured nothing we can
+        // name (or another disk): its record says so and the run stops
+        let vanished = scratch.verify().err();
+        if let Some(e) = &vanished {
+            record.status = Status::Failed;
+            record.metrics.clear();
+            if !record
+                .error
+                .as_deref()
+                .is_some_and(|m| m.starts_with("target vanished"))
+            {
+                record.error = Some(format!("{e:#}"));
+            }
+        }
+        let record = passing_check(record);
         let written = match &dir {
             Some(d) => write_record_file(d, &record),
             None => write_record_line(&record),
@@ -312,11 +357,19 @@ fn execute(ready: Ready, executor: &mut dyn Executor, signal: &AtomicUsize) -> R
             stopped_by = interrupted;
             break;
         }
+        if let Some(e) = vanished {
+            vanished_error = Some(e);
+            break;
+        }
     }
     let wall = progress.done();
     let removed = scratch.remove();
     if let Some(e) = write_error {
         return Err(e.context("the run stopped: a record could not be written"));
+    }
+    if let Some(e) = vanished_error {
+        eprint!("\n{}", progress::summary(&jobs, &records));
+        return Err(e);
     }
     removed?;
     eprint!("\n{}", progress::summary(&jobs, &records));
@@ -350,6 +403,25 @@ pub fn signal_name(sig: i32) -> String {
         libc::SIGKILL => "SIGKILL".into(),
         n => format!("signal {n}"),
     }
+}
+
+/// The record as written: validated with the code `check` uses, on the
+/// JSON text itself (a value that overflowed to infinity is written as
+/// `null`). A measurement `check` would refuse becomes a `failed` record
+/// saying why, its metrics dropped and the tool's raw output kept.
+fn passing_check(mut rec: Record) -> Record {
+    let problem = match record::to_json(&rec) {
+        Ok(text) => crate::ingest::parse_record(&text).err(),
+        Err(e) => Some(format!("{e:#}")),
+    };
+    if let Some(why) = problem {
+        rec.status = Status::Failed;
+        rec.metrics.clear();
+        rec.error = Some(format!(
+            "the result would not pass `diskdash check` ({why}); the tool's raw output is kept"
+        ));
+    }
+    rec
 }
 
 fn write_record_file(dir: &Path, record: &Record) -> Result<()> {
@@ -398,6 +470,7 @@ fn base_record(ctx: &Facts, job: &Job, version: Option<&str>) -> Record {
 fn run_job(
     ctx: &Facts,
     job: &Job,
+    scratch: &Scratch,
     executor: &mut dyn Executor,
     version: Option<&str>,
 ) -> (Record, Option<i32>) {
@@ -423,7 +496,7 @@ fn run_job(
             return (rec, None);
         }
     }
-    if let Err(e) = crate::fsio::create_dir(&job.dir) {
+    if let Err(e) = scratch.create_job_dir(&job.dir) {
         rec.status = Status::Failed;
         rec.error = Some(format!("{e:#}"));
         return (rec, None);
@@ -476,11 +549,42 @@ fn raw_of(o: &Outcome, from: &OutputFrom) -> Raw {
         }
         _ => (o.stdout.clone(), o.stderr.clone()),
     };
+    let truncated = o.stdout_bytes.is_some() || o.stderr_bytes.is_some();
     Raw {
         stdout: Some(stdout),
         stderr: Some(stderr),
         exit_code: o.exit_code,
+        truncated,
+        stdout_bytes: truncated.then(|| o.stdout_bytes.unwrap_or(o.stdout.len() as u64)),
+        stderr_bytes: truncated.then(|| o.stderr_bytes.unwrap_or(o.stderr.len() as u64)),
     }
+}
+
+/// The line of a tool's stderr that says what went wrong: the last one
+/// that reads like an error (dd prints `No space left on device` before
+/// its statistics), else the last non-empty line.
+fn error_line(stderr: &str) -> Option<&str> {
+    let lines = || {
+        stderr
+            .lines()
+            .rev()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+    };
+    let erring = |l: &&str| {
+        let l = l.to_ascii_lowercase();
+        [
+            "error",
+            "no space",
+            "cannot",
+            "failed",
+            "denied",
+            "read-only",
+        ]
+        .iter()
+        .any(|w| l.contains(w))
+    };
+    lines().find(erring).or_else(|| lines().next())
 }
 
 /// The parsed result of a finished tool, or why the test failed.
@@ -498,12 +602,8 @@ fn judge(job: &Job, o: &Outcome) -> std::result::Result<crate::tools::Parsed, St
             job.timeout_s
         ));
     }
-    let last_err = o
-        .stderr
-        .lines()
-        .rev()
-        .find(|l| !l.trim().is_empty())
-        .map(|l| format!(": {}", l.trim()))
+    let last_err = error_line(&o.stderr)
+        .map(|l| format!(": {l}"))
         .unwrap_or_default();
     if let Some(sig) = o.signal {
         return Err(format!(

@@ -41,7 +41,107 @@ pub fn check_target(target: &Path) -> Result<PathBuf> {
 #[derive(Debug)]
 pub struct Scratch {
     path: PathBuf,
+    /// Device and inode of the directory as created: the same path on
+    /// another device (a volume unmounted under the run) is not it.
+    dev_ino: (u64, u64),
+    /// `.lock` inside it, locked (flock) for as long as the run lives: a
+    /// scratch directory whose lock can be taken was left behind.
+    _lock: std::fs::File,
     removed: bool,
+}
+
+/// The lock file inside a scratch directory.
+const LOCK: &str = ".lock";
+
+/// A scratch directory found under a target.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Found {
+    /// Where it is.
+    pub path: PathBuf,
+    /// The run id in its name.
+    pub run_id: String,
+    /// Bytes its files take.
+    pub bytes: u64,
+    /// Whether the run that made it still holds its lock.
+    pub alive: bool,
+}
+
+/// Every `.diskdash-scratch-*` directory directly under `target`, sorted by
+/// name, with its size and whether its run is alive. A directory without a
+/// lock file (or whose lock can be taken) belongs to a run that is gone:
+/// killed with SIGKILL, by the OOM killer, or a crash of the machine.
+pub fn scratches(target: &Path) -> Vec<Found> {
+    let Ok(entries) = std::fs::read_dir(target) else {
+        return Vec::new();
+    };
+    let mut out: Vec<Found> = entries
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+        .filter_map(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            let run_id = name.strip_prefix(".diskdash-scratch-")?.to_string();
+            let path = e.path();
+            Some(Found {
+                bytes: tree_bytes(&path),
+                alive: is_locked(&path.join(LOCK)),
+                path,
+                run_id,
+            })
+        })
+        .collect();
+    out.sort_by(|a, b| a.path.cmp(&b.path));
+    out
+}
+
+/// One line about a found scratch directory, for `doctor` and `run`.
+pub fn describe(found: &Found) -> String {
+    format!(
+        "`{}`: run {}, {}, {}",
+        found.path.display(),
+        found.run_id,
+        super::gib(found.bytes),
+        if found.alive {
+            "still running"
+        } else {
+            "left behind by a run that is gone (remove it with `diskdash run --clean-stale`)"
+        }
+    )
+}
+
+/// Bytes of the regular files below `dir` (links not followed).
+fn tree_bytes(dir: &Path) -> u64 {
+    use std::os::unix::fs::MetadataExt;
+    walkdir::WalkDir::new(dir)
+        .into_iter()
+        .filter_map(|e| e.ok())
+        .filter_map(|e| e.metadata().ok())
+        .filter(|m| m.is_file())
+        .map(|m| m.blocks() * 512)
+        .sum()
+}
+
+/// Whether another process holds the lock on `path`.
+fn is_locked(path: &Path) -> bool {
+    use std::os::fd::AsRawFd;
+    let Ok(f) = std::fs::File::open(path) else {
+        return false;
+    };
+    // SAFETY: flock(2) on a descriptor we own; the lock, if taken, goes
+    // with the file when it is closed below.
+    let r = unsafe { libc::flock(f.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) };
+    r != 0
+}
+
+/// Removes a scratch directory left behind by a run that is not alive;
+/// refuses one whose run still holds its lock.
+pub fn remove_stale(found: &Found) -> Result<()> {
+    if is_locked(&found.path.join(LOCK)) {
+        bail!(
+            "`{}` belongs to a run that is still going; left alone",
+            found.path.display()
+        );
+    }
+    remove_tree(&found.path)
 }
 
 /// The scratch directory name for a run id.
@@ -58,10 +158,50 @@ impl Scratch {
                 path.display()
             )
         })?;
+        let dev_ino = dev_ino(&path)
+            .with_context(|| format!("cannot read the scratch directory `{}`", path.display()))?;
+        let lock = lock_file(&path.join(LOCK))?;
         Ok(Scratch {
             path,
+            dev_ino,
+            _lock: lock,
             removed: false,
         })
+    }
+
+    /// Checks that the scratch directory is still the one created, on the
+    /// same device: fails with "target vanished" when the target was
+    /// removed, unmounted or replaced under the run, so that no test
+    /// measures another disk.
+    pub fn verify(&self) -> Result<()> {
+        match dev_ino(&self.path) {
+            Ok(now) if now == self.dev_ino => Ok(()),
+            Ok(_) => bail!(
+                "target vanished: `{}` is no longer the scratch directory this run created \
+                 (the target was unmounted or replaced); the run stopped",
+                self.path.display()
+            ),
+            Err(e) => bail!(
+                "target vanished: the scratch directory `{}` is gone ({e}; the target was \
+                 removed or unmounted); the run stopped",
+                self.path.display()
+            ),
+        }
+    }
+
+    /// Creates one job's directory inside it (never its parents: a
+    /// vanished scratch directory is not recreated elsewhere).
+    pub fn create_job_dir(&self, job_dir: &Path) -> Result<()> {
+        self.verify()?;
+        if job_dir.parent() != Some(self.path.as_path()) {
+            bail!(
+                "job directory `{}` is not inside the scratch directory `{}`",
+                job_dir.display(),
+                self.path.display()
+            );
+        }
+        std::fs::create_dir(job_dir)
+            .with_context(|| format!("failed to create directory `{}`", job_dir.display()))
     }
 
     /// Where it is.
@@ -70,8 +210,9 @@ impl Scratch {
     }
 
     /// Removes one job's directory inside it, so the next test has the space.
+    /// Nothing is removed from a directory that replaced the scratch.
     pub fn clear(&self, job_dir: &Path) -> Result<()> {
-        if job_dir.starts_with(&self.path) && job_dir.exists() {
+        if job_dir.starts_with(&self.path) && job_dir.exists() && self.verify().is_ok() {
             std::fs::remove_dir_all(job_dir)
                 .with_context(|| format!("cannot remove `{}`", job_dir.display()))?;
         }
@@ -79,10 +220,41 @@ impl Scratch {
     }
 
     /// Removes the directory and everything in it.
+    /// A directory that replaced it under the same name is not ours and
+    /// is left alone.
     pub fn remove(mut self) -> Result<()> {
         self.removed = true;
+        if self.verify().is_err() {
+            return Ok(());
+        }
         remove_tree(&self.path)
     }
+}
+
+/// Creates `path` and holds an exclusive lock on it.
+fn lock_file(path: &Path) -> Result<std::fs::File> {
+    use std::os::fd::AsRawFd;
+    let f = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(path)
+        .with_context(|| format!("cannot create `{}`", path.display()))?;
+    // SAFETY: flock(2) on a descriptor we own.
+    if unsafe { libc::flock(f.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
+        return Err(std::io::Error::last_os_error())
+            .with_context(|| format!("cannot lock `{}`", path.display()));
+    }
+    Ok(f)
+}
+
+/// Device and inode of `path` itself (a symlink is not followed).
+fn dev_ino(path: &Path) -> std::io::Result<(u64, u64)> {
+    use std::os::unix::fs::MetadataExt;
+    let m = std::fs::symlink_metadata(path)?;
+    if !m.is_dir() {
+        return Err(std::io::Error::other("not a directory"));
+    }
+    Ok((m.dev(), m.ino()))
 }
 
 fn remove_tree(path: &Path) -> Result<()> {
@@ -95,7 +267,7 @@ fn remove_tree(path: &Path) -> Result<()> {
 
 impl Drop for Scratch {
     fn drop(&mut self) {
-        if !self.removed {
+        if !self.removed && self.verify().is_ok() {
             if let Err(e) = remove_tree(&self.path) {
                 eprintln!("warning: {e:#}");
             }
@@ -139,5 +311,50 @@ mod tests {
             assert!(Scratch::create(p.clone()).is_err());
         }
         assert!(!p.exists());
+    }
+
+    #[test]
+    fn scratches_of_runs_gone_are_told_from_live_ones() {
+        let dir = tempfile::tempdir().unwrap();
+        let live = Scratch::create(dir.path().join(scratch_name("live"))).unwrap();
+        let stale = dir.path().join(scratch_name("gone"));
+        std::fs::create_dir_all(stale.join("job.r1")).unwrap();
+        std::fs::write(stale.join("job.r1/data"), vec![1u8; 8192]).unwrap();
+        std::fs::write(stale.join(LOCK), "").unwrap();
+        let found = scratches(dir.path());
+        assert_eq!(found.len(), 2);
+        assert_eq!((found[0].run_id.as_str(), found[0].alive), ("gone", false));
+        assert!(found[0].bytes >= 8192, "{}", found[0].bytes);
+        assert_eq!((found[1].run_id.as_str(), found[1].alive), ("live", true));
+        assert!(remove_stale(&found[1]).is_err());
+        remove_stale(&found[0]).unwrap();
+        assert!(!stale.exists());
+        assert!(live.path().exists());
+    }
+
+    #[test]
+    fn a_scratch_removed_or_replaced_is_noticed_and_not_recreated() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join(scratch_name("r1"));
+        let s = Scratch::create(p.clone()).unwrap();
+        s.verify().unwrap();
+        s.create_job_dir(&p.join("a.r1")).unwrap();
+        std::fs::remove_dir_all(&p).unwrap();
+        let e = s.create_job_dir(&p.join("b.r1")).unwrap_err();
+        assert!(format!("{e:#}").starts_with("target vanished"), "{e:#}");
+        assert!(!p.exists());
+        // same path, another directory (made while the first still exists,
+        // so that it cannot reuse its inode)
+        std::fs::create_dir(&p).unwrap();
+        let s = Scratch::create(dir.path().join("second")).unwrap();
+        let other = dir.path().join("other");
+        std::fs::create_dir(&other).unwrap();
+        std::fs::remove_dir_all(s.path()).unwrap();
+        std::fs::rename(&other, s.path()).unwrap();
+        let e = s.verify().unwrap_err();
+        assert!(
+            format!("{e:#}").contains("no longer the scratch directory"),
+            "{e:#}"
+        );
     }
 }

@@ -92,6 +92,7 @@ pub fn record(
             stdout: Some(format!("job {offering}: done")),
             stderr: Some(String::new()),
             exit_code: Some(0),
+            ..Raw::default()
         }),
         ..Record::new(id.to_string(), source, subject, test)
     }

@@ -203,9 +203,18 @@ pub(super) fn build(ctx: PageCtx, r: &Record, site: &mut Site) -> Result<()> {
         host: host_pairs(&rec),
         target: target_pairs(&rec),
         metrics,
-        stdout: raw.stdout.unwrap_or_default(),
-        stderr: raw.stderr.unwrap_or_default(),
+        stdout: page_excerpt(raw.stdout),
+        stderr: page_excerpt(raw.stderr),
         exit_code: raw.exit_code.map(|c| c.to_string()).unwrap_or_default(),
     };
     render(site, ctx.paths.run_page(&r.id), &page)
+}
+
+/// At most [`crate::bounded::PAGE_LIMIT`] bytes of a stream on a page.
+fn page_excerpt(text: Option<String>) -> String {
+    let text = text.unwrap_or_default();
+    match crate::bounded::excerpt(&text, crate::bounded::PAGE_LIMIT) {
+        (_, false) => text,
+        (cut, true) => cut,
+    }
 }

@@ -36,6 +36,17 @@ const RESERVED: &[&str] = &[
     "server",
     "daemonize",
     "aux-path",
+    // the exec engine's options: they name a program for fio to run
+    "program",
+    "arguments",
+    "std_redirect",
+];
+
+/// The I/O engines a suite may choose: fio's own engines that do plain
+/// I/O on the job's file. Others run programs (`exec`), load code
+/// (`external:/path/lib.so`, a path) or reach devices and the network.
+pub const IOENGINES: &[&str] = &[
+    "libaio", "io_uring", "psync", "sync", "pvsync", "pvsync2", "posixaio", "mmap", "null",
 ];
 
 /// Whether fio would read `key` as a reserved option: fio's command line
@@ -79,6 +90,12 @@ pub fn command(params: &Params, ctx: &BuildCtx) -> Result<Invocation> {
     ];
     for (key, default) in defaults {
         let v = p.string(key)?.unwrap_or_else(|| default.to_string());
+        if key == "ioengine" && !IOENGINES.contains(&v.as_str()) {
+            bail!(
+                "fio parameter `ioengine = {v}`: expected one of {}",
+                IOENGINES.join(", ")
+            );
+        }
         args.push(format!("--{key}={v}"));
         // a plain block size is stored in bytes, as imported records have it
         let value = match option_size(&v, kb_base_si) {
@@ -120,6 +137,11 @@ pub fn command(params: &Params, ctx: &BuildCtx) -> Result<Invocation> {
                 .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
         {
             bail!("fio parameter `{k}`: expected an option name (letters, digits, `_`, `-`)");
+        }
+        // fio reads `--ioeng=exec` as `--ioengine=exec`: the allow-list
+        // above would be bypassed
+        if "ioengine".starts_with(k.as_str()) {
+            bail!("fio parameter `{k}`: write the engine as `ioengine`");
         }
         if is_reserved(k) {
             bail!(

@@ -1,0 +1,133 @@
+//! Bounded text: at most a head and a tail of a long tool output, with a
+//! line saying how much was left out. The one bound `run`, `import` and the
+//! run pages share, so that a tool printing gigabytes costs megabytes.
+
+/// Bytes of one stream a record keeps: half from its start, half from its
+/// end. A record holds two streams, so at most 4 MiB of tool output in all.
+pub const STREAM_LIMIT: usize = 2 << 20;
+
+/// Bytes of one stream a run page shows.
+pub const PAGE_LIMIT: usize = 64 << 10;
+
+/// Collects a stream's bytes keeping the first and the last `limit / 2`,
+/// and counting all of them.
+#[derive(Debug)]
+pub struct HeadTail {
+    limit: usize,
+    head: Vec<u8>,
+    /// Ring buffer of the last bytes; `tail_start` is its oldest byte.
+    tail: Vec<u8>,
+    tail_start: usize,
+    total: u64,
+}
+
+impl HeadTail {
+    /// An empty collector keeping at most `limit` bytes.
+    pub fn new(limit: usize) -> HeadTail {
+        HeadTail {
+            limit,
+            head: Vec::new(),
+            tail: Vec::new(),
+            tail_start: 0,
+            total: 0,
+        }
+    }
+
+    /// Adds bytes read from the stream.
+    pub fn push(&mut self, mut bytes: &[u8]) {
+        self.total += bytes.len() as u64;
+        let head_room = (self.limit / 2).saturating_sub(self.head.len());
+        let n = head_room.min(bytes.len());
+        self.head.extend_from_slice(&bytes[..n]);
+        bytes = &bytes[n..];
+        let cap = self.limit - self.limit / 2;
+        if cap == 0 {
+            return;
+        }
+        if bytes.len() >= cap {
+            self.tail.clear();
+            self.tail.extend_from_slice(&bytes[bytes.len() - cap..]);
+            self.tail_start = 0;
+            return;
+        }
+        for &b in bytes {
+            if self.tail.len() < cap {
+                self.tail.push(b);
+            } else {
+                self.tail[self.tail_start] = b;
+                self.tail_start = (self.tail_start + 1) % cap;
+            }
+        }
+    }
+
+    /// Total bytes pushed.
+    pub fn total(&self) -> u64 {
+        self.total
+    }
+
+    /// Whether bytes were left out.
+    pub fn truncated(&self) -> bool {
+        self.total > (self.head.len() + self.tail.len()) as u64
+    }
+
+    /// The text kept, lossily decoded, with a line where bytes were left out.
+    pub fn text(&self) -> String {
+        let mut tail = self.tail[self.tail_start..].to_vec();
+        tail.extend_from_slice(&self.tail[..self.tail_start]);
+        if !self.truncated() {
+            let mut all = self.head.clone();
+            all.extend_from_slice(&tail);
+            return String::from_utf8_lossy(&all).into_owned();
+        }
+        let left_out = self.total - (self.head.len() + tail.len()) as u64;
+        format!(
+            "{}\n[... diskdash left out {left_out} of {} bytes ...]\n{}",
+            String::from_utf8_lossy(&self.head),
+            self.total,
+            String::from_utf8_lossy(&tail)
+        )
+    }
+}
+
+/// `text` itself when it fits in `limit` bytes, else its head and tail with
+/// a line saying how much was left out; and whether it was cut.
+pub fn excerpt(text: &str, limit: usize) -> (String, bool) {
+    if text.len() <= limit {
+        return (text.to_string(), false);
+    }
+    let mut h = HeadTail::new(limit);
+    h.push(text.as_bytes());
+    (h.text(), true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn short_text_is_kept_whole() {
+        let mut h = HeadTail::new(16);
+        h.push(b"hello ");
+        h.push(b"world");
+        assert_eq!(h.text(), "hello world");
+        assert!(!h.truncated());
+        assert_eq!(excerpt("abc", 3), ("abc".to_string(), false));
+    }
+
+    #[test]
+    fn long_text_keeps_head_and_tail_and_counts_all() {
+        let mut h = HeadTail::new(8);
+        for chunk in [&b"0123"[..], b"456789", b"abcdefghij", b"XYZ"] {
+            h.push(chunk);
+        }
+        assert_eq!(h.total(), 23);
+        assert!(h.truncated());
+        assert_eq!(
+            h.text(),
+            "0123\n[... diskdash left out 15 of 23 bytes ...]\njXYZ"
+        );
+        let (e, cut) = excerpt("0123456789", 4);
+        assert!(cut);
+        assert_eq!(e, "01\n[... diskdash left out 6 of 10 bytes ...]\n89");
+    }
+}
