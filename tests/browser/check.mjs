@@ -196,7 +196,7 @@ function chartsInPage(scale) {
   const inline = svgs.map((s) => ({ name: label(s), smallest: smallest(s) }));
   const imgs = [...document.querySelectorAll("img")]
     .filter((i) => /\.svg($|[?#])/i.test(i.getAttribute("src") || ""))
-    .map((i) => ({ src: i.src, alt: i.alt, width: i.getBoundingClientRect().width }));
+    .map((i) => ({ src: i.currentSrc || i.src, alt: i.alt, width: i.getBoundingClientRect().width }));
   return { inline, imgs };
 }
 
