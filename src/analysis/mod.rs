@@ -78,7 +78,8 @@ pub fn price_conflicts<'a>(
     records: impl IntoIterator<Item = &'a Record>,
     book: &PriceBook,
 ) -> Vec<PriceConflict> {
-    let mut seen: BTreeMap<(String, String), BTreeSet<(String, u64)>> = BTreeMap::new();
+    type Key = (String, String, Option<u64>, String, String);
+    let mut seen: BTreeMap<Key, BTreeSet<(String, u64)>> = BTreeMap::new();
     for r in records {
         if book
             .get(r.subject.provider.as_deref(), r.subject.offering.as_deref())
@@ -89,14 +90,24 @@ pub fn price_conflicts<'a>(
         if let Some(p) = &r.subject.price {
             // ordered by currency, then price (bit order is numeric order
             // for the positive finite prices records carry)
-            seen.entry((r.study().to_string(), r.offering_name()))
+            // one configuration's records: two sizes of an offering may
+            // rightly carry different prices (a tiered bill)
+            let label = |k: &str| r.subject.labels.get(k).cloned().unwrap_or_default();
+            let key = (
+                r.study().to_string(),
+                r.offering_name(),
+                r.subject.size_gb.map(f64::to_bits),
+                label("provisioned_iops"),
+                label("provisioned_mbps"),
+            );
+            seen.entry(key)
                 .or_default()
                 .insert((p.currency.clone(), p.per_gb_month.to_bits()));
         }
     }
     seen.into_iter()
         .filter(|(_, prices)| prices.len() > 1)
-        .map(|((study, offering), prices)| PriceConflict {
+        .map(|((study, offering, ..), prices)| PriceConflict {
             study,
             offering,
             prices: prices
