@@ -106,12 +106,17 @@ pub(super) fn build(ctx: PageCtx, study: &str, test: &str, site: &mut Site) -> R
             value: capped(v.into_iter().collect()),
         })
         .collect();
-    // every metric the test gave, judged or not: bookkeeping stays here
+    // every metric the test gave, judged or not: bookkeeping stays here;
+    // fio's percentiles beyond p50, p99 and p99.9 (fourteen per direction)
+    // are shown in the latency distribution, not a section each
     let mut metric_names: Vec<&String> = s
         .offerings
         .values()
         .filter_map(|o| o.tests.get(test))
         .flat_map(|t| t.metrics.keys())
+        .filter(|m| {
+            crate::metrics::clat_percentile(m).is_none_or(|(_, p)| [50.0, 99.0, 99.9].contains(&p))
+        })
         .collect::<BTreeSet<_>>()
         .into_iter()
         .collect();
