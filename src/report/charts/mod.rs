@@ -21,6 +21,7 @@
 //! (`key`).
 
 mod bar;
+mod distribution;
 mod key;
 mod percentile;
 mod rows;
@@ -33,6 +34,7 @@ mod value;
 mod tests;
 
 pub use bar::{bar_chart, Bar, BarChart};
+pub use distribution::{distribution_chart, pct_label, DistributionChart, DistributionSeries};
 pub use percentile::{percentile_chart, PercentileChart, PercentileSeries};
 pub use value::{value_chart, ValueChart, ValuePoint};
 
