@@ -24,6 +24,7 @@ mod bar;
 mod distribution;
 mod key;
 mod percentile;
+mod qdepth;
 mod rows;
 mod scale;
 mod svg;
@@ -36,6 +37,7 @@ mod tests;
 pub use bar::{bar_chart, Bar, BarChart};
 pub use distribution::{distribution_chart, pct_label, DistributionChart, DistributionSeries};
 pub use percentile::{percentile_chart, PercentileChart, PercentileSeries};
+pub use qdepth::{qd_chart, QdChart, QdPoint};
 pub use value::{value_chart, ValueChart, ValuePoint};
 
 use plotters::style::RGBColor;
