@@ -41,16 +41,74 @@ pub const METRIC_NAMES: &[MetricName] = &[
     m("bw", "throughput", true),
     m("lat_avg", "average latency", true),
     m("read_lat_mean", "mean read latency", false),
+    m("read_clat_p1", "1st percentile read latency", false),
+    m("read_clat_p5", "5th percentile read latency", false),
+    m("read_clat_p10", "10th percentile read latency", false),
+    m("read_clat_p20", "20th percentile read latency", false),
+    m("read_clat_p30", "30th percentile read latency", false),
+    m("read_clat_p40", "40th percentile read latency", false),
     m("read_clat_p50", "median read latency", false),
+    m("read_clat_p60", "60th percentile read latency", false),
+    m("read_clat_p70", "70th percentile read latency", false),
+    m("read_clat_p80", "80th percentile read latency", false),
+    m("read_clat_p90", "90th percentile read latency", false),
+    m("read_clat_p95", "95th percentile read latency", false),
     m("read_clat_p99", "99th percentile read latency", false),
+    m("read_clat_p99_5", "99.5th percentile read latency", false),
     m("read_clat_p99_9", "99.9th percentile read latency", false),
+    m("read_clat_p99_95", "99.95th percentile read latency", false),
+    m("read_clat_p99_99", "99.99th percentile read latency", false),
     m("write_lat_mean", "mean write latency", false),
+    m("write_clat_p1", "1st percentile write latency", false),
+    m("write_clat_p5", "5th percentile write latency", false),
+    m("write_clat_p10", "10th percentile write latency", false),
+    m("write_clat_p20", "20th percentile write latency", false),
+    m("write_clat_p30", "30th percentile write latency", false),
+    m("write_clat_p40", "40th percentile write latency", false),
     m("write_clat_p50", "median write latency", false),
+    m("write_clat_p60", "60th percentile write latency", false),
+    m("write_clat_p70", "70th percentile write latency", false),
+    m("write_clat_p80", "80th percentile write latency", false),
+    m("write_clat_p90", "90th percentile write latency", false),
+    m("write_clat_p95", "95th percentile write latency", false),
     m("write_clat_p99", "99th percentile write latency", false),
+    m("write_clat_p99_5", "99.5th percentile write latency", false),
     m("write_clat_p99_9", "99.9th percentile write latency", false),
+    m(
+        "write_clat_p99_95",
+        "99.95th percentile write latency",
+        false,
+    ),
+    m(
+        "write_clat_p99_99",
+        "99.99th percentile write latency",
+        false,
+    ),
+    m("mixed_clat_p1", "1st percentile mixed latency", false),
+    m("mixed_clat_p5", "5th percentile mixed latency", false),
+    m("mixed_clat_p10", "10th percentile mixed latency", false),
+    m("mixed_clat_p20", "20th percentile mixed latency", false),
+    m("mixed_clat_p30", "30th percentile mixed latency", false),
+    m("mixed_clat_p40", "40th percentile mixed latency", false),
     m("mixed_clat_p50", "median mixed latency", false),
+    m("mixed_clat_p60", "60th percentile mixed latency", false),
+    m("mixed_clat_p70", "70th percentile mixed latency", false),
+    m("mixed_clat_p80", "80th percentile mixed latency", false),
+    m("mixed_clat_p90", "90th percentile mixed latency", false),
+    m("mixed_clat_p95", "95th percentile mixed latency", false),
     m("mixed_clat_p99", "99th percentile mixed latency", false),
+    m("mixed_clat_p99_5", "99.5th percentile mixed latency", false),
     m("mixed_clat_p99_9", "99.9th percentile mixed latency", false),
+    m(
+        "mixed_clat_p99_95",
+        "99.95th percentile mixed latency",
+        false,
+    ),
+    m(
+        "mixed_clat_p99_99",
+        "99.99th percentile mixed latency",
+        false,
+    ),
     m("lat_min", "minimum latency", false),
     m("lat_max", "maximum latency", false),
     m("lat_mdev", "latency deviation", false),
@@ -77,14 +135,43 @@ fn twin(metric: &str) -> (&str, Option<&'static str>) {
     (metric, None)
 }
 
+/// A fio completion latency percentile metric (`read_clat_p99_9`) split
+/// into its direction (`read`, `write`, `mixed`) and the percentile (99.9);
+/// `None` for any other metric. fio's default list gives p1 to p99_99, a
+/// `percentile_list` of the user's own any other (`p99_999`).
+pub fn clat_percentile(metric: &str) -> Option<(&str, f64)> {
+    let (dir, rest) = metric.split_once("_clat_p")?;
+    if !matches!(dir, "read" | "write" | "mixed") {
+        return None;
+    }
+    let (whole, frac) = rest.split_once('_').unwrap_or((rest, ""));
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    if !digits(whole) || !(frac.is_empty() || digits(frac)) {
+        return None;
+    }
+    let text = if frac.is_empty() {
+        whole.to_string()
+    } else {
+        format!("{whole}.{frac}")
+    };
+    let p: f64 = text.parse().ok()?;
+    (p > 0.0 && p <= 100.0).then_some((dir, p))
+}
+
 /// The metric's name for people: "random seeks", "sequential block read CPU use".
-/// Unknown metrics keep their name with `_` read as spaces.
+/// Unknown metrics keep their name with `_` read as spaces, except fio
+/// percentiles outside the table ("99.999th percentile read latency").
 pub fn human_name(metric: &str) -> String {
     let (base, suffix) = twin(metric);
     let human = METRIC_NAMES
         .iter()
         .find(|n| n.metric == base)
         .map(|n| n.human.to_string())
+        .or_else(|| {
+            let (dir, _) = clat_percentile(base)?;
+            let p = base.split_once("_clat_p")?.1.replace('_', ".");
+            Some(format!("{p}th percentile {dir} latency"))
+        })
         .unwrap_or_else(|| base.replace('_', " "));
     match suffix {
         Some(s) => format!("{human} {s}"),
@@ -219,6 +306,39 @@ mod tests {
         assert!(metric_order("random_seeks") < metric_order("random_seeks_lat"));
         assert!(metric_order("random_seeks_cpu") < metric_order("read_iops"));
         assert!(is_headline("random_seeks") && !is_headline("random_seeks_cpu"));
+    }
+
+    #[test]
+    fn every_fio_percentile_has_a_name_and_only_p99_is_judged() {
+        assert_eq!(human_name("read_clat_p95"), "95th percentile read latency");
+        assert_eq!(human_name("write_clat_p1"), "1st percentile write latency");
+        assert_eq!(
+            human_name("mixed_clat_p99_99"),
+            "99.99th percentile mixed latency"
+        );
+        assert_eq!(human_name("read_clat_p50"), "median read latency");
+        // outside fio's default list
+        assert_eq!(
+            human_name("read_clat_p99_999"),
+            "99.999th percentile read latency"
+        );
+        assert!(metric_order("read_clat_p1") < metric_order("read_clat_p50"));
+        assert!(metric_order("read_clat_p99_9") < metric_order("read_clat_p99_99"));
+        assert!(metric_order("read_clat_p99_99") < metric_order("write_lat_mean"));
+        assert_eq!(clat_percentile("read_clat_p99_95"), Some(("read", 99.95)));
+        assert_eq!(clat_percentile("mixed_clat_p1"), Some(("mixed", 1.0)));
+        assert_eq!(clat_percentile("read_clat_mean"), None);
+        assert_eq!(clat_percentile("read_clat_p"), None);
+        assert_eq!(clat_percentile("seq_clat_p50"), None);
+        for dir in ["read", "write", "mixed"] {
+            for p in ["p1", "p50", "p95", "p99_5", "p99_9", "p99_99"] {
+                let name = format!("{dir}_clat_{p}");
+                assert!(!is_headline(&name), "{name}");
+                assert!(!TestKind::BlockIo.judges(&name), "{name}");
+                assert_eq!(expected_unit(&name), Some(Unit::Seconds));
+            }
+            assert!(TestKind::BlockIo.judges(&format!("{dir}_clat_p99")));
+        }
     }
 
     #[test]

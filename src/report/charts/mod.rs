@@ -25,8 +25,10 @@
 //! (`key`).
 
 mod bar;
+mod distribution;
 mod key;
 mod percentile;
+mod qdepth;
 mod rows;
 mod scale;
 mod svg;
@@ -37,7 +39,9 @@ mod value;
 mod tests;
 
 pub use bar::{bar_chart, Bar, BarChart};
+pub use distribution::{distribution_chart, pct_label, DistributionChart, DistributionSeries};
 pub use percentile::{percentile_chart, PercentileChart, PercentileSeries};
+pub use qdepth::{qd_chart, QdChart, QdPoint};
 pub use value::{value_chart, ValueChart, ValuePoint};
 
 use anyhow::Result;

@@ -183,6 +183,33 @@ impl Doc {
         title: &str,
         desc: &str,
     ) -> Doc {
+        Doc::begin_as(look, kind, key, height, title, desc, false)
+    }
+
+    /// Starts the narrow variant of a chart that has no narrow layout of its
+    /// own: the wide layout at its full width (text stays 12 px as
+    /// rendered), which the page lets scroll sideways inside its figure
+    /// rather than shrinking it; ids and class are the narrow variant's.
+    pub(super) fn begin_fixed(
+        look: Look,
+        kind: &str,
+        key: &str,
+        height: f64,
+        title: &str,
+        desc: &str,
+    ) -> Doc {
+        Doc::begin_as(look, kind, key, height, title, desc, look.narrow)
+    }
+
+    fn begin_as(
+        look: Look,
+        kind: &str,
+        key: &str,
+        height: f64,
+        title: &str,
+        desc: &str,
+        fixed: bool,
+    ) -> Doc {
         let hash = Sha256::digest(key.as_bytes());
         let mut id = format!("dd-{kind}-");
         for byte in hash.iter().take(5) {
@@ -191,15 +218,24 @@ impl Doc {
         if look.narrow {
             id.push_str("-n");
         }
-        let width = look.width();
-        let variant = if look.narrow { "dd-narrow" } else { "dd-wide" };
+        let width = if fixed { super::WIDTH } else { look.width() };
+        let variant = match (look.narrow, fixed) {
+            (true, true) => "dd-narrow dd-fixed",
+            (true, false) => "dd-narrow",
+            _ => "dd-wide",
+        };
+        let size = if fixed {
+            format!("width=\"{width:.0}\" style=\"max-width:none;height:auto\"")
+        } else {
+            format!("width=\"100%\" style=\"max-width:{width:.0}px;height:auto\"")
+        };
         let style = css(look.theme);
         let title = one_line(title);
         let mut out = String::with_capacity(16 * 1024);
         let _ = write!(
             out,
             "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"dd-chart {variant}\" viewBox=\"0 0 {width:.0} {height:.0}\" \
-width=\"100%\" style=\"max-width:{width:.0}px;height:auto\" role=\"img\" aria-labelledby=\"{id}-title {id}-desc\">\n\
+{size} role=\"img\" aria-labelledby=\"{id}-title {id}-desc\">\n\
 <title id=\"{id}-title\">{}</title>\n<desc id=\"{id}-desc\">{}</desc>\n<style>{style}</style>\n\
 <rect class=\"dd-bg\" width=\"{width:.0}\" height=\"{height:.0}\"/>\n",
             esc(&title),

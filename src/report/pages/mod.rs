@@ -20,6 +20,7 @@ use crate::units::Unit;
 
 pub mod index;
 pub mod offering;
+mod qdepth;
 pub mod run;
 pub mod study;
 pub mod test;

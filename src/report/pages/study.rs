@@ -33,6 +33,8 @@ pub struct StudyPage {
     pub column_links: Vec<Link>,
     pub configs: Vec<ConfigRow>,
     pub charts: Vec<ChartView>,
+    /// Workloads measured at several queue depths.
+    pub queue_depths: Vec<super::qdepth::QdGroup>,
     pub tests: Vec<Link>,
     /// Link to `data/<study>.md`.
     pub markdown: Link,
@@ -99,6 +101,19 @@ pub(super) fn build(
             charts.push(c);
         }
     }
+    // configurations in the matrix's order, the rest after by name
+    let mut order: Vec<&str> = story
+        .matrix
+        .rows
+        .iter()
+        .map(|r| r.config.as_str())
+        .collect();
+    for name in study.offerings.keys() {
+        if !order.contains(&name.as_str()) {
+            order.push(name);
+        }
+    }
+    let queue_depths = super::qdepth::groups(ctx, &sv.study, &order, site);
     site.add(
         format!("data/{sslug}.md"),
         crate::report::export::study_md(&story, &images),
@@ -113,6 +128,7 @@ pub(super) fn build(
         column_links,
         configs,
         charts,
+        queue_depths,
         tests: study
             .tests
             .iter()

@@ -41,6 +41,30 @@ pub struct MetricSection {
     pub chart: ChartView,
 }
 
+/// One configuration's row in a latency distribution table.
+#[derive(Clone, Debug, Default)]
+pub struct DistributionRow {
+    pub config: Link,
+    /// The median over repetitions at each of the table's percentiles;
+    /// empty where fio did not report it.
+    pub cells: Vec<String>,
+}
+
+/// A fio direction's latency distribution: the chart of every percentile
+/// and a compact table of the telling ones.
+#[derive(Clone, Debug, Default)]
+pub struct DistributionView {
+    /// `read completion latency (ms)`.
+    pub heading: String,
+    pub chart: ChartView,
+    /// `p50`, `p90`, `p99`, `p99.9`, `p99.99`.
+    pub columns: Vec<String>,
+    pub rows: Vec<DistributionRow>,
+}
+
+/// The percentiles of a distribution table.
+const TABLE_PCTS: [f64; 5] = [50.0, 90.0, 99.0, 99.9, 99.99];
+
 /// A page per test within a study.
 #[derive(Template, Debug)]
 #[template(path = "test.html")]
@@ -55,6 +79,7 @@ pub struct TestPage {
     pub parameters: Vec<Pair>,
     pub metrics: Vec<MetricSection>,
     pub percentiles: Vec<ChartView>,
+    pub distributions: Vec<DistributionView>,
     pub runs: Vec<RunLink>,
 }
 
@@ -106,12 +131,17 @@ pub(super) fn build(ctx: PageCtx, study: &str, test: &str, site: &mut Site) -> R
             value: capped(v.into_iter().collect()),
         })
         .collect();
-    // every metric the test gave, judged or not: bookkeeping stays here
+    // every metric the test gave, judged or not: bookkeeping stays here;
+    // fio's percentiles beyond p50, p99 and p99.9 (fourteen per direction)
+    // are shown in the latency distribution, not a section each
     let mut metric_names: Vec<&String> = s
         .offerings
         .values()
         .filter_map(|o| o.tests.get(test))
         .flat_map(|t| t.metrics.keys())
+        .filter(|m| {
+            crate::metrics::clat_percentile(m).is_none_or(|(_, p)| [50.0, 99.0, 99.9].contains(&p))
+        })
         .collect::<BTreeSet<_>>()
         .into_iter()
         .collect();
@@ -280,6 +310,7 @@ pub(super) fn build(ctx: PageCtx, study: &str, test: &str, site: &mut Site) -> R
             charts::draw(&spec),
         ));
     }
+    let distributions = distributions(ctx, s, study, test, &order, site);
     let page = TestPage {
         page: ctx.meta(
             format!("{test} in {study}"),
@@ -296,7 +327,105 @@ pub(super) fn build(ctx: PageCtx, study: &str, test: &str, site: &mut Site) -> R
         parameters,
         metrics,
         percentiles,
+        distributions,
         runs: sorted.iter().map(|r| ctx.run_link(r)).collect(),
     };
     render(site, ctx.paths.test_page(study, test), &page)
+}
+
+/// fio's latency distribution per direction: every percentile's median over
+/// repetitions against the percentile, a line per configuration (in
+/// `order`), and a table of p50 to p99.99. Empty for tests without
+/// percentiles.
+fn distributions(
+    ctx: PageCtx,
+    s: &crate::analysis::stats::Study,
+    study: &str,
+    test: &str,
+    order: &[&str],
+    site: &mut Site,
+) -> Vec<DistributionView> {
+    let sslug = ctx.paths.study_slug(study).to_string();
+    let tslug = ctx.paths.test_slug(study, test).to_string();
+    let mut out = Vec::new();
+    for dir in ["read", "write", "mixed"] {
+        // configuration, then (percentile, median seconds) in percentile order
+        let mut lines: Vec<(&str, Vec<(f64, f64)>)> = Vec::new();
+        for name in order {
+            let Some(t) = s.offerings.get(*name).and_then(|o| o.tests.get(test)) else {
+                continue;
+            };
+            let mut pts: Vec<(f64, f64)> = t
+                .metrics
+                .iter()
+                .filter(|(_, m)| m.unit == Unit::Seconds)
+                .filter_map(
+                    |(metric, m)| match crate::metrics::clat_percentile(metric) {
+                        Some((d, p)) if d == dir => Some((p, m.summary.median)),
+                        _ => None,
+                    },
+                )
+                .collect();
+            // a distribution needs more than the one or two points of a
+            // transcribed p99
+            if pts.len() < 3 {
+                continue;
+            }
+            pts.sort_by(|a, b| a.0.total_cmp(&b.0));
+            lines.push((name, pts));
+        }
+        if lines.is_empty() {
+            continue;
+        }
+        let largest = lines
+            .iter()
+            .flat_map(|(_, p)| p.iter().map(|x| x.1))
+            .fold(0.0, f64::max);
+        let du = display_unit(Unit::Seconds, largest);
+        let names: Vec<&str> = lines.iter().map(|(n, _)| *n).collect();
+        let labels = chart_labels(s, &names);
+        let spec = charts::DistributionChart {
+            title: format!("{study}: {dir} completion latency by percentile ({test})"),
+            desc: format!(
+                "Median over repetitions of every {dir} completion latency percentile fio reported, in {}, per configuration, for test {test} of study {study}.",
+                du.label
+            ),
+            unit: du.label.to_string(),
+            series: lines
+                .iter()
+                .zip(labels)
+                .map(|((_, pts), label)| charts::DistributionSeries {
+                    label,
+                    points: pts.iter().map(|(p, v)| (*p, v / du.factor)).collect(),
+                })
+                .collect(),
+        };
+        let chart = ctx.chart(
+            site,
+            format!("charts/{sslug}/{tslug}/distribution-{dir}.svg"),
+            charts::draw(&spec),
+        );
+        let rows = lines
+            .iter()
+            .map(|(name, pts)| DistributionRow {
+                config: ctx.link(*name, &ctx.paths.offering_page(study, name)),
+                cells: TABLE_PCTS
+                    .iter()
+                    .map(|want| {
+                        pts.iter()
+                            .find(|(p, _)| (p - want).abs() < 1e-9)
+                            .map(|(_, v)| format::with_unit(*v, du))
+                            .unwrap_or_default()
+                    })
+                    .collect(),
+            })
+            .collect();
+        out.push(DistributionView {
+            heading: format!("{dir} completion latency"),
+            chart,
+            columns: TABLE_PCTS.iter().map(|p| charts::pct_label(*p)).collect(),
+            rows,
+        });
+    }
+    out
 }

@@ -38,12 +38,9 @@ pub(super) fn group_parsed(
         put("io_bytes", d.io_bytes, Unit::Bytes);
         put("lat_mean", d.lat_mean, Unit::Seconds);
         put("clat_mean", d.clat_mean, Unit::Seconds);
-        for (key, name) in [
-            (50_000, "clat_p50"),
-            (99_000, "clat_p99"),
-            (99_900, "clat_p99_9"),
-        ] {
-            put(name, d.clat_pct.get(&key).copied(), Unit::Seconds);
+        // every percentile fio reported, not only p50/p99/p99.9
+        for (key, v) in &d.clat_pct {
+            put(&format!("clat_{}", pct_name(*key)), Some(*v), Unit::Seconds);
         }
     }
     let runtime = [&read, &write, &mixed]
@@ -225,6 +222,18 @@ fn flag_value(v: &str) -> Option<u32> {
         "0" | "false" => Some(0),
         _ => None,
     }
+}
+
+/// The metric name part of a percentile given in thousandths of a percent:
+/// 99_000 is `p99`, 99_900 `p99_9`, 99_990 `p99_99`, 1_000 `p1`, 100
+/// (a `percentile_list` entry of 0.1) `p0_1`.
+pub(super) fn pct_name(key: u32) -> String {
+    let (whole, frac) = (key / 1000, key % 1000);
+    if frac == 0 {
+        return format!("p{whole}");
+    }
+    let digits = format!("{frac:03}");
+    format!("p{whole}_{}", digits.trim_end_matches('0'))
 }
 
 /// Combines one direction over a group's jobs (see [`parse`] for the rules;

@@ -877,3 +877,98 @@ fn a_terse_error_names_the_terse_form() {
         "fio terse output with error 5 (Input/output error) in job `randread`"
     );
 }
+
+// ------------------------------------------------------ every percentile
+
+/// The percentile metric names of one direction, in fio's default list.
+fn pct_names(dir: &str) -> Vec<String> {
+    [
+        "p1", "p5", "p10", "p20", "p30", "p40", "p50", "p60", "p70", "p80", "p90", "p95", "p99",
+        "p99_5", "p99_9", "p99_95", "p99_99",
+    ]
+    .iter()
+    .map(|p| format!("{dir}_clat_{p}"))
+    .collect()
+}
+
+#[test]
+fn percentile_names_follow_the_p99_9_convention() {
+    assert_eq!(combine::pct_name(1_000), "p1");
+    assert_eq!(combine::pct_name(50_000), "p50");
+    assert_eq!(combine::pct_name(99_000), "p99");
+    assert_eq!(combine::pct_name(99_500), "p99_5");
+    assert_eq!(combine::pct_name(99_900), "p99_9");
+    assert_eq!(combine::pct_name(99_950), "p99_95");
+    assert_eq!(combine::pct_name(99_990), "p99_99");
+    // a percentile_list of the user's own
+    assert_eq!(combine::pct_name(99_999), "p99_999");
+    assert_eq!(combine::pct_name(100), "p0_1");
+    assert_eq!(combine::pct_name(100_000), "p100");
+}
+
+#[test]
+fn fio3_json_keeps_every_percentile() {
+    let p = one(RANDREAD_JSON);
+    for name in pct_names("read") {
+        assert_eq!(unit(&p, &name), "s", "{name}");
+    }
+    // "1.000000": 522240, "95.000000": 897024, "99.500000": 5275648,
+    // "99.950000": 14876672, "99.990000": 15400960 (ns)
+    assert_eq!(m(&p, "read_clat_p1"), 522240e-9);
+    assert_eq!(m(&p, "read_clat_p95"), 897024e-9);
+    assert_eq!(m(&p, "read_clat_p99_5"), 5275648e-9);
+    assert_eq!(m(&p, "read_clat_p99_95"), 14876672e-9);
+    assert_eq!(m(&p, "read_clat_p99_99"), 15400960e-9);
+    // the three kept before stay as they were
+    assert_eq!(m(&p, "read_clat_p50"), 0.000659456);
+    assert_eq!(m(&p, "read_clat_p99"), 0.00352256);
+    assert_eq!(m(&p, "read_clat_p99_9"), 0.01409024);
+    let pcts = names(&p).iter().filter(|n| n.contains("_clat_p")).count();
+    assert_eq!(pcts, 17);
+}
+
+#[test]
+fn fio3_text_keeps_every_percentile() {
+    let p = one(RANDREAD_TXT);
+    for name in pct_names("read") {
+        assert_eq!(unit(&p, &name), "s", "{name}");
+    }
+    // |  1.00th=[  545], ... 95.00th=[ 1614], ... 99.95th=[41157], 99.99th=[51643]
+    assert_eq!(m(&p, "read_clat_p1"), 545e-6);
+    assert_eq!(m(&p, "read_clat_p95"), 1614e-6);
+    assert_eq!(m(&p, "read_clat_p99_95"), 41157e-6);
+    assert_eq!(m(&p, "read_clat_p99_99"), 51643e-6);
+    // fio 2.19: 90.00th=[   88], 99.50th=[  190] (usec)
+    let p = one(FIO2_NEW_TXT);
+    assert_eq!(m(&p, "read_clat_p90"), 88e-6);
+    assert_eq!(m(&p, "read_clat_p99_5"), 190e-6);
+}
+
+#[test]
+fn terse_keeps_every_percentile_and_drops_the_padding() {
+    let p = one(TERSE_V3);
+    // 5.000000%=134, 95.000000%=593, 99.990000%=22675 (usec); `0%=0` is padding
+    assert_eq!(m(&p, "read_clat_p5"), 134e-6);
+    assert_eq!(m(&p, "read_clat_p95"), 593e-6);
+    assert_eq!(m(&p, "read_clat_p99_99"), 22675e-6);
+    assert!(!p.metrics.contains_key("read_clat_p0"));
+    let pcts = names(&p).iter().filter(|n| n.contains("_clat_p")).count();
+    assert_eq!(pcts, 17);
+}
+
+#[test]
+fn every_percentile_of_a_write_and_a_merged_group() {
+    let p = one(RANDWRITE_JSON);
+    for name in pct_names("write") {
+        assert!(p.metrics.contains_key(&name), "{name}");
+    }
+    // "95.000000": 1155072 (ns)
+    assert_eq!(m(&p, "write_clat_p95"), 1155072e-9);
+    // two jobs with json+ histograms: every percentile from the merged bins
+    let p = one(JSONPLUS_J2);
+    for name in pct_names("read") {
+        assert!(p.metrics.contains_key(&name), "{name}");
+    }
+    assert!(m(&p, "read_clat_p1") <= m(&p, "read_clat_p50"));
+    assert!(m(&p, "read_clat_p99_9") <= m(&p, "read_clat_p99_99"));
+}
