@@ -8,6 +8,7 @@ pub mod analysis;
 pub mod check;
 pub mod cmd;
 pub mod error;
+pub mod format;
 pub mod fsio;
 pub mod import;
 pub mod ingest;

@@ -125,7 +125,7 @@ fn rackspace_answer_is_in_value_csv() {
     assert!(study.contains("<strong>nearly worth it, single run</strong>"));
     assert!(study.contains("4.2x the random seeks (nearly worth it, single run), 1.0x the sequential block read (no, single run), 0.9x the sequential write (no, single run), 1.0x the write throughput (no, single run)."));
     let md = std::fs::read_to_string(site.join("data/rackspace-2013.md")).unwrap();
-    assert!(md.contains("| Rackspace Cloud Block Storage High-Performance (SSD) | 0.700 USD | 70.00 USD | 1969 (4.2x) | 98.2 (1.0x) | 16.0 (0.9x) | 103 (1.0x) | nearly worth it, single run |"), "{md}");
+    assert!(md.contains("| Rackspace Cloud Block Storage High-Performance (SSD) | 0.700 USD | 70.00 USD | 1,969 (4.2x) | 98.2 (1.0x) | 16.0 (0.9x) | 103 (1.0x) | nearly worth it, single run |"), "{md}");
 }
 
 fn attr_values<'a>(html: &'a str, attr: &str) -> Vec<&'a str> {

@@ -146,7 +146,7 @@ fn io2_is_judged_on_its_monthly_bill_and_gp3_sizes_are_two_configurations() {
         "{value}"
     );
     let study = std::fs::read_to_string(site.join("studies/cloud.html")).unwrap();
-    assert!(study.contains("<td>2456.50 USD</td>"), "{study}");
+    assert!(study.contains("<td>2,456.50 USD</td>"), "{study}");
     assert!(study.contains(
         "AWS io2 · 100 GB · 40000 IOPS: 307.1x the monthly cost: 13.3x the read IOPS (no)"
     ));

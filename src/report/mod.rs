@@ -16,7 +16,8 @@ use crate::record::Record;
 
 pub mod charts;
 pub mod export;
-pub mod format;
+/// The crate's one formatting module, under the name the report has always used.
+pub use crate::format;
 pub mod pages;
 pub mod site;
 pub mod story;

@@ -96,7 +96,10 @@ pub(super) fn build(ctx: PageCtx, study: &str, test: &str, site: &mut Site) -> R
     let mut params: BTreeMap<&str, BTreeSet<String>> = BTreeMap::new();
     for r in &records {
         for (k, v) in &r.test.parameters {
-            params.entry(k.as_str()).or_default().insert(json_text(v));
+            params
+                .entry(k.as_str())
+                .or_default()
+                .insert(format::parameter(k, v));
         }
     }
     let parameters = params
@@ -166,9 +169,9 @@ pub(super) fn build(ctx: PageCtx, study: &str, test: &str, site: &mut Site) -> R
             .iter()
             .map(|(o, sm)| StatRow {
                 offering: ctx.link(*o, &ctx.paths.offering_page(study, o)),
-                median: format::with_unit(sm.median, du),
-                min: format::with_unit(sm.min, du),
-                max: format::with_unit(sm.max, du),
+                median: format::value(sm.median, unit),
+                min: format::value(sm.min, unit),
+                max: format::value(sm.max, unit),
                 runs: sm.n.to_string(),
                 cv: sm.cv.map(format::percent).unwrap_or_default(),
                 flag: if sm.single_run() {

@@ -9,8 +9,8 @@ use askama::Template;
 use super::*;
 use crate::analysis::stats::{Study, LARGE_SPREAD_CV};
 use crate::analysis::value::{self, ValueTable, BANDS};
+use crate::format::{self, display_unit};
 use crate::metrics::human_name;
-use crate::report::format::{self, display_unit};
 use crate::report::site::Site;
 use crate::report::{charts, unique_slugs};
 
@@ -206,7 +206,6 @@ pub(super) fn build(ctx: PageCtx, site: &mut Site) -> Result<()> {
                 .and_then(|m| m.get(&t.metric))
                 .cloned()
                 .unwrap_or_else(|| "x".into());
-            let du = display_unit(t.unit, t.rows.iter().map(|r| r.median).fold(0.0, f64::max));
             let human = human_name(&t.metric);
             let base_price = sv
                 .baseline
@@ -234,7 +233,7 @@ pub(super) fn build(ctx: PageCtx, site: &mut Site) -> Result<()> {
                         .as_ref()
                         .map(format::price_per_gb)
                         .unwrap_or_else(|| "unknown".into()),
-                    median: format::with_unit(r.median, du),
+                    median: format::value(r.median, t.unit),
                     runs: r.runs.to_string(),
                     price_ratio: r.price_ratio.map(format::ratio).unwrap_or_default(),
                     basis: match r.price_basis {
@@ -252,7 +251,7 @@ pub(super) fn build(ctx: PageCtx, site: &mut Site) -> Result<()> {
                     per_cost: r
                         .per_cost
                         .map(|v| {
-                            let shown = format::with_unit(v, display_unit(t.unit, v));
+                            let shown = format::value(v, t.unit);
                             // the column is headed with the baseline's currency
                             match &r.price {
                                 Some(p) if p.currency != currency => {
