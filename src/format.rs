@@ -6,7 +6,6 @@
 //! shown to cents. Data files take [`data`] and [`ratio_data`] instead.
 
 use crate::analysis::prices::EffectivePrice;
-use crate::analysis::value::{PriceBasis, ValueRow, BASELINE_VERDICT};
 use crate::units::Unit;
 
 /// A unit to show values in: display value = canonical value / `factor`.
@@ -290,36 +289,21 @@ pub fn bytes(v: u64) -> String {
     value(v as f64, Unit::Bytes)
 }
 
-/// The verdict for a value row in words:
-/// `4.7x the price, 4.2x the random seeks: nearly worth it`, or for a
-/// lower-is-better metric `2.5x the price, 1.3x better average latency: not quite`
-/// (the ratio is already inverted, and "1.3x the latency" would read as worse).
-/// A lower-is-better ratio below one reads `1.3x worse` (its reciprocal), since
-/// "0.8x better" would call a worse result better; one that rounds to 1.0
-/// reads `1.0x the average latency`. `None` when the row has no value ratio.
-pub fn verdict_sentence(
-    row: &ValueRow,
-    metric_human: &str,
-    higher_is_better: bool,
-) -> Option<String> {
-    if row.verdict? == BASELINE_VERDICT {
-        return Some(BASELINE_VERDICT.to_string());
-    }
-    let verdict = row.verdict_text()?;
-    let r = row.performance_ratio?;
+/// A performance ratio in words for a metric: `4.2x the random seeks`, or
+/// for a lower-is-better metric (whose ratio is already inverted, so above
+/// one is better) `1.3x better average latency`; below one that reads
+/// `2.0x worse average latency` (its reciprocal), since "0.5x better" would
+/// call a worse result better; one that rounds to 1.0 reads
+/// `1.0x the average latency`.
+pub fn performance_words(r: f64, metric_human: &str, higher_is_better: bool) -> String {
     let perf = ratio(r);
-    let what = if higher_is_better || perf == ratio(1.0) {
+    if higher_is_better || perf == ratio(1.0) {
         format!("{perf} the {metric_human}")
     } else if r > 1.0 {
         format!("{perf} better {metric_human}")
     } else {
         format!("{} worse {metric_human}", ratio(1.0 / r))
-    };
-    let basis = row.price_basis.map(PriceBasis::words).unwrap_or("price");
-    Some(format!(
-        "{} the {basis}, {what}: {verdict}",
-        ratio(row.price_ratio?)
-    ))
+    }
 }
 
 #[cfg(test)]
@@ -426,67 +410,28 @@ mod tests {
     }
 
     #[test]
-    fn verdict_sentences_read_right_both_ways() {
-        let row = ValueRow {
-            offering: "SSD".into(),
-            price: None,
-            median: 1969.0,
-            min: 1969.0,
-            max: 1969.0,
-            runs: 1,
-            is_baseline: false,
-            price_basis: Some(PriceBasis::Monthly),
-            price_ratio: Some(0.70 / 0.15),
-            per_gb_ratio: Some(0.70 / 0.15),
-            performance_ratio: Some(1969.0 / 473.4),
-            value_ratio: Some(0.891),
-            value_range: None,
-            single_run: false,
-            verdict: Some("nearly worth it"),
-            uncertain: false,
-            no_verdict: None,
-            monthly_cost: None,
-            per_cost: None,
-        };
+    fn performance_reads_right_both_ways() {
+        let r = 1969.0 / 473.4;
         assert_eq!(
-            verdict_sentence(&row, "random seeks", true).unwrap(),
-            "4.7x the monthly cost, 4.2x the random seeks: nearly worth it"
+            performance_words(r, "random seeks", true),
+            "4.2x the random seeks"
         );
         assert_eq!(
-            verdict_sentence(&row, "average latency", false).unwrap(),
-            "4.7x the monthly cost, 4.2x better average latency: nearly worth it"
+            performance_words(r, "average latency", false),
+            "4.2x better average latency"
         );
         // worse latency is called worse, never "0.5x better"
-        let slower = ValueRow {
-            performance_ratio: Some(0.5),
-            verdict: Some("no"),
-            ..row.clone()
-        };
         assert_eq!(
-            verdict_sentence(&slower, "average latency", false).unwrap(),
-            "4.7x the monthly cost, 2.0x worse average latency: no"
+            performance_words(0.5, "average latency", false),
+            "2.0x worse average latency"
         );
         assert_eq!(
-            verdict_sentence(&slower, "random seeks", true).unwrap(),
-            "4.7x the monthly cost, 0.5x the random seeks: no"
+            performance_words(0.5, "random seeks", true),
+            "0.5x the random seeks"
         );
-        let same = ValueRow {
-            performance_ratio: Some(388.4 / 386.0),
-            ..slower.clone()
-        };
         assert_eq!(
-            verdict_sentence(&same, "average latency", false).unwrap(),
-            "4.7x the monthly cost, 1.0x the average latency: no"
+            performance_words(388.4 / 386.0, "average latency", false),
+            "1.0x the average latency"
         );
-        let none = ValueRow {
-            verdict: None,
-            ..row.clone()
-        };
-        assert_eq!(verdict_sentence(&none, "x", true), None);
-        let base = ValueRow {
-            verdict: Some(BASELINE_VERDICT),
-            ..row
-        };
-        assert_eq!(verdict_sentence(&base, "x", true).unwrap(), "baseline");
     }
 }

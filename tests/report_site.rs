@@ -661,7 +661,14 @@ fn a_failed_run_on_the_cheapest_does_not_blank_a_test() {
     assert!(
         value.contains("Compared with P mid, the cheapest with a result here: P cheap has none.")
     );
-    assert!(value.contains("2.0x the monthly cost, 4.0x the read IOPS: worth it, single run"));
+    // the dearer one's ratios against P mid, each in its column
+    assert!(value.contains("<td class=\"num\">2.0x <span class=\"muted\">monthly</span></td>"));
+    assert!(
+        value.contains(
+            "<td class=\"num\">4.0x</td><td class=\"num\">2.000</td><td>worth it, single run</td>"
+        ),
+        "{value}"
+    );
     // the failure is part of the answer, with the tool's words, wherever
     // verdicts appear; the index counts it
     let failure = "<li>P cheap: fio-randread-4k-qd64 failed: fio: engine libaio not loadable</li>";

@@ -120,13 +120,7 @@ fn verdict_phrase(t: &ValueTable, r: &ValueRow) -> Option<String> {
     let perf = r.performance_ratio?;
     let human = human_name(&t.metric);
     let verdict = r.verdict_text()?;
-    let what = if t.unit.higher_is_better() || format::ratio(perf) == format::ratio(1.0) {
-        format!("{} the {human}", format::ratio(perf))
-    } else if perf > 1.0 {
-        format!("{} better {human}", format::ratio(perf))
-    } else {
-        format!("{} worse {human}", format::ratio(1.0 / perf))
-    };
+    let what = format::performance_words(perf, &human, t.unit.higher_is_better());
     Some(format!("{what} ({verdict})"))
 }
 
