@@ -677,4 +677,16 @@ fn a_failed_run_on_the_cheapest_does_not_blank_a_test() {
     assert!(value.contains(failure));
     let index = std::fs::read_to_string(site.join("index.html")).unwrap();
     assert!(index.contains("1 run failed or was skipped"), "{index}");
+    // the test page shows the command once, what differs listed per configuration
+    let test = std::fs::read_to_string(site.join("tests/f/fio-randread-4k-qd64.html")).unwrap();
+    assert_eq!(test.matches("<pre><code>").count(), 1, "{test}");
+    assert!(
+        test.contains("<pre><code>fio --name=&#60;varies&#62;</code></pre>"),
+        "{test}"
+    );
+    assert!(test.contains("<p>name varies:</p>"));
+    assert!(
+        test.contains("<tr><th>P dear</th><td>dear</td></tr>"),
+        "{test}"
+    );
 }

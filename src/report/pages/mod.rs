@@ -18,6 +18,7 @@ use crate::report::site::Site;
 use crate::report::{unique_slugs, Options};
 use crate::units::Unit;
 
+pub mod command;
 pub mod index;
 pub mod offering;
 pub mod run;
@@ -50,7 +51,7 @@ pub struct Link {
 }
 
 /// A key and a value in a details table.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Pair {
     /// What the value is.
     pub key: String,
