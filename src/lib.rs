@@ -9,6 +9,7 @@ pub mod bounded;
 pub mod check;
 pub mod cmd;
 pub mod error;
+pub mod format;
 pub mod fsio;
 pub mod import;
 pub mod ingest;

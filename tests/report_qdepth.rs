@@ -82,14 +82,14 @@ fn the_study_page_charts_iops_and_p99_against_queue_depth() {
     // "iops": 10890.554723 and "99.000000": 154624 ns at iodepth 1;
     // 45206.896552 and 6717440 ns at 64 (a-randread-4k-qd*.json)
     assert!(
-        qd.contains("<td class=\"num\">10891 IOPS<br><span class=\"muted\">0.15 ms</span></td>")
+        qd.contains("<td class=\"num\">10,891 IOPS<br><span class=\"muted\">155 µs</span></td>")
     );
     assert!(
-        qd.contains("<td class=\"num\">45207 IOPS<br><span class=\"muted\">6.72 ms</span></td>")
+        qd.contains("<td class=\"num\">45,207 IOPS<br><span class=\"muted\">6.72 ms</span></td>")
     );
     // b at 64: 54999.0005 IOPS, 4816896 ns
     assert!(
-        qd.contains("<td class=\"num\">54999 IOPS<br><span class=\"muted\">4.82 ms</span></td>")
+        qd.contains("<td class=\"num\">54,999 IOPS<br><span class=\"muted\">4.82 ms</span></td>")
     );
     // a chart per configuration, inline and standalone
     for slug in ["acme-standard-ssd", "acme-premium-nvme"] {
@@ -130,9 +130,9 @@ fn a_fio_test_page_shows_the_latency_distribution() {
         .find(|r| r.contains("Acme Standard &#60;SSD&#62;"))
         .expect("a row for Standard");
     let ms = |key: &str| {
-        diskdash::report::format::with_unit(
+        diskdash::format::with_unit(
             pct[key].as_f64().unwrap() * 1e-9,
-            diskdash::report::format::display_unit(diskdash::units::Unit::Seconds, 0.03),
+            diskdash::format::display_unit(diskdash::units::Unit::Seconds, 0.03),
         )
     };
     for key in [

@@ -125,7 +125,7 @@ fn rackspace_answer_is_in_value_csv() {
     assert!(study.contains("<strong>nearly worth it, single run</strong>"));
     assert!(study.contains("4.2x the random seeks (nearly worth it, single run), 1.0x the sequential block read (no, single run), 0.9x the sequential write (no, single run), 1.0x the write throughput (no, single run)."));
     let md = std::fs::read_to_string(site.join("data/rackspace-2013.md")).unwrap();
-    assert!(md.contains("| Rackspace Cloud Block Storage High-Performance (SSD) | 0.700 USD | 70.00 USD | 1969 (4.2x) | 98.2 (1.0x) | 16.0 (0.9x) | 103 (1.0x) | nearly worth it, single run |"), "{md}");
+    assert!(md.contains("| Rackspace Cloud Block Storage High-Performance (SSD) | 0.700 USD | 70.00 USD | 1,969 (4.2x) | 98.2 (1.0x) | 16.0 (0.9x) | 103 (1.0x) | nearly worth it, single run |"), "{md}");
 }
 
 fn attr_values<'a>(html: &'a str, attr: &str) -> Vec<&'a str> {
@@ -661,7 +661,14 @@ fn a_failed_run_on_the_cheapest_does_not_blank_a_test() {
     assert!(
         value.contains("Compared with P mid, the cheapest with a result here: P cheap has none.")
     );
-    assert!(value.contains("2.0x the monthly cost, 4.0x the read IOPS: worth it, single run"));
+    // the dearer one's ratios against P mid, each in its column
+    assert!(value.contains("<td class=\"num\">2.0x <span class=\"muted\">monthly</span></td>"));
+    assert!(
+        value.contains(
+            "<td class=\"num\">4.0x</td><td class=\"num\">2.000</td><td>worth it, single run</td>"
+        ),
+        "{value}"
+    );
     // the failure is part of the answer, with the tool's words, wherever
     // verdicts appear; the index counts it
     let failure = "<li>P cheap: fio-randread-4k-qd64 failed: fio: engine libaio not loadable</li>";
@@ -670,6 +677,18 @@ fn a_failed_run_on_the_cheapest_does_not_blank_a_test() {
     assert!(value.contains(failure));
     let index = std::fs::read_to_string(site.join("index.html")).unwrap();
     assert!(index.contains("1 run failed or was skipped"), "{index}");
+    // the test page shows the command once, what differs listed per configuration
+    let test = std::fs::read_to_string(site.join("tests/f/fio-randread-4k-qd64.html")).unwrap();
+    assert_eq!(test.matches("<pre><code>").count(), 1, "{test}");
+    assert!(
+        test.contains("<pre><code>fio --name=&#60;varies&#62;</code></pre>"),
+        "{test}"
+    );
+    assert!(test.contains("<p>name varies:</p>"));
+    assert!(
+        test.contains("<tr><th>P dear</th><td>dear</td></tr>"),
+        "{test}"
+    );
 }
 
 #[test]

@@ -62,7 +62,7 @@ fn study_markdown_renders_as_a_post() {
     assert_eq!(out.matches("<tr>").count(), 4, "{out}");
     assert!(out.contains("<td>Rackspace Cloud Block Storage High-Performance (SSD)</td>"));
     assert!(
-        out.contains("<td style=\"text-align: right\">1969 (4.2x)</td>"),
+        out.contains("<td style=\"text-align: right\">1,969 (4.2x)</td>"),
         "{out}"
     );
     assert!(out.contains("<img src=\"../charts/rackspace-2013/overview.svg\""));

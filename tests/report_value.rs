@@ -142,11 +142,11 @@ fn io2_is_judged_on_its_monthly_bill_and_gp3_sizes_are_two_configurations() {
     // the index says it with the basis, never "6.0x the price ... worth it"
     let value = std::fs::read_to_string(site.join("value.html")).unwrap();
     assert!(
-        value.contains("307.1x the monthly cost, 13.3x the read IOPS: no"),
+        value.contains("<td class=\"num\">307.1x <span class=\"muted\">monthly</span></td>"),
         "{value}"
     );
     let study = std::fs::read_to_string(site.join("studies/cloud.html")).unwrap();
-    assert!(study.contains("<td>2456.50 USD</td>"), "{study}");
+    assert!(study.contains("<td>2,456.50 USD</td>"), "{study}");
     assert!(study.contains(
         "AWS io2 · 100 GB · 40000 IOPS: 307.1x the monthly cost: 13.3x the read IOPS (no)"
     ));

@@ -8,8 +8,8 @@ use serde::Serialize;
 
 use crate::analysis::value;
 use crate::analysis::Analysis;
+use crate::format;
 use crate::metrics::{human_name, metric_order};
-use crate::report::format::{self, display_unit};
 use crate::report::site::Site;
 use crate::report::story::Story;
 
@@ -462,14 +462,13 @@ pub fn summary_md(a: &Analysis) -> Vec<u8> {
             s.push_str("| metric | offering | median | runs | price ratio | performance ratio | verdict |\n");
             s.push_str("|---|---|---:|---:|---:|---:|---|\n");
             for t in sv.tables.iter().filter(|t| t.test == test) {
-                let du = display_unit(t.unit, t.rows.iter().map(|r| r.median).fold(0.0, f64::max));
                 let human = human_name(&t.metric);
                 for r in &t.rows {
                     s.push_str(&format!(
                         "| {} | {} | {} | {} | {} | {} | {} |\n",
                         md(&human),
                         md(&r.offering),
-                        format::with_unit(r.median, du),
+                        format::value(r.median, t.unit),
                         r.runs,
                         r.price_ratio.map(format::ratio).unwrap_or_default(),
                         r.performance_ratio.map(format::ratio).unwrap_or_default(),

@@ -16,7 +16,7 @@ use crate::record::Record;
 
 pub mod charts;
 pub mod export;
-pub mod format;
+use crate::format;
 pub mod pages;
 pub mod site;
 pub mod story;

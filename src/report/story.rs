@@ -7,9 +7,9 @@ use std::collections::BTreeSet;
 
 use crate::analysis::value::{StudyValue, ValueRow, ValueTable, BASELINE_VERDICT};
 use crate::analysis::Analysis;
+use crate::format;
 use crate::metrics::{human_name, metric_order};
 use crate::record::{Record, Source};
-use crate::report::format;
 
 /// One study, told.
 #[derive(Clone, Debug, Default)]
@@ -58,7 +58,8 @@ pub struct Column {
     pub metric: String,
     /// The metric for people: `random seeks`.
     pub human: String,
-    /// The unit its values are shown in: `ops/s`, `MB/s`, `ms`.
+    /// The unit its values are shown in: `ops/s`, `MB/s`, `ms`; empty when
+    /// the cells name their own units.
     pub unit: String,
 }
 
@@ -80,7 +81,8 @@ pub struct MatrixRow {
 /// A value matrix cell.
 #[derive(Clone, Debug, Default)]
 pub struct Cell {
-    /// The median in the column's unit: `1969`.
+    /// The median in the column's unit (`1,969`), or with its own unit
+    /// (`215 µs`) when the column names none.
     pub value: String,
     /// The performance ratio: `4.2x`; empty without one.
     pub performance: String,
@@ -118,13 +120,7 @@ fn verdict_phrase(t: &ValueTable, r: &ValueRow) -> Option<String> {
     let perf = r.performance_ratio?;
     let human = human_name(&t.metric);
     let verdict = r.verdict_text()?;
-    let what = if t.unit.higher_is_better() || format::ratio(perf) == format::ratio(1.0) {
-        format!("{} the {human}", format::ratio(perf))
-    } else if perf > 1.0 {
-        format!("{} better {human}", format::ratio(perf))
-    } else {
-        format!("{} worse {human}", format::ratio(1.0 / perf))
-    };
+    let what = format::performance_words(perf, &human, t.unit.higher_is_better());
     Some(format!("{what} ({verdict})"))
 }
 
@@ -465,17 +461,20 @@ fn matrix(sv: &StudyValue) -> Matrix {
             configs.push(name.clone());
         }
     }
+    // a column names its unit when every cell would choose it; else each
+    // cell carries its own (an SSD's µs beside a disk's ms)
+    let units: Vec<Option<format::DisplayUnit>> = tables
+        .iter()
+        .map(|t| format::column_unit(t.unit, t.rows.iter().map(|r| r.median)))
+        .collect();
     let columns = tables
         .iter()
-        .map(|t| {
-            let du =
-                format::display_unit(t.unit, t.rows.iter().map(|r| r.median).fold(0.0, f64::max));
-            Column {
-                test: t.test.clone(),
-                metric: t.metric.clone(),
-                human: human_name(&t.metric),
-                unit: du.label.to_string(),
-            }
+        .zip(&units)
+        .map(|(t, du)| Column {
+            test: t.test.clone(),
+            metric: t.metric.clone(),
+            human: human_name(&t.metric),
+            unit: du.map(|d| d.label).unwrap_or_default().to_string(),
         })
         .collect();
     let rows = configs
@@ -497,32 +496,22 @@ fn matrix(sv: &StudyValue) -> Matrix {
                 is_baseline: sv.baseline.as_deref() == Some(c.as_str()),
                 cells: tables
                     .iter()
-                    .map(|t| {
-                        let du = format::display_unit(
-                            t.unit,
-                            t.rows.iter().map(|r| r.median).fold(0.0, f64::max),
-                        );
-                        match t.rows.iter().find(|r| &r.offering == c) {
-                            None => Cell {
-                                verdict: "no result".into(),
-                                ..Cell::default()
+                    .zip(&units)
+                    .map(|(t, du)| match t.rows.iter().find(|r| &r.offering == c) {
+                        None => Cell {
+                            verdict: "no result".into(),
+                            ..Cell::default()
+                        },
+                        Some(r) => Cell {
+                            value: format::in_column(r.median, t.unit, *du),
+                            performance: r.performance_ratio.map(format::ratio).unwrap_or_default(),
+                            value_ratio: match r.verdict {
+                                Some(BASELINE_VERDICT) => String::new(),
+                                _ => r.value_ratio.map(|v| format!("{v:.2}")).unwrap_or_default(),
                             },
-                            Some(r) => Cell {
-                                value: format::number(r.median / du.factor),
-                                performance: r
-                                    .performance_ratio
-                                    .map(format::ratio)
-                                    .unwrap_or_default(),
-                                value_ratio: match r.verdict {
-                                    Some(BASELINE_VERDICT) => String::new(),
-                                    _ => {
-                                        r.value_ratio.map(|v| format!("{v:.2}")).unwrap_or_default()
-                                    }
-                                },
-                                verdict: r.verdict_text().unwrap_or_else(|| "not compared".into()),
-                                class: r.verdict.map(crate::record::slug).unwrap_or_default(),
-                            },
-                        }
+                            verdict: r.verdict_text().unwrap_or_else(|| "not compared".into()),
+                            class: r.verdict.map(crate::record::slug).unwrap_or_default(),
+                        },
                     })
                     .collect(),
             }

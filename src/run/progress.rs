@@ -149,34 +149,13 @@ pub fn clock(seconds: f64) -> String {
     }
 }
 
-/// A value in a canonical unit written for people: bandwidth in SI
-/// `kB/s`/`MB/s`/`GB/s`, times in `us`/`ms`/`s`.
+/// A value in a canonical unit written for people, as the site writes it
+/// (`crate::format::value`: `215 µs`, `98.3 MB/s`); a unit diskdash does not
+/// know is kept as the record has it.
 pub fn human(value: f64, unit: &str) -> String {
     match Unit::parse(unit) {
-        Some(Unit::BytesPerSec) => {
-            let (v, u) = if value >= 1e9 {
-                (value / 1e9, "GB/s")
-            } else if value >= 1e6 {
-                (value / 1e6, "MB/s")
-            } else if value >= 1e3 {
-                (value / 1e3, "kB/s")
-            } else {
-                (value, "B/s")
-            };
-            format!("{v:.1} {u}")
-        }
-        Some(Unit::Seconds) => {
-            if value >= 1.0 {
-                format!("{value:.2} s")
-            } else if value >= 1e-3 {
-                format!("{:.2} ms", value * 1e3)
-            } else {
-                format!("{:.1} us", value * 1e6)
-            }
-        }
-        Some(Unit::Iops) => format!("{value:.0} IOPS"),
-        Some(Unit::OpsPerSec) => format!("{value:.0} ops/s"),
-        _ => format!("{value} {unit}"),
+        Some(u) => crate::format::value(value, u),
+        None => format!("{} {unit}", crate::format::number(value)),
     }
 }
 
@@ -272,11 +251,13 @@ mod tests {
 
     #[test]
     fn human_units() {
-        assert_eq!(human(123_456_789.0, "B/s"), "123.5 MB/s");
-        assert_eq!(human(0.000_215, "s"), "215.0 us");
-        assert_eq!(human(0.0123, "s"), "12.30 ms");
-        assert_eq!(human(20456.4, "IOPS"), "20456 IOPS");
-        assert_eq!(human(3.0, "%"), "3 %");
+        // the site's formatting: three significant digits, µs, separators
+        assert_eq!(human(123_456_789.0, "B/s"), "123 MB/s");
+        assert_eq!(human(0.000_215, "s"), "215 µs");
+        assert_eq!(human(0.0123, "s"), "12.3 ms");
+        assert_eq!(human(20456.4, "IOPS"), "20,456 IOPS");
+        assert_eq!(human(3.0, "%"), "3.00 %");
+        assert_eq!(human(3.0, "furlongs"), "3.00 furlongs");
     }
 
     #[test]
@@ -320,7 +301,7 @@ mod tests {
         assert_eq!(
             table,
             "test  runs            metric    value\n\
-             d     3 ok, 1 failed  write_bw  2.0 MB/s (median; 1.0 MB/s .. 3.0 MB/s)\n\
+             d     3 ok, 1 failed  write_bw  2.00 MB/s (median; 1.00 MB/s .. 3.00 MB/s)\n\
              e     not run\n"
         );
     }

@@ -3,7 +3,7 @@
 //! markup that pages embed unescaped: every label passed in is escaped here.
 //!
 //! Values come in already scaled to the display unit named in `unit`
-//! (the caller picks MB/s, ms, ... in `report::format`).
+//! (the caller picks MB/s, ms, ... in `crate::format`).
 //!
 //! Plotters (without its font features, so no fontconfig or freetype) draws
 //! the shapes through its SVG backend. Without a font library it can only

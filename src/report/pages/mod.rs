@@ -1,6 +1,6 @@
 //! The pages: one module per page kind, each with its askama view models
 //! next to the code that fills them. Every field is a string formatted in
-//! `report::format` (or SVG from `report::charts`), so templates only loop
+//! `crate::format` (or SVG from `report::charts`), so templates only loop
 //! and branch. This module holds what pages share: the `PageCtx` every
 //! builder reads, where each page lives, and the common view models.
 
@@ -11,13 +11,14 @@ use askama::Template;
 
 use crate::analysis::stats::{OfferingData, Study};
 use crate::analysis::Analysis;
+use crate::format;
 use crate::ingest::Problem;
 use crate::record::Record;
-use crate::report::format;
 use crate::report::site::Site;
 use crate::report::{charts, unique_slugs, Options};
 use crate::units::Unit;
 
+pub mod command;
 pub mod index;
 pub mod offering;
 mod qdepth;
@@ -51,7 +52,7 @@ pub struct Link {
 }
 
 /// A key and a value in a details table.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Pair {
     /// What the value is.
     pub key: String,
@@ -333,13 +334,6 @@ fn chart_labels(study: &Study, names: &[&str]) -> Vec<String> {
             _ => name.to_string(),
         })
         .collect()
-}
-
-fn json_text(v: &serde_json::Value) -> String {
-    match v {
-        serde_json::Value::String(s) => s.clone(),
-        other => other.to_string(),
-    }
 }
 
 /// Distinct values joined with ` / `; past ten, the rest are counted, so a

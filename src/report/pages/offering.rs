@@ -6,9 +6,9 @@ use askama::Template;
 
 use super::*;
 use crate::analysis::stats::OfferingData;
+use crate::format;
 use crate::metrics::{human_name, metric_order};
 use crate::record::Record;
-use crate::report::format::{self, display_unit};
 use crate::report::site::Site;
 
 /// One test on an offering page.
@@ -101,15 +101,14 @@ pub(super) fn build(ctx: PageCtx, study: &str, off: &OfferingData, site: &mut Si
                     .into_iter()
                     .map(|(m, st)| {
                         let sm = &st.summary;
-                        let du = display_unit(st.unit, sm.max);
                         let how = if sm.single_run() {
                             " (single run)".to_string()
                         } else {
                             format!(
                                 " (median of {}, {} to {}, CV {}{})",
                                 sm.n,
-                                format::with_unit(sm.min, du),
-                                format::with_unit(sm.max, du),
+                                format::value(sm.min, st.unit),
+                                format::value(sm.max, st.unit),
                                 sm.cv.map(format::percent).unwrap_or_else(|| "n/a".into()),
                                 if sm.large_spread() {
                                     ", large spread"
@@ -120,7 +119,7 @@ pub(super) fn build(ctx: PageCtx, study: &str, off: &OfferingData, site: &mut Si
                         };
                         Pair {
                             key: human_name(m),
-                            value: format!("{}{how}", format::with_unit(sm.median, du)),
+                            value: format!("{}{how}", format::value(sm.median, st.unit)),
                         }
                     })
                     .collect(),

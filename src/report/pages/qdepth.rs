@@ -8,9 +8,9 @@ use std::collections::BTreeMap;
 use serde_json::Value;
 
 use super::*;
+use crate::format::{self, display_unit};
 use crate::record::Tool;
 use crate::report::charts;
-use crate::report::format::{self, display_unit};
 use crate::report::site::Site;
 
 /// One configuration at one queue depth.
@@ -162,12 +162,8 @@ pub(super) fn groups(
             .iter()
             .flat_map(|(_, p)| p.iter().filter_map(|x| x.2))
             .fold(0.0, f64::max);
-        let largest_iops = lines
-            .iter()
-            .flat_map(|(_, p)| p.iter().filter_map(|x| x.1))
-            .fold(0.0, f64::max);
+        // the chart's latency axis takes one unit from the largest value
         let du = display_unit(Unit::Seconds, largest_lat);
-        let iu = display_unit(Unit::Iops, largest_iops);
         let bs_text = block_size(bs);
         let jobs_text = if jobs == 1 {
             "1 job".to_string()
@@ -211,8 +207,13 @@ pub(super) fn groups(
                 cells: pts
                     .iter()
                     .map(|(_, iops, p99)| QdCell {
-                        iops: iops.map(|v| format::with_unit(v, iu)).unwrap_or_default(),
-                        p99: p99.map(|v| format::with_unit(v, du)).unwrap_or_default(),
+                        // each cell in its own unit, three significant digits
+                        iops: iops
+                            .map(|v| format::value(v, Unit::Iops))
+                            .unwrap_or_default(),
+                        p99: p99
+                            .map(|v| format::value(v, Unit::Seconds))
+                            .unwrap_or_default(),
                     })
                     .collect(),
             });

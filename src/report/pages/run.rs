@@ -5,9 +5,9 @@ use anyhow::Result;
 use askama::Template;
 
 use super::*;
+use crate::format;
 use crate::metrics::{human_name, metric_order};
 use crate::record::{Record, Source};
-use crate::report::format;
 use crate::report::site::Site;
 use crate::units::Unit;
 
@@ -129,7 +129,7 @@ pub(super) fn build(ctx: PageCtx, r: &Record, site: &mut Site) -> Result<()> {
         .test
         .parameters
         .iter()
-        .map(|(k, v)| p(k, json_text(v)))
+        .map(|(k, v)| p(k, format::parameter(k, v)))
         .collect();
     let mut subject = vec![
         p("study", study.to_string()),

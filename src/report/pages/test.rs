@@ -7,9 +7,9 @@ use anyhow::Result;
 use askama::Template;
 
 use super::*;
+use crate::format::{self, display_unit};
 use crate::metrics::{human_name, metric_order, TestKind};
 use crate::record::Record;
-use crate::report::format::{self, display_unit};
 use crate::report::site::Site;
 use crate::report::{charts, unique_slugs};
 use crate::units::Unit;
@@ -75,7 +75,10 @@ pub struct TestPage {
     pub tools: String,
     /// Why the test is never judged, for a kind that says so (page cache).
     pub kind_note: String,
-    pub commands: Vec<String>,
+    /// The command once per form, with what varies between runs.
+    pub commands: Vec<super::command::CommandView>,
+    /// How many more forms there are, in words; empty when all are shown.
+    pub more_commands: String,
     pub parameters: Vec<Pair>,
     pub metrics: Vec<MetricSection>,
     pub percentiles: Vec<ChartView>,
@@ -108,20 +111,23 @@ pub(super) fn build(ctx: PageCtx, study: &str, test: &str, site: &mut Site) -> R
         .iter()
         .map(|r| r.test.tool.name().to_string())
         .collect();
-    let commands: BTreeSet<String> = records
+    // the command once, with what differs between runs listed below it
+    let lines: Vec<(String, String)> = sorted
         .iter()
-        .filter_map(|r| r.test.command.clone())
+        .filter_map(|r| Some((r.offering_name(), r.test.command.clone()?)))
         .collect();
-    let mut commands: Vec<String> = commands.into_iter().collect();
-    if commands.len() > 10 {
-        let more = commands.len() - 10;
-        commands.truncate(10);
-        commands.push(format!("... and {more} more command lines (see the runs)"));
-    }
+    let (commands, more) = super::command::summarise(&lines);
+    let more_commands = match more {
+        0 => String::new(),
+        n => format!("... and {n} more forms of the command (see the runs)"),
+    };
     let mut params: BTreeMap<&str, BTreeSet<String>> = BTreeMap::new();
     for r in &records {
         for (k, v) in &r.test.parameters {
-            params.entry(k.as_str()).or_default().insert(json_text(v));
+            params
+                .entry(k.as_str())
+                .or_default()
+                .insert(format::parameter(k, v));
         }
     }
     let parameters = params
@@ -196,9 +202,9 @@ pub(super) fn build(ctx: PageCtx, study: &str, test: &str, site: &mut Site) -> R
             .iter()
             .map(|(o, sm)| StatRow {
                 offering: ctx.link(*o, &ctx.paths.offering_page(study, o)),
-                median: format::with_unit(sm.median, du),
-                min: format::with_unit(sm.min, du),
-                max: format::with_unit(sm.max, du),
+                median: format::value(sm.median, unit),
+                min: format::value(sm.min, unit),
+                max: format::value(sm.max, unit),
                 runs: sm.n.to_string(),
                 cv: sm.cv.map(format::percent).unwrap_or_default(),
                 flag: if sm.single_run() {
@@ -324,6 +330,7 @@ pub(super) fn build(ctx: PageCtx, study: &str, test: &str, site: &mut Site) -> R
         tools: tools.into_iter().collect::<Vec<_>>().join(", "),
         kind_note: kind.note().unwrap_or_default().to_string(),
         commands,
+        more_commands,
         parameters,
         metrics,
         percentiles,

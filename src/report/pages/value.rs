@@ -9,8 +9,8 @@ use askama::Template;
 use super::*;
 use crate::analysis::stats::{Study, LARGE_SPREAD_CV};
 use crate::analysis::value::{self, ValueTable, BANDS};
+use crate::format::{self, display_unit};
 use crate::metrics::human_name;
-use crate::report::format::{self, display_unit};
 use crate::report::site::Site;
 use crate::report::{charts, unique_slugs};
 
@@ -26,9 +26,7 @@ pub struct BandRow {
 #[derive(Clone, Debug, Default)]
 pub struct ValueRowView {
     pub offering: Link,
-    pub price: String,
     pub median: String,
-    pub runs: String,
     pub price_ratio: String,
     /// What the price ratio divides: `monthly`, `per GB`.
     pub basis: String,
@@ -61,6 +59,8 @@ pub struct ValueTableView {
 pub struct StudyValueView {
     pub name: String,
     pub anchor: String,
+    /// Link to the study's own page.
+    pub page: Link,
     pub baseline: String,
     /// `configuration: test failed: error` for every run without a result.
     pub failures: Vec<String>,
@@ -206,7 +206,6 @@ pub(super) fn build(ctx: PageCtx, site: &mut Site) -> Result<()> {
                 .and_then(|m| m.get(&t.metric))
                 .cloned()
                 .unwrap_or_else(|| "x".into());
-            let du = display_unit(t.unit, t.rows.iter().map(|r| r.median).fold(0.0, f64::max));
             let human = human_name(&t.metric);
             let base_price = sv
                 .baseline
@@ -229,13 +228,7 @@ pub(super) fn build(ctx: PageCtx, site: &mut Site) -> Result<()> {
                         &r.offering,
                         &ctx.paths.offering_page(&sv.study, &r.offering),
                     ),
-                    price: r
-                        .price
-                        .as_ref()
-                        .map(format::price_per_gb)
-                        .unwrap_or_else(|| "unknown".into()),
-                    median: format::with_unit(r.median, du),
-                    runs: r.runs.to_string(),
+                    median: format::value(r.median, t.unit),
                     price_ratio: r.price_ratio.map(format::ratio).unwrap_or_default(),
                     basis: match r.price_basis {
                         Some(value::PriceBasis::Monthly) => "monthly".into(),
@@ -244,7 +237,9 @@ pub(super) fn build(ctx: PageCtx, site: &mut Site) -> Result<()> {
                     },
                     performance_ratio: r.performance_ratio.map(format::ratio).unwrap_or_default(),
                     value_ratio: r.value_ratio.map(format::ratio_data).unwrap_or_default(),
-                    verdict: format::verdict_sentence(r, &human, t.unit.higher_is_better())
+                    // the ratios have columns of their own: the verdict in words
+                    verdict: r
+                        .verdict_text()
                         .or_else(|| value::why_no_verdict(r))
                         .unwrap_or_default(),
                     class: verdict_class(r.verdict),
@@ -252,7 +247,7 @@ pub(super) fn build(ctx: PageCtx, site: &mut Site) -> Result<()> {
                     per_cost: r
                         .per_cost
                         .map(|v| {
-                            let shown = format::with_unit(v, display_unit(t.unit, v));
+                            let shown = format::value(v, t.unit);
                             // the column is headed with the baseline's currency
                             match &r.price {
                                 Some(p) if p.currency != currency => {
@@ -293,6 +288,7 @@ pub(super) fn build(ctx: PageCtx, site: &mut Site) -> Result<()> {
         studies.push(StudyValueView {
             name: sv.study.clone(),
             anchor: format!("study-{sslug}"),
+            page: ctx.link(&sv.study, &ctx.paths.study_page(&sv.study)),
             baseline: baseline_text(sv),
             failures: ctx
                 .analysis

@@ -1,0 +1,473 @@
+//! Every number diskdash shows people is formatted here: the site's pages,
+//! the numbers handed to its charts, and the terminal's progress display.
+//! Measurements keep three significant digits in a unit chosen per value
+//! (`215 µs`, `4.02 ms`, `1.20 s`), with thousands separators (`70,845 IOPS`);
+//! sizes given as parameters read in binary units (`4 KiB`, `1 GiB`); money is
+//! shown to cents. Data files take [`data`] and [`ratio_data`] instead.
+
+use crate::analysis::prices::EffectivePrice;
+use crate::units::Unit;
+
+/// A unit to show values in: display value = canonical value / `factor`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DisplayUnit {
+    /// Label, e.g. `MB/s`.
+    pub label: &'static str,
+    /// Canonical units per display unit.
+    pub factor: f64,
+}
+
+/// Significant digits a shown measurement keeps.
+const DIGITS: i32 = 3;
+
+const BANDWIDTH: [(&str, f64); 4] = [("B/s", 1.0), ("kB/s", 1e3), ("MB/s", 1e6), ("GB/s", 1e9)];
+const TIME: [(&str, f64); 4] = [("ns", 1e-9), ("µs", 1e-6), ("ms", 1e-3), ("s", 1.0)];
+const SIZE: [(&str, f64); 5] = [
+    ("B", 1.0),
+    ("kB", 1e3),
+    ("MB", 1e6),
+    ("GB", 1e9),
+    ("TB", 1e12),
+];
+
+/// Decimals that give `v` (non-zero, finite) [`DIGITS`] significant digits,
+/// none for 100 and more; a value that rounds up a decade (99.96) loses one.
+fn decimals(v: f64) -> usize {
+    let a = v.abs();
+    let mut d = (DIGITS - 1 - a.log10().floor() as i32).clamp(0, 15);
+    let scale = 10f64.powi(d);
+    if d > 0 && (a * scale).round() >= 10f64.powi(DIGITS) {
+        d -= 1;
+    }
+    d as usize
+}
+
+/// `v` rounded to three significant digits (whole numbers from 100 up are kept).
+fn rounded(v: f64) -> f64 {
+    if v == 0.0 || !v.is_finite() {
+        return v;
+    }
+    let scale = 10f64.powi(decimals(v) as i32);
+    (v * scale).round() / scale
+}
+
+/// The display unit for values of `unit` whose largest magnitude is
+/// `largest`: the biggest step that keeps that value, rounded to three
+/// significant digits, at 1 or more (so 999.7 µs reads `1.00 ms`).
+/// Bandwidth and sizes use decimal (SI) prefixes, like dd and fio 3.x.
+pub fn display_unit(unit: Unit, largest: f64) -> DisplayUnit {
+    let steps: &[(&'static str, f64)] = match unit {
+        Unit::BytesPerSec => &BANDWIDTH,
+        Unit::Seconds => &TIME,
+        Unit::Bytes => &SIZE,
+        Unit::Iops => &[("IOPS", 1.0)],
+        Unit::OpsPerSec => &[("ops/s", 1.0)],
+        Unit::Percent => &[("%", 1.0)],
+        Unit::Count => &[("", 1.0)],
+    };
+    let largest = if largest.is_finite() {
+        largest.abs()
+    } else {
+        0.0
+    };
+    let (label, factor) = steps
+        .iter()
+        .rev()
+        .find(|(_, f)| rounded(largest / f) >= 1.0)
+        .or_else(|| steps.first())
+        .copied()
+        .unwrap_or(("", 1.0));
+    DisplayUnit { label, factor }
+}
+
+/// The unit a column of `values` (of `unit`) can name once in its header:
+/// the one every non-zero value would choose for itself, so no cell loses
+/// digits to it; `None` when they differ (an NVMe p99 in µs beside a disk's
+/// in ms), and the cells then carry their own units ([`in_column`]).
+pub fn column_unit(unit: Unit, values: impl IntoIterator<Item = f64>) -> Option<DisplayUnit> {
+    let mut shared = None;
+    for v in values.into_iter().filter(|v| v.is_finite() && *v != 0.0) {
+        let du = display_unit(unit, v);
+        match shared {
+            None => shared = Some(du),
+            Some(s) if s != du => return None,
+            Some(_) => {}
+        }
+    }
+    Some(shared.unwrap_or_else(|| display_unit(unit, 0.0)))
+}
+
+/// A value in a column: the bare number when the column names its unit
+/// (`col` from [`column_unit`]), else the value with its own unit.
+pub fn in_column(v: f64, unit: Unit, col: Option<DisplayUnit>) -> String {
+    match col {
+        Some(du) => number(v / du.factor),
+        None => value(v, unit),
+    }
+}
+
+/// A number with three significant digits and thousands separators:
+/// `70,845`, `1,969`, `24.8`, `1.60`, `0.00125`; `n/a` when not finite.
+pub fn number(v: f64) -> String {
+    if !v.is_finite() {
+        return "n/a".to_string();
+    }
+    if v == 0.0 {
+        return "0".to_string();
+    }
+    let d = decimals(v);
+    let s = format!("{:.d$}", v.abs());
+    // "-0.00" reads as noise
+    let negative = v < 0.0 && s.chars().any(|c| c.is_ascii_digit() && c != '0');
+    let (whole, frac) = s.split_once('.').unwrap_or((&s, ""));
+    let mut out = String::new();
+    if negative {
+        out.push('-');
+    }
+    out.push_str(&grouped(whole));
+    if !frac.is_empty() {
+        out.push('.');
+        out.push_str(frac);
+    }
+    out
+}
+
+/// A whole number with thousands separators: `1,073,741,824`.
+pub fn whole(n: u64) -> String {
+    grouped(&n.to_string())
+}
+
+/// Digits with a comma every three from the right.
+fn grouped(digits: &str) -> String {
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// A canonical value shown in `du`, with the unit: `98.3 MB/s`.
+pub fn with_unit(v: f64, du: DisplayUnit) -> String {
+    let n = number(v / du.factor);
+    if du.label.is_empty() {
+        n
+    } else {
+        format!("{n} {}", du.label)
+    }
+}
+
+/// A canonical value in its own best display unit: `310 µs`, `70,845 IOPS`.
+/// A count that is whole reads as one (`12`, not `12.0`).
+pub fn value(v: f64, unit: Unit) -> String {
+    if unit == Unit::Count && v.is_finite() && v.fract() == 0.0 && v.abs() < 1e15 {
+        let n = whole(v.abs() as u64);
+        return if v < 0.0 { format!("-{n}") } else { n };
+    }
+    with_unit(v, display_unit(unit, v))
+}
+
+/// A size in bytes as a tool takes it, in the largest binary unit that
+/// holds it exactly (`4 KiB`, `1 GiB`, `1,536 MiB`), else in decimal units
+/// when they do (`1 MB`), else in bytes (`1,000,001 B`): a parameter is
+/// shown exactly, never rounded.
+pub fn size(bytes: u64) -> String {
+    const K: u64 = 1024;
+    let units = [
+        (K * K * K * K, "TiB"),
+        (K * K * K, "GiB"),
+        (K * K, "MiB"),
+        (K, "KiB"),
+        (1_000_000_000_000, "TB"),
+        (1_000_000_000, "GB"),
+        (1_000_000, "MB"),
+        (1_000, "kB"),
+    ];
+    for (unit, label) in units {
+        if bytes >= unit && bytes % unit == 0 {
+            return format!("{} {label}", whole(bytes / unit));
+        }
+    }
+    format!("{} B", whole(bytes))
+}
+
+/// Test parameters (as records store them) that are sizes in bytes.
+/// NOTE: the names come from the argv builders and parsers in `src/tools/`
+/// (fio and dd `bs`/`size`, dd `bytes`, ioping `size`/`work_size`, bonnie++
+/// `file_size`/`chunk_size`/`file_min_size`/`file_max_size`).
+const SIZE_PARAMETERS: [&str; 8] = [
+    "bs",
+    "bytes",
+    "chunk_size",
+    "file_max_size",
+    "file_min_size",
+    "file_size",
+    "size",
+    "work_size",
+];
+
+/// A test parameter's value for people: sizes in bytes as [`size`]
+/// (`1 GiB`), every other value as stored (strings without quotes).
+pub fn parameter(key: &str, v: &serde_json::Value) -> String {
+    match v {
+        serde_json::Value::Number(n) if SIZE_PARAMETERS.contains(&key) => match n.as_u64() {
+            Some(b) => size(b),
+            None => n.to_string(),
+        },
+        serde_json::Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// A ratio for sentences and tables: one decimal and `x` (`4.7x`).
+pub fn ratio(r: f64) -> String {
+    if r.is_finite() {
+        format!("{r:.1}x")
+    } else {
+        "n/a".to_string()
+    }
+}
+
+/// A ratio for data files: three decimals, no unit (`4.667`).
+pub fn ratio_data(r: f64) -> String {
+    format!("{r:.3}")
+}
+
+/// A number for data files: shortest form that reads back to the same f64.
+pub fn data(v: f64) -> String {
+    format!("{v}")
+}
+
+/// A coefficient of variation as a percentage, one decimal.
+pub fn percent(cv: f64) -> String {
+    format!("{:.1}%", cv * 100.0)
+}
+
+/// A price per GB-month: `0.150 USD`; at least three significant digits, so
+/// archive-class prices keep their value (`0.000990 USD`, not `0.001 USD`).
+pub fn price_per_gb(p: &EffectivePrice) -> String {
+    let Some(v) = p.per_gb_month() else {
+        return format!("not per GB ({})", p.currency);
+    };
+    let decimals = if v.is_finite() && v > 0.0 {
+        (2 - v.log10().floor() as i64).clamp(3, 12) as usize
+    } else {
+        3
+    };
+    format!("{v:.decimals$} {}", p.currency)
+}
+
+/// An amount of money, to cents: `15.00 USD`, `1,234.50 USD`.
+pub fn money(v: f64, currency: &str) -> String {
+    if !v.is_finite() {
+        return format!("n/a {currency}");
+    }
+    let s = format!("{:.2}", v.abs());
+    let (units, cents) = s.split_once('.').unwrap_or((&s, "00"));
+    let sign = if v < 0.0 && s != "0.00" { "-" } else { "" };
+    format!("{sign}{}.{cents} {currency}", grouped(units))
+}
+
+/// A size in GB as a subject gives it: `100 GB`, `1,024 GB`, `0.500 GB`.
+pub fn size_gb(v: f64) -> String {
+    if v.is_finite() && v.fract() == 0.0 && (0.0..1e15).contains(&v) {
+        format!("{} GB", whole(v as u64))
+    } else {
+        format!("{} GB", number(v))
+    }
+}
+
+/// A duration in seconds, three significant digits: `12.3 s`, `1,202 s`.
+pub fn duration(v: f64) -> String {
+    value(v, Unit::Seconds)
+}
+
+/// A byte count in the best SI unit: `8.00 GB`.
+pub fn bytes(v: u64) -> String {
+    value(v as f64, Unit::Bytes)
+}
+
+/// A performance ratio in words for a metric: `4.2x the random seeks`, or
+/// for a lower-is-better metric (whose ratio is already inverted, so above
+/// one is better) `1.3x better average latency`; below one that reads
+/// `2.0x worse average latency` (its reciprocal), since "0.5x better" would
+/// call a worse result better; one that rounds to 1.0 reads
+/// `1.0x the average latency`.
+pub fn performance_words(r: f64, metric_human: &str, higher_is_better: bool) -> String {
+    let perf = ratio(r);
+    if higher_is_better || perf == ratio(1.0) {
+        format!("{perf} the {metric_human}")
+    } else if r > 1.0 {
+        format!("{perf} better {metric_human}")
+    } else {
+        format!("{} worse {metric_human}", ratio(1.0 / r))
+    }
+}
+
+/// A CSV cell that no spreadsheet runs as a formula: text starting with
+/// `=`, `+`, `-`, `@`, TAB or CR gets a leading `'` (OWASP's rule for CSV
+/// injection). A cell that is a plain number (`-0.5`) is left as it is.
+/// Every CSV the site holds writes its cells through this.
+pub fn csv_cell(cell: &str) -> std::borrow::Cow<'_, str> {
+    let risky = cell.starts_with(['=', '+', '-', '@', '\t', '\r']);
+    if risky && cell.parse::<f64>().map_or(true, |v| !v.is_finite()) {
+        format!("'{cell}").into()
+    } else {
+        cell.into()
+    }
+}
+
+/// A CSV row with every cell passed through [`csv_cell`].
+pub fn csv_row<const N: usize>(cells: [&str; N]) -> [String; N] {
+    cells.map(|c| csv_cell(c).into_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn csv_cells_never_start_a_formula() {
+        for (cell, expected) in [
+            ("=HYPERLINK(\"http://x\")", "'=HYPERLINK(\"http://x\")"),
+            ("+1+1", "'+1+1"),
+            ("-1+cmd", "'-1+cmd"),
+            ("@SUM(A1)", "'@SUM(A1)"),
+            ("\tx", "'\tx"),
+            ("\rx", "'\rx"),
+            ("-0.5", "-0.5"),
+            ("-inf", "'-inf"),
+            ("Acme = good", "Acme = good"),
+            ("", ""),
+        ] {
+            assert_eq!(csv_cell(cell), expected, "{cell:?}");
+        }
+    }
+
+    #[test]
+    fn every_value_keeps_three_significant_digits_in_its_own_unit() {
+        // fio and bonnie++ figures from the sample results
+        assert_eq!(value(309.7e-6, Unit::Seconds), "310 µs");
+        assert_eq!(value(215e-6, Unit::Seconds), "215 µs");
+        assert_eq!(value(1.64e-3, Unit::Seconds), "1.64 ms");
+        assert_eq!(value(4.0213e-3, Unit::Seconds), "4.02 ms");
+        assert_eq!(value(1.2, Unit::Seconds), "1.20 s");
+        assert_eq!(value(70845.0, Unit::Iops), "70,845 IOPS");
+        assert_eq!(value(1969.0, Unit::OpsPerSec), "1,969 ops/s");
+        assert_eq!(value(473.4, Unit::OpsPerSec), "473 ops/s");
+        assert_eq!(value(95981.0 * 1024.0, Unit::BytesPerSec), "98.3 MB/s");
+        assert_eq!(value(12.0, Unit::Percent), "12.0 %");
+        assert_eq!(value(7.0, Unit::Count), "7");
+        assert_eq!(value(12345.0, Unit::Count), "12,345");
+        // the smallest unit keeps three digits below one, never "0.00"
+        assert_eq!(value(0.5, Unit::BytesPerSec), "0.500 B/s");
+        assert_eq!(value(0.00125, Unit::Iops), "0.00125 IOPS");
+        // rounding up a decade moves to the next unit
+        assert_eq!(value(999.7e-6, Unit::Seconds), "1.00 ms");
+        assert_eq!(value(99.96, Unit::Iops), "100 IOPS");
+        assert_eq!(value(9.996e-3, Unit::Seconds), "10.0 ms");
+        assert_eq!(value(5000.0, Unit::Seconds), "5,000 s");
+    }
+
+    #[test]
+    fn a_column_names_its_unit_only_when_every_cell_would_choose_it() {
+        // NVMe and disk p99 latencies side by side: each cell keeps its own
+        let mixed = [215e-6, 12.3e-3];
+        assert_eq!(column_unit(Unit::Seconds, mixed), None);
+        let cells: Vec<String> = mixed
+            .iter()
+            .map(|v| in_column(*v, Unit::Seconds, None))
+            .collect();
+        assert_eq!(cells, ["215 µs", "12.3 ms"]);
+        let disks = [4.02e-3, 12.3e-3, 0.0];
+        let du = column_unit(Unit::Seconds, disks).unwrap();
+        assert_eq!(du.label, "ms");
+        assert_eq!(in_column(4.02e-3, Unit::Seconds, Some(du)), "4.02");
+        let iops = column_unit(Unit::Iops, [70845.0, 24.84]).unwrap();
+        assert_eq!(in_column(70845.0, Unit::Iops, Some(iops)), "70,845");
+        assert_eq!(in_column(24.84, Unit::Iops, Some(iops)), "24.8");
+        let du = display_unit(Unit::BytesPerSec, 95981.0 * 1024.0);
+        assert_eq!(du.label, "MB/s");
+        assert_eq!(with_unit(95981.0 * 1024.0, du), "98.3 MB/s");
+    }
+
+    #[test]
+    fn numbers_have_separators_and_no_negative_zero() {
+        assert_eq!(number(1969.0), "1,969");
+        assert_eq!(number(1_073_741_824.0), "1,073,741,824");
+        assert_eq!(number(-70845.4), "-70,845");
+        assert_eq!(number(24.84), "24.8");
+        assert_eq!(number(1.6), "1.60");
+        assert_eq!(number(0.0), "0");
+        assert_eq!(number(-0.0001), "-0.000100");
+        assert_eq!(number(f64::NAN), "n/a");
+        assert_eq!(whole(999), "999");
+        assert_eq!(whole(1000), "1,000");
+    }
+
+    #[test]
+    fn parameter_sizes_read_in_binary_units_and_stay_exact() {
+        assert_eq!(size(1_073_741_824), "1 GiB");
+        assert_eq!(size(4096), "4 KiB");
+        assert_eq!(size(3 << 29), "1,536 MiB");
+        assert_eq!(size(1_000_000), "1 MB");
+        assert_eq!(size(512), "512 B");
+        assert_eq!(size(1_000_001), "1,000,001 B");
+        assert_eq!(size(0), "0 B");
+        let v = |j: &str| serde_json::from_str::<serde_json::Value>(j).unwrap();
+        assert_eq!(parameter("size", &v("1073741824")), "1 GiB");
+        assert_eq!(parameter("bs", &v("4096")), "4 KiB");
+        assert_eq!(parameter("bs", &v("\"4k-16k\"")), "4k-16k");
+        assert_eq!(parameter("iodepth", &v("64")), "64");
+        assert_eq!(parameter("runtime", &v("30.0")), "30.0");
+        assert_eq!(parameter("direct", &v("true")), "true");
+    }
+
+    #[test]
+    fn ratios_and_money() {
+        assert_eq!(ratio(0.70 / 0.15), "4.7x");
+        assert_eq!(ratio(1969.0 / 473.4), "4.2x");
+        assert_eq!(ratio_data(0.70 / 0.15), "4.667");
+        assert_eq!(money(15.0, "USD"), "15.00 USD");
+        assert_eq!(money(1234.5, "EUR"), "1,234.50 EUR");
+        assert_eq!(money(0.004, "USD"), "0.00 USD");
+        assert_eq!(size_gb(100.0), "100 GB");
+        assert_eq!(size_gb(0.5), "0.500 GB");
+        let price = |v: f64| price_per_gb(&EffectivePrice::flat(v, "USD", None));
+        assert_eq!(price(0.15), "0.150 USD");
+        assert_eq!(price(1.25), "1.250 USD");
+        assert_eq!(price(0.08), "0.0800 USD");
+        assert_eq!(price(0.00099), "0.000990 USD");
+        assert_eq!(price(0.0045), "0.00450 USD");
+        assert_eq!(percent(0.1234), "12.3%");
+        assert_eq!(data(0.1), "0.1");
+    }
+
+    #[test]
+    fn performance_reads_right_both_ways() {
+        let r = 1969.0 / 473.4;
+        assert_eq!(
+            performance_words(r, "random seeks", true),
+            "4.2x the random seeks"
+        );
+        assert_eq!(
+            performance_words(r, "average latency", false),
+            "4.2x better average latency"
+        );
+        // worse latency is called worse, never "0.5x better"
+        assert_eq!(
+            performance_words(0.5, "average latency", false),
+            "2.0x worse average latency"
+        );
+        assert_eq!(
+            performance_words(0.5, "random seeks", true),
+            "0.5x the random seeks"
+        );
+        assert_eq!(
+            performance_words(388.4 / 386.0, "average latency", false),
+            "1.0x the average latency"
+        );
+    }
+}
