@@ -114,7 +114,6 @@ fn assert_passes(site: &Path) {
 }
 
 #[test]
-#[ignore = "the site does not pass yet: see docs/publishing.md, \"Checked in a browser\""]
 fn sample_site_in_a_browser() {
     if !browser_available() {
         return;
@@ -126,7 +125,6 @@ fn sample_site_in_a_browser() {
 }
 
 #[test]
-#[ignore = "the site does not pass yet: see docs/publishing.md, \"Checked in a browser\""]
 fn many_long_named_offerings_in_a_browser() {
     if !browser_available() {
         return;
