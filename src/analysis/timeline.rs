@@ -4,9 +4,12 @@
 //! level. A pure function over numbers; `docs/run.md` ("Burst and
 //! sustained") describes the same algorithm in words.
 
-use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 
-use schemars::JsonSchema;
+use crate::metrics::TestKind;
+pub use crate::record::Pattern;
+use crate::record::{Metric, Series, Timeline};
+use crate::units::Unit;
 
 /// The samples before this time (seconds from the start) are left out:
 /// fio's first seconds hold queue ramp-up, not the volume.
@@ -15,35 +18,6 @@ pub const SKIP_S: f64 = 3.0;
 /// Runs at least this long use the full windows; shorter ones scale every
 /// window by `length / FULL_SCALE_S`.
 pub const FULL_SCALE_S: f64 = 1800.0;
-
-/// How a series behaves over time.
-#[derive(Serialize, Deserialize, JsonSchema, Clone, Copy, Debug, PartialEq, Eq)]
-#[serde(rename_all = "kebab-case")]
-pub enum Pattern {
-    /// One level from start to end.
-    Flat,
-    /// A high level from the start until a bucket of credits ran out, then
-    /// a lower one to the end.
-    CreditBurst,
-    /// A high and a low level alternating at a regular interval.
-    PeriodicBurst,
-    /// Still high, or still moving, at the end: the sustained level was not
-    /// reached, and the one given is a bound.
-    NotExhausted,
-}
-
-impl Pattern {
-    /// The name records use: `flat`, `credit-burst`, `periodic-burst`,
-    /// `not-exhausted`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Pattern::Flat => "flat",
-            Pattern::CreditBurst => "credit-burst",
-            Pattern::PeriodicBurst => "periodic-burst",
-            Pattern::NotExhausted => "not-exhausted",
-        }
-    }
-}
 
 /// The SNIA steady-state test over the last five rounds of a series.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -334,6 +308,72 @@ pub fn steady_state(x: &[f64], interval_s: f64, round_s: f64) -> SteadyState {
     }
 }
 
+/// Classifies a record's timeline and returns the metrics it gives:
+/// `<dir>_iops_sustained` and `<dir>_bw_sustained` for each direction with
+/// data, `<dir>_iops_burst`/`<dir>_bw_burst` where a burst was found, and
+/// from the judged series (bandwidth for a throughput test, IOPS for the
+/// others; reads before writes) `burst_duration`, `burst_ios` or
+/// `burst_bytes`, `steady_state`, `ss_range` and `ss_slope`. Sets
+/// `pattern` and the periodic on/off times on `timeline`. Series too short
+/// to classify give nothing.
+pub fn classify(timeline: &mut Timeline, kind: TestKind) -> BTreeMap<String, Metric> {
+    let mut out = BTreeMap::new();
+    let interval = timeline.interval_s;
+    let dirs: Vec<(&str, &Series)> = [("read", &timeline.read), ("write", &timeline.write)]
+        .into_iter()
+        .filter_map(|(d, s)| s.as_ref().map(|s| (d, s)))
+        .collect();
+    let by_bw = kind == TestKind::Throughput;
+    let mut primary: Option<(Detection, bool)> = None;
+    for (dir, series) in dirs {
+        for (values, what, unit, is_bw) in [
+            (&series.iops, "iops", Unit::Iops, false),
+            (&series.bw, "bw", Unit::BytesPerSec, true),
+        ] {
+            let Some(d) = detect(values, interval) else {
+                continue;
+            };
+            out.insert(
+                format!("{dir}_{what}_sustained"),
+                Metric::new(d.sustained, unit),
+            );
+            if let Some(b) = d.burst {
+                out.insert(format!("{dir}_{what}_burst"), Metric::new(b, unit));
+            }
+            if primary.is_none() && is_bw == by_bw {
+                primary = Some((d, is_bw));
+            }
+        }
+    }
+    timeline.pattern = None;
+    timeline.burst_on_s = None;
+    timeline.burst_off_s = None;
+    if let Some((d, is_bw)) = primary {
+        timeline.pattern = Some(d.pattern);
+        timeline.burst_on_s = d.on_s;
+        timeline.burst_off_s = d.off_s;
+        if let Some(t) = d.burst_duration_s {
+            out.insert("burst_duration".into(), Metric::new(t, Unit::Seconds));
+        }
+        if let Some(v) = d.burst_volume {
+            let (name, unit) = if is_bw {
+                ("burst_bytes", Unit::Bytes)
+            } else {
+                ("burst_ios", Unit::Count)
+            };
+            out.insert(name.into(), Metric::new(v.round(), unit));
+        }
+        let ss = d.steady;
+        out.insert(
+            "steady_state".into(),
+            Metric::new(if ss.reached { 1.0 } else { 0.0 }, Unit::Count),
+        );
+        out.insert("ss_range".into(), Metric::new(ss.range_pct, Unit::Percent));
+        out.insert("ss_slope".into(), Metric::new(ss.slope_pct, Unit::Percent));
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -494,6 +534,48 @@ mod tests {
         let s = steady_state(&ramp, 1.0, 60.0);
         assert!((s.slope_pct - 299.0 / 999.5 * 100.0).abs() < 1e-9, "{s:?}");
         assert!(!s.reached);
+    }
+
+    #[test]
+    fn a_timeline_gives_judged_and_shown_metrics() {
+        let iops: Vec<f64> = (0..2700)
+            .map(|i| if i < 2000 { 3000.0 } else { 300.0 })
+            .collect();
+        let bw = iops.iter().map(|v| v * 4096.0).collect();
+        let mut tl = Timeline {
+            interval_s: 1.0,
+            read: Some(Series {
+                iops,
+                bw,
+                lat: None,
+                clat: None,
+            }),
+            write: None,
+            trim: None,
+            logs: BTreeMap::new(),
+            pattern: None,
+            burst_on_s: None,
+            burst_off_s: None,
+        };
+        let m = classify(&mut tl, TestKind::BlockIo);
+        let v = |n: &str| m.get(n).map(|m| (m.value, m.unit.as_str()));
+        assert_eq!(tl.pattern, Some(Pattern::CreditBurst));
+        assert_eq!(v("read_iops_burst"), Some((3000.0, "IOPS")));
+        assert_eq!(v("read_iops_sustained"), Some((300.0, "IOPS")));
+        assert_eq!(v("read_bw_sustained"), Some((300.0 * 4096.0, "B/s")));
+        assert_eq!(v("burst_duration"), Some((2000.0, "s")));
+        assert_eq!(v("burst_ios"), Some((5.4e6, "count")));
+        assert_eq!(v("steady_state"), Some((1.0, "count")));
+        assert_eq!(v("ss_range"), Some((0.0, "%")));
+        assert_eq!(v("burst_bytes"), None);
+        // a throughput test is judged on its bandwidth series
+        let m = classify(&mut tl, TestKind::Throughput);
+        assert_eq!(m.get("burst_bytes").map(|m| m.value), Some(5.4e6 * 4096.0));
+        assert!(!m.contains_key("burst_ios"));
+        for name in m.keys() {
+            let unit = crate::metrics::expected_unit(name).unwrap();
+            assert_eq!(unit.as_str(), m[name].unit, "{name}");
+        }
     }
 
     #[test]
