@@ -20,6 +20,7 @@ use crate::record::Tool;
 mod combine;
 mod invocation;
 mod json;
+pub mod log;
 mod pasted;
 mod runs;
 mod terse;
