@@ -214,7 +214,6 @@ fn attach_fio_logs(path: &Path, bytes: &[u8], records: &mut [Record]) -> Result<
         return none;
     };
     let mut files = Vec::new();
-    let mut logs = BTreeMap::new();
     let mut read = Vec::new();
     for name in &names {
         if log_name(name).is_none_or(|(q, _, _)| q != prefix.as_str()) {
@@ -223,20 +222,10 @@ fn attach_fio_logs(path: &Path, bytes: &[u8], records: &mut [Record]) -> Result<
         let log_path = dir.join(name);
         let data = std::fs::read(&log_path)
             .with_context(|| format!("cannot read fio log `{}`", log_path.display()))?;
-        logs.insert(name.clone(), hex_sha256(&data));
-        read.push(log_path.clone());
-        let text = String::from_utf8(data)
-            .map_err(|_| anyhow!("fio log `{}` is not UTF-8 text", log_path.display()))?;
-        files.push((name.clone(), text));
+        read.push(log_path);
+        files.push((name.clone(), data));
     }
-    let lat_ns = tools::fio::log::lat_ns(record.test.tool_version.as_deref());
-    let mut timeline = tools::fio::log::timeline(&files, lat_ns)?;
-    timeline.logs = logs;
-    let kind = tools::spec(Tool::Fio).kind(&record.test.parameters);
-    for (name, metric) in crate::analysis::timeline::classify(&mut timeline, kind) {
-        record.metrics.entry(name).or_insert(metric);
-    }
-    record.timeline = Some(timeline);
+    crate::analysis::timeline::attach_logs(record, &files)?;
     let text = crate::record::to_json(record)?;
     if let Err(why) = crate::ingest::parse_record(&text) {
         bail!("the record made from it and its fio logs would not pass `diskdash check`: {why}");

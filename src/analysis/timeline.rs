@@ -374,6 +374,35 @@ pub fn classify(timeline: &mut Timeline, kind: TestKind) -> BTreeMap<String, Met
     out
 }
 
+/// Gives `record` (a fio test) the timeline of fio per-second logs of one
+/// run, `files` holding (file name, bytes) of one prefix, and the metrics
+/// [`classify`] finds, without replacing metrics the record has. Latency
+/// units follow the record's fio version. Fails when a log is not UTF-8
+/// or does not parse, naming it.
+pub fn attach_logs(
+    record: &mut crate::record::Record,
+    files: &[(String, Vec<u8>)],
+) -> anyhow::Result<()> {
+    use crate::tools::fio::log;
+    let mut texts = Vec::new();
+    let mut digests = BTreeMap::new();
+    for (name, bytes) in files {
+        digests.insert(name.clone(), crate::import::hex_sha256(bytes));
+        let text = std::str::from_utf8(bytes)
+            .map_err(|_| anyhow::anyhow!("fio log `{name}` is not UTF-8 text"))?;
+        texts.push((name.clone(), text.to_string()));
+    }
+    let lat_ns = log::lat_ns(record.test.tool_version.as_deref());
+    let mut timeline = log::timeline(&texts, lat_ns)?;
+    timeline.logs = digests;
+    let kind = crate::tools::spec(crate::record::Tool::Fio).kind(&record.test.parameters);
+    for (name, metric) in classify(&mut timeline, kind) {
+        record.metrics.entry(name).or_insert(metric);
+    }
+    record.timeline = Some(timeline);
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -526,6 +526,7 @@ fn run_job(
             if rec.test.tool_version.is_none() {
                 rec.test.tool_version = parsed.tool_version;
             }
+            attach_logs(&mut rec, &outcome);
         }
         Err(e) => {
             rec.status = Status::Failed;
@@ -533,6 +534,30 @@ fn run_job(
         }
     }
     (rec, outcome.interrupted)
+}
+
+/// Gives a fio record the timeline of the per-second logs its run left
+/// (those of [`crate::tools::fio::LOG_PREFIX`]). A log that cannot be read
+/// costs the timeline, not the test: the record keeps its metrics and says
+/// why in a `timeline_error` parameter.
+fn attach_logs(rec: &mut Record, o: &Outcome) {
+    let ours: Vec<(String, Vec<u8>)> = o
+        .logs
+        .iter()
+        .filter(|(n, _)| {
+            crate::tools::fio::log::log_name(n)
+                .is_some_and(|(p, _, _)| p == crate::tools::fio::LOG_PREFIX)
+        })
+        .cloned()
+        .collect();
+    if rec.test.tool != crate::record::Tool::Fio || ours.is_empty() {
+        return;
+    }
+    if let Err(e) = crate::analysis::timeline::attach_logs(rec, &ours) {
+        rec.test
+            .parameters
+            .insert("timeline_error".into(), format!("{e:#}").into());
+    }
 }
 
 fn raw_of(o: &Outcome, from: &OutputFrom) -> Raw {

@@ -648,6 +648,36 @@ mod tests {
     }
 
     #[test]
+    fn a_time_based_fio_test_logs_every_second_into_its_directory() {
+        let j = one("tool = 'fio'\ntime_based = true\nruntime = 20\nrw = 'randread'").unwrap();
+        let args = &j.invocation.args;
+        for want in [
+            "--write_iops_log=/s/t.r1/fio",
+            "--write_bw_log=/s/t.r1/fio",
+            "--write_lat_log=/s/t.r1/fio",
+            "--log_avg_msec=1000",
+        ] {
+            assert!(args.contains(&want.to_string()), "{want}: {args:?}");
+        }
+        // a size-bound test does not
+        let j = one("tool = 'fio'\nruntime = 20").unwrap();
+        assert!(!j.invocation.args.iter().any(|a| a.contains("log")));
+        // the suite may neither set log options nor hide the start
+        for key in ["log_avg_msec = 500", "log_offset = 1", "per_job_logs = 0"] {
+            let e = format!("{:#}", one(&format!("tool = 'fio'\n{key}")).unwrap_err());
+            assert!(e.contains("cannot be set in a suite"), "{key}: {e}");
+        }
+        let e = format!(
+            "{:#}",
+            one("tool = 'fio'\ntime_based = 1\nruntime = 20\nramp_time = 5").unwrap_err()
+        );
+        assert!(
+            e.contains("`ramp_time` cannot be set on a time-based test"),
+            "{e}"
+        );
+    }
+
+    #[test]
     fn fio_options_that_write_elsewhere_are_refused_also_abbreviated() {
         // fio 3.33 overwrote every file under `opendir` with `rw = 'write'`, and
         // its command line takes `--opendi` for `--opendir`
