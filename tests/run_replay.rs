@@ -87,8 +87,12 @@ fn quick_suite_replayed_gives_one_ok_record_per_test() {
         assert_eq!(r.status, Status::Ok, "{}: {:?}", r.test.id, r.error);
     }
     assert_eq!(code, 0);
-    assert_eq!(recs.len(), 12);
-    assert_eq!(ex.ran.len(), 12);
+    assert_eq!(recs.len(), 13);
+    assert_eq!(ex.ran.len(), 13);
+    // the sustained test runs first, to meet the volume as handed over
+    assert_eq!(ex.ran[0], "fio-sustained-randread-4k-qd32");
+    let sustained = find(&recs, "fio-sustained-randread-4k-qd32");
+    assert_eq!(sustained.timeline.as_ref().unwrap().logs.len(), 4);
     // nothing left in the target: the scratch directory is gone
     assert!(is_empty_dir(target.path()));
 
@@ -436,7 +440,12 @@ fn a_time_based_fio_test_keeps_its_per_second_logs_as_a_timeline() {
     let read = |n: &str| std::fs::read_to_string(tree.join(n)).unwrap();
     let logs = ["iops", "bw", "lat", "clat"]
         .iter()
-        .map(|k| (format!("fio_{k}.1.log"), read(&format!("seqread_{k}.1.log"))))
+        .map(|k| {
+            (
+                format!("fio_{k}.1.log"),
+                read(&format!("seqread_{k}.1.log")),
+            )
+        })
         .collect();
     let mut ex = replay().capture(
         "fio-sustained-read-1m-qd4",
