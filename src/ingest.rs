@@ -481,6 +481,13 @@ pub fn validate(record: &Record) -> Vec<String> {
     if let Some(tl) = &record.timeline {
         p.extend(timeline_problems(tl));
     }
+    if let Some(prior) = &record.prior_io {
+        for (name, v) in [("seconds", prior.seconds), ("bytes", prior.bytes)] {
+            if !v.is_finite() || v < 0.0 {
+                p.push(format!("prior_io.{name} {v} is not a non-negative number"));
+            }
+        }
+    }
     for (name, metric) in &record.metrics {
         if name.is_empty()
             || !name
@@ -718,6 +725,11 @@ mod tests {
         assert!(parse_record(&w.to_string())
             .unwrap_err()
             .contains("timeline.read.iops: value -1"));
+        let mut w = v.clone();
+        w["prior_io"] = serde_json::json!({"seconds": -1.0, "bytes": 0.0});
+        assert!(parse_record(&w.to_string())
+            .unwrap_err()
+            .contains("prior_io.seconds -1 is not a non-negative number"));
         let mut w = v;
         w["timeline"]["logs"]["x.log"] = "abc".into();
         assert!(parse_record(&w.to_string())

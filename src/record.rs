@@ -66,6 +66,21 @@ pub struct Record {
     /// absent otherwise (optional, so the schema stays `diskdash.record/1`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub timeline: Option<Timeline>,
+    /// How much I/O the run had done before this test started (`run`
+    /// records only; absent otherwise): a test after the sustained ones
+    /// meets a volume whose credits they spent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prior_io: Option<PriorIo>,
+}
+
+/// The I/O of a run's earlier tests.
+#[derive(Serialize, Deserialize, JsonSchema, Clone, Debug, PartialEq, Default)]
+pub struct PriorIo {
+    /// Seconds the earlier tests' tools ran.
+    pub seconds: f64,
+    /// Bytes they moved: what each tool reports (fio's `*_io_bytes`, dd's
+    /// `bytes`), else what the test was planned to write at most.
+    pub bytes: f64,
 }
 
 /// What a test did second by second: the series fio logged, the SHA-256
@@ -445,6 +460,7 @@ impl Record {
             metrics: BTreeMap::new(),
             raw: None,
             timeline: None,
+            prior_io: None,
         }
     }
 

@@ -93,6 +93,12 @@ fn quick_suite_replayed_gives_one_ok_record_per_test() {
     assert_eq!(ex.ran[0], "fio-sustained-randread-4k-qd32");
     let sustained = find(&recs, "fio-sustained-randread-4k-qd32");
     assert_eq!(sustained.timeline.as_ref().unwrap().logs.len(), 4);
+    // it met an untouched volume; the next test knows what it had done
+    let prior = sustained.prior_io.as_ref().unwrap();
+    assert_eq!((prior.seconds, prior.bytes), (0.0, 0.0));
+    let next = find(&recs, "dd-write-bulk").prior_io.as_ref().unwrap();
+    assert_eq!(next.seconds, 1.0);
+    assert_eq!(next.bytes, sustained.metrics["read_io_bytes"].value);
     // nothing left in the target: the scratch directory is gone
     assert!(is_empty_dir(target.path()));
 

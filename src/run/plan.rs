@@ -432,9 +432,14 @@ mod tests {
         });
         // the time limit grows with the runtime
         assert_eq!(jobs[0].timeout_s, 240 * 60 + 300);
+        // the planner knows they take their whole runtime: 65 min and more
+        let all = standard_jobs(&Selection::default());
+        let first_two: f64 = all[..2].iter().map(|j| j.invocation.estimate_s).sum();
+        assert!(first_two >= 3900.0, "{first_two}");
         let quick = load_suite("quick").unwrap();
         let jobs = plan(&quick, &Selection::default(), Path::new("/s"), None, false).unwrap();
         assert_eq!(jobs[0].test_id, "fio-sustained-randread-4k-qd32");
+        assert!(jobs[0].invocation.estimate_s >= 21.0);
         assert!(args(&jobs[0]).contains(&"--runtime=20".to_string()));
         let zero = Selection {
             sustained_minutes: Some(0),

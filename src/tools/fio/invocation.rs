@@ -139,7 +139,12 @@ pub fn command(params: &Params, ctx: &BuildCtx) -> Result<Invocation> {
         args.push(format!("--runtime={r}"));
         // seconds as a float, as the parser gives it for imported records
         parameters.insert("runtime".into(), (r as f64).into());
-        estimate = estimate.min(1.0 + r as f64);
+        estimate = if is_time_based(params) {
+            // it runs the whole runtime, after laying the file out
+            estimate + r as f64
+        } else {
+            estimate.min(1.0 + r as f64)
+        };
     }
     for (k, v) in p.rest() {
         // anything but a plain option name could smuggle `=value` into the argument
