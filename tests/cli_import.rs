@@ -425,3 +425,36 @@ fn fio_logs_beside_the_json_become_its_timeline() {
     assert!(r.metrics.contains_key("steady_state"));
     diskdash().arg("check").arg(out.path()).assert().code(0);
 }
+
+#[test]
+fn an_imported_timeline_is_charted_on_its_test_page() {
+    let dir = tempfile::tempdir().unwrap();
+    let records = dir.path().join("records");
+    diskdash()
+        .args(["import", "--study", "demo", "--offering", "gp2"])
+        .arg("--out")
+        .arg(&records)
+        .arg("tests/fixtures/fio/logs/tree")
+        .assert()
+        .code(0);
+    let site = dir.path().join("site");
+    diskdash()
+        .arg("report")
+        .arg(&records)
+        .arg("--out")
+        .arg(&site)
+        .assert()
+        .code(0);
+    let page = std::fs::read_to_string(site.join("tests/demo/fio-read-1m-qd4.html")).unwrap();
+    assert!(page.contains("<h2>Over time</h2>"), "{page}");
+    assert!(page.contains("read throughput over time"));
+    // the caption in words, also in the chart's description
+    assert!(page.contains("throughout; steady state reached"), "{page}");
+    let charts: Vec<_> = walkdir::WalkDir::new(site.join("charts/demo/fio-read-1m-qd4"))
+        .into_iter()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with("timeline-") && n.ends_with(".svg"))
+        .collect();
+    // light, dark, narrow light, narrow dark
+    assert_eq!(charts.len(), 4, "{charts:?}");
+}

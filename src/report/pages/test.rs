@@ -55,6 +55,8 @@ pub struct TestPage {
     pub parameters: Vec<Pair>,
     pub metrics: Vec<MetricSection>,
     pub percentiles: Vec<ChartView>,
+    /// Per-second charts of the records that kept a timeline.
+    pub timelines: Vec<ChartView>,
     pub runs: Vec<RunLink>,
 }
 
@@ -280,6 +282,7 @@ pub(super) fn build(ctx: PageCtx, study: &str, test: &str, site: &mut Site) -> R
             charts::draw(&spec),
         ));
     }
+    let timelines = super::timeline::charts(&ctx, site, &sorted, &sslug, &tslug, kind);
     let page = TestPage {
         page: ctx.meta(
             format!("{test} in {study}"),
@@ -296,6 +299,7 @@ pub(super) fn build(ctx: PageCtx, study: &str, test: &str, site: &mut Site) -> R
         parameters,
         metrics,
         percentiles,
+        timelines,
         runs: sorted.iter().map(|r| ctx.run_link(r)).collect(),
     };
     render(site, ctx.paths.test_page(study, test), &page)
