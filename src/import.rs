@@ -68,7 +68,7 @@ pub fn command(o: &ImportOptions) -> Result<u8> {
             tally.failed += 1;
         } else {
             match import_file(input, &opts) {
-                Ok(records) => write_records(&records, &o.out, &mut tally)?,
+                Ok((records, _)) => write_records(&records, &o.out, &mut tally)?,
                 Err(e) => {
                     eprintln!(
                         "error: `{}`: {}",
@@ -110,6 +110,7 @@ struct Options<'a> {
 /// listed as skipped with the reason.
 fn import_dir(dir: &Path, opts: &Options, out: &Path, tally: &mut Tally) -> Result<()> {
     let out_abs = std::fs::canonicalize(out).ok();
+    let (mut logs, mut used) = (Vec::new(), std::collections::BTreeSet::new());
     let walker = walkdir::WalkDir::new(dir)
         .sort_by_file_name()
         .into_iter()
@@ -120,6 +121,12 @@ fn import_dir(dir: &Path, opts: &Options, out: &Path, tally: &mut Tally) -> Resu
             continue;
         }
         let path = entry.path();
+        // fio's per-second logs are read with the output beside them
+        let name = entry.file_name().to_string_lossy();
+        if tools::fio::log::is_log_file(&name) {
+            logs.push(path.to_path_buf());
+            continue;
+        }
         // Records already written (to `--out` inside the walked tree, or
         // diskdash's own) are not tool output.
         if let (Some(o), Ok(p)) = (&out_abs, std::fs::canonicalize(path)) {
@@ -128,23 +135,122 @@ fn import_dir(dir: &Path, opts: &Options, out: &Path, tally: &mut Tally) -> Resu
             }
         }
         match import_file(path, opts) {
-            Ok(records) => write_records(&records, out, tally)?,
+            Ok((records, read)) => {
+                used.extend(read);
+                write_records(&records, out, tally)?
+            }
             Err(e) => tally.skipped.push((path.to_path_buf(), format!("{e:#}"))),
         }
+    }
+    for log in logs.into_iter().filter(|l| !used.contains(l)) {
+        tally.skipped.push((
+            log,
+            "a fio per-second log not read: no fio output of its prefix beside it, or no IOPS or bandwidth log with it".into(),
+        ));
     }
     Ok(())
 }
 
-/// Reads and parses one file into records (nothing written).
-fn import_file(path: &Path, opts: &Options) -> Result<Vec<Record>> {
+/// Reads and parses one file into records (nothing written), with the fio
+/// logs beside it that were read into their timeline.
+fn import_file(path: &Path, opts: &Options) -> Result<(Vec<Record>, Vec<PathBuf>)> {
     let bytes = std::fs::read(path).context("cannot read it")?;
-    records_from_output(
+    let mut records = records_from_output(
         &path.display().to_string(),
         &bytes,
         opts.tool,
         opts.subject,
         opts.test_id,
-    )
+    )?;
+    let used = attach_fio_logs(path, &bytes, &mut records)?;
+    Ok((records, used))
+}
+
+/// Gives the one `ok` fio record made from `path` the timeline of the fio
+/// per-second logs beside it: those whose prefix is the file's stem
+/// (`t.json` → `t_iops.1.log`, bench-fio's layout) or the name a
+/// `write_*_log` job option in the output gives. Returns the logs read.
+/// Nothing happens when there are no such logs, no IOPS or bandwidth log
+/// among them, or the file gave several records; fails when a log does
+/// not parse, naming it.
+fn attach_fio_logs(path: &Path, bytes: &[u8], records: &mut [Record]) -> Result<Vec<PathBuf>> {
+    let none = Ok(Vec::new());
+    let [record] = records else { return none };
+    if record.test.tool != Tool::Fio || record.status != Status::Ok {
+        return none;
+    }
+    let Some(dir) = path.parent() else {
+        return none;
+    };
+    let dir = if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        dir
+    };
+    let mut prefixes: Vec<String> = Vec::new();
+    if let Some(stem) = path.file_stem() {
+        prefixes.push(stem.to_string_lossy().into_owned());
+    }
+    prefixes.extend(log_options(&String::from_utf8_lossy(bytes)));
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return none;
+    };
+    let mut names: Vec<String> = entries
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    // the order logs are read in must not depend on the directory's
+    names.sort();
+    use tools::fio::log::{log_name, LogKind};
+    // a prefix with an IOPS or bandwidth log: latency alone is no timeline
+    let Some(prefix) = prefixes.iter().find(|p| {
+        names.iter().any(|n| {
+            log_name(n).is_some_and(|(q, k, _)| {
+                q == p.as_str() && matches!(k, LogKind::Iops | LogKind::Bw)
+            })
+        })
+    }) else {
+        return none;
+    };
+    let mut files = Vec::new();
+    let mut read = Vec::new();
+    for name in &names {
+        if log_name(name).is_none_or(|(q, _, _)| q != prefix.as_str()) {
+            continue;
+        }
+        let log_path = dir.join(name);
+        let data = std::fs::read(&log_path)
+            .with_context(|| format!("cannot read fio log `{}`", log_path.display()))?;
+        read.push(log_path);
+        files.push((name.clone(), data));
+    }
+    crate::analysis::timeline::attach_logs(record, &files)?;
+    let text = crate::record::to_json(record)?;
+    if let Err(why) = crate::ingest::parse_record(&text) {
+        bail!("the record made from it and its fio logs would not pass `diskdash check`: {why}");
+    }
+    Ok(read)
+}
+
+/// The log prefixes the `write_iops_log`, `write_bw_log` and
+/// `write_lat_log` options of fio JSON output name (their file names only).
+fn log_options(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for key in ["write_iops_log", "write_bw_log", "write_lat_log"] {
+        let needle = format!("\"{key}\" : \"");
+        for (at, _) in text.match_indices(&needle) {
+            let rest = &text[at + needle.len()..];
+            if let Some(end) = rest.find('"') {
+                let value = &rest[..end];
+                let base = value.rsplit('/').next().unwrap_or(value);
+                if !base.is_empty() && !out.iter().any(|o| o == base) {
+                    out.push(base.to_string());
+                }
+            }
+        }
+    }
+    out
 }
 
 /// Turns one file's bytes into records: recognises the tool (unless given),

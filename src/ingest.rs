@@ -478,6 +478,16 @@ pub fn validate(record: &Record) -> Vec<String> {
             p.push("source.sha256 is not 64 hex digits".into());
         }
     }
+    if let Some(tl) = &record.timeline {
+        p.extend(timeline_problems(tl));
+    }
+    if let Some(prior) = &record.prior_io {
+        for (name, v) in [("seconds", prior.seconds), ("bytes", prior.bytes)] {
+            if !v.is_finite() || v < 0.0 {
+                p.push(format!("prior_io.{name} {v} is not a non-negative number"));
+            }
+        }
+    }
     for (name, metric) in &record.metrics {
         if name.is_empty()
             || !name
@@ -513,6 +523,59 @@ pub fn validate(record: &Record) -> Vec<String> {
             p.push(format!(
                 "metric `{name}`: value {v} {} is implausibly large",
                 metric.unit
+            ));
+        }
+    }
+    p
+}
+
+/// Problems with a record's `timeline`: a non-positive interval, a series
+/// value that is not a finite non-negative number in range, series of one
+/// direction of different lengths, a log digest that is not SHA-256 hex.
+fn timeline_problems(tl: &crate::record::Timeline) -> Vec<String> {
+    let mut p = Vec::new();
+    if !(tl.interval_s.is_finite() && tl.interval_s > 0.0 && tl.interval_s <= 3600.0) {
+        p.push(format!(
+            "timeline.interval_s {} is not a positive number of seconds (at most 3600)",
+            tl.interval_s
+        ));
+    }
+    for (dir, series) in [("read", &tl.read), ("write", &tl.write), ("trim", &tl.trim)] {
+        let Some(s) = series else { continue };
+        let named = [
+            ("iops", Some(&s.iops), Unit::Iops),
+            ("bw", Some(&s.bw), Unit::BytesPerSec),
+            ("lat", s.lat.as_ref(), Unit::Seconds),
+            ("clat", s.clat.as_ref(), Unit::Seconds),
+        ];
+        let mut lens = Vec::new();
+        for (name, values, unit) in named {
+            let Some(values) = values else { continue };
+            if !values.is_empty() {
+                lens.push((name, values.len()));
+            }
+            if let Some(bad) = values
+                .iter()
+                .find(|v| !v.is_finite() || **v < 0.0 || **v > plausible_max(unit))
+            {
+                p.push(format!(
+                    "timeline.{dir}.{name}: value {bad} is not a plausible {}",
+                    unit.as_str()
+                ));
+            }
+        }
+        if lens.windows(2).any(|w| w[0].1 != w[1].1) {
+            let said: Vec<String> = lens.iter().map(|(n, l)| format!("{n} {l}")).collect();
+            p.push(format!(
+                "timeline.{dir}: series of different lengths ({})",
+                said.join(", ")
+            ));
+        }
+    }
+    for (file, sha) in &tl.logs {
+        if sha.len() != 64 || !sha.bytes().all(|b| b.is_ascii_hexdigit()) {
+            p.push(format!(
+                "timeline.logs `{file}`: sha256 is not 64 hex digits"
             ));
         }
     }
@@ -607,6 +670,71 @@ mod tests {
         let r = parse_record(&good().to_string()).unwrap();
         assert_eq!(r.metrics["write_bw"].value, 1.6e6);
         assert_eq!(r.subject.region, None);
+    }
+
+    #[test]
+    fn a_timeline_and_its_metrics_are_accepted_and_checked() {
+        let mut v = good();
+        v["metrics"]["read_iops_sustained"] = serde_json::json!({"value": 300.0, "unit": "IOPS"});
+        v["metrics"]["read_bw_burst"] = serde_json::json!({"value": 1.2e7, "unit": "B/s"});
+        v["metrics"]["burst_duration"] = serde_json::json!({"value": 2000.0, "unit": "s"});
+        v["metrics"]["burst_ios"] = serde_json::json!({"value": 5.4e6, "unit": "count"});
+        v["metrics"]["burst_bytes"] = serde_json::json!({"value": 2.2e10, "unit": "B"});
+        v["metrics"]["steady_state"] = serde_json::json!({"value": 1.0, "unit": "count"});
+        v["metrics"]["ss_range"] = serde_json::json!({"value": 3.5, "unit": "%"});
+        v["metrics"]["ss_slope"] = serde_json::json!({"value": 1.5, "unit": "%"});
+        v["timeline"] = serde_json::json!({
+            "interval_s": 1.0,
+            "read": {"iops": [3000.0, 300.0], "bw": [1.2e7, 1.2e6], "clat": [1e-4, 1e-3]},
+            "logs": {"t_iops.1.log": "0".repeat(64)},
+            "pattern": "credit-burst"
+        });
+        let r = parse_record(&v.to_string()).unwrap();
+        let tl = r.timeline.as_ref().unwrap();
+        assert_eq!(tl.pattern, Some(crate::record::Pattern::CreditBurst));
+        assert_eq!(
+            tl.read.as_ref().unwrap().clat.as_deref(),
+            Some(&[1e-4, 1e-3][..])
+        );
+        // it survives writing and reading again
+        let again = parse_record(&crate::record::to_json(&r).unwrap()).unwrap();
+        assert_eq!(again, r);
+
+        let mut w = good();
+        w["metrics"]["read_iops_sustained"] = serde_json::json!({"value": 300.0, "unit": "B/s"});
+        assert!(parse_record(&w.to_string())
+            .unwrap_err()
+            .contains("where `IOPS` is expected"));
+        let mut w = good();
+        w["metrics"]["ss_slope"] = serde_json::json!({"value": 3.0, "unit": "count"});
+        assert!(parse_record(&w.to_string())
+            .unwrap_err()
+            .contains("where `%` is expected"));
+        let mut w = v.clone();
+        w["timeline"]["interval_s"] = 0.0.into();
+        assert!(parse_record(&w.to_string())
+            .unwrap_err()
+            .contains("timeline.interval_s 0"));
+        let mut w = v.clone();
+        w["timeline"]["read"]["bw"] = serde_json::json!([1.0]);
+        assert!(parse_record(&w.to_string())
+            .unwrap_err()
+            .contains("timeline.read: series of different lengths (iops 2, bw 1, clat 2)"));
+        let mut w = v.clone();
+        w["timeline"]["read"]["iops"] = serde_json::json!([-1.0, 1.0]);
+        assert!(parse_record(&w.to_string())
+            .unwrap_err()
+            .contains("timeline.read.iops: value -1"));
+        let mut w = v.clone();
+        w["prior_io"] = serde_json::json!({"seconds": -1.0, "bytes": 0.0});
+        assert!(parse_record(&w.to_string())
+            .unwrap_err()
+            .contains("prior_io.seconds -1 is not a non-negative number"));
+        let mut w = v;
+        w["timeline"]["logs"]["x.log"] = "abc".into();
+        assert!(parse_record(&w.to_string())
+            .unwrap_err()
+            .contains("sha256 is not 64 hex"));
     }
 
     #[test]

@@ -31,6 +31,10 @@ pub const METRIC_NAMES: &[MetricName] = &[
     m("read_iops", "read IOPS", true),
     m("write_iops", "write IOPS", true),
     m("mixed_iops", "mixed read/write IOPS", true),
+    m("read_iops_sustained", "sustained read IOPS", true),
+    m("write_iops_sustained", "sustained write IOPS", true),
+    m("read_iops_burst", "burst read IOPS", false),
+    m("write_iops_burst", "burst write IOPS", false),
     m("iops", "IOPS", true),
     m("seq_block_read_bw", "sequential block read", true),
     m("seq_block_write_bw", "sequential block write", true),
@@ -38,6 +42,10 @@ pub const METRIC_NAMES: &[MetricName] = &[
     m("read_bw", "read throughput", true),
     m("write_bw", "write throughput", true),
     m("mixed_bw", "mixed read/write throughput", true),
+    m("read_bw_sustained", "sustained read throughput", true),
+    m("write_bw_sustained", "sustained write throughput", true),
+    m("read_bw_burst", "burst read throughput", false),
+    m("write_bw_burst", "burst write throughput", false),
     m("bw", "throughput", true),
     m("lat_avg", "average latency", true),
     m("read_lat_mean", "mean read latency", false),
@@ -121,6 +129,20 @@ pub const METRIC_NAMES: &[MetricName] = &[
     m("random_create", "random creates", false),
     m("random_stat", "random stats", false),
     m("random_delete", "random deletes", false),
+    m("burst_duration", "burst duration", false),
+    m(
+        "burst_ios",
+        "I/Os of the burst above the sustained level",
+        false,
+    ),
+    m(
+        "burst_bytes",
+        "bytes of the burst above the sustained level",
+        false,
+    ),
+    m("steady_state", "steady state reached", false),
+    m("ss_range", "steady-state range", false),
+    m("ss_slope", "steady-state slope", false),
 ];
 
 /// Splits a `_cpu` or `_lat` twin into its base metric and suffix.
@@ -203,6 +225,20 @@ pub fn metric_order(metric: &str) -> (usize, u8, String) {
 
 /// The unit a metric name implies, for the names whose unit is fixed.
 pub fn expected_unit(name: &str) -> Option<Unit> {
+    // the timeline's levels keep the unit of the metric they qualify
+    if let Some(base) = name
+        .strip_suffix("_burst")
+        .or_else(|| name.strip_suffix("_sustained"))
+    {
+        return expected_unit(base);
+    }
+    match name {
+        "burst_duration" => return Some(Unit::Seconds),
+        "burst_ios" | "steady_state" => return Some(Unit::Count),
+        "burst_bytes" => return Some(Unit::Bytes),
+        "ss_range" | "ss_slope" => return Some(Unit::Percent),
+        _ => {}
+    }
     if name.ends_with("_cpu") {
         Some(Unit::Percent)
     } else if name == "bw" || name.ends_with("_bw") {
@@ -256,8 +292,23 @@ impl TestKind {
                 "read_clat_p99",
                 "write_clat_p99",
                 "mixed_clat_p99",
+                "read_iops_sustained",
+                "write_iops_sustained",
+                "steady_state",
+                "ss_range",
+                "ss_slope",
             ],
-            TestKind::Throughput => &["read_bw", "write_bw", "mixed_bw", "bw"],
+            TestKind::Throughput => &[
+                "read_bw",
+                "write_bw",
+                "mixed_bw",
+                "bw",
+                "read_bw_sustained",
+                "write_bw_sustained",
+                "steady_state",
+                "ss_range",
+                "ss_slope",
+            ],
             TestKind::Latency => &["lat_avg"],
             TestKind::Seek => &["iops"],
             TestKind::FileSystem => &[
@@ -362,6 +413,20 @@ mod tests {
         }
         assert!(TestKind::PageCache.judged().is_empty() && TestKind::PageCache.note().is_some());
         assert!(TestKind::Unknown.judged().is_empty());
+        // what lasts is judged; the burst is shown beside it
+        assert!(TestKind::BlockIo.judges("read_iops_sustained"));
+        assert!(TestKind::Throughput.judges("write_bw_sustained"));
+        assert!(
+            TestKind::BlockIo.judges("steady_state") && TestKind::Throughput.judges("ss_slope")
+        );
+        for burst in [
+            "read_iops_burst",
+            "read_bw_burst",
+            "burst_duration",
+            "burst_ios",
+        ] {
+            assert!(!TestKind::BlockIo.judges(burst) && !TestKind::Throughput.judges(burst));
+        }
     }
 
     #[test]
@@ -372,5 +437,12 @@ mod tests {
         assert_eq!(expected_unit("read_clat_p99"), Some(Unit::Seconds));
         assert_eq!(expected_unit("seq_create_lat"), Some(Unit::Seconds));
         assert_eq!(expected_unit("random_seeks"), None);
+        assert_eq!(expected_unit("read_iops_sustained"), Some(Unit::Iops));
+        assert_eq!(expected_unit("write_bw_burst"), Some(Unit::BytesPerSec));
+        assert_eq!(expected_unit("burst_duration"), Some(Unit::Seconds));
+        assert_eq!(expected_unit("burst_ios"), Some(Unit::Count));
+        assert_eq!(expected_unit("burst_bytes"), Some(Unit::Bytes));
+        assert_eq!(expected_unit("steady_state"), Some(Unit::Count));
+        assert_eq!(expected_unit("ss_slope"), Some(Unit::Percent));
     }
 }

@@ -62,6 +62,105 @@ pub struct Record {
     /// The tool's own output, kept so every number can be traced back.
     #[serde(default)]
     pub raw: Option<Raw>,
+    /// Per-second series of a time-based test, when the tool logged them;
+    /// absent otherwise (optional, so the schema stays `diskdash.record/1`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timeline: Option<Timeline>,
+    /// How much I/O the run had done before this test started (`run`
+    /// records only; absent otherwise): a test after the sustained ones
+    /// meets a volume whose credits they spent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prior_io: Option<PriorIo>,
+}
+
+/// The I/O of a run's earlier tests.
+#[derive(Serialize, Deserialize, JsonSchema, Clone, Debug, PartialEq, Default)]
+pub struct PriorIo {
+    /// Seconds the earlier tests' tools ran.
+    pub seconds: f64,
+    /// Bytes they moved: what each tool reports (fio's `*_io_bytes`, dd's
+    /// `bytes`), else what the test was planned to write at most.
+    pub bytes: f64,
+}
+
+/// What a test did second by second: the series fio logged, the SHA-256
+/// of each log, and how the series was classified.
+#[derive(Serialize, Deserialize, JsonSchema, Clone, Debug, PartialEq)]
+pub struct Timeline {
+    /// Seconds between samples (1 for the logs `run` asks fio for).
+    pub interval_s: f64,
+    /// Reads, when the test read.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub read: Option<Series>,
+    /// Writes, when the test wrote.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub write: Option<Series>,
+    /// Trims, when the test trimmed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trim: Option<Series>,
+    /// Raw log file name (`t_iops.1.log`) to the SHA-256 of its bytes,
+    /// lowercase hex.
+    #[serde(default)]
+    pub logs: BTreeMap<String, String>,
+    /// How the judged series behaves over time; absent when it is too short
+    /// to classify (fewer than 10 samples after the first 3 s).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pattern: Option<Pattern>,
+    /// Mean length of a high phase in seconds, for `periodic-burst`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub burst_on_s: Option<f64>,
+    /// Mean length of a low phase in seconds, for `periodic-burst`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub burst_off_s: Option<f64>,
+}
+
+/// One direction's series, one value per `interval_s`, sample `i` covering
+/// the interval that ends at `(i + 1) * interval_s` seconds.
+#[derive(Serialize, Deserialize, JsonSchema, Clone, Debug, PartialEq, Default)]
+pub struct Series {
+    /// I/O operations per second.
+    #[serde(default)]
+    pub iops: Vec<f64>,
+    /// Bandwidth in B/s.
+    #[serde(default)]
+    pub bw: Vec<f64>,
+    /// Mean total latency (submission and completion) in s, where logged.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lat: Option<Vec<f64>>,
+    /// Mean completion latency in s, where logged.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clat: Option<Vec<f64>>,
+}
+
+/// How a series behaves over time (`src/analysis/timeline.rs` decides).
+#[derive(
+    Serialize, Deserialize, JsonSchema, Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum Pattern {
+    /// One level from start to end.
+    Flat,
+    /// A high level from the start until a bucket of credits ran out, then
+    /// a lower one to the end.
+    CreditBurst,
+    /// A high and a low level alternating at a regular interval.
+    PeriodicBurst,
+    /// Still high, or still moving, at the end: the sustained level was not
+    /// reached, and the one given is a bound.
+    NotExhausted,
+}
+
+impl Pattern {
+    /// The name records use: `flat`, `credit-burst`, `periodic-burst`,
+    /// `not-exhausted`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Pattern::Flat => "flat",
+            Pattern::CreditBurst => "credit-burst",
+            Pattern::PeriodicBurst => "periodic-burst",
+            Pattern::NotExhausted => "not-exhausted",
+        }
+    }
 }
 
 /// How a record's numbers came to be.
@@ -360,6 +459,8 @@ impl Record {
             error: None,
             metrics: BTreeMap::new(),
             raw: None,
+            timeline: None,
+            prior_io: None,
         }
     }
 
@@ -557,7 +658,15 @@ mod tests {
     #[test]
     fn schema_names_the_source_kinds() {
         let s = json_schema();
-        for kind in ["\"run\"", "\"import\"", "\"transcribed\"", "\"bonnie++\""] {
+        for kind in [
+            "\"run\"",
+            "\"import\"",
+            "\"transcribed\"",
+            "\"bonnie++\"",
+            "\"timeline\"",
+            "\"credit-burst\"",
+            "\"interval_s\"",
+        ] {
             assert!(s.contains(kind), "schema lacks {kind}");
         }
     }

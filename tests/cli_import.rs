@@ -211,8 +211,9 @@ fn a_bench_fio_tree_imports_the_json_and_skips_the_latency_logs() {
         .arg(dir.path().join("bench-fio"))
         .assert()
         .code(0)
+        // a latency log alone makes no timeline, and is said to be unread
         .stdout(predicate::str::contains(
-            "randread-64-1_lat.1.log`: not recognised",
+            "randread-64-1_lat.1.log`: a fio per-second log not read",
         ))
         .stdout(predicate::str::contains("imported 1 records"));
     let r = &records_under(&out)[0];
@@ -222,6 +223,7 @@ fn a_bench_fio_tree_imports_the_json_and_skips_the_latency_logs() {
     assert_eq!(r.metrics["read_bw"].value, 340551388.0);
     assert_eq!(r.metrics["read_iops"].value, 83142.428786);
     assert!(!r.metrics.contains_key("write_iops"));
+    assert!(r.timeline.is_none());
 }
 
 #[test]
@@ -381,4 +383,78 @@ fn a_fifo_or_a_device_is_refused_not_read() {
             predicate::str::contains("fio.json`: not a regular file")
                 .and(predicate::str::contains("/dev/zero`: not a regular file")),
         );
+}
+
+#[test]
+fn fio_logs_beside_the_json_become_its_timeline() {
+    // a bench-fio style folder: seqread.json and seqread_{iops,bw,lat,clat}.1.log
+    let out = tempfile::tempdir().unwrap();
+    diskdash()
+        .args(["import", "--study", "demo", "--offering", "gp2"])
+        .arg("--out")
+        .arg(out.path())
+        .arg("tests/fixtures/fio/logs/tree")
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("imported 1 records"))
+        // the logs are read with the JSON, not offered as output of their own
+        .stdout(predicate::str::contains("skipped").not());
+    let records = records_under(out.path());
+    assert_eq!(records.len(), 1);
+    let r = &records[0];
+    assert_eq!(r.test.id, "fio-read-1m-qd4");
+    let tl = r.timeline.as_ref().expect("a timeline");
+    assert_eq!(tl.interval_s, 1.0);
+    let read = tl.read.as_ref().unwrap();
+    // `1000, 891, 0, 0, 0` in seqread_iops.1.log
+    assert_eq!(read.iops[0], 891.0);
+    assert_eq!(read.iops.len(), read.bw.len());
+    assert!(read.iops.len() >= 14, "{}", read.iops.len());
+    assert!(read.clat.is_some() && read.lat.is_some());
+    let sha = |n: &str| {
+        diskdash::import::hex_sha256(
+            &std::fs::read(format!("tests/fixtures/fio/logs/tree/{n}")).unwrap(),
+        )
+    };
+    assert_eq!(tl.logs.len(), 4);
+    assert_eq!(tl.logs["seqread_iops.1.log"], sha("seqread_iops.1.log"));
+    // 1 MiB sequential reads: a throughput test, classified on bandwidth
+    assert!(tl.pattern.is_some());
+    assert_eq!(r.metrics["read_bw_sustained"].unit, "B/s");
+    assert_eq!(r.metrics["read_iops_sustained"].unit, "IOPS");
+    assert!(r.metrics.contains_key("steady_state"));
+    diskdash().arg("check").arg(out.path()).assert().code(0);
+}
+
+#[test]
+fn an_imported_timeline_is_charted_on_its_test_page() {
+    let dir = tempfile::tempdir().unwrap();
+    let records = dir.path().join("records");
+    diskdash()
+        .args(["import", "--study", "demo", "--offering", "gp2"])
+        .arg("--out")
+        .arg(&records)
+        .arg("tests/fixtures/fio/logs/tree")
+        .assert()
+        .code(0);
+    let site = dir.path().join("site");
+    diskdash()
+        .arg("report")
+        .arg(&records)
+        .arg("--out")
+        .arg(&site)
+        .assert()
+        .code(0);
+    let page = std::fs::read_to_string(site.join("tests/demo/fio-read-1m-qd4.html")).unwrap();
+    assert!(page.contains("<h2>Over time</h2>"), "{page}");
+    assert!(page.contains("read throughput over time"));
+    // the caption in words, also in the chart's description
+    assert!(page.contains("throughout; steady state reached"), "{page}");
+    let charts: Vec<_> = walkdir::WalkDir::new(site.join("charts/demo/fio-read-1m-qd4"))
+        .into_iter()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with("timeline-") && n.ends_with(".svg"))
+        .collect();
+    // light, dark, narrow light, narrow dark
+    assert_eq!(charts.len(), 4, "{charts:?}");
 }

@@ -293,6 +293,18 @@ fn bookkeeping_is_never_judged_for_run_and_import_records_of_every_tool() {
             &["read_iops", "write_iops", "read_clat_p99", "write_clat_p99"][..],
         ),
         ("fio-seq", &["read_bw", "write_bw"][..]),
+        // the sustained random reads: judged on what lasts, not the burst
+        (
+            "fio-sustained",
+            &[
+                "read_iops",
+                "read_clat_p99",
+                "read_iops_sustained",
+                "steady_state",
+                "ss_range",
+                "ss_slope",
+            ][..],
+        ),
         ("ioping-latency", &["lat_avg"][..]),
         ("ioping-seek", &["iops"][..]),
         ("ioping-seq", &["bw"][..]),
@@ -302,6 +314,8 @@ fn bookkeeping_is_never_judged_for_run_and_import_records_of_every_tool() {
             "bonnie"
         } else if test.starts_with("dd") {
             "dd"
+        } else if test.starts_with("fio-sustained") {
+            "fio-sustained"
         } else if test.starts_with("fio-rand") {
             "fio-rand"
         } else if test.starts_with("fio") {
@@ -332,6 +346,7 @@ fn bookkeeping_is_never_judged_for_run_and_import_records_of_every_tool() {
         "dd",
         "fio-rand",
         "fio-seq",
+        "fio-sustained",
         "ioping-latency",
         "ioping-seek",
         "ioping-seq",

@@ -74,13 +74,14 @@ fn quick_suite_with_the_real_tools() {
         .unwrap();
     let stderr = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(0), "{stderr}");
-    assert!(stderr.contains("12 of 12 jobs ok"), "{stderr}");
+    assert!(stderr.contains("13 of 13 jobs ok"), "{stderr}");
 
     let recs = records(out.path());
-    assert_eq!(recs.len(), 12);
+    assert_eq!(recs.len(), 13);
     let mut ids: Vec<&str> = recs.iter().map(|r| r.test.id.as_str()).collect();
     ids.sort();
     let mut expected = vec![
+        "fio-sustained-randread-4k-qd32",
         "dd-write-bulk",
         "dd-write-128k-fdatasync",
         "dd-write-8k-fdatasync",
@@ -136,6 +137,17 @@ fn quick_suite_with_the_real_tools() {
     }
     // no scratch left behind
     assert!(std::fs::read_dir(target.path()).unwrap().next().is_none());
+    // the sustained test kept 20 s of real per-second logs
+    let sustained = recs
+        .iter()
+        .find(|r| r.test.id == "fio-sustained-randread-4k-qd32")
+        .unwrap();
+    let tl = sustained.timeline.as_ref().expect("a timeline");
+    let n = tl.read.as_ref().unwrap().iops.len();
+    assert!((18..=21).contains(&n), "{n} samples");
+    assert_eq!(tl.logs.len(), 4, "{:?}", tl.logs.keys());
+    assert!(tl.pattern.is_some());
+    assert!(sustained.metrics["read_iops_sustained"].value > 0.0);
 
     let check = Command::new(BIN)
         .arg("check")

@@ -87,8 +87,18 @@ fn quick_suite_replayed_gives_one_ok_record_per_test() {
         assert_eq!(r.status, Status::Ok, "{}: {:?}", r.test.id, r.error);
     }
     assert_eq!(code, 0);
-    assert_eq!(recs.len(), 12);
-    assert_eq!(ex.ran.len(), 12);
+    assert_eq!(recs.len(), 13);
+    assert_eq!(ex.ran.len(), 13);
+    // the sustained test runs first, to meet the volume as handed over
+    assert_eq!(ex.ran[0], "fio-sustained-randread-4k-qd32");
+    let sustained = find(&recs, "fio-sustained-randread-4k-qd32");
+    assert_eq!(sustained.timeline.as_ref().unwrap().logs.len(), 4);
+    // it met an untouched volume; the next test knows what it had done
+    let prior = sustained.prior_io.as_ref().unwrap();
+    assert_eq!((prior.seconds, prior.bytes), (0.0, 0.0));
+    let next = find(&recs, "dd-write-bulk").prior_io.as_ref().unwrap();
+    assert_eq!(next.seconds, 1.0);
+    assert_eq!(next.bytes, sustained.metrics["read_io_bytes"].value);
     // nothing left in the target: the scratch directory is gone
     assert!(is_empty_dir(target.path()));
 
@@ -417,4 +427,65 @@ fn usage_errors_give_2_and_touch_nothing() {
         .map(|e| e.unwrap().file_name())
         .collect();
     assert_eq!(names, ["file"]);
+}
+
+#[test]
+fn a_time_based_fio_test_keeps_its_per_second_logs_as_a_timeline() {
+    let target = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let suite = out.path().join("sustained.toml");
+    std::fs::write(
+        &suite,
+        "name = \"s\"\n[[test]]\nid = \"fio-sustained-read-1m-qd4\"\ntool = \"fio\"\nrw = \"read\"\n\
+         bs = \"1m\"\niodepth = 4\nsize = \"32m\"\ntime_based = true\nruntime = 15\n",
+    )
+    .unwrap();
+    // fio 3.33's output and logs of that test (tests/fixtures/fio/logs/tree),
+    // under the names diskdash gives them
+    let tree = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/fio/logs/tree");
+    let read = |n: &str| std::fs::read_to_string(tree.join(n)).unwrap();
+    let logs = ["iops", "bw", "lat", "clat"]
+        .iter()
+        .map(|k| {
+            (
+                format!("fio_{k}.1.log"),
+                read(&format!("seqread_{k}.1.log")),
+            )
+        })
+        .collect();
+    let mut ex = replay().capture(
+        "fio-sustained-read-1m-qd4",
+        Capture {
+            output_file: Some(read("seqread.json")),
+            logs,
+            ..Default::default()
+        },
+    );
+    let records_dir = out.path().join("records");
+    let args = run_args(&[
+        "--target",
+        target.path().to_str().unwrap(),
+        "--suite",
+        suite.to_str().unwrap(),
+        "--out",
+        records_dir.to_str().unwrap(),
+    ]);
+    let code = diskdash::cmd::run::run_with(&args, &mut ex, &AtomicUsize::new(0)).unwrap();
+    assert_eq!(code, 0);
+    let recs = records(&records_dir);
+    let r = find(&recs, "fio-sustained-read-1m-qd4");
+    assert_eq!(r.status, Status::Ok, "{:?}", r.error);
+    let tl = r.timeline.as_ref().expect("a timeline");
+    // `1000, 891, 0, 0, 0` in the IOPS log
+    assert_eq!(tl.read.as_ref().unwrap().iops[0], 891.0);
+    assert_eq!(
+        tl.logs["fio_iops.1.log"],
+        diskdash::import::hex_sha256(read("seqread_iops.1.log").as_bytes())
+    );
+    assert!(tl.pattern.is_some());
+    assert_eq!(r.metrics["read_bw_sustained"].unit, "B/s");
+    assert!(!r.test.parameters.contains_key("timeline_error"));
+    let cmd = r.test.command.as_deref().unwrap();
+    assert!(cmd.contains("--log_avg_msec=1000"), "{cmd}");
+    assert!(cmd.contains("--write_iops_log="), "{cmd}");
 }

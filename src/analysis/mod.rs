@@ -10,6 +10,7 @@ use crate::record::Record;
 
 pub mod prices;
 pub mod stats;
+pub mod timeline;
 pub mod value;
 
 use prices::PriceBook;

@@ -43,6 +43,9 @@ pub struct RunArgs {
     /// Time limit per test in seconds (overrides the suite's); at least 1.
     #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(u64).range(1..))]
     pub timeout: Option<u64>,
+    /// Runtime in minutes of the sustained tests (`fio-sustained-*`), overriding the suite's.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=10080))]
+    pub sustained_minutes: Option<u64>,
     /// Remove the scratch directories of runs that are gone (killed, crashed) from the target first.
     #[arg(long)]
     pub clean_stale: bool,
@@ -64,6 +67,7 @@ pub fn options(args: &RunArgs) -> Result<RunOptions> {
             only: args.only.clone(),
             skip: args.skip.clone(),
             timeout_s: args.timeout,
+            sustained_minutes: args.sustained_minutes,
         },
         dry_run: args.dry_run,
         list: args.list,

@@ -38,6 +38,9 @@ pub struct Outcome {
     /// Bytes printed on stdout and stderr, when more than the kept head
     /// and tail ([`crate::bounded::STREAM_LIMIT`]); `None` when whole.
     pub stdout_bytes: Option<u64>,
+    /// fio's per-second logs the tool left in the job directory (file
+    /// name, bytes), sorted by name; `_slat` logs are not read.
+    pub logs: Vec<(String, Vec<u8>)>,
     /// As `stdout_bytes`, for stderr.
     pub stderr_bytes: Option<u64>,
 }
@@ -225,6 +228,7 @@ impl Executor for RealExecutor {
             _ => None,
         };
         Ok(Outcome {
+            logs: read_logs(dir),
             stdout,
             stderr,
             output_file,
@@ -237,6 +241,39 @@ impl Executor for RealExecutor {
             stderr_bytes,
         })
     }
+}
+
+/// The largest per-second log read: a day of 1 s rows is about 2 MiB.
+const LOG_LIMIT: u64 = 64 << 20;
+
+/// fio's per-second logs in `dir` (see [`crate::tools::fio::log`]), read
+/// as the output file is (no symlinks, regular files, at most
+/// [`LOG_LIMIT`] bytes each), sorted by name.
+fn read_logs(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut out: Vec<(String, Vec<u8>)> = entries
+        .filter_map(|e| e.ok())
+        .filter_map(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            crate::tools::fio::log::log_name(&name)?;
+            let file = std::fs::OpenOptions::new()
+                .read(true)
+                .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+                .open(e.path())
+                .ok()?;
+            if !file.metadata().ok()?.is_file() {
+                return None;
+            }
+            let mut bytes = Vec::new();
+            file.take(LOG_LIMIT).read_to_end(&mut bytes).ok()?;
+            Some((name, bytes))
+        })
+        .collect();
+    out.sort();
+    out
 }
 
 /// Reads the tool's output file without following a symlink (a `fio.json`
@@ -365,6 +402,8 @@ pub struct Capture {
     pub exit_code: i32,
     /// Reported duration in seconds.
     pub duration_s: f64,
+    /// fio's per-second logs (file name, text).
+    pub logs: Vec<(String, String)>,
 }
 
 /// Plays captured output back, keyed by test id, so the whole run path can
@@ -404,7 +443,8 @@ impl ReplayExecutor {
     }
 
     /// Loads captures from `dir/<test-id>/` with files `stdout`, `stderr`,
-    /// `output` (fio's JSON) and `exit_code`, each optional.
+    /// `output` (fio's JSON), `exit_code` and fio's per-second logs
+    /// (`fio_iops.1.log`, ...), each optional.
     pub fn load_dir(mut self, dir: &Path) -> Result<Self> {
         let entries =
             std::fs::read_dir(dir).with_context(|| format!("cannot read `{}`", dir.display()))?;
@@ -422,6 +462,18 @@ impl ReplayExecutor {
                     .and_then(|s| s.trim().parse().ok())
                     .unwrap_or(0),
                 duration_s: 1.0,
+                logs: {
+                    let mut logs: Vec<(String, String)> = std::fs::read_dir(e.path())
+                        .into_iter()
+                        .flatten()
+                        .filter_map(|f| f.ok())
+                        .map(|f| f.file_name().to_string_lossy().into_owned())
+                        .filter(|n| crate::tools::fio::log::log_name(n).is_some())
+                        .filter_map(|n| Some((n.clone(), read(&n)?)))
+                        .collect();
+                    logs.sort();
+                    logs
+                },
             };
             let id = e.file_name().to_string_lossy().into_owned();
             self.captures.insert(id, capture);
@@ -452,6 +504,11 @@ impl Executor for ReplayExecutor {
             .get(test_id)
             .with_context(|| format!("no captured output for test `{test_id}`"))?;
         Ok(Outcome {
+            logs: c
+                .logs
+                .iter()
+                .map(|(n, t)| (n.clone(), t.clone().into_bytes()))
+                .collect(),
             stdout: c.stdout.clone(),
             stderr: c.stderr.clone(),
             output_file: c.output_file.clone(),

@@ -296,6 +296,7 @@ fn execute(ready: Ready, executor: &mut dyn Executor, signal: &AtomicUsize) -> R
     let mut stopped_by = None;
     let mut write_error = None;
     let mut vanished_error = None;
+    let mut prior = record::PriorIo::default();
     for (index, job) in jobs.iter().enumerate() {
         let sig = signal.load(Ordering::SeqCst);
         if sig != 0 {
@@ -314,6 +315,9 @@ fn execute(ready: Ready, executor: &mut dyn Executor, signal: &AtomicUsize) -> R
             })
             .clone();
         let (mut record, interrupted) = run_job(&ctx, job, &scratch, executor, version.as_deref());
+        record.prior_io = Some(prior.clone());
+        prior.seconds += record.duration_s.unwrap_or(0.0);
+        prior.bytes += bytes_moved(&record, job);
         // a test whose scratch vanished under it measured nothing we can
         // name (or another disk): its record says so and the run stops
         let vanished = scratch.verify().err();
@@ -526,6 +530,7 @@ fn run_job(
             if rec.test.tool_version.is_none() {
                 rec.test.tool_version = parsed.tool_version;
             }
+            attach_logs(&mut rec, &outcome);
         }
         Err(e) => {
             rec.status = Status::Failed;
@@ -533,6 +538,50 @@ fn run_job(
         }
     }
     (rec, outcome.interrupted)
+}
+
+/// Gives a fio record the timeline of the per-second logs its run left
+/// (those of [`crate::tools::fio::LOG_PREFIX`]). A log that cannot be read
+/// costs the timeline, not the test: the record keeps its metrics and says
+/// why in a `timeline_error` parameter.
+fn attach_logs(rec: &mut Record, o: &Outcome) {
+    let ours: Vec<(String, Vec<u8>)> = o
+        .logs
+        .iter()
+        .filter(|(n, _)| {
+            crate::tools::fio::log::log_name(n)
+                .is_some_and(|(p, _, _)| p == crate::tools::fio::LOG_PREFIX)
+        })
+        .cloned()
+        .collect();
+    if rec.test.tool != crate::record::Tool::Fio || ours.is_empty() {
+        return;
+    }
+    if let Err(e) = crate::analysis::timeline::attach_logs(rec, &ours) {
+        rec.test
+            .parameters
+            .insert("timeline_error".into(), format!("{e:#}").into());
+    }
+}
+
+/// The bytes a finished test moved: the tool's own count where it gives
+/// one, else the most it was planned to write; 0 for a test that did not
+/// start.
+fn bytes_moved(rec: &Record, job: &Job) -> f64 {
+    if rec.duration_s.is_none() {
+        return 0.0;
+    }
+    let reported: Vec<f64> = rec
+        .metrics
+        .iter()
+        .filter(|(n, _)| n.as_str() == "bytes" || n.ends_with("_io_bytes"))
+        .map(|(_, m)| m.value)
+        .collect();
+    if reported.is_empty() {
+        job.invocation.bytes as f64
+    } else {
+        reported.iter().sum()
+    }
 }
 
 fn raw_of(o: &Outcome, from: &OutputFrom) -> Raw {

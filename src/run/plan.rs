@@ -84,7 +84,14 @@ pub struct Selection {
     pub skip: Vec<String>,
     /// `--timeout`: time limit per test in seconds.
     pub timeout_s: Option<u64>,
+    /// `--sustained-minutes`: the runtime of the sustained tests (ids
+    /// starting with [`SUSTAINED_PREFIX`]), overriding the suite's.
+    pub sustained_minutes: Option<u64>,
 }
+
+/// The ids of the tests that measure a volume over time, run before all
+/// others so that they meet it as it was handed over.
+pub const SUSTAINED_PREFIX: &str = "fio-sustained-";
 
 /// Loads a suite by name (`quick`, `standard`) or from a TOML file.
 pub fn load_suite(name_or_path: &str) -> Result<Suite> {
@@ -289,6 +296,9 @@ pub fn plan(
     if sel.repeat == Some(0) {
         bail!("--repeat 0: expected at least 1");
     }
+    if sel.sustained_minutes == Some(0) {
+        bail!("--sustained-minutes 0: expected at least 1");
+    }
     let mut jobs = Vec::new();
     for spec in &suite.tests {
         if !sel.only.is_empty() && !sel.only.contains(&spec.id) {
@@ -298,11 +308,23 @@ pub fn plan(
             continue;
         }
         let repetitions = sel.repeat.or(spec.repeat).unwrap_or(suite.repeat).max(1);
-        let timeout_s = sel
+        let mut timeout_s = sel
             .timeout_s
             .or(spec.timeout_s)
             .unwrap_or(suite.timeout_s)
             .max(1);
+        let mut spec = spec.clone();
+        if let Some(minutes) = sel.sustained_minutes {
+            if spec.id.starts_with(SUSTAINED_PREFIX) {
+                let runtime = minutes.saturating_mul(60);
+                spec.params.insert("runtime".into(), runtime.into());
+                // the limit leaves fio five minutes to lay out and finish
+                if sel.timeout_s.is_none() {
+                    timeout_s = timeout_s.max(runtime.saturating_add(300));
+                }
+            }
+        }
+        let spec = &spec;
         for repetition in 1..=repetitions {
             let dir = scratch.join(format!("{}.r{repetition}", spec.id));
             let ctx = BuildCtx {
@@ -357,6 +379,8 @@ mod tests {
         assert_eq!(
             ids,
             [
+                "fio-sustained-randread-4k-qd32",
+                "fio-sustained-read-1m-qd16",
                 "dd-write-bulk",
                 "dd-write-128k-fdatasync",
                 "dd-write-8k-fdatasync",
@@ -371,12 +395,57 @@ mod tests {
                 "bonnie"
             ]
         );
-        // 11 tests three times, bonnie++ once
-        assert_eq!(jobs.len(), 11 * 3 + 1);
+        // the sustained tests once, 11 tests three times, bonnie++ once
+        assert_eq!(jobs.len(), 2 + 11 * 3 + 1);
         let bonnie: Vec<_> = jobs.iter().filter(|j| j.test_id == "bonnie").collect();
         assert_eq!(bonnie.len(), 1);
-        assert_eq!(jobs[2].repetition, 3);
-        assert_eq!(jobs[2].dir, Path::new("/mnt/x/S/dd-write-bulk.r3"));
+        assert_eq!(jobs[4].repetition, 3);
+        assert_eq!(jobs[4].dir, Path::new("/mnt/x/S/dd-write-bulk.r3"));
+    }
+
+    #[test]
+    fn sustained_tests_run_45_and_20_minutes_unless_told() {
+        let jobs = standard_jobs(&Selection::default());
+        let args = |j: &Job| j.invocation.args.clone();
+        assert!(args(&jobs[0]).contains(&"--runtime=2700".to_string()));
+        assert!(args(&jobs[0]).contains(&"--iodepth=32".to_string()));
+        assert!(args(&jobs[0]).contains(&"--log_avg_msec=1000".to_string()));
+        assert!(args(&jobs[1]).contains(&"--runtime=1200".to_string()));
+        assert!(args(&jobs[1]).contains(&"--bs=1m".to_string()));
+        let jobs = standard_jobs(&Selection {
+            sustained_minutes: Some(5),
+            ..Default::default()
+        });
+        for j in &jobs[..2] {
+            assert!(
+                args(j).contains(&"--runtime=300".to_string()),
+                "{:?}",
+                args(j)
+            );
+        }
+        assert_eq!((jobs[0].timeout_s, jobs[1].timeout_s), (3600, 7200));
+        // other tests keep theirs
+        assert!(!args(&jobs[2]).iter().any(|a| a.starts_with("--runtime")));
+        let jobs = standard_jobs(&Selection {
+            sustained_minutes: Some(240),
+            ..Default::default()
+        });
+        // the time limit grows with the runtime
+        assert_eq!(jobs[0].timeout_s, 240 * 60 + 300);
+        // the planner knows they take their whole runtime: 65 min and more
+        let all = standard_jobs(&Selection::default());
+        let first_two: f64 = all[..2].iter().map(|j| j.invocation.estimate_s).sum();
+        assert!(first_two >= 3900.0, "{first_two}");
+        let quick = load_suite("quick").unwrap();
+        let jobs = plan(&quick, &Selection::default(), Path::new("/s"), None, false).unwrap();
+        assert_eq!(jobs[0].test_id, "fio-sustained-randread-4k-qd32");
+        assert!(jobs[0].invocation.estimate_s >= 21.0);
+        assert!(args(&jobs[0]).contains(&"--runtime=20".to_string()));
+        let zero = Selection {
+            sustained_minutes: Some(0),
+            ..Default::default()
+        };
+        assert!(plan(&quick, &zero, Path::new("/s"), None, false).is_err());
     }
 
     #[test]
@@ -491,6 +560,7 @@ mod tests {
             skip: vec!["ioping-seek".into()],
             repeat: Some(2),
             timeout_s: Some(9),
+            sustained_minutes: None,
         };
         let jobs = standard_jobs(&sel);
         assert_eq!(jobs.len(), 2);
@@ -515,7 +585,7 @@ mod tests {
     fn quick_suite_is_small_and_one_repetition() {
         let suite = load_suite("quick").unwrap();
         let jobs = plan(&suite, &Selection::default(), Path::new("/s"), None, false).unwrap();
-        assert_eq!(jobs.len(), 12);
+        assert_eq!(jobs.len(), 13);
         for j in &jobs {
             assert!(
                 j.invocation.bytes <= 128 << 20,
@@ -645,6 +715,36 @@ mod tests {
             let e = format!("{:#}", one(&format!("tool = 'fio'\n{key}")).unwrap_err());
             assert!(e.contains("cannot be set in a suite"), "{e}");
         }
+    }
+
+    #[test]
+    fn a_time_based_fio_test_logs_every_second_into_its_directory() {
+        let j = one("tool = 'fio'\ntime_based = true\nruntime = 20\nrw = 'randread'").unwrap();
+        let args = &j.invocation.args;
+        for want in [
+            "--write_iops_log=/s/t.r1/fio",
+            "--write_bw_log=/s/t.r1/fio",
+            "--write_lat_log=/s/t.r1/fio",
+            "--log_avg_msec=1000",
+        ] {
+            assert!(args.contains(&want.to_string()), "{want}: {args:?}");
+        }
+        // a size-bound test does not
+        let j = one("tool = 'fio'\nruntime = 20").unwrap();
+        assert!(!j.invocation.args.iter().any(|a| a.contains("log")));
+        // the suite may neither set log options nor hide the start
+        for key in ["log_avg_msec = 500", "log_offset = 1", "per_job_logs = 0"] {
+            let e = format!("{:#}", one(&format!("tool = 'fio'\n{key}")).unwrap_err());
+            assert!(e.contains("cannot be set in a suite"), "{key}: {e}");
+        }
+        let e = format!(
+            "{:#}",
+            one("tool = 'fio'\ntime_based = 1\nruntime = 20\nramp_time = 5").unwrap_err()
+        );
+        assert!(
+            e.contains("`ramp_time` cannot be set on a time-based test"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -19,7 +19,7 @@
 //! input, ids included: each spec spells out the content key its ids are
 //! hashed from.
 //!
-//! One file per chart family (`bar`, `percentile`, `value`), the row frame
+//! One file per chart family (`bar`, `percentile`, `timeline`, `value`), the row frame
 //! that bar and percentile charts share (`rows`), axes (`scale`), the SVG
 //! document (`svg`), text measuring and wording (`text`) and content keys
 //! (`key`).
@@ -33,6 +33,7 @@ mod rows;
 mod scale;
 mod svg;
 mod text;
+mod timeline;
 mod value;
 
 #[cfg(test)]
@@ -42,6 +43,7 @@ pub use bar::{bar_chart, Bar, BarChart};
 pub use distribution::{distribution_chart, pct_label, DistributionChart, DistributionSeries};
 pub use percentile::{percentile_chart, PercentileChart, PercentileSeries};
 pub use qdepth::{qd_chart, QdChart, QdPoint};
+pub use timeline::{caption, duration_words, timeline_chart, TimelineChart, Words};
 pub use value::{value_chart, ValueChart, ValuePoint};
 
 use anyhow::Result;

@@ -335,6 +335,15 @@ impl Doc {
         );
     }
 
+    /// A translucent neutral rectangle marking a span (a timeline's burst),
+    /// readable on the light and the dark background alike.
+    pub(super) fn shade(&mut self, x: f64, y: f64, w: f64, h: f64) {
+        let _ = writeln!(
+            self.out,
+            "<rect x=\"{x:.1}\" y=\"{y:.1}\" width=\"{w:.1}\" height=\"{h:.1}\" fill=\"#808080\" fill-opacity=\"0.18\"/>"
+        );
+    }
+
     /// Tick labels under a horizontal axis at `axis_y`.
     pub(super) fn ticks_below(&mut self, xs: &Scale, ticks: &[f64], axis_y: f64) {
         for t in ticks {

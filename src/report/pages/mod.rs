@@ -25,6 +25,7 @@ mod qdepth;
 pub mod run;
 pub mod study;
 pub mod test;
+mod timeline;
 pub mod value;
 
 /// What every page shares: titles and the path back to the site root.

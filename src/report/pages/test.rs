@@ -83,6 +83,8 @@ pub struct TestPage {
     pub metrics: Vec<MetricSection>,
     pub percentiles: Vec<ChartView>,
     pub distributions: Vec<DistributionView>,
+    /// Per-second charts of the records that kept a timeline.
+    pub timelines: Vec<ChartView>,
     pub runs: Vec<RunLink>,
 }
 
@@ -317,6 +319,7 @@ pub(super) fn build(ctx: PageCtx, study: &str, test: &str, site: &mut Site) -> R
         ));
     }
     let distributions = distributions(ctx, s, study, test, &order, site);
+    let timelines = super::timeline::charts(&ctx, site, &sorted, &sslug, &tslug, kind);
     let page = TestPage {
         page: ctx.meta(
             format!("{test} in {study}"),
@@ -335,6 +338,7 @@ pub(super) fn build(ctx: PageCtx, study: &str, test: &str, site: &mut Site) -> R
         metrics,
         percentiles,
         distributions,
+        timelines,
         runs: sorted.iter().map(|r| ctx.run_link(r)).collect(),
     };
     render(site, ctx.paths.test_page(study, test), &page)

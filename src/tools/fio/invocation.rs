@@ -24,6 +24,18 @@ const RESERVED: &[&str] = &[
     "write_lat_log",
     "write_iops_log",
     "write_hist_log",
+    // diskdash asks for the per-second logs of a time-based test itself
+    "log_avg_msec",
+    "log_hist_msec",
+    "log_max_value",
+    "log_window_value",
+    "log_offset",
+    "log_prio",
+    "log_compression",
+    "log_store_compressed",
+    "log_unix_epoch",
+    "log_alternate_epoch",
+    "per_job_logs",
     "exec_prerun",
     "exec_postrun",
     "ioscheduler",
@@ -127,7 +139,12 @@ pub fn command(params: &Params, ctx: &BuildCtx) -> Result<Invocation> {
         args.push(format!("--runtime={r}"));
         // seconds as a float, as the parser gives it for imported records
         parameters.insert("runtime".into(), (r as f64).into());
-        estimate = estimate.min(1.0 + r as f64);
+        estimate = if is_time_based(params) {
+            // it runs the whole runtime, after laying the file out
+            estimate + r as f64
+        } else {
+            estimate.min(1.0 + r as f64)
+        };
     }
     for (k, v) in p.rest() {
         // anything but a plain option name could smuggle `=value` into the argument
@@ -164,6 +181,18 @@ pub fn command(params: &Params, ctx: &BuildCtx) -> Result<Invocation> {
         }
         parameters.insert(k.clone(), v.clone());
     }
+    // a time-based test gets per-second logs (see `LOG_PREFIX`); a ramp
+    // would hide the first seconds, which is where a burst is
+    if is_time_based(params) && runtime.is_some() {
+        if params.contains_key("ramp_time") {
+            bail!("fio parameter `ramp_time` cannot be set on a time-based test: its per-second log must start with the test");
+        }
+        let prefix = ctx.dir.join(LOG_PREFIX);
+        for log in ["write_iops_log", "write_bw_log", "write_lat_log"] {
+            args.push(format!("--{log}={}", prefix.display()));
+        }
+        args.push("--log_avg_msec=1000".into());
+    }
     args.push("--output-format=json".into());
     args.push(format!("--output={}", out.display()));
     Ok(Invocation {
@@ -175,6 +204,22 @@ pub fn command(params: &Params, ctx: &BuildCtx) -> Result<Invocation> {
         estimate_s: estimate,
         parameters,
     })
+}
+
+/// The prefix of the per-second logs fio writes into the job's directory
+/// for a time-based test (`fio_iops.1.log`, `fio_bw.1.log`, `fio_lat.1.log`,
+/// `fio_clat.1.log`, `fio_slat.1.log`).
+pub const LOG_PREFIX: &str = "fio";
+
+/// Whether a suite's parameters make the test time-based (`time_based =
+/// true`, `1` or `"1"`).
+pub fn is_time_based(params: &Params) -> bool {
+    match params.get("time_based") {
+        Some(serde_json::Value::Bool(b)) => *b,
+        Some(serde_json::Value::Number(n)) => n.as_u64() == Some(1),
+        Some(serde_json::Value::String(s)) => s == "1" || s == "true",
+        _ => false,
+    }
 }
 
 /// A number stays a number in the record, everything else a string.

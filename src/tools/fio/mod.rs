@@ -20,6 +20,7 @@ use crate::record::Tool;
 mod combine;
 mod invocation;
 mod json;
+pub mod log;
 mod pasted;
 mod runs;
 mod terse;
@@ -28,7 +29,7 @@ mod tests;
 mod text;
 mod yabs;
 
-pub use invocation::command;
+pub use invocation::{command, is_time_based, LOG_PREFIX};
 pub use pasted::read_command;
 
 use combine::group_parsed;

@@ -1,0 +1,327 @@
+//! The timeline chart: a time-based test's per-second IOPS or bandwidth,
+//! its rolling median, horizontal lines at the burst and sustained levels,
+//! the burst shaded, and a caption in words ("3,000 IOPS for 33 min (5.4 M
+//! I/Os), then 300 IOPS; steady state reached").
+
+use anyhow::Result;
+
+use super::scale::Scale;
+use super::svg::*;
+use super::text::*;
+use super::*;
+
+/// One timeline, values already in the display unit.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TimelineChart {
+    pub title: String,
+    pub desc: String,
+    /// Display unit of the values, e.g. `IOPS` or `MB/s`.
+    pub unit: String,
+    /// Seconds between samples.
+    pub interval_s: f64,
+    /// One value per interval from the start of the run.
+    pub values: Vec<f64>,
+    /// The rolling median, one value per sample from `rolling_start_s` on.
+    pub rolling: Vec<f64>,
+    /// Seconds from the start of the first rolling-median sample.
+    pub rolling_start_s: f64,
+    /// The burst level B, if there is one.
+    pub burst: Option<f64>,
+    /// The sustained level S.
+    pub sustained: Option<f64>,
+    /// Where the burst ends (t_drop), seconds from the start.
+    pub burst_end_s: Option<f64>,
+    /// The caption, in words (see [`caption`]).
+    pub caption: String,
+}
+
+/// What [`caption`] says about one timeline.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Words<'a> {
+    /// `flat`, `credit-burst`, `periodic-burst` or `not-exhausted`.
+    pub pattern: &'a str,
+    /// The burst level, formatted with its unit (`3,000 IOPS`).
+    pub burst: Option<&'a str>,
+    /// The sustained level, formatted with its unit (`300 IOPS`).
+    pub sustained: &'a str,
+    /// Burst duration in seconds (credit bursts).
+    pub burst_s: Option<f64>,
+    /// Burst volume, formatted (`5.4 M I/Os`).
+    pub volume: Option<&'a str>,
+    /// High and low phase lengths in seconds (periodic bursts).
+    pub on_off_s: Option<(f64, f64)>,
+    /// Length of the run in seconds.
+    pub run_s: f64,
+    /// Whether the SNIA steady-state test passed.
+    pub steady: bool,
+}
+
+/// A duration in words: `45 s`, `33 min`, `2.5 h`.
+pub fn duration_words(s: f64) -> String {
+    if s < 120.0 {
+        format!("{} s", s.round())
+    } else if s < 2.0 * 3600.0 {
+        format!("{} min", (s / 60.0).round())
+    } else {
+        format!("{:.1} h", s / 3600.0)
+    }
+}
+
+/// The caption of a timeline: "3,000 IOPS for 33 min (5.4 M I/Os), then 300
+/// IOPS; steady state reached".
+pub fn caption(w: &Words<'_>) -> String {
+    let steady = if w.steady {
+        "steady state reached"
+    } else {
+        "no steady state"
+    };
+    let level = match (w.pattern, w.burst) {
+        ("credit-burst", Some(b)) => {
+            let how_long = w
+                .burst_s
+                .map(|s| format!(" for {}", duration_words(s)))
+                .unwrap_or_default();
+            let volume = w.volume.map(|v| format!(" ({v})")).unwrap_or_default();
+            format!("{b}{how_long}{volume}, then {}", w.sustained)
+        }
+        ("periodic-burst", Some(b)) => match w.on_off_s {
+            Some((on, off)) => format!(
+                "{b} for {} in every {}, {} between",
+                duration_words(on),
+                duration_words(on + off),
+                w.sustained
+            ),
+            None => format!("{b} in bursts, {} between", w.sustained),
+        },
+        ("not-exhausted", _) => format!(
+            "sustained level not reached in {}: at least {}",
+            duration_words(w.run_s),
+            w.sustained
+        ),
+        _ => format!("{} throughout", w.sustained),
+    };
+    format!("{level}; {steady}")
+}
+
+/// Draws a timeline chart, wide and following the reader's colour scheme.
+pub fn timeline_chart(chart: &TimelineChart) -> Result<String> {
+    chart.draw(Look::WIDE)
+}
+
+impl Chart for TimelineChart {
+    fn draw(&self, look: Look) -> Result<String> {
+        draw_timeline(self, look)
+    }
+}
+
+fn draw_timeline(chart: &TimelineChart, look: Look) -> Result<String> {
+    let width = look.width();
+    let drop = title_drop(&chart.title, look);
+    let caption_lines = wrap_lines(&chart.caption, width - 24.0, LABEL_PX, 3);
+    let top = 50.0 + drop;
+    let plot_h = if look.narrow { 150.0 } else { 200.0 };
+    let bottom = top + plot_h;
+    let height = bottom + 40.0 + 18.0 * caption_lines.len() as f64;
+    let key = format!(
+        "timeline|{}|{}|{}",
+        chart.title,
+        chart.unit,
+        chart.values.len()
+    );
+    let desc = join_desc(&chart.desc, std::slice::from_ref(&chart.caption));
+    let mut doc = Doc::begin(look, "timeline", &key, height, &chart.title, &desc);
+    let usable: Vec<f64> = chart
+        .values
+        .iter()
+        .copied()
+        .filter(|v| v.is_finite() && *v >= 0.0)
+        .collect();
+    if usable.is_empty() || chart.interval_s.is_nan() || chart.interval_s <= 0.0 {
+        doc.no_data(height);
+        return doc.finish();
+    }
+    let left = if look.narrow { 44.0 } else { 64.0 };
+    let right = width - 16.0;
+    let end_s = chart.values.len() as f64 * chart.interval_s;
+    let x = |t: f64| left + (t / end_s).clamp(0.0, 1.0) * (right - left);
+    let ys = Scale::fit(&usable, bottom, top, false);
+    // grid and value ticks
+    for t in ys.ticks() {
+        let y = ys.map(t);
+        doc.polyline("dd-grid", &[(left, y), (right, y)], false);
+        let label = super::scale::fmt_tick(t, &ys);
+        doc.text(
+            Txt::new(left - 6.0, y + 4.0, &label)
+                .anchor("end")
+                .size(SMALL_PX)
+                .muted(),
+        );
+    }
+    if let Some(t_drop) = chart.burst_end_s {
+        doc.shade(x(0.0), top, x(t_drop) - x(0.0), plot_h);
+    }
+    let series: Vec<(f64, f64)> = chart
+        .values
+        .iter()
+        .enumerate()
+        .filter(|(_, v)| v.is_finite() && **v >= 0.0)
+        .map(|(i, v)| (x((i + 1) as f64 * chart.interval_s), ys.map(*v)))
+        .collect();
+    doc.polyline("dd-axis", &series, false);
+    let rolling: Vec<(f64, f64)> = chart
+        .rolling
+        .iter()
+        .enumerate()
+        .map(|(i, v)| {
+            let t = chart.rolling_start_s + (i + 1) as f64 * chart.interval_s;
+            (x(t), ys.map(*v))
+        })
+        .collect();
+    if rolling.len() > 1 {
+        doc.polyline("dd-ink", &rolling, true);
+    }
+    for (level, name) in [(chart.burst, "B"), (chart.sustained, "S")] {
+        let Some(v) = level.filter(|v| v.is_finite() && *v >= 0.0) else {
+            continue;
+        };
+        let y = ys.map(v);
+        doc.polyline("dd-eq dd-eq1", &[(left, y), (right, y)], false);
+        let label = format!("{name} {} {}", fmt_num(v), one_line(&chart.unit));
+        doc.text(
+            Txt::new(right - 4.0, y - 5.0, &label)
+                .anchor("end")
+                .size(SMALL_PX)
+                .halo(),
+        );
+    }
+    doc.polyline("dd-axis", &[(left, bottom), (right, bottom)], false);
+    // time ticks in minutes past two minutes, else seconds
+    let minutes = end_s >= 120.0;
+    let span = if minutes { end_s / 60.0 } else { end_s };
+    let tx = Scale::fit(&[span], left, right, false);
+    for t in tx.ticks() {
+        let secs = if minutes { t * 60.0 } else { t };
+        if secs > end_s + 1e-9 {
+            continue;
+        }
+        let label = format!(
+            "{}{}",
+            super::scale::fmt_tick(t, &tx),
+            if minutes { " min" } else { " s" }
+        );
+        doc.text(
+            Txt::new(x(secs), bottom + 18.0, &label)
+                .anchor("middle")
+                .size(SMALL_PX)
+                .muted(),
+        );
+    }
+    for (i, line) in caption_lines.iter().enumerate() {
+        doc.text(Txt::new(12.0, bottom + 44.0 + 18.0 * i as f64, line));
+    }
+    doc.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn gp2() -> TimelineChart {
+        let values: Vec<f64> = (0..2700)
+            .map(|i| if i < 2000 { 3000.0 } else { 300.0 })
+            .collect();
+        let d = crate::analysis::timeline::detect(&values, 1.0).unwrap();
+        TimelineChart {
+            title: "AWS gp2 100 GB: 4 KiB random reads over time".into(),
+            desc: "per-second read IOPS".into(),
+            unit: "IOPS".into(),
+            interval_s: 1.0,
+            values,
+            rolling: d.rolling.clone(),
+            rolling_start_s: d.start_s,
+            burst: d.burst,
+            sustained: Some(d.sustained),
+            burst_end_s: d.burst_duration_s,
+            caption: caption(&Words {
+                pattern: d.pattern.name(),
+                burst: Some("3,000 IOPS"),
+                sustained: "300 IOPS",
+                burst_s: d.burst_duration_s,
+                volume: Some("5.4 M I/Os"),
+                on_off_s: None,
+                run_s: 2700.0,
+                steady: d.steady.reached,
+            }),
+        }
+    }
+
+    #[test]
+    fn the_caption_says_it_in_words() {
+        assert_eq!(
+            gp2().caption,
+            "3,000 IOPS for 33 min (5.4 M I/Os), then 300 IOPS; steady state reached"
+        );
+        let w = Words {
+            pattern: "periodic-burst",
+            burst: Some("2,000 IOPS"),
+            sustained: "200 IOPS",
+            burst_s: None,
+            volume: None,
+            on_off_s: Some((20.0, 40.0)),
+            run_s: 1800.0,
+            steady: false,
+        };
+        assert_eq!(
+            caption(&w),
+            "2,000 IOPS for 20 s in every 60 s, 200 IOPS between; no steady state"
+        );
+        let w = Words {
+            pattern: "not-exhausted",
+            on_off_s: None,
+            burst: None,
+            sustained: "3,000 IOPS",
+            run_s: 1200.0,
+            ..w
+        };
+        assert_eq!(
+            caption(&w),
+            "sustained level not reached in 20 min: at least 3,000 IOPS; no steady state"
+        );
+        let w = Words {
+            pattern: "flat",
+            sustained: "900 IOPS",
+            steady: true,
+            ..w
+        };
+        assert_eq!(caption(&w), "900 IOPS throughout; steady state reached");
+        assert_eq!(duration_words(7200.0), "2.0 h");
+    }
+
+    #[test]
+    fn the_chart_shows_levels_burst_and_caption_in_every_look() {
+        let chart = gp2();
+        let drawn = draw(&chart).unwrap();
+        for svg in [&drawn.wide, &drawn.narrow, &drawn.light, &drawn.dark] {
+            assert!(svg.starts_with("<svg ") && svg.ends_with("</svg>\n"));
+            assert!(
+                svg.contains("B 3000 IOPS") || svg.contains("B 3,000 IOPS"),
+                "{svg}"
+            );
+            assert!(svg.contains("S 300 IOPS"), "no S line");
+            assert!(svg.contains("fill-opacity=\"0.18\""), "no burst shade");
+            assert!(svg.contains("5.4 M I/Os"));
+            assert!(svg.contains(" min<"), "time axis in minutes");
+        }
+        // the shade spans the first 2000 of 2700 s of the 64..704 plot
+        let w = (704.0 - 64.0) * 2000.0 / 2700.0;
+        assert!(drawn.wide.contains(&format!("width=\"{w:.1}\"")), "{w}");
+        assert_ne!(drawn.wide, drawn.narrow);
+        // same input, same bytes
+        assert_eq!(draw(&chart).unwrap().wide, drawn.wide);
+        let empty = TimelineChart {
+            values: vec![],
+            ..chart
+        };
+        assert!(timeline_chart(&empty).unwrap().contains("no data to chart"));
+    }
+}
