@@ -182,11 +182,6 @@ impl ValueTable {
     }
 }
 
-/// Why a row has no verdict, in words (`None` when it has one).
-pub fn why_no_verdict(row: &ValueRow) -> Option<String> {
-    row.no_verdict.clone()
-}
-
 /// A run of a configuration that did not give a result.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Failure {

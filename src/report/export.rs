@@ -473,7 +473,7 @@ pub fn summary_md(a: &Analysis) -> Vec<u8> {
                         r.price_ratio.map(format::ratio).unwrap_or_default(),
                         r.performance_ratio.map(format::ratio).unwrap_or_default(),
                         r.verdict_text()
-                            .or_else(|| value::why_no_verdict(r))
+                            .or_else(|| r.no_verdict.clone())
                             .unwrap_or_default(),
                     ));
                 }

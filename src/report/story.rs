@@ -95,6 +95,31 @@ pub struct Cell {
     pub class: String,
 }
 
+/// A configuration's failed and skipped runs, one line each:
+/// `fio-randread-4k-qd64 failed: fio: io_u error on file ...: Input/output error`.
+pub fn failure_lines(sv: &StudyValue, config: &str) -> Vec<String> {
+    sv.failures
+        .get(config)
+        .map(|list| {
+            list.iter()
+                .map(|f| format!("{} {}: {}", f.test, f.status.name(), f.error))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// What a configuration costs a month, or why that is unknown.
+pub fn monthly_text(sv: &StudyValue, config: &str) -> String {
+    let price = sv.prices.get(config).and_then(Option::as_ref);
+    match (sv.monthly_costs.get(config).copied().flatten(), price) {
+        (Some(c), Some(p)) => format::money(c, &p.currency),
+        _ => match sv.cost_missing.get(config) {
+            Some(why) => format!("unknown ({why})"),
+            None => "unknown".to_string(),
+        },
+    }
+}
+
 /// The judged tables of a study in display order: headline metrics first.
 fn ordered(sv: &StudyValue) -> Vec<&ValueTable> {
     let mut tables: Vec<&ValueTable> = sv.tables.iter().collect();
@@ -270,10 +295,11 @@ pub fn tell(a: &Analysis, sv: &StudyValue) -> Story {
         .collect();
     let failures: Vec<String> = sv
         .failures
-        .iter()
-        .flat_map(|(config, list)| {
-            list.iter()
-                .map(move |f| format!("{config}: {} {}: {}", f.test, f.status.name(), f.error))
+        .keys()
+        .flat_map(|config| {
+            failure_lines(sv, config)
+                .into_iter()
+                .map(move |l| format!("{config}: {l}"))
         })
         .collect();
     Story {
@@ -486,13 +512,7 @@ fn matrix(sv: &StudyValue) -> Matrix {
                 price_per_gb: price
                     .map(format::price_per_gb)
                     .unwrap_or_else(|| "unknown".into()),
-                monthly: match (sv.monthly_costs.get(c).copied().flatten(), price) {
-                    (Some(m), Some(p)) => format::money(m, &p.currency),
-                    _ => match sv.cost_missing.get(c) {
-                        Some(why) => format!("unknown ({why})"),
-                        None => "unknown".into(),
-                    },
-                },
+                monthly: monthly_text(sv, c),
                 is_baseline: sv.baseline.as_deref() == Some(c.as_str()),
                 cells: tables
                     .iter()

@@ -271,7 +271,7 @@ fn zero_performance_is_a_verdict_not_a_gap() {
     let v = analyse(&refs, &group(&refs), &PriceBook::default(), Some("P cheap")).unwrap();
     let u = &v[0].tables[1];
     assert_eq!(
-        why_no_verdict(&u.rows[0]).as_deref(),
+        u.rows[0].no_verdict.as_deref(),
         Some("no baseline result for this metric: not compared")
     );
 }
@@ -383,10 +383,10 @@ fn another_currency_gets_no_price_ratio() {
     assert_eq!(row.verdict, None);
     assert!((row.performance_ratio.unwrap() - 3.0).abs() < 1e-12);
     assert_eq!(
-        why_no_verdict(row).as_deref(),
+        row.no_verdict.as_deref(),
         Some("priced in EUR, the baseline in USD: not compared")
     );
-    assert_eq!(why_no_verdict(usd2), None);
+    assert_eq!(usd2.no_verdict, None);
 }
 
 /// A record of configuration `offering` at `size` GB with labels.
@@ -522,7 +522,7 @@ fn a_cost_that_cannot_be_known_gives_no_verdict_and_says_why() {
         .unwrap();
     assert_eq!((io2.price_ratio, io2.verdict), (None, None));
     assert_eq!(
-        why_no_verdict(io2).as_deref(),
+        io2.no_verdict.as_deref(),
         Some("provisioned IOPS unknown: not compared")
     );
     // flat prices of unknown size compare per GB, the seeds' question

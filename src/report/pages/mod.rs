@@ -434,31 +434,6 @@ fn target_pairs(records: &[&Record]) -> Vec<Pair> {
     ]
 }
 
-/// A configuration's failed and skipped runs, one line each:
-/// `fio-randread-4k-qd64 failed: fio: io_u error on file ...: Input/output error`.
-pub(super) fn failure_lines(sv: &crate::analysis::value::StudyValue, config: &str) -> Vec<String> {
-    sv.failures
-        .get(config)
-        .map(|list| {
-            list.iter()
-                .map(|f| format!("{} {}: {}", f.test, f.status.name(), f.error))
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
-/// What a configuration costs a month, or why that is unknown.
-pub(super) fn monthly_text(sv: &crate::analysis::value::StudyValue, config: &str) -> String {
-    let price = sv.prices.get(config).and_then(Option::as_ref);
-    match (sv.monthly_costs.get(config).copied().flatten(), price) {
-        (Some(c), Some(p)) => format::money(c, &p.currency),
-        _ => match sv.cost_missing.get(config) {
-            Some(why) => format!("unknown ({why})"),
-            None => "unknown".to_string(),
-        },
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -12,6 +12,7 @@ use crate::analysis::value::{self, ValueTable, BANDS};
 use crate::format::{self, display_unit};
 use crate::metrics::human_name;
 use crate::report::site::Site;
+use crate::report::story::{failure_lines, monthly_text};
 use crate::report::{charts, unique_slugs};
 
 /// One verdict band, for the explanation on `value.html`.
@@ -240,7 +241,7 @@ pub(super) fn build(ctx: PageCtx, site: &mut Site) -> Result<()> {
                     // the ratios have columns of their own: the verdict in words
                     verdict: r
                         .verdict_text()
-                        .or_else(|| value::why_no_verdict(r))
+                        .or_else(|| r.no_verdict.clone())
                         .unwrap_or_default(),
                     class: verdict_class(r.verdict),
                     monthly: monthly_text(sv, &r.offering),
