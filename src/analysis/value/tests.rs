@@ -878,7 +878,7 @@ fn a_timed_test_is_judged_on_its_sustained_level_with_the_burst_beside_it() {
 
 #[test]
 fn a_bursting_baseline_is_compared_burst_for_burst_and_periodic_bursts_are_said_so() {
-    let mut recs = vec![
+    let mut recs = [
         // the cheap volume bursts in cycles; the dear one is flat at 600
         timed(
             "a",
