@@ -252,6 +252,19 @@ pub fn expected_unit(name: &str) -> Option<Unit> {
     }
 }
 
+/// The suffix of a timeline's sustained level (`read_iops_sustained`).
+pub const SUSTAINED: &str = "_sustained";
+
+/// The suffix of a timeline's burst level (`read_iops_burst`).
+pub const BURST: &str = "_burst";
+
+/// The SNIA steady-state metrics of a timeline: `steady_state` (1 reached,
+/// 0 not), `ss_range` and `ss_slope` (% of the mean). Never judged on their
+/// own; a sustained verdict whose steady state was not reached says so
+/// ("worth it, steady state not reached"), and the value page shows them
+/// beside the verdict.
+pub const STEADY_STATE: [&str; 3] = ["steady_state", "ss_range", "ss_slope"];
+
 /// What a test measures, as far as judging goes. Each tool says which kind
 /// a test's parameters make (`tools::ToolSpec::kind`); the kind says which
 /// of its metrics get a value table and a verdict.
@@ -283,6 +296,14 @@ impl TestKind {
     /// Everything else (bytes, elapsed times, runtimes, io_bytes, request
     /// counts, CPU use, bonnie++'s `_lat` twins, fio's mean latencies) is
     /// shown on test and run pages and in the summaries, never judged.
+    ///
+    /// The list holds both the whole-run metrics and the sustained levels
+    /// of a timeline; [`TestKind::judges_in`] says which of the two a test
+    /// is judged on. The burst levels, `burst_duration`, `burst_ios` and
+    /// `burst_bytes` are never judged: the burst is said beside the
+    /// sustained verdict. The steady-state metrics ([`STEADY_STATE`]) are
+    /// not judged either, since a value ratio of a 0/1 flag means nothing:
+    /// they qualify the sustained verdict instead.
     pub fn judged(self) -> &'static [&'static str] {
         match self {
             TestKind::BlockIo => &[
@@ -294,9 +315,6 @@ impl TestKind {
                 "mixed_clat_p99",
                 "read_iops_sustained",
                 "write_iops_sustained",
-                "steady_state",
-                "ss_range",
-                "ss_slope",
             ],
             TestKind::Throughput => &[
                 "read_bw",
@@ -305,9 +323,6 @@ impl TestKind {
                 "bw",
                 "read_bw_sustained",
                 "write_bw_sustained",
-                "steady_state",
-                "ss_range",
-                "ss_slope",
             ],
             TestKind::Latency => &["lat_avg"],
             TestKind::Seek => &["iops"],
@@ -325,9 +340,27 @@ impl TestKind {
         }
     }
 
-    /// Whether `metric` is judged in a test of this kind.
+    /// Whether `metric` is in this kind's judged list (whole-run or
+    /// sustained; [`TestKind::judges_in`] tells which a test is judged on).
     pub fn judges(self, metric: &str) -> bool {
         self.judged().contains(&metric)
+    }
+
+    /// Whether `metric` is judged in a test of this kind that is `timed`
+    /// (some configuration's records carry a sustained level the kind
+    /// judges, see [`TestKind::is_timed`]). A timed test is judged on its
+    /// sustained levels alone: its whole-run IOPS, bandwidth and
+    /// percentiles average the burst and the drained periods together, so
+    /// they are shown, never judged. An untimed test is judged on its
+    /// whole-run metrics.
+    pub fn judges_in(self, metric: &str, timed: bool) -> bool {
+        self.judges(metric) && metric.ends_with(SUSTAINED) == timed
+    }
+
+    /// Whether a test with these metrics is timed: one of them is a
+    /// sustained level this kind judges.
+    pub fn is_timed<'a>(self, mut metrics: impl Iterator<Item = &'a str>) -> bool {
+        metrics.any(|m| m.ends_with(SUSTAINED) && self.judges(m))
     }
 
     /// What a reader is told about a kind that is never judged.
@@ -416,9 +449,10 @@ mod tests {
         // what lasts is judged; the burst is shown beside it
         assert!(TestKind::BlockIo.judges("read_iops_sustained"));
         assert!(TestKind::Throughput.judges("write_bw_sustained"));
-        assert!(
-            TestKind::BlockIo.judges("steady_state") && TestKind::Throughput.judges("ss_slope")
-        );
+        // the steady-state flag qualifies the sustained verdict: no table
+        for ss in STEADY_STATE {
+            assert!(!TestKind::BlockIo.judges(ss) && !TestKind::Throughput.judges(ss));
+        }
         for burst in [
             "read_iops_burst",
             "read_bw_burst",
@@ -427,6 +461,25 @@ mod tests {
         ] {
             assert!(!TestKind::BlockIo.judges(burst) && !TestKind::Throughput.judges(burst));
         }
+    }
+
+    #[test]
+    fn a_timed_test_is_judged_on_its_sustained_levels_alone() {
+        let k = TestKind::BlockIo;
+        assert!(k.is_timed(["read_iops", "read_iops_sustained"].into_iter()));
+        // a bandwidth level alone does not time a test judged on IOPS
+        assert!(!k.is_timed(["read_iops", "read_bw_sustained"].into_iter()));
+        assert!(TestKind::Throughput.is_timed(["read_bw_sustained"].into_iter()));
+        for whole_run in ["read_iops", "write_iops", "mixed_iops", "read_clat_p99"] {
+            assert!(k.judges_in(whole_run, false), "{whole_run}");
+            assert!(!k.judges_in(whole_run, true), "{whole_run}");
+        }
+        assert!(k.judges_in("read_iops_sustained", true));
+        assert!(!k.judges_in("read_iops_sustained", false));
+        assert!(!k.judges_in("read_iops_burst", true));
+        assert!(!k.judges_in("steady_state", true));
+        assert!(!TestKind::Throughput.judges_in("read_bw", true));
+        assert!(TestKind::Throughput.judges_in("read_bw_sustained", true));
     }
 
     #[test]

@@ -10,8 +10,10 @@ use std::sync::atomic::AtomicUsize;
 
 use assert_cmd::Command;
 use clap::Parser;
+use diskdash::analysis::timeline;
 use diskdash::cmd::{Cli, Command as Sub};
-use diskdash::record::Tool;
+use diskdash::metrics::TestKind;
+use diskdash::record::{Pattern, Record, Series, Timeline, Tool};
 use diskdash::run::exec::ReplayExecutor;
 use report_common::*;
 
@@ -293,18 +295,9 @@ fn bookkeeping_is_never_judged_for_run_and_import_records_of_every_tool() {
             &["read_iops", "write_iops", "read_clat_p99", "write_clat_p99"][..],
         ),
         ("fio-seq", &["read_bw", "write_bw"][..]),
-        // the sustained random reads: judged on what lasts, not the burst
-        (
-            "fio-sustained",
-            &[
-                "read_iops",
-                "read_clat_p99",
-                "read_iops_sustained",
-                "steady_state",
-                "ss_range",
-                "ss_slope",
-            ][..],
-        ),
+        // the sustained random reads: judged on what lasts alone, not on
+        // the whole run that mixes the burst in, nor on the steady-state flag
+        ("fio-sustained", &["read_iops_sustained"][..]),
         ("ioping-latency", &["lat_avg"][..]),
         ("ioping-seek", &["iops"][..]),
         ("ioping-seq", &["bw"][..]),
@@ -370,4 +363,171 @@ fn bookkeeping_is_never_judged_for_run_and_import_records_of_every_tool() {
     let bonnie = std::fs::read_to_string(site.join("tests/judged/bonnie.html")).unwrap();
     assert!(bonnie.contains("(seq_block_write_bw_cpu, %"), "{bonnie}");
     assert!(bonnie.contains("shown, not judged"));
+}
+
+/// A record of the sustained random-read test with the timeline `iops`
+/// (per second), classified as `run` classifies it; `None`: imported
+/// without logs, so no timeline.
+fn sustained_record(id: &str, offering: &str, price: f64, iops: Option<Vec<f64>>) -> Record {
+    let whole_run = iops
+        .as_ref()
+        .map(|v| v.iter().sum::<f64>() / v.len() as f64)
+        .unwrap_or(900.0);
+    let mut r = record(
+        id,
+        "burst",
+        "AWS",
+        offering,
+        Some(price),
+        "fio-sustained-randread-4k-qd32",
+        1,
+        &[
+            ("read_iops", whole_run, "IOPS"),
+            ("read_bw", whole_run * 4096.0, "B/s"),
+            ("read_clat_p99", 0.002, "s"),
+        ],
+    );
+    if let Some(iops) = iops {
+        let bw = iops.iter().map(|v| v * 4096.0).collect();
+        let mut tl = Timeline {
+            interval_s: 1.0,
+            read: Some(Series {
+                iops,
+                bw,
+                lat: None,
+                clat: None,
+            }),
+            write: None,
+            trim: None,
+            logs: BTreeMap::new(),
+            pattern: None,
+            burst_on_s: None,
+            burst_off_s: None,
+        };
+        let found = timeline::classify(&mut tl, TestKind::BlockIo);
+        r.metrics.extend(found);
+        r.timeline = Some(tl);
+    }
+    r
+}
+
+#[test]
+fn a_bursting_volume_is_judged_on_what_lasts_and_its_burst_is_said_beside_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in");
+    // ten minutes each: gp2 at 4x the flat volume's monthly cost gives
+    // 3,000 IOPS for five minutes, then the flat volume's 300
+    let flat = vec![300.0; 600];
+    let gp2: Vec<f64> = (0..600)
+        .map(|i| if i < 300 { 3000.0 } else { 300.0 })
+        .collect();
+    // still climbing at the end: no sustained level yet
+    let climbing: Vec<f64> = (0..600).map(|i| 300.0 + i as f64).collect();
+    let records = [
+        sustained_record("a-flat", "flat", 0.025, Some(flat)),
+        sustained_record("b-gp2", "gp2", 0.10, Some(gp2)),
+        sustained_record("c-climbing", "climbing", 0.05, Some(climbing)),
+        sustained_record("d-imported", "imported", 0.05, None),
+    ];
+    assert_eq!(
+        records[1].timeline.as_ref().unwrap().pattern,
+        Some(Pattern::CreditBurst)
+    );
+    assert_eq!(records[1].metrics["read_iops_burst"].value, 3000.0);
+    assert_eq!(records[1].metrics["read_iops_sustained"].value, 300.0);
+    assert_eq!(
+        records[2].timeline.as_ref().unwrap().pattern,
+        Some(Pattern::NotExhausted)
+    );
+    for r in &records {
+        write_record(&input, &format!("{}.json", r.id), r);
+    }
+    let site = dir.path().join("site");
+    build(&input, &site);
+
+    // value.csv keeps its 19 columns; the test's only table is what lasts
+    let text = std::fs::read_to_string(site.join("data/value.csv")).unwrap();
+    assert_eq!(text.lines().next().unwrap().split(',').count(), 19);
+    let rows = value_csv(&site);
+    let metrics: std::collections::BTreeSet<&str> =
+        rows.iter().map(|r| r["metric"].as_str()).collect();
+    assert_eq!(
+        metrics.into_iter().collect::<Vec<_>>(),
+        ["read_iops_sustained"]
+    );
+    let row = |offering: &str| rows.iter().find(|r| r["offering"] == offering).unwrap();
+    let gp2 = row("gp2");
+    assert_eq!(gp2["price_ratio"], "4.000");
+    assert_eq!(gp2["performance_ratio"], "1.000");
+    assert_eq!(gp2["value_ratio"], "0.250");
+    assert_eq!(gp2["verdict"], "no, single run");
+    assert_eq!(
+        row("climbing")["verdict"].split(", ").last(),
+        Some("sustained level not reached")
+    );
+    // imported without logs: no sustained level, no row
+    assert!(rows.iter().all(|r| r["offering"] != "imported"));
+
+    // the study says the burst beside the verdict
+    let answer = "10.0x the read IOPS while credits last, 1.0x after (no, single run)";
+    let study = std::fs::read_to_string(site.join("studies/burst.html")).unwrap();
+    assert!(
+        study.contains(&format!("AWS gp2: 4.0x the monthly cost: {answer}")),
+        "{study}"
+    );
+    assert!(
+        study.contains("3,000 while credits last: 10.0x, 2.50"),
+        "{study}"
+    );
+    assert!(study.contains("no timeline: not compared"), "{study}");
+    let index = std::fs::read_to_string(site.join("index.html")).unwrap();
+    assert!(index.contains(answer), "{index}");
+    let md = std::fs::read_to_string(site.join("data/burst.md")).unwrap();
+    assert!(md.contains(answer), "{md}");
+    assert!(
+        md.contains("| 300 (1.0x); burst 3,000 while credits last: 10.0x, 2.50 |"),
+        "{md}"
+    );
+    assert!(md.contains("no timeline: not compared"), "{md}");
+
+    let value = std::fs::read_to_string(site.join("value.html")).unwrap();
+    assert!(
+        value.contains("<td>3,000 IOPS while credits last: 10.0x, value 2.500</td>"),
+        "{value}"
+    );
+    assert!(
+        value.contains("<td>reached (range 0.0%, slope 0.0%)</td>"),
+        "{value}"
+    );
+    assert!(
+        value.contains("<td>no timeline: not compared</td>"),
+        "{value}"
+    );
+    assert!(!value.contains("fio-sustained-randread-4k-qd32: read IOPS <"));
+
+    let json: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(site.join("data/summary.json")).unwrap()).unwrap();
+    let v = json["studies"][0]["value"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|v| v["offering"] == "AWS gp2")
+        .unwrap();
+    assert_eq!(v["burst"]["pattern"], "credit-burst");
+    assert_eq!(v["burst"]["level"], 3000.0);
+    assert_eq!(v["burst"]["value_ratio"], 2.5);
+    assert_eq!(v["steady_state"]["reached_runs"], 1);
+
+    // the whole run is shown on the test page, not judged
+    let test =
+        std::fs::read_to_string(site.join("tests/burst/fio-sustained-randread-4k-qd32.html"))
+            .unwrap();
+    assert!(
+        test.contains("(read_iops, IOPS, higher is better; shown, not judged)"),
+        "{test}"
+    );
+    assert!(
+        test.contains("(read_iops_sustained, IOPS, higher is better; judged)"),
+        "{test}"
+    );
 }

@@ -132,6 +132,30 @@ pub struct Study {
     pub kinds: BTreeMap<String, TestKind>,
 }
 
+impl Study {
+    /// What `test` measures (`Unknown` for a test the study does not hold).
+    pub fn kind(&self, test: &str) -> TestKind {
+        self.kinds.get(test).copied().unwrap_or(TestKind::Unknown)
+    }
+
+    /// Whether `test` is timed in this study: some configuration's results
+    /// carry a sustained level its kind judges, so that the test is judged
+    /// on its sustained levels alone ([`TestKind::judges_in`]).
+    pub fn is_timed(&self, test: &str) -> bool {
+        self.kind(test).is_timed(
+            self.offerings
+                .values()
+                .filter_map(|o| o.tests.get(test))
+                .flat_map(|t| t.metrics.keys().map(String::as_str)),
+        )
+    }
+
+    /// Whether `metric` of `test` gets a value table in this study.
+    pub fn judges(&self, test: &str, metric: &str) -> bool {
+        self.kind(test).judges_in(metric, self.is_timed(test))
+    }
+}
+
 /// Records grouped by study, offering and test, with statistics.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Dataset {

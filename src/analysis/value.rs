@@ -1,7 +1,10 @@
 //! Price/performance value: within each study, for every test and judged
 //! metric, the configurations ordered by cost with price, performance and
 //! value ratios against a baseline, and a verdict in plain words that says
-//! when the spread makes it uncertain.
+//! when the spread makes it uncertain. A timed test (one whose records
+//! carry a timeline's sustained level) is judged on that level, with the
+//! burst beside it and its steady state qualifying the verdict
+//! (`value/over_time.rs`).
 
 use std::collections::BTreeMap;
 
@@ -9,9 +12,12 @@ use anyhow::{bail, Result};
 
 use crate::analysis::prices::{EffectivePrice, PriceBook};
 use crate::analysis::stats::{Dataset, OfferingData, Study};
-use crate::metrics::{metric_order, TestKind};
+use crate::metrics::metric_order;
 use crate::record::{slug, Record, Status};
 use crate::units::Unit;
+
+mod over_time;
+pub use over_time::{Burst, Steady, Unmeasured};
 
 /// A verdict band: value ratios at or above `at_least` (and below the band
 /// before it) get `verdict`.
@@ -142,22 +148,39 @@ pub struct ValueRow {
     pub monthly_cost: Option<f64>,
     /// Median per unit of monthly cost (higher-is-better metrics only).
     pub per_cost: Option<f64>,
+    /// The burst beside a sustained level's verdict, where this
+    /// configuration or the baseline bursts; `None` for other metrics.
+    pub burst: Option<Burst>,
+    /// The steady state of a sustained level over this configuration's
+    /// runs; `None` for other metrics.
+    pub steady: Option<Steady>,
+    /// What qualifies a sustained verdict: `steady state not reached`,
+    /// `sustained level not reached`, `the baseline's steady state not
+    /// reached`; `None` when nothing does.
+    pub qualifier: Option<String>,
 }
 
 impl ValueRow {
     /// The verdict as pages and `value.csv` say it: `nearly worth it`,
     /// `nearly worth it, uncertain: 0.71 to 1.12`, `worth it, single run`,
-    /// `baseline`; `None` without a verdict.
+    /// `worth it, single run, steady state not reached`, `baseline`;
+    /// `None` without a verdict.
     pub fn verdict_text(&self) -> Option<String> {
         let v = self.verdict?;
-        if v == BASELINE_VERDICT {
-            return Some(v.to_string());
+        let mut text = if v == BASELINE_VERDICT {
+            v.to_string()
+        } else {
+            match self.value_range {
+                Some((lo, hi)) if self.uncertain => format!("{v}, uncertain: {lo:.2} to {hi:.2}"),
+                _ if self.single_run => format!("{v}, single run"),
+                _ => v.to_string(),
+            }
+        };
+        if let Some(q) = &self.qualifier {
+            text.push_str(", ");
+            text.push_str(q);
         }
-        Some(match self.value_range {
-            Some((lo, hi)) if self.uncertain => format!("{v}, uncertain: {lo:.2} to {hi:.2}"),
-            _ if self.single_run => format!("{v}, single run"),
-            _ => v.to_string(),
-        })
+        Some(text)
     }
 }
 
@@ -173,12 +196,20 @@ pub struct ValueTable {
     /// Rows ordered by cost on the study's basis (cheapest first), other
     /// currencies after, unpriced last, then by name.
     pub rows: Vec<ValueRow>,
+    /// For a sustained level: the configurations that measured the test's
+    /// whole-run twin without a timeline, in the order of `rows`.
+    pub unmeasured: Vec<Unmeasured>,
 }
 
 impl ValueTable {
     /// The baseline's row, if it has this metric.
     pub fn baseline_row(&self) -> Option<&ValueRow> {
         self.rows.iter().find(|r| r.is_baseline)
+    }
+
+    /// Whether the table judges a timeline's sustained level.
+    pub fn is_sustained(&self) -> bool {
+        self.metric.ends_with(crate::metrics::SUSTAINED)
     }
 }
 
@@ -392,7 +423,14 @@ pub fn analyse(
                     None => (None, None, "cheapest per GB"),
                 },
             };
-            let tables = tables(study, &priced, base.as_deref(), basis, chosen_by_flag);
+            let tables = tables(
+                records,
+                study,
+                &priced,
+                base.as_deref(),
+                basis,
+                chosen_by_flag,
+            );
             StudyValue {
                 study: name.clone(),
                 baseline: base,
@@ -504,8 +542,10 @@ fn cheapest_of<'a>(
 /// `--baseline`) and it has no result for a metric (its run failed, or
 /// that test never ran on it), the table compares with the cheapest
 /// configuration in the same currency that has one, rather than leaving
-/// every other configuration without a verdict.
+/// every other configuration without a verdict. A timed test's tables are
+/// its sustained levels ([`crate::metrics::TestKind::judges_in`]).
 fn tables(
+    records: &[&Record],
     study: &Study,
     priced: &BTreeMap<String, Priced>,
     study_baseline: Option<&str>,
@@ -514,12 +554,12 @@ fn tables(
 ) -> Vec<ValueTable> {
     let mut out = Vec::new();
     for test in &study.tests {
-        let kind = study.kinds.get(test).copied().unwrap_or(TestKind::Unknown);
+        let (kind, timed) = (study.kind(test), study.is_timed(test));
         let mut metrics: Vec<(&String, Unit)> = Vec::new();
         for off in study.offerings.values() {
             if let Some(t) = off.tests.get(test) {
                 for (metric, st) in &t.metrics {
-                    if kind.judges(metric) && !metrics.iter().any(|(m, _)| *m == metric) {
+                    if kind.judges_in(metric, timed) && !metrics.iter().any(|(m, _)| *m == metric) {
                         metrics.push((metric, st.unit));
                     }
                 }
@@ -553,11 +593,20 @@ fn tables(
             };
             let base_priced = baseline.and_then(|b| priced.get(b)).unwrap_or(&no_price);
             let base_stats = baseline.and_then(stats_of);
+            let sustained = metric.ends_with(crate::metrics::SUSTAINED);
+            let base_results = baseline
+                .and_then(|b| study.offerings.get(b))
+                .and_then(|o| o.tests.get(test));
+            let base_side = base_results.and_then(|t| over_time::Side::of(records, t, metric));
+            let base_steady = base_results
+                .filter(|_| sustained)
+                .and_then(|t| over_time::steady(records, t));
             let mut rows: Vec<ValueRow> = study
                 .offerings
                 .values()
                 .filter_map(|o| {
                     let st = stats_of(&o.name)?;
+                    let results = o.tests.get(test)?;
                     let p = &priced[&o.name];
                     let is_baseline = baseline == Some(o.name.as_str());
                     let ratio = price_ratio(p, base_priced);
@@ -619,6 +668,20 @@ fn tables(
                     let per_cost = monthly_cost
                         .filter(|c| *c > 0.0 && unit.higher_is_better())
                         .map(|c| s.median / c);
+                    let price_only = ratio.as_ref().ok().map(|(_, r)| *r);
+                    let burst = over_time::Side::of(records, results, metric).and_then(|own| {
+                        over_time::burst(&own, base_side.as_ref(), is_baseline, &perf, price_only)
+                    });
+                    let steady = sustained
+                        .then(|| over_time::steady(records, results))
+                        .flatten();
+                    let shortfall = |s: &Option<Steady>| s.as_ref().and_then(Steady::shortfall);
+                    let qualifier = shortfall(&steady).or_else(|| {
+                        (!is_baseline)
+                            .then(|| shortfall(&base_steady))
+                            .flatten()
+                            .map(|q| format!("the baseline's {q}"))
+                    });
                     Some(ValueRow {
                         offering: o.name.clone(),
                         price: p.price.clone(),
@@ -639,6 +702,9 @@ fn tables(
                         no_verdict,
                         monthly_cost,
                         per_cost,
+                        burst,
+                        steady,
+                        qualifier,
                     })
                 })
                 .collect();
@@ -657,18 +723,32 @@ fn tables(
                     None => (1, false, String::new(), f64::INFINITY),
                 }
             };
-            rows.sort_by(|a, b| {
-                let (ra, rb) = (rank(&a.offering), rank(&b.offering));
+            let order = |a: &str, b: &str| {
+                let (ra, rb) = (rank(a), rank(b));
                 (ra.0, ra.1, &ra.2)
                     .cmp(&(rb.0, rb.1, &rb.2))
                     .then(ra.3.total_cmp(&rb.3))
-                    .then_with(|| a.offering.cmp(&b.offering))
-            });
+                    .then_with(|| a.cmp(b))
+            };
+            rows.sort_by(|a, b| order(&a.offering, &b.offering));
+            let mut unmeasured: Vec<Unmeasured> = study
+                .offerings
+                .values()
+                .filter_map(|o| {
+                    let reason = over_time::unmeasured(records, o.tests.get(test)?, metric)?;
+                    Some(Unmeasured {
+                        offering: o.name.clone(),
+                        reason,
+                    })
+                })
+                .collect();
+            unmeasured.sort_by(|a, b| order(&a.offering, &b.offering));
             out.push(ValueTable {
                 test: test.clone(),
                 metric: metric.clone(),
                 unit,
                 rows,
+                unmeasured,
             });
         }
     }

@@ -230,6 +230,37 @@ struct JsonValue<'a> {
     verdict: Option<&'a str>,
     uncertain: bool,
     single_run: bool,
+    /// What qualifies a sustained verdict (`steady state not reached`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    qualifier: Option<&'a str>,
+    /// The burst beside a sustained verdict.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    burst: Option<JsonBurst>,
+    /// The steady state of a sustained level.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    steady_state: Option<JsonSteady>,
+}
+
+#[derive(Serialize)]
+struct JsonBurst {
+    /// The configuration's burst level, canonical unit (its sustained
+    /// level when it does not burst).
+    level: f64,
+    /// `credit-burst` or `periodic-burst`.
+    pattern: &'static str,
+    /// Whether only the baseline bursts.
+    baseline_only: bool,
+    performance_ratio: Option<f64>,
+    value_ratio: Option<f64>,
+}
+
+#[derive(Serialize)]
+struct JsonSteady {
+    reached_runs: usize,
+    runs: usize,
+    range_pct: Option<f64>,
+    slope_pct: Option<f64>,
+    not_exhausted: bool,
 }
 
 /// `data/summary.json`: the statistics and value rows, canonical units.
@@ -314,6 +345,21 @@ pub fn summary_json(a: &Analysis) -> Result<Vec<u8>> {
                     verdict: r.verdict,
                     uncertain: r.uncertain,
                     single_run: r.single_run,
+                    qualifier: r.qualifier.as_deref(),
+                    burst: r.burst.as_ref().map(|b| JsonBurst {
+                        level: b.level,
+                        pattern: b.pattern.name(),
+                        baseline_only: b.baseline_only,
+                        performance_ratio: b.performance_ratio,
+                        value_ratio: b.value_ratio,
+                    }),
+                    steady_state: r.steady.as_ref().map(|st| JsonSteady {
+                        reached_runs: st.reached,
+                        runs: st.runs,
+                        range_pct: st.range,
+                        slope_pct: st.slope,
+                        not_exhausted: st.not_exhausted,
+                    }),
                 })
             })
             .collect();
@@ -416,11 +462,14 @@ pub fn study_md(story: &Story, images: &[(String, String)]) -> Vec<u8> {
                 md(&r.monthly)
             ));
             for c in &r.cells {
-                let cell = match (c.value.is_empty(), c.performance.is_empty()) {
+                let mut cell = match (c.value.is_empty(), c.performance.is_empty()) {
                     (true, _) => String::new(),
                     (false, true) => c.value.clone(),
                     (false, false) => format!("{} ({})", c.value, c.performance),
                 };
+                if !c.burst.is_empty() {
+                    cell.push_str(&format!("; burst {}", c.burst));
+                }
                 s.push_str(&format!(" {} |", md(&cell)));
             }
             let verdict = r.cells.first().map(|c| c.verdict.as_str()).unwrap_or("");
@@ -475,6 +524,14 @@ pub fn summary_md(a: &Analysis) -> Vec<u8> {
                         r.verdict_text()
                             .or_else(|| r.no_verdict.clone())
                             .unwrap_or_default(),
+                    ));
+                }
+                for u in &t.unmeasured {
+                    s.push_str(&format!(
+                        "| {} | {} |  |  |  |  | {} |\n",
+                        md(&human),
+                        md(&u.offering),
+                        md(&u.reason)
                     ));
                 }
             }

@@ -47,6 +47,8 @@ pub struct Matrix {
     pub columns: Vec<Column>,
     /// One per configuration, cheapest first.
     pub rows: Vec<MatrixRow>,
+    /// Whether a column judges a timeline's sustained level.
+    pub timed: bool,
 }
 
 /// A judged test and metric.
@@ -89,8 +91,13 @@ pub struct Cell {
     /// The value ratio: `0.89`; empty without one.
     pub value_ratio: String,
     /// The verdict in words (`nearly worth it (single run)`, `baseline`), or
-    /// why there is none (`not compared`, `no result`).
+    /// why there is none (`not compared`, `no result`, `no timeline: not
+    /// compared`).
     pub verdict: String,
+    /// For a sustained level where a burst exists on either side, the
+    /// burst as a secondary line: `3,000 while credits last: 10.0x, 2.50`;
+    /// empty otherwise.
+    pub burst: String,
     /// CSS class of the verdict band (`worth-it`, ...), empty without one.
     pub class: String,
 }
@@ -140,13 +147,52 @@ pub fn key_table(sv: &StudyValue) -> Option<&ValueTable> {
         .or(tables.first().copied())
 }
 
-/// `4.2x the random seeks (nearly worth it)`.
+/// `4.2x the random seeks (nearly worth it)`; for a sustained level with a
+/// burst on either side, `10.0x the read IOPS while credits last, 1.0x
+/// after (no, single run)`.
 fn verdict_phrase(t: &ValueTable, r: &ValueRow) -> Option<String> {
     let perf = r.performance_ratio?;
-    let human = human_name(&t.metric);
     let verdict = r.verdict_text()?;
-    let what = format::performance_words(perf, &human, t.unit.higher_is_better());
+    let higher = t.unit.higher_is_better();
+    if let Some((b, burst_perf)) = r
+        .burst
+        .as_ref()
+        .and_then(|b| Some((b, b.performance_ratio?)))
+    {
+        let base = t
+            .metric
+            .strip_suffix(crate::metrics::SUSTAINED)
+            .unwrap_or(&t.metric);
+        let what = format::performance_words(burst_perf, &human_name(base), higher);
+        return Some(format!(
+            "{what} {}, {} {} ({verdict})",
+            b.while_words(),
+            format::ratio(perf),
+            b.after_words()
+        ));
+    }
+    let what = format::performance_words(perf, &human_name(&t.metric), higher);
     Some(format!("{what} ({verdict})"))
+}
+
+/// A matrix cell's burst line: `3,000 while credits last: 10.0x, 2.50`,
+/// the baseline's `3,000 while credits last`; empty without a burst.
+fn burst_line(t: &ValueTable, r: &ValueRow, du: Option<format::DisplayUnit>) -> String {
+    let Some(b) = &r.burst else {
+        return String::new();
+    };
+    let mut line = format!(
+        "{} {}",
+        format::in_column(b.level, t.unit, du),
+        b.while_words()
+    );
+    if let Some(p) = b.performance_ratio {
+        line.push_str(&format!(": {}", format::ratio(p)));
+        if let Some(v) = b.value_ratio {
+            line.push_str(&format!(", {v:.2}"));
+        }
+    }
+    line
 }
 
 fn date_of(r: &Record) -> Option<String> {
@@ -519,7 +565,12 @@ fn matrix(sv: &StudyValue) -> Matrix {
                     .zip(&units)
                     .map(|(t, du)| match t.rows.iter().find(|r| &r.offering == c) {
                         None => Cell {
-                            verdict: "no result".into(),
+                            verdict: t
+                                .unmeasured
+                                .iter()
+                                .find(|u| &u.offering == c)
+                                .map(|u| u.reason.clone())
+                                .unwrap_or_else(|| "no result".into()),
                             ..Cell::default()
                         },
                         Some(r) => Cell {
@@ -531,11 +582,16 @@ fn matrix(sv: &StudyValue) -> Matrix {
                             },
                             verdict: r.verdict_text().unwrap_or_else(|| "not compared".into()),
                             class: r.verdict.map(crate::record::slug).unwrap_or_default(),
+                            burst: burst_line(t, r, *du),
                         },
                     })
                     .collect(),
             }
         })
         .collect();
-    Matrix { columns, rows }
+    Matrix {
+        columns,
+        rows,
+        timed: tables.iter().any(|t| t.is_sustained()),
+    }
 }

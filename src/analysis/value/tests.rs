@@ -1,9 +1,10 @@
 //! Tests of the value analysis: verdict bands, configurations, price bases,
-//! uncertainty and failures.
+//! uncertainty, failures, and timed tests judged on their sustained level.
 
 use super::*;
 use crate::analysis::stats::group;
 use crate::analysis::testing::record;
+use crate::record::{Metric, Pattern};
 
 #[test]
 fn bands_split_where_the_table_says() {
@@ -653,4 +654,278 @@ fn seed_names_read_as_before_and_collisions_spell_out_every_part() {
         .map(String::as_str)
         .collect();
     assert_eq!(names, ["AWS gp2 · 100 GB", "AWS gp2 · size unknown"]);
+}
+
+/// A record of the sustained random-read test with a timeline of `pattern`
+/// (`None`: a timeline too short to classify) and `metrics`.
+fn timed(
+    id: &str,
+    offering: &str,
+    price: f64,
+    pattern: Option<Pattern>,
+    metrics: &[(&str, f64, &str)],
+) -> Record {
+    let mut r = record(
+        id,
+        "AWS",
+        offering,
+        Some(price),
+        "fio-sustained-randread-4k-qd32",
+        metrics,
+    );
+    r.timeline = Some(crate::record::Timeline {
+        interval_s: 1.0,
+        read: None,
+        write: None,
+        trim: None,
+        logs: BTreeMap::new(),
+        pattern,
+        burst_on_s: None,
+        burst_off_s: None,
+    });
+    r
+}
+
+/// A flat volume at 300 IOPS (the baseline, 2.50 a month), gp2 at 4x its
+/// monthly cost bursting to 3,000 then giving 300, one at 2x that never
+/// settled, one imported without logs and one whose timeline was too short.
+fn credit_study() -> Vec<Record> {
+    let steady = |reached: f64| {
+        [
+            ("steady_state", reached, "count"),
+            ("ss_range", 4.0, "%"),
+            ("ss_slope", 2.0, "%"),
+        ]
+    };
+    let with = |a: &[(&'static str, f64, &'static str)],
+                b: [(&'static str, f64, &'static str); 3]| {
+        let mut v = a.to_vec();
+        v.extend(b);
+        v
+    };
+    vec![
+        timed(
+            "a-flat",
+            "flat",
+            0.025,
+            Some(Pattern::Flat),
+            &with(
+                &[
+                    ("read_iops", 300.0, "IOPS"),
+                    ("read_clat_p99", 0.004, "s"),
+                    ("read_iops_sustained", 300.0, "IOPS"),
+                ],
+                steady(1.0),
+            ),
+        ),
+        timed(
+            "b-gp2",
+            "gp2",
+            0.10,
+            Some(Pattern::CreditBurst),
+            &with(
+                &[
+                    // the whole run mixes the burst and the drained level
+                    ("read_iops", 1500.0, "IOPS"),
+                    ("read_clat_p99", 0.002, "s"),
+                    ("read_iops_sustained", 300.0, "IOPS"),
+                    ("read_iops_burst", 3000.0, "IOPS"),
+                    ("burst_duration", 2000.0, "s"),
+                    ("burst_ios", 5.4e6, "count"),
+                ],
+                steady(1.0),
+            ),
+        ),
+        timed(
+            "c-unsteady",
+            "unsteady",
+            0.05,
+            Some(Pattern::Flat),
+            &with(
+                &[
+                    ("read_iops", 600.0, "IOPS"),
+                    ("read_iops_sustained", 600.0, "IOPS"),
+                ],
+                steady(0.0),
+            ),
+        ),
+        record(
+            "d-imported",
+            "AWS",
+            "imported",
+            Some(0.05),
+            "fio-sustained-randread-4k-qd32",
+            &[("read_iops", 900.0, "IOPS"), ("read_clat_p99", 0.001, "s")],
+        ),
+        timed(
+            "e-short",
+            "short",
+            0.06,
+            None,
+            &[("read_iops", 400.0, "IOPS")],
+        ),
+        // an untimed test of the same study keeps its whole-run verdicts
+        record(
+            "f-classic",
+            "AWS",
+            "flat",
+            Some(0.025),
+            "fio-randread-4k-qd64",
+            &[("read_iops", 300.0, "IOPS")],
+        ),
+        record(
+            "g-classic",
+            "AWS",
+            "gp2",
+            Some(0.10),
+            "fio-randread-4k-qd64",
+            &[("read_iops", 300.0, "IOPS")],
+        ),
+    ]
+}
+
+#[test]
+fn a_timed_test_is_judged_on_its_sustained_level_with_the_burst_beside_it() {
+    let recs = credit_study();
+    let refs: Vec<_> = recs.iter().collect();
+    let v = analyse(&refs, &group(&refs), &PriceBook::default(), None).unwrap();
+    let sv = &v[0];
+    assert_eq!(sv.baseline.as_deref(), Some("AWS flat"));
+    let sustained: Vec<&str> = sv
+        .tables
+        .iter()
+        .filter(|t| t.test == "fio-sustained-randread-4k-qd32")
+        .map(|t| t.metric.as_str())
+        .collect();
+    // not read_iops, not read_clat_p99, not the steady-state flag
+    assert_eq!(sustained, ["read_iops_sustained"]);
+    let classic: Vec<&str> = sv
+        .tables
+        .iter()
+        .filter(|t| t.test == "fio-randread-4k-qd64")
+        .map(|t| t.metric.as_str())
+        .collect();
+    assert_eq!(classic, ["read_iops"]);
+
+    let t = sv
+        .tables
+        .iter()
+        .find(|t| t.metric == "read_iops_sustained")
+        .unwrap();
+    assert!(t.is_sustained());
+    let row = |name: &str| t.rows.iter().find(|r| r.offering == name).unwrap();
+    let gp2 = row("AWS gp2");
+    assert!((gp2.price_ratio.unwrap() - 4.0).abs() < 1e-12);
+    assert_eq!(gp2.price_basis, Some(PriceBasis::Monthly));
+    assert!((gp2.performance_ratio.unwrap() - 1.0).abs() < 1e-12);
+    assert!((gp2.value_ratio.unwrap() - 0.25).abs() < 1e-12);
+    assert_eq!(gp2.verdict, Some("no"));
+    assert_eq!(gp2.verdict_text().as_deref(), Some("no, single run"));
+    let b = gp2.burst.as_ref().unwrap();
+    assert_eq!(b.level, 3000.0);
+    assert_eq!(b.pattern, Pattern::CreditBurst);
+    assert!(!b.baseline_only);
+    assert!((b.performance_ratio.unwrap() - 10.0).abs() < 1e-12);
+    assert!((b.value_ratio.unwrap() - 2.5).abs() < 1e-12);
+    assert_eq!(b.while_words(), "while credits last");
+    assert_eq!(b.after_words(), "after");
+    assert_eq!(gp2.qualifier, None);
+    assert_eq!(
+        gp2.steady.as_ref().unwrap().text(),
+        "reached (range 4.0%, slope 2.0%)"
+    );
+
+    // the flat baseline has no burst of its own and none to compare with
+    let flat = row("AWS flat");
+    assert_eq!(flat.verdict_text().as_deref(), Some("baseline"));
+    assert_eq!(flat.burst, None);
+
+    // a verdict whose steady state was not reached says so
+    let unsteady = row("AWS unsteady");
+    assert!((unsteady.value_ratio.unwrap() - 1.0).abs() < 1e-12);
+    assert_eq!(unsteady.burst, None);
+    assert_eq!(
+        unsteady.verdict_text().as_deref(),
+        Some("worth it, single run, steady state not reached")
+    );
+    assert_eq!(
+        unsteady.steady.as_ref().unwrap().text(),
+        "not reached (range 4.0%, slope 2.0%)"
+    );
+
+    // measured without a sustained level: named, with the reason, no row
+    assert_eq!(t.rows.len(), 3);
+    let unmeasured: Vec<(&str, &str)> = t
+        .unmeasured
+        .iter()
+        .map(|u| (u.offering.as_str(), u.reason.as_str()))
+        .collect();
+    assert_eq!(
+        unmeasured,
+        [
+            ("AWS imported", "no timeline: not compared"),
+            ("AWS short", "timeline too short to classify: not compared"),
+        ]
+    );
+    // whole-run tables carry no timeline additions
+    let c = sv.tables.iter().find(|t| t.metric == "read_iops").unwrap();
+    assert!(c.unmeasured.is_empty());
+    assert!(c
+        .rows
+        .iter()
+        .all(|r| r.burst.is_none() && r.steady.is_none()));
+}
+
+#[test]
+fn a_bursting_baseline_is_compared_burst_for_burst_and_periodic_bursts_are_said_so() {
+    let mut recs = [
+        // the cheap volume bursts in cycles; the dear one is flat at 600
+        timed(
+            "a",
+            "cycling",
+            0.05,
+            Some(Pattern::PeriodicBurst),
+            &[
+                ("read_iops_sustained", 200.0, "IOPS"),
+                ("read_iops_burst", 2000.0, "IOPS"),
+            ],
+        ),
+        timed(
+            "b",
+            "flat",
+            0.10,
+            Some(Pattern::Flat),
+            &[("read_iops_sustained", 600.0, "IOPS")],
+        ),
+    ];
+    // the baseline's steady state was not reached in its one run
+    for (r, reached) in recs.iter_mut().zip([0.0, 1.0]) {
+        r.metrics
+            .insert("steady_state".into(), Metric::new(reached, Unit::Count));
+    }
+    let refs: Vec<_> = recs.iter().collect();
+    let v = analyse(&refs, &group(&refs), &PriceBook::default(), None).unwrap();
+    let t = &v[0].tables[0];
+    assert_eq!(t.metric, "read_iops_sustained");
+    let flat = t.rows.iter().find(|r| r.offering == "AWS flat").unwrap();
+    assert!((flat.performance_ratio.unwrap() - 3.0).abs() < 1e-12);
+    let b = flat.burst.as_ref().unwrap();
+    // a flat volume's burst level is its sustained level
+    assert_eq!(b.level, 600.0);
+    assert!(b.baseline_only);
+    assert!((b.performance_ratio.unwrap() - 0.3).abs() < 1e-12);
+    assert!((b.value_ratio.unwrap() - 0.15).abs() < 1e-12);
+    assert_eq!(b.while_words(), "while the baseline bursts");
+    assert_eq!(b.after_words(), "between bursts");
+    assert_eq!(
+        flat.verdict_text().as_deref(),
+        Some("worth it, single run, the baseline's steady state not reached")
+    );
+    let base = t.baseline_row().unwrap();
+    assert_eq!(base.burst.as_ref().unwrap().while_words(), "while bursting");
+    assert_eq!(base.burst.as_ref().unwrap().performance_ratio, None);
+    assert_eq!(
+        base.verdict_text().as_deref(),
+        Some("baseline, steady state not reached")
+    );
 }

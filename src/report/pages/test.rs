@@ -178,7 +178,7 @@ pub(super) fn build(ctx: PageCtx, study: &str, test: &str, site: &mut Site) -> R
             .get(metric.as_str())
             .cloned()
             .unwrap_or_else(|| "x".into());
-        let judged = kind.judges(metric);
+        let judged = s.judges(test, metric);
         let mut unit = None;
         let stats: Vec<(&str, &crate::analysis::stats::Summary)> = order
             .iter()

@@ -37,6 +37,11 @@ pub struct ValueRowView {
     pub class: String,
     pub monthly: String,
     pub per_cost: String,
+    /// For a sustained level: the burst level and its ratios
+    /// (`3,000 IOPS while credits last: 10.0x, value 2.50`).
+    pub burst: String,
+    /// For a sustained level: `reached (range 4.1%, slope 2.0%)`.
+    pub steady: String,
 }
 
 /// One test and metric on `value.html`.
@@ -50,6 +55,12 @@ pub struct ValueTableView {
     pub per_cost_label: String,
     /// Says so when this table compares with another offering than the study's baseline.
     pub baseline_note: String,
+    /// For a sustained level: what it is and what is not judged beside it.
+    pub sustained_note: String,
+    /// Whether the table judges a sustained level (a steady-state column).
+    pub is_sustained: bool,
+    /// Whether a row has a burst (a burst column).
+    pub has_burst: bool,
     pub rows: Vec<ValueRowView>,
     pub chart: ChartView,
     pub has_chart: bool,
@@ -221,7 +232,7 @@ pub(super) fn build(ctx: PageCtx, site: &mut Site) -> Result<()> {
                         .find_map(|r| r.price.as_ref().map(|p| p.currency.clone()))
                 })
                 .unwrap_or_else(|| "USD".into());
-            let rows = t
+            let mut rows: Vec<ValueRowView> = t
                 .rows
                 .iter()
                 .map(|r| ValueRowView {
@@ -258,8 +269,38 @@ pub(super) fn build(ctx: PageCtx, site: &mut Site) -> Result<()> {
                             }
                         })
                         .unwrap_or_default(),
+                    burst: r
+                        .burst
+                        .as_ref()
+                        .map(|b| {
+                            let mut text =
+                                format!("{} {}", format::value(b.level, t.unit), b.while_words());
+                            if let Some(p) = b.performance_ratio {
+                                text.push_str(&format!(": {}", format::ratio(p)));
+                            }
+                            if let Some(v) = b.value_ratio {
+                                text.push_str(&format!(", value {}", format::ratio_data(v)));
+                            }
+                            text
+                        })
+                        .unwrap_or_default(),
+                    steady: r
+                        .steady
+                        .as_ref()
+                        .map(value::Steady::text)
+                        .unwrap_or_default(),
                 })
                 .collect();
+            // a timed test's configurations without a timeline: named, not compared
+            rows.extend(t.unmeasured.iter().map(|u| ValueRowView {
+                offering: ctx.link(
+                    &u.offering,
+                    &ctx.paths.offering_page(&sv.study, &u.offering),
+                ),
+                verdict: u.reason.clone(),
+                monthly: monthly_text(sv, &u.offering),
+                ..ValueRowView::default()
+            }));
             let chart_path = format!("charts/{sslug}/value/{tslug}--{mslug}.svg");
             let chart = ctx
                 .analysis
@@ -281,6 +322,15 @@ pub(super) fn build(ctx: PageCtx, site: &mut Site) -> Result<()> {
                     ),
                     _ => String::new(),
                 },
+                sustained_note: match t.metric.strip_suffix(crate::metrics::SUSTAINED) {
+                    Some(base) if t.is_sustained() => format!(
+                        "Judged on the sustained level, what the volume gives once any burst is spent. The whole-run {} and latency percentiles of this test average the burst and what follows, so they are shown on the test page and not judged. Where a volume bursts, the burst column gives its burst level (a flat volume's is its sustained level) against the baseline's.",
+                        human_name(base)
+                    ),
+                    _ => String::new(),
+                },
+                is_sustained: t.is_sustained(),
+                has_burst: t.rows.iter().any(|r| r.burst.is_some()),
                 rows,
                 has_chart: chart.is_some(),
                 chart: chart.unwrap_or_default(),

@@ -1,0 +1,234 @@
+//! What a timeline adds to a value row of a sustained level: the burst
+//! beside the verdict (its performance and value ratios against the
+//! baseline's burst), the steady state that qualifies the verdict, and why
+//! a configuration of a timed test without a sustained level is not
+//! compared.
+
+use crate::analysis::stats::TestResults;
+use crate::metrics::{BURST, SUSTAINED};
+use crate::record::{Pattern, Record, Status};
+
+/// The burst beside a sustained verdict, where the configuration or the
+/// baseline bursts.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Burst {
+    /// The configuration's burst level: the median of its `*_burst`
+    /// metric, or its sustained level when it has none (a flat volume
+    /// gives the same during the baseline's burst as after it).
+    pub level: f64,
+    /// How the burst comes: `CreditBurst` or `PeriodicBurst`, of the
+    /// configuration where it bursts, else of the baseline.
+    pub pattern: Pattern,
+    /// Whether the burst is the baseline's alone (the configuration is flat).
+    pub baseline_only: bool,
+    /// Burst level / the baseline's burst level (its sustained level when
+    /// it has no burst); `None` for the baseline's own row or a zero level.
+    pub performance_ratio: Option<f64>,
+    /// Burst performance ratio / price ratio.
+    pub value_ratio: Option<f64>,
+}
+
+impl Burst {
+    /// When the burst ratio holds: `while credits last`, `while bursting`,
+    /// `while the baseline's credits last`, `while the baseline bursts`.
+    pub fn while_words(&self) -> &'static str {
+        match (self.pattern, self.baseline_only) {
+            (Pattern::PeriodicBurst, false) => "while bursting",
+            (Pattern::PeriodicBurst, true) => "while the baseline bursts",
+            (_, false) => "while credits last",
+            (_, true) => "while the baseline's credits last",
+        }
+    }
+
+    /// When the sustained ratio holds: `after`, `between bursts`.
+    pub fn after_words(&self) -> &'static str {
+        match self.pattern {
+            Pattern::PeriodicBurst => "between bursts",
+            _ => "after",
+        }
+    }
+}
+
+/// The steady state of a configuration's sustained level over its runs.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Steady {
+    /// Runs that reached the SNIA steady state (`steady_state` 1).
+    pub reached: usize,
+    /// Runs that tested it (have a `steady_state` metric).
+    pub runs: usize,
+    /// Median `ss_range`, % of the mean.
+    pub range: Option<f64>,
+    /// Median `ss_slope`, % of the mean.
+    pub slope: Option<f64>,
+    /// Whether a run was still high or moving at its end (`not-exhausted`):
+    /// its sustained level is a bound, not a level.
+    pub not_exhausted: bool,
+}
+
+impl Steady {
+    /// What keeps the level from being trusted as the level that lasts,
+    /// as a verdict says it: `sustained level not reached`, `steady state
+    /// not reached`, `steady state not reached in 1 of 3 runs`; `None`
+    /// when every run reached it.
+    pub fn shortfall(&self) -> Option<String> {
+        if self.not_exhausted {
+            Some("sustained level not reached".into())
+        } else if self.reached == self.runs {
+            None
+        } else if self.reached == 0 {
+            Some("steady state not reached".into())
+        } else {
+            Some(format!(
+                "steady state not reached in {} of {} runs",
+                self.runs - self.reached,
+                self.runs
+            ))
+        }
+    }
+
+    /// The steady state for the value page: `reached (range 4.1%, slope
+    /// 2.0%)`, `not reached in 1 of 3 runs (...)`, `sustained level not
+    /// reached (...)`.
+    pub fn text(&self) -> String {
+        let head = match self.shortfall() {
+            None => "reached".to_string(),
+            Some(s) => s
+                .strip_prefix("steady state ")
+                .map(str::to_string)
+                .unwrap_or(s),
+        };
+        let mut parts = Vec::new();
+        if let Some(r) = self.range {
+            parts.push(format!("range {}", crate::format::percent(r / 100.0)));
+        }
+        if let Some(s) = self.slope {
+            parts.push(format!("slope {}", crate::format::percent(s / 100.0)));
+        }
+        if parts.is_empty() {
+            head
+        } else {
+            format!("{head} ({})", parts.join(", "))
+        }
+    }
+}
+
+/// A configuration of a timed test that measured the whole-run twin of a
+/// sustained level but has no sustained level, so is not compared on it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Unmeasured {
+    /// Configuration name.
+    pub offering: String,
+    /// Why, in words ending `: not compared`: `no timeline: not compared`,
+    /// `timeline too short to classify: not compared`.
+    pub reason: String,
+}
+
+/// The `ok` records of a configuration's test.
+fn ok_records<'a>(
+    records: &'a [&'a Record],
+    t: &'a TestResults,
+) -> impl Iterator<Item = &'a Record> + 'a {
+    t.records
+        .iter()
+        .filter_map(|&i| records.get(i).copied())
+        .filter(|r| r.status == Status::Ok)
+}
+
+/// How the configuration's runs of a test burst: `CreditBurst` or
+/// `PeriodicBurst` from the first run (by id) whose timeline has one.
+pub(super) fn burst_pattern(records: &[&Record], t: &TestResults) -> Option<Pattern> {
+    ok_records(records, t)
+        .filter_map(|r| r.timeline.as_ref()?.pattern)
+        .find(|p| matches!(p, Pattern::CreditBurst | Pattern::PeriodicBurst))
+}
+
+/// The steady state of a configuration's runs of a test; `None` when no
+/// run tested it.
+pub(super) fn steady(records: &[&Record], t: &TestResults) -> Option<Steady> {
+    let (mut reached, mut runs, mut not_exhausted) = (0, 0, false);
+    for r in ok_records(records, t) {
+        if let Some(m) = r.metrics.get("steady_state") {
+            runs += 1;
+            if m.value >= 1.0 {
+                reached += 1;
+            }
+        }
+        not_exhausted |=
+            r.timeline.as_ref().and_then(|tl| tl.pattern) == Some(Pattern::NotExhausted);
+    }
+    let median = |m: &str| t.metrics.get(m).map(|s| s.summary.median);
+    (runs > 0).then(|| Steady {
+        reached,
+        runs,
+        range: median("ss_range"),
+        slope: median("ss_slope"),
+        not_exhausted,
+    })
+}
+
+/// Why a configuration whose results of a timed test hold the whole-run
+/// twin of `metric` (a sustained level) has no row for it; `None` when it
+/// has the level or not the twin either.
+pub(super) fn unmeasured(records: &[&Record], t: &TestResults, metric: &str) -> Option<String> {
+    let twin = metric.strip_suffix(SUSTAINED)?;
+    if t.metrics.contains_key(metric) || !t.metrics.contains_key(twin) {
+        return None;
+    }
+    let why = if ok_records(records, t).any(|r| r.timeline.is_some()) {
+        "timeline too short to classify"
+    } else {
+        "no timeline"
+    };
+    Some(format!("{why}: not compared"))
+}
+
+/// One side of a burst comparison: a configuration's sustained median,
+/// its burst median and how it bursts.
+pub(super) struct Side {
+    pub sustained: f64,
+    pub burst: Option<f64>,
+    pub pattern: Option<Pattern>,
+}
+
+impl Side {
+    /// The side of `metric` (a sustained level) in a configuration's results.
+    pub(super) fn of(records: &[&Record], t: &TestResults, metric: &str) -> Option<Side> {
+        let base = metric.strip_suffix(SUSTAINED)?;
+        let median = |m: &str| t.metrics.get(m).map(|s| s.summary.median);
+        Some(Side {
+            sustained: median(metric)?,
+            burst: median(&format!("{base}{BURST}")),
+            pattern: burst_pattern(records, t),
+        })
+    }
+}
+
+/// The burst beside a row: `None` unless the configuration or the baseline
+/// bursts. `perf` is the performance ratio of two levels, `price` the
+/// row's price ratio.
+pub(super) fn burst(
+    own: &Side,
+    base: Option<&Side>,
+    is_baseline: bool,
+    perf: &dyn Fn(f64, f64) -> Option<f64>,
+    price: Option<f64>,
+) -> Option<Burst> {
+    let base_bursts = base.is_some_and(|b| b.burst.is_some());
+    let (pattern, baseline_only) = match (own.burst, base) {
+        (Some(_), _) => (own.pattern.unwrap_or(Pattern::CreditBurst), false),
+        (None, Some(b)) if base_bursts => (b.pattern.unwrap_or(Pattern::CreditBurst), true),
+        _ => return None,
+    };
+    let level = own.burst.unwrap_or(own.sustained);
+    let performance_ratio = match base {
+        Some(b) if !is_baseline => perf(level, b.burst.unwrap_or(b.sustained)),
+        _ => None,
+    };
+    Some(Burst {
+        level,
+        pattern,
+        baseline_only,
+        performance_ratio,
+        value_ratio: performance_ratio.zip(price).map(|(p, c)| p / c),
+    })
+}
