@@ -38,6 +38,12 @@ const BUCKET: f64 = 40_000.0;
 /// the sustained window (20% of the run) then lies well after the drop.
 const RUNTIME_S: u64 = 90;
 
+/// What a scenario's record must show: the ways it falls short.
+type Check = fn(&Record) -> Vec<String>;
+
+/// A scenario's record and its file's text, or why there is none.
+type Outcome = Result<(Record, String), String>;
+
 fn requirements_met() -> bool {
     match emulated_volume::requirements() {
         Ok(_) => true,
@@ -82,7 +88,7 @@ runtime = {RUNTIME_S}
 /// returns the record of the sustained test with its file's text, the
 /// volume's mount point in it replaced by `/mnt/emulated/<name>`. The
 /// volume is torn down when this returns, whatever happened.
-fn scenario(name: &str, behaviour: Behaviour) -> Result<(Record, String), String> {
+fn scenario(name: &str, behaviour: Behaviour) -> Outcome {
     let cgroup_name = format!("diskdash-emulated-{}-{name}", std::process::id());
     let mut volume = Volume::new(&cgroup_name, 512, behaviour)?;
     let work = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).map_err(|e| e.to_string())?;
@@ -115,7 +121,10 @@ fn scenario(name: &str, behaviour: Behaviour) -> Result<(Record, String), String
     volume.stop()?;
     let stderr = String::from_utf8_lossy(&o.stderr);
     if o.status.code() != Some(0) {
-        return Err(format!("{name}: diskdash run exited {:?}: {stderr}", o.status));
+        return Err(format!(
+            "{name}: diskdash run exited {:?}: {stderr}",
+            o.status
+        ));
     }
     let mount = volume.mount.to_string_lossy().to_string();
     records(&out)
@@ -164,7 +173,10 @@ fn summary(r: &Record) -> String {
         .metrics
         .iter()
         .filter(|(k, _)| {
-            k.contains("burst") || k.contains("sustained") || k.starts_with("ss_") || *k == "read_iops"
+            k.contains("burst")
+                || k.contains("sustained")
+                || k.starts_with("ss_")
+                || *k == "read_iops"
         })
         .map(|(k, m)| format!("{k}={}", m.value))
         .collect();
@@ -267,7 +279,7 @@ fn emulated_volumes_are_classified_by_what_their_throttle_did() {
     if !requirements_met() {
         return;
     }
-    let scenarios: [(&str, Behaviour, fn(&Record) -> Vec<String>); 3] = [
+    let scenarios: [(&str, Behaviour, Check); 3] = [
         (
             "credit-burst",
             Behaviour::Bucket {
@@ -298,7 +310,7 @@ fn emulated_volumes_are_classified_by_what_their_throttle_did() {
             check_periodic,
         ),
     ];
-    let results: Vec<(&str, Result<(Record, String), String>)> = std::thread::scope(|s| {
+    let results: Vec<(&str, Outcome)> = std::thread::scope(|s| {
         let handles: Vec<_> = scenarios
             .iter()
             .map(|(name, b, _)| (*name, s.spawn(move || scenario(name, *b))))
@@ -328,7 +340,8 @@ fn emulated_volumes_are_classified_by_what_their_throttle_did() {
             }
         }
     }
-    if std::env::var("DISKDASH_WRITE_EMULATED_FIXTURES").as_deref() == Ok("1") && failures.is_empty()
+    if std::env::var("DISKDASH_WRITE_EMULATED_FIXTURES").as_deref() == Ok("1")
+        && failures.is_empty()
     {
         let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/emulated");
         std::fs::create_dir_all(&dir).unwrap();
@@ -344,7 +357,8 @@ fn emulated_volumes_are_classified_by_what_their_throttle_did() {
 #[test]
 fn the_controller_reads_both_cgroup_formats_and_keeps_an_empty_bucket_at_the_baseline() {
     // v1 blkio.throttle.io_serviced and v2 io.stat, as the kernel prints them
-    let v1 = "7:1 Read 10\n7:0 Read 1234\n7:0 Write 77\n7:0 Sync 1311\n7:0 Total 1311\nTotal 1321\n";
+    let v1 =
+        "7:1 Read 10\n7:0 Read 1234\n7:0 Write 77\n7:0 Sync 1311\n7:0 Total 1311\nTotal 1321\n";
     assert_eq!(emulated_volume::parse_reads(v1, "7:0", true), 1234);
     assert_eq!(emulated_volume::parse_reads(v1, "7:2", true), 0);
     let v2 = "7:1 rbytes=4096 wbytes=0 rios=1 wios=0 dbytes=0 dios=0\n\

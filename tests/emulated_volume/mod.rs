@@ -46,9 +46,8 @@ pub fn requirements() -> Result<Flavor, String> {
     }
     let flavor = flavor();
     if flavor.is_none() {
-        missing.push(
-            "a cgroup I/O throttle (v1 blkio.throttle.read_iops_device or v2 io.max)".into(),
-        );
+        missing
+            .push("a cgroup I/O throttle (v1 blkio.throttle.read_iops_device or v2 io.max)".into());
     }
     match flavor {
         Some(f) if missing.is_empty() => Ok(f),
@@ -116,7 +115,10 @@ impl Cgroup {
                 self.dir.join("blkio.throttle.read_iops_device"),
                 format!("{} {iops}", self.dev),
             ),
-            Flavor::V2(_) => (self.dir.join("io.max"), format!("{} riops={iops}", self.dev)),
+            Flavor::V2(_) => (
+                self.dir.join("io.max"),
+                format!("{} riops={iops}", self.dev),
+            ),
         };
         std::fs::write(&file, line).map_err(|e| format!("writing {}: {e}", file.display()))
     }
@@ -129,7 +131,11 @@ impl Cgroup {
         };
         let text = std::fs::read_to_string(&file)
             .map_err(|e| format!("reading {}: {e}", file.display()))?;
-        Ok(parse_reads(&text, &self.dev, matches!(self.flavor, Flavor::V1(_))))
+        Ok(parse_reads(
+            &text,
+            &self.dev,
+            matches!(self.flavor, Flavor::V1(_)),
+        ))
     }
 }
 
@@ -227,7 +233,16 @@ impl Controller {
                 baseline,
                 capacity,
                 initial,
-            } => bucket_step(initial, initial >= REARM_SHARE * capacity, burst, baseline, capacity).0,
+            } => {
+                bucket_step(
+                    initial,
+                    initial >= REARM_SHARE * capacity,
+                    burst,
+                    baseline,
+                    capacity,
+                )
+                .0
+            }
             Behaviour::Toggle { high, .. } => high,
         };
         cgroup.set_read_iops(first)?;
@@ -243,7 +258,9 @@ impl Controller {
     fn stop(&mut self) -> Result<(), String> {
         self.stop.store(true, Ordering::SeqCst);
         match self.handle.take() {
-            Some(h) => h.join().map_err(|_| "the controller panicked".to_string())?,
+            Some(h) => h
+                .join()
+                .map_err(|_| "the controller panicked".to_string())?,
             None => Ok(()),
         }
     }
@@ -266,7 +283,13 @@ fn run_controller(cgroup: &Cgroup, behaviour: Behaviour, stop: &AtomicBool) -> R
             capacity,
             initial,
         } => {
-            let (l, b) = bucket_step(initial, initial >= REARM_SHARE * capacity, burst, baseline, capacity);
+            let (l, b) = bucket_step(
+                initial,
+                initial >= REARM_SHARE * capacity,
+                burst,
+                baseline,
+                capacity,
+            );
             (initial, b, l)
         }
         Behaviour::Toggle { high, .. } => (0.0, true, high),
@@ -396,7 +419,10 @@ impl Volume {
             .map_err(|e| format!("/sys/block/{base}/dev: {e}"))?
             .trim()
             .to_string();
-        sh("mount", &[&dev, mount.to_str().ok_or("mount path is not UTF-8")?])?;
+        sh(
+            "mount",
+            &[&dev, mount.to_str().ok_or("mount path is not UTF-8")?],
+        )?;
         v.mounted = true;
         let flavor = requirements()?;
         let cgroup = Arc::new(Cgroup::create(&flavor, name, &majmin)?);
