@@ -63,8 +63,8 @@ fn flavor() -> Option<Flavor> {
     // pure v2 at /sys/fs/cgroup, or the unified part of a hybrid setup
     for root in ["/sys/fs/cgroup", "/sys/fs/cgroup/unified"] {
         let root = Path::new(root);
-        let controllers = std::fs::read_to_string(root.join("cgroup.controllers")).ok()?;
-        if controllers.split_whitespace().any(|c| c == "io") {
+        let controllers = std::fs::read_to_string(root.join("cgroup.controllers"));
+        if controllers.is_ok_and(|c| c.split_whitespace().any(|c| c == "io")) {
             return Some(Flavor::V2(root.into()));
         }
     }
