@@ -549,6 +549,35 @@ mod tests {
     }
 
     #[test]
+    fn a_real_toggling_throttle_with_mixed_seconds_is_periodic() {
+        // read IOPS per second of real fio behind a cgroup throttle toggling
+        // between 2000 and 200 every 5 s (tests/burst_emulated.rs): each
+        // edge falls inside a second, so every period has a mixed sample
+        // (1081, 1282, 1000, ...), the throttle's slices jitter (2160,
+        // 1936), and the first high phase is cut short by fio's start
+        let series = [
+            2000.0, 2000.0, 1081.0, 199.0, 200.0, 200.0, 200.0, 1282.0, 2000.0, 2000.0, 2000.0,
+            2000.0, 1000.0, 180.0, 199.0, 200.0, 200.0, 1288.0, 1998.0, 2000.0, 2000.0, 2000.0,
+            1000.0, 160.0, 199.0, 200.0, 199.0, 1284.0, 2000.0, 1998.0, 2000.0, 2000.0, 1000.0,
+            128.0, 200.0, 180.0, 219.0, 1146.0, 1936.0, 2160.0, 2040.0, 2000.0, 1000.0, 155.0,
+            200.0, 200.0, 200.0, 1281.0, 2000.0, 2000.0, 2000.0, 2000.0, 952.0, 200.0, 200.0,
+            200.0, 200.0, 1288.0, 2000.0, 2000.0, 2000.0, 2000.0, 928.0, 200.0, 200.0, 200.0,
+            200.0, 1281.0, 2000.0, 2000.0, 2000.0, 2000.0, 1000.0, 135.0, 200.0, 199.0, 200.0,
+            1281.0, 2000.0, 2000.0, 2000.0, 2000.0, 800.0, 160.0, 200.0, 200.0, 200.0, 1280.0,
+            2000.0, 2000.0,
+        ];
+        let d = detect(&series, 1.0).unwrap();
+        assert_eq!(d.pattern, Pattern::PeriodicBurst);
+        assert_eq!((d.burst, d.sustained), (Some(2000.0), 200.0));
+        let (on, off) = (d.on_s.unwrap(), d.off_s.unwrap());
+        assert!(
+            (on - 5.0).abs() <= 0.5 && (off - 5.0).abs() <= 0.5,
+            "{on} {off}"
+        );
+        assert!((on + off - 10.0).abs() < 1e-9, "{on} {off}");
+    }
+
+    #[test]
     fn steady_state_follows_the_snia_limits() {
         // five rounds whose means are 90, 100, 110, 100, 100: range 20% of 100
         let mut x = Vec::new();

@@ -1,0 +1,420 @@
+//! Burst detection against real throttled I/O: `diskdash run` drives real
+//! fio against emulated cloud volumes (an ext4 image on a loop device whose
+//! read IOPS a cgroup throttle limits, moved by a controller thread; see
+//! `emulated_volume`), and the records must say what each volume did.
+//!
+//! - a credit bucket (burst 2,000 IOPS, baseline 200, 40,000 I/Os, full):
+//!   `credit-burst`, B and S within 10%, the burst duration within 25% of
+//!   what the bucket predicts;
+//! - the same volume with an empty bucket: `flat` at 200;
+//! - a limit toggling between 2,000 and 200 every 5 s: `periodic-burst`.
+//!
+//! The three run at once, each with its own loop device and cgroup, so the
+//! file takes about one run's time (90 s of fio plus setup).
+//!
+//! Needs root, the loop driver, a cgroup I/O throttle (v1 blkio or v2 io),
+//! fio, mkfs.ext4 and losetup. When one is missing the test fails if
+//! `DISKDASH_REQUIRE_TOOLS=1` (CI sets it), else it says so loudly on
+//! stderr and returns.
+//!
+//! `DISKDASH_WRITE_EMULATED_FIXTURES=1` also copies the credit-burst and
+//! flat records to `tests/fixtures/emulated/`.
+
+mod emulated_volume;
+
+use std::path::Path;
+use std::process::Command;
+use std::time::Duration;
+
+use diskdash::record::{Pattern, Record, Status};
+use emulated_volume::{Behaviour, Volume};
+
+const BIN: &str = env!("CARGO_BIN_EXE_diskdash");
+
+const BURST: u64 = 2000;
+const BASELINE: u64 = 200;
+const BUCKET: f64 = 40_000.0;
+/// Seconds of fio per scenario: the bucket empties after about 22 s, and
+/// the sustained window (20% of the run) then lies well after the drop.
+const RUNTIME_S: u64 = 90;
+
+/// What a scenario's record must show: the ways it falls short.
+type Check = fn(&Record) -> Vec<String>;
+
+/// A scenario's record and its file's text, or why there is none.
+type Outcome = Result<(Record, String), String>;
+
+fn requirements_met() -> bool {
+    match emulated_volume::requirements() {
+        Ok(_) => true,
+        Err(missing) => {
+            if std::env::var("DISKDASH_REQUIRE_TOOLS").as_deref() == Ok("1") {
+                panic!(
+                    "DISKDASH_REQUIRE_TOOLS=1 but the emulated volume cannot be set up: missing {missing}"
+                );
+            }
+            eprintln!(
+                "\n!!! NOTE: emulated-volume burst test NOT RUN: missing {missing} (run as root with them, or set DISKDASH_REQUIRE_TOOLS=1 to make this a failure) !!!\n"
+            );
+            false
+        }
+    }
+}
+
+fn suite() -> String {
+    format!(
+        r#"# one sustained random-read test, as the standard suite opens with
+name = "emulated"
+repeat = 1
+timeout_s = {timeout}
+
+[[test]]
+id = "fio-sustained-randread-4k-qd32"
+tool = "fio"
+rw = "randread"
+bs = "4k"
+iodepth = 32
+ioengine = "libaio"
+direct = 1
+size = "128M"
+time_based = true
+runtime = {RUNTIME_S}
+"#,
+        timeout = RUNTIME_S + 240
+    )
+}
+
+/// Builds the volume, runs the suite on it from inside its cgroup, and
+/// returns the record of the sustained test with its file's text, the
+/// volume's mount point in it replaced by `/mnt/emulated/<name>`. The
+/// volume is torn down when this returns, whatever happened.
+fn scenario(name: &str, behaviour: Behaviour) -> Outcome {
+    let cgroup_name = format!("diskdash-emulated-{}-{name}", std::process::id());
+    let mut volume = Volume::new(&cgroup_name, 512, behaviour)?;
+    let work = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).map_err(|e| e.to_string())?;
+    let suite_file = work.path().join("suite.toml");
+    std::fs::write(&suite_file, suite()).map_err(|e| e.to_string())?;
+    let out = work.path().join("records");
+    // the shell joins the cgroup, then becomes diskdash: diskdash and the
+    // fio it starts are behind the throttle from their first I/O
+    let o = Command::new("sh")
+        .arg("-c")
+        .arg(r#"echo $$ > "$0" && exec "$@""#)
+        .arg(volume.procs())
+        .arg(BIN)
+        .args(["run", "--target"])
+        .arg(&volume.mount)
+        .arg("--suite")
+        .arg(&suite_file)
+        .arg("--out")
+        .arg(&out)
+        .args([
+            "--study",
+            "emulated-volume",
+            "--provider",
+            "emulated",
+            "--offering",
+            name,
+        ])
+        .output()
+        .map_err(|e| format!("starting diskdash: {e}"))?;
+    volume.stop()?;
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    if o.status.code() != Some(0) {
+        return Err(format!(
+            "{name}: diskdash run exited {:?}: {stderr}",
+            o.status
+        ));
+    }
+    let mount = volume.mount.to_string_lossy().to_string();
+    records(&out)
+        .into_iter()
+        .find(|(r, _)| r.test.id == "fio-sustained-randread-4k-qd32")
+        .map(|(r, text)| (r, text.replace(&mount, &format!("/mnt/emulated/{name}"))))
+        .ok_or_else(|| format!("{name}: no record of the sustained test: {stderr}"))
+}
+
+/// Every record under `dir`, with its file's text.
+fn records(dir: &Path) -> Vec<(Record, String)> {
+    walkdir::WalkDir::new(dir)
+        .into_iter()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_type().is_file() && e.path().extension().is_some_and(|x| x == "json"))
+        .filter_map(|e| std::fs::read_to_string(e.path()).ok())
+        .filter_map(|t| Some((serde_json::from_str(&t).ok()?, t)))
+        .collect()
+}
+
+fn metric(r: &Record, name: &str) -> Option<f64> {
+    r.metrics.get(name).map(|m| m.value)
+}
+
+fn pattern(r: &Record) -> Option<Pattern> {
+    r.timeline.as_ref().and_then(|t| t.pattern)
+}
+
+fn within(value: Option<f64>, expected: f64, tol: f64) -> bool {
+    value.is_some_and(|v| (v - expected).abs() <= tol * expected)
+}
+
+/// The per-second read IOPS of a record, for failure messages.
+fn series(r: &Record) -> String {
+    let v: Vec<String> = r
+        .timeline
+        .as_ref()
+        .and_then(|t| t.read.as_ref())
+        .map(|s| s.iops.iter().map(|x| format!("{x:.0}")).collect())
+        .unwrap_or_default();
+    v.join(" ")
+}
+
+fn summary(r: &Record) -> String {
+    let m: Vec<String> = r
+        .metrics
+        .iter()
+        .filter(|(k, _)| {
+            k.contains("burst")
+                || k.contains("sustained")
+                || k.starts_with("ss_")
+                || *k == "read_iops"
+        })
+        .map(|(k, m)| format!("{k}={}", m.value))
+        .collect();
+    let tl = r.timeline.as_ref();
+    format!(
+        "status {:?} {:?}, pattern {:?}, on {:?} s, off {:?} s, {}\nread IOPS per second: {}",
+        r.status,
+        r.error,
+        pattern(r),
+        tl.and_then(|t| t.burst_on_s),
+        tl.and_then(|t| t.burst_off_s),
+        m.join(" "),
+        series(r)
+    )
+}
+
+fn check_credit_burst(r: &Record) -> Vec<String> {
+    let mut bad = Vec::new();
+    if r.status != Status::Ok {
+        bad.push("status is not ok".into());
+    }
+    if pattern(r) != Some(Pattern::CreditBurst) {
+        bad.push("pattern is not credit-burst".into());
+    }
+    if !within(metric(r, "read_iops_burst"), BURST as f64, 0.10) {
+        bad.push(format!("read_iops_burst not within 10% of {BURST}"));
+    }
+    if !within(metric(r, "read_iops_sustained"), BASELINE as f64, 0.10) {
+        bad.push(format!("read_iops_sustained not within 10% of {BASELINE}"));
+    }
+    // The bucket empties when B - S I/Os a second above the refill have
+    // spent it: 40,000 / (2,000 - 200) = 22.2 s after fio's first read.
+    // fio's log clock starts with its I/O (the file is laid out before, with
+    // writes, which spend no credits), so the detector's t_drop (the start
+    // of the first second at S to stay there) is that time rounded up to
+    // the next whole second: the second of the drop itself is a mix of B
+    // and S and counts to the burst. The controller's 100 ms tick lets the
+    // bucket overdraw by at most a tick at B (0.1 s). Well within 25%.
+    let predicted = BUCKET / (BURST - BASELINE) as f64;
+    if !within(metric(r, "burst_duration"), predicted, 0.25) {
+        bad.push(format!("burst_duration not within 25% of {predicted:.1} s"));
+    }
+    // what was served above S before the drop is the bucket
+    if !within(metric(r, "burst_ios"), BUCKET, 0.25) {
+        bad.push(format!("burst_ios not within 25% of {BUCKET}"));
+    }
+    bad
+}
+
+fn check_flat(r: &Record) -> Vec<String> {
+    let mut bad = Vec::new();
+    if r.status != Status::Ok {
+        bad.push("status is not ok".into());
+    }
+    if pattern(r) != Some(Pattern::Flat) {
+        bad.push("pattern is not flat".into());
+    }
+    if !within(metric(r, "read_iops_sustained"), BASELINE as f64, 0.10) {
+        bad.push(format!("read_iops_sustained not within 10% of {BASELINE}"));
+    }
+    for name in ["read_iops_burst", "burst_duration", "burst_ios"] {
+        if r.metrics.contains_key(name) {
+            bad.push(format!("a flat volume has {name}"));
+        }
+    }
+    if metric(r, "steady_state") != Some(1.0) {
+        bad.push("steady state not reached at one level".into());
+    }
+    bad
+}
+
+fn check_periodic(r: &Record) -> Vec<String> {
+    let mut bad = Vec::new();
+    if r.status != Status::Ok {
+        bad.push("status is not ok".into());
+    }
+    if pattern(r) != Some(Pattern::PeriodicBurst) {
+        bad.push("pattern is not periodic-burst".into());
+    }
+    if !within(metric(r, "read_iops_burst"), BURST as f64, 0.10) {
+        bad.push(format!("read_iops_burst not within 10% of {BURST}"));
+    }
+    if !within(metric(r, "read_iops_sustained"), BASELINE as f64, 0.10) {
+        bad.push(format!("read_iops_sustained not within 10% of {BASELINE}"));
+    }
+    let tl = r.timeline.as_ref();
+    for (what, v) in [
+        ("burst_on_s", tl.and_then(|t| t.burst_on_s)),
+        ("burst_off_s", tl.and_then(|t| t.burst_off_s)),
+    ] {
+        if !within(v, 5.0, 0.25) {
+            bad.push(format!("{what} {v:?} not within 25% of 5 s"));
+        }
+    }
+    bad
+}
+
+#[test]
+fn emulated_volumes_are_classified_by_what_their_throttle_did() {
+    if !requirements_met() {
+        return;
+    }
+    let scenarios: [(&str, Behaviour, Check); 3] = [
+        (
+            "credit-burst",
+            Behaviour::Bucket {
+                burst: BURST,
+                baseline: BASELINE,
+                capacity: BUCKET,
+                initial: BUCKET,
+            },
+            check_credit_burst,
+        ),
+        (
+            "empty-bucket",
+            Behaviour::Bucket {
+                burst: BURST,
+                baseline: BASELINE,
+                capacity: BUCKET,
+                initial: 0.0,
+            },
+            check_flat,
+        ),
+        (
+            "toggling",
+            Behaviour::Toggle {
+                high: BURST,
+                low: BASELINE,
+                half_period: Duration::from_secs(5),
+            },
+            check_periodic,
+        ),
+    ];
+    let results: Vec<(&str, Outcome)> = std::thread::scope(|s| {
+        let handles: Vec<_> = scenarios
+            .iter()
+            .map(|(name, b, _)| (*name, s.spawn(move || scenario(name, *b))))
+            .collect();
+        handles
+            .into_iter()
+            .map(|(name, h)| {
+                (
+                    name,
+                    h.join()
+                        .unwrap_or_else(|_| Err(format!("{name}: the scenario panicked"))),
+                )
+            })
+            .collect()
+    });
+
+    let mut failures = Vec::new();
+    for ((name, result), (_, _, check)) in results.iter().zip(&scenarios) {
+        match result {
+            Err(e) => failures.push(format!("{name}: {e}")),
+            Ok((r, _)) => {
+                eprintln!("{name}: {}", summary(r));
+                let bad = check(r);
+                if !bad.is_empty() {
+                    failures.push(format!("{name}: {}\n  {}", bad.join("; "), summary(r)));
+                }
+            }
+        }
+    }
+    if std::env::var("DISKDASH_WRITE_EMULATED_FIXTURES").as_deref() == Ok("1")
+        && failures.is_empty()
+    {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/emulated");
+        std::fs::create_dir_all(&dir).unwrap();
+        for (name, result) in &results {
+            if let (Ok((_, text)), "credit-burst" | "empty-bucket") = (result, *name) {
+                std::fs::write(dir.join(format!("{name}.json")), text).unwrap();
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+#[test]
+fn the_controller_reads_both_cgroup_formats_and_keeps_an_empty_bucket_at_the_baseline() {
+    // v1 blkio.throttle.io_serviced and v2 io.stat, as the kernel prints them
+    let v1 =
+        "7:1 Read 10\n7:0 Read 1234\n7:0 Write 77\n7:0 Sync 1311\n7:0 Total 1311\nTotal 1321\n";
+    assert_eq!(emulated_volume::parse_reads(v1, "7:0", true), 1234);
+    assert_eq!(emulated_volume::parse_reads(v1, "7:2", true), 0);
+    let v2 = "7:1 rbytes=4096 wbytes=0 rios=1 wios=0 dbytes=0 dios=0\n\
+              7:0 rbytes=5054464 wbytes=8192 rios=1234 wios=2 dbytes=0 dios=0\n";
+    assert_eq!(emulated_volume::parse_reads(v2, "7:0", false), 1234);
+    assert_eq!(emulated_volume::parse_reads("", "7:0", false), 0);
+    // a full bucket bursts; an empty one stays at the baseline until a
+    // tenth of it is earned back, and a burst runs until the bucket is dry
+    let step = |c, b| emulated_volume::bucket_step(c, b, 2000, 200, 40_000.0);
+    assert_eq!(step(40_000.0, true), (2000, true));
+    assert_eq!(step(-5.0, true), (200, false));
+    assert_eq!(step(3_999.0, false), (200, false));
+    assert_eq!(step(4_000.0, false), (2000, true));
+    assert_eq!(step(1.0, true), (2000, true));
+}
+
+#[test]
+fn the_recorded_emulated_runs_still_classify_as_they_did() {
+    // the fixtures are real records of the first two scenarios (see
+    // tests/fixtures/emulated/README.md): the detector, run again on their
+    // timelines, must find what the volumes did, without root
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/emulated");
+    let read = |name: &str| -> Record {
+        let text = std::fs::read_to_string(dir.join(name)).unwrap();
+        serde_json::from_str(&text).unwrap()
+    };
+    let again = |r: &Record| {
+        let mut tl = r.timeline.clone().unwrap();
+        tl.pattern = None;
+        let kind = diskdash::tools::spec(r.test.tool).kind(&r.test.parameters);
+        let m = diskdash::analysis::timeline::classify(&mut tl, kind);
+        let m: std::collections::BTreeMap<String, f64> =
+            m.into_iter().map(|(k, v)| (k, v.value)).collect();
+        (tl.pattern, m)
+    };
+
+    let burst = read("credit-burst.json");
+    let (p, m) = again(&burst);
+    assert_eq!(p, Some(Pattern::CreditBurst));
+    assert_eq!(m.get("read_iops_burst"), Some(&2000.0));
+    assert_eq!(m.get("read_iops_sustained"), Some(&200.0));
+    // 40,000 / 1,800 = 22.2 s; the mixed second 22-23 counts to the burst
+    assert_eq!(m.get("burst_duration"), Some(&23.0));
+    assert!(within(m.get("burst_ios").copied(), BUCKET, 0.02), "{m:?}");
+    assert_eq!(m.get("steady_state"), Some(&1.0));
+    // and it is what the run recorded
+    for (k, v) in &m {
+        assert_eq!(metric(&burst, k), Some(*v), "{k}");
+    }
+
+    let flat = read("empty-bucket.json");
+    let (p, m) = again(&flat);
+    assert_eq!(p, Some(Pattern::Flat));
+    assert_eq!(m.get("read_iops_sustained"), Some(&200.0));
+    assert!(!m.contains_key("read_iops_burst") && !m.contains_key("burst_duration"));
+    for (k, v) in &m {
+        assert_eq!(metric(&flat, k), Some(*v), "{k}");
+    }
+}
