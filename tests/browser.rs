@@ -137,6 +137,47 @@ fn many_long_named_offerings_in_a_browser() {
     assert_passes(&site);
 }
 
+#[test]
+fn timelines_and_burst_section_in_a_browser() {
+    if !browser_available() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let records = dir.path().join("records");
+    report_common::write_timeline_study(&records);
+    let loaded = diskdash::ingest::load(&[records]).unwrap();
+    // a long source address must wrap on a phone, not widen the page
+    let limits = format!(
+        "{}AWS,gp2,1,1000,100,3,3000,,,,https://docs.aws.amazon.com/ebs/latest/userguide/general-purpose.html,2026-12-01\n",
+        report_common::LIMITS_HEADER
+    );
+    let opts = Options {
+        title: "Storage benchmark results".to_string(),
+        limits: diskdash::analysis::limits::Limits::parse(&limits).unwrap(),
+        ..Options::default()
+    };
+    let site = dir.path().join("site");
+    build_site(&loaded.records, &loaded.problems, &opts)
+        .unwrap()
+        .write(&site, false)
+        .unwrap();
+    let test = format!(
+        "tests/{}/{}.html",
+        report_common::TIMELINE_STUDY,
+        report_common::TIMELINE_TEST
+    );
+    let study = format!("studies/{}.html", report_common::TIMELINE_STUDY);
+    let pages = [study.as_str(), "runs/b.gp2.html", test.as_str()];
+    let args: Vec<&str> = pages.iter().flat_map(|p| ["--page", *p]).collect();
+    let (code, stdout) = check(&site, &args);
+    let (passed, failed) = tally(&stdout);
+    assert!(
+        passed >= 12,
+        "every page at both widths in both schemes: {stdout}"
+    );
+    assert_eq!((code, failed), (0, 0), "fails in the browser:\n{stdout}");
+}
+
 const HEAD: &str = r#"<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>t</title><style>body{margin:0 auto;max-width:60rem;padding:0 1rem}.scroll{overflow-x:auto}svg,img{width:100%;height:auto}</style></head><body>"#;
 
 /// The checker itself, on pages that each break one rule, so that the site

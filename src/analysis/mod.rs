@@ -8,6 +8,7 @@ use anyhow::Result;
 
 use crate::record::Record;
 
+pub mod limits;
 pub mod prices;
 pub mod stats;
 pub mod timeline;

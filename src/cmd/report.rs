@@ -18,6 +18,10 @@ pub struct ReportArgs {
     /// Price list (CSV) overriding the records' prices.
     #[arg(long, value_name = "FILE")]
     pub prices: Option<PathBuf>,
+    /// Published performance limits (CSV) to put beside burst and sustained levels
+    /// ("measured / promised"); columns in docs/publishing.md.
+    #[arg(long, value_name = "FILE")]
+    pub limits: Option<PathBuf>,
     /// Offering to compare against (`provider offering` or its slug) instead of the cheapest per GB.
     #[arg(long, value_name = "ID")]
     pub baseline: Option<String>,
@@ -38,6 +42,7 @@ pub fn options(args: &ReportArgs) -> ReportOptions {
         dirs: args.dirs.clone(),
         out: args.out.clone(),
         prices: args.prices.clone(),
+        limits: args.limits.clone(),
         baseline: args.baseline.clone(),
         title: args.title.clone(),
         strict: args.strict,

@@ -382,7 +382,7 @@ pub fn summary_json(a: &Analysis) -> Result<Vec<u8>> {
 /// Escapes text for a Markdown table cell: pipes, HTML markup, and the
 /// Markdown punctuation (emphasis, code, links) that a blog engine would
 /// otherwise render.
-fn md(text: &str) -> String {
+pub(crate) fn md(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {

@@ -9,6 +9,7 @@ use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
 
+use crate::analysis::limits::Limits;
 use crate::analysis::prices::PriceBook;
 use crate::analysis::{self, Analysis};
 use crate::ingest::{self, Found, Problem};
@@ -30,6 +31,8 @@ pub struct Options {
     pub baseline: Option<String>,
     /// Price list overriding record prices.
     pub prices: PriceBook,
+    /// Published limits (`--limits`): "measured / promised" beside levels.
+    pub limits: Limits,
 }
 
 /// Builds the whole site in memory from valid records (`found`, any order)
@@ -71,6 +74,8 @@ pub struct ReportOptions {
     pub out: PathBuf,
     /// Price list (CSV) overriding the records' prices.
     pub prices: Option<PathBuf>,
+    /// Published performance limits (CSV).
+    pub limits: Option<PathBuf>,
     /// Offering to compare against instead of the cheapest.
     pub baseline: Option<String>,
     /// Site title.
@@ -179,10 +184,26 @@ pub fn command(args: &ReportOptions) -> Result<u8> {
     for w in price_conflicts(loaded.records.iter().map(|f| &f.record), &prices) {
         eprintln!("warning: {w}");
     }
+    let limits = match &args.limits {
+        Some(p) => Limits::load(p)?,
+        None => Limits::default(),
+    };
+    for l in limits.unmatched(loaded.records.iter().map(|f| {
+        (
+            f.record.subject.provider.as_deref(),
+            f.record.subject.offering.as_deref(),
+        )
+    })) {
+        eprintln!(
+            "warning: limits list line {} `{},{}` matches no offering in the records (provider and offering must match the records' subject)",
+            l.line, l.provider, l.offering
+        );
+    }
     let opts = Options {
         title: args.title.clone(),
         baseline: args.baseline.clone(),
         prices,
+        limits,
     };
     let mut site = site::Site::streaming(&args.out, args.force)?;
     build_into(&loaded.records, &loaded.problems, &opts, &mut site)?;

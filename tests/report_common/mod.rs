@@ -7,8 +7,11 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
+use diskdash::analysis::timeline::classify;
+use diskdash::metrics::TestKind;
 use diskdash::record::{
-    Host, Metric, Price, Raw, Record, Source, Status, Subject, Target, TestInfo, Tool,
+    Host, Metric, Price, Raw, Record, Series, Source, Status, Subject, Target, TestInfo, Timeline,
+    Tool,
 };
 
 /// The shipped sample results.
@@ -247,4 +250,61 @@ pub fn write_many_offerings(dir: &Path) -> usize {
         }
     }
     n
+}
+
+/// The sustained test and study of [`write_timeline_study`].
+pub const TIMELINE_TEST: &str = "fio-sustained-randread-4k-qd32";
+pub const TIMELINE_STUDY: &str = "bursts";
+/// The header of a `--limits` list.
+pub const LIMITS_HEADER: &str = "provider,offering,size_min_gb,size_max_gb,baseline_iops,baseline_iops_per_gb,burst_iops,baseline_mbps,baseline_mbps_per_gb,burst_mbps,source,as_of\n";
+
+/// A 600 s timeline: `burst` IOPS for `burst_s` seconds, then `sustained`,
+/// with a completion latency of 32 / IOPS (iodepth 32).
+pub fn timeline(burst: f64, burst_s: usize, sustained: f64) -> Timeline {
+    let iops: Vec<f64> = (0..600)
+        .map(|i| if i < burst_s { burst } else { sustained })
+        .collect();
+    Timeline {
+        interval_s: 1.0,
+        read: Some(Series {
+            bw: iops.iter().map(|v| v * 4096.0).collect(),
+            clat: Some(iops.iter().map(|v| 32.0 / v).collect()),
+            iops,
+            lat: None,
+        }),
+        write: None,
+        trim: None,
+        logs: Default::default(),
+        pattern: None,
+        burst_on_s: None,
+        burst_off_s: None,
+    }
+}
+
+/// A record of [`TEST`] with `tl`, its metrics as `run` would classify them.
+pub fn timeline_record(id: &str, provider: &str, offering: &str, mut tl: Timeline) -> Record {
+    let mut r = record(
+        id,
+        TIMELINE_STUDY,
+        provider,
+        offering,
+        Some(0.1),
+        TIMELINE_TEST,
+        1,
+        &[],
+    );
+    r.test
+        .parameters
+        .insert("time_based".into(), serde_json::json!(true));
+    r.metrics = classify(&mut tl, TestKind::BlockIo);
+    r.timeline = Some(tl);
+    r
+}
+
+/// gp2 (credit burst, 3,000 then 300 IOPS) and gp3 (flat 3,000), 100 GB each.
+pub fn write_timeline_study(dir: &Path) {
+    let gp2 = timeline_record("b.gp2", "AWS", "gp2", timeline(3000.0, 200, 300.0));
+    let gp3 = timeline_record("b.gp3", "AWS", "gp3", timeline(3000.0, 600, 3000.0));
+    write_record(dir, "gp2.json", &gp2);
+    write_record(dir, "gp3.json", &gp3);
 }

@@ -1,7 +1,8 @@
 //! The timeline chart: a time-based test's per-second IOPS or bandwidth,
 //! its rolling median, horizontal lines at the burst and sustained levels,
 //! the burst shaded, and a caption in words ("3,000 IOPS for 33 min (5.4 M
-//! I/Os), then 300 IOPS; steady state reached").
+//! I/Os), then 300 IOPS; steady state reached"), and below it, on the same
+//! time axis, the per-second latency where fio logged it.
 
 use anyhow::Result;
 
@@ -33,6 +34,21 @@ pub struct TimelineChart {
     pub burst_end_s: Option<f64>,
     /// The caption, in words (see [`caption`]).
     pub caption: String,
+    /// The latency series drawn in a second panel below, on the same time axis.
+    pub latency: Option<LatencyPanel>,
+}
+
+/// A per-second latency series, values already in the display unit.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LatencyPanel {
+    /// What the values are, e.g. `mean completion latency`.
+    pub what: String,
+    /// Display unit, e.g. `ms`.
+    pub unit: String,
+    /// One value per interval from the start of the run, like the values above.
+    pub values: Vec<f64>,
+    /// Its rolling median, one value per sample from the chart's `rolling_start_s` on.
+    pub rolling: Vec<f64>,
 }
 
 /// What [`caption`] says about one timeline.
@@ -114,13 +130,76 @@ impl Chart for TimelineChart {
     }
 }
 
+/// One latency panel's grid, ticks (those that fit its height), per-second
+/// line and rolling median, between `top` and `bottom`.
+fn draw_series(
+    doc: &mut Doc,
+    chart: &TimelineChart,
+    values: &[f64],
+    rolling: &[f64],
+    (left, right): (f64, f64),
+    (top, bottom): (f64, f64),
+    x: &dyn Fn(f64) -> f64,
+) {
+    let ok = |v: &f64| v.is_finite() && *v >= 0.0;
+    let usable: Vec<f64> = values.iter().copied().filter(ok).collect();
+    let ys = Scale::fit(&usable, bottom, top, false);
+    let ticks = ys.ticks();
+    // labels 12 units high need about 20 units between them
+    let every = ticks
+        .windows(2)
+        .next()
+        .map(|w| (20.0 / (ys.map(w[0]) - ys.map(w[1])).abs()).ceil().max(1.0) as usize)
+        .unwrap_or(1);
+    for t in ticks.iter().step_by(every) {
+        let y = ys.map(*t);
+        doc.polyline("dd-grid", &[(left, y), (right, y)], false);
+        let label = super::scale::fmt_tick(*t, &ys);
+        doc.text(
+            Txt::new(left - 6.0, y + 4.0, &label)
+                .anchor("end")
+                .size(SMALL_PX)
+                .muted(),
+        );
+    }
+    let line: Vec<(f64, f64)> = values
+        .iter()
+        .enumerate()
+        .filter(|(_, v)| ok(v))
+        .map(|(i, v)| (x((i + 1) as f64 * chart.interval_s), ys.map(*v)))
+        .collect();
+    doc.polyline("dd-axis", &line, false);
+    let median: Vec<(f64, f64)> = rolling
+        .iter()
+        .enumerate()
+        .filter(|(_, v)| ok(v))
+        .map(|(i, v)| {
+            let t = chart.rolling_start_s + (i + 1) as f64 * chart.interval_s;
+            (x(t), ys.map(*v))
+        })
+        .collect();
+    if median.len() > 1 {
+        doc.polyline("dd-ink", &median, true);
+    }
+}
+
 fn draw_timeline(chart: &TimelineChart, look: Look) -> Result<String> {
     let width = look.width();
     let drop = title_drop(&chart.title, look);
-    let caption_lines = wrap_lines(&chart.caption, width - 24.0, LABEL_PX, 3);
+    let caption_lines = wrap_lines(&chart.caption, width - 24.0, LABEL_PX, 6);
     let top = 50.0 + drop;
     let plot_h = if look.narrow { 150.0 } else { 200.0 };
-    let bottom = top + plot_h;
+    let lat = chart
+        .latency
+        .as_ref()
+        .filter(|l| l.values.iter().any(|v| v.is_finite() && *v >= 0.0));
+    // the latency panel: a gap with its label, then its plot
+    let lat_h = if look.narrow { 80.0 } else { 100.0 };
+    let lat_top = top + plot_h + 34.0;
+    let bottom = match lat {
+        Some(_) => lat_top + lat_h,
+        None => top + plot_h,
+    };
     let height = bottom + 40.0 + 18.0 * caption_lines.len() as f64;
     let key = format!(
         "timeline|{}|{}|{}",
@@ -128,7 +207,11 @@ fn draw_timeline(chart: &TimelineChart, look: Look) -> Result<String> {
         chart.unit,
         chart.values.len()
     );
-    let desc = join_desc(&chart.desc, std::slice::from_ref(&chart.caption));
+    let mut said = vec![chart.caption.clone()];
+    if let Some(l) = lat {
+        said.push(format!("Below: per-second {} in {}.", l.what, l.unit));
+    }
+    let desc = join_desc(&chart.desc, &said);
     let mut doc = Doc::begin(look, "timeline", &key, height, &chart.title, &desc);
     let usable: Vec<f64> = chart
         .values
@@ -144,7 +227,13 @@ fn draw_timeline(chart: &TimelineChart, look: Look) -> Result<String> {
     let right = width - 16.0;
     let end_s = chart.values.len() as f64 * chart.interval_s;
     let x = |t: f64| left + (t / end_s).clamp(0.0, 1.0) * (right - left);
-    let ys = Scale::fit(&usable, bottom, top, false);
+    let plot_bottom = top + plot_h;
+    let ys = Scale::fit(&usable, plot_bottom, top, false);
+    doc.text(
+        Txt::new(left, top - 8.0, &one_line(&chart.unit))
+            .size(SMALL_PX)
+            .muted(),
+    );
     // grid and value ticks
     for t in ys.ticks() {
         let y = ys.map(t);
@@ -159,6 +248,9 @@ fn draw_timeline(chart: &TimelineChart, look: Look) -> Result<String> {
     }
     if let Some(t_drop) = chart.burst_end_s {
         doc.shade(x(0.0), top, x(t_drop) - x(0.0), plot_h);
+        if lat.is_some() {
+            doc.shade(x(0.0), lat_top, x(t_drop) - x(0.0), lat_h);
+        }
     }
     let series: Vec<(f64, f64)> = chart
         .values
@@ -194,7 +286,29 @@ fn draw_timeline(chart: &TimelineChart, look: Look) -> Result<String> {
                 .halo(),
         );
     }
-    doc.polyline("dd-axis", &[(left, bottom), (right, bottom)], false);
+    doc.polyline(
+        "dd-axis",
+        &[(left, plot_bottom), (right, plot_bottom)],
+        false,
+    );
+    if let Some(l) = lat {
+        let label = format!("{} ({})", l.what, l.unit);
+        doc.text(
+            Txt::new(left, lat_top - 8.0, &one_line(&label))
+                .size(SMALL_PX)
+                .muted(),
+        );
+        draw_series(
+            &mut doc,
+            chart,
+            &l.values,
+            &l.rolling,
+            (left, right),
+            (lat_top, bottom),
+            &x,
+        );
+        doc.polyline("dd-axis", &[(left, bottom), (right, bottom)], false);
+    }
     // time ticks in minutes past two minutes, else seconds
     let minutes = end_s >= 120.0;
     let span = if minutes { end_s / 60.0 } else { end_s };
@@ -209,9 +323,15 @@ fn draw_timeline(chart: &TimelineChart, look: Look) -> Result<String> {
             super::scale::fmt_tick(t, &tx),
             if minutes { " min" } else { " s" }
         );
+        // the last label ends at the plot's edge rather than past the chart's
+        let anchor = if x(secs) > right - 20.0 {
+            "end"
+        } else {
+            "middle"
+        };
         doc.text(
             Txt::new(x(secs), bottom + 18.0, &label)
-                .anchor("middle")
+                .anchor(anchor)
                 .size(SMALL_PX)
                 .muted(),
         );
@@ -252,6 +372,7 @@ mod tests {
                 run_s: 2700.0,
                 steady: d.steady.reached,
             }),
+            latency: None,
         }
     }
 
@@ -323,5 +444,38 @@ mod tests {
             ..chart
         };
         assert!(timeline_chart(&empty).unwrap().contains("no data to chart"));
+    }
+    #[test]
+    fn latency_is_drawn_below_on_the_same_time_axis() {
+        let mut chart = gp2();
+        let lat: Vec<f64> = chart.values.iter().map(|v| 32_000.0 / v).collect();
+        chart.latency = Some(LatencyPanel {
+            what: "mean completion latency".into(),
+            unit: "ms".into(),
+            rolling: lat[3..].to_vec(),
+            values: lat,
+        });
+        let without = draw(&gp2()).unwrap();
+        let drawn = draw(&chart).unwrap();
+        for (svg, plain) in [
+            (&drawn.wide, &without.wide),
+            (&drawn.narrow, &without.narrow),
+        ] {
+            assert!(svg.contains(">mean completion latency (ms)<"), "axis label");
+            assert!(svg.contains("Below: per-second mean completion latency in ms."));
+            // 107 ms after the burst: the panel's axis reaches 150
+            assert!(svg.contains(">150<"), "latency ticks");
+            // the burst is shaded in both panels, the time axis drawn once
+            assert_eq!(svg.matches("fill-opacity=\"0.18\"").count(), 2);
+            assert_eq!(svg.matches(" min<").count(), plain.matches(" min<").count());
+            let height = |s: &str| {
+                let v = s.split("viewBox=\"0 0 ").nth(1).unwrap();
+                v.split(['"', ' ']).nth(1).unwrap().parse::<f64>().unwrap()
+            };
+            assert!(height(svg) >= height(plain) + 100.0, "a panel below");
+        }
+        // a series of nothing but gaps draws no panel
+        chart.latency.as_mut().unwrap().values = vec![f64::NAN; 10];
+        assert!(!draw(&chart).unwrap().wide.contains("latency (ms)"));
     }
 }

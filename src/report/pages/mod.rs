@@ -18,6 +18,7 @@ use crate::report::site::Site;
 use crate::report::{charts, unique_slugs, Options};
 use crate::units::Unit;
 
+mod burst;
 pub mod command;
 pub mod index;
 pub mod offering;

@@ -49,6 +49,8 @@ pub struct RunPage {
     pub host: Vec<Pair>,
     pub target: Vec<Pair>,
     pub metrics: Vec<RunMetric>,
+    /// The record's timeline chart, when it kept one (the test page's file).
+    pub timelines: Vec<super::timeline::TimelineView>,
     pub stdout: String,
     pub stderr: String,
     pub exit_code: String,
@@ -173,6 +175,15 @@ pub(super) fn build(ctx: PageCtx, r: &Record, site: &mut Site) -> Result<()> {
         .collect();
     let raw = r.raw.clone().unwrap_or_default();
     let rec = [r];
+    let kind = ctx
+        .analysis
+        .data
+        .studies
+        .get(study)
+        .and_then(|s| s.kinds.get(&r.test.id).copied())
+        .unwrap_or_else(|| crate::tools::spec(r.test.tool).kind(&r.test.parameters));
+    let tslug = ctx.paths.test_slug(study, &r.test.id).to_string();
+    let timelines = super::timeline::charts(&ctx, site, &rec, &sslug, &tslug, kind);
     let page = RunPage {
         page: ctx.meta(
             format!("Run {}", r.id),
@@ -203,6 +214,7 @@ pub(super) fn build(ctx: PageCtx, r: &Record, site: &mut Site) -> Result<()> {
         host: host_pairs(&rec),
         target: target_pairs(&rec),
         metrics,
+        timelines,
         stdout: page_excerpt(raw.stdout),
         stderr: page_excerpt(raw.stderr),
         exit_code: raw.exit_code.map(|c| c.to_string()).unwrap_or_default(),

@@ -35,6 +35,8 @@ pub struct StudyPage {
     pub charts: Vec<ChartView>,
     /// Workloads measured at several queue depths.
     pub queue_depths: Vec<super::qdepth::QdGroup>,
+    /// Burst and sustained levels of the tests that kept a timeline.
+    pub bursts: Vec<super::burst::BurstGroup>,
     pub tests: Vec<Link>,
     /// Link to `data/<study>.md`.
     pub markdown: Link,
@@ -114,10 +116,10 @@ pub(super) fn build(
         }
     }
     let queue_depths = super::qdepth::groups(ctx, &sv.study, &order, site);
-    site.add(
-        format!("data/{sslug}.md"),
-        crate::report::export::study_md(&story, &images),
-    );
+    let bursts = super::burst::groups(ctx, &sv.study, study, &order);
+    let mut markdown = crate::report::export::study_md(&story, &images);
+    markdown.extend(super::burst::markdown(&bursts).into_bytes());
+    site.add(format!("data/{sslug}.md"), markdown);
     let page = StudyPage {
         page: ctx.meta(
             format!("Study: {}", sv.study),
@@ -129,6 +131,7 @@ pub(super) fn build(
         configs,
         charts,
         queue_depths,
+        bursts,
         tests: study
             .tests
             .iter()

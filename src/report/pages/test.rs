@@ -84,7 +84,7 @@ pub struct TestPage {
     pub percentiles: Vec<ChartView>,
     pub distributions: Vec<DistributionView>,
     /// Per-second charts of the records that kept a timeline.
-    pub timelines: Vec<ChartView>,
+    pub timelines: Vec<super::timeline::TimelineView>,
     pub runs: Vec<RunLink>,
 }
 

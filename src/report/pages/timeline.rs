@@ -1,18 +1,34 @@
-//! The timeline charts of a test's records: per-second IOPS (bandwidth for
-//! a throughput test) with the levels the detector found and a caption.
+//! The timeline charts of records: per-second IOPS (bandwidth for a
+//! throughput test) with the levels the detector found and a caption, the
+//! latency series below, and "measured / promised" where `--limits` gives
+//! the offering's published levels. Test pages and run pages both show
+//! them through [`charts`]; the study page's summary (`burst`) shares the
+//! wording helpers.
 
+use crate::analysis::limits::{Limit, Limits, Promise};
 use crate::analysis::timeline::detect;
 use crate::metrics::TestKind;
-use crate::record::{Record, Series};
+use crate::record::{Pattern, Record, Series};
 use crate::report::charts;
-use crate::report::format::{display_unit, with_unit};
+use crate::report::format::{display_unit, number, with_unit};
 use crate::report::site::Site;
 use crate::units::Unit;
 
 use super::{ChartView, PageCtx};
 
+/// A timeline chart on a page, with its anchor and where the promised
+/// levels come from.
+#[derive(Clone, Debug, Default)]
+pub struct TimelineView {
+    /// `timeline-<record id>`, the target of the study page's links.
+    pub anchor: String,
+    pub chart: ChartView,
+    /// "Promised: AWS gp2 ... (source, as of date)"; empty without a limit.
+    pub promised: String,
+}
+
 /// A large count in words: `5.4 M`, `40.0 k`, `900`.
-fn count_words(v: f64) -> String {
+pub(super) fn count_words(v: f64) -> String {
     for (step, name) in [(1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k")] {
         if v >= step {
             return format!("{:.1} {name}", v / step);
@@ -21,15 +37,102 @@ fn count_words(v: f64) -> String {
     format!("{v:.0}")
 }
 
+/// A pattern in words, for a reader who has not seen the chart.
+pub(super) fn pattern_words(p: Pattern) -> &'static str {
+    match p {
+        Pattern::Flat => "flat: one level throughout",
+        Pattern::CreditBurst => "credit burst, then a lower level",
+        Pattern::PeriodicBurst => "bursts at a regular interval",
+        Pattern::NotExhausted => "sustained level not reached",
+    }
+}
+
+/// `measured / promised unit (pct%)`, both in one display unit:
+/// `2,980 / 3,000 IOPS (99%)`; the measured level alone without a promise.
+pub(super) fn against(measured: f64, promised: Option<f64>, unit: Unit) -> String {
+    let Some(p) = promised.filter(|p| p.is_finite()) else {
+        return with_unit(measured, display_unit(unit, measured));
+    };
+    let du = display_unit(unit, measured.max(p));
+    let pct = if p > 0.0 {
+        format!(" ({:.0}%)", 100.0 * measured / p)
+    } else {
+        String::new()
+    };
+    let label = if du.label.is_empty() {
+        String::new()
+    } else {
+        format!(" {}", du.label)
+    };
+    format!(
+        "{} / {}{label}{pct}",
+        number(measured / du.factor),
+        number(p / du.factor)
+    )
+}
+
+/// What `limit` promises a record's series, as "measured / promised" for
+/// its burst and sustained levels: `burst 2,980 / 3,000 IOPS (99%),
+/// sustained 300 / 300 IOPS (100%)`; `None` when it promises neither.
+pub(super) fn promised_words(
+    promise: Promise,
+    burst: Option<f64>,
+    sustained: f64,
+    unit: Unit,
+) -> Option<String> {
+    let mut parts = Vec::new();
+    if let (Some(b), Some(p)) = (burst, promise.burst) {
+        parts.push(format!("burst {}", against(b, Some(p), unit)));
+    }
+    if let Some(p) = promise.baseline {
+        parts.push(format!("sustained {}", against(sustained, Some(p), unit)));
+    }
+    (!parts.is_empty()).then(|| parts.join(", "))
+}
+
+/// The published limit of a record's configuration, if `limits` has one.
+pub(super) fn limit_of<'a>(limits: &'a Limits, r: &Record) -> Option<&'a Limit> {
+    limits.find(
+        r.subject.provider.as_deref(),
+        r.subject.offering.as_deref(),
+        r.subject.size_gb,
+    )
+}
+
 /// A direction's series when it holds any samples.
 fn pick(s: &Option<Series>) -> Option<&Series> {
     s.as_ref()
         .filter(|s| !s.iops.is_empty() || !s.bw.is_empty())
 }
 
+/// The latency panel of a series: mean completion latency where fio logged
+/// it, else mean total latency, in one display unit for the whole run.
+fn latency_panel(series: &Series, interval_s: f64) -> Option<charts::LatencyPanel> {
+    let (values, what) = match (&series.clat, &series.lat) {
+        (Some(c), _) if !c.is_empty() => (c, "mean completion latency"),
+        (_, Some(l)) if !l.is_empty() => (l, "mean latency"),
+        _ => return None,
+    };
+    let usable = |v: &&f64| v.is_finite() && **v >= 0.0;
+    let largest = values.iter().filter(usable).copied().fold(0.0, f64::max);
+    let du = display_unit(Unit::Seconds, largest);
+    // the same rolling median as the levels above, over the same samples
+    let rolling = detect(values, interval_s)
+        .map(|d| d.rolling)
+        .unwrap_or_default();
+    Some(charts::LatencyPanel {
+        what: what.to_string(),
+        unit: du.label.to_string(),
+        values: values.iter().map(|v| v / du.factor).collect(),
+        rolling: rolling.iter().map(|v| v / du.factor).collect(),
+    })
+}
+
 /// One chart per record of `records` that has a timeline (in the order
 /// given), drawn from its judged direction and series: reads before writes,
-/// bandwidth for a throughput test, IOPS otherwise.
+/// bandwidth for a throughput test, IOPS otherwise. The files are
+/// `charts/<study>/<test>/timeline-<record id>.svg`, the same for the test
+/// page and the run page.
 pub(super) fn charts(
     ctx: &PageCtx,
     site: &mut Site,
@@ -37,7 +140,7 @@ pub(super) fn charts(
     sslug: &str,
     tslug: &str,
     kind: TestKind,
-) -> Vec<ChartView> {
+) -> Vec<TimelineView> {
     let mut out = Vec::new();
     for r in records {
         let Some(tl) = &r.timeline else { continue };
@@ -70,7 +173,7 @@ pub(super) fn charts(
             }
         });
         let run_s = values.len() as f64 * tl.interval_s;
-        let caption = charts::caption(&charts::Words {
+        let mut caption = charts::caption(&charts::Words {
             pattern: d.pattern.name(),
             burst: burst.as_deref(),
             sustained: &sustained,
@@ -80,6 +183,18 @@ pub(super) fn charts(
             run_s,
             steady: d.steady.reached,
         });
+        let limit = limit_of(&ctx.opts.limits, r);
+        let promise = limit.and_then(|l| {
+            promised_words(
+                l.promise(by_bw, r.subject.size_gb),
+                d.burst,
+                d.sustained,
+                unit,
+            )
+        });
+        if let Some(p) = &promise {
+            caption.push_str(&format!(". Measured / promised: {p}"));
+        }
         let what = if by_bw { "throughput" } else { "IOPS" };
         let spec = charts::TimelineChart {
             title: format!("{}: {dir} {what} over time ({}, r{})", r.offering_name(), r.test.id, r.repetition),
@@ -96,12 +211,28 @@ pub(super) fn charts(
             sustained: Some(scaled(d.sustained)),
             burst_end_s: d.burst_duration_s,
             caption,
+            latency: latency_panel(series, tl.interval_s),
         };
-        out.push(ctx.chart(
+        let chart = ctx.chart(
             site,
             format!("charts/{sslug}/{tslug}/timeline-{}.svg", r.id),
             charts::draw(&spec),
-        ));
+        );
+        out.push(TimelineView {
+            anchor: format!("timeline-{}", r.id),
+            chart,
+            promised: match (limit, &promise) {
+                (Some(l), Some(_)) => {
+                    format!(
+                        "Promised levels: {} {}, {}.",
+                        l.provider,
+                        l.offering,
+                        l.note()
+                    )
+                }
+                _ => String::new(),
+            },
+        });
     }
     out
 }
@@ -115,5 +246,34 @@ mod tests {
         assert_eq!(count_words(5.4e6), "5.4 M");
         assert_eq!(count_words(40_000.0), "40.0 k");
         assert_eq!(count_words(900.0), "900");
+    }
+
+    #[test]
+    fn measured_against_promised() {
+        assert_eq!(
+            against(2980.0, Some(3000.0), Unit::Iops),
+            "2,980 / 3,000 IOPS (99%)"
+        );
+        // one unit for both, chosen by the larger
+        assert_eq!(
+            against(98.3e6, Some(131.072e6), Unit::BytesPerSec),
+            "98.3 / 131 MB/s (75%)"
+        );
+        assert_eq!(against(300.0, None, Unit::Iops), "300 IOPS");
+        assert_eq!(against(5.0, Some(0.0), Unit::Iops), "5.00 / 0 IOPS");
+        let p = Promise {
+            baseline: Some(300.0),
+            burst: Some(3000.0),
+        };
+        assert_eq!(
+            promised_words(p, Some(2980.0), 301.0, Unit::Iops).unwrap(),
+            "burst 2,980 / 3,000 IOPS (99%), sustained 301 / 300 IOPS (100%)"
+        );
+        // no burst measured: only the sustained level is compared
+        assert_eq!(
+            promised_words(p, None, 150.0, Unit::Iops).unwrap(),
+            "sustained 150 / 300 IOPS (50%)"
+        );
+        assert!(promised_words(Promise::default(), Some(1.0), 1.0, Unit::Iops).is_none());
     }
 }

@@ -1,0 +1,225 @@
+//! The study page's "Burst and sustained" section, and its twin in
+//! `data/<study>.md`: for each test that kept a timeline and each
+//! configuration, the pattern in words, the burst and sustained levels
+//! (medians over repetitions, "measured / promised" where `--limits` has
+//! the offering), the burst's duration and volume, whether the sustained
+//! level reached steady state, and a link to the test page's chart.
+
+use std::collections::BTreeSet;
+
+use crate::analysis::stats::{OfferingData, Study};
+use crate::metrics::TestKind;
+use crate::record::{Record, Status};
+use crate::report::charts::duration_words;
+use crate::report::format::{display_unit, with_unit};
+use crate::units::Unit;
+
+use super::timeline::{against, count_words, pattern_words};
+use super::{Link, PageCtx};
+
+/// One configuration's burst and sustained levels in one test.
+#[derive(Clone, Debug, Default)]
+pub struct BurstRow {
+    pub config: Link,
+    /// The pattern in words; repetitions that disagree are joined with ` / `.
+    pub pattern: String,
+    pub burst: String,
+    pub sustained: String,
+    pub duration: String,
+    pub volume: String,
+    pub steady: String,
+    /// The first repetition's chart on the test page.
+    pub chart: Link,
+}
+
+/// One timeline test of the study.
+#[derive(Clone, Debug, Default)]
+pub struct BurstGroup {
+    /// `fio-sustained-randread-4k-qd32: read IOPS`.
+    pub heading: String,
+    pub test: Link,
+    pub rows: Vec<BurstRow>,
+    /// Where the promised levels come from, one line per configuration.
+    pub promised: Vec<String>,
+}
+
+/// The records of `o` in `test` that are ok and kept a classified timeline.
+fn timeline_records<'a>(ctx: &PageCtx<'a>, o: &OfferingData, test: &str) -> Vec<&'a Record> {
+    let Some(t) = o.tests.get(test) else {
+        return Vec::new();
+    };
+    t.records
+        .iter()
+        .filter_map(|&i| ctx.analysis.records.get(i).copied())
+        .filter(|r| r.status == Status::Ok)
+        .filter(|r| r.timeline.as_ref().is_some_and(|tl| tl.pattern.is_some()))
+        .collect()
+}
+
+/// The section for one study: a group per test with a timeline (sorted by
+/// test id), its rows in `order` (configuration names).
+pub(super) fn groups(
+    ctx: PageCtx,
+    study_name: &str,
+    study: &Study,
+    order: &[&str],
+) -> Vec<BurstGroup> {
+    let mut out = Vec::new();
+    for test in &study.tests {
+        let kind = study.kinds.get(test).copied().unwrap_or(TestKind::BlockIo);
+        let by_bw = kind == TestKind::Throughput;
+        let what = if by_bw { "bw" } else { "iops" };
+        let unit = if by_bw { Unit::BytesPerSec } else { Unit::Iops };
+        let mut rows = Vec::new();
+        let mut promised = Vec::new();
+        let mut dirs = BTreeSet::new();
+        for name in order {
+            let Some(o) = study.offerings.get(*name) else {
+                continue;
+            };
+            let Some(results) = o.tests.get(test) else {
+                continue;
+            };
+            let records = timeline_records(&ctx, o, test);
+            let Some(first) = records.first() else {
+                continue;
+            };
+            let metrics = &results.metrics;
+            let median = |m: &str| metrics.get(m).map(|s| s.summary.median);
+            let dir = if median(&format!("read_{what}_sustained")).is_some() {
+                "read"
+            } else {
+                "write"
+            };
+            let Some(sustained) = median(&format!("{dir}_{what}_sustained")) else {
+                continue;
+            };
+            dirs.insert(dir);
+            let burst = median(&format!("{dir}_{what}_burst"));
+            let limit =
+                ctx.opts
+                    .limits
+                    .find(o.provider.as_deref(), o.offering.as_deref(), o.size_gb);
+            let promise = limit
+                .map(|l| l.promise(by_bw, o.size_gb))
+                .unwrap_or_default();
+            if let Some(l) = limit.filter(|_| promise.baseline.or(promise.burst).is_some()) {
+                promised.push(format!(
+                    "{}: {} {}, {}",
+                    o.name,
+                    l.provider,
+                    l.offering,
+                    l.note()
+                ));
+            }
+            let patterns: BTreeSet<_> = records
+                .iter()
+                .filter_map(|r| r.timeline.as_ref()?.pattern)
+                .collect();
+            let exhausted = !patterns.contains(&crate::record::Pattern::NotExhausted);
+            let sustained_text = against(sustained, promise.baseline, unit);
+            let tl = first.timeline.as_ref();
+            let periodic = tl.and_then(|t| t.burst_on_s.zip(t.burst_off_s));
+            let duration = match (median("burst_duration"), periodic) {
+                (Some(s), _) => duration_words(s),
+                (None, Some((on, off))) => {
+                    format!(
+                        "{} in every {}",
+                        duration_words(on),
+                        duration_words(on + off)
+                    )
+                }
+                _ => String::new(),
+            };
+            let volume = match (median("burst_ios"), median("burst_bytes")) {
+                (Some(n), _) => format!("{} I/Os", count_words(n)),
+                (None, Some(b)) => with_unit(b, display_unit(Unit::Bytes, b)),
+                _ => String::new(),
+            };
+            let steady_runs = records
+                .iter()
+                .filter(|r| {
+                    r.metrics
+                        .get("steady_state")
+                        .is_some_and(|m| m.value == 1.0)
+                })
+                .count();
+            let steady = match (steady_runs, records.len()) {
+                (0, _) => "not reached".to_string(),
+                (k, n) if k == n => "reached".to_string(),
+                (k, n) => format!("reached in {k} of {n} runs"),
+            };
+            let test_page = ctx.paths.test_page(study_name, test);
+            rows.push(BurstRow {
+                config: ctx.link(&o.name, &ctx.paths.offering_page(study_name, &o.name)),
+                pattern: patterns
+                    .into_iter()
+                    .map(pattern_words)
+                    .collect::<Vec<_>>()
+                    .join(" / "),
+                burst: burst
+                    .map(|b| against(b, promise.burst, unit))
+                    .unwrap_or_else(|| "none".into()),
+                sustained: if exhausted {
+                    sustained_text
+                } else {
+                    format!("at least {sustained_text}")
+                },
+                duration,
+                volume,
+                steady,
+                chart: ctx.link("chart", &format!("{test_page}#timeline-{}", first.id)),
+            });
+        }
+        if rows.is_empty() {
+            continue;
+        }
+        let dirs: Vec<&str> = dirs.into_iter().collect();
+        let measure = if by_bw { "throughput" } else { "IOPS" };
+        out.push(BurstGroup {
+            heading: format!("{test}: {} {measure}", dirs.join(" and ")),
+            test: ctx.link(test, &ctx.paths.test_page(study_name, test)),
+            rows,
+            promised,
+        });
+    }
+    out
+}
+
+/// The section in Markdown, for `data/<study>.md`; empty without groups.
+pub(super) fn markdown(groups: &[BurstGroup]) -> String {
+    use crate::report::export::md;
+    if groups.is_empty() {
+        return String::new();
+    }
+    let mut s = String::from("## Burst and sustained\n\n");
+    for g in groups {
+        s.push_str(&format!("### {}\n\n", md(&g.heading)));
+        s.push_str("| configuration | pattern | burst | sustained | burst duration | burst volume | steady state |\n");
+        s.push_str("|---|---|---:|---:|---:|---:|---|\n");
+        for r in &g.rows {
+            let cells = [
+                &r.config.text,
+                &r.pattern,
+                &r.burst,
+                &r.sustained,
+                &r.duration,
+                &r.volume,
+                &r.steady,
+            ];
+            s.push('|');
+            for c in cells {
+                s.push_str(&format!(" {} |", md(c)));
+            }
+            s.push('\n');
+        }
+        s.push('\n');
+        for p in &g.promised {
+            s.push_str(&format!(
+                "Levels read measured / promised; promised for {}\n\n",
+                md(p)
+            ));
+        }
+    }
+    s
+}
