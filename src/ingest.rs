@@ -488,6 +488,20 @@ pub fn validate(record: &Record) -> Vec<String> {
             }
         }
     }
+    if let Some(pre) = &record.prefill {
+        for (name, v) in [("bytes", pre.bytes), ("seconds", pre.seconds)] {
+            if !v.is_finite() || v < 0.0 {
+                p.push(format!("prefill.{name} {v} is not a non-negative number"));
+            }
+        }
+        if let Some(bw) = pre.bw {
+            if !bw.is_finite() || bw < 0.0 || bw > plausible_max(Unit::BytesPerSec) {
+                p.push(format!(
+                    "prefill.bw {bw} is not a plausible bandwidth in B/s"
+                ));
+            }
+        }
+    }
     for (name, metric) in &record.metrics {
         if name.is_empty()
             || !name
@@ -735,6 +749,52 @@ mod tests {
         assert!(parse_record(&w.to_string())
             .unwrap_err()
             .contains("sha256 is not 64 hex"));
+    }
+
+    #[test]
+    fn a_prefill_is_optional_accepted_and_checked() {
+        // a record from before the pre-fill has none and stays valid
+        let r = parse_record(&good().to_string()).unwrap();
+        assert_eq!(r.prefill, None);
+        assert!(!crate::record::to_json(&r).unwrap().contains("prefill"));
+        let mut v = good();
+        v["prefill"] = serde_json::json!({
+            "bytes": 67108864.0, "seconds": 0.5, "bw": 1.4e9,
+            "command": "fio --name=prefill --rw=write --bs=1M --refill_buffers"
+        });
+        let r = parse_record(&v.to_string()).unwrap();
+        let pre = r.prefill.as_ref().unwrap();
+        assert_eq!(
+            (pre.bytes, pre.bw, pre.error.as_deref()),
+            (67108864.0, Some(1.4e9), None)
+        );
+        assert_eq!(
+            parse_record(&crate::record::to_json(&r).unwrap()).unwrap(),
+            r
+        );
+        // a failed one: no bandwidth, an error
+        let mut w = good();
+        w["prefill"] =
+            serde_json::json!({"bytes": 0.0, "seconds": 0.0, "command": "fio", "error": "no"});
+        assert_eq!(
+            parse_record(&w.to_string()).unwrap().prefill.unwrap().bw,
+            None
+        );
+        let mut w = v.clone();
+        w["prefill"]["seconds"] = (-1.0).into();
+        assert!(parse_record(&w.to_string())
+            .unwrap_err()
+            .contains("prefill.seconds -1 is not a non-negative number"));
+        let mut w = v.clone();
+        w["prefill"]["bw"] = 1e20.into();
+        assert!(parse_record(&w.to_string())
+            .unwrap_err()
+            .contains("prefill.bw 100000000000000000000 is not a plausible bandwidth"));
+        let mut w = v;
+        w["prefill"].as_object_mut().unwrap().remove("command");
+        assert!(parse_record(&w.to_string())
+            .unwrap_err()
+            .contains("prefill"));
     }
 
     #[test]

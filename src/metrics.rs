@@ -143,6 +143,12 @@ pub const METRIC_NAMES: &[MetricName] = &[
     m("steady_state", "steady state reached", false),
     m("ss_range", "steady-state range", false),
     m("ss_slope", "steady-state slope", false),
+    m(
+        "fio_ss_attained",
+        "steady state reached by fio's own check",
+        false,
+    ),
+    m("fio_ss_criterion", "fio's steady-state criterion", false),
 ];
 
 /// Splits a `_cpu` or `_lat` twin into its base metric and suffix.
@@ -234,9 +240,9 @@ pub fn expected_unit(name: &str) -> Option<Unit> {
     }
     match name {
         "burst_duration" => return Some(Unit::Seconds),
-        "burst_ios" | "steady_state" => return Some(Unit::Count),
+        "burst_ios" | "steady_state" | "fio_ss_attained" => return Some(Unit::Count),
         "burst_bytes" => return Some(Unit::Bytes),
-        "ss_range" | "ss_slope" => return Some(Unit::Percent),
+        "ss_range" | "ss_slope" | "fio_ss_criterion" => return Some(Unit::Percent),
         _ => {}
     }
     if name.ends_with("_cpu") {
@@ -453,11 +459,14 @@ mod tests {
         for ss in STEADY_STATE {
             assert!(!TestKind::BlockIo.judges(ss) && !TestKind::Throughput.judges(ss));
         }
+        // fio's own steady-state verdict is shown beside diskdash's, not judged
         for burst in [
             "read_iops_burst",
             "read_bw_burst",
             "burst_duration",
             "burst_ios",
+            "fio_ss_attained",
+            "fio_ss_criterion",
         ] {
             assert!(!TestKind::BlockIo.judges(burst) && !TestKind::Throughput.judges(burst));
         }
@@ -497,5 +506,7 @@ mod tests {
         assert_eq!(expected_unit("burst_bytes"), Some(Unit::Bytes));
         assert_eq!(expected_unit("steady_state"), Some(Unit::Count));
         assert_eq!(expected_unit("ss_slope"), Some(Unit::Percent));
+        assert_eq!(expected_unit("fio_ss_attained"), Some(Unit::Count));
+        assert_eq!(expected_unit("fio_ss_criterion"), Some(Unit::Percent));
     }
 }

@@ -71,6 +71,32 @@ pub struct Record {
     /// meets a volume whose credits they spent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub prior_io: Option<PriorIo>,
+    /// The one write of incompressible data over the file a sustained test
+    /// read, made before the first sustained test of the run (`run` records
+    /// of the sustained tests only; absent otherwise).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prefill: Option<Prefill>,
+}
+
+/// The pre-fill: fio writing the sustained tests' file once, sequentially
+/// in 1 MiB blocks with `refill_buffers` (incompressible data), so that
+/// their reads never meet unwritten, thin-provisioned blocks.
+#[derive(Serialize, Deserialize, JsonSchema, Clone, Debug, PartialEq)]
+pub struct Prefill {
+    /// Bytes written: fio's own count, 0 when it did not run.
+    pub bytes: f64,
+    /// Wall time of the fio run in seconds (laying the file out included);
+    /// 0 when it did not run.
+    pub seconds: f64,
+    /// fio's write bandwidth in B/s; absent when it failed or did not run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bw: Option<f64>,
+    /// The exact command line.
+    pub command: String,
+    /// Why it failed or did not run; absent when it wrote the file. The
+    /// sustained tests then did not run either, and say so.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
 }
 
 /// The I/O of a run's earlier tests.
@@ -461,6 +487,7 @@ impl Record {
             raw: None,
             timeline: None,
             prior_io: None,
+            prefill: None,
         }
     }
 
@@ -666,6 +693,7 @@ mod tests {
             "\"timeline\"",
             "\"credit-burst\"",
             "\"interval_s\"",
+            "\"prefill\"",
         ] {
             assert!(s.contains(kind), "schema lacks {kind}");
         }

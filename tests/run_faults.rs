@@ -457,6 +457,39 @@ fn dry_run_and_list_touch_nothing() {
     );
     assert!(r.stdout.contains("bs=1M count="));
     assert!(r.stdout.contains("conv=fdatasync"));
+    assert!(!r.stdout.contains("pre-fill"), "{}", r.stdout);
+    assert!(is_empty_dir(target.path()));
+
+    // the whole suite: the pre-fill first, and the time it all takes
+    let r = run(
+        &std::env::var("PATH").unwrap_or_default(),
+        &[
+            "--target",
+            target.path().to_str().unwrap(),
+            "--suite",
+            "standard",
+            "--dry-run",
+        ],
+    );
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    let lines: Vec<&str> = r.stdout.lines().collect();
+    assert!(
+        lines[0].starts_with("dry run of suite standard: 36 jobs and a pre-fill"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        lines[3].starts_with("pre-fill before fio-sustained-randread-4k-qd32 (once, not a test)"),
+        "{}",
+        r.stdout
+    );
+    assert!(lines[4].contains("--rw=write --bs=1M") && lines[4].contains("--refill_buffers"));
+    assert!(lines[5].starts_with("fio-sustained-randread-4k-qd32 r1/1: reads the pre-filled file"));
+    let total = lines.last().unwrap();
+    assert!(
+        total.starts_with("rough duration: ") && total.contains("the pre-fill included"),
+        "{total}"
+    );
     assert!(is_empty_dir(target.path()));
 
     let r = run(

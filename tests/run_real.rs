@@ -148,6 +148,18 @@ fn quick_suite_with_the_real_tools() {
     assert_eq!(tl.logs.len(), 4, "{:?}", tl.logs.keys());
     assert!(tl.pattern.is_some());
     assert!(sustained.metrics["read_iops_sustained"].value > 0.0);
+    // it read a file written once with incompressible data, by fio itself
+    let pre = sustained.prefill.as_ref().expect("a pre-fill");
+    assert_eq!(pre.error, None);
+    assert_eq!(pre.bytes, (64u64 << 20) as f64);
+    assert!(pre.bw.unwrap() > 0.0 && pre.seconds > 0.0, "{pre:?}");
+    assert!(pre.command.contains("--refill_buffers"), "{}", pre.command);
+    let cmd = sustained.test.command.as_deref().unwrap();
+    assert!(cmd.contains("/prefill/fio.dat"), "{cmd}");
+    // its I/O counts before the sustained test's own
+    let prior = sustained.prior_io.as_ref().unwrap();
+    assert!(prior.bytes >= pre.bytes && prior.seconds > 0.0, "{prior:?}");
+    assert!(stderr.contains("pre-fill: ok"), "{stderr}");
 
     let check = Command::new(BIN)
         .arg("check")

@@ -56,6 +56,14 @@ fn find<'a>(recs: &'a [(PathBuf, Record)], id: &str) -> &'a Record {
         .1
 }
 
+/// An argv as the record's command line shows it.
+fn shell_words(argv: &[String]) -> String {
+    argv.iter()
+        .map(|a| diskdash::tools::argv::shell_quote(a))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 fn is_empty_dir(p: &Path) -> bool {
     std::fs::read_dir(p).unwrap().next().is_none()
 }
@@ -87,18 +95,48 @@ fn quick_suite_replayed_gives_one_ok_record_per_test() {
         assert_eq!(r.status, Status::Ok, "{}: {:?}", r.test.id, r.error);
     }
     assert_eq!(code, 0);
+    // one record per test: the pre-fill is none
     assert_eq!(recs.len(), 13);
-    assert_eq!(ex.ran.len(), 13);
-    // the sustained test runs first, to meet the volume as handed over
-    assert_eq!(ex.ran[0], "fio-sustained-randread-4k-qd32");
+    assert_eq!(ex.ran.len(), 14);
+    // the pre-fill, then the sustained test, to meet the volume as handed over
+    assert_eq!(ex.ran[..2], ["prefill", "fio-sustained-randread-4k-qd32"]);
+    let (prefill, test) = (&ex.argv[0], &ex.argv[1]);
+    let arg = |argv: &[String], key: &str| {
+        argv.iter()
+            .find(|a| a.starts_with(key))
+            .cloned()
+            .unwrap_or_else(|| panic!("no {key} in {argv:?}"))
+    };
+    assert_eq!(prefill[0], "fio");
+    for flag in ["--rw=write", "--bs=1M", "--refill_buffers", "--direct=1"] {
+        assert!(prefill.contains(&flag.to_string()), "{flag}: {prefill:?}");
+    }
+    // the very file and size the sustained test reads
+    assert_eq!(arg(prefill, "--filename="), arg(test, "--filename="));
+    assert!(arg(test, "--filename=").ends_with("/prefill/fio.dat"));
+    assert_eq!(arg(prefill, "--size="), arg(test, "--size="));
+    assert_eq!(arg(prefill, "--size="), format!("--size={}", 64 << 20));
     let sustained = find(&recs, "fio-sustained-randread-4k-qd32");
     assert_eq!(sustained.timeline.as_ref().unwrap().logs.len(), 4);
-    // it met an untouched volume; the next test knows what it had done
+    // the pre-fill's own facts, from fio's JSON: 67108864 bytes at 1427848170 B/s
+    let pre = sustained.prefill.as_ref().expect("a prefill");
+    assert_eq!(pre.bytes, (64 << 20) as f64);
+    assert_eq!(pre.bw, Some(1427848170.0));
+    assert_eq!(pre.seconds, 1.0);
+    assert_eq!(pre.error, None);
+    assert_eq!(pre.command, shell_words(prefill));
+    // the sustained test met a volume that had had the pre-fill only; the
+    // next test knows what both had done
     let prior = sustained.prior_io.as_ref().unwrap();
-    assert_eq!((prior.seconds, prior.bytes), (0.0, 0.0));
-    let next = find(&recs, "dd-write-bulk").prior_io.as_ref().unwrap();
-    assert_eq!(next.seconds, 1.0);
-    assert_eq!(next.bytes, sustained.metrics["read_io_bytes"].value);
+    assert_eq!((prior.seconds, prior.bytes), (1.0, (64 << 20) as f64));
+    let bulk = find(&recs, "dd-write-bulk");
+    assert_eq!(bulk.prefill, None);
+    let next = bulk.prior_io.as_ref().unwrap();
+    assert_eq!(next.seconds, 2.0);
+    assert_eq!(
+        next.bytes,
+        (64 << 20) as f64 + sustained.metrics["read_io_bytes"].value
+    );
     // nothing left in the target: the scratch directory is gone
     assert!(is_empty_dir(target.path()));
 
@@ -488,4 +526,143 @@ fn a_time_based_fio_test_keeps_its_per_second_logs_as_a_timeline() {
     let cmd = r.test.command.as_deref().unwrap();
     assert!(cmd.contains("--log_avg_msec=1000"), "{cmd}");
     assert!(cmd.contains("--write_iops_log="), "{cmd}");
+}
+
+#[test]
+fn a_failed_prefill_fails_the_sustained_tests_instead_of_reading_unwritten_blocks() {
+    let target = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let args = run_args(&[
+        "--target",
+        target.path().to_str().unwrap(),
+        "--suite",
+        "quick",
+        "--out",
+        out.path().to_str().unwrap(),
+        "--only",
+        "fio-sustained-randread-4k-qd32,dd-write-bulk",
+    ]);
+    let error = "fio: io_u error on file prefill/fio.dat: No space left on device: write offset=0, buflen=1048576";
+    let mut ex = replay().capture(
+        "prefill",
+        Capture {
+            stderr: format!("{error}\n"),
+            exit_code: 1,
+            duration_s: 2.0,
+            ..Default::default()
+        },
+    );
+    let code = diskdash::cmd::run::run_with(&args, &mut ex, &AtomicUsize::new(0)).unwrap();
+    assert_eq!(code, 1);
+    // the sustained test did not run; the test after it did
+    assert_eq!(ex.ran, ["prefill", "dd-write-bulk"]);
+    let recs = records(out.path());
+    assert_eq!(recs.len(), 2);
+    let sustained = find(&recs, "fio-sustained-randread-4k-qd32");
+    assert_eq!(sustained.status, Status::Failed);
+    let e = sustained.error.as_deref().unwrap();
+    assert!(
+        e.starts_with("the pre-fill of the file this test reads failed")
+            && e.ends_with(&format!("`fio` exited with status 1: {error}")),
+        "{e}"
+    );
+    assert!(sustained.metrics.is_empty() && sustained.raw.is_none());
+    let pre = sustained.prefill.as_ref().unwrap();
+    assert_eq!((pre.bytes, pre.seconds, pre.bw), (0.0, 2.0, None));
+    assert_eq!(
+        pre.error.as_deref(),
+        Some(format!("`fio` exited with status 1: {error}").as_str())
+    );
+    // what it ran for counts, at the most it would have written
+    let next = find(&recs, "dd-write-bulk").prior_io.clone().unwrap();
+    assert_eq!((next.seconds, next.bytes), (2.0, (64 << 20) as f64));
+    for (_, r) in &recs {
+        assert!(diskdash::ingest::validate(r).is_empty(), "{}", r.test.id);
+    }
+    assert!(is_empty_dir(target.path()));
+}
+
+#[test]
+fn a_prefill_that_does_not_fit_skips_the_sustained_tests() {
+    let target = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let suite = out.path().join("huge.toml");
+    std::fs::write(
+        &suite,
+        "base = \"quick\"\n[[test]]\nid = \"fio-sustained-randread-4k-qd32\"\ntool = \"fio\"\nsize = \"1P\"\n",
+    )
+    .unwrap();
+    let records_dir = out.path().join("records");
+    let args = run_args(&[
+        "--target",
+        target.path().to_str().unwrap(),
+        "--suite",
+        suite.to_str().unwrap(),
+        "--out",
+        records_dir.to_str().unwrap(),
+        "--only",
+        "fio-sustained-randread-4k-qd32,dd-write-8k-dsync",
+    ]);
+    let mut ex = replay();
+    let code = diskdash::cmd::run::run_with(&args, &mut ex, &AtomicUsize::new(0)).unwrap();
+    assert_eq!(code, 1);
+    assert_eq!(ex.ran, ["dd-write-8k-dsync"]);
+    let recs = records(&records_dir);
+    let sustained = find(&recs, "fio-sustained-randread-4k-qd32");
+    assert_eq!(sustained.status, Status::Skipped);
+    let e = sustained.error.as_deref().unwrap();
+    assert!(
+        e.contains("did not run, so neither did the test: not enough free space: the pre-fill writes 1048576.00 GiB"),
+        "{e}"
+    );
+    let pre = sustained.prefill.as_ref().unwrap();
+    assert_eq!((pre.bytes, pre.seconds), (0.0, 0.0));
+    // nothing ran before the next test
+    let next = find(&recs, "dd-write-8k-dsync").prior_io.clone().unwrap();
+    assert_eq!((next.seconds, next.bytes), (0.0, 0.0));
+}
+
+#[test]
+fn a_prefill_that_wrote_less_than_the_file_fails_the_sustained_test() {
+    let target = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    // fio's own output of the pre-fill, as if it had stopped after 1 MiB
+    let mut json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(fixtures().join("prefill/output")).unwrap())
+            .unwrap();
+    json["jobs"][0]["write"]["io_bytes"] = (1u64 << 20).into();
+    json["jobs"][0]["write"]["io_kbytes"] = 1024.into();
+    let args = run_args(&[
+        "--target",
+        target.path().to_str().unwrap(),
+        "--suite",
+        "quick",
+        "--out",
+        out.path().to_str().unwrap(),
+        "--only",
+        "fio-sustained-randread-4k-qd32",
+    ]);
+    let mut ex = replay().capture(
+        "prefill",
+        Capture {
+            output_file: Some(json.to_string()),
+            duration_s: 1.0,
+            ..Default::default()
+        },
+    );
+    let code = diskdash::cmd::run::run_with(&args, &mut ex, &AtomicUsize::new(0)).unwrap();
+    assert_eq!(code, 1);
+    assert_eq!(ex.ran, ["prefill"]);
+    let recs = records(out.path());
+    let r = find(&recs, "fio-sustained-randread-4k-qd32");
+    assert_eq!(r.status, Status::Failed);
+    assert!(
+        r.error
+            .as_deref()
+            .unwrap()
+            .ends_with("fio wrote 1048576 bytes of the 67108864 the sustained tests read"),
+        "{:?}",
+        r.error
+    );
+    assert_eq!(r.prefill.as_ref().unwrap().bytes, 1048576.0);
 }

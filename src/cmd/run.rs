@@ -34,7 +34,7 @@ pub struct RunArgs {
     /// Skip these test ids (comma-separated).
     #[arg(long, value_delimiter = ',', value_name = "ID,..")]
     pub skip: Vec<String>,
-    /// Print what would run, sizes included, and touch nothing.
+    /// Print what would run (the pre-fill of the sustained tests too), sizes and how long it takes, and touch nothing.
     #[arg(long)]
     pub dry_run: bool,
     /// List the suite's tests with their commands.

@@ -128,20 +128,25 @@ pub fn command(target: &Path) -> Result<u8> {
         h.virtualization.clone().unwrap_or_else(unknown)
     );
     // the standard suite's files are removed after each test: its largest
-    // test decides the space it needs
+    // test (or the pre-fill, sized by the free space) decides the space it needs
     let need = plan::load_suite("standard").and_then(|s| {
         plan::plan(
             &s,
             &plan::Selection::default(),
             Path::new("/"),
-            h.memory_bytes,
-            host::is_root(),
+            &plan::Machine {
+                memory_bytes: h.memory_bytes,
+                is_root: host::is_root(),
+                free_bytes: t.free_bytes,
+            },
         )
     });
     match (need, t.free_bytes) {
-        (Ok(jobs), Some(free)) => {
-            let (id, bytes) = jobs
+        (Ok(p), Some(free)) => {
+            let (id, bytes) = p
+                .jobs
                 .iter()
+                .chain(p.prefill.as_ref().map(|s| &s.job))
                 .map(|j| (j.test_id.as_str(), j.invocation.bytes))
                 .max_by_key(|&(_, b)| b)
                 .unwrap_or(("none", 0));

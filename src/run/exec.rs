@@ -416,6 +416,8 @@ pub struct ReplayExecutor {
     missing: BTreeSet<String>,
     /// Test ids run, in order (for assertions).
     pub ran: Vec<String>,
+    /// The argv of each run, program first, in the order of `ran`.
+    pub argv: Vec<Vec<String>>,
 }
 
 impl ReplayExecutor {
@@ -494,11 +496,16 @@ impl Executor for ReplayExecutor {
     fn run(
         &mut self,
         test_id: &str,
-        _inv: &Invocation,
+        inv: &Invocation,
         _dir: &Path,
         _timeout: Duration,
     ) -> Result<Outcome> {
         self.ran.push(test_id.to_string());
+        self.argv.push(
+            std::iter::once(inv.program.clone())
+                .chain(inv.args.iter().cloned())
+                .collect(),
+        );
         let c = self
             .captures
             .get(test_id)

@@ -22,7 +22,7 @@ pub mod scratch;
 
 use crate::tools::argv::OutputFrom;
 use exec::{Executor, Outcome, RealExecutor};
-use plan::Job;
+use plan::{Job, PrefillStep};
 use progress::Progress;
 use scratch::Scratch;
 
@@ -88,6 +88,7 @@ struct Ready {
     run_id: String,
     subject: Subject,
     jobs: Vec<Job>,
+    prefill: Option<PrefillStep>,
     out: Out,
     clean_stale: bool,
 }
@@ -122,12 +123,21 @@ fn prepare(opts: &RunOptions) -> Result<Prepared> {
     let subject = opts.subject.clone();
     let suite = plan::load_suite(&opts.suite)?;
     let sel = &opts.selection;
-    let memory = host::read_memory();
-    let is_root = host::is_root();
+    let mut machine = plan::Machine {
+        memory_bytes: host::read_memory(),
+        is_root: host::is_root(),
+        free_bytes: None,
+    };
     let run_id = new_run_id();
     if opts.list {
-        let jobs = plan::plan(&suite, sel, Path::new("DIR"), memory, is_root)?;
-        print!("{}", list_text(&suite.name, &jobs));
+        let p = plan::plan(&suite, sel, Path::new("SCRATCH"), &machine)?;
+        let auto = suite.tests.iter().any(|t| {
+            t.params.get("size").and_then(|v| v.as_str()) == Some(crate::tools::fio::AUTO_SIZE)
+        });
+        print!(
+            "{}",
+            list_text(&suite.name, &p.jobs, p.prefill.as_ref(), auto)
+        );
         return Ok(Prepared::Printed);
     }
     let Some(target_arg) = &opts.target else {
@@ -135,10 +145,22 @@ fn prepare(opts: &RunOptions) -> Result<Prepared> {
     };
     let target = scratch::check_target(target_arg)?;
     let scratch = target.join(scratch::scratch_name(&run_id));
-    let jobs = plan::plan(&suite, sel, &scratch, memory, is_root)?;
+    // `size = "auto"` is sized by the space free now
+    machine.free_bytes = host::free_bytes(&target);
+    let plan::Plan { jobs, prefill } = plan::plan(&suite, sel, &scratch, &machine)?;
     let out = opts.out.clone();
     if opts.dry_run {
-        print!("{}", dry_run_text(&suite.name, &target, &scratch, &jobs));
+        print!(
+            "{}",
+            dry_run_text(
+                &suite.name,
+                &target,
+                &scratch,
+                &jobs,
+                prefill.as_ref(),
+                machine.free_bytes
+            )
+        );
         return Ok(Prepared::Printed);
     }
     if matches!(out, Out::Stdout) {
@@ -150,6 +172,7 @@ fn prepare(opts: &RunOptions) -> Result<Prepared> {
         run_id,
         subject,
         jobs,
+        prefill,
         out,
         clean_stale: opts.clean_stale,
     })))
@@ -171,10 +194,27 @@ fn stdout_takes_records() -> Result<()> {
     Ok(())
 }
 
-fn list_text(suite: &str, jobs: &[Job]) -> String {
-    let mut s = format!("suite {suite} (DIR is the job's directory in the scratch directory)\n");
+fn list_text(suite: &str, jobs: &[Job], prefill: Option<&PrefillStep>, auto: bool) -> String {
+    let mut s = format!(
+        "suite {suite} (SCRATCH is the scratch directory, DIR the job's directory in it{})\n",
+        if auto {
+            format!(
+                "; `size = \"auto\"` is shown as on a target with {} free or more",
+                gib(2 * crate::tools::fio::AUTO_SIZE_MAX)
+            )
+        } else {
+            String::new()
+        }
+    );
     let mut seen = Vec::new();
-    for j in jobs {
+    for (i, j) in jobs.iter().enumerate() {
+        if let Some(p) = prefill.filter(|p| p.before == i) {
+            s.push_str(&format!(
+                "pre-fill  [fio, once before {}; not a test: it writes the file the sustained tests read]\n    {}\n",
+                j.test_id,
+                p.job.invocation.display()
+            ));
+        }
         if seen.contains(&&j.test_id) {
             continue;
         }
@@ -186,7 +226,7 @@ fn list_text(suite: &str, jobs: &[Job]) -> String {
             j.repetitions,
             j.invocation
                 .display()
-                .replace(&format!("DIR/{}.r1", j.test_id), "DIR")
+                .replace(&format!("SCRATCH/{}.r1", j.test_id), "DIR")
         ));
     }
     s
@@ -196,36 +236,75 @@ fn gib(bytes: u64) -> String {
     format!("{:.2} GiB", bytes as f64 / (1u64 << 30) as f64)
 }
 
-fn dry_run_text(suite: &str, target: &Path, scratch: &Path, jobs: &[Job]) -> String {
-    let free = host::free_bytes(target);
+fn dry_run_text(
+    suite: &str,
+    target: &Path,
+    scratch: &Path,
+    jobs: &[Job],
+    prefill: Option<&PrefillStep>,
+    free: Option<u64>,
+) -> String {
     let mut s = format!(
-        "dry run of suite {suite}: {} jobs against `{}` (nothing is written)\nscratch directory: {}\nfree space: {}\n",
+        "dry run of suite {suite}: {} jobs{} against `{}` (nothing is written)\nscratch directory: {}\nfree space: {}\n",
         jobs.len(),
+        if prefill.is_some() { " and a pre-fill" } else { "" },
         target.display(),
         scratch.display(),
         free.map(gib).unwrap_or_else(|| "unknown".into())
     );
+    let not_enough = |free: Option<u64>, bytes: u64| match free {
+        Some(f) if f < bytes.saturating_add(margin(bytes)) => {
+            "  NOT ENOUGH FREE SPACE: would be skipped"
+        }
+        _ => "",
+    };
     let mut total_s = 0.0;
-    for j in jobs {
-        let need = j.invocation.bytes + margin(j.invocation.bytes);
-        let fits = match free {
-            Some(f) if f < need => "  NOT ENOUGH FREE SPACE: would be skipped",
-            _ => "",
-        };
+    for (i, j) in jobs.iter().enumerate() {
+        let mut free_now = free;
+        if let Some(p) = prefill {
+            let bytes = p.job.invocation.bytes;
+            if p.before == i {
+                total_s += p.job.invocation.estimate_s;
+                s.push_str(&format!(
+                    "pre-fill before {} (once, not a test): writes {} of incompressible data, \
+                     the file the sustained tests read; about {}, limit {} s{}\n    {}\n",
+                    j.test_id,
+                    gib(bytes),
+                    progress::clock(p.job.invocation.estimate_s),
+                    p.job.timeout_s,
+                    not_enough(free, bytes),
+                    p.job.invocation.display()
+                ));
+            }
+            // the pre-filled file stays until the last sustained test ends
+            if (p.before..=p.last).contains(&i) {
+                free_now = free.map(|f| f.saturating_sub(bytes));
+            }
+        }
+        let fits = not_enough(free_now, j.invocation.bytes);
         total_s += j.invocation.estimate_s;
+        let writes = if j.reads_prefill() && prefill.is_some() {
+            "reads the pre-filled file".to_string()
+        } else {
+            format!("writes up to {}", gib(j.invocation.bytes))
+        };
         s.push_str(&format!(
-            "{} r{}/{}: writes up to {}, limit {} s{fits}\n    {}\n",
+            "{} r{}/{}: {writes}, limit {} s{fits}\n    {}\n",
             j.test_id,
             j.repetition,
             j.repetitions,
-            gib(j.invocation.bytes),
             j.timeout_s,
             j.invocation.display()
         ));
     }
     s.push_str(&format!(
-        "rough duration: {} (the tools' speed decides)\n",
-        progress::clock(total_s)
+        "rough duration: {}{} (the tools' speed decides)\n",
+        progress::clock(total_s),
+        if prefill.is_some() {
+            ", the pre-fill included"
+        } else {
+            ""
+        }
     ));
     s
 }
@@ -251,6 +330,7 @@ fn execute(ready: Ready, executor: &mut dyn Executor, signal: &AtomicUsize) -> R
         run_id,
         subject,
         jobs,
+        prefill,
         out,
         clean_stale: opts_clean_stale,
     } = ready;
@@ -281,9 +361,17 @@ fn execute(ready: Ready, executor: &mut dyn Executor, signal: &AtomicUsize) -> R
     }
     let mut progress = Progress::new(jobs.len());
     progress.line(&format!(
-        "diskdash run {run_id}: {} jobs against `{}`",
+        "diskdash run {run_id}: {} jobs against `{}`{}",
         jobs.len(),
-        target.display()
+        target.display(),
+        prefill
+            .as_ref()
+            .map(|p| format!(
+                ", after a pre-fill of {} before {}",
+                gib(p.job.invocation.bytes),
+                jobs[p.before].test_id
+            ))
+            .unwrap_or_default()
     ));
     let ctx = Facts {
         run_id: &run_id,
@@ -297,11 +385,29 @@ fn execute(ready: Ready, executor: &mut dyn Executor, signal: &AtomicUsize) -> R
     let mut write_error = None;
     let mut vanished_error = None;
     let mut prior = record::PriorIo::default();
+    // what the pre-fill did, once it ran; the sustained tests carry it
+    let mut prefilled: Option<PrefillDone> = None;
     for (index, job) in jobs.iter().enumerate() {
         let sig = signal.load(Ordering::SeqCst);
         if sig != 0 {
             stopped_by = Some(sig as i32);
             break;
+        }
+        if let Some(step) = prefill.as_ref().filter(|p| p.before == index) {
+            progress.start_step(
+                "pre-fill",
+                step.job.invocation.estimate_s + progress.estimate_left(&jobs[index..]),
+            );
+            let (done, interrupted) = run_prefill(&ctx, step, &scratch, executor, &progress);
+            if let Some(d) = &done {
+                prior.seconds += d.facts.seconds;
+                prior.bytes += d.moved;
+            }
+            prefilled = done;
+            if interrupted.is_some() {
+                stopped_by = interrupted;
+                break;
+            }
         }
         progress.start(index, &jobs);
         let version = versions
@@ -314,7 +420,17 @@ fn execute(ready: Ready, executor: &mut dyn Executor, signal: &AtomicUsize) -> R
                 }
             })
             .clone();
-        let (mut record, interrupted) = run_job(&ctx, job, &scratch, executor, version.as_deref());
+        let sustained = job.reads_prefill().then_some(prefilled.as_ref()).flatten();
+        let (mut record, interrupted) = match sustained {
+            // no measurement of blocks nobody wrote: the test does not run
+            Some(p) if p.facts.error.is_some() => {
+                (prefill_failed(&ctx, job, version.as_deref(), p), None)
+            }
+            _ => run_job(&ctx, job, &scratch, executor, version.as_deref()),
+        };
+        if let Some(p) = sustained {
+            record.prefill = Some(p.facts.clone());
+        }
         record.prior_io = Some(prior.clone());
         prior.seconds += record.duration_s.unwrap_or(0.0);
         prior.bytes += bytes_moved(&record, job);
@@ -338,9 +454,15 @@ fn execute(ready: Ready, executor: &mut dyn Executor, signal: &AtomicUsize) -> R
             None => write_record_line(&record),
         };
         progress.finish_job(index, job, &record);
-        // the next test gets the space back
+        // the next test gets the space back; the pre-filled file once the
+        // last sustained test is done with it
         if let Err(e) = scratch.clear(&job.dir) {
             progress.line(&format!("warning: {e:#}"));
+        }
+        if let Some(step) = prefill.as_ref().filter(|p| p.last == index) {
+            if let Err(e) = scratch.clear(&step.job.dir) {
+                progress.line(&format!("warning: {e:#}"));
+            }
         }
         if let Err(e) = written {
             // the measurement must not be lost with the file: it goes to
@@ -468,6 +590,145 @@ fn base_record(ctx: &Facts, job: &Job, version: Option<&str>) -> Record {
         status: Status::Skipped,
         ..Record::new(id, source, ctx.subject.clone(), test)
     }
+}
+
+/// What the pre-fill did: the facts the sustained records carry, and the
+/// bytes it counts for in `prior_io`.
+struct PrefillDone {
+    facts: record::Prefill,
+    /// fio's count when it wrote the file; the planned size when it ran and
+    /// failed (as [`bytes_moved`] counts a failed test); 0 when it did not run.
+    moved: f64,
+    /// Whether it was not run at all (no space, the directory not made):
+    /// the sustained tests are then skipped rather than failed.
+    not_run: bool,
+}
+
+/// Runs the pre-fill, saying so on stderr. `None` when fio is not
+/// installed: the sustained tests are then skipped as any fio test is.
+/// Also returns the signal if one stopped it.
+fn run_prefill(
+    ctx: &Facts,
+    step: &PrefillStep,
+    scratch: &Scratch,
+    executor: &mut dyn Executor,
+    progress: &Progress,
+) -> (Option<PrefillDone>, Option<i32>) {
+    let job = &step.job;
+    if !executor.available(&job.invocation.program) {
+        return (None, None);
+    }
+    let size = job.invocation.bytes;
+    let mut done = PrefillDone {
+        facts: record::Prefill {
+            bytes: 0.0,
+            seconds: 0.0,
+            bw: None,
+            command: job.invocation.display(),
+            error: None,
+        },
+        moved: 0.0,
+        not_run: true,
+    };
+    progress.line(&format!(
+        "pre-fill: writing {} of incompressible data to `{}` for the sustained tests \
+         (about {}, not a test)",
+        gib(size),
+        step.file.display(),
+        progress::clock(job.invocation.estimate_s)
+    ));
+    let free = ctx
+        .target
+        .path
+        .as_deref()
+        .and_then(|p| host::free_bytes(Path::new(p)));
+    let margin = margin(size);
+    if let Some(free) = free.filter(|&f| f < size.saturating_add(margin)) {
+        done.facts.error = Some(format!(
+            "not enough free space: the pre-fill writes {} and keeps {} spare, {} is free",
+            gib(size),
+            gib(margin),
+            gib(free)
+        ));
+    } else if let Err(e) = scratch.create_job_dir(&job.dir) {
+        done.facts.error = Some(format!("{e:#}"));
+    } else {
+        done.not_run = false;
+        let timeout = Duration::from_secs(job.timeout_s);
+        match executor.run(&job.test_id, &job.invocation, &job.dir, timeout) {
+            Err(e) => done.facts.error = Some(format!("{e:#}")),
+            Ok(outcome) => {
+                done.facts.seconds = outcome.duration.as_secs_f64();
+                match judge(job, &outcome) {
+                    Ok(parsed) => {
+                        let metric = |n: &str| parsed.metrics.get(n).map(|m| m.value);
+                        done.facts.bytes = metric("write_io_bytes").unwrap_or(size as f64);
+                        done.moved = done.facts.bytes;
+                        if done.facts.bytes < size as f64 {
+                            // the rest of the file would be read unwritten
+                            done.facts.error = Some(format!(
+                                "fio wrote {} bytes of the {size} the sustained tests read",
+                                done.facts.bytes
+                            ));
+                        } else {
+                            done.facts.bw = metric("write_bw");
+                        }
+                    }
+                    Err(e) => {
+                        done.facts.error = Some(e);
+                        done.moved = size as f64;
+                    }
+                }
+                if outcome.interrupted.is_some() {
+                    let _ = scratch.clear(&job.dir);
+                    return (Some(done), outcome.interrupted);
+                }
+            }
+        }
+    }
+    match &done.facts.error {
+        None => progress.line(&format!(
+            "pre-fill: ok  {} in {:.1} s ({})",
+            gib(done.facts.bytes as u64),
+            done.facts.seconds,
+            done.facts
+                .bw
+                .map(|bw| progress::human(bw, "B/s"))
+                .unwrap_or_else(|| "bandwidth unknown".into())
+        )),
+        Some(e) => {
+            // a half-written file is of no use to anyone
+            if let Err(e) = scratch.clear(&job.dir) {
+                progress.line(&format!("warning: {e:#}"));
+            }
+            progress.line(&format!(
+                "pre-fill: {}: {}; the sustained tests will not run",
+                if done.not_run { "skipped" } else { "failed" },
+                e.lines().next().unwrap_or("")
+            ));
+        }
+    }
+    (Some(done), None)
+}
+
+/// The record of a sustained test that did not run because the pre-fill
+/// failed (or could not run): it would have read blocks nobody wrote.
+fn prefill_failed(ctx: &Facts, job: &Job, version: Option<&str>, p: &PrefillDone) -> Record {
+    let mut rec = base_record(ctx, job, version);
+    let why = p.facts.error.as_deref().unwrap_or("");
+    if p.not_run {
+        rec.status = Status::Skipped;
+        rec.error = Some(format!(
+            "the pre-fill of the file this test reads did not run, so neither did the test: {why}"
+        ));
+    } else {
+        rec.status = Status::Failed;
+        rec.error = Some(format!(
+            "the pre-fill of the file this test reads failed, so the test did not run \
+             (it would have read unwritten blocks): {why}"
+        ));
+    }
+    rec
 }
 
 /// Runs one job and returns its record, and the signal if one stopped it.
@@ -706,6 +967,70 @@ mod tests {
             records_dir(Path::new("results"), &s, "R"),
             Path::new("results/block-storage-2026/unknown/R")
         );
+    }
+
+    #[test]
+    fn dry_run_lists_the_prefill_with_its_estimate_in_the_total() {
+        let suite = plan::load_suite("standard").unwrap();
+        let free = 10u64 << 30;
+        let machine = plan::Machine {
+            memory_bytes: Some(1 << 30),
+            is_root: false,
+            free_bytes: Some(free),
+        };
+        let p = plan::plan(&suite, &Default::default(), Path::new("/t/S"), &machine).unwrap();
+        let pre = p.prefill.as_ref().unwrap();
+        let text = dry_run_text(
+            "standard",
+            Path::new("/t"),
+            Path::new("/t/S"),
+            &p.jobs,
+            Some(pre),
+            Some(free),
+        );
+        assert!(
+            text.starts_with("dry run of suite standard: 36 jobs and a pre-fill against `/t`"),
+            "{text}"
+        );
+        let lines: Vec<&str> = text.lines().collect();
+        // first of all, before the first sustained test; 5 GiB at 50 MB/s
+        assert_eq!(
+            lines[3],
+            "pre-fill before fio-sustained-randread-4k-qd32 (once, not a test): writes 5.00 GiB \
+             of incompressible data, the file the sustained tests read; about 1:48, limit 1373 s"
+        );
+        assert!(lines[4].contains("--refill_buffers") && lines[4].contains("--size=5368709120"));
+        assert_eq!(
+            lines[5],
+            "fio-sustained-randread-4k-qd32 r1/1: reads the pre-filled file, limit 3600 s"
+        );
+        let total: f64 = p.jobs.iter().map(|j| j.invocation.estimate_s).sum::<f64>()
+            + pre.job.invocation.estimate_s;
+        assert_eq!(
+            lines.last().unwrap(),
+            &format!(
+                "rough duration: {}, the pre-fill included (the tools' speed decides)",
+                progress::clock(total)
+            )
+        );
+        // the pre-fill keeps a margin; the pre-filled file takes its 5 GiB
+        // while the sustained tests run
+        let line = |free: u64, n: usize| {
+            let text = dry_run_text(
+                "standard",
+                Path::new("/t"),
+                Path::new("/t/S"),
+                &p.jobs,
+                Some(pre),
+                Some(free),
+            );
+            text.lines().nth(n).unwrap().to_string()
+        };
+        let skipped = "NOT ENOUGH FREE SPACE: would be skipped";
+        assert!(line((5 << 30) + (100 << 20), 3).ends_with(skipped));
+        assert!(!line((5 << 30) + (100 << 20), 5).contains(skipped));
+        assert!(line((5 << 30) + (10 << 20), 5).ends_with(skipped));
+        assert!(!line(free, 3).contains(skipped) && !line(free, 5).contains(skipped));
     }
 
     #[test]

@@ -73,6 +73,60 @@ pub struct Job {
     pub invocation: Invocation,
 }
 
+impl Job {
+    /// Whether this job is a sustained fio test, which reads the file the
+    /// pre-fill wrote.
+    pub fn reads_prefill(&self) -> bool {
+        is_sustained(&self.test_id, self.tool)
+    }
+}
+
+/// Whether a test is one of the sustained ones that read the pre-filled file.
+pub fn is_sustained(test_id: &str, tool: Tool) -> bool {
+    tool == Tool::Fio && test_id.starts_with(SUSTAINED_PREFIX)
+}
+
+/// What a run does, in order: the jobs, and the pre-fill that writes the
+/// sustained tests' file before the first of them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Plan {
+    /// The jobs, in the order they run.
+    pub jobs: Vec<Job>,
+    /// The pre-fill, when the plan holds a sustained test.
+    pub prefill: Option<PrefillStep>,
+}
+
+/// The pre-fill: one fio write of incompressible data over the file every
+/// sustained test of the run reads. It is no test: it has no record of its
+/// own, and its facts go into the records of the sustained tests.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PrefillStep {
+    /// The fio run: test id [`crate::tools::fio::PREFILL_NAME`], its
+    /// directory the one holding the pre-filled file.
+    pub job: Job,
+    /// The pre-filled file.
+    pub file: PathBuf,
+    /// Index of the first job reading the file: the pre-fill runs just
+    /// before it.
+    pub before: usize,
+    /// Index of the last job reading it: the file is removed after it.
+    pub last: usize,
+}
+
+/// The directory (in the scratch directory) of the pre-filled file.
+pub const PREFILL_DIR: &str = "prefill";
+
+/// The machine facts that size the jobs.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Machine {
+    /// Total memory in bytes, for `NxRAM` sizes.
+    pub memory_bytes: Option<u64>,
+    /// Whether the run is root (bonnie++ then needs `-u root`).
+    pub is_root: bool,
+    /// Free bytes on the target now, for fio's `size = "auto"`.
+    pub free_bytes: Option<u64>,
+}
+
 /// What selects and shapes the jobs besides the suite.
 #[derive(Clone, Debug, Default)]
 pub struct Selection {
@@ -273,15 +327,15 @@ pub fn headline(spec: &TestSpec) -> String {
 }
 
 /// Turns a suite into jobs under `scratch` (one directory per job),
-/// honouring `--only`, `--skip`, `--repeat` and `--timeout`. Fails on an
-/// unknown id in `--only`/`--skip`, or a parameter a tool does not take.
-pub fn plan(
-    suite: &Suite,
-    sel: &Selection,
-    scratch: &Path,
-    memory_bytes: Option<u64>,
-    is_root: bool,
-) -> Result<Vec<Job>> {
+/// honouring `--only`, `--skip`, `--repeat` and `--timeout`, and puts the
+/// pre-fill before the first sustained test (none when no sustained test is
+/// selected). Fails on an unknown id in `--only`/`--skip`, or a parameter a
+/// tool does not take.
+///
+/// The sustained tests read one file, `<scratch>/prefill/fio.dat`, which
+/// the pre-fill writes with the largest of their sizes; fio's `size =
+/// "auto"` is sized by `machine.free_bytes` ([`crate::tools::fio::auto_size`]).
+pub fn plan(suite: &Suite, sel: &Selection, scratch: &Path, machine: &Machine) -> Result<Plan> {
     let known: BTreeSet<&str> = suite.tests.iter().map(|t| t.id.as_str()).collect();
     for id in sel.only.iter().chain(&sel.skip) {
         if !known.contains(id.as_str()) {
@@ -299,6 +353,8 @@ pub fn plan(
     if sel.sustained_minutes == Some(0) {
         bail!("--sustained-minutes 0: expected at least 1");
     }
+    let prefill_dir = scratch.join(PREFILL_DIR);
+    let prefill_file = prefill_dir.join("fio.dat");
     let mut jobs = Vec::new();
     for spec in &suite.tests {
         if !sel.only.is_empty() && !sel.only.contains(&spec.id) {
@@ -329,9 +385,11 @@ pub fn plan(
             let dir = scratch.join(format!("{}.r{repetition}", spec.id));
             let ctx = BuildCtx {
                 dir: &dir,
-                memory_bytes,
-                is_root,
+                memory_bytes: machine.memory_bytes,
+                is_root: machine.is_root,
                 test_id: &spec.id,
+                free_bytes: machine.free_bytes,
+                data_file: is_sustained(&spec.id, spec.tool).then_some(prefill_file.as_path()),
             };
             let invocation = build(spec, &ctx)?;
             jobs.push(Job {
@@ -349,7 +407,51 @@ pub fn plan(
     if jobs.is_empty() {
         bail!("--only/--skip left no test to run");
     }
-    Ok(jobs)
+    let prefill = prefill_step(&jobs, prefill_dir, prefill_file);
+    Ok(Plan { jobs, prefill })
+}
+
+/// The pre-fill of a plan's sustained tests: their largest size, with the
+/// first one's `ioengine` and `direct`; `None` without a sustained test.
+/// Its time limit allows 5 MB/s and five minutes besides.
+fn prefill_step(jobs: &[Job], dir: PathBuf, file: PathBuf) -> Option<PrefillStep> {
+    let readers: Vec<usize> = (0..jobs.len())
+        .filter(|&i| jobs[i].reads_prefill())
+        .collect();
+    let (&before, &last) = (readers.first()?, readers.last()?);
+    let size = readers
+        .iter()
+        .filter_map(|&i| jobs[i].invocation.parameters.get("size")?.as_u64())
+        .max()?;
+    let first = &jobs[before].invocation.parameters;
+    let text = |key: &str, default: &str| match first.get(key) {
+        Some(serde_json::Value::String(s)) => s.clone(),
+        Some(serde_json::Value::Number(n)) => n.to_string(),
+        _ => default.to_string(),
+    };
+    let invocation = crate::tools::fio::prefill_command(
+        &file,
+        size,
+        &dir,
+        &text("ioengine", "libaio"),
+        &text("direct", "1"),
+    );
+    let job = Job {
+        test_id: crate::tools::fio::PREFILL_NAME.to_string(),
+        tool: Tool::Fio,
+        repetition: 1,
+        repetitions: 1,
+        timeout_s: 300 + size / 5_000_000,
+        headline: "write_bw".to_string(),
+        dir,
+        invocation,
+    };
+    Some(PrefillStep {
+        job,
+        file,
+        before,
+        last,
+    })
 }
 
 #[cfg(test)]
@@ -361,7 +463,18 @@ mod tests {
 
     fn standard_jobs(sel: &Selection) -> Vec<Job> {
         let suite = load_suite("standard").unwrap();
-        plan(&suite, sel, Path::new("/mnt/x/S"), Some(4 * GIB), true).unwrap()
+        plan(
+            &suite,
+            sel,
+            Path::new("/mnt/x/S"),
+            &Machine {
+                memory_bytes: Some(4 * GIB),
+                is_root: true,
+                free_bytes: None,
+            },
+        )
+        .unwrap()
+        .jobs
     }
 
     fn command_of(jobs: &[Job], id: &str) -> String {
@@ -437,7 +550,14 @@ mod tests {
         let first_two: f64 = all[..2].iter().map(|j| j.invocation.estimate_s).sum();
         assert!(first_two >= 3900.0, "{first_two}");
         let quick = load_suite("quick").unwrap();
-        let jobs = plan(&quick, &Selection::default(), Path::new("/s"), None, false).unwrap();
+        let jobs = plan(
+            &quick,
+            &Selection::default(),
+            Path::new("/s"),
+            &Machine::default(),
+        )
+        .unwrap()
+        .jobs;
         assert_eq!(jobs[0].test_id, "fio-sustained-randread-4k-qd32");
         assert!(jobs[0].invocation.estimate_s >= 21.0);
         assert!(args(&jobs[0]).contains(&"--runtime=20".to_string()));
@@ -445,7 +565,7 @@ mod tests {
             sustained_minutes: Some(0),
             ..Default::default()
         };
-        assert!(plan(&quick, &zero, Path::new("/s"), None, false).is_err());
+        assert!(plan(&quick, &zero, Path::new("/s"), &Machine::default()).is_err());
     }
 
     #[test]
@@ -516,7 +636,14 @@ mod tests {
         assert_eq!(imported.parameters["flags"], "RL");
         assert_eq!(imported.test_id.as_deref(), Some(seq.test_id.as_str()));
         let quick = load_suite("quick").unwrap();
-        let quick = plan(&quick, &Selection::default(), Path::new("/s"), None, false).unwrap();
+        let quick = plan(
+            &quick,
+            &Selection::default(),
+            Path::new("/s"),
+            &Machine::default(),
+        )
+        .unwrap()
+        .jobs;
         let lat = quick
             .iter()
             .find(|j| j.test_id == "ioping-latency")
@@ -553,6 +680,147 @@ mod tests {
         assert!(imported[0].parameters["runtime"].is_f64());
     }
 
+    fn standard_with_free(free: Option<u64>, sel: &Selection) -> Plan {
+        let suite = load_suite("standard").unwrap();
+        let machine = Machine {
+            memory_bytes: Some(4 * GIB),
+            is_root: true,
+            free_bytes: free,
+        };
+        plan(&suite, sel, Path::new("/mnt/x/S"), &machine).unwrap()
+    }
+
+    #[test]
+    fn size_auto_is_half_the_free_space_at_most_16_gib() {
+        let size = |free| {
+            let p = standard_with_free(free, &Selection::default());
+            let sizes: Vec<u64> = p.jobs[..2]
+                .iter()
+                .map(|j| j.invocation.parameters["size"].as_u64().unwrap())
+                .collect();
+            assert_eq!(sizes[0], sizes[1]);
+            let pre = p.prefill.unwrap();
+            assert_eq!(pre.job.invocation.bytes, sizes[0]);
+            sizes[0]
+        };
+        assert_eq!(size(Some(100 * GIB)), 16 * GIB);
+        assert_eq!(size(Some(10 * GIB)), 5 * GIB);
+        // rounded down to a MiB
+        assert_eq!(size(Some(3 * GIB + 3)), 1536 << 20);
+        assert_eq!(size(Some((1 << 20) * 7 + 5)), 3 << 20);
+        // unknown free space: the most
+        assert_eq!(size(None), 16 * GIB);
+        // any fio test may take it
+        let suite = parse_suite("[[test]]\nid = 't'\ntool = 'fio'\nsize = 'auto'", "f").unwrap();
+        let machine = Machine {
+            free_bytes: Some(2 * GIB),
+            ..Default::default()
+        };
+        let j = &plan(&suite, &Selection::default(), Path::new("/s"), &machine)
+            .unwrap()
+            .jobs[0];
+        assert_eq!(j.invocation.bytes, GIB);
+        assert!(j.invocation.args.contains(&format!("--size={GIB}")));
+    }
+
+    #[test]
+    fn a_prefill_writes_the_sustained_tests_file_once_before_the_first() {
+        let p = standard_with_free(Some(10 * GIB), &Selection::default());
+        let pre = p.prefill.as_ref().unwrap();
+        assert_eq!((pre.before, pre.last), (0, 1));
+        assert_eq!(pre.file, Path::new("/mnt/x/S/prefill/fio.dat"));
+        assert_eq!(pre.job.dir, Path::new("/mnt/x/S/prefill"));
+        assert_eq!(pre.job.test_id, "prefill");
+        let args = &pre.job.invocation.args;
+        for want in [
+            "--name=prefill",
+            "--filename=/mnt/x/S/prefill/fio.dat",
+            "--rw=write",
+            "--bs=1M",
+            "--direct=1",
+            "--ioengine=libaio",
+            "--refill_buffers",
+            "--size=5368709120",
+            "--output=/mnt/x/S/prefill/fio.json",
+        ] {
+            assert!(args.contains(&want.to_string()), "{want}: {args:?}");
+        }
+        // the sustained tests read that very file and size, and write none
+        for j in &p.jobs[..2] {
+            assert!(j.reads_prefill());
+            assert_eq!(j.invocation.args[1], "--filename=/mnt/x/S/prefill/fio.dat");
+            assert!(j.invocation.args.contains(&"--size=5368709120".to_string()));
+            assert_eq!(j.invocation.bytes, 0);
+            // their logs and output stay in their own directory
+            assert!(j
+                .invocation
+                .args
+                .contains(&format!("--output={}/fio.json", j.dir.display())));
+        }
+        assert!(p.jobs[2..].iter().all(|j| !j.reads_prefill()));
+        assert_eq!(
+            p.jobs
+                .iter()
+                .find(|j| j.test_id == "fio-randread-4k-qd64")
+                .unwrap()
+                .invocation
+                .args[1],
+            "--filename=/mnt/x/S/fio-randread-4k-qd64.r1/fio.dat"
+        );
+        // about 5 GiB at 50 MB/s; a limit of 5 MB/s and five minutes
+        assert!((pre.job.invocation.estimate_s - 108.4).abs() < 0.1);
+        assert_eq!(pre.job.timeout_s, 300 + 5 * GIB / 5_000_000);
+        // no sustained test selected: no pre-fill
+        let only = |ids: &[&str]| Selection {
+            only: ids.iter().map(|s| s.to_string()).collect(),
+            ..Default::default()
+        };
+        let p = standard_with_free(Some(10 * GIB), &only(&["fio-randread-4k-qd64"]));
+        assert_eq!(p.prefill, None);
+        let skip = Selection {
+            skip: vec![
+                "fio-sustained-randread-4k-qd32".into(),
+                "fio-sustained-read-1m-qd16".into(),
+            ],
+            ..Default::default()
+        };
+        assert_eq!(standard_with_free(None, &skip).prefill, None);
+        // one of them, after another test: the pre-fill goes just before it
+        let p = standard_with_free(None, &only(&["fio-sustained-read-1m-qd16", "bonnie"]));
+        let pre = p.prefill.unwrap();
+        assert_eq!((pre.before, pre.last), (0, 0));
+        assert_eq!(p.jobs[0].test_id, "fio-sustained-read-1m-qd16");
+        let text = "[[test]]\nid = 'd'\ntool = 'dd'\ncount = 1\n\
+                    [[test]]\nid = 'fio-sustained-a'\ntool = 'fio'\nsize = '64M'\nioengine = 'psync'\ndirect = 0\n\
+                    [[test]]\nid = 'fio-sustained-b'\ntool = 'fio'\nsize = '128M'\n";
+        let suite = parse_suite(text, "f").unwrap();
+        let p = plan(
+            &suite,
+            &Selection {
+                repeat: Some(2),
+                ..Default::default()
+            },
+            Path::new("/s"),
+            &Machine::default(),
+        )
+        .unwrap();
+        let pre = p.prefill.unwrap();
+        // after the two runs of `d`, until the last run of `fio-sustained-b`
+        assert_eq!((pre.before, pre.last), (2, 5));
+        // the largest of their sizes, with the first one's engine
+        let args = &pre.job.invocation.args;
+        assert!(
+            args.contains(&format!("--size={}", 128u64 << 20)),
+            "{args:?}"
+        );
+        assert!(args.contains(&"--ioengine=psync".to_string()));
+        assert!(args.contains(&"--direct=0".to_string()));
+        assert!(p.jobs[2]
+            .invocation
+            .args
+            .contains(&format!("--size={}", 64u64 << 20)));
+    }
+
     #[test]
     fn only_skip_and_repeat_select_jobs() {
         let sel = Selection {
@@ -572,7 +840,7 @@ mod tests {
             only: vec!["fio-nope".into()],
             ..Default::default()
         };
-        let e = plan(&suite, &bad, Path::new("/s"), None, false)
+        let e = plan(&suite, &bad, Path::new("/s"), &Machine::default())
             .unwrap_err()
             .to_string();
         assert!(
@@ -584,7 +852,14 @@ mod tests {
     #[test]
     fn quick_suite_is_small_and_one_repetition() {
         let suite = load_suite("quick").unwrap();
-        let jobs = plan(&suite, &Selection::default(), Path::new("/s"), None, false).unwrap();
+        let jobs = plan(
+            &suite,
+            &Selection::default(),
+            Path::new("/s"),
+            &Machine::default(),
+        )
+        .unwrap()
+        .jobs;
         assert_eq!(jobs.len(), 13);
         for j in &jobs {
             assert!(
@@ -621,7 +896,9 @@ mod tests {
             only: vec!["fio-randread-4k-qd64".into(), "fio-seqread-1m".into()],
             ..Default::default()
         };
-        let jobs = plan(&suite, &sel, Path::new("/s"), None, false).unwrap();
+        let jobs = plan(&suite, &sel, Path::new("/s"), &Machine::default())
+            .unwrap()
+            .jobs;
         assert_eq!(jobs.len(), 3);
         assert!(jobs[0].invocation.args.contains(&"--iodepth=8".to_string()));
         assert!(jobs[0]
@@ -642,9 +919,12 @@ mod tests {
             &suite,
             &Selection::default(),
             Path::new("/s"),
-            Some(GIB),
-            false,
+            &Machine {
+                memory_bytes: Some(GIB),
+                ..Default::default()
+            },
         )
+        .map(|p| p.jobs)
         .unwrap();
         assert_eq!(
             command_of(&jobs, "dd-write-bulk"),
@@ -664,7 +944,13 @@ mod tests {
         assert!(e("colour = 1\n[[test]]\nid='a'\ntool='dd'").contains("unknown suite key `colour`"));
         assert!(e("[[test]]\nid='a'\ntool='dd'\n[[test]]\nid='a'\ntool='dd'").contains("twice"));
         let suite = parse_suite("[[test]]\nid='a'\ntool='dd'\nbz='1M'\ncount=1", "f").unwrap();
-        let err = plan(&suite, &Selection::default(), Path::new("/s"), None, false).unwrap_err();
+        let err = plan(
+            &suite,
+            &Selection::default(),
+            Path::new("/s"),
+            &Machine::default(),
+        )
+        .unwrap_err();
         assert!(
             format!("{err:#}").contains("unknown dd parameter `bz`"),
             "{err:#}"
@@ -677,9 +963,12 @@ mod tests {
             &suite,
             &Selection::default(),
             Path::new("/s"),
-            Some(GIB),
-            false,
+            &Machine {
+                memory_bytes: Some(GIB),
+                ..Default::default()
+            },
         )
+        .map(|p| p.jobs)
         .map(|mut j| j.remove(0))
     }
 
@@ -702,9 +991,9 @@ mod tests {
             &suite,
             &Selection::default(),
             Path::new("/m:x"),
-            None,
-            false,
+            &Machine::default(),
         )
+        .map(|p| p.jobs)
         .unwrap();
         assert_eq!(jobs[0].invocation.args[1], "--filename=/m\\:x/t.r1/fio.dat");
         for key in [

@@ -82,6 +82,15 @@ impl Progress {
         }
     }
 
+    /// Shows that a step which is no job starts (the pre-fill), with `left`
+    /// seconds expected for it and the jobs after it.
+    pub fn start_step(&mut self, name: &str, left: f64) {
+        if let Some(bar) = &self.bar {
+            *self.left.lock().unwrap_or_else(|e| e.into_inner()) = (Instant::now(), left);
+            bar.set_message(name.to_string());
+        }
+    }
+
     /// Reports a finished job with its record.
     pub fn finish_job(&mut self, index: usize, job: &Job, record: &Record) {
         if let Some(d) = record.duration_s {
@@ -271,8 +280,14 @@ mod tests {
             repeat: Some(3),
             ..Default::default()
         };
-        let jobs =
-            crate::run::plan::plan(&suite, &sel, std::path::Path::new("/s"), None, false).unwrap();
+        let jobs = crate::run::plan::plan(
+            &suite,
+            &sel,
+            std::path::Path::new("/s"),
+            &Default::default(),
+        )
+        .unwrap()
+        .jobs;
         let rec = |id: &str, bw: Option<f64>, status: Status| {
             let mut metrics = BTreeMap::new();
             if let Some(v) = bw {

@@ -33,6 +33,12 @@ pub struct BuildCtx<'a> {
     pub is_root: bool,
     /// The test id (fio's job name).
     pub test_id: &'a str,
+    /// Free bytes on the target when the run was planned, for fio's
+    /// `size = "auto"`; `None` when unknown.
+    pub free_bytes: Option<u64>,
+    /// The file a fio test reads instead of its own `fio.dat`: the one the
+    /// pre-fill wrote, for the sustained tests; `None` for every other test.
+    pub data_file: Option<&'a Path>,
 }
 
 /// A tool's command line, ready to spawn, with what it will write.

@@ -50,6 +50,8 @@ pub(super) fn group_parsed(
     if let Some(rt) = runtime.filter(|r| r.is_finite() && *r > 0.0) {
         metrics.insert("runtime".to_string(), Metric::new(rt, Unit::Seconds));
     }
+    let (ss_metrics, ss_parameters) = steadystate(jobs);
+    metrics.extend(ss_metrics);
 
     // options: command line and job file, then what the output states
     let mut opts = pre.global.clone();
@@ -68,6 +70,7 @@ pub(super) fn group_parsed(
     if let Some(host) = &first.host {
         parameters.insert("fio_server".to_string(), Value::from(host.clone()));
     }
+    parameters.extend(ss_parameters);
     Some(Parsed {
         metrics,
         parameters,
@@ -76,6 +79,70 @@ pub(super) fn group_parsed(
         command: pre.command.clone(),
         error: None,
     })
+}
+
+/// fio's own steady-state verdict of a group, under fio's names: metrics
+/// `fio_ss_attained` (1 when every job that has a `steadystate` attained
+/// it, else 0) and, when fio gives its criterion in % of the mean,
+/// `fio_ss_criterion` (the largest of the jobs', the one furthest from
+/// steady); parameters `fio_ss` (criterion and limit as fio prints them,
+/// `iops_slope:5.000000%`), `fio_ss_duration` (the window in seconds) and,
+/// for an absolute criterion, `fio_ss_criterion` as fio prints it. Nothing
+/// when no job has one. diskdash's own `steady_state` is another metric.
+fn steadystate(jobs: &[Job]) -> (BTreeMap<String, Metric>, BTreeMap<String, Value>) {
+    let mut metrics = BTreeMap::new();
+    let mut parameters = BTreeMap::new();
+    let all: Vec<&super::SteadyState> =
+        jobs.iter().filter_map(|j| j.steadystate.as_ref()).collect();
+    let Some(first) = all.first() else {
+        return (metrics, parameters);
+    };
+    let attained = all.iter().all(|s| s.attained);
+    metrics.insert(
+        "fio_ss_attained".to_string(),
+        Metric::new(if attained { 1.0 } else { 0.0 }, Unit::Count),
+    );
+    parameters.insert("fio_ss".to_string(), Value::from(first.ss.clone()));
+    if let Some(d) = first.duration.filter(|d| d.is_finite() && *d > 0.0) {
+        parameters.insert("fio_ss_duration".to_string(), Value::from(d));
+    }
+    let percents: Option<Vec<f64>> = all
+        .iter()
+        .map(|s| {
+            s.criterion
+                .strip_suffix('%')?
+                .trim()
+                .parse::<f64>()
+                .ok()
+                // `check` refuses a percentage above 1e5 (a mean near zero
+                // gives one): such a criterion stays a parameter
+                .filter(|v| v.is_finite() && (0.0..=1e5).contains(v))
+        })
+        .collect();
+    match percents.and_then(|p| p.into_iter().reduce(f64::max)) {
+        Some(worst) => {
+            metrics.insert(
+                "fio_ss_criterion".to_string(),
+                Metric::new(worst, Unit::Percent),
+            );
+        }
+        None => {
+            let worst = all
+                .iter()
+                .filter(|s| !s.criterion.is_empty())
+                .max_by(|a, b| {
+                    let v = |s: &str| s.trim_end_matches('%').parse::<f64>().unwrap_or(f64::NAN);
+                    v(&a.criterion).total_cmp(&v(&b.criterion))
+                });
+            if let Some(w) = worst {
+                parameters.insert(
+                    "fio_ss_criterion".to_string(),
+                    Value::from(w.criterion.clone()),
+                );
+            }
+        }
+    }
+    (metrics, parameters)
 }
 
 /// The parameters and test id that a job's options (command line and job

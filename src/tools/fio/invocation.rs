@@ -1,5 +1,7 @@
 //! fio's command line built from a suite's parameters.
 
+use std::path::Path;
+
 use anyhow::{bail, Result};
 
 use super::combine::option_size;
@@ -73,18 +75,17 @@ fn is_reserved(key: &str) -> bool {
 /// --output-format=json --output=<dir>/fio.json`. Known parameters come in
 /// that order; any other key is passed on as `--key=value` (sorted), except
 /// those that would point fio outside the scratch directory.
+///
+/// `size = "auto"` is [`auto_size`] of the free space the run was planned
+/// with. A test given a `data_file` (a sustained test reading the pre-filled
+/// file) does its I/O there, writes no file of its own and is given its size
+/// in bytes, as the pre-fill is ([`prefill_command`]).
 pub fn command(params: &Params, ctx: &BuildCtx) -> Result<Invocation> {
     let mut p = ParamReader::new("fio", params, ctx.memory_bytes);
-    let file = ctx.dir.join("fio.dat");
+    let own_file = ctx.dir.join("fio.dat");
+    let file = ctx.data_file.unwrap_or(&own_file);
     let out = ctx.dir.join("fio.json");
-    let mut args = vec![
-        format!("--name={}", ctx.test_id),
-        // fio splits --filename at `:` (several files); a colon in the path is escaped
-        format!(
-            "--filename={}",
-            file.display().to_string().replace(':', "\\:")
-        ),
-    ];
+    let mut args = vec![format!("--name={}", ctx.test_id), filename_arg(file)];
     let mut parameters = Params::new();
     // fio applies kb_base to the options after it only: it goes first
     let kb_base = p.string("kb_base")?;
@@ -117,8 +118,11 @@ pub fn command(params: &Params, ctx: &BuildCtx) -> Result<Invocation> {
         parameters.insert(key.into(), value);
     }
     let size_text = p.string("size")?.unwrap_or_else(|| "1G".to_string());
-    // fio takes plain sizes itself; an `NxRAM` size is passed resolved
-    let (size, size_arg) = if size_text.contains("RAM") || size_text.contains("ram") {
+    // fio takes plain sizes itself; `auto` and an `NxRAM` size are passed resolved
+    let (size, mut size_arg) = if size_text.trim() == AUTO_SIZE {
+        let size = auto_size(ctx.free_bytes);
+        (size, size.to_string())
+    } else if size_text.contains("RAM") || size_text.contains("ram") {
         let size = parse_size(&size_text, ctx.memory_bytes)
             .map_err(|e| anyhow::anyhow!("fio parameter `size`: {e}"))?;
         (size, size.to_string())
@@ -131,10 +135,19 @@ pub fn command(params: &Params, ctx: &BuildCtx) -> Result<Invocation> {
         })?;
         (size, size_text.clone())
     };
+    if ctx.data_file.is_some() {
+        // the very bytes the pre-fill wrote, whatever kb_base says
+        size_arg = size.to_string();
+    }
     args.push(format!("--size={size_arg}"));
     parameters.insert("size".into(), size.into());
     let runtime = p.count("runtime")?;
-    let mut estimate = 1.0 + size as f64 / 50e6;
+    // fio lays its file out first, unless it is the pre-filled one
+    let mut estimate = if ctx.data_file.is_some() {
+        1.0
+    } else {
+        layout_estimate(size)
+    };
     if let Some(r) = runtime {
         args.push(format!("--runtime={r}"));
         // seconds as a float, as the parser gives it for imported records
@@ -200,10 +213,92 @@ pub fn command(params: &Params, ctx: &BuildCtx) -> Result<Invocation> {
         args,
         env: Vec::new(),
         output: OutputFrom::File(out),
-        bytes: size,
+        // the pre-filled file exists already: the test adds no file
+        bytes: if ctx.data_file.is_some() { 0 } else { size },
         estimate_s: estimate,
         parameters,
     })
+}
+
+/// `--filename=<path>`: fio splits its value at `:` (several files), so a
+/// colon in the path is escaped.
+fn filename_arg(file: &Path) -> String {
+    format!(
+        "--filename={}",
+        file.display().to_string().replace(':', "\\:")
+    )
+}
+
+/// Seconds to write `bytes` at a modest 50 MB/s, plus one.
+fn layout_estimate(bytes: u64) -> f64 {
+    1.0 + bytes as f64 / 50e6
+}
+
+/// The `size` value that sizes a fio test by the target's free space.
+pub const AUTO_SIZE: &str = "auto";
+
+/// The most `size = "auto"` gives: 16 GiB.
+pub const AUTO_SIZE_MAX: u64 = 16 << 30;
+
+/// The size `size = "auto"` stands for: min(16 GiB, half the free space),
+/// rounded down to a MiB and at least one; 16 GiB when the free space is
+/// unknown (the run's free-space check then cannot refuse it either).
+pub fn auto_size(free_bytes: Option<u64>) -> u64 {
+    const MIB: u64 = 1 << 20;
+    let half = free_bytes.map_or(AUTO_SIZE_MAX, |f| f / 2);
+    (half.min(AUTO_SIZE_MAX) / MIB).max(1) * MIB
+}
+
+/// The fio job name of the pre-fill, and its key for a replayed run.
+pub const PREFILL_NAME: &str = "prefill";
+
+/// The pre-fill's command: one sequential write of `size` bytes over
+/// `file` in 1 MiB blocks with `--refill_buffers` (fresh random data in
+/// every block, so that nothing below can compress or deduplicate it),
+/// flushed at the end, with the sustained tests' `ioengine` and `direct`;
+/// its JSON output goes to `dir/fio.json`. Reads of the file then never
+/// meet blocks a thin-provisioned volume has not allocated, nor ones it
+/// answers with zeros.
+pub fn prefill_command(
+    file: &Path,
+    size: u64,
+    dir: &Path,
+    ioengine: &str,
+    direct: &str,
+) -> Invocation {
+    let out = dir.join("fio.json");
+    let args = vec![
+        format!("--name={PREFILL_NAME}"),
+        filename_arg(file),
+        "--rw=write".into(),
+        "--bs=1M".into(),
+        "--iodepth=16".into(),
+        format!("--ioengine={ioengine}"),
+        format!("--direct={direct}"),
+        format!("--size={size}"),
+        "--refill_buffers".into(),
+        "--end_fsync=1".into(),
+        "--output-format=json".into(),
+        format!("--output={}", out.display()),
+    ];
+    let mut parameters = Params::new();
+    parameters.insert("rw".into(), "write".into());
+    parameters.insert("bs".into(), (1u64 << 20).into());
+    parameters.insert("iodepth".into(), 16.into());
+    parameters.insert("ioengine".into(), json_scalar(ioengine));
+    parameters.insert("direct".into(), json_scalar(direct));
+    parameters.insert("size".into(), size.into());
+    parameters.insert("refill_buffers".into(), true.into());
+    parameters.insert("end_fsync".into(), 1.into());
+    Invocation {
+        program: "fio".into(),
+        args,
+        env: Vec::new(),
+        output: OutputFrom::File(out),
+        bytes: size,
+        estimate_s: layout_estimate(size),
+        parameters,
+    }
 }
 
 /// The prefix of the per-second logs fio writes into the job's directory

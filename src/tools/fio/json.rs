@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use anyhow::{bail, Result};
 use serde_json::{Map, Value};
 
-use super::{Dir, Job};
+use super::{Dir, Job, SteadyState};
 use crate::units::{self};
 
 /// The first fio JSON object in `text` (one with a `jobs` key), skipping
@@ -104,9 +104,31 @@ pub(super) fn json_jobs(doc: &Value) -> Result<(Vec<Job>, Option<String>)> {
             header: None,
             error: entry.get("error").and_then(Value::as_i64).unwrap_or(0),
             error_text: None,
+            steadystate: entry.get("steadystate").and_then(json_steadystate),
         });
     }
     Ok((jobs, version))
+}
+
+/// A job's `steadystate` object (fio 3.x with `--ss`); `None` without one
+/// or when it lacks `ss` or `attained`.
+fn json_steadystate(v: &Value) -> Option<SteadyState> {
+    let obj = v.as_object()?;
+    let attained = match obj.get("attained")? {
+        Value::Bool(b) => *b,
+        other => other.as_f64()? != 0.0,
+    };
+    Some(SteadyState {
+        ss: obj.get("ss")?.as_str()?.trim().to_string(),
+        duration: num(obj, "duration"),
+        attained,
+        criterion: obj
+            .get("criterion")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .trim()
+            .to_string(),
+    })
 }
 
 fn string_options(v: &Value) -> BTreeMap<String, String> {

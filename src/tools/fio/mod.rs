@@ -29,7 +29,10 @@ mod tests;
 mod text;
 mod yabs;
 
-pub use invocation::{command, is_time_based, LOG_PREFIX};
+pub use invocation::{
+    auto_size, command, is_time_based, prefill_command, AUTO_SIZE, AUTO_SIZE_MAX, LOG_PREFIX,
+    PREFILL_NAME,
+};
 pub use pasted::read_command;
 
 use combine::group_parsed;
@@ -291,6 +294,28 @@ struct Job {
     error: i64,
     /// fio's words for the error, when the output prints them.
     error_text: Option<String>,
+    /// fio's own steady-state verdict (`--ss`), when its JSON holds one.
+    steadystate: Option<SteadyState>,
+}
+
+/// A job's `steadystate` object in fio's JSON, which fio 3.x writes for a
+/// job run with `--ss=<criterion>:<limit> --ss_dur=<seconds>`: whether the
+/// last `ss_dur` seconds met the criterion, and by how much. It is fio's
+/// verdict, kept beside diskdash's own (`steady_state`, from the timeline),
+/// never in its place.
+#[derive(Clone, Debug, Default, PartialEq)]
+struct SteadyState {
+    /// fio's criterion and limit as it prints them: `iops_slope:5.000000%`,
+    /// `bw:1048576.000000` (`iops` or `bw`, `_slope` for the slope rather
+    /// than the deviation from the mean, `%` for a limit in % of the mean).
+    ss: String,
+    /// The window fio judged, in seconds (`ss_dur`).
+    duration: Option<f64>,
+    /// Whether the criterion was met (fio then ends the job early).
+    attained: bool,
+    /// What fio measured against the limit, as it prints it: `0.348656%`,
+    /// or an absolute slope or deviation without `%`.
+    criterion: String,
 }
 
 /// What a text job header line (`name: (g=0): rw=..., bs=..., ioengine=...,

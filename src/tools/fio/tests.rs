@@ -972,3 +972,61 @@ fn every_percentile_of_a_write_and_a_merged_group() {
     assert!(m(&p, "read_clat_p1") <= m(&p, "read_clat_p50"));
     assert!(m(&p, "read_clat_p99_9") <= m(&p, "read_clat_p99_99"));
 }
+
+#[test]
+fn fios_own_steadystate_is_kept_under_its_names() {
+    // fio 3.33 `--ss=iops_slope:5% --ss_dur=10`: "attained" : 1,
+    // "criterion" : "0.348656%"
+    let p = one(include_str!(
+        "../../../tests/fixtures/fio/steadystate-iops-slope-attained.json"
+    ));
+    assert_eq!(m(&p, "fio_ss_attained"), 1.0);
+    assert_eq!(unit(&p, "fio_ss_attained"), "count");
+    close(m(&p, "fio_ss_criterion"), 0.348656);
+    assert_eq!(unit(&p, "fio_ss_criterion"), "%");
+    assert_eq!(param(&p, "fio_ss"), "iops_slope:5.000000%");
+    assert_eq!(param(&p, "fio_ss_duration"), 10.0);
+    // diskdash's own verdict comes from the timeline, never from fio's
+    assert!(!p.metrics.contains_key("steady_state"));
+    assert_eq!(m(&p, "read_iops"), 38158.764368);
+    // `--ss=iops_slope:0.0001%`: "attained" : 0, "criterion" : "4.736894%"
+    let p = one(include_str!(
+        "../../../tests/fixtures/fio/steadystate-iops-slope-not-attained.json"
+    ));
+    assert_eq!(m(&p, "fio_ss_attained"), 0.0);
+    close(m(&p, "fio_ss_criterion"), 4.736894);
+    assert_eq!(param(&p, "fio_ss"), "iops_slope:0.000100%");
+    // `--ss=bw:1048576 --numjobs=2`: an absolute deviation in B/s per job
+    // ("36359780.000000", "39503324.000000"), neither attained; the
+    // furthest from steady is kept, as fio prints it
+    let p = one(include_str!(
+        "../../../tests/fixtures/fio/steadystate-bw-abs-j2.json"
+    ));
+    assert_eq!(m(&p, "fio_ss_attained"), 0.0);
+    assert!(!p.metrics.contains_key("fio_ss_criterion"));
+    assert_eq!(param(&p, "fio_ss_criterion"), "39503324.000000");
+    assert_eq!(param(&p, "fio_ss"), "bw:1048576.000000");
+    assert_eq!(param(&p, "fio_ss_duration"), 5.0);
+    // and output without it has none of them
+    let p = one(RANDREAD_JSON);
+    assert!(!names(&p).iter().any(|n| n.starts_with("fio_ss")));
+    assert!(!p.parameters.contains_key("fio_ss"));
+}
+
+#[test]
+fn a_steadystate_job_is_attained_only_when_every_job_attained_it() {
+    let doc = |a: u8, b: u8| {
+        let mut v: Value = serde_json::from_str(include_str!(
+            "../../../tests/fixtures/fio/steadystate-bw-abs-j2.json"
+        ))
+        .unwrap();
+        for (job, attained) in [(0, a), (1, b)] {
+            v["jobs"][job]["steadystate"]["attained"] = attained.into();
+            v["jobs"][job]["steadystate"]["criterion"] = format!("{}.5%", job + 1).into();
+        }
+        one(&v.to_string())
+    };
+    assert_eq!(m(&doc(1, 1), "fio_ss_attained"), 1.0);
+    assert_eq!(m(&doc(1, 0), "fio_ss_attained"), 0.0);
+    close(m(&doc(1, 1), "fio_ss_criterion"), 2.5);
+}

@@ -546,5 +546,6 @@ fn finish_text_job(b: TextJob, header: Option<Header>) -> Job {
         header,
         error: b.error,
         error_text: b.error_text,
+        steadystate: None,
     }
 }
