@@ -9,6 +9,7 @@ pub mod check;
 pub mod completions;
 pub mod doctor;
 pub mod import;
+pub mod man;
 pub mod report;
 pub mod run;
 pub mod subject;
@@ -39,7 +40,7 @@ pub enum Command {
     /// Print shell completions (bash, zsh, fish).
     Completions(completions::CompletionsArgs),
     /// Print the man page (or write one per subcommand with --out).
-    Man(completions::ManArgs),
+    Man(man::ManArgs),
 }
 
 /// Runs a subcommand; returns its exit status or the error that stopped it.
@@ -70,8 +71,8 @@ pub fn execute(command: &Command) -> anyhow::Result<u8> {
             Ok(0)
         }
         Command::Doctor(args) => doctor::execute(args),
-        Command::Completions(args) => completions::completions(args),
-        Command::Man(args) => completions::man(args),
+        Command::Completions(args) => completions::execute(args),
+        Command::Man(args) => man::execute(args),
     }
 }
 
