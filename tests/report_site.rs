@@ -203,9 +203,35 @@ fn every_link_resolves_and_nothing_points_elsewhere() {
     assert_eq!(runs, 27);
     assert!(files.contains_key("tests/rackspace-2013/bonnie.html"));
     assert!(files.contains_key("offerings/rackspace-2013/rackspace-local-vm-disk.html"));
-    for data in ["summary.csv", "summary.json", "summary.md", "value.csv"] {
+    for data in [
+        "summary.csv",
+        "summary.json",
+        "summary.md",
+        "value.csv",
+        "record.schema.json",
+    ] {
         assert!(files.contains_key(&format!("data/{data}")));
     }
+}
+
+#[test]
+fn the_site_publishes_the_record_schema_that_diskdash_schema_prints() {
+    let dir = tempfile::tempdir().unwrap();
+    let site = dir.path().join("site");
+    build(&sample_results(), &site);
+    let published = std::fs::read(site.join("data/record.schema.json")).unwrap();
+    let printed = std::process::Command::new(env!("CARGO_BIN_EXE_diskdash"))
+        .arg("schema")
+        .output()
+        .unwrap();
+    assert_eq!(published, printed.stdout);
+    let schema: serde_json::Value = serde_json::from_slice(&published).unwrap();
+    assert_eq!(schema["title"], "Record");
+    assert!(schema["required"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|f| f == "subject"));
 }
 
 const EVIL: &str = "<script>alert(1)</script>";

@@ -6,8 +6,10 @@
 use clap::{Parser, Subcommand};
 
 pub mod check;
+pub mod completions;
 pub mod doctor;
 pub mod import;
+pub mod man;
 pub mod report;
 pub mod run;
 pub mod subject;
@@ -35,13 +37,21 @@ pub enum Command {
     Schema,
     /// Show which tools are installed, free space, filesystem and O_DIRECT support.
     Doctor(doctor::DoctorArgs),
+    /// Print shell completions (bash, zsh, fish).
+    Completions(completions::CompletionsArgs),
+    /// Print the man page (or write one per subcommand with --out).
+    Man(man::ManArgs),
 }
 
 /// Runs a subcommand; returns its exit status or the error that stopped it.
 pub fn execute(command: &Command) -> anyhow::Result<u8> {
     if matches!(
         command,
-        Command::Check(_) | Command::Doctor(_) | Command::Schema
+        Command::Check(_)
+            | Command::Doctor(_)
+            | Command::Schema
+            | Command::Completions(_)
+            | Command::Man(_)
     ) {
         // their output is read by people and piped into `head`: a closed
         // pipe ends the process quietly, as it ends `ls` (Rust's runtime
@@ -61,6 +71,8 @@ pub fn execute(command: &Command) -> anyhow::Result<u8> {
             Ok(0)
         }
         Command::Doctor(args) => doctor::execute(args),
+        Command::Completions(args) => completions::execute(args),
+        Command::Man(args) => man::execute(args),
     }
 }
 

@@ -46,6 +46,9 @@ pub struct RunArgs {
     /// Runtime in minutes of the sustained tests (`fio-sustained-*`), overriding the suite's.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=10080))]
     pub sustained_minutes: Option<u64>,
+    /// Install the tools the selected tests need and that are missing, with this distribution's package manager, before running (the commands are shown first).
+    #[arg(long)]
+    pub install_tools: bool,
     /// Remove the scratch directories of runs that are gone (killed, crashed) from the target first.
     #[arg(long)]
     pub clean_stale: bool,
@@ -77,7 +80,32 @@ pub fn options(args: &RunArgs) -> Result<RunOptions> {
 
 /// Runs the command with the real tools and signal handling.
 pub fn execute(args: &RunArgs) -> Result<u8> {
-    run::command(&options(args)?)
+    let opts = options(args)?;
+    if args.install_tools && !args.list {
+        install_tools(&opts)?;
+    }
+    run::command(&opts)
+}
+
+/// `--install-tools`: installs what the selected tests need, showing each
+/// command on standard error (standard output may carry records); a dry
+/// run only says what it would install.
+fn install_tools(opts: &RunOptions) -> Result<()> {
+    use crate::run::doctor;
+    let tools = doctor::tools_of(&opts.suite, &opts.selection).map_err(usage)?;
+    let missing = doctor::missing(&tools);
+    if missing.is_empty() {
+        return Ok(());
+    }
+    if opts.dry_run {
+        println!(
+            "would install (--install-tools): {}",
+            doctor::install_hint(&missing)
+        );
+        return Ok(());
+    }
+    doctor::install_missing(&missing, &mut std::io::stderr())?;
+    Ok(())
 }
 
 /// Runs the command with `executor` (a replay in tests); `signal` holds the

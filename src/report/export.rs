@@ -1,5 +1,6 @@
 //! Data exports for posts: `data/summary.csv`, `data/summary.json`,
-//! `data/summary.md` and `data/value.csv`.
+//! `data/summary.md`, `data/value.csv`, and the record's JSON Schema,
+//! `data/record.schema.json`.
 
 use std::collections::BTreeMap;
 
@@ -55,8 +56,14 @@ pub const SUMMARY_COLUMNS: [&str; 15] = [
     "monthly_cost",
 ];
 
-/// Adds the four data files to `site`.
+/// Adds the data files to `site`: the four tables, and the record's JSON
+/// Schema (what `diskdash schema` prints) for those who validate records
+/// they contribute.
 pub fn add_exports(site: &mut Site, a: &Analysis) -> Result<()> {
+    site.add(
+        "data/record.schema.json",
+        format!("{}\n", crate::record::json_schema()).into_bytes(),
+    );
     site.add("data/value.csv", value_csv(a)?);
     site.add("data/summary.csv", summary_csv(a)?);
     site.add("data/summary.json", summary_json(a)?);

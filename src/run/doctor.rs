@@ -4,64 +4,245 @@
 
 use std::path::Path;
 
-use anyhow::Result;
+use std::os::fd::AsFd;
+
+use anyhow::{bail, Context, Result};
 
 use super::exec::{which, Executor, RealExecutor};
 use super::{host, plan, scratch};
 use crate::error::usage;
 use crate::record::Tool;
 
-/// The install command for `tools` on a distribution described by
-/// `/etc/os-release`'s `ID` and `ID_LIKE`; a generic hint when unknown.
-pub fn install_command(id: Option<&str>, id_like: Option<&str>, tools: &[Tool]) -> String {
-    let words: Vec<&str> = id
-        .into_iter()
-        .chain(id_like.into_iter().flat_map(str::split_whitespace))
-        .collect();
-    let family = words.iter().find_map(|w| match *w {
+/// What installing tools takes on one distribution: the commands to run,
+/// in order, each as its argv, and a note for people.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InstallPlan {
+    /// The commands, in order; the last one installs the tools.
+    pub steps: Vec<Vec<String>>,
+    /// Said after the install command (where EPEL is needed).
+    pub note: Option<&'static str>,
+}
+
+/// The package manager family of a distribution described by
+/// `/etc/os-release`'s `ID` and `ID_LIKE` words.
+fn family(words: &[&str]) -> Option<&'static str> {
+    words.iter().find_map(|w| match *w {
         "debian" | "ubuntu" => Some("apt"),
         "fedora" | "rhel" | "centos" | "rocky" | "almalinux" | "amzn" => Some("dnf"),
         "alpine" => Some("apk"),
         "arch" | "manjaro" => Some("pacman"),
         "suse" | "opensuse" | "opensuse-leap" | "opensuse-tumbleweed" | "sles" => Some("zypper"),
         _ => None,
-    });
+    })
+}
+
+fn words<'a>(id: Option<&'a str>, id_like: Option<&'a str>) -> Vec<&'a str> {
+    id.into_iter()
+        .chain(id_like.into_iter().flat_map(str::split_whitespace))
+        .collect()
+}
+
+/// The packages that hold `tools` for a package manager family.
+fn packages(family: &str, tools: &[Tool]) -> Vec<&'static str> {
     let mut pkgs: Vec<&str> = tools
         .iter()
-        .map(|&t| crate::tools::spec(t).package(family.unwrap_or("")))
+        .map(|&t| crate::tools::spec(t).package(family))
         .collect();
     pkgs.dedup();
-    let list = pkgs.join(" ");
-    match family {
-        Some("apt") => format!("apt-get install -y {list}"),
-        Some("dnf") => {
-            let epel = if words
+    pkgs
+}
+
+/// The commands that install `tools` on a distribution described by
+/// `/etc/os-release`'s `ID` and `ID_LIKE`; `None` for a distribution
+/// diskdash does not know. apt refreshes its package lists first (a fresh
+/// image often has none); on RHEL and its rebuilds, EPEL is enabled first
+/// when ioping or bonnie++ is wanted.
+pub fn install_plan(
+    id: Option<&str>,
+    id_like: Option<&str>,
+    tools: &[Tool],
+) -> Option<InstallPlan> {
+    let words = words(id, id_like);
+    let family = family(&words)?;
+    let pkgs = packages(family, tools);
+    let argv = |head: &[&str]| -> Vec<String> {
+        head.iter()
+            .chain(pkgs.iter())
+            .map(|s| s.to_string())
+            .collect()
+    };
+    let plain = |cmd: &[&str]| cmd.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    let mut note = None;
+    let steps = match family {
+        "apt" => vec![
+            plain(&["apt-get", "update"]),
+            argv(&["apt-get", "install", "-y"]),
+        ],
+        "dnf" => {
+            let rhel_like = words
                 .iter()
-                .any(|w| matches!(*w, "rhel" | "centos" | "rocky" | "almalinux"))
-            {
-                " (ioping and bonnie++ come from EPEL)"
-            } else {
-                ""
-            };
-            format!("dnf install -y {list}{epel}")
+                .any(|w| matches!(*w, "rhel" | "centos" | "rocky" | "almalinux"));
+            let wants_epel = tools
+                .iter()
+                .any(|t| matches!(t, Tool::Ioping | Tool::Bonnie));
+            let mut steps = Vec::new();
+            if rhel_like {
+                note = Some("ioping and bonnie++ come from EPEL");
+                if wants_epel {
+                    steps.push(plain(&["dnf", "install", "-y", "epel-release"]));
+                }
+            }
+            steps.push(argv(&["dnf", "install", "-y"]));
+            steps
         }
-        Some("apk") => format!("apk add {list}"),
-        Some("pacman") => format!("pacman -S --needed {list}"),
-        Some("zypper") => format!("zypper install -y {list}"),
-        _ => format!("your distribution's package manager ({list})"),
+        "apk" => vec![argv(&["apk", "add"])],
+        "pacman" => vec![argv(&["pacman", "-S", "--needed", "--noconfirm"])],
+        _ => vec![argv(&["zypper", "install", "-y"])],
+    };
+    Some(InstallPlan { steps, note })
+}
+
+/// The install command for `tools` on a distribution described by
+/// `/etc/os-release`'s `ID` and `ID_LIKE`; a generic hint when unknown.
+pub fn install_command(id: Option<&str>, id_like: Option<&str>, tools: &[Tool]) -> String {
+    match install_plan(id, id_like, tools) {
+        Some(plan) => {
+            let main = plan.steps.last().map(|s| s.join(" ")).unwrap_or_default();
+            match plan.note {
+                Some(note) => format!("{main} ({note})"),
+                None => main,
+            }
+        }
+        None => format!(
+            "your distribution's package manager ({})",
+            packages("", tools).join(" ")
+        ),
     }
+}
+
+/// This machine's `/etc/os-release` (or `/usr/lib/os-release`); the file
+/// named by `DISKDASH_OS_RELEASE` instead when that is set, so that tests
+/// can stand in for any distribution.
+fn os_release() -> String {
+    if let Some(path) = std::env::var_os("DISKDASH_OS_RELEASE") {
+        return std::fs::read_to_string(path).unwrap_or_default();
+    }
+    std::fs::read_to_string("/etc/os-release")
+        .or_else(|_| std::fs::read_to_string("/usr/lib/os-release"))
+        .unwrap_or_default()
 }
 
 /// The install command for `tools` on this machine.
 pub fn install_hint(tools: &[Tool]) -> String {
-    let text = std::fs::read_to_string("/etc/os-release")
-        .or_else(|_| std::fs::read_to_string("/usr/lib/os-release"))
-        .unwrap_or_default();
+    let text = os_release();
     install_command(
         host::os_release_field(&text, "ID").as_deref(),
         host::os_release_field(&text, "ID_LIKE").as_deref(),
         tools,
     )
+}
+
+/// The tools of `tools` that are not installed here.
+pub fn missing(tools: &[Tool]) -> Vec<Tool> {
+    tools
+        .iter()
+        .copied()
+        .filter(|t| which(t.name()).is_none())
+        .collect()
+}
+
+/// The tools that `suite` (a name or file) needs with `selection`.
+pub fn tools_of(suite: &str, selection: &plan::Selection) -> Result<Vec<Tool>> {
+    let suite = plan::load_suite(suite)?;
+    let machine = plan::Machine {
+        memory_bytes: host::read_memory(),
+        is_root: host::is_root(),
+        free_bytes: None,
+    };
+    let plan = plan::plan(&suite, selection, Path::new("DIR"), &machine)?;
+    Ok(Tool::ALL
+        .into_iter()
+        .filter(|t| plan.jobs.iter().any(|j| j.tool == *t))
+        .collect())
+}
+
+/// Installs the tools of `tools` that are missing with this distribution's
+/// package manager: writes each command to `say` before running it (the
+/// package manager's own output goes to standard error, so that standard
+/// output stays the caller's), and returns the tools installed. Fails,
+/// naming the command and its exit status, when the distribution is not
+/// known, a command cannot be started or fails, or a tool is still
+/// missing afterwards.
+pub fn install_missing(tools: &[Tool], say: &mut dyn std::io::Write) -> Result<Vec<Tool>> {
+    let missing = missing(tools);
+    if missing.is_empty() {
+        return Ok(missing);
+    }
+    let names = || {
+        missing
+            .iter()
+            .map(|t| t.name())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let text = os_release();
+    let id = host::os_release_field(&text, "ID");
+    let plan = install_plan(
+        id.as_deref(),
+        host::os_release_field(&text, "ID_LIKE").as_deref(),
+        &missing,
+    )
+    .with_context(|| {
+        format!(
+            "cannot install {}: this distribution ({}) is not one diskdash knows; install with {}",
+            names(),
+            id.as_deref().unwrap_or("no ID in /etc/os-release"),
+            install_command(None, None, &missing)
+        )
+    })?;
+    for step in &plan.steps {
+        let shown = step.join(" ");
+        writeln!(say, "running: {shown}")?;
+        let stdout = std::io::stderr()
+            .as_fd()
+            .try_clone_to_owned()
+            .context("cannot pass standard error to the package manager")?;
+        let status = std::process::Command::new(&step[0])
+            .args(&step[1..])
+            .stdin(std::process::Stdio::null())
+            .stdout(stdout)
+            .status()
+            .with_context(|| format!("cannot start `{shown}`"))?;
+        if !status.success() {
+            let why = match status.code() {
+                Some(code) => format!("exit status {code}"),
+                None => "killed by a signal".to_string(),
+            };
+            let root = if host::is_root() {
+                ""
+            } else {
+                " (not running as root: try again with sudo)"
+            };
+            let epel = plan.note.map(|n| format!("; {n}")).unwrap_or_default();
+            bail!(
+                "installing {} failed: `{shown}` ended with {why}{root}{epel}",
+                names()
+            );
+        }
+    }
+    let still = self::missing(&missing);
+    if !still.is_empty() {
+        bail!(
+            "`{}` succeeded but {} still cannot be found on PATH",
+            plan.steps.last().map(|s| s.join(" ")).unwrap_or_default(),
+            still
+                .iter()
+                .map(|t| t.name())
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
+    Ok(missing)
 }
 
 /// Whether a file in `dir` can be opened with O_DIRECT and written with an
@@ -95,9 +276,10 @@ pub fn o_direct_works(dir: &Path) -> std::result::Result<(), String> {
     result
 }
 
-/// Runs the command; returns the process exit status: 0 ready, 1 something
-/// is missing, 2 a bad target.
-pub fn command(target: &Path) -> Result<u8> {
+/// Runs the command; with `install`, installs the missing tools after
+/// showing the commands. Returns the process exit status: 0 ready, 1
+/// something is missing (or could not be installed), 2 a bad target.
+pub fn command(target: &Path, install: bool) -> Result<u8> {
     let target = scratch::check_target(target).map_err(usage)?;
     let mut problems = 0;
     let t = host::target(&target);
@@ -201,11 +383,64 @@ pub fn command(target: &Path) -> Result<u8> {
     }
     if missing.is_empty() {
         println!("install      nothing to install");
+    } else if install {
+        println!("install      {}", install_hint(&missing));
+        let mut say = Indented {
+            out: std::io::stdout(),
+            at_start: true,
+        };
+        match install_missing(&missing, &mut say) {
+            Ok(installed) => {
+                for tool in installed {
+                    let version = executor
+                        .version(tool)
+                        .unwrap_or_else(|| "version not reported".to_string());
+                    let path = which(tool.name()).unwrap_or_default();
+                    println!(
+                        "  {:<10} {:<22} {} (installed)",
+                        tool.name(),
+                        version,
+                        path.display()
+                    );
+                }
+            }
+            Err(e) => {
+                problems += 1;
+                println!("install      FAILED: {e:#}");
+            }
+        }
     } else {
         problems += 1;
-        println!("install      {}", install_hint(&missing));
+        println!(
+            "install      {}   (`diskdash doctor --install` runs it)",
+            install_hint(&missing)
+        );
     }
     Ok(if problems == 0 { 0 } else { 1 })
+}
+
+/// Writes what [`install_missing`] says in doctor's column, at once (it
+/// comes before the package manager's own output).
+struct Indented {
+    out: std::io::Stdout,
+    at_start: bool,
+}
+
+impl std::io::Write for Indented {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        for line in buf.split_inclusive(|&b| b == b'\n') {
+            if self.at_start {
+                self.out.write_all(b"             ")?;
+            }
+            self.out.write_all(line)?;
+            self.at_start = line.ends_with(b"\n");
+        }
+        self.out.flush()?;
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.out.flush()
+    }
 }
 
 #[cfg(test)]
@@ -237,7 +472,7 @@ mod tests {
         );
         assert_eq!(
             install_command(Some("arch"), None, &[Tool::Fio]),
-            "pacman -S --needed fio"
+            "pacman -S --needed --noconfirm fio"
         );
         assert_eq!(
             install_command(
@@ -251,6 +486,30 @@ mod tests {
             install_command(None, None, &[Tool::Fio]),
             "your distribution's package manager (fio)"
         );
+    }
+
+    #[test]
+    fn install_plans_are_the_commands_shown() {
+        let argv = |s: &str| s.split(' ').map(str::to_string).collect::<Vec<_>>();
+        let plan = install_plan(Some("ubuntu"), Some("debian"), &[Tool::Fio]).unwrap();
+        assert_eq!(
+            plan.steps,
+            vec![argv("apt-get update"), argv("apt-get install -y fio")]
+        );
+        // EPEL only when a tool from it is wanted
+        let rocky = |tools: &[Tool]| install_plan(Some("rocky"), Some("rhel"), tools).unwrap();
+        assert_eq!(rocky(&[Tool::Fio]).steps, vec![argv("dnf install -y fio")]);
+        assert_eq!(
+            rocky(&[Tool::Bonnie]).steps,
+            vec![
+                argv("dnf install -y epel-release"),
+                argv("dnf install -y bonnie++")
+            ]
+        );
+        let fedora = install_plan(Some("fedora"), None, &[Tool::Bonnie]).unwrap();
+        assert_eq!(fedora.steps, vec![argv("dnf install -y bonnie++")]);
+        assert_eq!(fedora.note, None);
+        assert_eq!(install_plan(Some("plan9"), None, &[Tool::Fio]), None);
     }
 
     #[test]
