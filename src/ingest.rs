@@ -62,15 +62,41 @@ pub const SITE_MARKER: &str = ".diskdash-site";
 /// Reads every record under `paths` (directories walked, files read as
 /// given). Invalid records, duplicate ids and symlinked records become
 /// problems; a path that is missing or cannot be listed goes to
-/// `unreadable` and the rest are read all the same. Never fails today;
-/// the `Result` leaves room for errors that must stop a command.
+/// `unreadable` and the rest are read all the same. Files are read and
+/// parsed in parallel; the result does not depend on the number of threads.
+/// Never fails today; the `Result` leaves room for errors that must stop a
+/// command.
 pub fn load(paths: &[PathBuf]) -> Result<Loaded> {
-    let mut files = Vec::new();
+    load_with(paths, true)
+}
+
+/// Like [`load`]; without `keep_raw`, the records of `*.json` files are held
+/// without their `raw` tool output, which [`reread`] gives back for the one
+/// page that shows it, so that memory does not grow with the output kept.
+pub fn load_with(paths: &[PathBuf], keep_raw: bool) -> Result<Loaded> {
+    use rayon::prelude::*;
+    // (file, what it is on disk): the second tells two spellings of one
+    // file apart from two files
+    let mut files: Vec<(PathBuf, PathBuf)> = Vec::new();
     let mut problems = Vec::new();
     let mut unreadable = Vec::new();
     for path in paths {
         let walk = walk_records(path);
-        files.extend(walk.files);
+        // a walk reaches each file once (links are not followed below the
+        // path itself), so only two paths can reach one file twice, and
+        // then through their real directories: one canonicalize per path
+        let real = if paths.len() > 1 {
+            std::fs::canonicalize(path).ok()
+        } else {
+            None
+        };
+        files.extend(walk.files.into_iter().map(|f| {
+            let key = match (&real, f.strip_prefix(path)) {
+                (Some(r), Ok(rel)) => r.join(rel),
+                _ => f.clone(),
+            };
+            (f, key)
+        }));
         problems.extend(walk.problems);
         unreadable.extend(walk.unreadable);
     }
@@ -81,7 +107,7 @@ pub fn load(paths: &[PathBuf]) -> Result<Loaded> {
     // one file reached twice (`results` and `./results`, or through a
     // symlink) is read once, not reported as a duplicate of itself
     let mut real = std::collections::BTreeSet::new();
-    files.retain(|f| real.insert(std::fs::canonicalize(f).unwrap_or_else(|_| f.clone())));
+    files.retain(|(_, key)| real.insert(key.clone()));
 
     let mut loaded = Loaded {
         files: files.len(),
@@ -89,29 +115,42 @@ pub fn load(paths: &[PathBuf]) -> Result<Loaded> {
         unreadable,
         ..Loaded::default()
     };
-    let mut seen: BTreeMap<String, (PathBuf, Option<usize>)> = BTreeMap::new();
-    for file in &files {
-        for item in read_file(file) {
-            match item {
-                Err(problem) => loaded.problems.push(problem),
-                Ok(found) => {
-                    if let Some((first, line)) = seen.get(&found.record.id) {
-                        let at = match line {
-                            Some(l) => format!("{}:{l}", first.display()),
-                            None => first.display().to_string(),
-                        };
-                        loaded.problems.push(Problem {
-                            path: found.path,
-                            line: found.line,
-                            message: format!(
-                                "duplicate record id `{}` (first seen in `{at}`); left out",
-                                found.record.id
-                            ),
-                        });
-                    } else {
-                        seen.insert(found.record.id.clone(), (found.path.clone(), found.line));
-                        loaded.records.push(found);
+    // parsed in parallel, gathered in file order
+    let read: Vec<Vec<std::result::Result<Found, Problem>>> = files
+        .par_iter()
+        .map(|(file, _)| {
+            let mut items = read_file(file);
+            if !keep_raw {
+                for found in items.iter_mut().flatten() {
+                    if found.line.is_none() {
+                        found.record.raw = None;
                     }
+                }
+            }
+            items
+        })
+        .collect();
+    let mut seen: BTreeMap<String, (PathBuf, Option<usize>)> = BTreeMap::new();
+    for item in read.into_iter().flatten() {
+        match item {
+            Err(problem) => loaded.problems.push(problem),
+            Ok(found) => {
+                if let Some((first, line)) = seen.get(&found.record.id) {
+                    let at = match line {
+                        Some(l) => format!("{}:{l}", first.display()),
+                        None => first.display().to_string(),
+                    };
+                    loaded.problems.push(Problem {
+                        path: found.path,
+                        line: found.line,
+                        message: format!(
+                            "duplicate record id `{}` (first seen in `{at}`); left out",
+                            found.record.id
+                        ),
+                    });
+                } else {
+                    seen.insert(found.record.id.clone(), (found.path.clone(), found.line));
+                    loaded.records.push(found);
                 }
             }
         }
@@ -120,6 +159,25 @@ pub fn load(paths: &[PathBuf]) -> Result<Loaded> {
     loaded.problems.sort();
     loaded.unreadable.sort();
     Ok(loaded)
+}
+
+/// The record `found` was read from, whole again: for a record held without
+/// its `raw` output (see [`load_with`]), its file read and parsed once more;
+/// `None` when the record held is whole already. Fails, naming the file,
+/// when the file no longer holds that record.
+pub fn reread(found: &Found) -> Result<Option<Record>> {
+    if found.record.raw.is_some() || found.line.is_some() {
+        return Ok(None);
+    }
+    match read_file(&found.path).into_iter().next() {
+        Some(Ok(f)) if f.record.id == found.record.id => Ok(Some(f.record)),
+        Some(Err(p)) => anyhow::bail!("{p} (it changed while the site was built)"),
+        _ => anyhow::bail!(
+            "`{}` no longer holds record `{}`: it changed while the site was built",
+            found.path.display(),
+            found.record.id
+        ),
+    }
 }
 
 /// What walking one path found.
@@ -280,27 +338,45 @@ pub fn parse_record(text: &str) -> std::result::Result<Record, String> {
     // must not depend on that
     serde_json::from_str::<NoDuplicateKeys>(text)
         .map_err(|e| format!("not valid JSON ({e}); expected a diskdash record"))?;
-    let value: serde_json::Value = serde_json::from_str(text)
-        .map_err(|e| format!("not valid JSON ({e}); expected a diskdash record"))?;
-    let schema = match value.get("schema") {
-        Some(serde_json::Value::String(s)) => s.clone(),
-        Some(_) => return Err("`schema` is not a string".into()),
-        None => {
-            return Err(format!(
-                "not a diskdash record (no `schema` field; expected \"{SCHEMA}\")"
-            ))
-        }
+    // the one parse a good record gets: straight into the typed record
+    let record = match serde_json::from_str::<Record>(text) {
+        Ok(record) => record,
+        Err(_) => return Err(explain(text)),
     };
-    check_schema(&schema)?;
-    let record: Record = serde_path_to_error::deserialize(&value).map_err(|e| {
-        let path = e.path().to_string();
-        format!("field `{path}`: {}", e.into_inner())
-    })?;
+    check_schema(&record.schema)?;
     let problems = validate(&record);
     if problems.is_empty() {
         Ok(record)
     } else {
         Err(problems.join("; "))
+    }
+}
+
+/// Why `text`, valid JSON without duplicate keys, is not a record: the
+/// slower path, through a `Value`, that names the schema or the field.
+fn explain(text: &str) -> String {
+    let value: serde_json::Value = match serde_json::from_str(text) {
+        Ok(v) => v,
+        Err(e) => return format!("not valid JSON ({e}); expected a diskdash record"),
+    };
+    let schema = match value.get("schema") {
+        Some(serde_json::Value::String(s)) => s.clone(),
+        Some(_) => return "`schema` is not a string".into(),
+        None => return format!("not a diskdash record (no `schema` field; expected \"{SCHEMA}\")"),
+    };
+    if let Err(e) = check_schema(&schema) {
+        return e;
+    }
+    match serde_path_to_error::deserialize::<_, Record>(&value) {
+        Err(e) => {
+            let path = e.path().to_string();
+            format!("field `{path}`: {}", e.into_inner())
+        }
+        // the typed parse failed where the `Value` one did not: name it as is
+        Ok(_) => match serde_json::from_str::<Record>(text) {
+            Err(e) => format!("not a diskdash record ({e})"),
+            Ok(_) => "not a diskdash record".into(),
+        },
     }
 }
 
@@ -351,14 +427,43 @@ impl<'de> serde::de::Visitor<'de> for NoDuplicateKeys {
         self,
         mut map: A,
     ) -> std::result::Result<Self, A::Error> {
-        let mut keys = std::collections::BTreeSet::new();
-        while let Some(key) = map.next_key::<String>()? {
-            if !keys.insert(key.clone()) {
-                return Err(serde::de::Error::custom(format!("duplicate key `{key}`")));
+        // objects in records are small: a list beats a set, and keys
+        // without escapes are borrowed from the text
+        let mut keys: Vec<Key<'de>> = Vec::new();
+        while let Some(key) = map.next_key::<Key<'de>>()? {
+            if keys.contains(&key) {
+                return Err(serde::de::Error::custom(format!(
+                    "duplicate key `{}`",
+                    key.0
+                )));
             }
             map.next_value::<NoDuplicateKeys>()?;
+            keys.push(key);
         }
         Ok(self)
+    }
+}
+
+/// An object key, borrowed from the text where it holds no escapes.
+#[derive(PartialEq)]
+struct Key<'de>(std::borrow::Cow<'de, str>);
+
+impl<'de> serde::Deserialize<'de> for Key<'de> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = Key<'de>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a string key")
+            }
+            fn visit_borrowed_str<E>(self, s: &'de str) -> std::result::Result<Key<'de>, E> {
+                Ok(Key(std::borrow::Cow::Borrowed(s)))
+            }
+            fn visit_str<E>(self, s: &str) -> std::result::Result<Key<'de>, E> {
+                Ok(Key(std::borrow::Cow::Owned(s.to_string())))
+            }
+        }
+        d.deserialize_str(V)
     }
 }
 
