@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 
 use crate::metrics::expected_unit;
 use crate::record::{
@@ -71,7 +71,7 @@ pub fn load(paths: &[PathBuf]) -> Result<Loaded> {
 }
 
 /// Like [`load`]; without `keep_raw`, the records of `*.json` files are held
-/// without their `raw` tool output, which [`reread`] gives back for the one
+/// without their `raw` tool output, which [`reread_raw`] gives back for the one
 /// page that shows it, so that memory does not grow with the output kept.
 pub fn load_with(paths: &[PathBuf], keep_raw: bool) -> Result<Loaded> {
     use rayon::prelude::*;
@@ -115,69 +115,118 @@ pub fn load_with(paths: &[PathBuf], keep_raw: bool) -> Result<Loaded> {
         unreadable,
         ..Loaded::default()
     };
-    // parsed in parallel, gathered in file order
-    let read: Vec<Vec<std::result::Result<Found, Problem>>> = files
+    // parsed in parallel, gathered in file order, one slot per file
+    let strip = |mut item: std::result::Result<Found, Problem>| {
+        if let Ok(found) = &mut item {
+            if !keep_raw && found.line.is_none() {
+                found.record.raw = None;
+            }
+        }
+        item
+    };
+    let read: Vec<FileRead> = files
         .par_iter()
         .map(|(file, _)| {
             let mut items = read_file(file);
-            if !keep_raw {
-                for found in items.iter_mut().flatten() {
-                    if found.line.is_none() {
-                        found.record.raw = None;
-                    }
-                }
+            if items.len() == 1 {
+                FileRead::One(strip(items.remove(0)))
+            } else {
+                FileRead::Many(items.into_iter().map(strip).collect())
             }
-            items
         })
         .collect();
     let mut seen: BTreeMap<String, (PathBuf, Option<usize>)> = BTreeMap::new();
-    for item in read.into_iter().flatten() {
-        match item {
-            Err(problem) => loaded.problems.push(problem),
-            Ok(found) => {
-                if let Some((first, line)) = seen.get(&found.record.id) {
-                    let at = match line {
-                        Some(l) => format!("{}:{l}", first.display()),
-                        None => first.display().to_string(),
-                    };
-                    loaded.problems.push(Problem {
-                        path: found.path,
-                        line: found.line,
-                        message: format!(
-                            "duplicate record id `{}` (first seen in `{at}`); left out",
-                            found.record.id
-                        ),
-                    });
-                } else {
-                    seen.insert(found.record.id.clone(), (found.path.clone(), found.line));
-                    loaded.records.push(found);
-                }
+    let mut keep = |item: std::result::Result<Found, Problem>, problems: &mut Vec<Problem>| {
+        let found = match item {
+            Err(problem) => {
+                problems.push(problem);
+                return None;
             }
+            Ok(found) => found,
+        };
+        if let Some((first, line)) = seen.get(&found.record.id) {
+            let at = match line {
+                Some(l) => format!("{}:{l}", first.display()),
+                None => first.display().to_string(),
+            };
+            problems.push(Problem {
+                message: format!(
+                    "duplicate record id `{}` (first seen in `{at}`); left out",
+                    found.record.id
+                ),
+                path: found.path,
+                line: found.line,
+            });
+            None
+        } else {
+            seen.insert(found.record.id.clone(), (found.path.clone(), found.line));
+            Some(found)
         }
-    }
-    loaded.records.sort_by(|a, b| a.record.id.cmp(&b.record.id));
+    };
+    // the records of `*.json` files stay where they were parsed (the
+    // collect reuses the buffer): a second copy of every record would
+    // double the peak memory of a large build
+    let mut more = Vec::new();
+    let mut problems = std::mem::take(&mut loaded.problems);
+    loaded.records = read
+        .into_iter()
+        .filter_map(|r| match r {
+            FileRead::One(item) => keep(item, &mut problems),
+            FileRead::Many(items) => {
+                more.extend(items.into_iter().filter_map(|i| keep(i, &mut problems)));
+                None
+            }
+        })
+        .collect();
+    loaded.records.append(&mut more);
+    loaded.problems = problems;
+    // ids are unique by now: an unstable sort needs no buffer of half the records
+    loaded
+        .records
+        .sort_unstable_by(|a, b| a.record.id.cmp(&b.record.id));
     loaded.problems.sort();
     loaded.unreadable.sort();
     Ok(loaded)
 }
 
-/// The record `found` was read from, whole again: for a record held without
-/// its `raw` output (see [`load_with`]), its file read and parsed once more;
+/// The tool output of the record `found` was read from: for a record held
+/// without it (see [`load_with`]), its file read once more, and of it only
+/// the `id` (to be sure it is the same record) and the `raw` output;
 /// `None` when the record held is whole already. Fails, naming the file,
 /// when the file no longer holds that record.
-pub fn reread(found: &Found) -> Result<Option<Record>> {
+pub fn reread_raw(found: &Found) -> Result<Option<crate::record::Raw>> {
+    /// The parts of a record read again.
+    #[derive(serde::Deserialize)]
+    struct Again {
+        id: String,
+        #[serde(default)]
+        raw: Option<crate::record::Raw>,
+    }
     if found.record.raw.is_some() || found.line.is_some() {
         return Ok(None);
     }
-    match read_file(&found.path).into_iter().next() {
-        Some(Ok(f)) if f.record.id == found.record.id => Ok(Some(f.record)),
-        Some(Err(p)) => anyhow::bail!("{p} (it changed while the site was built)"),
-        _ => anyhow::bail!(
+    let path = &found.path;
+    let changed = || {
+        format!(
             "`{}` no longer holds record `{}`: it changed while the site was built",
-            found.path.display(),
+            path.display(),
             found.record.id
-        ),
+        )
+    };
+    let text = std::fs::read(path)
+        .with_context(|| format!("failed to read `{}` again", path.display()))?;
+    let again: Again = serde_json::from_slice(&text).with_context(changed)?;
+    if again.id != found.record.id {
+        anyhow::bail!(changed());
     }
+    Ok(again.raw)
+}
+
+/// What reading one file gave: one record (or problem), or the lines of a
+/// `*.jsonl` file.
+enum FileRead {
+    One(std::result::Result<Found, Problem>),
+    Many(Vec<std::result::Result<Found, Problem>>),
 }
 
 /// What walking one path found.

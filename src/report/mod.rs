@@ -77,12 +77,15 @@ fn whole<'r>(
     by_address: &std::collections::HashMap<usize, &Found>,
     r: &'r Record,
 ) -> Result<std::borrow::Cow<'r, Record>> {
-    let again = match by_address.get(&(std::ptr::from_ref(r) as usize)) {
-        Some(f) => ingest::reread(f)?,
+    let raw = match by_address.get(&(std::ptr::from_ref(r) as usize)) {
+        Some(f) => ingest::reread_raw(f)?,
         None => None,
     };
-    Ok(match again {
-        Some(full) => std::borrow::Cow::Owned(full),
+    Ok(match raw {
+        Some(raw) => std::borrow::Cow::Owned(Record {
+            raw: Some(raw),
+            ..r.clone()
+        }),
         None => std::borrow::Cow::Borrowed(r),
     })
 }

@@ -23,6 +23,7 @@ pub mod index;
 pub mod offering;
 mod qdepth;
 pub mod run;
+pub mod runlist;
 pub mod study;
 pub mod test;
 mod timeline;
@@ -345,6 +346,8 @@ pub fn build(
         in_parallel(&offs, site, |off, site| {
             offering::build(nested, study, off, site)
         })?;
+        // offerings/<study>/<offering>/<test>.html, where runs are too many
+        runlist::build(ctx, study, site)?;
     }
     // runs/<id>.html
     let runs = ctx.at("../");
