@@ -224,6 +224,8 @@ pub fn reread_raw(found: &Found) -> Result<Option<crate::record::Raw>> {
 
 /// What reading one file gave: one record (or problem), or the lines of a
 /// `*.jsonl` file.
+// not boxed: the records of `*.json` files are kept in this very buffer
+#[allow(clippy::large_enum_variant)]
 enum FileRead {
     One(std::result::Result<Found, Problem>),
     Many(Vec<std::result::Result<Found, Problem>>),
