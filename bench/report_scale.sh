@@ -2,7 +2,7 @@
 # Times `diskdash report` against the floor (bench/floor.rs: walk the same
 # records, parse each into a serde_json::Value, write as many files of the
 # same sizes as the site diskdash wrote) in the same run, interleaved
-# (diskdash, floor, diskdash, floor, ...), and prints the medians, their
+# (diskdash, floor, floor, diskdash, ...), and prints the medians, their
 # ratio and the peak memory of each, for every place, record shape and size.
 #
 #   bench/report_scale.sh [WORKDIR] [SIZES] [SHAPES] [PLACES]
@@ -67,10 +67,17 @@ for place in $places; do
             : >"$base/a"
             : >"$base/b"
             i=0
+            # each program's own output is removed right before it runs, and
+            # the order alternates (A B, B A, ...): a file system slowed by
+            # the files just deleted (ext4 is) weighs on both alike
             while [ "$i" -lt "$runs" ]; do
-                rm -rf "$site" "$fout"
-                run_one "$base/a" "$bin" report "$input" --out "$site"
-                run_one "$base/b" "$floor" "$input" "$base/shape" "$fout"
+                if [ $((i % 2)) -eq 0 ]; then
+                    rm -rf "$site"; run_one "$base/a" "$bin" report "$input" --out "$site"
+                    rm -rf "$fout"; run_one "$base/b" "$floor" "$input" "$base/shape" "$fout"
+                else
+                    rm -rf "$fout"; run_one "$base/b" "$floor" "$input" "$base/shape" "$fout"
+                    rm -rf "$site"; run_one "$base/a" "$bin" report "$input" --out "$site"
+                fi
                 i=$((i + 1))
             done
             ta=$(cut -d' ' -f1 "$base/a" | median)
