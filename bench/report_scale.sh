@@ -1,45 +1,95 @@
 #!/bin/sh
-# Measures `diskdash report` at 1,000, 10,000 and 100,000 synthetic records
-# (50 offerings, the twelve standard tests): median wall time and peak memory
-# of three builds each, from /usr/bin/time -v, and the size of index.html.
+# Times `diskdash report` against the floor (bench/floor.rs: walk the same
+# records, parse each into a serde_json::Value, write as many files of the
+# same sizes as the site diskdash wrote) in the same run, interleaved
+# (diskdash, floor, floor, diskdash, ...), and prints the medians, their
+# ratio and the peak memory of each, for every place, record shape and size.
 #
-#   bench/report_scale.sh [WORKDIR] [SIZES]
+#   bench/report_scale.sh [WORKDIR] [SIZES] [SHAPES] [PLACES]
 #
-# WORKDIR defaults to a fresh temporary directory; SIZES to "1000 10000 100000".
+# WORKDIR  where records and sites go on the disk (default: a new temporary
+#          directory); SIZES default "1000 10000 100000"; SHAPES "small run"
+#          (see examples/gen_records.rs: `run` records carry real tool
+#          output, fio's JSON among it); PLACES "disk tmpfs" (tmpfs is a
+#          directory under /dev/shm). RUNS (environment) sets the number of
+#          runs of each program, default 5 (3 at 100,000 records and more).
+# Records are read from a warm page cache: the build is measured, not the
+# disk's reads.
 set -eu
 
 cd "$(dirname "$0")/.."
 work=${1:-$(mktemp -d)}
 sizes=${2:-"1000 10000 100000"}
-runs=3
+shapes=${3:-"small run"}
+places=${4:-"disk tmpfs"}
+mkdir -p "$work"
 
-cargo build --release --quiet --bin diskdash --example gen_records
-bin=target/release/diskdash
-gen=target/release/examples/gen_records
+cargo build --release --quiet --bin diskdash --example gen_records --example floor
+bin=$PWD/target/release/diskdash
+gen=$PWD/target/release/examples/gen_records
+floor=$PWD/target/release/examples/floor
 
-median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
-printf '%-9s %12s %14s %16s %12s\n' records "median s" "median MB" "s per 1k recs" "index KB"
-for n in $sizes; do
-    input="$work/records-$n"
-    [ -d "$input" ] || "$gen" "$n" "$input" >/dev/null
-    : >"$work/times-$n"
-    : >"$work/mem-$n"
-    i=0
-    while [ "$i" -lt "$runs" ]; do
-        site="$work/site-$n-$i"
-        rm -rf "$site"
-        /usr/bin/time -v "$bin" report "$input" --out "$site" >/dev/null 2>"$work/time.txt"
-        # "Elapsed (wall clock) time (h:mm:ss or m:ss): 0:01.23"
-        grep 'Elapsed (wall clock)' "$work/time.txt" | awk '{ print $NF }' |
-            awk -F: '{ s = 0; for (j = 1; j <= NF; j++) s = s * 60 + $j; print s }' >>"$work/times-$n"
-        grep 'Maximum resident set size' "$work/time.txt" | awk '{ print $NF / 1024 }' >>"$work/mem-$n"
-        i=$((i + 1))
+# run_one LOG CMD..: appends "seconds peak_MB" of one run to LOG
+run_one() {
+    log=$1
+    shift
+    start=$(date +%s%N)
+    /usr/bin/time -f '%M' -o "$log.rss" "$@" >/dev/null
+    end=$(date +%s%N)
+    echo "$(( (end - start) / 1000 )) $(cat "$log.rss")" |
+        awk '{ printf "%.4f %.1f\n", $1 / 1e6, $2 / 1024 }' >>"$log"
+}
+
+echo "date: $(date -u +%Y-%m-%d), $(nproc) cores, $(free -g | awk '/^Mem:/ { print $2 }') GiB, diskdash $(git describe --always --dirty 2>/dev/null || echo unknown)"
+printf '%-6s %-6s %8s %10s %10s %7s %10s %10s %8s %8s %9s\n' \
+    place shape records "report s" "floor s" ratio "report MB" "floor MB" files "site MB" "max page"
+for place in $places; do
+    case $place in
+    disk) base=$work ;;
+    tmpfs) base=/dev/shm/diskdash-bench-$$; mkdir -p "$base" ;;
+    *) echo "unknown place $place" >&2; exit 2 ;;
+    esac
+    for shape in $shapes; do
+        for n in $sizes; do
+            runs=${RUNS:-$([ "$n" -ge 100000 ] && echo 3 || echo 5)}
+            input=$base/records-$shape-$n
+            [ -d "$input" ] || "$gen" "$n" "$input" 50 "$shape" >/dev/null
+            site=$base/site
+            fout=$base/floor
+            rm -rf "$site" "$fout"
+            "$bin" report "$input" --out "$site" >/dev/null
+            "$floor" shape "$site" >"$base/shape"
+            files=$(wc -l <"$base/shape")
+            mb=$(awk '{ s += $1 } END { printf "%.0f", s / 1e6 }' "$base/shape")
+            maxpage=$(awk '$2 ~ /\.html$/ && $1 > m { m = $1 } END { printf "%.0fK", m / 1024 }' "$base/shape")
+            : >"$base/a"
+            : >"$base/b"
+            i=0
+            # each program's own output is removed right before it runs, and
+            # the order alternates (A B, B A, ...): a file system slowed by
+            # the files just deleted (ext4 is) weighs on both alike
+            while [ "$i" -lt "$runs" ]; do
+                if [ $((i % 2)) -eq 0 ]; then
+                    rm -rf "$site"; run_one "$base/a" "$bin" report "$input" --out "$site"
+                    rm -rf "$fout"; run_one "$base/b" "$floor" "$input" "$base/shape" "$fout"
+                else
+                    rm -rf "$fout"; run_one "$base/b" "$floor" "$input" "$base/shape" "$fout"
+                    rm -rf "$site"; run_one "$base/a" "$bin" report "$input" --out "$site"
+                fi
+                i=$((i + 1))
+            done
+            ta=$(cut -d' ' -f1 "$base/a" | median)
+            tb=$(cut -d' ' -f1 "$base/b" | median)
+            ma=$(cut -d' ' -f2 "$base/a" | median)
+            mb2=$(cut -d' ' -f2 "$base/b" | median)
+            printf '%-6s %-6s %8s %10.3f %10.3f %6.2fx %10.0f %10.0f %8s %8s %9s\n' \
+                "$place" "$shape" "$n" "$ta" "$tb" "$(echo "$ta $tb" | awk '{ print $1 / $2 }')" \
+                "$ma" "$mb2" "$files" "$mb" "$maxpage"
+            rm -rf "$site" "$fout"
+        done
     done
-    t=$(median <"$work/times-$n")
-    m=$(median <"$work/mem-$n")
-    kb=$(( $(wc -c <"$work/site-$n-0/index.html") / 1024 ))
-    printf '%-9s %12s %14.0f %16.3f %12s\n' "$n" "$t" "$m" "$(echo "$t $n" | awk '{ print $1 / $2 * 1000 }')" "$kb"
-    rm -rf "$work"/site-"$n"-*
+    if [ "$place" = tmpfs ]; then rm -rf "$base"; fi
 done
 echo "work directory: $work"

@@ -1,8 +1,13 @@
 //! Synthetic records for the report benchmark: `cargo run --release
-//! --example gen_records -- COUNT DIR [OFFERINGS]` writes COUNT records
-//! (one JSON file each) spread over OFFERINGS offerings (default 50) and the
-//! twelve standard tests, repetitions counting up. Values come from a fixed
-//! pseudo-random sequence, so the same arguments give the same files.
+//! --example gen_records -- COUNT DIR [OFFERINGS] [SHAPE]` writes COUNT
+//! records (one JSON file each) spread over OFFERINGS offerings (default 50)
+//! and the twelve standard tests, repetitions counting up. Values come from a
+//! fixed pseudo-random sequence, so the same arguments give the same files.
+//!
+//! SHAPE `small` (the default) keeps a short made-up tool output (about
+//! 4 KB a record); `run` keeps real tool output from `tests/fixtures` as a
+//! `diskdash run` record does (fio's JSON alone is 6.6 KB), so that records
+//! weigh what real ones weigh.
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -120,6 +125,20 @@ const TESTS: [(&str, Tool, &[MetricSpec]); 12] = [
     ),
 ];
 
+/// What the tool of `test` printed in a real run, from the test fixtures.
+fn real_output(test: &str) -> &'static str {
+    match test {
+        "fio-randread-4k-qd64" => include_str!("../tests/fixtures/fio/randread-4k-qd64.json"),
+        "fio-randwrite-4k-qd64" => include_str!("../tests/fixtures/fio/randwrite-4k-qd64.json"),
+        "ioping-latency" => include_str!("../tests/fixtures/ioping/ioping13-c5.txt"),
+        "ioping-seek" => include_str!("../tests/fixtures/ioping/ioping13-R.txt"),
+        "ioping-seq" => include_str!("../tests/fixtures/ioping/ioping13-RL.txt"),
+        "ioping-seq-cached" => include_str!("../tests/fixtures/ioping/ioping13-RLC.txt"),
+        "bonnie" => include_str!("../tests/fixtures/bonnie/2.00a-quiet.csv"),
+        _ => include_str!("../tests/fixtures/dd/gnu91-write-8k-dsync.txt"),
+    }
+}
+
 /// A small deterministic generator (64-bit LCG), enough for spread values.
 struct Lcg(u64);
 
@@ -141,7 +160,7 @@ fn main() -> Result<()> {
                 .with_context(|| format!("COUNT `{c}` is not a number"))?,
             PathBuf::from(d),
         ),
-        _ => bail!("usage: gen_records COUNT DIR [OFFERINGS]"),
+        _ => bail!("usage: gen_records COUNT DIR [OFFERINGS] [small|run]"),
     };
     let offerings: usize = match args.get(2) {
         Some(o) => o
@@ -152,6 +171,11 @@ fn main() -> Result<()> {
     if offerings == 0 {
         bail!("OFFERINGS must be at least 1");
     }
+    let real = match args.get(3).map(String::as_str) {
+        None | Some("small") => false,
+        Some("run") => true,
+        Some(other) => bail!("SHAPE `{other}` is neither `small` nor `run`"),
+    };
     let mut rng = Lcg(42);
     for i in 0..count {
         let off = i % offerings;
@@ -173,11 +197,15 @@ fn main() -> Result<()> {
                 (name.to_string(), Metric::new(v, *unit))
             })
             .collect();
-        let stdout: String = metrics
-            .iter()
-            .map(|(k, m)| format!("{k}: {} {}\n", m.value, m.unit))
-            .collect::<String>()
-            .repeat(8);
+        let stdout: String = if real {
+            real_output(test).to_string()
+        } else {
+            metrics
+                .iter()
+                .map(|(k, m)| format!("{k}: {} {}\n", m.value, m.unit))
+                .collect::<String>()
+                .repeat(8)
+        };
         let id = format!("synthetic.o{off:03}.{test}.r{repetition:05}");
         let source = Source::Run {
             diskdash_version: env!("CARGO_PKG_VERSION").to_string(),

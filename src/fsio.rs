@@ -21,19 +21,47 @@ pub fn write_atomic_unsynced(path: &Path, bytes: &[u8]) -> Result<()> {
     write_impl(path, bytes, true, false)
 }
 
+/// Like [`write_atomic_unsynced`] for a file whose directory exists.
+pub fn replace_unsynced(path: &Path, bytes: &[u8]) -> Result<()> {
+    write_in(dir_of(path), path, bytes, true, false)
+}
+
+/// Creates `path` (its directory exists) and writes `bytes` into it
+/// directly, without a temp file: for a directory no reader sees yet, such
+/// as a site being built into an empty directory. Fails, leaving it alone,
+/// when anything (a file, a directory, a link) is at `path` already.
+pub fn write_fresh(path: &Path, bytes: &[u8]) -> Result<()> {
+    fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(path)
+        .and_then(|mut f| f.write_all(bytes))
+        .with_context(|| format!("failed to write `{}`", path.display()))
+}
+
 /// Writes `bytes` to `path` atomically unless `path` already exists, in
 /// which case it fails and leaves the existing file alone.
 pub fn write_new(path: &Path, bytes: &[u8]) -> Result<()> {
     write_impl(path, bytes, false, true)
 }
 
-fn write_impl(path: &Path, bytes: &[u8], replace: bool, sync: bool) -> Result<()> {
-    let dir = match path.parent() {
+/// The directory a file is written in.
+fn dir_of(path: &Path) -> &Path {
+    match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
-    };
+    }
+}
+
+fn write_impl(path: &Path, bytes: &[u8], replace: bool, sync: bool) -> Result<()> {
+    let dir = dir_of(path);
     fs::create_dir_all(dir)
         .with_context(|| format!("failed to create directory `{}`", dir.display()))?;
+    write_in(dir, path, bytes, replace, sync)
+}
+
+/// Writes through a temp file in `dir`, which exists.
+fn write_in(dir: &Path, path: &Path, bytes: &[u8], replace: bool, sync: bool) -> Result<()> {
     let mut builder = tempfile::Builder::new();
     builder.prefix(".diskdash-tmp-");
     // temp files are private (0600) by default; a record or a page is meant
@@ -94,6 +122,12 @@ mod tests {
         assert_eq!(fs::read(&p).unwrap(), b"three");
         write_atomic_unsynced(&p, b"four").unwrap();
         assert_eq!(fs::read(&p).unwrap(), b"four");
+        replace_unsynced(&p, b"five").unwrap();
+        assert_eq!(fs::read(&p).unwrap(), b"five");
+        // a fresh write never replaces what is there
+        let err = write_fresh(&p, b"six").unwrap_err();
+        assert!(format!("{err:#}").contains("b.json"));
+        assert_eq!(fs::read(&p).unwrap(), b"five");
         #[cfg(unix)]
         {
             use std::os::unix::fs::PermissionsExt;

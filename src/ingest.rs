@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 
 use crate::metrics::expected_unit;
 use crate::record::{
@@ -62,15 +62,41 @@ pub const SITE_MARKER: &str = ".diskdash-site";
 /// Reads every record under `paths` (directories walked, files read as
 /// given). Invalid records, duplicate ids and symlinked records become
 /// problems; a path that is missing or cannot be listed goes to
-/// `unreadable` and the rest are read all the same. Never fails today;
-/// the `Result` leaves room for errors that must stop a command.
+/// `unreadable` and the rest are read all the same. Files are read and
+/// parsed in parallel; the result does not depend on the number of threads.
+/// Never fails today; the `Result` leaves room for errors that must stop a
+/// command.
 pub fn load(paths: &[PathBuf]) -> Result<Loaded> {
-    let mut files = Vec::new();
+    load_with(paths, true)
+}
+
+/// Like [`load`]; without `keep_raw`, the records of `*.json` files are held
+/// without their `raw` tool output, which [`reread_raw`] gives back for the one
+/// page that shows it, so that memory does not grow with the output kept.
+pub fn load_with(paths: &[PathBuf], keep_raw: bool) -> Result<Loaded> {
+    use rayon::prelude::*;
+    // (file, what it is on disk): the second tells two spellings of one
+    // file apart from two files
+    let mut files: Vec<(PathBuf, PathBuf)> = Vec::new();
     let mut problems = Vec::new();
     let mut unreadable = Vec::new();
     for path in paths {
         let walk = walk_records(path);
-        files.extend(walk.files);
+        // a walk reaches each file once (links are not followed below the
+        // path itself), so only two paths can reach one file twice, and
+        // then through their real directories: one canonicalize per path
+        let real = if paths.len() > 1 {
+            std::fs::canonicalize(path).ok()
+        } else {
+            None
+        };
+        files.extend(walk.files.into_iter().map(|f| {
+            let key = match (&real, f.strip_prefix(path)) {
+                (Some(r), Ok(rel)) => r.join(rel),
+                _ => f.clone(),
+            };
+            (f, key)
+        }));
         problems.extend(walk.problems);
         unreadable.extend(walk.unreadable);
     }
@@ -81,7 +107,7 @@ pub fn load(paths: &[PathBuf]) -> Result<Loaded> {
     // one file reached twice (`results` and `./results`, or through a
     // symlink) is read once, not reported as a duplicate of itself
     let mut real = std::collections::BTreeSet::new();
-    files.retain(|f| real.insert(std::fs::canonicalize(f).unwrap_or_else(|_| f.clone())));
+    files.retain(|(_, key)| real.insert(key.clone()));
 
     let mut loaded = Loaded {
         files: files.len(),
@@ -89,37 +115,120 @@ pub fn load(paths: &[PathBuf]) -> Result<Loaded> {
         unreadable,
         ..Loaded::default()
     };
-    let mut seen: BTreeMap<String, (PathBuf, Option<usize>)> = BTreeMap::new();
-    for file in &files {
-        for item in read_file(file) {
-            match item {
-                Err(problem) => loaded.problems.push(problem),
-                Ok(found) => {
-                    if let Some((first, line)) = seen.get(&found.record.id) {
-                        let at = match line {
-                            Some(l) => format!("{}:{l}", first.display()),
-                            None => first.display().to_string(),
-                        };
-                        loaded.problems.push(Problem {
-                            path: found.path,
-                            line: found.line,
-                            message: format!(
-                                "duplicate record id `{}` (first seen in `{at}`); left out",
-                                found.record.id
-                            ),
-                        });
-                    } else {
-                        seen.insert(found.record.id.clone(), (found.path.clone(), found.line));
-                        loaded.records.push(found);
-                    }
-                }
+    // parsed in parallel, gathered in file order, one slot per file
+    let strip = |mut item: std::result::Result<Found, Problem>| {
+        if let Ok(found) = &mut item {
+            if !keep_raw && found.line.is_none() {
+                found.record.raw = None;
             }
         }
-    }
-    loaded.records.sort_by(|a, b| a.record.id.cmp(&b.record.id));
+        item
+    };
+    let read: Vec<FileRead> = files
+        .par_iter()
+        .map(|(file, _)| {
+            let mut items = read_file(file);
+            if items.len() == 1 {
+                FileRead::One(strip(items.remove(0)))
+            } else {
+                FileRead::Many(items.into_iter().map(strip).collect())
+            }
+        })
+        .collect();
+    let mut seen: BTreeMap<String, (PathBuf, Option<usize>)> = BTreeMap::new();
+    let mut keep = |item: std::result::Result<Found, Problem>, problems: &mut Vec<Problem>| {
+        let found = match item {
+            Err(problem) => {
+                problems.push(problem);
+                return None;
+            }
+            Ok(found) => found,
+        };
+        if let Some((first, line)) = seen.get(&found.record.id) {
+            let at = match line {
+                Some(l) => format!("{}:{l}", first.display()),
+                None => first.display().to_string(),
+            };
+            problems.push(Problem {
+                message: format!(
+                    "duplicate record id `{}` (first seen in `{at}`); left out",
+                    found.record.id
+                ),
+                path: found.path,
+                line: found.line,
+            });
+            None
+        } else {
+            seen.insert(found.record.id.clone(), (found.path.clone(), found.line));
+            Some(found)
+        }
+    };
+    // the records of `*.json` files stay where they were parsed (the
+    // collect reuses the buffer): a second copy of every record would
+    // double the peak memory of a large build
+    let mut more = Vec::new();
+    let mut problems = std::mem::take(&mut loaded.problems);
+    loaded.records = read
+        .into_iter()
+        .filter_map(|r| match r {
+            FileRead::One(item) => keep(item, &mut problems),
+            FileRead::Many(items) => {
+                more.extend(items.into_iter().filter_map(|i| keep(i, &mut problems)));
+                None
+            }
+        })
+        .collect();
+    loaded.records.append(&mut more);
+    loaded.problems = problems;
+    // ids are unique by now: an unstable sort needs no buffer of half the records
+    loaded
+        .records
+        .sort_unstable_by(|a, b| a.record.id.cmp(&b.record.id));
     loaded.problems.sort();
     loaded.unreadable.sort();
     Ok(loaded)
+}
+
+/// The tool output of the record `found` was read from: for a record held
+/// without it (see [`load_with`]), its file read once more, and of it only
+/// the `id` (to be sure it is the same record) and the `raw` output;
+/// `None` when the record held is whole already. Fails, naming the file,
+/// when the file no longer holds that record.
+pub fn reread_raw(found: &Found) -> Result<Option<crate::record::Raw>> {
+    /// The parts of a record read again.
+    #[derive(serde::Deserialize)]
+    struct Again {
+        id: String,
+        #[serde(default)]
+        raw: Option<crate::record::Raw>,
+    }
+    if found.record.raw.is_some() || found.line.is_some() {
+        return Ok(None);
+    }
+    let path = &found.path;
+    let changed = || {
+        format!(
+            "`{}` no longer holds record `{}`: it changed while the site was built",
+            path.display(),
+            found.record.id
+        )
+    };
+    let text = std::fs::read(path)
+        .with_context(|| format!("failed to read `{}` again", path.display()))?;
+    let again: Again = serde_json::from_slice(&text).with_context(changed)?;
+    if again.id != found.record.id {
+        anyhow::bail!(changed());
+    }
+    Ok(again.raw)
+}
+
+/// What reading one file gave: one record (or problem), or the lines of a
+/// `*.jsonl` file.
+// not boxed: the records of `*.json` files are kept in this very buffer
+#[allow(clippy::large_enum_variant)]
+enum FileRead {
+    One(std::result::Result<Found, Problem>),
+    Many(Vec<std::result::Result<Found, Problem>>),
 }
 
 /// What walking one path found.
@@ -280,27 +389,45 @@ pub fn parse_record(text: &str) -> std::result::Result<Record, String> {
     // must not depend on that
     serde_json::from_str::<NoDuplicateKeys>(text)
         .map_err(|e| format!("not valid JSON ({e}); expected a diskdash record"))?;
-    let value: serde_json::Value = serde_json::from_str(text)
-        .map_err(|e| format!("not valid JSON ({e}); expected a diskdash record"))?;
-    let schema = match value.get("schema") {
-        Some(serde_json::Value::String(s)) => s.clone(),
-        Some(_) => return Err("`schema` is not a string".into()),
-        None => {
-            return Err(format!(
-                "not a diskdash record (no `schema` field; expected \"{SCHEMA}\")"
-            ))
-        }
+    // the one parse a good record gets: straight into the typed record
+    let record = match serde_json::from_str::<Record>(text) {
+        Ok(record) => record,
+        Err(_) => return Err(explain(text)),
     };
-    check_schema(&schema)?;
-    let record: Record = serde_path_to_error::deserialize(&value).map_err(|e| {
-        let path = e.path().to_string();
-        format!("field `{path}`: {}", e.into_inner())
-    })?;
+    check_schema(&record.schema)?;
     let problems = validate(&record);
     if problems.is_empty() {
         Ok(record)
     } else {
         Err(problems.join("; "))
+    }
+}
+
+/// Why `text`, valid JSON without duplicate keys, is not a record: the
+/// slower path, through a `Value`, that names the schema or the field.
+fn explain(text: &str) -> String {
+    let value: serde_json::Value = match serde_json::from_str(text) {
+        Ok(v) => v,
+        Err(e) => return format!("not valid JSON ({e}); expected a diskdash record"),
+    };
+    let schema = match value.get("schema") {
+        Some(serde_json::Value::String(s)) => s.clone(),
+        Some(_) => return "`schema` is not a string".into(),
+        None => return format!("not a diskdash record (no `schema` field; expected \"{SCHEMA}\")"),
+    };
+    if let Err(e) = check_schema(&schema) {
+        return e;
+    }
+    match serde_path_to_error::deserialize::<_, Record>(&value) {
+        Err(e) => {
+            let path = e.path().to_string();
+            format!("field `{path}`: {}", e.into_inner())
+        }
+        // the typed parse failed where the `Value` one did not: name it as is
+        Ok(_) => match serde_json::from_str::<Record>(text) {
+            Err(e) => format!("not a diskdash record ({e})"),
+            Ok(_) => "not a diskdash record".into(),
+        },
     }
 }
 
@@ -351,14 +478,43 @@ impl<'de> serde::de::Visitor<'de> for NoDuplicateKeys {
         self,
         mut map: A,
     ) -> std::result::Result<Self, A::Error> {
-        let mut keys = std::collections::BTreeSet::new();
-        while let Some(key) = map.next_key::<String>()? {
-            if !keys.insert(key.clone()) {
-                return Err(serde::de::Error::custom(format!("duplicate key `{key}`")));
+        // objects in records are small: a list beats a set, and keys
+        // without escapes are borrowed from the text
+        let mut keys: Vec<Key<'de>> = Vec::new();
+        while let Some(key) = map.next_key::<Key<'de>>()? {
+            if keys.contains(&key) {
+                return Err(serde::de::Error::custom(format!(
+                    "duplicate key `{}`",
+                    key.0
+                )));
             }
             map.next_value::<NoDuplicateKeys>()?;
+            keys.push(key);
         }
         Ok(self)
+    }
+}
+
+/// An object key, borrowed from the text where it holds no escapes.
+#[derive(PartialEq)]
+struct Key<'de>(std::borrow::Cow<'de, str>);
+
+impl<'de> serde::Deserialize<'de> for Key<'de> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = Key<'de>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a string key")
+            }
+            fn visit_borrowed_str<E>(self, s: &'de str) -> std::result::Result<Key<'de>, E> {
+                Ok(Key(std::borrow::Cow::Borrowed(s)))
+            }
+            fn visit_str<E>(self, s: &str) -> std::result::Result<Key<'de>, E> {
+                Ok(Key(std::borrow::Cow::Owned(s.to_string())))
+            }
+        }
+        d.deserialize_str(V)
     }
 }
 

@@ -130,3 +130,81 @@ fn index_value_and_study_pages_stay_small_for_50_configurations() {
         1800
     );
 }
+
+#[test]
+fn an_offering_with_thousands_of_runs_lists_them_on_bounded_pages() {
+    // one configuration, one test, 2,500 repetitions: past the 1,000 runs
+    // one page lists, so the offering page and the test page link to three
+    // run lists (1,000 + 1,000 + 500) instead of listing every run
+    let found: Vec<Found> = (1..=2500u32)
+        .map(|rep| Found {
+            path: format!("{rep}.json").into(),
+            line: None,
+            record: record(
+                &format!("many.r{rep:05}"),
+                "many",
+                "Provider",
+                "Volume",
+                Some(0.1),
+                "ioping-seek",
+                rep,
+                &[("iops", 1000.0 + f64::from(rep % 50), "IOPS")],
+            ),
+        })
+        .collect();
+    let site = build_site(&found, &[], &Options::default()).unwrap();
+    let text = |p: &str| String::from_utf8_lossy(&site.files[p]).to_string();
+    let offering = text("offerings/many/provider-volume.html");
+    let test = text("tests/many/ioping-seek.html");
+    for (name, page) in [("offering", &offering), ("test", &test)] {
+        // no run is listed on the page itself
+        assert_eq!(page.matches("runs/many.r").count(), 0, "{name} page");
+        for n in [
+            "ioping-seek.html",
+            "ioping-seek-2.html",
+            "ioping-seek-3.html",
+        ] {
+            assert!(
+                page.contains(&format!("offerings/many/provider-volume/{n}\"")),
+                "{name} page lacks a link to {n}"
+            );
+        }
+        assert!(page.contains(">2500<"), "{name} page lacks the run count");
+        assert!(
+            page.len() < 100 * 1024,
+            "{name} page is {} bytes",
+            page.len()
+        );
+    }
+    // every run on exactly one list page, in repetition order
+    let lists: Vec<String> = ["", "-2", "-3"]
+        .iter()
+        .map(|n| {
+            text(&format!(
+                "offerings/many/provider-volume/ioping-seek{n}.html"
+            ))
+        })
+        .collect();
+    let counts: Vec<usize> = lists
+        .iter()
+        .map(|l| l.matches("href=\"../../../runs/many.r").count())
+        .collect();
+    assert_eq!(counts, [1000, 1000, 500]);
+    assert!(lists[0].contains("runs 1 to 1000 of 2500"));
+    assert!(lists[2].contains("runs 2001 to 2500 of 2500"));
+    assert!(
+        lists[1].contains("runs/many.r01001.html") && lists[1].contains("runs/many.r02000.html")
+    );
+    assert!(!site
+        .files
+        .contains_key("offerings/many/provider-volume/ioping-seek-4.html"));
+    // and no page of the site is near 2 MB
+    let (largest, bytes) = site
+        .files
+        .iter()
+        .filter(|(k, _)| k.ends_with(".html"))
+        .map(|(k, v)| (k, v.len()))
+        .max_by_key(|(_, n)| *n)
+        .unwrap();
+    assert!(bytes < 2 << 20, "{largest} is {bytes} bytes");
+}

@@ -33,6 +33,9 @@ pub struct Options {
     pub prices: PriceBook,
     /// Published limits (`--limits`): "measured / promised" beside levels.
     pub limits: Limits,
+    /// The records were loaded without their tool output
+    /// (`ingest::load_with`): each run page reads its record's file again.
+    pub reread: bool,
 }
 
 /// Builds the whole site in memory from valid records (`found`, any order)
@@ -55,11 +58,39 @@ pub fn build_into(
         &opts.prices,
         opts.baseline.as_deref(),
     )?;
-    pages::build(&analysis, problems, opts, site)?;
+    // the record a run page shows, whole: read again when held without its output
+    let by_address: std::collections::HashMap<usize, &Found> = if opts.reread {
+        found
+            .iter()
+            .map(|f| (std::ptr::addr_of!(f.record) as usize, f))
+            .collect()
+    } else {
+        Default::default()
+    };
+    pages::build(&analysis, problems, opts, site, &|r| whole(&by_address, r))?;
     export::add_exports(site, &analysis)?;
     site.add("style.css", STYLE.as_bytes());
     site.add(".nojekyll", Vec::new());
     Ok(())
+}
+
+/// `r` with its tool output: read again from its file when `by_address`
+/// (records by where they are held) names it, else as held.
+fn whole<'r>(
+    by_address: &std::collections::HashMap<usize, &Found>,
+    r: &'r Record,
+) -> Result<std::borrow::Cow<'r, Record>> {
+    let raw = match by_address.get(&(std::ptr::from_ref(r) as usize)) {
+        Some(f) => ingest::reread_raw(f)?,
+        None => None,
+    };
+    Ok(match raw {
+        Some(raw) => std::borrow::Cow::Owned(Record {
+            raw: Some(raw),
+            ..r.clone()
+        }),
+        None => std::borrow::Cow::Borrowed(r),
+    })
 }
 
 /// The site's style sheet, compiled into the binary.
@@ -130,7 +161,8 @@ fn absolute(path: &std::path::Path) -> std::path::PathBuf {
 pub fn command(args: &ReportOptions) -> Result<u8> {
     let start = Instant::now();
     out_is_apart_from_inputs(&args.out, &args.dirs).map_err(crate::error::usage)?;
-    let mut loaded = ingest::load(&args.dirs)?;
+    // held without their tool output, which only run pages show
+    let mut loaded = ingest::load_with(&args.dirs, false)?;
     // a path that cannot be read is left out like an invalid record: the
     // rest still makes a site (and --strict refuses)
     for p in &mut loaded.unreadable {
@@ -204,6 +236,7 @@ pub fn command(args: &ReportOptions) -> Result<u8> {
         baseline: args.baseline.clone(),
         prices,
         limits,
+        reread: true,
     };
     let mut site = site::Site::streaming(&args.out, args.force)?;
     build_into(&loaded.records, &loaded.problems, &opts, &mut site)?;

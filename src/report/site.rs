@@ -1,7 +1,7 @@
 //! The site in memory (relative path → bytes) and writing it to disk through
 //! `crate::fsio`, guarded by a marker file listing what diskdash wrote.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::path::{Component, Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
@@ -31,9 +31,118 @@ struct Stream {
     out: PathBuf,
     /// Files an earlier build listed in its marker.
     earlier: BTreeSet<String>,
+    /// The directory held nothing when the build began: no earlier file to
+    /// compare with, and no reader of a page that is half written, so files
+    /// are created directly (never over an existing one) instead of through
+    /// a temp file and a rename.
+    fresh: bool,
+    /// Directories below `out` (relative, with `/`) known to be plain
+    /// directories that exist: each is checked and created once.
+    dirs: HashSet<String>,
     written: Written,
     /// The first write error; later files are not attempted.
     error: Option<anyhow::Error>,
+}
+
+/// How one file is to be written, decided before the (parallel) write.
+enum Plan {
+    /// Into a fresh directory: created, never replacing anything.
+    Create,
+    /// Over an earlier build: compared, then replaced through a temp file.
+    Replace,
+}
+
+impl Stream {
+    /// Makes sure the directory of `rel` exists below `out` as plain
+    /// directories (no symbolic link on the way), checking each once.
+    fn prepare(&mut self, rel: &str) -> Result<()> {
+        let Some((dir, _)) = rel.rsplit_once('/') else {
+            return Ok(());
+        };
+        if self.dirs.contains(dir) {
+            return Ok(());
+        }
+        no_symlink_below(&self.out, dir)?;
+        fsio::create_dir(&self.out.join(dir))?;
+        let mut at = dir;
+        loop {
+            self.dirs.insert(at.to_string());
+            match at.rsplit_once('/') {
+                Some((parent, _)) => at = parent,
+                None => break,
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes one file as planned; `true` when its content changed.
+    fn write(out: &Path, rel: &str, bytes: &[u8], plan: Plan) -> Result<bool> {
+        let full = out.join(rel);
+        match plan {
+            Plan::Create => fsio::write_fresh(&full, bytes).map(|()| true),
+            Plan::Replace => {
+                // the directories were checked; the file itself may be a link
+                if std::fs::symlink_metadata(&full).is_ok_and(|m| m.file_type().is_symlink()) {
+                    bail!(
+                        "`{}` is a symbolic link inside the site; diskdash never writes or removes \
+                         through one (remove the link, or build into an empty directory)",
+                        full.display()
+                    );
+                }
+                // unchanged files keep their modification time: rebuilds stay cheap
+                if std::fs::read(&full).ok().as_deref() == Some(bytes) {
+                    return Ok(false);
+                }
+                fsio::replace_unsynced(&full, bytes).map(|()| true)
+            }
+        }
+    }
+
+    /// Writes files (in parallel), counting what changed and keeping the
+    /// first error in the order given; after an error no later call writes.
+    fn write_all(&mut self, files: Vec<(String, Vec<u8>, bool)>) {
+        use rayon::prelude::*;
+        if self.error.is_some() {
+            return;
+        }
+        let mut planned = Vec::with_capacity(files.len());
+        for (rel, bytes, first) in files {
+            if let Err(e) = self.prepare(&rel) {
+                self.error = Some(e);
+                break;
+            }
+            // a path added twice replaces its first content, as in memory
+            let plan = if self.fresh && first {
+                Plan::Create
+            } else {
+                Plan::Replace
+            };
+            planned.push((rel, bytes, plan));
+        }
+        let out = &self.out;
+        let done: Vec<Result<bool>> = if planned.len() > 1 {
+            planned
+                .into_par_iter()
+                .map(|(rel, bytes, plan)| Stream::write(out, &rel, &bytes, plan))
+                .collect()
+        } else {
+            planned
+                .into_iter()
+                .map(|(rel, bytes, plan)| Stream::write(out, &rel, &bytes, plan))
+                .collect()
+        };
+        for d in done {
+            match d {
+                Ok(true) => self.written.changed += 1,
+                Ok(false) => self.written.unchanged += 1,
+                Err(e) => {
+                    if self.error.is_none() {
+                        self.error = Some(e);
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// What a write did.
@@ -52,7 +161,7 @@ impl Site {
     /// not exist, be empty, or hold an earlier diskdash site (marker file);
     /// anything else is refused unless `force`. Call [`Site::finish`] at the end.
     pub fn streaming(out: &Path, force: bool) -> Result<Site> {
-        let earlier = check_out_dir(out, force)?;
+        let (earlier, fresh) = check_out_dir(out, force)?;
         // the marker goes first: a build stopped by a full disk (whose final
         // marker cannot be written either) still leaves a directory the
         // next build accepts without --force
@@ -64,6 +173,8 @@ impl Site {
             stream: Some(Stream {
                 out: out.to_path_buf(),
                 earlier,
+                fresh,
+                dirs: HashSet::new(),
                 written: Written::default(),
                 error: None,
             }),
@@ -74,30 +185,29 @@ impl Site {
     /// Adds a file (writing it at once when streaming). A write error is
     /// kept and returned by [`Site::finish`].
     pub fn add(&mut self, path: impl Into<String>, bytes: impl Into<Vec<u8>>) {
-        let path = path.into();
-        let bytes = bytes.into();
-        self.paths.insert(path.clone());
+        self.add_all(vec![(path.into(), bytes.into())]);
+    }
+
+    /// Adds files in order, as many [`Site::add`]s would; a streaming site
+    /// writes them in parallel.
+    pub fn add_all(&mut self, files: Vec<(String, Vec<u8>)>) {
         match &mut self.stream {
             None => {
-                self.files.insert(path, bytes);
-            }
-            Some(st) if st.error.is_none() => {
-                if let Err(e) = no_symlink_below(&st.out, &path) {
-                    st.error = Some(e);
-                    return;
-                }
-                let full = st.out.join(&path);
-                // unchanged files keep their modification time: rebuilds stay cheap
-                if std::fs::read(&full).ok().as_deref() == Some(bytes.as_slice()) {
-                    st.written.unchanged += 1;
-                } else {
-                    match fsio::write_atomic_unsynced(&full, &bytes) {
-                        Ok(()) => st.written.changed += 1,
-                        Err(e) => st.error = Some(e),
-                    }
+                for (path, bytes) in files {
+                    self.paths.insert(path.clone());
+                    self.files.insert(path, bytes);
                 }
             }
-            Some(_) => {}
+            Some(st) => {
+                let files = files
+                    .into_iter()
+                    .map(|(path, bytes)| {
+                        let first = self.paths.insert(path.clone());
+                        (path, bytes, first)
+                    })
+                    .collect();
+                st.write_all(files);
+            }
         }
     }
 
@@ -150,17 +260,21 @@ impl Site {
     /// which directories are accepted).
     pub fn write(&self, out: &Path, force: bool) -> Result<Written> {
         let mut target = Site::streaming(out, force)?;
-        for (rel, bytes) in &self.files {
-            target.add(rel.clone(), bytes.clone());
-        }
+        target.add_all(
+            self.files
+                .iter()
+                .map(|(rel, bytes)| (rel.clone(), bytes.clone()))
+                .collect(),
+        );
         target.finish()
     }
 }
 
-/// Checks the output directory; returns the files an earlier build wrote.
-fn check_out_dir(out: &Path, force: bool) -> Result<BTreeSet<String>> {
+/// Checks the output directory; returns the files an earlier build wrote,
+/// and whether the directory is fresh (missing or empty).
+fn check_out_dir(out: &Path, force: bool) -> Result<(BTreeSet<String>, bool)> {
     if !out.exists() {
-        return Ok(BTreeSet::new());
+        return Ok((BTreeSet::new(), true));
     }
     if !out.is_dir() {
         bail!("`{}` exists and is not a directory", out.display());
@@ -170,22 +284,24 @@ fn check_out_dir(out: &Path, force: bool) -> Result<BTreeSet<String>> {
         let text = std::fs::read_to_string(&marker)
             .with_context(|| format!("failed to read `{}`", marker.display()))?;
         // only plain relative paths: a marker must never lead outside `out`
-        return Ok(text
+        let earlier = text
             .lines()
             .skip(1)
             .filter(|l| is_plain_relative(l))
             .map(str::to_string)
-            .collect());
+            .collect();
+        return Ok((earlier, false));
     }
     let mut entries =
         std::fs::read_dir(out).with_context(|| format!("failed to read `{}`", out.display()))?;
-    if entries.next().is_some() && !force {
+    let empty = entries.next().is_none();
+    if !empty && !force {
         bail!(
             "`{}` is not empty and holds no earlier diskdash site (no `{MARKER}` file); choose an empty directory or pass --force",
             out.display()
         );
     }
-    Ok(BTreeSet::new())
+    Ok((BTreeSet::new(), empty))
 }
 
 /// Fails when any component of `rel` below `out` (the file itself

@@ -24,6 +24,7 @@ pub mod index;
 pub mod offering;
 mod qdepth;
 pub mod run;
+pub mod runlist;
 pub mod study;
 pub mod test;
 mod timeline;
@@ -280,8 +281,48 @@ fn render(site: &mut Site, path: String, page: &impl Template) -> Result<()> {
     Ok(())
 }
 
-/// Builds every page and chart into `site`.
-pub fn build(a: &Analysis, problems: &[Problem], opts: &Options, site: &mut Site) -> Result<()> {
+/// Builds pages in parallel, each into an in-memory site of its own, and
+/// adds their files to `site` in the order of `items`: the same files,
+/// byte for byte, whatever the number of threads. The first error in item
+/// order is returned, as a loop would.
+fn in_parallel<T: Sync>(
+    items: &[T],
+    site: &mut Site,
+    build: impl Fn(&T, &mut Site) -> Result<()> + Sync,
+) -> Result<()> {
+    use rayon::prelude::*;
+    // a bounded batch: pages wait in memory only until their batch is written
+    for batch in items.chunks(256) {
+        let built: Vec<Result<Site>> = batch
+            .par_iter()
+            .map(|item| {
+                let mut own = Site::default();
+                build(item, &mut own)?;
+                Ok(own)
+            })
+            .collect();
+        let mut files = Vec::new();
+        for b in built {
+            files.extend(b?.files);
+        }
+        site.add_all(files);
+    }
+    Ok(())
+}
+
+/// The record a run page shows, whole (its tool output read again where the
+/// analysis holds it without).
+pub type Whole<'w> = dyn Fn(&Record) -> Result<std::borrow::Cow<'_, Record>> + Sync + 'w;
+
+/// Builds every page and chart into `site`; `whole` gives each run page its
+/// record with the tool output.
+pub fn build(
+    a: &Analysis,
+    problems: &[Problem],
+    opts: &Options,
+    site: &mut Site,
+    whole: &Whole,
+) -> Result<()> {
     let paths = Paths::new(a);
     let ctx = PageCtx {
         analysis: a,
@@ -298,18 +339,23 @@ pub fn build(a: &Analysis, problems: &[Problem], opts: &Options, site: &mut Site
     // tests/<study>/<test>.html and offerings/<study>/<offering>.html
     let nested = ctx.at("../../");
     for (study, s) in &a.data.studies {
-        for test in &s.tests {
-            test::build(nested, study, test, site)?;
-        }
-        for off in s.offerings.values() {
-            offering::build(nested, study, off, site)?;
-        }
+        let tests: Vec<&String> = s.tests.iter().collect();
+        in_parallel(&tests, site, |test, site| {
+            test::build(nested, study, test, site)
+        })?;
+        let offs: Vec<&OfferingData> = s.offerings.values().collect();
+        in_parallel(&offs, site, |off, site| {
+            offering::build(nested, study, off, site)
+        })?;
+        // offerings/<study>/<offering>/<test>.html, where runs are too many
+        runlist::build(ctx, study, site)?;
     }
     // runs/<id>.html
     let runs = ctx.at("../");
-    for r in &a.records {
-        run::build(runs, r, site)?;
-    }
+    in_parallel(&a.records, site, |r, site| {
+        let r = whole(r)?;
+        run::build(runs, &r, site)
+    })?;
     Ok(())
 }
 

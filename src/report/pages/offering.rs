@@ -30,6 +30,10 @@ pub struct OfferingPage {
     pub target: Vec<Pair>,
     pub tests: Vec<OfferingTest>,
     pub runs: Vec<RunLink>,
+    /// Instead of `runs`, past `runlist::RUNS_SHOWN` runs: one row per test.
+    pub run_groups: Vec<super::runlist::RunGroup>,
+    /// What the grouped table is, in words; empty when runs are listed.
+    pub runs_note: String,
 }
 
 /// Builds the page of offering `off` in `study`.
@@ -126,8 +130,20 @@ pub(super) fn build(ctx: PageCtx, study: &str, off: &OfferingData, site: &mut Si
             }
         })
         .collect();
-    let mut runs: Vec<&Record> = records.clone();
+    let bounded = super::runlist::offering_bounded(off);
+    let mut runs: Vec<&Record> = if bounded { Vec::new() } else { records.clone() };
     runs.sort_by(|x, y| (&x.test.id, x.repetition, &x.id).cmp(&(&y.test.id, y.repetition, &y.id)));
+    let run_groups = if bounded {
+        off.tests
+            .iter()
+            .map(|(test, t)| {
+                let link = ctx.link(test, &ctx.paths.test_page(study, test));
+                super::runlist::group(&ctx, study, link, &off.name, test, t.records.len())
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
     let page = OfferingPage {
         page: ctx.meta(
             off.name.clone(),
@@ -143,6 +159,16 @@ pub(super) fn build(ctx: PageCtx, study: &str, off: &OfferingData, site: &mut Si
         target: target_pairs(&records),
         tests,
         runs: runs.iter().map(|r| ctx.run_link(r)).collect(),
+        run_groups,
+        runs_note: if bounded {
+            format!(
+                "{} runs, too many for one page: each test's are listed on pages of at most {}.",
+                records.len(),
+                super::runlist::RUNS_SHOWN
+            )
+        } else {
+            String::new()
+        },
     };
     render(site, ctx.paths.offering_page(study, &off.name), &page)
 }

@@ -86,6 +86,11 @@ pub struct TestPage {
     /// Per-second charts of the records that kept a timeline.
     pub timelines: Vec<super::timeline::TimelineView>,
     pub runs: Vec<RunLink>,
+    /// Instead of `runs`, past `runlist::RUNS_SHOWN` runs: one row per
+    /// configuration.
+    pub run_groups: Vec<super::runlist::RunGroup>,
+    /// What the grouped table is, in words; empty when runs are listed.
+    pub runs_note: String,
 }
 
 /// Builds the page of `test` in `study`, with its charts.
@@ -105,10 +110,12 @@ pub(super) fn build(ctx: PageCtx, study: &str, test: &str, site: &mut Site) -> R
                 .filter_map(|&i| ctx.analysis.records.get(i).copied())
         })
         .collect();
-    let mut sorted = records.clone();
-    sorted.sort_by(|x, y| {
-        (x.offering_name(), x.repetition, &x.id).cmp(&(y.offering_name(), y.repetition, &y.id))
-    });
+    // the name is built once per record, not in every comparison
+    let mut keyed: Vec<(String, &Record)> =
+        records.iter().map(|r| (r.offering_name(), *r)).collect();
+    keyed.sort_by(|(xn, x), (yn, y)| (xn, x.repetition, &x.id).cmp(&(yn, y.repetition, &y.id)));
+    let sorted: Vec<&Record> = keyed.into_iter().map(|(_, r)| r).collect();
+    let bounded = super::runlist::test_bounded(s, test);
     let tools: BTreeSet<String> = records
         .iter()
         .map(|r| r.test.tool.name().to_string())
@@ -339,7 +346,32 @@ pub(super) fn build(ctx: PageCtx, study: &str, test: &str, site: &mut Site) -> R
         percentiles,
         distributions,
         timelines,
-        runs: sorted.iter().map(|r| ctx.run_link(r)).collect(),
+        runs: if bounded {
+            Vec::new()
+        } else {
+            sorted.iter().map(|r| ctx.run_link(r)).collect()
+        },
+        run_groups: if bounded {
+            s.offerings
+                .values()
+                .filter_map(|o| Some((o, o.tests.get(test)?)))
+                .map(|(o, t)| {
+                    let link = ctx.link(&o.name, &ctx.paths.offering_page(study, &o.name));
+                    super::runlist::group(&ctx, study, link, &o.name, test, t.records.len())
+                })
+                .collect()
+        } else {
+            Vec::new()
+        },
+        runs_note: if bounded {
+            format!(
+                "{} runs, too many for one page: each configuration's are listed on pages of at most {}.",
+                records.len(),
+                super::runlist::RUNS_SHOWN
+            )
+        } else {
+            String::new()
+        },
     };
     render(site, ctx.paths.test_page(study, test), &page)
 }
