@@ -224,6 +224,9 @@ pub fn parameter(key: &str, v: &serde_json::Value) -> String {
 /// A ratio for sentences and tables: one decimal and `x` (`4.7x`).
 pub fn ratio(r: f64) -> String {
     if r.is_finite() {
+        // `{:.1}` rounds a tie to even, so 10.00 / 8.00 = 1.25 would read
+        // 1.2x beside a value ratio of 0.80; a reader rounds it up to 1.3x
+        let r = (r * 10.0).round() / 10.0;
         format!("{r:.1}x")
     } else {
         "n/a".to_string()
@@ -429,6 +432,8 @@ mod tests {
     fn ratios_and_money() {
         assert_eq!(ratio(0.70 / 0.15), "4.7x");
         assert_eq!(ratio(1969.0 / 473.4), "4.2x");
+        // a tie rounds up, as by hand: 10.00 USD against 8.00 USD
+        assert_eq!(ratio(10.0 / 8.0), "1.3x");
         assert_eq!(ratio_data(0.70 / 0.15), "4.667");
         assert_eq!(money(15.0, "USD"), "15.00 USD");
         assert_eq!(money(1234.5, "EUR"), "1,234.50 EUR");

@@ -258,6 +258,13 @@ pub fn expected_unit(name: &str) -> Option<Unit> {
     }
 }
 
+/// Whether a larger value of `metric` is better: as its unit says
+/// ([`Unit::higher_is_better`]), except `burst_duration`, whose seconds are
+/// how long the burst lasts, not how long something takes.
+pub fn higher_is_better(metric: &str, unit: Unit) -> bool {
+    metric == "burst_duration" || unit.higher_is_better()
+}
+
 /// The suffix of a timeline's sustained level (`read_iops_sustained`).
 pub const SUSTAINED: &str = "_sustained";
 
@@ -383,6 +390,14 @@ impl TestKind {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_longer_burst_is_better_but_a_longer_latency_is_not() {
+        assert!(higher_is_better("burst_duration", Unit::Seconds));
+        assert!(!higher_is_better("read_clat_p99", Unit::Seconds));
+        assert!(!higher_is_better("ss_range", Unit::Percent));
+        assert!(higher_is_better("read_iops", Unit::Iops));
+    }
 
     #[test]
     fn human_names_cover_twins_and_unknowns() {

@@ -127,7 +127,7 @@ fn limits_put_measured_beside_promised() {
     );
     assert!(page.contains(">3,000 / 3,000 IOPS (100%)<"));
     assert!(
-        page.contains("promised for AWS gp2: AWS gp2, https://example.test/gp2, as of 2026-12-01")
+        page.contains("Levels read measured / promised. Promised: AWS gp2: https://example.test/gp2, as of 2026-12-01; AWS gp3: limits list.")
     );
     let svg = read(&site, &format!("charts/{STUDY}/{TEST}/timeline-b.gp2.svg"));
     assert!(
@@ -153,7 +153,7 @@ fn limits_that_match_no_size_show_nothing() {
     ));
     let page = read(&site, &format!("studies/{STUDY}.html"));
     assert!(!page.contains(" / 3,000 IOPS"), "nothing promised");
-    assert!(!page.contains("promised for"));
+    assert!(!page.contains("Promised:"));
     let svg = read(&site, &format!("charts/{STUDY}/{TEST}/timeline-b.gp2.svg"));
     assert!(!svg.contains("promised"));
 }

@@ -476,7 +476,7 @@ fn a_bursting_volume_is_judged_on_what_lasts_and_its_burst_is_said_beside_it() {
         "{study}"
     );
     assert!(
-        study.contains("3,000 while credits last: 10.0x, 2.50"),
+        study.contains("burst 3,000 while credits last: 10.0x, value 2.50"),
         "{study}"
     );
     assert!(study.contains("no timeline: not compared"), "{study}");
@@ -485,7 +485,7 @@ fn a_bursting_volume_is_judged_on_what_lasts_and_its_burst_is_said_beside_it() {
     let md = std::fs::read_to_string(site.join("data/burst.md")).unwrap();
     assert!(md.contains(answer), "{md}");
     assert!(
-        md.contains("| 300 (1.0x); burst 3,000 while credits last: 10.0x, 2.50 |"),
+        md.contains("| 300 (1.0x); burst 3,000 while credits last: 10.0x, value 2.50 |"),
         "{md}"
     );
     assert!(md.contains("no timeline: not compared"), "{md}");

@@ -475,7 +475,7 @@ pub fn study_md(story: &Story, images: &[(String, String)]) -> Vec<u8> {
                     (false, false) => format!("{} ({})", c.value, c.performance),
                 };
                 if !c.burst.is_empty() {
-                    cell.push_str(&format!("; burst {}", c.burst));
+                    cell.push_str(&format!("; {}", c.burst));
                 }
                 s.push_str(&format!(" {} |", md(&cell)));
             }

@@ -95,8 +95,10 @@ pub struct Cell {
     /// compared`).
     pub verdict: String,
     /// For a sustained level where a burst exists on either side, the
-    /// burst as a secondary line: `3,000 while credits last: 10.0x, 2.50`;
-    /// empty otherwise.
+    /// burst as a secondary line: `burst 3,000 while credits last: 10.0x,
+    /// value 2.50`; for a flat configuration beside a bursting baseline
+    /// `300 while the baseline's credits last: 0.1x, value 0.40`; empty
+    /// otherwise.
     pub burst: String,
     /// CSS class of the verdict band (`worth-it`, ...), empty without one.
     pub class: String,
@@ -175,21 +177,25 @@ fn verdict_phrase(t: &ValueTable, r: &ValueRow) -> Option<String> {
     Some(format!("{what} ({verdict})"))
 }
 
-/// A matrix cell's burst line: `3,000 while credits last: 10.0x, 2.50`,
-/// the baseline's `3,000 while credits last`; empty without a burst.
+/// A matrix cell's burst line: `burst 3,000 while credits last: 10.0x,
+/// value 2.50`, the baseline's `burst 3,000 while credits last`; a flat
+/// configuration beside a bursting baseline gives its one level, not a
+/// burst: `300 while the baseline's credits last: 0.1x, value 0.40`; empty
+/// without a burst.
 fn burst_line(t: &ValueTable, r: &ValueRow, du: Option<format::DisplayUnit>) -> String {
     let Some(b) = &r.burst else {
         return String::new();
     };
     let mut line = format!(
-        "{} {}",
+        "{}{} {}",
+        if b.baseline_only { "" } else { "burst " },
         format::in_column(b.level, t.unit, du),
         b.while_words()
     );
     if let Some(p) = b.performance_ratio {
         line.push_str(&format!(": {}", format::ratio(p)));
         if let Some(v) = b.value_ratio {
-            line.push_str(&format!(", {v:.2}"));
+            line.push_str(&format!(", value {v:.2}"));
         }
     }
     line

@@ -119,6 +119,9 @@ pub fn caption(w: &Words<'_>) -> String {
     format!("{level}; {steady}")
 }
 
+/// What the thin and the thick line of a timeline are, above its plot.
+const TIMELINE_KEY: &str = "thin: each second, thick: rolling median";
+
 /// Draws a timeline chart, wide and following the reader's colour scheme.
 pub fn timeline_chart(chart: &TimelineChart) -> Result<String> {
     chart.draw(Look::WIDE)
@@ -234,6 +237,13 @@ fn draw_timeline(chart: &TimelineChart, look: Look) -> Result<String> {
             .size(SMALL_PX)
             .muted(),
     );
+    // the key: which of the two lines is which
+    doc.text(
+        Txt::new(right, top - 8.0, TIMELINE_KEY)
+            .anchor("end")
+            .size(SMALL_PX)
+            .muted(),
+    );
     // grid and value ticks
     for t in ys.ticks() {
         let y = ys.map(t);
@@ -272,13 +282,18 @@ fn draw_timeline(chart: &TimelineChart, look: Look) -> Result<String> {
     if rolling.len() > 1 {
         doc.polyline("dd-ink", &rolling, true);
     }
-    for (level, name) in [(chart.burst, "B"), (chart.sustained, "S")] {
+    // the levels in words and with separators, as the caption below says them
+    for (level, name) in [(chart.burst, "burst"), (chart.sustained, "sustained")] {
         let Some(v) = level.filter(|v| v.is_finite() && *v >= 0.0) else {
             continue;
         };
         let y = ys.map(v);
         doc.polyline("dd-eq dd-eq1", &[(left, y), (right, y)], false);
-        let label = format!("{name} {} {}", fmt_num(v), one_line(&chart.unit));
+        let label = format!(
+            "{name} {} {}",
+            crate::format::number(v),
+            one_line(&chart.unit)
+        );
         doc.text(
             Txt::new(right - 4.0, y - 5.0, &label)
                 .anchor("end")
@@ -424,11 +439,9 @@ mod tests {
         let drawn = draw(&chart).unwrap();
         for svg in [&drawn.wide, &drawn.narrow, &drawn.light, &drawn.dark] {
             assert!(svg.starts_with("<svg ") && svg.ends_with("</svg>\n"));
-            assert!(
-                svg.contains("B 3000 IOPS") || svg.contains("B 3,000 IOPS"),
-                "{svg}"
-            );
-            assert!(svg.contains("S 300 IOPS"), "no S line");
+            assert!(svg.contains(">burst 3,000 IOPS<"), "{svg}");
+            assert!(svg.contains(">sustained 300 IOPS<"), "no S line");
+            assert!(svg.contains(">thin: each second, thick: rolling median<"));
             assert!(svg.contains("fill-opacity=\"0.18\""), "no burst shade");
             assert!(svg.contains("5.4 M I/Os"));
             assert!(svg.contains(" min<"), "time axis in minutes");

@@ -39,8 +39,9 @@ pub struct BurstGroup {
     pub heading: String,
     pub test: Link,
     pub rows: Vec<BurstRow>,
-    /// Where the promised levels come from, one line per configuration.
-    pub promised: Vec<String>,
+    /// How to read "measured / promised" and where each configuration's
+    /// promised levels come from, in one sentence; empty without limits.
+    pub promised: String,
 }
 
 /// The records of `o` in `test` that are ok and kept a classified timeline.
@@ -104,13 +105,13 @@ pub(super) fn groups(
                 .map(|l| l.promise(by_bw, o.size_gb))
                 .unwrap_or_default();
             if let Some(l) = limit.filter(|_| promise.baseline.or(promise.burst).is_some()) {
-                promised.push(format!(
-                    "{}: {} {}, {}",
-                    o.name,
-                    l.provider,
-                    l.offering,
-                    l.note()
-                ));
+                // the limits row is named only where it is not the configuration's own name
+                let row = format!("{} {}", l.provider, l.offering);
+                promised.push(if row.eq_ignore_ascii_case(&o.name) {
+                    format!("{}: {}", o.name, l.note())
+                } else {
+                    format!("{}: {row}, {}", o.name, l.note())
+                });
             }
             let patterns: BTreeSet<_> = records
                 .iter()
@@ -180,7 +181,14 @@ pub(super) fn groups(
             heading: format!("{test}: {} {measure}", dirs.join(" and ")),
             test: ctx.link(test, &ctx.paths.test_page(study_name, test)),
             rows,
-            promised,
+            promised: if promised.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    "Levels read measured / promised. Promised: {}.",
+                    promised.join("; ")
+                )
+            },
         });
     }
     out
@@ -214,11 +222,8 @@ pub(super) fn markdown(groups: &[BurstGroup]) -> String {
             s.push('\n');
         }
         s.push('\n');
-        for p in &g.promised {
-            s.push_str(&format!(
-                "Levels read measured / promised; promised for {}\n\n",
-                md(p)
-            ));
+        if !g.promised.is_empty() {
+            s.push_str(&format!("{}\n\n", md(&g.promised)));
         }
     }
     s

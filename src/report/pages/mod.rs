@@ -263,9 +263,9 @@ fn verdict_class(verdict: Option<&str>) -> String {
     verdict.map(crate::record::slug).unwrap_or_default()
 }
 
-/// `higher is better` or `lower is better`, for a unit.
-fn direction(unit: Unit) -> &'static str {
-    if unit.higher_is_better() {
+/// `higher is better` or `lower is better`.
+fn direction(higher_is_better: bool) -> &'static str {
+    if higher_is_better {
         "higher is better"
     } else {
         "lower is better"

@@ -207,6 +207,7 @@ pub(super) fn build(ctx: PageCtx, study: &str, test: &str, site: &mut Site) -> R
         let Some(unit) = unit else { continue };
         let du = display_unit(unit, stats.iter().map(|(_, s)| s.max).fold(0.0, f64::max));
         let human = human_name(metric);
+        let higher = crate::metrics::higher_is_better(metric, unit);
         let rows = stats
             .iter()
             .map(|(o, sm)| StatRow {
@@ -230,10 +231,10 @@ pub(super) fn build(ctx: PageCtx, study: &str, test: &str, site: &mut Site) -> R
             desc: format!(
                 "Median {human} in {} per offering over repetitions, with the min-max spread, for test {test} of study {study}; {}.",
                 du.label,
-                direction(unit)
+                direction(higher)
             ),
             unit: du.label.to_string(),
-            higher_is_better: unit.higher_is_better(),
+            higher_is_better: higher,
             bars: stats
                 .iter()
                 .zip(chart_labels(s, &stats.iter().map(|(o, _)| *o).collect::<Vec<_>>()))
@@ -260,7 +261,7 @@ pub(super) fn build(ctx: PageCtx, study: &str, test: &str, site: &mut Site) -> R
             } else {
                 du.label.to_string()
             },
-            direction: direction(unit).to_string(),
+            direction: direction(higher).to_string(),
             judged: if judged {
                 "judged".into()
             } else {

@@ -313,7 +313,7 @@ pub(super) fn build(ctx: PageCtx, site: &mut Site) -> Result<()> {
                 test: ctx.link(&t.test, &ctx.paths.test_page(&sv.study, &t.test)),
                 metric: human,
                 metric_id: t.metric.clone(),
-                direction: direction(t.unit).to_string(),
+                direction: direction(t.unit.higher_is_better()).to_string(),
                 per_cost_label: format!("per {currency} per month"),
                 baseline_note: match (t.baseline_row(), &sv.baseline) {
                     (Some(b), Some(study_base)) if b.offering != *study_base => format!(

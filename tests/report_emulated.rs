@@ -1,0 +1,166 @@
+//! A study built the way a user would from the real records of
+//! `tests/fixtures/emulated/` (fio through `diskdash run` against a
+//! throttled loop device: 2,000 IOPS from a 40,000-I/O bucket, then 200; and
+//! a flat 200), given sizes, prices and a limits list: what the study page,
+//! its Markdown and the timeline chart say about a bursting and a flat
+//! volume, with the bursting one dearer and cheaper.
+
+mod report_common;
+
+use std::path::{Path, PathBuf};
+
+use report_common::*;
+
+const STUDY: &str = "gp2-vs-flat";
+
+fn read(site: &Path, rel: &str) -> String {
+    std::fs::read_to_string(site.join(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
+}
+
+/// One of the emulated records, renamed into the study at 100 GB and `price`
+/// USD per GB-month; `strip` drops its timeline and what was found in it,
+/// as an import of the same fio output without its logs would hold.
+fn emulated(fixture: &str, offering: &str, price: f64, strip: bool) -> serde_json::Value {
+    let path = format!(
+        "{}/tests/fixtures/emulated/{fixture}.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let mut r: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    r["subject"]["study"] = STUDY.into();
+    r["subject"]["provider"] = "Emulated".into();
+    r["subject"]["offering"] = offering.into();
+    r["subject"]["size_gb"] = 100.0.into();
+    r["subject"]["price"] = serde_json::json!({"per_gb_month": price, "currency": "USD"});
+    if strip {
+        let o = r.as_object_mut().unwrap();
+        o.remove("timeline");
+        let id = format!("{}-untimed", o["id"].as_str().unwrap());
+        o.insert("id".into(), id.into());
+        let m = o["metrics"].as_object_mut().unwrap();
+        m.retain(|k, _| !k.ends_with("_sustained") && !k.starts_with("ss_") && k != "steady_state");
+    }
+    r
+}
+
+/// Builds the study from `records` with a limits list for both volumes.
+fn build(records: &[serde_json::Value]) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in");
+    std::fs::create_dir_all(&input).unwrap();
+    for (i, r) in records.iter().enumerate() {
+        std::fs::write(input.join(format!("{i}.json")), r.to_string()).unwrap();
+    }
+    let limits = dir.path().join("limits.csv");
+    std::fs::write(
+        &limits,
+        format!(
+            "{LIMITS_HEADER}Emulated,Bursting SSD,1,1000,200,,2000,,,,https://example.test/bursting,2026-12-01\n\
+             Emulated,Flat SSD,1,1000,200,,,,,,https://example.test/flat,2026-12-01\n"
+        ),
+    )
+    .unwrap();
+    let site = dir.path().join("site");
+    let args = [
+        input.as_os_str(),
+        "--out".as_ref(),
+        site.as_os_str(),
+        "--limits".as_ref(),
+        limits.as_os_str(),
+    ];
+    let (ok, _, stderr) = report(&args);
+    assert!(ok, "report failed: {stderr}");
+    (dir, site)
+}
+
+#[test]
+fn a_dearer_bursting_volume_is_judged_on_its_sustained_level_with_the_burst_beside() {
+    let (_dir, site) = build(&[
+        emulated("credit-burst", "Bursting SSD", 0.10, false),
+        emulated("empty-bucket", "Flat SSD", 0.08, false),
+        emulated("empty-bucket", "Untimed SSD", 0.12, true),
+    ]);
+    // 10.00 / 8.00 USD a month is 1.25, which a reader rounds to 1.3x;
+    // 2,000 / 200 while the bucket lasts, 200 / 200 after
+    let answer = "Emulated Bursting SSD: 1.3x the monthly cost: 10.0x the read IOPS while credits last, 1.0x after (nearly worth it, single run)";
+    let page = read(&site, &format!("studies/{STUDY}.html"));
+    assert!(page.contains(answer), "{page}");
+    assert!(read(&site, "index.html").contains(answer));
+    // the burst's value ratio is named as one: 10.0 / 1.25 = 8.00
+    assert!(
+        page.contains(
+            "<span class=\"muted\">burst 2,000 while credits last: 10.0x, value 8.00</span>"
+        ),
+        "{page}"
+    );
+    // a configuration with no number starts its cell with why, not a blank line
+    assert!(
+        page.contains("data-label=\"sustained read IOPS (fio-sustained-randread-4k-qd32)\"><strong>no timeline: not compared</strong>"),
+        "{page}"
+    );
+    // one note says how to read the levels and where each promise comes from
+    let note = "Levels read measured / promised. Promised: Emulated Flat SSD: https://example.test/flat, as of 2026-12-01; Emulated Bursting SSD: https://example.test/bursting, as of 2026-12-01.";
+    assert_eq!(page.matches("class=\"note promised\"").count(), 1, "{page}");
+    assert!(page.contains(note), "{page}");
+    let md = read(&site, &format!("data/{STUDY}.md"));
+    assert!(md.contains(&format!("**{answer}**")), "{md}");
+    assert!(
+        md.contains("| 200 (1.0x); burst 2,000 while credits last: 10.0x, value 8.00 |"),
+        "{md}"
+    );
+    assert!(md.contains(note), "{md}");
+    assert_eq!(md.matches("Levels read measured / promised").count(), 1);
+
+    // the chart names its levels as the caption does, and its two lines
+    let svg = read(
+        &site,
+        &format!(
+            "charts/{STUDY}/{TIMELINE_TEST}/timeline-20261201T104809Z-a79776.{TIMELINE_TEST}.r1.svg"
+        ),
+    );
+    assert!(svg.contains(">burst 2,000 IOPS<"), "{svg}");
+    assert!(svg.contains(">sustained 200 IOPS<"), "{svg}");
+    assert!(svg.contains(">thin: each second, thick: rolling median<"));
+    assert!(svg.contains("2,000 IOPS for 23 s (39.8 k I/Os), then 200 IOPS; steady state reached"));
+
+    // a longer burst is more of it, not a slower one
+    let test = read(&site, &format!("tests/{STUDY}/{TIMELINE_TEST}.html"));
+    assert!(
+        test.contains("(burst_duration, s, higher is better; shown, not judged)"),
+        "{test}"
+    );
+}
+
+#[test]
+fn a_flat_volume_beside_a_cheaper_bursting_baseline_is_not_said_to_burst() {
+    let (_dir, site) = build(&[
+        emulated("credit-burst", "Bursting SSD", 0.08, false),
+        emulated("empty-bucket", "Flat SSD", 0.10, false),
+    ]);
+    let answer = "Emulated Flat SSD: 1.3x the monthly cost: 0.1x the read IOPS while the baseline's credits last, 1.0x after (nearly worth it, single run)";
+    let md = read(&site, &format!("data/{STUDY}.md"));
+    assert!(md.contains(answer), "{md}");
+    // the flat volume's one level, set against the baseline's burst
+    assert!(
+        md.contains("| 200 (1.0x); 200 while the baseline's credits last: 0.1x, value 0.08 |"),
+        "{md}"
+    );
+    assert!(!md.contains("burst 200"), "{md}");
+    assert!(
+        md.contains("| 200 (1.0x); burst 2,000 while credits last | baseline |"),
+        "{md}"
+    );
+    let page = read(&site, &format!("studies/{STUDY}.html"));
+    assert!(
+        page.contains("<span class=\"muted\">200 while the baseline&#39;s credits last: 0.1x, value 0.08</span>"),
+        "{page}"
+    );
+    assert!(!page.contains("burst 200"), "{page}");
+    // and the burst table says it is flat
+    assert!(
+        md.contains(
+            "| Emulated Flat SSD | flat: one level throughout | none | 200 / 200 IOPS (100%) |"
+        ),
+        "{md}"
+    );
+}
