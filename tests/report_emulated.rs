@@ -129,6 +129,16 @@ fn a_dearer_bursting_volume_is_judged_on_its_sustained_level_with_the_burst_besi
         test.contains("(burst_duration, s, higher is better; shown, not judged)"),
         "{test}"
     );
+    // the timeline is what a sustained test is about: it comes before the
+    // per-metric bar charts
+    let over_time = test
+        .find("<h2>Over time</h2>")
+        .expect("an Over time section");
+    let first_metric = test.find("<section id=").expect("metric sections");
+    assert!(
+        over_time < first_metric,
+        "Over time comes after the metrics"
+    );
 }
 
 #[test]
