@@ -225,6 +225,16 @@ fn the_site_publishes_the_record_schema_that_diskdash_schema_prints() {
         .output()
         .unwrap();
     assert_eq!(published, printed.stdout);
+    // and says so where it names its data files, on every page
+    let index = std::fs::read_to_string(site.join("index.html")).unwrap();
+    assert!(index.contains(r#"<a href="data/record.schema.json">record.schema.json</a>"#));
+    let run = std::fs::read_dir(site.join("runs"))
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap();
+    let run = std::fs::read_to_string(run.path()).unwrap();
+    assert!(run.contains(r#"<a href="../data/record.schema.json">record.schema.json</a>"#));
     let schema: serde_json::Value = serde_json::from_slice(&published).unwrap();
     assert_eq!(schema["title"], "Record");
     assert!(schema["required"]
