@@ -67,8 +67,16 @@ pub fn build_into(
     } else {
         Default::default()
     };
-    pages::build(&analysis, problems, opts, site, &|r| whole(&by_address, r))?;
-    export::add_exports(site, &analysis)?;
+    // the data exports are made beside the pages and added after them
+    let (built, exports) = rayon::join(
+        || pages::build(&analysis, problems, opts, site, &|r| whole(&by_address, r)),
+        || {
+            let mut own = site::Site::default();
+            export::add_exports(&mut own, &analysis).map(|()| own)
+        },
+    );
+    built?;
+    site.add_all(exports?.files.into_iter().collect());
     site.add("style.css", STYLE.as_bytes());
     site.add(".nojekyll", Vec::new());
     Ok(())
