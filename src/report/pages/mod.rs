@@ -336,12 +336,12 @@ fn par_map<T: Sync, R: Send>(
     out
 }
 
-/// The record a run page shows, whole (its tool output read again where the
-/// analysis holds it without).
-pub type Whole<'w> = dyn Fn(&Record) -> Result<std::borrow::Cow<'_, Record>> + Sync + 'w;
+/// The tool output a run page shows: read again where the analysis holds
+/// the record without it.
+pub type Whole<'w> = dyn Fn(&Record) -> Result<Option<crate::record::Raw>> + Sync + 'w;
 
 /// Builds every page and chart into `site`; `whole` gives each run page its
-/// record with the tool output.
+/// record's tool output.
 pub fn build(
     a: &Analysis,
     problems: &[Problem],
@@ -389,8 +389,8 @@ pub fn build(
     // runs/<id>.html
     let runs = ctx.at("../");
     in_parallel(&a.records, site, |r, site| {
-        let r = whole(r)?;
-        run::build(runs, &r, site)
+        let raw = whole(r)?;
+        run::build(runs, r, raw, site)
     })?;
     Ok(())
 }
