@@ -67,30 +67,33 @@ pub fn build_into(
     } else {
         Default::default()
     };
-    pages::build(&analysis, problems, opts, site, &|r| whole(&by_address, r))?;
-    export::add_exports(site, &analysis)?;
+    // the data exports are made beside the pages and added after them
+    let (built, exports) = rayon::join(
+        || pages::build(&analysis, problems, opts, site, &|r| whole(&by_address, r)),
+        || {
+            let mut own = site::Site::default();
+            export::add_exports(&mut own, &analysis).map(|()| own)
+        },
+    );
+    built?;
+    site.add_all(exports?.files.into_iter().collect());
     site.add("style.css", STYLE.as_bytes());
     site.add(".nojekyll", Vec::new());
     Ok(())
 }
 
-/// `r` with its tool output: read again from its file when `by_address`
-/// (records by where they are held) names it, else as held.
-fn whole<'r>(
+/// The tool output of `r`: read again from its file when `by_address`
+/// (records by where they are held) names it, else as held. Only the
+/// output is read and given, never a copy of the whole record.
+fn whole(
     by_address: &std::collections::HashMap<usize, &Found>,
-    r: &'r Record,
-) -> Result<std::borrow::Cow<'r, Record>> {
-    let raw = match by_address.get(&(std::ptr::from_ref(r) as usize)) {
+    r: &Record,
+) -> Result<Option<crate::record::Raw>> {
+    let again = match by_address.get(&(std::ptr::from_ref(r) as usize)) {
         Some(f) => ingest::reread_raw(f)?,
         None => None,
     };
-    Ok(match raw {
-        Some(raw) => std::borrow::Cow::Owned(Record {
-            raw: Some(raw),
-            ..r.clone()
-        }),
-        None => std::borrow::Cow::Borrowed(r),
-    })
+    Ok(again.or_else(|| r.raw.clone()))
 }
 
 /// The site's style sheet, compiled into the binary.

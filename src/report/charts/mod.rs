@@ -150,14 +150,25 @@ pub struct Drawn {
 }
 
 /// Draws every variant of `chart`; fails only if plotters fails to draw into memory.
+///
+/// Each width is drawn once: a theme changes nothing but the `<style>`
+/// element (`svg::css`), so the fixed light and dark files are the
+/// reader-following drawing with its style swapped, byte for byte what
+/// drawing them in their own look gives (a test holds every chart kind to
+/// that).
 pub fn draw(chart: &impl Chart) -> Result<Drawn> {
-    let look = |narrow, theme| Look { narrow, theme };
+    let look = |narrow| Look {
+        narrow,
+        theme: Theme::Auto,
+    };
+    let wide = chart.draw(look(false))?;
+    let narrow = chart.draw(look(true))?;
     Ok(Drawn {
-        wide: chart.draw(look(false, Theme::Auto))?,
-        narrow: chart.draw(look(true, Theme::Auto))?,
-        light: chart.draw(look(false, Theme::Light))?,
-        dark: chart.draw(look(false, Theme::Dark))?,
-        narrow_light: chart.draw(look(true, Theme::Light))?,
-        narrow_dark: chart.draw(look(true, Theme::Dark))?,
+        light: svg::restyle(&wide, Theme::Light),
+        dark: svg::restyle(&wide, Theme::Dark),
+        narrow_light: svg::restyle(&narrow, Theme::Light),
+        narrow_dark: svg::restyle(&narrow, Theme::Dark),
+        wide,
+        narrow,
     })
 }

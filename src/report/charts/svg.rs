@@ -35,6 +35,27 @@ pub(super) fn css(theme: Theme) -> String {
     out
 }
 
+/// `doc`, drawn in [`Theme::Auto`], in `theme` instead: the one `<style>`
+/// element it opens with holds the other theme's rules. Its title and
+/// description come before the style but are escaped, so they never hold
+/// `<style>` themselves.
+pub(super) fn restyle(doc: &str, theme: Theme) -> String {
+    let auto = format!("<style>{}</style>", css(Theme::Auto));
+    match doc.split_once(&auto) {
+        Some((head, tail)) => {
+            let style = css(theme);
+            let mut out = String::with_capacity(doc.len());
+            out.push_str(head);
+            out.push_str("<style>");
+            out.push_str(&style);
+            out.push_str("</style>");
+            out.push_str(tail);
+            out
+        }
+        None => doc.to_string(),
+    }
+}
+
 /// The colour rules of one theme: background, text, muted text and lines,
 /// grid, and the series palette.
 fn colours(bg: RGBColor, fg: &str, muted: &str, grid: &str, palette: &[RGBColor]) -> String {

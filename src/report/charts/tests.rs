@@ -1113,3 +1113,33 @@ fn ticks_thin_out_until_their_labels_fit() {
     let lin = Scale::fit(&[130.0], 0.0, 300.0, false);
     assert_eq!(lin.ticks_fitting(SMALL_PX), lin.ticks(), "room for all");
 }
+
+#[test]
+fn restyled_looks_are_byte_for_byte_the_looks_drawn_on_their_own() {
+    let mut hostile = sample_bars();
+    hostile.title = format!("<style>{}</style>", css(Theme::Auto));
+    hostile.desc = hostile.title.clone();
+    let charts: Vec<Box<dyn Fn(Look) -> String>> = vec![
+        Box::new(|l| sample_bars().draw(l).unwrap()),
+        Box::new(move |l| hostile.draw(l).unwrap()),
+        Box::new(|l| sample_percentiles().draw(l).unwrap()),
+        Box::new(|l| sample_value().draw(l).unwrap()),
+        Box::new(|l| crowded_value().draw(l).unwrap()),
+    ];
+    for chart in &charts {
+        struct Each<'a>(&'a dyn Fn(Look) -> String);
+        impl Chart for Each<'_> {
+            fn draw(&self, look: Look) -> anyhow::Result<String> {
+                Ok((self.0)(look))
+            }
+        }
+        let d = draw(&Each(chart.as_ref())).unwrap();
+        let own = |narrow, theme| chart(Look { narrow, theme });
+        assert_eq!(d.wide, own(false, Theme::Auto));
+        assert_eq!(d.narrow, own(true, Theme::Auto));
+        assert_eq!(d.light, own(false, Theme::Light));
+        assert_eq!(d.dark, own(false, Theme::Dark));
+        assert_eq!(d.narrow_light, own(true, Theme::Light));
+        assert_eq!(d.narrow_dark, own(true, Theme::Dark));
+    }
+}

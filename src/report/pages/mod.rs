@@ -310,12 +310,38 @@ fn in_parallel<T: Sync>(
     Ok(())
 }
 
-/// The record a run page shows, whole (its tool output read again where the
-/// analysis holds it without).
-pub type Whole<'w> = dyn Fn(&Record) -> Result<std::borrow::Cow<'_, Record>> + Sync + 'w;
+/// `f` of every item, run in parallel, each into a site of its own whose
+/// files are then added to `site` in item order; the results in item order.
+fn par_map<T: Sync, R: Send>(
+    items: &[T],
+    site: &mut Site,
+    f: impl Fn(&T, &mut Site) -> R + Sync,
+) -> Vec<R> {
+    use rayon::prelude::*;
+    let done: Vec<(R, Site)> = items
+        .par_iter()
+        .map(|item| {
+            let mut own = Site::default();
+            let r = f(item, &mut own);
+            (r, own)
+        })
+        .collect();
+    let mut files = Vec::new();
+    let mut out = Vec::with_capacity(done.len());
+    for (r, own) in done {
+        files.extend(own.files);
+        out.push(r);
+    }
+    site.add_all(files);
+    out
+}
+
+/// The tool output a run page shows: read again where the analysis holds
+/// the record without it.
+pub type Whole<'w> = dyn Fn(&Record) -> Result<Option<crate::record::Raw>> + Sync + 'w;
 
 /// Builds every page and chart into `site`; `whole` gives each run page its
-/// record with the tool output.
+/// record's tool output.
 pub fn build(
     a: &Analysis,
     problems: &[Problem],
@@ -330,31 +356,41 @@ pub fn build(
         opts,
         root: "",
     };
-    index::build(ctx, problems, site)?;
-    value::build(ctx, site)?;
-    // studies/<study>.html
-    for sv in &a.values {
-        study::build(ctx.at("../"), sv, site)?;
+    // every page but the runs, as jobs built in parallel and added in this
+    // order: the overview and value pages, each study's page, then per
+    // study its test pages, offering pages and run lists
+    enum Job<'j> {
+        Index,
+        Value,
+        Study(&'j crate::analysis::value::StudyValue),
+        Test(&'j str, &'j str),
+        Offering(&'j str, &'j OfferingData),
+        RunList(&'j str),
     }
-    // tests/<study>/<test>.html and offerings/<study>/<offering>.html
-    let nested = ctx.at("../../");
+    let mut jobs = vec![Job::Index, Job::Value];
+    jobs.extend(a.values.iter().map(Job::Study));
     for (study, s) in &a.data.studies {
-        let tests: Vec<&String> = s.tests.iter().collect();
-        in_parallel(&tests, site, |test, site| {
-            test::build(nested, study, test, site)
-        })?;
-        let offs: Vec<&OfferingData> = s.offerings.values().collect();
-        in_parallel(&offs, site, |off, site| {
-            offering::build(nested, study, off, site)
-        })?;
-        // offerings/<study>/<offering>/<test>.html, where runs are too many
-        runlist::build(ctx, study, site)?;
+        jobs.extend(s.tests.iter().map(|t| Job::Test(study, t)));
+        jobs.extend(s.offerings.values().map(|o| Job::Offering(study, o)));
+        jobs.push(Job::RunList(study));
     }
+    let nested = ctx.at("../../");
+    in_parallel(&jobs, site, |job, site| match job {
+        Job::Index => index::build(ctx, problems, site),
+        Job::Value => value::build(ctx, site),
+        // studies/<study>.html
+        Job::Study(sv) => study::build(ctx.at("../"), sv, site),
+        // tests/<study>/<test>.html and offerings/<study>/<offering>.html
+        Job::Test(study, test) => test::build(nested, study, test, site),
+        Job::Offering(study, off) => offering::build(nested, study, off, site),
+        // offerings/<study>/<offering>/<test>.html, where runs are too many
+        Job::RunList(study) => runlist::build(ctx, study, site),
+    })?;
     // runs/<id>.html
     let runs = ctx.at("../");
     in_parallel(&a.records, site, |r, site| {
-        let r = whole(r)?;
-        run::build(runs, &r, site)
+        let raw = whole(r)?;
+        run::build(runs, r, raw, site)
     })?;
     Ok(())
 }

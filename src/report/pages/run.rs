@@ -60,8 +60,14 @@ fn opt(v: &Option<String>) -> String {
     v.clone().unwrap_or_else(|| "unknown".into())
 }
 
-/// Builds the page of record `r`.
-pub(super) fn build(ctx: PageCtx, r: &Record, site: &mut Site) -> Result<()> {
+/// Builds the page of record `r`, whose tool output is `raw` (`r` may be
+/// held without it).
+pub(super) fn build(
+    ctx: PageCtx,
+    r: &Record,
+    raw: Option<crate::record::Raw>,
+    site: &mut Site,
+) -> Result<()> {
     let study = r.study();
     let sslug = ctx.paths.study_slug(study).to_string();
     let p = |k: &str, v: String| Pair {
@@ -173,7 +179,7 @@ pub(super) fn build(ctx: PageCtx, r: &Record, site: &mut Site) -> Result<()> {
             canonical: format!("{} {}", format::data(v.value), v.unit),
         })
         .collect();
-    let raw = r.raw.clone().unwrap_or_default();
+    let raw = raw.unwrap_or_default();
     let rec = [r];
     let kind = ctx
         .analysis

@@ -192,7 +192,8 @@ pub(super) fn build(ctx: PageCtx, site: &mut Site) -> Result<()> {
             }
         })
         .collect();
-    let mut studies = Vec::new();
+    // every table's slugs and chart, the charts drawn in parallel
+    let mut slugged = Vec::new();
     for sv in &ctx.analysis.values {
         let sslug = ctx.paths.study_slug(&sv.study).to_string();
         let metric_slugs_by_test: BTreeMap<&str, BTreeMap<String, String>> = sv
@@ -210,7 +211,6 @@ pub(super) fn build(ctx: PageCtx, site: &mut Site) -> Result<()> {
                 (test, unique_slugs(metrics))
             })
             .collect();
-        let mut tables = Vec::new();
         for t in &sv.tables {
             let tslug = ctx.paths.test_slug(&sv.study, &t.test).to_string();
             let mslug = metric_slugs_by_test
@@ -218,6 +218,26 @@ pub(super) fn build(ctx: PageCtx, site: &mut Site) -> Result<()> {
                 .and_then(|m| m.get(&t.metric))
                 .cloned()
                 .unwrap_or_else(|| "x".into());
+            slugged.push((sv, t, sslug.clone(), tslug, mslug));
+        }
+    }
+    let mut charts = super::par_map(&slugged, site, |(sv, t, sslug, tslug, mslug), site| {
+        let chart_path = format!("charts/{sslug}/value/{tslug}--{mslug}.svg");
+        ctx.analysis
+            .data
+            .studies
+            .get(&sv.study)
+            .and_then(|study| value_chart_for(ctx, false, study, sv, t, site, chart_path))
+    })
+    .into_iter();
+    let mut slugged = slugged.into_iter().peekable();
+    let mut studies = Vec::new();
+    for sv in &ctx.analysis.values {
+        let sslug = ctx.paths.study_slug(&sv.study).to_string();
+        let mut tables = Vec::new();
+        while let Some((_, t, _, tslug, mslug)) = slugged.next_if(|(of, ..)| std::ptr::eq(*of, sv))
+        {
+            let chart = charts.next().flatten();
             let human = human_name(&t.metric);
             let base_price = sv
                 .baseline
@@ -301,13 +321,6 @@ pub(super) fn build(ctx: PageCtx, site: &mut Site) -> Result<()> {
                 monthly: monthly_text(sv, &u.offering),
                 ..ValueRowView::default()
             }));
-            let chart_path = format!("charts/{sslug}/value/{tslug}--{mslug}.svg");
-            let chart = ctx
-                .analysis
-                .data
-                .studies
-                .get(&sv.study)
-                .and_then(|study| value_chart_for(ctx, false, study, sv, t, site, chart_path));
             tables.push(ValueTableView {
                 anchor: format!("{sslug}--{tslug}--{mslug}"),
                 test: ctx.link(&t.test, &ctx.paths.test_page(&sv.study, &t.test)),
