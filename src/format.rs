@@ -138,7 +138,7 @@ pub fn whole(n: u64) -> String {
 }
 
 /// Digits with a comma every three from the right.
-fn grouped(digits: &str) -> String {
+pub(crate) fn grouped(digits: &str) -> String {
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
     for (i, c) in digits.chars().enumerate() {
         if i > 0 && (digits.len() - i) % 3 == 0 {

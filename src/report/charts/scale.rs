@@ -238,5 +238,14 @@ pub(super) fn fmt_tick(v: f64, scale: &Scale) -> String {
         return format!("{v:.0e}");
     }
     let decimals = (-unit.abs().log10().floor()).clamp(0.0, 4.0) as usize;
-    format!("{v:.decimals$}")
+    // thousands separators, as every number on the page has them: `2,500`
+    let s = format!("{:.decimals$}", v.abs());
+    let (whole, frac) = s.split_once('.').unwrap_or((&s, ""));
+    let sign = if v < 0.0 { "-" } else { "" };
+    let whole = crate::format::grouped(whole);
+    if frac.is_empty() {
+        format!("{sign}{whole}")
+    } else {
+        format!("{sign}{whole}.{frac}")
+    }
 }

@@ -967,6 +967,11 @@ fn numbers_have_fixed_precision() {
             .collect::<Vec<_>>(),
         ["0", "0.1", "0.2", "0.3"]
     );
+    // tick labels group thousands like every other number on the page
+    let big = Scale::fit(&[2600.0], 0.0, 1.0, false);
+    let labels: Vec<String> = big.ticks().iter().map(|t| fmt_tick(*t, &big)).collect();
+    assert_eq!(labels, ["0", "1,000", "2,000", "3,000"]);
+    assert_eq!(fmt_tick(-12_500.0, &big), "-12,500");
 }
 
 /// Writes the sample charts for a look in a browser:
