@@ -98,6 +98,23 @@ fn a_dearer_bursting_volume_is_judged_on_its_sustained_level_with_the_burst_besi
         page.contains("data-label=\"sustained read IOPS (fio-sustained-randread-4k-qd32)\"><strong>no timeline: not compared</strong>"),
         "{page}"
     );
+    // and the burst table names it too, last, without a chart to link
+    let bursts = &page[page
+        .find("id=\"burst-and-sustained\"")
+        .expect("burst section")..];
+    let untimed = bursts.find(">Emulated Untimed SSD</a></th><td data-label=\"pattern\">no timeline: fio&#39;s per-second log was not kept</td>");
+    let untimed = untimed.expect(bursts);
+    assert!(bursts.find(">Emulated Flat SSD</a>").unwrap() < untimed);
+    assert!(!bursts[untimed..]
+        .split("</tr>")
+        .next()
+        .unwrap()
+        .contains("<a href=\"../tests/"));
+    let md = read(&site, &format!("data/{STUDY}.md"));
+    assert!(
+        md.contains("| Emulated Untimed SSD | no timeline: fio's per-second log was not kept |"),
+        "{md}"
+    );
     // one note says how to read the levels and where each promise comes from
     let note = "Levels read measured / promised. Promised: Emulated Flat SSD: https://example.test/flat, as of 2026-12-01; Emulated Bursting SSD: https://example.test/bursting, as of 2026-12-01.";
     assert_eq!(page.matches("class=\"note promised\"").count(), 1, "{page}");

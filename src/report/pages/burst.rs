@@ -72,6 +72,7 @@ pub(super) fn groups(
         let what = if by_bw { "bw" } else { "iops" };
         let unit = if by_bw { Unit::BytesPerSec } else { Unit::Iops };
         let mut rows = Vec::new();
+        let mut untimed = Vec::new();
         let mut promised = Vec::new();
         let mut dirs = BTreeSet::new();
         for name in order {
@@ -83,6 +84,16 @@ pub(super) fn groups(
             };
             let records = timeline_records(&ctx, o, test);
             let Some(first) = records.first() else {
+                // measured, but not over time (imported without fio's
+                // per-second log): said, so the table names every
+                // configuration the matrix has
+                if !results.metrics.is_empty() {
+                    untimed.push(BurstRow {
+                        config: ctx.link(&o.name, &ctx.paths.offering_page(study_name, &o.name)),
+                        pattern: "no timeline: fio's per-second log was not kept".into(),
+                        ..BurstRow::default()
+                    });
+                }
                 continue;
             };
             let metrics = &results.metrics;
@@ -175,6 +186,7 @@ pub(super) fn groups(
         if rows.is_empty() {
             continue;
         }
+        rows.append(&mut untimed);
         let dirs: Vec<&str> = dirs.into_iter().collect();
         let measure = if by_bw { "throughput" } else { "IOPS" };
         out.push(BurstGroup {
