@@ -9,6 +9,7 @@
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use anyhow::{Context, Result};
 
@@ -33,13 +34,17 @@ pub struct Record {
     /// How the numbers came to be.
     pub source: Source,
     /// What was measured: study, provider, offering, price.
-    pub subject: Subject,
+    // subject, host, target and test are shared (`Arc`): the records of one run
+    // mostly carry the same ones, and a build of many records holds each
+    // once (`ingest::load_with` shares equal ones)
+    pub subject: Arc<Subject>,
     /// The machine the test ran on. Unknown fields are `null`.
-    pub host: Host,
+    pub host: Arc<Host>,
     /// The directory (and what is beneath it) the test ran against.
-    pub target: Target,
+    pub target: Arc<Target>,
     /// Which test ran, with which tool and command line.
-    pub test: TestInfo,
+    // shared too: every repetition of a test carries the same
+    pub test: Arc<TestInfo>,
     /// Id shared by every record of one `diskdash run` (or one import); `null` if unknown.
     #[serde(default)]
     pub run_id: Option<String>,
@@ -277,7 +282,7 @@ pub struct Price {
 }
 
 /// The machine a test ran on.
-#[derive(Serialize, Deserialize, JsonSchema, Clone, Debug, PartialEq, Default)]
+#[derive(Serialize, Deserialize, JsonSchema, Clone, Debug, PartialEq, Eq, Hash, Default)]
 pub struct Host {
     /// CPU model name from `/proc/cpuinfo`.
     #[serde(default)]
@@ -306,7 +311,7 @@ pub struct Host {
 }
 
 /// The directory a test ran against.
-#[derive(Serialize, Deserialize, JsonSchema, Clone, Debug, PartialEq, Default)]
+#[derive(Serialize, Deserialize, JsonSchema, Clone, Debug, PartialEq, Eq, Hash, Default)]
 pub struct Target {
     /// The target directory path.
     #[serde(default)]
@@ -473,10 +478,10 @@ impl Record {
             schema: SCHEMA.to_string(),
             id: id.into(),
             source,
-            subject,
-            host: Host::default(),
-            target: Target::default(),
-            test,
+            subject: Arc::new(subject),
+            host: Arc::default(),
+            target: Arc::default(),
+            test: Arc::new(test),
             run_id: None,
             repetition: 1,
             started_at: None,
@@ -658,8 +663,8 @@ mod tests {
         }))
         .unwrap();
         assert_eq!(r.offering_name(), "Linode unknown offering");
-        r.subject.provider = None;
-        r.subject.offering = Some("Block Storage".into());
+        std::sync::Arc::make_mut(&mut r.subject).provider = None;
+        std::sync::Arc::make_mut(&mut r.subject).offering = Some("Block Storage".into());
         assert_eq!(r.offering_name(), "unknown provider Block Storage");
     }
 

@@ -239,14 +239,16 @@ fn record_for(group: &[&Located], publication: String) -> Result<Record> {
             cpu_count: facts.cpu_count,
             description: non_empty(&r.setup),
             ..Host::default()
-        },
+        }
+        .into(),
         target: Target {
             fs_type: facts.fs_type,
             mount_options: facts.mount_options,
             device: facts.device,
             description: non_empty(&r.setup),
             ..Target::default()
-        },
+        }
+        .into(),
         run_id: Some(r.study.clone()),
         metrics,
         ..Record::new(id, source, subject, test)

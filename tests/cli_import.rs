@@ -177,7 +177,10 @@ fn a_directory_of_mixed_files_imports_the_recognised_and_lists_the_rest() {
         ))
         .stdout(predicate::str::contains("LC_ALL=C"))
         .stdout(predicate::str::contains("imported 3 records"));
-    let ids: Vec<String> = records_under(&out).into_iter().map(|r| r.test.id).collect();
+    let ids: Vec<String> = records_under(&out)
+        .into_iter()
+        .map(|r| r.test.id.clone())
+        .collect();
     let mut ids_sorted = ids.clone();
     ids_sorted.sort();
     assert_eq!(
