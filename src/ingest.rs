@@ -191,9 +191,9 @@ pub fn load_with(paths: &[PathBuf], keep_raw: bool) -> Result<Loaded> {
     Ok(loaded)
 }
 
-/// Subjects, hosts and targets seen so far, each held once: the records of
-/// one run mostly carry equal ones, and each record then points to the one
-/// copy instead of holding its own.
+/// Sources, subjects, hosts, targets and tests seen so far, each held once:
+/// the records of one run mostly carry equal ones, and each record then
+/// points to the one copy instead of holding its own.
 #[derive(Default)]
 struct Shared {
     hosts: std::sync::Mutex<std::collections::HashSet<std::sync::Arc<crate::record::Host>>>,
@@ -202,14 +202,15 @@ struct Shared {
     /// so neither has `Hash`), which is equal exactly when they are.
     subjects: Keyed<crate::record::Subject>,
     tests: Keyed<crate::record::TestInfo>,
+    sources: Keyed<Source>,
 }
 
 /// Values held once, by their JSON.
 type Keyed<T> = std::sync::Mutex<std::collections::HashMap<Vec<u8>, std::sync::Arc<T>>>;
 
 impl Shared {
-    /// Makes `r` point to the copies already held of its subject, host and
-    /// target, or holds its own as the copies for later records.
+    /// Makes `r` point to the copies already held of its source, subject,
+    /// host, target and test, or holds its own as the copies for later records.
     fn share(&self, r: &mut Record) {
         fn one<T: Eq + std::hash::Hash>(
             set: &std::sync::Mutex<std::collections::HashSet<std::sync::Arc<T>>>,
@@ -239,6 +240,7 @@ impl Shared {
         one(&self.targets, &mut r.target);
         by_json(&self.subjects, &mut r.subject);
         by_json(&self.tests, &mut r.test);
+        by_json(&self.sources, &mut r.source);
     }
 }
 
@@ -682,7 +684,7 @@ pub fn validate(record: &Record) -> Vec<String> {
             ));
         }
     }
-    if let Source::Import { sha256, .. } = &record.source {
+    if let Source::Import { sha256, .. } = &*record.source {
         if sha256.len() != 64 || !sha256.bytes().all(|b| b.is_ascii_hexdigit()) {
             p.push("source.sha256 is not 64 hex digits".into());
         }

@@ -32,9 +32,10 @@ pub struct Record {
     /// Unique, filename-safe id (`[A-Za-z0-9._-]`, at most 200 characters).
     pub id: String,
     /// How the numbers came to be.
-    pub source: Source,
+    // shared (`Arc`), as the subject below
+    pub source: Arc<Source>,
     /// What was measured: study, provider, offering, price.
-    // subject, host, target and test are shared (`Arc`): the records of one run
+    // source, subject, host, target and test are shared (`Arc`): the records of one run
     // mostly carry the same ones, and a build of many records holds each
     // once (`ingest::load_with` shares equal ones)
     pub subject: Arc<Subject>,
@@ -70,7 +71,9 @@ pub struct Record {
     /// Per-second series of a time-based test, when the tool logged them;
     /// absent otherwise (optional, so the schema stays `diskdash.record/1`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub timeline: Option<Timeline>,
+    // boxed: most records have none, and a record held in a large build
+    // would carry its 360 bytes all the same
+    pub timeline: Option<Box<Timeline>>,
     /// How much I/O the run had done before this test started (`run`
     /// records only; absent otherwise): a test after the sustained ones
     /// meets a volume whose credits they spent.
@@ -80,7 +83,8 @@ pub struct Record {
     /// read, made before the first sustained test of the run (`run` records
     /// of the sustained tests only; absent otherwise).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub prefill: Option<Prefill>,
+    // boxed, as the timeline
+    pub prefill: Option<Box<Prefill>>,
 }
 
 /// The pre-fill: fio writing the sustained tests' file once, sequentially
@@ -477,7 +481,7 @@ impl Record {
         Record {
             schema: SCHEMA.to_string(),
             id: id.into(),
-            source,
+            source: Arc::new(source),
             subject: Arc::new(subject),
             host: Arc::default(),
             target: Arc::default(),

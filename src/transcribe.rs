@@ -805,7 +805,7 @@ mod tests {
         assert_eq!(r.metrics["seq_stat_cpu"], Metric::new(39.0, Unit::Percent));
         assert_eq!(r.subject.price, None);
         assert_eq!(r.subject.labels["price_note"], "included");
-        let Source::Transcribed { figures, .. } = &r.source else {
+        let Source::Transcribed { figures, .. } = &*r.source else {
             panic!("not transcribed");
         };
         assert_eq!(figures.len(), 2);

@@ -406,7 +406,7 @@ fn sustained_record(id: &str, offering: &str, price: f64, iops: Option<Vec<f64>>
         };
         let found = timeline::classify(&mut tl, TestKind::BlockIo);
         r.metrics.extend(found);
-        r.timeline = Some(tl);
+        r.timeline = Some(Box::new(tl));
     }
     r
 }

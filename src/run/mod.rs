@@ -429,7 +429,7 @@ fn execute(ready: Ready, executor: &mut dyn Executor, signal: &AtomicUsize) -> R
             _ => run_job(&ctx, job, &scratch, executor, version.as_deref()),
         };
         if let Some(p) = sustained {
-            record.prefill = Some(p.facts.clone());
+            record.prefill = Some(Box::new(p.facts.clone()));
         }
         record.prior_io = Some(prior.clone());
         prior.seconds += record.duration_s.unwrap_or(0.0);

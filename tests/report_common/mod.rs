@@ -299,7 +299,7 @@ pub fn timeline_record(id: &str, provider: &str, offering: &str, mut tl: Timelin
         .parameters
         .insert("time_based".into(), serde_json::json!(true));
     r.metrics = classify(&mut tl, TestKind::BlockIo);
-    r.timeline = Some(tl);
+    r.timeline = Some(Box::new(tl));
     r
 }
 

@@ -673,7 +673,7 @@ fn timed(
         "fio-sustained-randread-4k-qd32",
         metrics,
     );
-    r.timeline = Some(crate::record::Timeline {
+    r.timeline = Some(Box::new(crate::record::Timeline {
         interval_s: 1.0,
         read: None,
         write: None,
@@ -682,7 +682,7 @@ fn timed(
         pattern,
         burst_on_s: None,
         burst_off_s: None,
-    });
+    }));
     r
 }
 
