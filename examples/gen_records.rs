@@ -240,7 +240,8 @@ fn main() -> Result<()> {
                 arch: Some("x86_64".to_string()),
                 virtualization: Some("kvm".to_string()),
                 description: None,
-            },
+            }
+            .into(),
             target: Target {
                 path: Some("/mnt/bench".to_string()),
                 fs_type: Some("ext4".to_string()),
@@ -252,7 +253,8 @@ fn main() -> Result<()> {
                 size_bytes: Some(100_000_000_000),
                 free_bytes: Some(90_000_000_000),
                 description: None,
-            },
+            }
+            .into(),
             run_id: Some(format!("run-{repetition}")),
             repetition,
             started_at: Some(format!(

@@ -469,7 +469,7 @@ mod tests {
             record_path(Path::new("out"), &r),
             Path::new("out/my-study/unknown/x.dd.abc.json")
         );
-        r.subject.offering = Some("../../etc".into());
+        std::sync::Arc::make_mut(&mut r.subject).offering = Some("../../etc".into());
         assert_eq!(
             record_path(Path::new("out"), &r),
             Path::new("out/my-study/etc/x.dd.abc.json")

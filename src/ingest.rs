@@ -116,11 +116,13 @@ pub fn load_with(paths: &[PathBuf], keep_raw: bool) -> Result<Loaded> {
         ..Loaded::default()
     };
     // parsed in parallel, gathered in file order, one slot per file
+    let shared = Shared::default();
     let strip = |mut item: std::result::Result<Found, Problem>| {
         if let Ok(found) = &mut item {
             if !keep_raw && found.line.is_none() {
                 found.record.raw = None;
             }
+            shared.share(&mut found.record);
         }
         item
     };
@@ -187,6 +189,59 @@ pub fn load_with(paths: &[PathBuf], keep_raw: bool) -> Result<Loaded> {
     loaded.problems.sort();
     loaded.unreadable.sort();
     Ok(loaded)
+}
+
+/// Sources, subjects, hosts, targets and tests seen so far, each held once:
+/// the records of one run mostly carry equal ones, and each record then
+/// points to the one copy instead of holding its own.
+#[derive(Default)]
+struct Shared {
+    hosts: std::sync::Mutex<std::collections::HashSet<std::sync::Arc<crate::record::Host>>>,
+    targets: std::sync::Mutex<std::collections::HashSet<std::sync::Arc<crate::record::Target>>>,
+    /// Keyed by their JSON (a subject holds floats and a test JSON values,
+    /// so neither has `Hash`), which is equal exactly when they are.
+    subjects: Keyed<crate::record::Subject>,
+    tests: Keyed<crate::record::TestInfo>,
+    sources: Keyed<Source>,
+}
+
+/// Values held once, by their JSON.
+type Keyed<T> = std::sync::Mutex<std::collections::HashMap<Vec<u8>, std::sync::Arc<T>>>;
+
+impl Shared {
+    /// Makes `r` point to the copies already held of its source, subject,
+    /// host, target and test, or holds its own as the copies for later records.
+    fn share(&self, r: &mut Record) {
+        fn one<T: Eq + std::hash::Hash>(
+            set: &std::sync::Mutex<std::collections::HashSet<std::sync::Arc<T>>>,
+            value: &mut std::sync::Arc<T>,
+        ) {
+            let mut set = set.lock().unwrap_or_else(|e| e.into_inner());
+            match set.get(value) {
+                Some(held) => *value = held.clone(),
+                None => {
+                    set.insert(value.clone());
+                }
+            }
+        }
+        fn by_json<T: serde::Serialize>(map: &Keyed<T>, value: &mut std::sync::Arc<T>) {
+            let Ok(key) = serde_json::to_vec(&**value) else {
+                return;
+            };
+            let mut map = map.lock().unwrap_or_else(|e| e.into_inner());
+            match map.get(&key) {
+                Some(held) => *value = held.clone(),
+                None => {
+                    map.insert(key, value.clone());
+                }
+            }
+        }
+        one(&self.hosts, &mut r.host);
+        one(&self.targets, &mut r.target);
+        by_json(&self.subjects, &mut r.subject);
+        by_json(&self.tests, &mut r.test);
+        by_json(&self.sources, &mut r.source);
+    }
 }
 
 /// The tool output of the record `found` was read from: for a record held
@@ -629,7 +684,7 @@ pub fn validate(record: &Record) -> Vec<String> {
             ));
         }
     }
-    if let Source::Import { sha256, .. } = &record.source {
+    if let Source::Import { sha256, .. } = &*record.source {
         if sha256.len() != 64 || !sha256.bytes().all(|b| b.is_ascii_hexdigit()) {
             p.push("source.sha256 is not 64 hex digits".into());
         }

@@ -9,6 +9,7 @@
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use anyhow::{Context, Result};
 
@@ -31,15 +32,20 @@ pub struct Record {
     /// Unique, filename-safe id (`[A-Za-z0-9._-]`, at most 200 characters).
     pub id: String,
     /// How the numbers came to be.
-    pub source: Source,
+    // shared (`Arc`), as the subject below
+    pub source: Arc<Source>,
     /// What was measured: study, provider, offering, price.
-    pub subject: Subject,
+    // source, subject, host, target and test are shared (`Arc`): the records of one run
+    // mostly carry the same ones, and a build of many records holds each
+    // once (`ingest::load_with` shares equal ones)
+    pub subject: Arc<Subject>,
     /// The machine the test ran on. Unknown fields are `null`.
-    pub host: Host,
+    pub host: Arc<Host>,
     /// The directory (and what is beneath it) the test ran against.
-    pub target: Target,
+    pub target: Arc<Target>,
     /// Which test ran, with which tool and command line.
-    pub test: TestInfo,
+    // shared too: every repetition of a test carries the same
+    pub test: Arc<TestInfo>,
     /// Id shared by every record of one `diskdash run` (or one import); `null` if unknown.
     #[serde(default)]
     pub run_id: Option<String>,
@@ -65,7 +71,9 @@ pub struct Record {
     /// Per-second series of a time-based test, when the tool logged them;
     /// absent otherwise (optional, so the schema stays `diskdash.record/1`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub timeline: Option<Timeline>,
+    // boxed: most records have none, and a record held in a large build
+    // would carry its 360 bytes all the same
+    pub timeline: Option<Box<Timeline>>,
     /// How much I/O the run had done before this test started (`run`
     /// records only; absent otherwise): a test after the sustained ones
     /// meets a volume whose credits they spent.
@@ -75,7 +83,8 @@ pub struct Record {
     /// read, made before the first sustained test of the run (`run` records
     /// of the sustained tests only; absent otherwise).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub prefill: Option<Prefill>,
+    // boxed, as the timeline
+    pub prefill: Option<Box<Prefill>>,
 }
 
 /// The pre-fill: fio writing the sustained tests' file once, sequentially
@@ -277,7 +286,7 @@ pub struct Price {
 }
 
 /// The machine a test ran on.
-#[derive(Serialize, Deserialize, JsonSchema, Clone, Debug, PartialEq, Default)]
+#[derive(Serialize, Deserialize, JsonSchema, Clone, Debug, PartialEq, Eq, Hash, Default)]
 pub struct Host {
     /// CPU model name from `/proc/cpuinfo`.
     #[serde(default)]
@@ -306,7 +315,7 @@ pub struct Host {
 }
 
 /// The directory a test ran against.
-#[derive(Serialize, Deserialize, JsonSchema, Clone, Debug, PartialEq, Default)]
+#[derive(Serialize, Deserialize, JsonSchema, Clone, Debug, PartialEq, Eq, Hash, Default)]
 pub struct Target {
     /// The target directory path.
     #[serde(default)]
@@ -472,11 +481,11 @@ impl Record {
         Record {
             schema: SCHEMA.to_string(),
             id: id.into(),
-            source,
-            subject,
-            host: Host::default(),
-            target: Target::default(),
-            test,
+            source: Arc::new(source),
+            subject: Arc::new(subject),
+            host: Arc::default(),
+            target: Arc::default(),
+            test: Arc::new(test),
             run_id: None,
             repetition: 1,
             started_at: None,
@@ -658,8 +667,8 @@ mod tests {
         }))
         .unwrap();
         assert_eq!(r.offering_name(), "Linode unknown offering");
-        r.subject.provider = None;
-        r.subject.offering = Some("Block Storage".into());
+        std::sync::Arc::make_mut(&mut r.subject).provider = None;
+        std::sync::Arc::make_mut(&mut r.subject).offering = Some("Block Storage".into());
         assert_eq!(r.offering_name(), "unknown provider Block Storage");
     }
 

@@ -239,14 +239,16 @@ fn record_for(group: &[&Located], publication: String) -> Result<Record> {
             cpu_count: facts.cpu_count,
             description: non_empty(&r.setup),
             ..Host::default()
-        },
+        }
+        .into(),
         target: Target {
             fs_type: facts.fs_type,
             mount_options: facts.mount_options,
             device: facts.device,
             description: non_empty(&r.setup),
             ..Target::default()
-        },
+        }
+        .into(),
         run_id: Some(r.study.clone()),
         metrics,
         ..Record::new(id, source, subject, test)
@@ -803,7 +805,7 @@ mod tests {
         assert_eq!(r.metrics["seq_stat_cpu"], Metric::new(39.0, Unit::Percent));
         assert_eq!(r.subject.price, None);
         assert_eq!(r.subject.labels["price_note"], "included");
-        let Source::Transcribed { figures, .. } = &r.source else {
+        let Source::Transcribed { figures, .. } = &*r.source else {
             panic!("not transcribed");
         };
         assert_eq!(figures.len(), 2);

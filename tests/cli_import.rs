@@ -49,7 +49,7 @@ fn a_dd_log_becomes_a_record_with_the_runs_test_id_and_exact_bandwidth() {
     assert_eq!(r.metrics["write_bw"].unit, "B/s");
     assert_eq!(r.subject.price.as_ref().unwrap().per_gb_month, 0.10);
     assert_eq!(r.subject.offering.as_deref(), Some("Block Storage"));
-    match &r.source {
+    match &*r.source {
         Source::Import { file, sha256, .. } => {
             assert_eq!(file, "tests/fixtures/dd/gnu91-write-8k-dsync.txt");
             let bytes = std::fs::read(file).unwrap();
@@ -177,7 +177,10 @@ fn a_directory_of_mixed_files_imports_the_recognised_and_lists_the_rest() {
         ))
         .stdout(predicate::str::contains("LC_ALL=C"))
         .stdout(predicate::str::contains("imported 3 records"));
-    let ids: Vec<String> = records_under(&out).into_iter().map(|r| r.test.id).collect();
+    let ids: Vec<String> = records_under(&out)
+        .into_iter()
+        .map(|r| r.test.id.clone())
+        .collect();
     let mut ids_sorted = ids.clone();
     ids_sorted.sort();
     assert_eq!(

@@ -73,15 +73,15 @@ fn io2_is_judged_on_its_monthly_bill_and_gp3_sizes_are_two_configurations() {
                     ("read_bw", measured * 4096.0, "B/s"),
                 ],
             );
-            r.subject.size_gb = Some(size);
-            r.subject.labels.clear();
+            std::sync::Arc::make_mut(&mut r.subject).size_gb = Some(size);
+            std::sync::Arc::make_mut(&mut r.subject).labels.clear();
             if let Some(v) = iops {
-                r.subject
+                std::sync::Arc::make_mut(&mut r.subject)
                     .labels
                     .insert("provisioned_iops".into(), v.to_string());
             }
             if let Some(v) = mbps {
-                r.subject
+                std::sync::Arc::make_mut(&mut r.subject)
                     .labels
                     .insert("provisioned_mbps".into(), v.to_string());
             }
@@ -169,9 +169,9 @@ fn a_configuration_without_its_provisioned_iops_says_what_is_missing() {
             1,
             &[("read_iops", 3000.0, "IOPS")],
         );
-        r.subject.labels.clear();
+        std::sync::Arc::make_mut(&mut r.subject).labels.clear();
         if let Some(v) = iops {
-            r.subject
+            std::sync::Arc::make_mut(&mut r.subject)
                 .labels
                 .insert("provisioned_iops".into(), v.to_string());
         }
@@ -406,7 +406,7 @@ fn sustained_record(id: &str, offering: &str, price: f64, iops: Option<Vec<f64>>
         };
         let found = timeline::classify(&mut tl, TestKind::BlockIo);
         r.metrics.extend(found);
-        r.timeline = Some(tl);
+        r.timeline = Some(Box::new(tl));
     }
     r
 }

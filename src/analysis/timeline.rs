@@ -399,7 +399,7 @@ pub fn attach_logs(
     for (name, metric) in classify(&mut timeline, kind) {
         record.metrics.entry(name).or_insert(metric);
     }
-    record.timeline = Some(timeline);
+    record.timeline = Some(Box::new(timeline));
     Ok(())
 }
 

@@ -325,7 +325,7 @@ mod tests {
         assert!(price_conflicts(&recs, &book).is_empty());
         // two sizes of one offering are two configurations: a price each
         let mut big = record("e", "P", "z", Some(0.3), "t", &[("iops", 1.0, "IOPS")]);
-        big.subject.size_gb = Some(1000.0);
+        std::sync::Arc::make_mut(&mut big.subject).size_gb = Some(1000.0);
         let small = record("f", "P", "z", Some(0.2), "t", &[("iops", 1.0, "IOPS")]);
         assert!(price_conflicts(&[big, small], &PriceBook::default()).is_empty());
     }

@@ -202,7 +202,7 @@ fn burst_line(t: &ValueTable, r: &ValueRow, du: Option<format::DisplayUnit>) -> 
 }
 
 fn date_of(r: &Record) -> Option<String> {
-    match &r.source {
+    match &*r.source {
         Source::Transcribed {
             measured: Some(m), ..
         } => Some(m.clone()),
@@ -280,7 +280,7 @@ pub fn tell(a: &Analysis, sv: &StudyValue) -> Story {
     let mut sources = BTreeSet::new();
     let (mut run, mut imported) = (0, BTreeSet::new());
     for r in &records {
-        match &r.source {
+        match &*r.source {
             Source::Run { .. } => run += 1,
             Source::Import { file, .. } => {
                 imported.insert(file.clone());

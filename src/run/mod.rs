@@ -429,7 +429,7 @@ fn execute(ready: Ready, executor: &mut dyn Executor, signal: &AtomicUsize) -> R
             _ => run_job(&ctx, job, &scratch, executor, version.as_deref()),
         };
         if let Some(p) = sustained {
-            record.prefill = Some(p.facts.clone());
+            record.prefill = Some(Box::new(p.facts.clone()));
         }
         record.prior_io = Some(prior.clone());
         prior.seconds += record.duration_s.unwrap_or(0.0);
@@ -582,8 +582,8 @@ fn base_record(ctx: &Facts, job: &Job, version: Option<&str>) -> Record {
     };
     let id = format!("{}.{}.r{}", ctx.run_id, job.test_id, job.repetition);
     Record {
-        host: ctx.host.clone(),
-        target,
+        host: ctx.host.clone().into(),
+        target: target.into(),
         run_id: Some(ctx.run_id.to_string()),
         repetition: job.repetition,
         started_at: Some(humantime::format_rfc3339_seconds(SystemTime::now()).to_string()),
@@ -778,7 +778,7 @@ fn run_job(
     rec.duration_s = Some(outcome.duration.as_secs_f64());
     rec.raw = Some(raw_of(&outcome, &job.invocation.output));
     if rec.test.tool_version.is_none() {
-        rec.test.tool_version =
+        std::sync::Arc::make_mut(&mut rec.test).tool_version =
             crate::tools::spec(job.tool).version_from_run_stderr(&outcome.stderr);
     }
     match judge(job, &outcome) {
@@ -786,10 +786,13 @@ fn run_job(
             rec.status = Status::Ok;
             rec.metrics = parsed.metrics;
             for (k, v) in parsed.parameters {
-                rec.test.parameters.entry(k).or_insert(v);
+                std::sync::Arc::make_mut(&mut rec.test)
+                    .parameters
+                    .entry(k)
+                    .or_insert(v);
             }
             if rec.test.tool_version.is_none() {
-                rec.test.tool_version = parsed.tool_version;
+                std::sync::Arc::make_mut(&mut rec.test).tool_version = parsed.tool_version;
             }
             attach_logs(&mut rec, &outcome);
         }
@@ -819,7 +822,7 @@ fn attach_logs(rec: &mut Record, o: &Outcome) {
         return;
     }
     if let Err(e) = crate::analysis::timeline::attach_logs(rec, &ours) {
-        rec.test
+        std::sync::Arc::make_mut(&mut rec.test)
             .parameters
             .insert("timeline_error".into(), format!("{e:#}").into());
     }

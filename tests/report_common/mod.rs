@@ -67,12 +67,14 @@ pub fn record(
             cpu_model: Some(format!("{provider} CPU")),
             description: Some(offering.to_string()),
             ..Host::default()
-        },
+        }
+        .into(),
         target: Target {
             path: Some("/mnt/test".to_string()),
             description: Some(offering.to_string()),
             ..Target::default()
-        },
+        }
+        .into(),
         run_id: Some("run-1".to_string()),
         repetition,
         started_at: Some("2026-11-30T10:00:00Z".to_string()),
@@ -293,11 +295,11 @@ pub fn timeline_record(id: &str, provider: &str, offering: &str, mut tl: Timelin
         1,
         &[],
     );
-    r.test
+    std::sync::Arc::make_mut(&mut r.test)
         .parameters
         .insert("time_based".into(), serde_json::json!(true));
     r.metrics = classify(&mut tl, TestKind::BlockIo);
-    r.timeline = Some(tl);
+    r.timeline = Some(Box::new(tl));
     r
 }
 

@@ -361,7 +361,7 @@ fn another_currency_gets_no_price_ratio() {
         "t",
         &[("iops", 300.0, "IOPS")],
     );
-    if let Some(p) = eur.subject.price.as_mut() {
+    if let Some(p) = std::sync::Arc::make_mut(&mut eur.subject).price.as_mut() {
         p.currency = "EUR".into();
     }
     let recs = [
@@ -400,8 +400,8 @@ fn sized(
     metrics: &[(&str, f64, &str)],
 ) -> Record {
     let mut r = record(id, "AWS", offering, None, test, metrics);
-    r.subject.size_gb = size;
-    r.subject.labels = labels
+    std::sync::Arc::make_mut(&mut r.subject).size_gb = size;
+    std::sync::Arc::make_mut(&mut r.subject).labels = labels
         .iter()
         .map(|(k, v)| (k.to_string(), v.to_string()))
         .collect();
@@ -673,7 +673,7 @@ fn timed(
         "fio-sustained-randread-4k-qd32",
         metrics,
     );
-    r.timeline = Some(crate::record::Timeline {
+    r.timeline = Some(Box::new(crate::record::Timeline {
         interval_s: 1.0,
         read: None,
         write: None,
@@ -682,7 +682,7 @@ fn timed(
         pattern,
         burst_on_s: None,
         burst_off_s: None,
-    });
+    }));
     r
 }
 

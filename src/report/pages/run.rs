@@ -75,7 +75,7 @@ pub(super) fn build(
         value: v,
     };
     let mut figures = Vec::new();
-    let source = match &r.source {
+    let source = match &*r.source {
         Source::Run { diskdash_version } => vec![
             p("source", "measured by diskdash run".into()),
             p("diskdash version", diskdash_version.clone()),
