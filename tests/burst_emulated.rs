@@ -26,6 +26,8 @@
 
 mod emulated_volume;
 
+mod require;
+
 use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
@@ -50,20 +52,15 @@ type Check = fn(&Record) -> Vec<String>;
 type Outcome = Result<(Record, String), String>;
 
 fn requirements_met() -> bool {
-    match emulated_volume::requirements() {
-        Ok(_) => true,
-        Err(missing) => {
-            if std::env::var("DISKDASH_REQUIRE_TOOLS").as_deref() == Ok("1") {
-                panic!(
-                    "DISKDASH_REQUIRE_TOOLS=1 but the emulated volume cannot be set up: missing {missing}"
-                );
-            }
-            eprintln!(
-                "\n!!! NOTE: emulated-volume burst test NOT RUN: missing {missing} (run as root with them, or set DISKDASH_REQUIRE_TOOLS=1 to make this a failure) !!!\n"
-            );
-            false
-        }
-    }
+    let missing = match emulated_volume::requirements() {
+        Ok(_) => Vec::new(),
+        Err(missing) => vec![missing],
+    };
+    require::met(
+        "emulated-volume burst test",
+        &missing,
+        "run as root with them",
+    )
 }
 
 /// Builds the volume, runs the suite on it from inside its cgroup, and

@@ -11,6 +11,8 @@
 //! test when `DISKDASH_REQUIRE_TOOLS=1` (CI sets it and `.ci/run` installs
 //! them); otherwise the test says so loudly on stderr and returns.
 
+mod require;
+
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
@@ -22,24 +24,11 @@ fn sshd_path() -> Option<PathBuf> {
 }
 
 fn tools_present() -> bool {
-    let missing: Vec<&str> = ["ansible-playbook", "sshd", "ssh-keygen", "ssh"]
-        .into_iter()
-        .filter(|n| diskdash::run::exec::which(n).is_none())
-        .collect();
-    if missing.is_empty() {
-        return true;
-    }
-    if std::env::var("DISKDASH_REQUIRE_TOOLS").as_deref() == Ok("1") {
-        panic!(
-            "DISKDASH_REQUIRE_TOOLS=1 but these tools are missing: {}",
-            missing.join(", ")
-        );
-    }
-    eprintln!(
-        "\n!!! NOTE: Ansible fleet test NOT RUN: missing {} (apt-get install ansible-core openssh-server, or set DISKDASH_REQUIRE_TOOLS=1 to make this a failure) !!!\n",
-        missing.join(", ")
-    );
-    false
+    require::met(
+        "Ansible fleet test",
+        &require::programs_missing(&["ansible-playbook", "sshd", "ssh-keygen", "ssh"]),
+        "apt-get install ansible-core openssh-server",
+    )
 }
 
 /// The test's sshd, stopped when dropped (also when the test fails).

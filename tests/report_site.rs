@@ -3,6 +3,8 @@
 
 mod report_common;
 
+mod require;
+
 use std::collections::BTreeSet;
 use std::path::Path;
 
@@ -844,13 +846,11 @@ fn an_out_overlapping_an_input_is_refused() {
 
 #[test]
 fn a_build_stopped_by_a_full_disk_leaves_a_site_the_next_build_accepts() {
-    // SAFETY: geteuid has no preconditions.
-    if unsafe { libc::geteuid() } != 0 {
-        assert!(
-            std::env::var("DISKDASH_REQUIRE_TOOLS").as_deref() != Ok("1"),
-            "DISKDASH_REQUIRE_TOOLS=1 but this test needs root to mount a tmpfs"
-        );
-        eprintln!("\n!!! NOTE: full-disk site test NOT RUN: it needs root to mount a tmpfs !!!\n");
+    if !require::met(
+        "full-disk site test",
+        &require::root_missing(),
+        "it mounts a tmpfs",
+    ) {
         return;
     }
     let mnt = tempfile::tempdir().unwrap();

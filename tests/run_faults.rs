@@ -2,6 +2,8 @@
 //! on PATH (`tests/fakes/`: fail, hang, garbage) or tools missing from PATH:
 //! record status and error, scratch gone, exit status, Ctrl-C and SIGTERM.
 
+mod require;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -573,15 +575,7 @@ fn doctor_names_missing_tools_and_how_to_install_them() {
 /// needing it fails under `DISKDASH_REQUIRE_TOOLS=1` (CI), else says so
 /// on stderr and returns.
 fn can_mount(test: &str) -> bool {
-    // SAFETY: geteuid has no preconditions.
-    if unsafe { libc::geteuid() } == 0 {
-        return true;
-    }
-    if std::env::var("DISKDASH_REQUIRE_TOOLS").as_deref() == Ok("1") {
-        panic!("DISKDASH_REQUIRE_TOOLS=1 but {test} needs root to mount a tmpfs");
-    }
-    eprintln!("\n!!! NOTE: {test} NOT RUN: it needs root to mount a tmpfs !!!\n");
-    false
+    require::met(test, &require::root_missing(), "it mounts a tmpfs")
 }
 
 /// A tmpfs mounted on a fresh directory, unmounted on drop (even when the

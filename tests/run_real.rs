@@ -5,6 +5,8 @@
 //! A missing tool fails the test when `DISKDASH_REQUIRE_TOOLS=1` (CI sets
 //! it); otherwise the test says so loudly on stderr and returns.
 
+mod require;
+
 use std::path::Path;
 use std::process::Command;
 
@@ -13,25 +15,12 @@ use diskdash::record::{Record, Status, Tool};
 const BIN: &str = env!("CARGO_BIN_EXE_diskdash");
 
 fn tools_present() -> bool {
-    let missing: Vec<&str> = Tool::ALL
-        .iter()
-        .map(|t| t.name())
-        .filter(|n| diskdash::run::exec::which(n).is_none())
-        .collect();
-    if missing.is_empty() {
-        return true;
-    }
-    if std::env::var("DISKDASH_REQUIRE_TOOLS").as_deref() == Ok("1") {
-        panic!(
-            "DISKDASH_REQUIRE_TOOLS=1 but these tools are missing: {}",
-            missing.join(", ")
-        );
-    }
-    eprintln!(
-        "\n!!! NOTE: real-tool test NOT RUN: missing {} (install them, or set DISKDASH_REQUIRE_TOOLS=1 to make this a failure) !!!\n",
-        missing.join(", ")
-    );
-    false
+    let names: Vec<&str> = Tool::ALL.iter().map(|t| t.name()).collect();
+    require::met(
+        "real-tool test",
+        &require::programs_missing(&names),
+        "install them",
+    )
 }
 
 fn records(dir: &Path) -> Vec<Record> {
