@@ -13,7 +13,7 @@ use clap::Parser;
 use diskdash::analysis::timeline;
 use diskdash::cmd::{Cli, Command as Sub};
 use diskdash::metrics::TestKind;
-use diskdash::record::{Pattern, Record, Series, Timeline, Tool};
+use diskdash::record::{Pattern, Record, Tool};
 use diskdash::run::exec::ReplayExecutor;
 use report_common::*;
 
@@ -388,22 +388,7 @@ fn sustained_record(id: &str, offering: &str, price: f64, iops: Option<Vec<f64>>
         ],
     );
     if let Some(iops) = iops {
-        let bw = iops.iter().map(|v| v * 4096.0).collect();
-        let mut tl = Timeline {
-            interval_s: 1.0,
-            read: Some(Series {
-                iops,
-                bw,
-                lat: None,
-                clat: None,
-            }),
-            write: None,
-            trim: None,
-            logs: BTreeMap::new(),
-            pattern: None,
-            burst_on_s: None,
-            burst_off_s: None,
-        };
+        let mut tl = read_timeline(iops);
         let found = timeline::classify(&mut tl, TestKind::BlockIo);
         r.metrics.extend(found);
         r.timeline = Some(Box::new(tl));

@@ -266,11 +266,21 @@ pub fn timeline(burst: f64, burst_s: usize, sustained: f64) -> Timeline {
     let iops: Vec<f64> = (0..600)
         .map(|i| if i < burst_s { burst } else { sustained })
         .collect();
+    let mut tl = read_timeline(iops);
+    if let Some(read) = tl.read.as_mut() {
+        read.clat = Some(read.iops.iter().map(|v| 32.0 / v).collect());
+    }
+    tl
+}
+
+/// A 1 s timeline of 4 KiB random reads at these per-second IOPS
+/// (bandwidth 4,096 times each), without latency, not yet classified.
+pub fn read_timeline(iops: Vec<f64>) -> Timeline {
     Timeline {
         interval_s: 1.0,
         read: Some(Series {
             bw: iops.iter().map(|v| v * 4096.0).collect(),
-            clat: Some(iops.iter().map(|v| 32.0 / v).collect()),
+            clat: None,
             iops,
             lat: None,
         }),
