@@ -266,13 +266,13 @@ fn main() -> Result<()> {
             duration_s: Some(10.0 + rng.next()),
             status: Status::Ok,
             error: None,
-            metrics,
-            raw: Some(Raw {
+            metrics: metrics.into_iter().collect(),
+            raw: Some(Box::new(Raw {
                 stdout: Some(stdout),
                 stderr: Some(String::new()),
                 exit_code: Some(0),
                 ..Raw::default()
-            }),
+            })),
             ..Record::new(id.clone(), source, subject, test)
         };
         let mut json = serde_json::to_vec_pretty(&record)?;

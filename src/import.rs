@@ -345,8 +345,8 @@ pub fn records_from_output(
                     .unwrap_or_else(|| format!("the {tool} output holds no measurement"))
             }),
             status,
-            metrics: parsed.metrics,
-            raw: Some(bounded_raw(text)),
+            metrics: parsed.metrics.into_iter().collect(),
+            raw: Some(Box::new(bounded_raw(text))),
             ..Record::new(id, source, subject.clone(), test)
         });
     }

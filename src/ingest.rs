@@ -449,7 +449,7 @@ pub fn parse_record(text: &str) -> std::result::Result<Record, String> {
         Ok(record) => record,
         Err(_) => return Err(explain(text)),
     };
-    check_schema(&record.schema)?;
+    check_schema(record.schema)?;
     let problems = validate(&record);
     if problems.is_empty() {
         Ok(record)
@@ -618,7 +618,7 @@ fn plausible_max(unit: Unit) -> f64 {
 /// Problems with one record's content (empty when valid).
 pub fn validate(record: &Record) -> Vec<String> {
     let mut p = Vec::new();
-    if record.schema != SCHEMA && check_schema(&record.schema).is_err() {
+    if record.schema != SCHEMA && check_schema(record.schema).is_err() {
         p.push(format!("schema `{}`: expected \"{SCHEMA}\"", record.schema));
     }
     if !is_valid_id(&record.id) {
@@ -723,7 +723,7 @@ pub fn validate(record: &Record) -> Vec<String> {
                 "metric name `{name}` is not snake_case (expected e.g. read_iops)"
             ));
         }
-        let Some(unit) = Unit::parse(&metric.unit) else {
+        let Some(unit) = Unit::parse(metric.unit) else {
             p.push(format!(
                 "metric `{name}`: unit `{}` is not canonical (expected one of B/s, s, IOPS, ops/s, %, B, count)",
                 metric.unit

@@ -28,7 +28,10 @@ pub const SCHEMA_MAJOR: u32 = 1;
 #[derive(Serialize, Deserialize, JsonSchema, Clone, Debug, PartialEq)]
 pub struct Record {
     /// Always `diskdash.record/1` for this version.
-    pub schema: String,
+    // interned: every record carries the same
+    #[serde(deserialize_with = "interned")]
+    #[schemars(with = "String")]
+    pub schema: Name,
     /// Unique, filename-safe id (`[A-Za-z0-9._-]`, at most 200 characters).
     pub id: String,
     /// How the numbers came to be.
@@ -64,10 +67,11 @@ pub struct Record {
     pub error: Option<String>,
     /// Metric name to value in a canonical unit (see `docs/record.md`).
     #[serde(default)]
-    pub metrics: BTreeMap<String, Metric>,
+    pub metrics: Metrics,
     /// The tool's own output, kept so every number can be traced back.
     #[serde(default)]
-    pub raw: Option<Raw>,
+    // boxed: a large build holds records without it (see `ingest::load_with`)
+    pub raw: Option<Box<Raw>>,
     /// Per-second series of a time-based test, when the tool logged them;
     /// absent otherwise (optional, so the schema stays `diskdash.record/1`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -429,12 +433,15 @@ impl Status {
 }
 
 /// One measured value in a canonical unit.
-#[derive(Serialize, Deserialize, JsonSchema, Clone, Debug, PartialEq)]
+#[derive(Serialize, Deserialize, JsonSchema, Clone, Copy, Debug, PartialEq)]
 pub struct Metric {
     /// The value, finite.
     pub value: f64,
     /// A canonical unit: `B/s`, `s`, `IOPS`, `ops/s`, `%`, `B` or `count`.
-    pub unit: String,
+    // held once per distinct unit (see `intern`), as every record names the same few
+    #[serde(deserialize_with = "interned")]
+    #[schemars(with = "String")]
+    pub unit: Name,
 }
 
 impl Metric {
@@ -442,9 +449,219 @@ impl Metric {
     pub fn new(value: f64, unit: crate::units::Unit) -> Metric {
         Metric {
             value,
-            unit: unit.as_str().to_string(),
+            unit: unit.as_str(),
         }
     }
+}
+
+/// A metric name or unit, interned (see [`intern`]).
+// an alias, not `&'static str` spelled out: serde would borrow the field from the input
+pub type Name = &'static str;
+
+/// A record's metrics by name, in name order (the order a `BTreeMap` keeps
+/// and the JSON shows). A record has a few metrics, and a build holds many
+/// records: a sorted list of interned names takes a tenth of a map's memory.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Metrics(Vec<(&'static str, Metric)>);
+
+impl Metrics {
+    /// No metrics.
+    pub fn new() -> Metrics {
+        Metrics(Vec::new())
+    }
+
+    fn find(&self, name: &str) -> std::result::Result<usize, usize> {
+        self.0.binary_search_by(|(n, _)| (*n).cmp(name))
+    }
+
+    /// The metric called `name`.
+    pub fn get(&self, name: &str) -> Option<&Metric> {
+        self.find(name).ok().map(|i| &self.0[i].1)
+    }
+
+    /// Whether a metric is called `name`.
+    pub fn contains_key(&self, name: &str) -> bool {
+        self.find(name).is_ok()
+    }
+
+    /// Sets the metric called `name`; returns the one it replaces.
+    pub fn insert(&mut self, name: &str, metric: Metric) -> Option<Metric> {
+        match self.find(name) {
+            Ok(i) => Some(std::mem::replace(&mut self.0[i].1, metric)),
+            Err(i) => {
+                self.0.insert(i, (intern(name), metric));
+                None
+            }
+        }
+    }
+
+    /// Removes the metric called `name`.
+    pub fn remove(&mut self, name: &str) -> Option<Metric> {
+        self.find(name).ok().map(|i| self.0.remove(i).1)
+    }
+
+    /// Names and metrics, in name order.
+    pub fn iter(&self) -> impl DoubleEndedIterator<Item = (&'static str, &Metric)> + '_ {
+        self.0.iter().map(|(n, m)| (*n, m))
+    }
+
+    /// Names, in order.
+    pub fn keys(&self) -> impl DoubleEndedIterator<Item = &'static str> + '_ {
+        self.0.iter().map(|(n, _)| *n)
+    }
+
+    /// Metrics, in name order.
+    pub fn values(&self) -> impl DoubleEndedIterator<Item = &Metric> + '_ {
+        self.0.iter().map(|(_, m)| m)
+    }
+
+    /// Number of metrics.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// Removes every metric.
+    pub fn clear(&mut self) {
+        self.0.clear();
+    }
+
+    /// Keeps the metrics `keep` says yes to.
+    pub fn retain(&mut self, mut keep: impl FnMut(&str, &mut Metric) -> bool) {
+        self.0.retain_mut(|(n, m)| keep(n, m));
+    }
+}
+
+impl<S: AsRef<str>> FromIterator<(S, Metric)> for Metrics {
+    fn from_iter<I: IntoIterator<Item = (S, Metric)>>(iter: I) -> Metrics {
+        let mut out = Metrics::new();
+        out.extend(iter);
+        out
+    }
+}
+
+impl<S: AsRef<str>> Extend<(S, Metric)> for Metrics {
+    fn extend<I: IntoIterator<Item = (S, Metric)>>(&mut self, iter: I) {
+        for (name, metric) in iter {
+            self.insert(name.as_ref(), metric);
+        }
+    }
+}
+
+impl std::ops::Index<&str> for Metrics {
+    type Output = Metric;
+    /// The metric called `name`; panics without one, as a map's index does.
+    fn index(&self, name: &str) -> &Metric {
+        self.get(name)
+            .unwrap_or_else(|| panic!("no metric `{name}`"))
+    }
+}
+
+impl<'a> IntoIterator for &'a Metrics {
+    type Item = (&'static str, &'a Metric);
+    type IntoIter = std::iter::Map<
+        std::slice::Iter<'a, (&'static str, Metric)>,
+        fn(&'a (&'static str, Metric)) -> (&'static str, &'a Metric),
+    >;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter().map(|(n, m)| (*n, m))
+    }
+}
+
+impl Serialize for Metrics {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        s.collect_map(self.iter())
+    }
+}
+
+impl<'de> Deserialize<'de> for Metrics {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Metrics, D::Error> {
+        struct Visit;
+        impl<'de> serde::de::Visitor<'de> for Visit {
+            type Value = Metrics;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a map of metric names to metrics")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> std::result::Result<Metrics, A::Error> {
+                let mut out = Metrics(Vec::with_capacity(map.size_hint().unwrap_or(0)));
+                while let Some((InternedStr(name), metric)) =
+                    map.next_entry::<InternedStr, Metric>()?
+                {
+                    // as a map: the last of two equal names wins
+                    out.insert(name, metric);
+                }
+                Ok(out)
+            }
+        }
+        d.deserialize_map(Visit)
+    }
+}
+
+impl JsonSchema for Metrics {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        <BTreeMap<String, Metric>>::schema_name()
+    }
+    fn inline_schema() -> bool {
+        <BTreeMap<String, Metric>>::inline_schema()
+    }
+    fn json_schema(g: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        <BTreeMap<String, Metric>>::json_schema(g)
+    }
+}
+
+/// `text`, held once for the life of the process: metric names and units
+/// repeat in every record, and a build of many records keeps one copy of
+/// each instead of one per record.
+pub fn intern(text: &str) -> &'static str {
+    use std::collections::HashSet;
+    use std::sync::{LazyLock, RwLock};
+    static HELD: LazyLock<RwLock<HashSet<&'static str>>> = LazyLock::new(Default::default);
+    if let Some(held) = HELD.read().unwrap_or_else(|e| e.into_inner()).get(text) {
+        return held;
+    }
+    let mut held = HELD.write().unwrap_or_else(|e| e.into_inner());
+    if let Some(h) = held.get(text) {
+        return h;
+    }
+    let leaked: &'static str = Box::leak(text.to_owned().into_boxed_str());
+    held.insert(leaked);
+    leaked
+}
+
+/// A string deserialized straight into its interned copy.
+struct InternedStr(&'static str);
+
+impl<'de> Deserialize<'de> for InternedStr {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        d: D,
+    ) -> std::result::Result<InternedStr, D::Error> {
+        struct Visit;
+        impl serde::de::Visitor<'_> for Visit {
+            type Value = InternedStr;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a string")
+            }
+            fn visit_str<E: serde::de::Error>(
+                self,
+                v: &str,
+            ) -> std::result::Result<InternedStr, E> {
+                Ok(InternedStr(intern(v)))
+            }
+        }
+        d.deserialize_str(Visit)
+    }
+}
+
+/// A string deserialized and interned.
+fn interned<'de, D: serde::Deserializer<'de>>(d: D) -> std::result::Result<&'static str, D::Error> {
+    InternedStr::deserialize(d).map(|i| i.0)
 }
 
 /// What the tool printed.
@@ -479,7 +696,7 @@ impl Record {
     /// (`Record { metrics, ..Record::new(id, source, subject, test) }`).
     pub fn new(id: impl Into<String>, source: Source, subject: Subject, test: TestInfo) -> Record {
         Record {
-            schema: SCHEMA.to_string(),
+            schema: SCHEMA,
             id: id.into(),
             source: Arc::new(source),
             subject: Arc::new(subject),
@@ -492,7 +709,7 @@ impl Record {
             duration_s: None,
             status: Status::Ok,
             error: None,
-            metrics: BTreeMap::new(),
+            metrics: Metrics::new(),
             raw: None,
             timeline: None,
             prior_io: None,
@@ -606,6 +823,63 @@ pub fn json_schema() -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::units::Unit;
+
+    #[test]
+    fn metrics_keep_name_order_and_read_and_write_as_a_map_does() {
+        let json = r#"{"write_iops":{"value":2.0,"unit":"IOPS"},"read_bw":{"value":1.5,"unit":"B/s"},"read_iops":{"value":3.0,"unit":"IOPS"}}"#;
+        let m: Metrics = serde_json::from_str(json).unwrap();
+        let as_map: BTreeMap<String, Metric> = serde_json::from_str(json).unwrap();
+        assert_eq!(
+            m.keys().collect::<Vec<_>>(),
+            ["read_bw", "read_iops", "write_iops"]
+        );
+        assert_eq!(
+            serde_json::to_string(&m).unwrap(),
+            serde_json::to_string(&as_map).unwrap()
+        );
+        assert_eq!(
+            m.get("read_iops").map(|x| (x.value, x.unit)),
+            Some((3.0, "IOPS"))
+        );
+        assert_eq!(m.get("read"), None);
+        // the last of two equal names wins, as in a map
+        let twice: Metrics = serde_json::from_str(
+            r#"{"iops":{"value":1.0,"unit":"IOPS"},"iops":{"value":9.0,"unit":"IOPS"}}"#,
+        )
+        .unwrap();
+        assert_eq!((twice.len(), twice["iops"].value), (1, 9.0));
+        // inserting in any order gives the same list; replacing returns the old one
+        let mut built = Metrics::new();
+        assert_eq!(
+            built.insert("write_iops", Metric::new(2.0, Unit::Iops)),
+            None
+        );
+        built.insert("read_iops", Metric::new(0.5, Unit::Iops));
+        built.insert("read_bw", Metric::new(1.5, Unit::BytesPerSec));
+        let old = built.insert("read_iops", Metric::new(3.0, Unit::Iops));
+        assert_eq!(old.map(|o| o.value), Some(0.5));
+        assert_eq!(built, m);
+        built.retain(|n, _| n.starts_with("read"));
+        assert_eq!(built.keys().collect::<Vec<_>>(), ["read_bw", "read_iops"]);
+        assert_eq!(built.remove("read_bw").map(|o| o.value), Some(1.5));
+        assert!(!built.contains_key("read_bw"));
+    }
+
+    #[test]
+    fn equal_names_and_units_are_held_once() {
+        let a: Metrics =
+            serde_json::from_str(r#"{"read_iops":{"value":1.0,"unit":"IOPS"}}"#).unwrap();
+        let b: Metrics =
+            serde_json::from_str(r#"{"read_iops":{"value":2.0,"unit":"IOPS"}}"#).unwrap();
+        let (na, ma) = a.iter().next().unwrap();
+        let (nb, mb) = b.iter().next().unwrap();
+        assert!(std::ptr::eq(na, nb));
+        assert!(std::ptr::eq(ma.unit, mb.unit));
+        assert!(std::ptr::eq(intern("read_iops"), na));
+        // a unit read from a record is the same text as the canonical one
+        assert_eq!(ma.unit, Unit::Iops.as_str());
+    }
 
     #[test]
     fn slug_folds_punctuation_and_case() {
@@ -647,7 +921,7 @@ mod tests {
                 command: None,
             },
         );
-        assert_eq!((r.schema.as_str(), r.repetition), (SCHEMA, 1));
+        assert_eq!((r.schema, r.repetition), (SCHEMA, 1));
         assert_eq!(r.file_name(), "a.b.json");
         assert!(to_json(&r).unwrap().ends_with("}\n"));
         assert_eq!(currency_code(" eur ").as_deref(), Some("EUR"));

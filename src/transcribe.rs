@@ -250,7 +250,7 @@ fn record_for(group: &[&Located], publication: String) -> Result<Record> {
         }
         .into(),
         run_id: Some(r.study.clone()),
-        metrics,
+        metrics: metrics.into_iter().collect(),
         ..Record::new(id, source, subject, test)
     })
 }

@@ -32,7 +32,7 @@ fn check_sane(text: &str) {
                     "{name} = {}",
                     m.value
                 );
-                assert!(Unit::parse(&m.unit).is_some(), "{name} in {}", m.unit);
+                assert!(Unit::parse(m.unit).is_some(), "{name} in {}", m.unit);
             }
             assert_eq!(p.test_id.as_deref(), Some("bonnie"));
         }

@@ -34,7 +34,7 @@ fn check_results(results: &[Parsed]) {
         for (name, m) in &r.metrics {
             assert!(m.value.is_finite(), "{name} = {}", m.value);
             assert!(m.value >= 0.0, "{name} = {}", m.value);
-            assert!(Unit::parse(&m.unit).is_some(), "{name} unit {}", m.unit);
+            assert!(Unit::parse(m.unit).is_some(), "{name} unit {}", m.unit);
         }
     }
 }

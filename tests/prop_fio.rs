@@ -55,7 +55,7 @@ fn check(text: &str) {
                     "{name} = {}",
                     m.value
                 );
-                assert!(Unit::parse(&m.unit).is_some(), "{name} has unit {}", m.unit);
+                assert!(Unit::parse(m.unit).is_some(), "{name} has unit {}", m.unit);
             }
         }
     }

@@ -33,7 +33,7 @@ fn metric(records: &[Record], id: &str, name: &str) -> (f64, String) {
         .metrics
         .get(name)
         .unwrap_or_else(|| panic!("`{id}` has no metric `{name}`"));
-    (m.value, m.unit.clone())
+    (m.value, m.unit.to_string())
 }
 
 fn assert_close(actual: f64, expected: f64) {
@@ -140,7 +140,7 @@ fn every_published_row_is_one_metric() {
             "`{}` maps two figures to one metric",
             r.id
         );
-        let metric_names: BTreeSet<&str> = r.metrics.keys().map(String::as_str).collect();
+        let metric_names: BTreeSet<&str> = r.metrics.keys().collect();
         assert_eq!(unique, metric_names, "`{}`", r.id);
         total_figures += names.len();
     }

@@ -177,7 +177,7 @@ pub(crate) mod testing {
                         n.to_string(),
                         Metric {
                             value: *v,
-                            unit: u.to_string(),
+                            unit: crate::record::intern(u),
                         },
                     )
                 })

@@ -343,7 +343,7 @@ pub fn group(records: &[&Record]) -> Dataset {
             continue;
         }
         for (metric, m) in &r.metrics {
-            let Some(unit) = Unit::parse(&m.unit) else {
+            let Some(unit) = Unit::parse(m.unit) else {
                 continue;
             };
             if !m.value.is_finite() {
@@ -353,7 +353,7 @@ pub fn group(records: &[&Record]) -> Dataset {
                 r.study().to_string(),
                 key.clone(),
                 r.test.id.clone(),
-                metric.clone(),
+                metric.to_string(),
             );
             let slot = values.entry(key).or_insert((unit, Vec::new()));
             if slot.0 == unit {

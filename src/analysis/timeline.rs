@@ -397,7 +397,9 @@ pub fn attach_logs(
     timeline.logs = digests;
     let kind = crate::tools::spec(crate::record::Tool::Fio).kind(&record.test.parameters);
     for (name, metric) in classify(&mut timeline, kind) {
-        record.metrics.entry(name).or_insert(metric);
+        if !record.metrics.contains_key(&name) {
+            record.metrics.insert(&name, metric);
+        }
     }
     record.timeline = Some(Box::new(timeline));
     Ok(())
@@ -616,7 +618,7 @@ mod tests {
             burst_off_s: None,
         };
         let m = classify(&mut tl, TestKind::BlockIo);
-        let v = |n: &str| m.get(n).map(|m| (m.value, m.unit.as_str()));
+        let v = |n: &str| m.get(n).map(|m| (m.value, m.unit));
         assert_eq!(tl.pattern, Some(Pattern::CreditBurst));
         assert_eq!(v("read_iops_burst"), Some((3000.0, "IOPS")));
         assert_eq!(v("read_iops_sustained"), Some((300.0, "IOPS")));

@@ -93,7 +93,7 @@ fn whole(
         Some(f) => ingest::reread_raw(f)?,
         None => None,
     };
-    Ok(again.or_else(|| r.raw.clone()))
+    Ok(again.or_else(|| r.raw.as_deref().cloned()))
 }
 
 /// The site's style sheet, compiled into the binary.

@@ -776,7 +776,7 @@ fn run_job(
         }
     };
     rec.duration_s = Some(outcome.duration.as_secs_f64());
-    rec.raw = Some(raw_of(&outcome, &job.invocation.output));
+    rec.raw = Some(Box::new(raw_of(&outcome, &job.invocation.output)));
     if rec.test.tool_version.is_none() {
         std::sync::Arc::make_mut(&mut rec.test).tool_version =
             crate::tools::spec(job.tool).version_from_run_stderr(&outcome.stderr);
@@ -784,7 +784,7 @@ fn run_job(
     match judge(job, &outcome) {
         Ok(parsed) => {
             rec.status = Status::Ok;
-            rec.metrics = parsed.metrics;
+            rec.metrics = parsed.metrics.into_iter().collect();
             for (k, v) in parsed.parameters {
                 std::sync::Arc::make_mut(&mut rec.test)
                     .parameters
@@ -838,7 +838,7 @@ fn bytes_moved(rec: &Record, job: &Job) -> f64 {
     let reported: Vec<f64> = rec
         .metrics
         .iter()
-        .filter(|(n, _)| n.as_str() == "bytes" || n.ends_with("_io_bytes"))
+        .filter(|(n, _)| *n == "bytes" || n.ends_with("_io_bytes"))
         .map(|(_, m)| m.value)
         .collect();
     if reported.is_empty() {

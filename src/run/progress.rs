@@ -98,7 +98,7 @@ impl Progress {
         }
         let what = match record.status {
             Status::Ok => match record.metrics.get(&job.headline) {
-                Some(m) => format!("ok  {} {}", job.headline, human(m.value, &m.unit)),
+                Some(m) => format!("ok  {} {}", job.headline, human(m.value, m.unit)),
                 None => "ok".to_string(),
             },
             s => format!(
@@ -201,7 +201,7 @@ pub fn summary(jobs: &[Job], records: &[Record]) -> String {
         let mut values: Vec<(f64, &str)> = mine
             .iter()
             .filter_map(|r| r.metrics.get(&job.headline))
-            .map(|m| (m.value, m.unit.as_str()))
+            .map(|m| (m.value, m.unit))
             .collect();
         // sorted so the median is the middle one
         values.sort_by(|a, b| a.0.total_cmp(&b.0));
@@ -303,7 +303,7 @@ mod tests {
                 status.name()
             );
             let mut r: Record = serde_json::from_str(&text).unwrap();
-            r.metrics = metrics;
+            r.metrics = metrics.into_iter().collect();
             r
         };
         let records = [

@@ -88,17 +88,17 @@ pub fn record(
                     n.to_string(),
                     Metric {
                         value: *v,
-                        unit: u.to_string(),
+                        unit: diskdash::record::intern(u),
                     },
                 )
             })
             .collect(),
-        raw: Some(Raw {
+        raw: Some(Box::new(Raw {
             stdout: Some(format!("job {offering}: done")),
             stderr: Some(String::new()),
             exit_code: Some(0),
             ..Raw::default()
-        }),
+        })),
         ..Record::new(id.to_string(), source, subject, test)
     }
 }
@@ -308,7 +308,7 @@ pub fn timeline_record(id: &str, provider: &str, offering: &str, mut tl: Timelin
     std::sync::Arc::make_mut(&mut r.test)
         .parameters
         .insert("time_based".into(), serde_json::json!(true));
-    r.metrics = classify(&mut tl, TestKind::BlockIo);
+    r.metrics = classify(&mut tl, TestKind::BlockIo).into_iter().collect();
     r.timeline = Some(Box::new(tl));
     r
 }

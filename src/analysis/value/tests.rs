@@ -901,7 +901,7 @@ fn a_bursting_baseline_is_compared_burst_for_burst_and_periodic_bursts_are_said_
     // the baseline's steady state was not reached in its one run
     for (r, reached) in recs.iter_mut().zip([0.0, 1.0]) {
         r.metrics
-            .insert("steady_state".into(), Metric::new(reached, Unit::Count));
+            .insert("steady_state", Metric::new(reached, Unit::Count));
     }
     let refs: Vec<_> = recs.iter().collect();
     let v = analyse(&refs, &group(&refs), &PriceBook::default(), None).unwrap();

@@ -166,14 +166,14 @@ pub(super) fn build(
     for (k, v) in &r.subject.labels {
         subject.push(p(&format!("label {k}"), v.clone()));
     }
-    let mut ms: Vec<(&String, &crate::record::Metric)> = r.metrics.iter().collect();
+    let mut ms: Vec<(&str, &crate::record::Metric)> = r.metrics.iter().collect();
     ms.sort_by_key(|(m, _)| metric_order(m));
     let metrics = ms
         .into_iter()
         .map(|(m, v)| RunMetric {
             human: human_name(m),
-            metric: m.clone(),
-            value: Unit::parse(&v.unit)
+            metric: m.to_string(),
+            value: Unit::parse(v.unit)
                 .map(|u| format::value(v.value, u))
                 .unwrap_or_else(|| format!("{} {}", format::number(v.value), v.unit)),
             canonical: format!("{} {}", format::data(v.value), v.unit),

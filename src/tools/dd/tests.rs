@@ -18,7 +18,7 @@ fn value(p: &Parsed, metric: &str) -> Option<f64> {
 }
 
 fn unit<'a>(p: &'a Parsed, metric: &str) -> &'a str {
-    p.metrics.get(metric).map_or("", |m| m.unit.as_str())
+    p.metrics.get(metric).map_or("", |m| m.unit)
 }
 
 fn param(p: &Parsed, key: &str) -> Option<Value> {

@@ -37,7 +37,7 @@ fn m(p: &Parsed, name: &str) -> f64 {
 fn unit(p: &Parsed, name: &str) -> String {
     p.metrics
         .get(name)
-        .map(|m| m.unit.clone())
+        .map(|m| m.unit.to_string())
         .unwrap_or_default()
 }
 

@@ -40,14 +40,11 @@ fn assert_metrics(p: &Parsed, requests: f64, iops: f64, bw: f64, lat: [f64; 4]) 
         .zip(lat)
     {
         exact(value(p, name), v, name);
-        assert_eq!(p.metrics.get(*name).map(|m| m.unit.as_str()), Some("s"));
+        assert_eq!(p.metrics.get(*name).map(|m| m.unit), Some("s"));
     }
-    assert_eq!(p.metrics.get("bw").map(|m| m.unit.as_str()), Some("B/s"));
-    assert_eq!(p.metrics.get("iops").map(|m| m.unit.as_str()), Some("IOPS"));
-    assert_eq!(
-        p.metrics.get("requests").map(|m| m.unit.as_str()),
-        Some("count")
-    );
+    assert_eq!(p.metrics.get("bw").map(|m| m.unit), Some("B/s"));
+    assert_eq!(p.metrics.get("iops").map(|m| m.unit), Some("IOPS"));
+    assert_eq!(p.metrics.get("requests").map(|m| m.unit), Some("count"));
     assert_eq!(p.metrics.len(), 7);
 }
 
