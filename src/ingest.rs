@@ -1,7 +1,6 @@
 //! Finding and reading records: walk directories for `*.json` and `*.jsonl`,
 //! validate each record, collect problems per file.
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
@@ -76,25 +75,27 @@ pub fn load(paths: &[PathBuf]) -> Result<Loaded> {
 pub fn load_with(paths: &[PathBuf], keep_raw: bool) -> Result<Loaded> {
     use rayon::prelude::*;
     // (file, what it is on disk): the second tells two spellings of one
-    // file apart from two files
-    let mut files: Vec<(PathBuf, PathBuf)> = Vec::new();
+    // file apart from two files, and is only needed when several paths
+    // are given (a walk reaches each file once)
+    let several = paths.len() > 1;
+    let mut files: Vec<(PathBuf, Option<PathBuf>)> = Vec::new();
     let mut problems = Vec::new();
     let mut unreadable = Vec::new();
     for path in paths {
         let walk = walk_records(path);
-        // a walk reaches each file once (links are not followed below the
-        // path itself), so only two paths can reach one file twice, and
-        // then through their real directories: one canonicalize per path
-        let real = if paths.len() > 1 {
+        // links are not followed below the path itself, so only two paths
+        // can reach one file twice, and then through their real
+        // directories: one canonicalize per path
+        let real = if several {
             std::fs::canonicalize(path).ok()
         } else {
             None
         };
         files.extend(walk.files.into_iter().map(|f| {
-            let key = match (&real, f.strip_prefix(path)) {
+            let key = several.then(|| match (&real, f.strip_prefix(path)) {
                 (Some(r), Ok(rel)) => r.join(rel),
                 _ => f.clone(),
-            };
+            });
             (f, key)
         }));
         problems.extend(walk.problems);
@@ -104,10 +105,16 @@ pub fn load_with(paths: &[PathBuf], keep_raw: bool) -> Result<Loaded> {
     // problems, do not depend on the order the paths were given in.
     files.sort();
     files.dedup();
-    // one file reached twice (`results` and `./results`, or through a
-    // symlink) is read once, not reported as a duplicate of itself
-    let mut real = std::collections::BTreeSet::new();
-    files.retain(|(_, key)| real.insert(key.clone()));
+    if several {
+        // one file reached twice (`results` and `./results`, or through a
+        // symlink) is read once, not reported as a duplicate of itself
+        let mut real = std::collections::BTreeSet::new();
+        let first: Vec<bool> = files.iter().map(|(_, key)| real.insert(key)).collect();
+        drop(real);
+        let mut first = first.into_iter();
+        files.retain(|_| first.next().unwrap_or(true));
+    }
+    let files: Vec<PathBuf> = files.into_iter().map(|(f, _)| f).collect();
 
     let mut loaded = Loaded {
         files: files.len(),
@@ -128,7 +135,7 @@ pub fn load_with(paths: &[PathBuf], keep_raw: bool) -> Result<Loaded> {
     };
     let read: Vec<FileRead> = files
         .par_iter()
-        .map(|(file, _)| {
+        .map(|file| {
             let mut items = read_file(file);
             if items.len() == 1 {
                 FileRead::One(strip(items.remove(0)))
@@ -137,50 +144,77 @@ pub fn load_with(paths: &[PathBuf], keep_raw: bool) -> Result<Loaded> {
             }
         })
         .collect();
-    let mut seen: BTreeMap<String, (PathBuf, Option<usize>)> = BTreeMap::new();
-    let mut keep = |item: std::result::Result<Found, Problem>, problems: &mut Vec<Problem>| {
-        let found = match item {
-            Err(problem) => {
-                problems.push(problem);
-                return None;
-            }
-            Ok(found) => found,
-        };
-        if let Some((first, line)) = seen.get(&found.record.id) {
-            let at = match line {
-                Some(l) => format!("{}:{l}", first.display()),
-                None => first.display().to_string(),
-            };
-            problems.push(Problem {
-                message: format!(
-                    "duplicate record id `{}` (first seen in `{at}`); left out",
-                    found.record.id
-                ),
-                path: found.path,
-                line: found.line,
-            });
-            None
-        } else {
-            seen.insert(found.record.id.clone(), (found.path.clone(), found.line));
-            Some(found)
-        }
-    };
     // the records of `*.json` files stay where they were parsed (the
     // collect reuses the buffer): a second copy of every record would
     // double the peak memory of a large build
     let mut more = Vec::new();
     let mut problems = std::mem::take(&mut loaded.problems);
-    loaded.records = read
+    // each record's place in file order (a `*.jsonl` file's lines in its
+    // place): of records sharing an id, the first in that order is kept
+    let mut seq: Vec<u32> = Vec::new();
+    let mut more_seq: Vec<u32> = Vec::new();
+    let mut next = 0u32;
+    let mut keep = |item: std::result::Result<Found, Problem>, seq: &mut Vec<u32>| match item {
+        Ok(found) => {
+            seq.push(next);
+            next += 1;
+            Some(found)
+        }
+        Err(problem) => {
+            problems.push(problem);
+            None
+        }
+    };
+    let mut records: Vec<Found> = read
         .into_iter()
         .filter_map(|r| match r {
-            FileRead::One(item) => keep(item, &mut problems),
+            FileRead::One(item) => keep(item, &mut seq),
             FileRead::Many(items) => {
-                more.extend(items.into_iter().filter_map(|i| keep(i, &mut problems)));
+                more.extend(items.into_iter().filter_map(|i| keep(i, &mut more_seq)));
                 None
             }
         })
         .collect();
-    loaded.records.append(&mut more);
+    records.append(&mut more);
+    seq.append(&mut more_seq);
+    // duplicates found through a sorted list of positions, so that no id
+    // or path is copied
+    let mut by_id: Vec<u32> = (0..records.len() as u32).collect();
+    by_id.sort_unstable_by(|&a, &b| {
+        let (a, b) = (a as usize, b as usize);
+        records[a]
+            .record
+            .id
+            .cmp(&records[b].record.id)
+            .then(seq[a].cmp(&seq[b]))
+    });
+    let mut dropped = vec![false; records.len()];
+    let mut first = 0usize;
+    for (k, &i) in by_id.iter().enumerate() {
+        let i = i as usize;
+        if k == 0 || records[first].record.id != records[i].record.id {
+            first = i;
+            continue;
+        }
+        dropped[i] = true;
+        let kept = &records[first];
+        let at = match kept.line {
+            Some(l) => format!("{}:{l}", kept.path.display()),
+            None => kept.path.display().to_string(),
+        };
+        problems.push(Problem {
+            message: format!(
+                "duplicate record id `{}` (first seen in `{at}`); left out",
+                records[i].record.id
+            ),
+            path: records[i].path.clone(),
+            line: records[i].line,
+        });
+    }
+    drop((by_id, seq));
+    let mut dropped = dropped.into_iter();
+    records.retain(|_| !dropped.next().unwrap_or(false));
+    loaded.records = records;
     loaded.problems = problems;
     // ids are unique by now: an unstable sort needs no buffer of half the records
     loaded
@@ -1100,6 +1134,41 @@ mod tests {
         assert_eq!(loaded.problems[0].line, Some(3));
         assert!(loaded.problems[0].message.contains("duplicate record id"));
         assert!(loaded.problems[0].to_string().contains("b.jsonl:3: "));
+    }
+
+    #[test]
+    fn of_equal_ids_the_first_in_file_order_is_kept_whatever_the_file_kind() {
+        // `a.jsonl` sorts before `b.json`: its line is first, and a third
+        // copy in `c.json` names that line too
+        let dir = tempfile::tempdir().unwrap();
+        let a = good();
+        let mut other = good();
+        other["id"] = "other".into();
+        let mut third = good();
+        third["repetition"] = 3.into();
+        std::fs::write(dir.path().join("a.jsonl"), format!("{other}\n{a}\n")).unwrap();
+        std::fs::write(dir.path().join("b.json"), a.to_string()).unwrap();
+        std::fs::write(dir.path().join("c.json"), third.to_string()).unwrap();
+        let loaded = load(&[dir.path().to_path_buf()]).unwrap();
+        let kept: Vec<_> = loaded
+            .records
+            .iter()
+            .map(|f| (f.record.id.as_str(), f.line))
+            .collect();
+        assert_eq!(
+            kept,
+            [
+                ("demo.disk.dd-write-8k-dsync.r1", Some(2)),
+                ("other", Some(1))
+            ]
+        );
+        let named: Vec<String> = loaded.problems.iter().map(|p| p.to_string()).collect();
+        assert_eq!(named.len(), 2);
+        for (problem, file) in named.iter().zip(["b.json", "c.json"]) {
+            let first = format!("first seen in `{}:2`", dir.path().join("a.jsonl").display());
+            assert!(problem.contains(file), "{problem}");
+            assert!(problem.contains(&first), "{problem}");
+        }
     }
 
     #[test]
