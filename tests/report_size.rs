@@ -208,3 +208,51 @@ fn an_offering_with_thousands_of_runs_lists_them_on_bounded_pages() {
         .unwrap();
     assert!(bytes < 2 << 20, "{largest} is {bytes} bytes");
 }
+
+#[test]
+fn a_value_table_of_many_configurations_shows_its_first_rows_and_links_to_the_whole() {
+    // 120 configurations of one test: value.html shows the 50 cheapest and
+    // links to a page of all 120, whose links lead to real pages
+    let found: Vec<Found> = (0..120u32)
+        .map(|o| Found {
+            path: format!("{o}.json").into(),
+            line: None,
+            record: record(
+                &format!("wide.o{o:03}.r1"),
+                "wide",
+                "Provider",
+                &format!("Volume {o:03}"),
+                Some(0.05 + f64::from(o) * 0.001),
+                "fio-randread-4k-qd64",
+                1,
+                &[("read_iops", 1000.0 + f64::from(o) * 7.0, "IOPS")],
+            ),
+        })
+        .collect();
+    let site = build_site(&found, &[], &Options::default()).unwrap();
+    let text = |p: &str| String::from_utf8_lossy(&site.files[p]).to_string();
+    let value = text("value.html");
+    let rows_of = |page: &str| page.matches("<tr class=").count();
+    assert_eq!(rows_of(&value), 50);
+    assert!(value.contains("Volume 049<") && !value.contains("Volume 050<"));
+    assert!(value.contains(
+        "<p>70 more configurations: <a href=\"value/wide/fio-randread-4k-qd64--read-iops.html\">the whole table</a>.</p>"
+    ));
+    let whole = text("value/wide/fio-randread-4k-qd64--read-iops.html");
+    assert_eq!(rows_of(&whole), 120);
+    assert!(whole.contains("Volume 119<"));
+    for href in whole
+        .split("href=\"../../")
+        .skip(1)
+        .filter_map(|s| s.split('"').next())
+        .filter(|h| h.ends_with(".html"))
+    {
+        let target = href.split('#').next().unwrap_or(href);
+        assert!(site.files.contains_key(target), "broken link {href}");
+    }
+    // a table of at most 50 rows has no page of its own
+    assert!(!site
+        .files
+        .keys()
+        .any(|k| k.starts_with("value/") && !k.starts_with("value/wide/")));
+}

@@ -44,6 +44,10 @@ pub struct ValueRowView {
     pub steady: String,
 }
 
+/// Rows a value table shows on `value.html`; a longer one links to a page
+/// of its own, so that the page stays small with hundreds of configurations.
+pub const TABLE_ROWS_SHOWN: usize = 50;
+
 /// One test and metric on `value.html`.
 #[derive(Clone, Debug, Default)]
 pub struct ValueTableView {
@@ -62,6 +66,10 @@ pub struct ValueTableView {
     /// Whether a row has a burst (a burst column).
     pub has_burst: bool,
     pub rows: Vec<ValueRowView>,
+    /// `450 more configurations` when the rows are the first of a long
+    /// table, which `whole` links to; empty otherwise.
+    pub more: String,
+    pub whole: Link,
     pub chart: ChartView,
     pub has_chart: bool,
 }
@@ -232,6 +240,7 @@ pub(super) fn build(ctx: PageCtx, site: &mut Site) -> Result<()> {
     .into_iter();
     let mut slugged = slugged.into_iter().peekable();
     let mut studies = Vec::new();
+    let mut whole_pages = Vec::new();
     for sv in &ctx.analysis.values {
         let sslug = ctx.paths.study_slug(&sv.study).to_string();
         let mut tables = Vec::new();
@@ -252,75 +261,29 @@ pub(super) fn build(ctx: PageCtx, site: &mut Site) -> Result<()> {
                         .find_map(|r| r.price.as_ref().map(|p| p.currency.clone()))
                 })
                 .unwrap_or_else(|| "USD".into());
-            let mut rows: Vec<ValueRowView> = t
-                .rows
-                .iter()
-                .map(|r| ValueRowView {
-                    offering: ctx.link(
-                        &r.offering,
-                        &ctx.paths.offering_page(&sv.study, &r.offering),
+            let mut rows = row_views(ctx, sv, t, &currency);
+            // a long table: value.html shows its first rows (in cost order)
+            // and links to a page with all of them
+            let (more, whole) = if rows.len() > TABLE_ROWS_SHOWN {
+                let href = format!("value/{sslug}/{tslug}--{mslug}.html");
+                whole_pages.push((sv, t, currency.clone(), href.clone()));
+                let more = rows.len() - TABLE_ROWS_SHOWN;
+                rows.truncate(TABLE_ROWS_SHOWN);
+                (
+                    format!(
+                        "{} more {}",
+                        format::whole(more as u64),
+                        if more == 1 {
+                            "configuration"
+                        } else {
+                            "configurations"
+                        }
                     ),
-                    median: format::value(r.median, t.unit),
-                    price_ratio: r.price_ratio.map(format::ratio).unwrap_or_default(),
-                    basis: match r.price_basis {
-                        Some(value::PriceBasis::Monthly) => "monthly".into(),
-                        Some(value::PriceBasis::PerGb) => "per GB".into(),
-                        None => String::new(),
-                    },
-                    performance_ratio: r.performance_ratio.map(format::ratio).unwrap_or_default(),
-                    value_ratio: r.value_ratio.map(format::ratio_data).unwrap_or_default(),
-                    // the ratios have columns of their own: the verdict in words
-                    verdict: r
-                        .verdict_text()
-                        .or_else(|| r.no_verdict.clone())
-                        .unwrap_or_default(),
-                    class: verdict_class(r.verdict),
-                    monthly: monthly_text(sv, &r.offering),
-                    per_cost: r
-                        .per_cost
-                        .map(|v| {
-                            let shown = format::value(v, t.unit);
-                            // the column is headed with the baseline's currency
-                            match &r.price {
-                                Some(p) if p.currency != currency => {
-                                    format!("{shown} per {}", p.currency)
-                                }
-                                _ => shown,
-                            }
-                        })
-                        .unwrap_or_default(),
-                    burst: r
-                        .burst
-                        .as_ref()
-                        .map(|b| {
-                            let mut text =
-                                format!("{} {}", format::value(b.level, t.unit), b.while_words());
-                            if let Some(p) = b.performance_ratio {
-                                text.push_str(&format!(": {}", format::ratio(p)));
-                            }
-                            if let Some(v) = b.value_ratio {
-                                text.push_str(&format!(", value {}", format::ratio_data(v)));
-                            }
-                            text
-                        })
-                        .unwrap_or_default(),
-                    steady: r
-                        .steady
-                        .as_ref()
-                        .map(value::Steady::text)
-                        .unwrap_or_default(),
-                })
-                .collect();
-            // a timed test's configurations without a timeline: named, not compared
-            rows.extend(t.unmeasured.iter().map(|u| ValueRowView {
-                offering: ctx.link(
-                    &u.offering,
-                    &ctx.paths.offering_page(&sv.study, &u.offering),
-                ),
-                verdict: u.reason.clone(),
-                monthly: monthly_text(sv, &u.offering),
-                ..ValueRowView::default()
-            }));
+                    ctx.link("the whole table", &href),
+                )
+            } else {
+                (String::new(), Link::default())
+            };
             tables.push(ValueTableView {
                 anchor: format!("{sslug}--{tslug}--{mslug}"),
                 test: ctx.link(&t.test, &ctx.paths.test_page(&sv.study, &t.test)),
@@ -345,6 +308,8 @@ pub(super) fn build(ctx: PageCtx, site: &mut Site) -> Result<()> {
                 is_sustained: t.is_sustained(),
                 has_burst: t.rows.iter().any(|r| r.burst.is_some()),
                 rows,
+                more,
+                whole,
                 has_chart: chart.is_some(),
                 chart: chart.unwrap_or_default(),
             });
@@ -382,5 +347,126 @@ pub(super) fn build(ctx: PageCtx, site: &mut Site) -> Result<()> {
         ),
         studies,
     };
-    render(site, "value.html".into(), &page)
+    render(site, "value.html".into(), &page)?;
+    // value/<study>/<test>--<metric>.html: the long tables whole
+    let nested = ctx.at("../../");
+    for (sv, t, currency, href) in whole_pages {
+        let human = human_name(&t.metric);
+        let page = WholeTablePage {
+            page: nested.meta(
+                format!("{}: {human}, value in {}", t.test, sv.study),
+                vec![
+                    nested.link("Overview", "index.html"),
+                    nested.link("Value", "value.html"),
+                    nested.link(
+                        &sv.study,
+                        &format!("value.html#study-{}", ctx.paths.study_slug(&sv.study)),
+                    ),
+                ],
+            ),
+            test: nested.link(&t.test, &ctx.paths.test_page(&sv.study, &t.test)),
+            study: nested.link(&sv.study, &ctx.paths.study_page(&sv.study)),
+            baseline: baseline_text(sv),
+            t: ValueTableView {
+                direction: direction(t.unit.higher_is_better()).to_string(),
+                per_cost_label: format!("per {currency} per month"),
+                is_sustained: t.is_sustained(),
+                has_burst: t.rows.iter().any(|r| r.burst.is_some()),
+                rows: row_views(nested, sv, t, &currency),
+                ..ValueTableView::default()
+            },
+        };
+        render(site, href, &page)?;
+    }
+    Ok(())
+}
+
+/// A value table too long for `value.html`, whole.
+#[derive(Template, Debug)]
+#[template(path = "value_table.html")]
+pub struct WholeTablePage {
+    pub page: PageMeta,
+    pub test: Link,
+    pub study: Link,
+    pub baseline: String,
+    pub t: ValueTableView,
+}
+
+/// The rows of one value table as a page at `ctx`'s depth shows them.
+fn row_views(
+    ctx: PageCtx,
+    sv: &value::StudyValue,
+    t: &ValueTable,
+    currency: &str,
+) -> Vec<ValueRowView> {
+    let mut rows: Vec<ValueRowView> = t
+        .rows
+        .iter()
+        .map(|r| ValueRowView {
+            offering: ctx.link(
+                &r.offering,
+                &ctx.paths.offering_page(&sv.study, &r.offering),
+            ),
+            median: format::value(r.median, t.unit),
+            price_ratio: r.price_ratio.map(format::ratio).unwrap_or_default(),
+            basis: match r.price_basis {
+                Some(value::PriceBasis::Monthly) => "monthly".into(),
+                Some(value::PriceBasis::PerGb) => "per GB".into(),
+                None => String::new(),
+            },
+            performance_ratio: r.performance_ratio.map(format::ratio).unwrap_or_default(),
+            value_ratio: r.value_ratio.map(format::ratio_data).unwrap_or_default(),
+            // the ratios have columns of their own: the verdict in words
+            verdict: r
+                .verdict_text()
+                .or_else(|| r.no_verdict.clone())
+                .unwrap_or_default(),
+            class: verdict_class(r.verdict),
+            monthly: monthly_text(sv, &r.offering),
+            per_cost: r
+                .per_cost
+                .map(|v| {
+                    let shown = format::value(v, t.unit);
+                    // the column is headed with the baseline's currency
+                    match &r.price {
+                        Some(p) if p.currency != currency => {
+                            format!("{shown} per {}", p.currency)
+                        }
+                        _ => shown,
+                    }
+                })
+                .unwrap_or_default(),
+            burst: r
+                .burst
+                .as_ref()
+                .map(|b| {
+                    let mut text =
+                        format!("{} {}", format::value(b.level, t.unit), b.while_words());
+                    if let Some(p) = b.performance_ratio {
+                        text.push_str(&format!(": {}", format::ratio(p)));
+                    }
+                    if let Some(v) = b.value_ratio {
+                        text.push_str(&format!(", value {}", format::ratio_data(v)));
+                    }
+                    text
+                })
+                .unwrap_or_default(),
+            steady: r
+                .steady
+                .as_ref()
+                .map(value::Steady::text)
+                .unwrap_or_default(),
+        })
+        .collect();
+    // a timed test's configurations without a timeline: named, not compared
+    rows.extend(t.unmeasured.iter().map(|u| ValueRowView {
+        offering: ctx.link(
+            &u.offering,
+            &ctx.paths.offering_page(&sv.study, &u.offering),
+        ),
+        verdict: u.reason.clone(),
+        monthly: monthly_text(sv, &u.offering),
+        ..ValueRowView::default()
+    }));
+    rows
 }
