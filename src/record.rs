@@ -66,7 +66,8 @@ pub struct Record {
     #[serde(default)]
     pub metrics: BTreeMap<String, Metric>,
     /// The tool's own output, kept so every number can be traced back.
-    #[serde(default)]
+    // read through `ingest`, which can check it without keeping it
+    #[serde(default, deserialize_with = "crate::ingest::raw_output")]
     pub raw: Option<Raw>,
     /// Per-second series of a time-based test, when the tool logged them;
     /// absent otherwise (optional, so the schema stays `diskdash.record/1`).
