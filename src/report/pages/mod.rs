@@ -388,9 +388,10 @@ pub fn build(
     })?;
     // runs/<id>.html
     let runs = ctx.at("../");
+    let details = Details::new(&a.records);
     in_parallel(&a.records, site, |r, site| {
         let raw = whole(r)?;
-        run::build(runs, r, raw, site)
+        run::build(runs, r, raw, &details, site)
     })?;
     Ok(())
 }
@@ -453,8 +454,53 @@ fn held_once<'r, T: 'r>(items: impl Iterator<Item = &'r std::sync::Arc<T>>) -> V
 }
 
 fn host_pairs(records: &[&Record]) -> Vec<Pair> {
-    let records = held_once(records.iter().map(|r| &r.host));
-    let records = &records[..];
+    host_rows(&held_once(records.iter().map(|r| &r.host)))
+}
+
+fn target_pairs(records: &[&Record]) -> Vec<Pair> {
+    target_rows(&held_once(records.iter().map(|r| &r.target)))
+}
+
+/// The host and target tables of each copy the records hold, by address:
+/// a run page shows its record's, made once for all the runs that share it.
+#[derive(Default)]
+struct Details {
+    hosts: std::collections::HashMap<usize, Vec<Pair>>,
+    targets: std::collections::HashMap<usize, Vec<Pair>>,
+}
+
+impl Details {
+    fn new(records: &[&Record]) -> Details {
+        let mut d = Details::default();
+        for h in held_once(records.iter().map(|r| &r.host)) {
+            d.hosts
+                .insert(std::ptr::from_ref(h) as usize, host_rows(&[h]));
+        }
+        for t in held_once(records.iter().map(|r| &r.target)) {
+            d.targets
+                .insert(std::ptr::from_ref(t) as usize, target_rows(&[t]));
+        }
+        d
+    }
+
+    /// The host table of one record.
+    fn host(&self, r: &Record) -> std::borrow::Cow<'_, [Pair]> {
+        match self.hosts.get(&(std::ptr::from_ref(&*r.host) as usize)) {
+            Some(rows) => rows.into(),
+            None => host_pairs(&[r]).into(),
+        }
+    }
+
+    /// The target table of one record.
+    fn target(&self, r: &Record) -> std::borrow::Cow<'_, [Pair]> {
+        match self.targets.get(&(std::ptr::from_ref(&*r.target) as usize)) {
+            Some(rows) => rows.into(),
+            None => target_pairs(&[r]).into(),
+        }
+    }
+}
+
+fn host_rows(records: &[&crate::record::Host]) -> Vec<Pair> {
     let p = |k: &str, v: String| Pair {
         key: k.into(),
         value: v,
@@ -480,9 +526,7 @@ fn host_pairs(records: &[&Record]) -> Vec<Pair> {
     ]
 }
 
-fn target_pairs(records: &[&Record]) -> Vec<Pair> {
-    let records = held_once(records.iter().map(|r| &r.target));
-    let records = &records[..];
+fn target_rows(records: &[&crate::record::Target]) -> Vec<Pair> {
     let p = |k: &str, v: String| Pair {
         key: k.into(),
         value: v,
