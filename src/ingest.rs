@@ -375,20 +375,41 @@ fn read_file(path: &Path, keep_raw: bool) -> Vec<std::result::Result<Found, Prob
     let lines = path.extension().and_then(|e| e.to_str()) == Some("jsonl");
     // a record holds at most 4 MiB of tool output: anything far larger is
     // not one, and reading it would cost its size in memory several times
-    if let Ok(m) = std::fs::metadata(path) {
-        if !lines && m.len() > MAX_RECORD_BYTES {
-            return vec![Err(problem(
+    let too_large = |len: u64| {
+        (!lines && len > MAX_RECORD_BYTES).then(|| {
+            vec![Err(problem(
                 None,
                 format!(
-                    "{} bytes, larger than any record diskdash writes (at most {MAX_RECORD_BYTES}); left out unread",
-                    m.len()
+                    "{len} bytes, larger than any record diskdash writes (at most {MAX_RECORD_BYTES}); left out unread"
                 ),
-            ))];
+            ))]
+        })
+    };
+    // the size from the open file: one look-up of the path, not two
+    let read = std::fs::File::open(path).and_then(|mut file| {
+        use std::io::Read;
+        let len = file.metadata().map(|m| m.len()).ok();
+        if let Some(refused) = len.and_then(too_large) {
+            return Ok(Err(refused));
         }
-    }
-    let text = match std::fs::read(path) {
-        Err(e) => return vec![Err(problem(None, format!("cannot read: {e}")))],
-        Ok(bytes) => match String::from_utf8(bytes) {
+        let mut bytes = Vec::new();
+        bytes.try_reserve_exact(len.unwrap_or(0) as usize).ok();
+        file.read_to_end(&mut bytes).map(|_| Ok(bytes))
+    });
+    let text = match read {
+        Ok(Err(refused)) => return refused,
+        Err(e) => {
+            // as when the size was looked up first: a file too large is
+            // named so, readable or not
+            if let Some(refused) = std::fs::metadata(path)
+                .ok()
+                .and_then(|m| too_large(m.len()))
+            {
+                return refused;
+            }
+            return vec![Err(problem(None, format!("cannot read: {e}")))];
+        }
+        Ok(Ok(bytes)) => match String::from_utf8(bytes) {
             Ok(t) => t,
             Err(_) => {
                 return vec![Err(problem(
