@@ -386,7 +386,7 @@ fn read_file(path: &Path, keep_raw: bool) -> Vec<std::result::Result<Found, Prob
         })
     };
     // the size from the open file: one look-up of the path, not two
-    let read = std::fs::File::open(path).and_then(|mut file| {
+    let read = std::fs::File::open(path).and_then(|file| {
         use std::io::Read;
         let len = file.metadata().map(|m| m.len()).ok();
         if let Some(refused) = len.and_then(too_large) {
@@ -394,7 +394,10 @@ fn read_file(path: &Path, keep_raw: bool) -> Vec<std::result::Result<Found, Prob
         }
         let mut bytes = Vec::new();
         bytes.try_reserve_exact(len.unwrap_or(0) as usize).ok();
-        file.read_to_end(&mut bytes).map(|_| Ok(bytes))
+        // through `take`: a `File` would look its size up once more
+        file.take(u64::MAX)
+            .read_to_end(&mut bytes)
+            .map(|_| Ok(bytes))
     });
     let text = match read {
         Ok(Err(refused)) => return refused,
