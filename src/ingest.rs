@@ -649,10 +649,10 @@ fn may_repeat_a_key(text: &[u8]) -> bool {
 /// Reads the structure between two strings or openings: closes containers
 /// at each `}` or `]` (dropping an object's keys); returns whether
 /// anything closed, and whether the last of it was a `,`.
-fn scan_structure<'t>(
+fn scan_structure(
     between: &[u8],
     open: &mut Vec<Option<usize>>,
-    keys: &mut Vec<&'t [u8]>,
+    keys: &mut Vec<&[u8]>,
 ) -> (bool, bool) {
     let mut closing = false;
     let mut comma = false;
