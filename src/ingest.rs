@@ -136,7 +136,7 @@ pub fn load_with(paths: &[PathBuf], keep_raw: bool) -> Result<Loaded> {
     let read: Vec<FileRead> = files
         .par_iter()
         .map(|file| {
-            let mut items = read_file(file);
+            let mut items = read_file(file, keep_raw);
             if items.len() == 1 {
                 FileRead::One(strip(items.remove(0)))
             } else {
@@ -398,8 +398,9 @@ fn walk_records(path: &Path) -> Walk {
 }
 
 /// Reads one file: a `*.jsonl` file gives one result per non-empty line,
-/// anything else is one JSON record.
-fn read_file(path: &Path) -> Vec<std::result::Result<Found, Problem>> {
+/// anything else is one JSON record (held without its `raw` output unless
+/// `keep_raw`; the lines of a `*.jsonl` file keep theirs).
+fn read_file(path: &Path, keep_raw: bool) -> Vec<std::result::Result<Found, Problem>> {
     let problem = |line: Option<usize>, message: String| Problem {
         path: path.to_path_buf(),
         line,
@@ -408,20 +409,44 @@ fn read_file(path: &Path) -> Vec<std::result::Result<Found, Problem>> {
     let lines = path.extension().and_then(|e| e.to_str()) == Some("jsonl");
     // a record holds at most 4 MiB of tool output: anything far larger is
     // not one, and reading it would cost its size in memory several times
-    if let Ok(m) = std::fs::metadata(path) {
-        if !lines && m.len() > MAX_RECORD_BYTES {
-            return vec![Err(problem(
+    let too_large = |len: u64| {
+        (!lines && len > MAX_RECORD_BYTES).then(|| {
+            vec![Err(problem(
                 None,
                 format!(
-                    "{} bytes, larger than any record diskdash writes (at most {MAX_RECORD_BYTES}); left out unread",
-                    m.len()
+                    "{len} bytes, larger than any record diskdash writes (at most {MAX_RECORD_BYTES}); left out unread"
                 ),
-            ))];
+            ))]
+        })
+    };
+    // the size from the open file: one look-up of the path, not two
+    let read = std::fs::File::open(path).and_then(|file| {
+        use std::io::Read;
+        let len = file.metadata().map(|m| m.len()).ok();
+        if let Some(refused) = len.and_then(too_large) {
+            return Ok(Err(refused));
         }
-    }
-    let text = match std::fs::read(path) {
-        Err(e) => return vec![Err(problem(None, format!("cannot read: {e}")))],
-        Ok(bytes) => match String::from_utf8(bytes) {
+        let mut bytes = Vec::new();
+        bytes.try_reserve_exact(len.unwrap_or(0) as usize).ok();
+        // through `take`: a `File` would look its size up once more
+        file.take(u64::MAX)
+            .read_to_end(&mut bytes)
+            .map(|_| Ok(bytes))
+    });
+    let text = match read {
+        Ok(Err(refused)) => return refused,
+        Err(e) => {
+            // as when the size was looked up first: a file too large is
+            // named so, readable or not
+            if let Some(refused) = std::fs::metadata(path)
+                .ok()
+                .and_then(|m| too_large(m.len()))
+            {
+                return refused;
+            }
+            return vec![Err(problem(None, format!("cannot read: {e}")))];
+        }
+        Ok(Ok(bytes)) => match String::from_utf8(bytes) {
             Ok(t) => t,
             Err(_) => {
                 return vec![Err(problem(
@@ -432,7 +457,7 @@ fn read_file(path: &Path) -> Vec<std::result::Result<Found, Problem>> {
         },
     };
     if !lines {
-        return vec![parse_record(&text)
+        return vec![parse_record_with(&text, keep_raw)
             .map(|record| Found {
                 path: path.to_path_buf(),
                 line: None,
@@ -471,18 +496,99 @@ pub const MAX_RECORD_BYTES: u64 = 64 << 20;
 
 /// Parses and validates one record's JSON text; the error says what is wrong.
 pub fn parse_record(text: &str) -> std::result::Result<Record, String> {
+    parse_record_with(text, true)
+}
+
+std::thread_local! {
+    /// Whether records parsed on this thread leave out their `raw` output
+    /// (see [`raw_output`]).
+    static SKIP_RAW: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// How a record's `raw` output is read (`Record::raw`): in full, or, while
+/// [`parse_record_with`] is told not to keep it, checked to be what it must
+/// be (the fields of [`crate::record::Raw`], strings left undecoded) and
+/// left out. Generic over how the record holds it.
+pub fn raw_output<'de, D, T>(d: D) -> std::result::Result<Option<T>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: serde::Deserialize<'de>,
+{
+    use serde::Deserialize;
+    if SKIP_RAW.with(std::cell::Cell::get) {
+        Option::<RawShape>::deserialize(d).map(|_| None)
+    } else {
+        Option::<T>::deserialize(d)
+    }
+}
+
+/// The fields of [`crate::record::Raw`], in its order and of its kinds,
+/// accepting exactly what it accepts; the texts are stepped over, not
+/// decoded or kept.
+#[derive(serde::Deserialize)]
+#[allow(dead_code)]
+struct RawShape<'a> {
+    #[serde(default, borrow)]
+    stdout: Option<Text<'a>>,
+    #[serde(default, borrow)]
+    stderr: Option<Text<'a>>,
+    #[serde(default)]
+    exit_code: Option<i32>,
+    #[serde(default)]
+    truncated: bool,
+    #[serde(default)]
+    stdout_bytes: Option<u64>,
+    #[serde(default)]
+    stderr_bytes: Option<u64>,
+}
+
+/// A JSON string, as written (escapes and all): what a `String` accepts,
+/// without decoding it.
+struct Text<'a>(#[allow(dead_code)] &'a serde_json::value::RawValue);
+
+impl<'de: 'a, 'a> serde::Deserialize<'de> for Text<'a> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        let raw = <&'a serde_json::value::RawValue>::deserialize(d)?;
+        if raw.get().starts_with('"') {
+            Ok(Text(raw))
+        } else {
+            Err(serde::de::Error::custom("expected a string"))
+        }
+    }
+}
+
+/// [`parse_record`], which without `keep_raw` checks the record's `raw`
+/// output but leaves it out of the record (see [`load_with`]).
+fn parse_record_with(text: &str, keep_raw: bool) -> std::result::Result<Record, String> {
+    /// Sets [`SKIP_RAW`] for as long as it lives.
+    struct Skip(bool);
+    impl Drop for Skip {
+        fn drop(&mut self) {
+            SKIP_RAW.with(|s| s.set(self.0));
+        }
+    }
+    let _restore = Skip(SKIP_RAW.with(|s| s.replace(!keep_raw)));
+    parse_checked(text)
+}
+
+fn parse_checked(text: &str) -> std::result::Result<Record, String> {
     if text.starts_with('\u{feff}') {
         return Err("starts with a byte order mark (BOM); save it as UTF-8 without a BOM".into());
     }
-    // serde_json keeps the last of two equal keys: which one a reader sees
-    // must not depend on that
-    serde_json::from_str::<NoDuplicateKeys>(text)
-        .map_err(|e| format!("not valid JSON ({e}); expected a diskdash record"))?;
     // the one parse a good record gets: straight into the typed record
     let record = match serde_json::from_str::<Record>(text) {
         Ok(record) => record,
-        Err(_) => return Err(explain(text)),
+        Err(_) => {
+            no_duplicate_keys(text)?;
+            return Err(explain(text));
+        }
     };
+    // serde_json keeps the last of two equal keys: which one a reader sees
+    // must not depend on that. The text is valid JSON by now, and a scan of
+    // its keys alone tells most records apart from those to check in full.
+    if may_repeat_a_key(text.as_bytes()) {
+        no_duplicate_keys(text)?;
+    }
     check_schema(record.schema)?;
     let problems = validate(&record);
     if problems.is_empty() {
@@ -492,9 +598,119 @@ pub fn parse_record(text: &str) -> std::result::Result<Record, String> {
     }
 }
 
+/// Fails, saying where, when `text` is not valid JSON or holds an object
+/// with one key twice.
+fn no_duplicate_keys(text: &str) -> std::result::Result<(), String> {
+    serde_json::from_str::<NoDuplicateKeys>(text)
+        .map(|_| ())
+        .map_err(|e| format!("not valid JSON ({e}); expected a diskdash record"))
+}
+
+/// Whether an object in `text`, valid JSON, may hold one key twice: `false`
+/// only when no object does. Keys are compared as written, so a key with an
+/// escape, or an object of very many keys, counts as a maybe (for
+/// [`no_duplicate_keys`] to decide); strings are skipped, never decoded.
+fn may_repeat_a_key(text: &[u8]) -> bool {
+    /// Past this many keys in one object, comparing each with all before
+    /// it is left to the full check.
+    const MANY: usize = 64;
+    // the keys of every open object, innermost last; `open[i]` is where the
+    // keys of the i-th open container start (`None` for an array)
+    let mut keys: Vec<&[u8]> = Vec::new();
+    let mut open: Vec<Option<usize>> = Vec::new();
+    let mut key_next = false;
+    let mut i = 0;
+    while let Some(n) = memchr::memchr3(b'"', b'{', b'[', &text[i..]) {
+        let at = i + n;
+        // between two strings, only structure: close what closes first
+        let (closing, was_comma) = scan_structure(&text[i..at], &mut open, &mut keys);
+        if closing {
+            key_next = false;
+        }
+        if was_comma {
+            key_next = matches!(open.last(), Some(Some(_)));
+        }
+        match text[at] {
+            b'{' => {
+                open.push(Some(keys.len()));
+                key_next = true;
+                i = at + 1;
+            }
+            b'[' => {
+                open.push(None);
+                key_next = false;
+                i = at + 1;
+            }
+            _ => {
+                // a string: find its closing quote, stepping over escapes
+                let start = at + 1;
+                let mut j = start;
+                let mut escaped = false;
+                loop {
+                    match memchr::memchr2(b'"', b'\\', &text[j..]) {
+                        None => return true,
+                        Some(n) if text[j + n] == b'\\' => {
+                            escaped = true;
+                            j += n + 2;
+                            if j > text.len() {
+                                return true;
+                            }
+                        }
+                        Some(n) => {
+                            j += n;
+                            break;
+                        }
+                    }
+                }
+                if key_next {
+                    let Some(Some(first)) = open.last().copied() else {
+                        return true;
+                    };
+                    let key = &text[start..j];
+                    if escaped || keys.len() - first >= MANY || keys[first..].contains(&key) {
+                        return true;
+                    }
+                    keys.push(key);
+                    key_next = false;
+                }
+                i = j + 1;
+            }
+        }
+    }
+    false
+}
+
+/// Reads the structure between two strings or openings: closes containers
+/// at each `}` or `]` (dropping an object's keys); returns whether
+/// anything closed, and whether the last of it was a `,`.
+fn scan_structure(
+    between: &[u8],
+    open: &mut Vec<Option<usize>>,
+    keys: &mut Vec<&[u8]>,
+) -> (bool, bool) {
+    let mut closing = false;
+    let mut comma = false;
+    for &b in between {
+        match b {
+            b'}' | b']' => {
+                if let Some(Some(first)) = open.pop() {
+                    keys.truncate(first);
+                }
+                closing = true;
+                comma = false;
+            }
+            b',' => comma = true,
+            _ => {}
+        }
+    }
+    (closing, comma)
+}
+
 /// Why `text`, valid JSON without duplicate keys, is not a record: the
 /// slower path, through a `Value`, that names the schema or the field.
 fn explain(text: &str) -> String {
+    // the record in full, as a reader that keeps its output sees it
+    SKIP_RAW.with(|s| s.set(false));
     let value: serde_json::Value = match serde_json::from_str(text) {
         Ok(v) => v,
         Err(e) => return format!("not valid JSON ({e}); expected a diskdash record"),
@@ -1097,6 +1313,121 @@ mod tests {
         for (edit, expected) in cases {
             let msg = problem_with(edit);
             assert!(msg.contains(expected), "{msg:?} lacks {expected:?}");
+        }
+    }
+
+    #[test]
+    fn the_key_scan_finds_every_repeated_key() {
+        let repeats = [
+            r#"{"a":1,"a":2}"#,
+            r#"{"x":[{"b":1}],"y":{"c":{"d":1,"d":2}}}"#,
+            r#"[{"a":1},{"b":[1,{"c":1,"c":2}]}]"#,
+            r#"{"x":{"a":1},"y":"}","y":2}"#,
+            r#"{"a":"x\"y","a":{}}"#,
+        ];
+        for text in repeats {
+            assert!(may_repeat_a_key(text.as_bytes()), "{text}");
+            assert!(no_duplicate_keys(text)
+                .unwrap_err()
+                .contains("duplicate key"));
+        }
+        let distinct = [
+            r#"{"a":1,"b":2}"#,
+            r#"[{"a":1},{"a":2}]"#,
+            r#"{"x":{"a":1},"a":{"x":[{"a":1}]}}"#,
+            r#"{"s":"{\"s\":1,\"s\":2}","t":["{","[","\\"],"u":{}}"#,
+            r#"{"a":[],"b":[[],{}],"c":null}"#,
+        ];
+        for text in distinct {
+            assert!(!may_repeat_a_key(text.as_bytes()), "{text}");
+            assert!(no_duplicate_keys(text).is_ok());
+        }
+        assert!(!may_repeat_a_key(good().to_string().as_bytes()));
+        // keys with escapes, and objects of very many keys, go to the full check
+        assert!(may_repeat_a_key(br#"{"\u0061":1,"b":2}"#));
+        let many: Vec<String> = (0..100).map(|i| format!("\"k{i}\":{i}")).collect();
+        let many = format!("{{{}}}", many.join(","));
+        assert!(may_repeat_a_key(many.as_bytes()));
+        assert!(no_duplicate_keys(&many).is_ok());
+    }
+
+    #[test]
+    fn a_key_twice_in_a_map_is_named() {
+        // maps (labels, metrics, parameters) would keep the last one silently
+        let text = good().to_string().replace(
+            r#""study":"demo""#,
+            r#""study":"demo","labels":{"a":"1","a":"2"}"#,
+        );
+        assert!(text.contains(r#""a":"1","a":"2""#));
+        let msg = parse_record(&text).unwrap_err();
+        assert!(
+            msg.starts_with("not valid JSON (duplicate key `a` at line 1"),
+            "{msg}"
+        );
+        assert_eq!(parse_record_with(&text, false).unwrap_err(), msg);
+    }
+
+    #[test]
+    fn raw_output_left_out_is_checked_as_when_kept() {
+        let whole = serde_json::json!({
+            "stdout": "{\"jobs\": []}\n", "stderr": "warn", "exit_code": 1,
+            "truncated": true, "stdout_bytes": 10, "stderr_bytes": 4
+        });
+        let with_raw = |raw: serde_json::Value| {
+            let mut v = good();
+            v["raw"] = raw;
+            v.to_string()
+        };
+        let text = with_raw(whole.clone());
+        let kept = parse_record(&text).unwrap();
+        assert_eq!(kept.raw.as_ref().unwrap().stdout_bytes, Some(10));
+        let left = parse_record_with(&text, false).unwrap();
+        assert_eq!(left.raw, None);
+        assert_eq!(left, Record { raw: None, ..kept });
+        // the flag does not outlive the parse
+        assert!(parse_record(&text).unwrap().raw.is_some());
+        // a wrong kind in any field of `Raw` is refused either way, in the
+        // same words: a field `Raw` gains must be checked here too
+        let fields = whole.as_object().unwrap();
+        assert_eq!(
+            fields.len(),
+            serde_json::to_value(schemars::schema_for!(crate::record::Raw)).unwrap()["properties"]
+                .as_object()
+                .unwrap()
+                .len()
+        );
+        let mut bad: Vec<serde_json::Value> = fields
+            .keys()
+            .map(|k| {
+                let mut w = whole.clone();
+                w[k] = serde_json::json!([]);
+                w
+            })
+            .collect();
+        bad.extend([
+            serde_json::json!("out"),
+            serde_json::json!(1),
+            serde_json::json!({"exit_code": 1e10}),
+            serde_json::json!({"stdout_bytes": -1}),
+            serde_json::json!(["a", "b", 0, false, null, null, "extra"]),
+        ]);
+        let mut texts: Vec<String> = bad.into_iter().map(with_raw).collect();
+        texts.push(with_raw("here".into()).replace(r#""here""#, r#"{"stdout":"a","stdout":"b"}"#));
+        for text in texts {
+            let msg = parse_record(&text).unwrap_err();
+            assert_eq!(parse_record_with(&text, false).unwrap_err(), msg, "{text}");
+        }
+        // and whatever `Raw` accepts is accepted either way
+        for raw in [
+            serde_json::Value::Null,
+            serde_json::json!({}),
+            serde_json::json!({"stdout": null, "other": [1, {"x": 2}]}),
+            serde_json::json!(["out", "err", 0]),
+        ] {
+            let text = with_raw(raw.clone());
+            let kept = parse_record(&text).unwrap();
+            let left = parse_record_with(&text, false).unwrap();
+            assert_eq!(left, Record { raw: None, ..kept }, "{raw}");
         }
     }
 

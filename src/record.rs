@@ -69,8 +69,9 @@ pub struct Record {
     #[serde(default)]
     pub metrics: Metrics,
     /// The tool's own output, kept so every number can be traced back.
-    #[serde(default)]
-    // boxed: a large build holds records without it (see `ingest::load_with`)
+    // boxed: a large build holds records without it (see `ingest::load_with`),
+    // and reads it through `ingest`, which can check it without keeping it
+    #[serde(default, deserialize_with = "crate::ingest::raw_output")]
     pub raw: Option<Box<Raw>>,
     /// Per-second series of a time-based test, when the tool logged them;
     /// absent otherwise (optional, so the schema stays `diskdash.record/1`).

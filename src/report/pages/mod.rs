@@ -388,9 +388,10 @@ pub fn build(
     })?;
     // runs/<id>.html
     let runs = ctx.at("../");
+    let details = Details::new(&a.records);
     in_parallel(&a.records, site, |r, site| {
         let raw = whole(r)?;
-        run::build(runs, r, raw, site)
+        run::build(runs, r, raw, &details, site)
     })?;
     Ok(())
 }
@@ -432,88 +433,130 @@ fn capped(mut values: Vec<String>) -> String {
     values.join(" / ")
 }
 
-/// Distinct values of a field over records, `unknown` where absent.
-fn distinct(records: &[&Record], f: impl Fn(&Record) -> Option<String>) -> String {
-    let vals: BTreeSet<String> = records
+/// Distinct values of a field over items (records, or their hosts or
+/// targets), `unknown` where absent.
+fn distinct<T>(items: &[&T], f: impl Fn(&T) -> Option<String>) -> String {
+    let vals: BTreeSet<String> = items
         .iter()
         .map(|r| f(r).unwrap_or_else(|| "unknown".into()))
         .collect();
     capped(vals.into_iter().collect())
 }
 
+/// Each of `items` once by where it is held: records share equal parts
+/// (`ingest` holds one copy of each), so that the values of a field are
+/// formatted once per copy instead of once per record.
+fn held_once<'r, T: 'r>(items: impl Iterator<Item = &'r std::sync::Arc<T>>) -> Vec<&'r T> {
+    let mut held: Vec<&T> = items.map(|a| &**a).collect();
+    held.sort_unstable_by_key(|t| std::ptr::from_ref(*t) as usize);
+    held.dedup_by(|a, b| std::ptr::eq(*a, *b));
+    held
+}
+
 fn host_pairs(records: &[&Record]) -> Vec<Pair> {
-    let p = |k: &str, v: String| Pair {
-        key: k.into(),
-        value: v,
-    };
-    vec![
-        p("CPU", distinct(records, |r| r.host.cpu_model.clone())),
-        p(
-            "CPUs",
-            distinct(records, |r| r.host.cpu_count.map(|c| c.to_string())),
-        ),
-        p(
-            "memory",
-            distinct(records, |r| r.host.memory_bytes.map(format::bytes)),
-        ),
-        p("kernel", distinct(records, |r| r.host.kernel.clone())),
-        p("OS", distinct(records, |r| r.host.os.clone())),
-        p("architecture", distinct(records, |r| r.host.arch.clone())),
-        p(
-            "virtualisation",
-            distinct(records, |r| r.host.virtualization.clone()),
-        ),
-        p(
-            "description",
-            distinct(records, |r| r.host.description.clone()),
-        ),
-    ]
+    host_rows(&held_once(records.iter().map(|r| &r.host)))
 }
 
 fn target_pairs(records: &[&Record]) -> Vec<Pair> {
+    target_rows(&held_once(records.iter().map(|r| &r.target)))
+}
+
+/// The host and target tables of each copy the records hold, by address:
+/// a run page shows its record's, made once for all the runs that share it.
+#[derive(Default)]
+struct Details {
+    hosts: std::collections::HashMap<usize, Vec<Pair>>,
+    targets: std::collections::HashMap<usize, Vec<Pair>>,
+}
+
+impl Details {
+    fn new(records: &[&Record]) -> Details {
+        let mut d = Details::default();
+        for h in held_once(records.iter().map(|r| &r.host)) {
+            d.hosts
+                .insert(std::ptr::from_ref(h) as usize, host_rows(&[h]));
+        }
+        for t in held_once(records.iter().map(|r| &r.target)) {
+            d.targets
+                .insert(std::ptr::from_ref(t) as usize, target_rows(&[t]));
+        }
+        d
+    }
+
+    /// The host table of one record.
+    fn host(&self, r: &Record) -> std::borrow::Cow<'_, [Pair]> {
+        match self.hosts.get(&(std::ptr::from_ref(&*r.host) as usize)) {
+            Some(rows) => rows.into(),
+            None => host_pairs(&[r]).into(),
+        }
+    }
+
+    /// The target table of one record.
+    fn target(&self, r: &Record) -> std::borrow::Cow<'_, [Pair]> {
+        match self.targets.get(&(std::ptr::from_ref(&*r.target) as usize)) {
+            Some(rows) => rows.into(),
+            None => target_pairs(&[r]).into(),
+        }
+    }
+}
+
+fn host_rows(records: &[&crate::record::Host]) -> Vec<Pair> {
     let p = |k: &str, v: String| Pair {
         key: k.into(),
         value: v,
     };
     vec![
-        p("path", distinct(records, |r| r.target.path.clone())),
+        p("CPU", distinct(records, |r| r.cpu_model.clone())),
         p(
-            "filesystem",
-            distinct(records, |r| r.target.fs_type.clone()),
+            "CPUs",
+            distinct(records, |r| r.cpu_count.map(|c| c.to_string())),
         ),
+        p(
+            "memory",
+            distinct(records, |r| r.memory_bytes.map(format::bytes)),
+        ),
+        p("kernel", distinct(records, |r| r.kernel.clone())),
+        p("OS", distinct(records, |r| r.os.clone())),
+        p("architecture", distinct(records, |r| r.arch.clone())),
+        p(
+            "virtualisation",
+            distinct(records, |r| r.virtualization.clone()),
+        ),
+        p("description", distinct(records, |r| r.description.clone())),
+    ]
+}
+
+fn target_rows(records: &[&crate::record::Target]) -> Vec<Pair> {
+    let p = |k: &str, v: String| Pair {
+        key: k.into(),
+        value: v,
+    };
+    vec![
+        p("path", distinct(records, |r| r.path.clone())),
+        p("filesystem", distinct(records, |r| r.fs_type.clone())),
         p(
             "mount options",
-            distinct(records, |r| r.target.mount_options.clone()),
+            distinct(records, |r| r.mount_options.clone()),
         ),
-        p(
-            "mount point",
-            distinct(records, |r| r.target.mount_point.clone()),
-        ),
-        p("device", distinct(records, |r| r.target.device.clone())),
+        p("mount point", distinct(records, |r| r.mount_point.clone())),
+        p("device", distinct(records, |r| r.device.clone())),
         p(
             "rotational",
             distinct(records, |r| {
-                r.target
-                    .rotational
+                r.rotational
                     .map(|b| if b { "yes" } else { "no" }.to_string())
             }),
         ),
-        p(
-            "scheduler",
-            distinct(records, |r| r.target.scheduler.clone()),
-        ),
+        p("scheduler", distinct(records, |r| r.scheduler.clone())),
         p(
             "size",
-            distinct(records, |r| r.target.size_bytes.map(format::bytes)),
+            distinct(records, |r| r.size_bytes.map(format::bytes)),
         ),
         p(
             "free at start",
-            distinct(records, |r| r.target.free_bytes.map(format::bytes)),
+            distinct(records, |r| r.free_bytes.map(format::bytes)),
         ),
-        p(
-            "description",
-            distinct(records, |r| r.target.description.clone()),
-        ),
+        p("description", distinct(records, |r| r.description.clone())),
     ]
 }
 

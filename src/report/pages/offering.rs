@@ -65,7 +65,12 @@ pub(super) fn build(ctx: PageCtx, study: &str, off: &OfferingData, site: &mut Si
             "offering",
             off.offering.clone().unwrap_or_else(|| "unknown".into()),
         ),
-        p("region", distinct(&records, |r| r.subject.region.clone())),
+        p(
+            "region",
+            distinct(&held_once(records.iter().map(|r| &r.subject)), |s| {
+                s.region.clone()
+            }),
+        ),
         p(
             "size",
             off.size_gb

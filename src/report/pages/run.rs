@@ -32,7 +32,7 @@ pub struct RunMetric {
 /// A page per record.
 #[derive(Template, Debug)]
 #[template(path = "run.html")]
-pub struct RunPage {
+pub struct RunPage<'a> {
     pub page: PageMeta,
     pub id: String,
     pub offering: Link,
@@ -46,8 +46,8 @@ pub struct RunPage {
     pub command: String,
     pub parameters: Vec<Pair>,
     pub subject: Vec<Pair>,
-    pub host: Vec<Pair>,
-    pub target: Vec<Pair>,
+    pub host: std::borrow::Cow<'a, [Pair]>,
+    pub target: std::borrow::Cow<'a, [Pair]>,
     pub metrics: Vec<RunMetric>,
     /// The record's timeline chart, when it kept one (the test page's file).
     pub timelines: Vec<super::timeline::TimelineView>,
@@ -61,11 +61,12 @@ fn opt(v: &Option<String>) -> String {
 }
 
 /// Builds the page of record `r`, whose tool output is `raw` (`r` may be
-/// held without it).
+/// held without it); its host and target tables are taken from `details`.
 pub(super) fn build(
     ctx: PageCtx,
     r: &Record,
     raw: Option<crate::record::Raw>,
+    details: &Details,
     site: &mut Site,
 ) -> Result<()> {
     let study = r.study();
@@ -190,23 +191,22 @@ pub(super) fn build(
         .unwrap_or_else(|| crate::tools::spec(r.test.tool).kind(&r.test.parameters));
     let tslug = ctx.paths.test_slug(study, &r.test.id).to_string();
     let timelines = super::timeline::charts(&ctx, site, &rec, &sslug, &tslug, kind);
+    let offering = {
+        let name = r.offering_name();
+        let page = ctx.paths.offering_page(study, &name);
+        ctx.link(name, &page)
+    };
     let page = RunPage {
         page: ctx.meta(
             format!("Run {}", r.id),
             vec![
                 ctx.link("Overview", "index.html"),
                 ctx.link(study, &format!("index.html#study-{sslug}")),
-                ctx.link(
-                    r.offering_name(),
-                    &ctx.paths.offering_page(study, &r.offering_name()),
-                ),
+                offering.clone(),
             ],
         ),
         id: r.id.clone(),
-        offering: ctx.link(
-            r.offering_name(),
-            &ctx.paths.offering_page(study, &r.offering_name()),
-        ),
+        offering,
         test: ctx.link(&r.test.id, &ctx.paths.test_page(study, &r.test.id)),
         status: r.status.name().into(),
         error: r.error.clone().unwrap_or_default(),
@@ -217,8 +217,8 @@ pub(super) fn build(
         command: r.test.command.clone().unwrap_or_default(),
         parameters,
         subject,
-        host: host_pairs(&rec),
-        target: target_pairs(&rec),
+        host: details.host(r),
+        target: details.target(r),
         metrics,
         timelines,
         stdout: page_excerpt(raw.stdout),
