@@ -210,7 +210,8 @@ fn an_offering_with_thousands_of_runs_lists_them_on_bounded_pages() {
 }
 
 #[test]
-fn a_value_table_of_many_configurations_shows_its_first_rows_and_links_to_the_whole() {
+fn value_tables_and_the_matrix_of_many_configurations_show_their_first_rows_and_say_where_the_rest_are(
+) {
     // 120 configurations of one test: value.html shows the 50 cheapest and
     // links to a page of all 120, whose links lead to real pages
     let found: Vec<Found> = (0..120u32)
@@ -250,6 +251,15 @@ fn a_value_table_of_many_configurations_shows_its_first_rows_and_links_to_the_wh
         let target = href.split('#').next().unwrap_or(href);
         assert!(site.files.contains_key(target), "broken link {href}");
     }
+    // the study's value matrix shows the first 100 and says where the rest are
+    let study = text("studies/wide.html");
+    assert_eq!(study.matches("<th scope=\"row\">").count(), 100);
+    assert!(
+        study.contains("Volume 099<")
+            && study.contains("<p>20 more configurations follow in cost order: ")
+    );
+    // its configurations table still lists every one
+    assert!(study.contains(">Volume 119</a>"));
     // a table of at most 50 rows has no page of its own
     assert!(!site
         .files

@@ -21,6 +21,11 @@ pub struct ConfigRow {
     pub is_baseline: bool,
 }
 
+/// Rows the value matrix shows; past them the page says how many more there
+/// are and where each one's verdicts are, so that it stays small with
+/// hundreds of configurations.
+pub const MATRIX_ROWS_SHOWN: usize = 100;
+
 /// `studies/<study>.html`.
 #[derive(Template, Debug)]
 #[template(path = "study.html")]
@@ -29,6 +34,9 @@ pub struct StudyPage {
     pub story: Story,
     /// Links to each configuration's page, in the matrix's row order.
     pub row_links: Vec<Link>,
+    /// `400 more configurations follow in cost order` when the matrix
+    /// shows only its first rows; empty otherwise.
+    pub matrix_more: String,
     /// Links to each column's test page.
     pub column_links: Vec<Link>,
     pub configs: Vec<ConfigRow>,
@@ -53,7 +61,7 @@ pub(super) fn build(
     };
     let story = story::tell(ctx.analysis, sv);
     let sslug = ctx.paths.study_slug(&sv.study).to_string();
-    let row_links = story
+    let mut row_links: Vec<Link> = story
         .matrix
         .rows
         .iter()
@@ -120,6 +128,25 @@ pub(super) fn build(
     let mut markdown = crate::report::export::study_md(&story, &images);
     markdown.extend(super::burst::markdown(&bursts).into_bytes());
     site.add(format!("data/{sslug}.md"), markdown);
+    // hundreds of configurations: the matrix shows the first (the Markdown
+    // keeps them all) and says where the others are
+    let mut story = story;
+    let matrix_more = match story.matrix.rows.len().checked_sub(MATRIX_ROWS_SHOWN) {
+        Some(more) if more > 0 => {
+            story.matrix.rows.truncate(MATRIX_ROWS_SHOWN);
+            row_links.truncate(MATRIX_ROWS_SHOWN);
+            format!(
+                "{} more {} in cost order",
+                format::whole(more as u64),
+                if more == 1 {
+                    "configuration follows"
+                } else {
+                    "configurations follow"
+                }
+            )
+        }
+        _ => String::new(),
+    };
     let page = StudyPage {
         page: ctx.meta(
             format!("Study: {}", sv.study),
@@ -127,6 +154,7 @@ pub(super) fn build(
         ),
         story,
         row_links,
+        matrix_more,
         column_links,
         configs,
         charts,
