@@ -259,7 +259,7 @@ fn value_tables_and_the_matrix_of_many_configurations_show_their_first_rows_and_
             && study.contains("<p>20 more configurations follow in cost order: ")
     );
     // its configurations table still lists every one
-    assert!(study.contains(">Volume 119</a>"));
+    assert!(study.contains(">Provider Volume 119</a>"));
     // a table of at most 50 rows has no page of its own
     assert!(!site
         .files
