@@ -32,11 +32,14 @@ pub(super) fn fmt_num(v: f64) -> String {
         return format!("{v:.2e}");
     }
     let decimals = (2 - a.log10().floor() as i32).clamp(0, 4) as usize;
-    format!("{v:.decimals$}")
+    crate::format::fixed(v, decimals)
 }
 
 /// A label on one line: control characters become spaces.
 pub(super) fn one_line(s: &str) -> String {
+    if !s.chars().any(char::is_control) {
+        return s.trim().to_string();
+    }
     s.chars()
         .map(|c| if c.is_control() { ' ' } else { c })
         .collect::<String>()
