@@ -2,7 +2,6 @@
 //! min-max whisker.
 
 use anyhow::Result;
-use plotters::backend::DrawingBackend;
 use plotters::style::Color;
 
 use super::key::Key;
@@ -153,7 +152,7 @@ fn draw_bars(chart: &BarChart, look: Look) -> Result<String> {
     frame.grid(&mut doc, &xs, &ticks, false)?;
     frame.axis(&mut doc, true)?;
     let at = |v: f64| xs.map(v.max(xs.lo));
-    doc.plot("dd-bars dd-c0", height, |b| {
+    doc.plot("dd-bars dd-c0", |b| {
         for (i, bar) in rows.iter().enumerate() {
             let y = frame.band(i);
             b.draw_rect(
@@ -166,7 +165,7 @@ fn draw_bars(chart: &BarChart, look: Look) -> Result<String> {
         }
         Ok(())
     })?;
-    doc.plot("dd-ink", height, |b| {
+    doc.plot("dd-ink", |b| {
         for (i, s) in spreads.iter().enumerate() {
             let Some((lo, hi)) = s else { continue };
             let cy = px(frame.mid(i));

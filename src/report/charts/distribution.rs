@@ -3,7 +3,6 @@
 //! p99.99 are as far apart as p1 and p5.
 
 use anyhow::Result;
-use plotters::backend::DrawingBackend;
 use plotters::style::Color;
 
 use super::key::Key;
@@ -185,7 +184,7 @@ fn draw_in(chart: &DistributionChart, look: Look) -> Result<String> {
     }
     let x_of = |p: f64| pct_position(p, lo, hi, PLOT.0, PLOT.1).unwrap_or(PLOT.0);
     let yticks = ys.ticks();
-    doc.plot("dd-grid", height, |b| {
+    doc.plot("dd-grid", |b| {
         for a in &ANCHORS[lo..=hi] {
             let x = px(x_of(*a));
             b.draw_line((x, px(PLOT.2)), (x, px(PLOT.3)), &stroke(NEUTRAL, 1))
@@ -198,14 +197,14 @@ fn draw_in(chart: &DistributionChart, look: Look) -> Result<String> {
         }
         Ok(())
     })?;
-    doc.plot("dd-axis", height, |b| {
+    doc.plot("dd-axis", |b| {
         let corner = (px(PLOT.0), px(PLOT.3));
         b.draw_line(corner, (px(PLOT.1), px(PLOT.3)), &stroke(NEUTRAL, 1))
             .map_err(draw_err)?;
         b.draw_line(corner, (px(PLOT.0), px(PLOT.2)), &stroke(NEUTRAL, 1))
             .map_err(draw_err)
     })?;
-    doc.plot("dd-lines", height, |b| {
+    doc.plot("dd-lines", |b| {
         for (k, (_, pts)) in lines.iter().enumerate() {
             let colour = PALETTE[k % PALETTE.len()];
             let path: Vec<(i32, i32)> = pts
@@ -313,7 +312,7 @@ fn log_scale(values: impl Iterator<Item = f64>) -> Scale {
 
 /// The marker of line `k`: the shape changes with each round of colours,
 /// so lines sharing a colour still differ.
-fn point_mark(b: &mut plotters::backend::SVGBackend<'_>, k: usize, x: i32, y: i32) -> Result<()> {
+fn point_mark(b: &mut Shapes<'_>, k: usize, x: i32, y: i32) -> Result<()> {
     let colour = PALETTE[k % PALETTE.len()].filled();
     match (k / PALETTE.len()) % 3 {
         0 => b.draw_circle((x, y), 4, &colour, true),

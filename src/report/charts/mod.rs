@@ -5,11 +5,12 @@
 //! Values come in already scaled to the display unit named in `unit`
 //! (the caller picks MB/s, ms, ... in `crate::format`).
 //!
-//! Plotters (without its font features, so no fontconfig or freetype) draws
-//! the shapes through its SVG backend. Without a font library it can only
-//! guess text extents and writes fixed colours, so this module writes the
-//! `<svg>` root, `<title>`/`<desc>`, a theme `<style>` (light and dark), every
-//! text element and the equal-value curves itself. Text widths are estimated
+//! Shapes are drawn with plotters' styles and drawing calls, and written as
+//! its SVG backend writes them, straight into the chart's document
+//! (`svg::Shapes`). Without a font library plotters can only guess text
+//! extents and writes fixed colours, so this module writes the `<svg>` root,
+//! `<title>`/`<desc>`, a theme `<style>` (light and dark), every text element
+//! and the equal-value curves itself. Text widths are estimated
 //! on the wide side, since the reader's font is unknown. Each chart is drawn
 //! in several looks ([`draw`]): 720 units wide, and 360 wide with its layout
 //! reflowed (row labels above the marks, fewer ticks) for phone screens, so

@@ -2,7 +2,6 @@
 //! as distinct markers on one axis.
 
 use anyhow::Result;
-use plotters::backend::{DrawingBackend, SVGBackend};
 use plotters::style::Color;
 
 use super::key::Key;
@@ -144,7 +143,7 @@ fn draw_percentiles(chart: &PercentileChart, look: Look) -> Result<String> {
     let ticks = frame.ticks(&xs);
     frame.grid(&mut doc, &xs, &ticks, true)?;
     frame.axis(&mut doc, false)?;
-    doc.plot("dd-ink", height, |b| {
+    doc.plot("dd-ink", |b| {
         for (i, row) in rows.iter().enumerate() {
             let drawn: Vec<f64> = row.iter().flatten().map(|v| xs.map(*v)).collect();
             let lo = drawn.iter().copied().fold(f64::INFINITY, f64::min);
@@ -159,7 +158,7 @@ fn draw_percentiles(chart: &PercentileChart, look: Look) -> Result<String> {
     })?;
     // one group per marker kind, so that the style colours each per theme
     for k in 0..3 {
-        doc.plot(&format!("dd-marks dd-c{}", MARK_COLOUR[k]), height, |b| {
+        doc.plot(&format!("dd-marks dd-c{}", MARK_COLOUR[k]), |b| {
             for (i, row) in rows.iter().enumerate() {
                 if let Some(v) = row[k] {
                     marker(b, k, xs.map(v), frame.mid(i))?;
@@ -222,7 +221,7 @@ const MARK_COLOUR: [usize; 3] = [0, 1, 3];
 
 /// Percentile marker `k` (0 = p50 circle, 1 = p99 square, 2 = p99.9 triangle):
 /// shape and colour both differ, so neither colour vision nor print is needed.
-pub(super) fn marker(b: &mut SVGBackend<'_>, k: usize, x: f64, y: f64) -> Result<()> {
+pub(super) fn marker(b: &mut Shapes<'_>, k: usize, x: f64, y: f64) -> Result<()> {
     let (x, y) = (px(x), px(y));
     let colour = PALETTE[MARK_COLOUR[k.min(2)]];
     match k {

@@ -3,7 +3,6 @@
 //! against fio's iodepth.
 
 use anyhow::Result;
-use plotters::backend::DrawingBackend;
 use plotters::style::Color;
 
 use super::key::Key;
@@ -134,7 +133,7 @@ fn draw_in(chart: &QdChart, look: Look) -> Result<String> {
     let cx = |i: usize| PLOT.0 + slot * (i as f64 + 0.5);
     let half = (slot * 0.3).min(36.0);
     let (lticks, rticks) = (left.ticks(), right.ticks());
-    doc.plot("dd-grid", height, |b| {
+    doc.plot("dd-grid", |b| {
         for t in &lticks {
             let y = px(left.map(*t));
             b.draw_line((px(PLOT.0), y), (px(PLOT.1), y), &stroke(NEUTRAL, 1))
@@ -142,7 +141,7 @@ fn draw_in(chart: &QdChart, look: Look) -> Result<String> {
         }
         Ok(())
     })?;
-    doc.plot("dd-axis", height, |b| {
+    doc.plot("dd-axis", |b| {
         let (l, r, bot) = (px(PLOT.0), px(PLOT.1), px(PLOT.3));
         b.draw_line((l, bot), (r, bot), &stroke(NEUTRAL, 1))
             .map_err(draw_err)?;
@@ -151,7 +150,7 @@ fn draw_in(chart: &QdChart, look: Look) -> Result<String> {
         b.draw_line((r, bot), (r, px(PLOT.2)), &stroke(NEUTRAL, 1))
             .map_err(draw_err)
     })?;
-    doc.plot("dd-bars", height, |b| {
+    doc.plot("dd-bars", |b| {
         for (i, v) in bars.iter().enumerate() {
             let Some(v) = v else { continue };
             b.draw_rect(
@@ -171,7 +170,7 @@ fn draw_in(chart: &QdChart, look: Look) -> Result<String> {
         .enumerate()
         .filter_map(|(i, v)| Some((i, (*v)?)))
         .collect();
-    doc.plot("dd-lines", height, |b| {
+    doc.plot("dd-lines", |b| {
         let colour = PALETTE[3];
         let path: Vec<(i32, i32)> = line
             .iter()

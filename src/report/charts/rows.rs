@@ -4,7 +4,6 @@
 //! left of its marks; narrow ones put it above them, across the full width.
 
 use anyhow::Result;
-use plotters::backend::DrawingBackend;
 
 use super::scale::Scale;
 use super::svg::*;
@@ -114,7 +113,7 @@ impl RowFrame {
         ticks: &[f64],
         row_lines: bool,
     ) -> Result<()> {
-        doc.plot("dd-grid", self.height, |b| {
+        doc.plot("dd-grid", |b| {
             for t in ticks {
                 let x = px(xs.map(*t));
                 b.draw_line(
@@ -141,7 +140,7 @@ impl RowFrame {
 
     /// The value axis, with a line up the left of the rows when `left_line`.
     pub(super) fn axis(&self, doc: &mut Doc, left_line: bool) -> Result<()> {
-        doc.plot("dd-axis", self.height, |b| {
+        doc.plot("dd-axis", |b| {
             let x0 = px(self.plot.0);
             if left_line {
                 b.draw_line(

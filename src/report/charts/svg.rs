@@ -4,18 +4,30 @@
 use std::fmt::Write as _;
 
 use anyhow::{anyhow, Result};
-use plotters::backend::{DrawingBackend, SVGBackend};
 use plotters::style::{Color, RGBColor, ShapeStyle};
 use sha2::{Digest, Sha256};
 
 use super::scale::{fmt_tick, Scale};
 use super::text::*;
 use super::*;
+use crate::format::push_fixed;
 
 /// The `<style>` of a chart in `theme`. Scoped to `.dd-chart` because an
 /// inline SVG's `<style>` applies to the whole page; CSS beats the colour
 /// attributes plotters writes. Series colours are the classes `dd-c0`..`dd-c5`.
-pub(super) fn css(theme: Theme) -> String {
+pub(super) fn css(theme: Theme) -> &'static str {
+    // the same three strings in every chart: made once
+    static CSS: std::sync::OnceLock<[String; 3]> = std::sync::OnceLock::new();
+    let [auto, light, dark] =
+        CSS.get_or_init(|| [Theme::Auto, Theme::Light, Theme::Dark].map(make_css));
+    match theme {
+        Theme::Auto => auto,
+        Theme::Light => light,
+        Theme::Dark => dark,
+    }
+}
+
+fn make_css(theme: Theme) -> String {
     let mut out = String::from(
         ".dd-chart text{font-family:system-ui,-apple-system,\"Segoe UI\",Roboto,\"Helvetica Neue\",Arial,sans-serif}\
 .dd-chart .dd-h{font-weight:600}\
@@ -40,20 +52,34 @@ pub(super) fn css(theme: Theme) -> String {
 /// description come before the style but are escaped, so they never hold
 /// `<style>` themselves.
 pub(super) fn restyle(doc: &str, theme: Theme) -> String {
-    let auto = format!("<style>{}</style>", css(Theme::Auto));
-    match doc.split_once(&auto) {
-        Some((head, tail)) => {
-            let style = css(theme);
-            let mut out = String::with_capacity(doc.len());
-            out.push_str(head);
-            out.push_str("<style>");
-            out.push_str(&style);
-            out.push_str("</style>");
-            out.push_str(tail);
-            out
+    const OPEN: &str = "<style>";
+    const CLOSE: &str = "</style>";
+    let auto = css(Theme::Auto);
+    // the first `<style>` is the element, so the style is found without
+    // searching for all of it
+    let (head, tail) = match doc.find(OPEN) {
+        Some(at)
+            if doc[at + OPEN.len()..].starts_with(auto)
+                && doc[at + OPEN.len() + auto.len()..].starts_with(CLOSE) =>
+        {
+            (
+                &doc[..at],
+                &doc[at + OPEN.len() + auto.len() + CLOSE.len()..],
+            )
         }
-        None => doc.to_string(),
-    }
+        _ => match doc.split_once(&format!("{OPEN}{auto}{CLOSE}")) {
+            Some(parts) => parts,
+            None => return doc.to_string(),
+        },
+    };
+    let style = css(theme);
+    let mut out = String::with_capacity(head.len() + style.len() + tail.len() + 15);
+    out.push_str(head);
+    out.push_str(OPEN);
+    out.push_str(style);
+    out.push_str(CLOSE);
+    out.push_str(tail);
+    out
 }
 
 /// The colour rules of one theme: background, text, muted text and lines,
@@ -80,23 +106,34 @@ pub(super) fn hex(c: RGBColor) -> String {
 /// forbids become U+FFFD so the document always parses.
 pub(super) fn esc(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
+    push_esc(&mut out, s);
+    out
+}
+
+/// [`esc`] of `s`, appended to `out`.
+pub(super) fn push_esc(out: &mut String, s: &str) {
+    // runs of characters that stay as they are go in at once
+    let mut plain = 0;
+    for (i, c) in s.char_indices() {
+        let replacement = match c {
+            '&' => "&amp;",
+            '<' => "&lt;",
+            '>' => "&gt;",
+            '"' => "&quot;",
+            '\'' => "&#39;",
             '\t'
             | '\n'
             | '\r'
             | '\u{20}'..='\u{D7FF}'
             | '\u{E000}'..='\u{FFFD}'
-            | '\u{10000}'..='\u{10FFFF}' => out.push(c),
-            _ => out.push('\u{FFFD}'),
-        }
+            | '\u{10000}'..='\u{10FFFF}' => continue,
+            _ => "\u{FFFD}",
+        };
+        out.push_str(&s[plain..i]);
+        out.push_str(replacement);
+        plain = i + c.len_utf8();
     }
-    out
+    out.push_str(&s[plain..]);
 }
 
 /// A coordinate in whole units for plotters; non-finite values become 0.
@@ -185,6 +222,234 @@ pub(super) fn title_drop(title: &str, look: Look) -> f64 {
     TITLE_LINE * (title_lines(title, look.width()).len().max(1) - 1) as f64
 }
 
+/// The first five bytes of the SHA-256 of `key`, which a chart's ids are
+/// made of. Both variants of a chart are drawn one after the other from one
+/// key, so the last key hashed on this thread is remembered.
+fn key_digest(key: &str) -> [u8; 5] {
+    thread_local! {
+        static LAST: std::cell::RefCell<Option<(String, [u8; 5])>> =
+            const { std::cell::RefCell::new(None) };
+    }
+    LAST.with_borrow_mut(|last| match last {
+        Some((k, digest)) if k == key => *digest,
+        _ => {
+            let hash = Sha256::digest(key.as_bytes());
+            let mut digest = [0; 5];
+            digest.copy_from_slice(&hash[..5]);
+            *last = Some((key.to_string(), digest));
+            digest
+        }
+    })
+}
+
+/// Shapes drawn into a chart's document: the drawing calls of plotters'
+/// `DrawingBackend` that the charts make, each writing the element that
+/// plotters' SVG backend writes for it, byte for byte (attributes in its
+/// order, colours in upper-case hex, whole-unit coordinates), straight into
+/// the document instead of into a document of its own that is then cut
+/// apart and copied. Nothing drawn into memory can fail.
+pub(super) struct Shapes<'a> {
+    out: &'a mut String,
+}
+
+/// What drawing a shape gives: it cannot fail.
+pub(super) type Shaped = std::result::Result<(), std::convert::Infallible>;
+
+impl Shapes<'_> {
+    /// A line from `from` to `to`.
+    pub(super) fn draw_line(
+        &mut self,
+        from: (i32, i32),
+        to: (i32, i32),
+        style: &ShapeStyle,
+    ) -> Shaped {
+        if let Some(c) = self.open("line", style) {
+            self.colour("stroke", c);
+            self.number("stroke-width", i64::from(style.stroke_width));
+            self.number("x1", from.0.into());
+            self.number("y1", from.1.into());
+            self.number("x2", to.0.into());
+            self.number("y2", to.1.into());
+            self.out.push_str("/>\n");
+        }
+        Ok(())
+    }
+
+    /// A rectangle from `upper_left` to `bottom_right`, filled or outlined.
+    pub(super) fn draw_rect(
+        &mut self,
+        upper_left: (i32, i32),
+        bottom_right: (i32, i32),
+        style: &ShapeStyle,
+        fill: bool,
+    ) -> Shaped {
+        let colour = style.color.to_backend_color().rgb;
+        if self.start("rect", style) {
+            self.number("x", upper_left.0.into());
+            self.number("y", upper_left.1.into());
+            self.number("width", i64::from(bottom_right.0) - i64::from(upper_left.0));
+            self.number(
+                "height",
+                i64::from(bottom_right.1) - i64::from(upper_left.1),
+            );
+            self.opacity(style);
+            self.fill_and_stroke(colour, fill);
+            self.out.push_str("/>\n");
+        }
+        Ok(())
+    }
+
+    /// A circle of `radius` around `center`, filled or outlined.
+    pub(super) fn draw_circle(
+        &mut self,
+        center: (i32, i32),
+        radius: u32,
+        style: &ShapeStyle,
+        fill: bool,
+    ) -> Shaped {
+        let colour = style.color.to_backend_color().rgb;
+        if self.start("circle", style) {
+            self.number("cx", center.0.into());
+            self.number("cy", center.1.into());
+            self.number("r", radius.into());
+            self.opacity(style);
+            self.fill_and_stroke(colour, fill);
+            self.number("stroke-width", i64::from(style.stroke_width));
+            self.out.push_str("/>\n");
+        }
+        Ok(())
+    }
+
+    /// A line through `path`.
+    pub(super) fn draw_path(
+        &mut self,
+        path: impl IntoIterator<Item = (i32, i32)>,
+        style: &ShapeStyle,
+    ) -> Shaped {
+        if self.start("polyline", style) {
+            self.out.push_str(" fill=\"none\"");
+            self.opacity(style);
+            self.colour("stroke", style.color.to_backend_color().rgb);
+            self.number("stroke-width", i64::from(style.stroke_width));
+            self.points(path);
+            self.out.push_str("/>\n");
+        }
+        Ok(())
+    }
+
+    /// A filled polygon with corners `path`.
+    pub(super) fn fill_polygon(
+        &mut self,
+        path: impl IntoIterator<Item = (i32, i32)>,
+        style: &ShapeStyle,
+    ) -> Shaped {
+        if let Some(c) = self.open("polygon", style) {
+            self.colour("fill", c);
+            self.points(path);
+            self.out.push_str("/>\n");
+        }
+        Ok(())
+    }
+
+    /// Opens element `tag` unless `style` is fully transparent (which
+    /// plotters does not draw); `false` when not drawn.
+    fn start(&mut self, tag: &str, style: &ShapeStyle) -> bool {
+        if style.color.to_backend_color().alpha == 0.0 {
+            return false;
+        }
+        self.out.push('<');
+        self.out.push_str(tag);
+        true
+    }
+
+    /// [`Shapes::start`] followed by the opacity, the first attribute of
+    /// lines and polygons; their colour when drawn.
+    fn open(&mut self, tag: &str, style: &ShapeStyle) -> Option<(u8, u8, u8)> {
+        if !self.start(tag, style) {
+            return None;
+        }
+        self.opacity(style);
+        Some(style.color.to_backend_color().rgb)
+    }
+
+    fn opacity(&mut self, style: &ShapeStyle) {
+        let alpha = style.color.to_backend_color().alpha;
+        self.out.push_str(" opacity=\"");
+        if alpha == 1.0 {
+            self.out.push('1');
+        } else {
+            let _ = write!(self.out, "{alpha}");
+        }
+        self.out.push('"');
+    }
+
+    /// ` fill` and ` stroke`: the colour on one, `none` on the other.
+    fn fill_and_stroke(&mut self, colour: (u8, u8, u8), fill: bool) {
+        if fill {
+            self.colour("fill", colour);
+            self.out.push_str(" stroke=\"none\"");
+        } else {
+            self.out.push_str(" fill=\"none\"");
+            self.colour("stroke", colour);
+        }
+    }
+
+    /// ` name="#RRGGBB"`.
+    fn colour(&mut self, name: &str, (r, g, b): (u8, u8, u8)) {
+        const HEX: &[u8; 16] = b"0123456789ABCDEF";
+        self.out.push(' ');
+        self.out.push_str(name);
+        self.out.push_str("=\"#");
+        for v in [r, g, b] {
+            self.out.push(HEX[usize::from(v >> 4)] as char);
+            self.out.push(HEX[usize::from(v & 15)] as char);
+        }
+        self.out.push('"');
+    }
+
+    /// ` name="v"`.
+    fn number(&mut self, name: &str, v: i64) {
+        self.out.push(' ');
+        self.out.push_str(name);
+        self.out.push_str("=\"");
+        push_int(self.out, v);
+        self.out.push('"');
+    }
+
+    /// ` points="x,y x,y "`, with the space plotters leaves after the last.
+    fn points(&mut self, path: impl IntoIterator<Item = (i32, i32)>) {
+        self.out.push_str(" points=\"");
+        for (x, y) in path {
+            push_int(self.out, x.into());
+            self.out.push(',');
+            push_int(self.out, y.into());
+            self.out.push(' ');
+        }
+        self.out.push('"');
+    }
+}
+
+/// `v` in decimal digits.
+fn push_int(out: &mut String, v: i64) {
+    if v < 0 {
+        out.push('-');
+    }
+    let mut n = v.unsigned_abs();
+    let mut buf = [0u8; 20];
+    let mut at = buf.len();
+    loop {
+        at -= 1;
+        buf[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    for &d in &buf[at..] {
+        out.push(d as char);
+    }
+}
+
 /// The SVG document being written: our own root, `<title>`, `<desc>`, style
 /// and text; plotters draws the shapes into groups inside it.
 pub(super) struct Doc {
@@ -231,9 +496,8 @@ impl Doc {
         desc: &str,
         fixed: bool,
     ) -> Doc {
-        let hash = Sha256::digest(key.as_bytes());
         let mut id = format!("dd-{kind}-");
-        for byte in hash.iter().take(5) {
+        for byte in key_digest(key) {
             let _ = write!(id, "{byte:02x}");
         }
         if look.narrow {
@@ -295,74 +559,92 @@ impl Doc {
     pub(super) fn text_class(&mut self, t: Txt<'_>, class: &str) {
         let out = &mut self.out;
         if let Some(tip) = t.tip {
-            let _ = write!(out, "<g><title>{}</title>", esc(tip));
+            out.push_str("<g><title>");
+            push_esc(out, tip);
+            out.push_str("</title>");
         }
-        let (x, y) = (t.x, t.y);
-        let place = if t.rotate {
-            format!("transform=\"translate({x:.1} {y:.1}) rotate(-90)\"")
+        if t.rotate {
+            out.push_str("<text transform=\"translate(");
+            push_fixed(out, t.x, 1);
+            out.push(' ');
+            push_fixed(out, t.y, 1);
+            out.push_str(") rotate(-90)\"");
         } else {
-            format!("x=\"{x:.1}\" y=\"{y:.1}\"")
-        };
-        let anchor = if t.anchor == "start" {
-            String::new()
-        } else {
-            format!(" text-anchor=\"{}\"", t.anchor)
-        };
-        let halo = if t.halo { " dd-halo" } else { "" };
-        let _ = write!(
-            out,
-            "<text {place} class=\"{class}{halo}\" font-size=\"{:.0}\"{anchor}>{}</text>",
-            t.size,
-            esc(t.text)
-        );
+            out.push_str("<text x=\"");
+            push_fixed(out, t.x, 1);
+            out.push_str("\" y=\"");
+            push_fixed(out, t.y, 1);
+            out.push('"');
+        }
+        out.push_str(" class=\"");
+        out.push_str(class);
+        if t.halo {
+            out.push_str(" dd-halo");
+        }
+        out.push_str("\" font-size=\"");
+        push_fixed(out, t.size, 0);
+        out.push('"');
+        if t.anchor != "start" {
+            out.push_str(" text-anchor=\"");
+            out.push_str(t.anchor);
+            out.push('"');
+        }
+        out.push('>');
+        push_esc(out, t.text);
+        out.push_str("</text>");
         if t.tip.is_some() {
             out.push_str("</g>");
         }
         out.push('\n');
     }
 
-    /// Lets plotters draw shapes into a group with `class` (which the style colours).
+    /// Lets the chart draw shapes into a group with `class` (which the style colours).
     pub(super) fn plot(
         &mut self,
         class: &str,
-        height: f64,
-        draw: impl FnOnce(&mut SVGBackend<'_>) -> Result<()>,
+        draw: impl FnOnce(&mut Shapes<'_>) -> Result<()>,
     ) -> Result<()> {
-        let mut buf = String::new();
-        {
-            let mut backend =
-                SVGBackend::with_string(&mut buf, (self.width as u32, px(height).max(1) as u32));
-            draw(&mut backend)?;
-            backend.present().map_err(draw_err)?;
-        }
-        // plotters opens its own <svg> root on the first line; keep what is inside it
-        let inner = buf.split_once('\n').map_or("", |(_, rest)| rest);
-        let inner = inner.strip_suffix("</svg>\n").unwrap_or(inner);
-        let _ = write!(self.out, "<g class=\"{class}\">\n{inner}</g>\n");
+        self.out.push_str("<g class=\"");
+        self.out.push_str(class);
+        self.out.push_str("\">\n");
+        draw(&mut Shapes { out: &mut self.out })?;
+        self.out.push_str("</g>\n");
         Ok(())
     }
 
     /// A polyline in `class` with coordinates to a tenth of a unit.
     pub(super) fn polyline(&mut self, class: &str, path: &[(f64, f64)], thick: bool) {
-        let mut points = String::new();
-        for (x, y) in path {
-            let _ = write!(points, "{x:.1},{y:.1} ");
+        let out = &mut self.out;
+        out.push_str("<g class=\"");
+        out.push_str(class);
+        out.push_str("\"><polyline points=\"");
+        for (i, (x, y)) in path.iter().enumerate() {
+            if i > 0 {
+                out.push(' ');
+            }
+            push_fixed(out, *x, 1);
+            out.push(',');
+            push_fixed(out, *y, 1);
         }
-        let width = if thick { 2 } else { 1 };
-        let _ = writeln!(
-            self.out,
-            "<g class=\"{class}\"><polyline points=\"{}\" fill=\"none\" stroke=\"#808080\" stroke-width=\"{width}\"/></g>",
-            points.trim_end()
-        );
+        out.push_str("\" fill=\"none\" stroke=\"#808080\" stroke-width=\"");
+        out.push_str(if thick { "2" } else { "1" });
+        out.push_str("\"/></g>\n");
     }
 
     /// A translucent neutral rectangle marking a span (a timeline's burst),
     /// readable on the light and the dark background alike.
     pub(super) fn shade(&mut self, x: f64, y: f64, w: f64, h: f64) {
-        let _ = writeln!(
-            self.out,
-            "<rect x=\"{x:.1}\" y=\"{y:.1}\" width=\"{w:.1}\" height=\"{h:.1}\" fill=\"#808080\" fill-opacity=\"0.18\"/>"
-        );
+        let out = &mut self.out;
+        for (name, v) in [
+            ("<rect x=\"", x),
+            ("\" y=\"", y),
+            ("\" width=\"", w),
+            ("\" height=\"", h),
+        ] {
+            out.push_str(name);
+            push_fixed(out, v, 1);
+        }
+        out.push_str("\" fill=\"#808080\" fill-opacity=\"0.18\"/>\n");
     }
 
     /// Tick labels under a horizontal axis at `axis_y`.

@@ -696,6 +696,105 @@ fn wrapping_breaks_at_spaces_and_inside_a_word_only_when_it_must() {
     assert!(wrap_lines("", 100.0, 12.0, 2).is_empty());
 }
 
+/// `wrap_lines` as first written, measuring every candidate line afresh:
+/// the reference the incremental one must match to the byte.
+fn wrap_lines_measured_afresh(s: &str, max: f64, px: f64, lines: usize) -> Vec<String> {
+    fn cut(s: &str, max: f64, px: f64) -> String {
+        if text_width(s, px) <= max {
+            return s.to_string();
+        }
+        let room = max - text_width("…", px);
+        let mut out = String::new();
+        for c in s.chars() {
+            out.push(c);
+            if text_width(&out, px) > room {
+                out.pop();
+                break;
+            }
+        }
+        format!("{}…", out.trim_end())
+    }
+    let lines = lines.max(1);
+    let mut out: Vec<String> = Vec::new();
+    let mut line = String::new();
+    let mut words: Vec<String> = Vec::new();
+    for word in s
+        .split(|c: char| c.is_whitespace() && c != '\u{a0}')
+        .filter(|w| !w.is_empty())
+    {
+        let mut piece = String::new();
+        for c in word.chars() {
+            let mut next = piece.clone();
+            next.push(c);
+            if !piece.is_empty() && text_width(&next, px) > max {
+                words.push(std::mem::take(&mut piece));
+                piece.push(c);
+            } else {
+                piece = next;
+            }
+        }
+        if !piece.is_empty() {
+            words.push(piece);
+        }
+    }
+    let mut i = 0;
+    while i < words.len() {
+        let candidate = if line.is_empty() {
+            words[i].clone()
+        } else {
+            format!("{line} {}", words[i])
+        };
+        if line.is_empty() || text_width(&candidate, px) <= max {
+            line = candidate;
+            i += 1;
+        } else {
+            out.push(std::mem::take(&mut line));
+            if out.len() == lines - 1 {
+                let tail = words[i..].join(" ");
+                line = cut(&tail, max, px);
+                i = words.len();
+            }
+        }
+    }
+    if !line.is_empty() {
+        out.push(line);
+    }
+    out
+}
+
+#[test]
+fn wrapping_with_running_widths_matches_measuring_each_line_afresh() {
+    // characters of every width class, ordinary and no-break spaces
+    let alphabet: Vec<char> = "aiImMW0 7 (x)\u{a0}日本😀.,-Ab  ".chars().collect();
+    let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
+    let mut next = || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let mut cut = 0;
+    for _ in 0..4000 {
+        let len = (next() % 90) as usize;
+        let s: String = (0..len)
+            .map(|_| alphabet[(next() % alphabet.len() as u64) as usize])
+            .collect();
+        // room from a few characters to a whole title line, at every text size
+        let max = 8.0 + (next() % 700) as f64 * 0.5;
+        let px = [SMALL_PX, LABEL_PX, TITLE_PX][(next() % 3) as usize];
+        let lines = 1 + (next() % 4) as usize;
+        let want = wrap_lines_measured_afresh(&s, max, px, lines);
+        cut += usize::from(want.iter().any(|l| l.ends_with('…')));
+        assert_eq!(
+            wrap_lines(&s, max, px, lines),
+            want,
+            "{s:?} max {max} px {px} lines {lines}"
+        );
+    }
+    // the cases cover lines cut at the end, not only lines that fit
+    assert!(cut > 100, "{cut}");
+}
+
 /// Every look a chart is drawn in.
 const LOOKS: [Look; 6] = [
     Look {

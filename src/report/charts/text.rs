@@ -32,11 +32,14 @@ pub(super) fn fmt_num(v: f64) -> String {
         return format!("{v:.2e}");
     }
     let decimals = (2 - a.log10().floor() as i32).clamp(0, 4) as usize;
-    format!("{v:.decimals$}")
+    crate::format::fixed(v, decimals)
 }
 
 /// A label on one line: control characters become spaces.
 pub(super) fn one_line(s: &str) -> String {
+    if !s.chars().any(char::is_control) {
+        return s.trim().to_string();
+    }
     s.chars()
         .map(|c| if c.is_control() { ' ' } else { c })
         .collect::<String>()
@@ -47,25 +50,34 @@ pub(super) fn one_line(s: &str) -> String {
 /// Estimated width of `s` at `px`; SVG has no text metrics without fonts, so
 /// this errs wide: CJK and emoji count a full em, capitals and digits more than lower case.
 pub(super) fn text_width(s: &str, px: f64) -> f64 {
-    s.chars()
-        .map(|c| match c {
-            '\u{1100}'..='\u{115F}'
-            | '\u{2E80}'..='\u{A4CF}'
-            | '\u{AC00}'..='\u{D7A3}'
-            | '\u{F900}'..='\u{FAFF}'
-            | '\u{FE30}'..='\u{FE4F}'
-            | '\u{FF00}'..='\u{FF60}'
-            | '\u{FFE0}'..='\u{FFE6}'
-            | '\u{1F300}'..='\u{1FAFF}'
-            | '\u{20000}'..='\u{3FFFD}' => 1.0,
-            'i' | 'j' | 'l' | 't' | 'f' | 'r' | 'I' | '.' | ',' | ':' | ';' | '\'' | '|' | '!'
-            | ' ' | '(' | ')' => 0.38,
-            'm' | 'w' | 'M' | 'W' | '@' => 0.98,
-            c if c.is_ascii_uppercase() || c.is_ascii_digit() => 0.72,
-            _ => 0.62,
-        })
-        .sum::<f64>()
-        * px
+    s.chars().map(em).sum::<f64>() * px
+}
+
+/// The estimated width of one character, in ems (see [`text_width`]).
+fn em(c: char) -> f64 {
+    match c {
+        '\u{1100}'..='\u{115F}'
+        | '\u{2E80}'..='\u{A4CF}'
+        | '\u{AC00}'..='\u{D7A3}'
+        | '\u{F900}'..='\u{FAFF}'
+        | '\u{FE30}'..='\u{FE4F}'
+        | '\u{FF00}'..='\u{FF60}'
+        | '\u{FFE0}'..='\u{FFE6}'
+        | '\u{1F300}'..='\u{1FAFF}'
+        | '\u{20000}'..='\u{3FFFD}' => 1.0,
+        'i' | 'j' | 'l' | 't' | 'f' | 'r' | 'I' | '.' | ',' | ':' | ';' | '\'' | '|' | '!'
+        | ' ' | '(' | ')' => 0.38,
+        'm' | 'w' | 'M' | 'W' | '@' => 0.98,
+        c if c.is_ascii_uppercase() || c.is_ascii_digit() => 0.72,
+        _ => 0.62,
+    }
+}
+
+/// `ems` (the ems of some text, summed from the left) with the ems of `s`
+/// added one character at a time: the sum [`text_width`] makes of the
+/// text followed by `s`, to the last bit, without going over the text again.
+fn ems_after(ems: f64, s: &str) -> f64 {
+    s.chars().fold(ems, |sum, c| sum + em(c))
 }
 
 /// `s` broken at spaces into lines that fit `max` at `px`; a word too long
@@ -132,40 +144,48 @@ pub(super) fn fit(s: &str, max: f64, px: f64) -> String {
 /// their whole beginning and, when they fit, their end, which is where
 /// configurations of one provider differ.
 pub(super) fn wrap_lines(s: &str, max: f64, px: f64, lines: usize) -> Vec<String> {
+    // widths are summed as the text grows, character by character from the
+    // left as `text_width` sums them, so every comparison is the one that
+    // measuring each candidate afresh would make
     let lines = lines.max(1);
-    let mut out: Vec<String> = Vec::new();
-    let mut line = String::new();
-    let mut words: Vec<String> = Vec::new();
     // words wider than a line are split into pieces that fit
     // split at ordinary spaces only, so that a no-break space keeps words together
+    let mut words: Vec<&str> = Vec::new();
     for word in s
         .split(|c: char| c.is_whitespace() && c != '\u{a0}')
         .filter(|w| !w.is_empty())
     {
-        let mut piece = String::new();
-        for c in word.chars() {
-            let mut next = piece.clone();
-            next.push(c);
-            if !piece.is_empty() && text_width(&next, px) > max {
-                words.push(std::mem::take(&mut piece));
-                piece.push(c);
+        let (mut start, mut ems) = (0, 0.0);
+        for (i, c) in word.char_indices() {
+            let next = ems + em(c);
+            if i > start && next * px > max {
+                words.push(&word[start..i]);
+                start = i;
+                ems = em(c);
             } else {
-                piece = next;
+                ems = next;
             }
         }
-        if !piece.is_empty() {
-            words.push(piece);
+        if start < word.len() {
+            words.push(&word[start..]);
         }
     }
+    let mut out: Vec<String> = Vec::new();
+    let mut line = String::new();
+    let mut line_ems = 0.0;
     let mut i = 0;
     while i < words.len() {
-        let candidate = if line.is_empty() {
-            words[i].clone()
-        } else {
-            format!("{line} {}", words[i])
-        };
-        if line.is_empty() || text_width(&candidate, px) <= max {
-            line = candidate;
+        if line.is_empty() {
+            line.push_str(words[i]);
+            line_ems = ems_after(0.0, words[i]);
+            i += 1;
+            continue;
+        }
+        let candidate = ems_after(line_ems + em(' '), words[i]);
+        if candidate * px <= max {
+            line.push(' ');
+            line.push_str(words[i]);
+            line_ems = candidate;
             i += 1;
         } else {
             out.push(std::mem::take(&mut line));
@@ -189,13 +209,14 @@ pub(super) fn cut_end(s: &str, max: f64, px: f64) -> String {
         return s.to_string();
     }
     let room = max - text_width("…", px);
-    let mut out = String::new();
-    for c in s.chars() {
-        out.push(c);
-        if text_width(&out, px) > room {
-            out.pop();
+    let (mut end, mut ems) = (s.len(), 0.0);
+    for (i, c) in s.char_indices() {
+        let next = ems + em(c);
+        if next * px > room {
+            end = i;
             break;
         }
+        ems = next;
     }
-    format!("{}…", out.trim_end())
+    format!("{}…", s[..end].trim_end())
 }

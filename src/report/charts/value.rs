@@ -2,7 +2,6 @@
 //! of equal value through the baseline.
 
 use anyhow::Result;
-use plotters::backend::DrawingBackend;
 use plotters::style::Color;
 
 use super::key::Key;
@@ -76,7 +75,7 @@ fn draw_value(chart: &ValueChart, look: Look) -> Result<String> {
     }
     let (xs, ys) = (&lay.xs, &lay.ys);
     let (xticks, yticks) = (xs.ticks_fitting(SMALL_PX), ys.ticks());
-    doc.plot("dd-grid", lay.height, |b| {
+    doc.plot("dd-grid", |b| {
         for t in &xticks {
             let x = px(xs.map(*t));
             b.draw_line((x, px(ys.a)), (x, px(ys.b)), &stroke(NEUTRAL, 1))
@@ -89,7 +88,7 @@ fn draw_value(chart: &ValueChart, look: Look) -> Result<String> {
         }
         Ok(())
     })?;
-    doc.plot("dd-axis", lay.height, |b| {
+    doc.plot("dd-axis", |b| {
         let corner = (px(xs.a), px(ys.a));
         b.draw_line(corner, (px(xs.b), px(ys.a)), &stroke(NEUTRAL, 1))
             .map_err(draw_err)?;
@@ -108,7 +107,7 @@ fn draw_value(chart: &ValueChart, look: Look) -> Result<String> {
             line.multiple == 1.0,
         );
     }
-    doc.plot("dd-ink", lay.height, |b| {
+    doc.plot("dd-ink", |b| {
         for p in lay.points.iter().filter(|p| p.baseline) {
             b.draw_circle((px(p.x), px(p.y)), 10, &stroke(NEUTRAL, 2), false)
                 .map_err(draw_err)?;
@@ -117,7 +116,7 @@ fn draw_value(chart: &ValueChart, look: Look) -> Result<String> {
     })?;
     // one group per colour, so that the style colours each per theme
     for (c, colour) in PALETTE.iter().enumerate().take(lay.points.len()) {
-        doc.plot(&format!("dd-points dd-c{c}"), lay.height, |b| {
+        doc.plot(&format!("dd-points dd-c{c}"), |b| {
             for p in lay.points.iter().skip(c).step_by(PALETTE.len()) {
                 b.draw_circle((px(p.x), px(p.y)), 6, &colour.filled(), true)
                     .map_err(draw_err)?;
@@ -203,7 +202,7 @@ fn draw_value(chart: &ValueChart, look: Look) -> Result<String> {
     }
     if !lay.key.is_empty() {
         for (c, colour) in PALETTE.iter().enumerate().take(lay.key.len()) {
-            doc.plot(&format!("dd-points dd-c{c}"), lay.height, |b| {
+            doc.plot(&format!("dd-points dd-c{c}"), |b| {
                 for k in lay.key.iter().skip(c).step_by(PALETTE.len()) {
                     b.draw_circle((px(k.x + 5.0), px(k.y - 4.0)), 5, &colour.filled(), true)
                         .map_err(draw_err)?;

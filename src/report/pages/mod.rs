@@ -285,29 +285,49 @@ fn render(site: &mut Site, path: String, page: &impl Template) -> Result<()> {
 /// adds their files to `site` in the order of `items`: the same files,
 /// byte for byte, whatever the number of threads. The first error in item
 /// order is returned, as a loop would.
+///
+/// Pages are built a bounded batch at a time, and each batch is added
+/// (written, when the site streams) while the next one is being built: the
+/// last batch is left in `waiting`, for the caller's next call or for
+/// [`add_waiting`]. Every page is a job of its own, so that a few big
+/// pages next to each other are spread over the threads rather than left
+/// to one.
 fn in_parallel<T: Sync>(
     items: &[T],
     site: &mut Site,
+    waiting: &mut Vec<(String, Vec<u8>)>,
     build: impl Fn(&T, &mut Site) -> Result<()> + Sync,
 ) -> Result<()> {
     use rayon::prelude::*;
     // a bounded batch: pages wait in memory only until their batch is written
     for batch in items.chunks(256) {
-        let built: Vec<Result<Site>> = batch
-            .par_iter()
-            .map(|item| {
-                let mut own = Site::default();
-                build(item, &mut own)?;
-                Ok(own)
-            })
-            .collect();
-        let mut files = Vec::new();
+        let earlier = std::mem::take(waiting);
+        let (built, ()) = rayon::join(
+            || -> Vec<Result<Site>> {
+                batch
+                    .par_iter()
+                    .with_max_len(1)
+                    .map(|item| {
+                        let mut own = Site::default();
+                        build(item, &mut own)?;
+                        Ok(own)
+                    })
+                    .collect()
+            },
+            || site.add_all(earlier),
+        );
         for b in built {
-            files.extend(b?.files);
+            waiting.extend(b?.files);
         }
-        site.add_all(files);
     }
     Ok(())
+}
+
+/// Adds the pages [`in_parallel`] left waiting.
+fn add_waiting(site: &mut Site, waiting: &mut Vec<(String, Vec<u8>)>) {
+    if !waiting.is_empty() {
+        site.add_all(std::mem::take(waiting));
+    }
 }
 
 /// `f` of every item, run in parallel, each into a site of its own whose
@@ -320,6 +340,7 @@ fn par_map<T: Sync, R: Send>(
     use rayon::prelude::*;
     let done: Vec<(R, Site)> = items
         .par_iter()
+        .with_max_len(1)
         .map(|item| {
             let mut own = Site::default();
             let r = f(item, &mut own);
@@ -375,7 +396,8 @@ pub fn build(
         jobs.push(Job::RunList(study));
     }
     let nested = ctx.at("../../");
-    in_parallel(&jobs, site, |job, site| match job {
+    let mut waiting = Vec::new();
+    in_parallel(&jobs, site, &mut waiting, |job, site| match job {
         Job::Index => index::build(ctx, problems, site),
         Job::Value => value::build(ctx, site),
         // studies/<study>.html
@@ -389,10 +411,11 @@ pub fn build(
     // runs/<id>.html
     let runs = ctx.at("../");
     let details = Details::new(&a.records);
-    in_parallel(&a.records, site, |r, site| {
+    in_parallel(&a.records, site, &mut waiting, |r, site| {
         let raw = whole(r)?;
         run::build(runs, r, raw, &details, site)
     })?;
+    add_waiting(site, &mut waiting);
     Ok(())
 }
 
