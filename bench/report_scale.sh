@@ -12,7 +12,9 @@
 #          (see examples/gen_records.rs: `run` records carry real tool
 #          output, fio's JSON among it); PLACES "disk tmpfs" (tmpfs is a
 #          directory under /dev/shm). RUNS (environment) sets the number of
-#          runs of each program, default 5 (3 at 100,000 records and more).
+#          runs of each program, default 5 (3 at 100,000 records and more);
+#          OFFERINGS the configurations the records spread over, default 50
+#          (500 shows that no page grows with them: the "max page" column).
 # Records are read from a warm page cache: the build is measured, not the
 # disk's reads.
 set -eu
@@ -54,8 +56,9 @@ for place in $places; do
     for shape in $shapes; do
         for n in $sizes; do
             runs=${RUNS:-$([ "$n" -ge 100000 ] && echo 3 || echo 5)}
-            input=$base/records-$shape-$n
-            [ -d "$input" ] || "$gen" "$n" "$input" 50 "$shape" >/dev/null
+            offerings=${OFFERINGS:-50}
+            input=$base/records-$shape-$n-$offerings
+            [ -d "$input" ] || "$gen" "$n" "$input" "$offerings" "$shape" >/dev/null
             site=$base/site
             fout=$base/floor
             rm -rf "$site" "$fout"

@@ -125,6 +125,9 @@ fn index_value_and_study_pages_stay_small_for_50_configurations() {
     let text = String::from_utf8_lossy(study);
     // and its value matrix has a row for every configuration
     assert_eq!(text.matches("<th scope=\"row\">").count(), 50);
+    // 50 configurations: test pages draw their charts inline
+    let test = String::from_utf8_lossy(&site.files["tests/big-study/fio-randread-4k-qd64.html"]);
+    assert!(test.contains("<svg") && !test.contains("<img src="));
     assert_eq!(
         site.files.keys().filter(|k| k.starts_with("runs/")).count(),
         1800
@@ -260,6 +263,13 @@ fn value_tables_and_the_matrix_of_many_configurations_show_their_first_rows_and_
     );
     // its configurations table still lists every one
     assert!(study.contains(">Provider Volume 119</a>"));
+    // past 100 configurations the test page shows its charts as images
+    let test = text("tests/wide/fio-randread-4k-qd64.html");
+    assert!(!test.contains("<svg"));
+    assert!(test.contains("<img src=\"../../charts/wide/fio-randread-4k-qd64/read-iops.svg\""));
+    assert!(site
+        .files
+        .contains_key("charts/wide/fio-randread-4k-qd64/read-iops.svg"));
     // a table of at most 50 rows has no page of its own
     assert!(!site
         .files

@@ -247,10 +247,14 @@ pub(super) fn build(ctx: PageCtx, study: &str, test: &str, site: &mut Site) -> R
                 })
                 .collect(),
         };
-        let chart_view = ctx.chart(
-            site,
-            format!("charts/{sslug}/{tslug}/{mslug}.svg"),
-            charts::draw(&spec),
+        let chart_view = inline_up_to_many(
+            s,
+            ctx.chart(
+                site,
+                format!("charts/{sslug}/{tslug}/{mslug}.svg"),
+                charts::draw(&spec),
+            ),
+            &spec.desc,
         );
         metrics.push(MetricSection {
             anchor: format!("metric-{mslug}"),
@@ -320,10 +324,14 @@ pub(super) fn build(ctx: PageCtx, study: &str, test: &str, site: &mut Site) -> R
                 })
                 .collect(),
         };
-        percentiles.push(ctx.chart(
-            site,
-            format!("charts/{sslug}/{tslug}/latency-{dir}.svg"),
-            charts::draw(&spec),
+        percentiles.push(inline_up_to_many(
+            s,
+            ctx.chart(
+                site,
+                format!("charts/{sslug}/{tslug}/latency-{dir}.svg"),
+                charts::draw(&spec),
+            ),
+            &spec.desc,
         ));
     }
     let distributions = distributions(ctx, s, study, test, &order, site);
@@ -381,6 +389,22 @@ pub(super) fn build(ctx: PageCtx, study: &str, test: &str, site: &mut Site) -> R
 /// repetitions against the percentile, a line per configuration (in
 /// `order`), and a table of p50 to p99.99. Empty for tests without
 /// percentiles.
+/// Configurations past which a test page shows its charts from their
+/// standalone files (`<img>`, loaded lazily) instead of inline: a chart
+/// grows with its configurations, and a dozen of them inline would make the
+/// page several megabytes.
+pub const INLINE_CHARTS_MAX: usize = 100;
+
+/// `view` inline for a study of up to [`INLINE_CHARTS_MAX`] configurations,
+/// else as an image described by `alt`.
+fn inline_up_to_many(s: &crate::analysis::stats::Study, view: ChartView, alt: &str) -> ChartView {
+    if s.offerings.len() > INLINE_CHARTS_MAX {
+        view.as_image(alt.to_string())
+    } else {
+        view
+    }
+}
+
 fn distributions(
     ctx: PageCtx,
     s: &crate::analysis::stats::Study,
@@ -444,10 +468,14 @@ fn distributions(
                 })
                 .collect(),
         };
-        let chart = ctx.chart(
-            site,
-            format!("charts/{sslug}/{tslug}/distribution-{dir}.svg"),
-            charts::draw(&spec),
+        let chart = inline_up_to_many(
+            s,
+            ctx.chart(
+                site,
+                format!("charts/{sslug}/{tslug}/distribution-{dir}.svg"),
+                charts::draw(&spec),
+            ),
+            &spec.desc,
         );
         let rows = lines
             .iter()
