@@ -71,8 +71,21 @@ pub fn load(paths: &[PathBuf]) -> Result<Loaded> {
 
 /// Like [`load`]; without `keep_raw`, the records of `*.json` files are held
 /// without their `raw` tool output, which [`reread_raw`] gives back for the one
-/// page that shows it, so that memory does not grow with the output kept.
+/// page that shows it, so that memory does not grow with the output kept;
+/// a build of at most [`SMALL_BUILD_FILES`] files keeps it all the same, up
+/// to [`SMALL_BUILD_RAW_BYTES`] in all.
 pub fn load_with(paths: &[PathBuf], keep_raw: bool) -> Result<Loaded> {
+    load_holding(paths, keep_raw, SMALL_BUILD_FILES, SMALL_BUILD_RAW_BYTES)
+}
+
+/// [`load_with`], holding the tool output of at most `small_files` files
+/// (and `raw_bytes` in all) when not asked to keep it.
+pub(crate) fn load_holding(
+    paths: &[PathBuf],
+    keep_raw: bool,
+    small_files: usize,
+    raw_bytes: usize,
+) -> Result<Loaded> {
     use rayon::prelude::*;
     // (file, what it is on disk): the second tells two spellings of one
     // file apart from two files, and is only needed when several paths
@@ -122,12 +135,22 @@ pub fn load_with(paths: &[PathBuf], keep_raw: bool) -> Result<Loaded> {
         unreadable,
         ..Loaded::default()
     };
+    // a small build holds the tool output it reads (up to a bound), so
+    // that no page needs its file again; a large one reads it again
+    let small = files.len() <= small_files;
+    let held = std::sync::atomic::AtomicUsize::new(0);
     // parsed in parallel, gathered in file order, one slot per file
     let shared = Shared::default();
     let strip = |mut item: std::result::Result<Found, Problem>| {
         if let Ok(found) = &mut item {
             if !keep_raw && found.line.is_none() {
-                found.record.raw = None;
+                let size = found.record.raw.as_deref().map_or(0, raw_size);
+                let room = small
+                    && held.fetch_add(size, std::sync::atomic::Ordering::Relaxed) + size
+                        <= raw_bytes;
+                if !room {
+                    found.record.raw = None;
+                }
             }
             shared.share(&mut found.record);
         }
@@ -136,7 +159,7 @@ pub fn load_with(paths: &[PathBuf], keep_raw: bool) -> Result<Loaded> {
     let read: Vec<FileRead> = files
         .par_iter()
         .map(|file| {
-            let mut items = read_file(file, keep_raw);
+            let mut items = read_file(file, keep_raw || small);
             if items.len() == 1 {
                 FileRead::One(strip(items.remove(0)))
             } else {
@@ -223,6 +246,20 @@ pub fn load_with(paths: &[PathBuf], keep_raw: bool) -> Result<Loaded> {
     loaded.problems.sort();
     loaded.unreadable.sort();
     Ok(loaded)
+}
+
+/// Record files up to which a build that asked for records without their
+/// tool output holds it all the same (see [`load_with`]), as long as it
+/// comes to at most [`SMALL_BUILD_RAW_BYTES`]: reading a few thousand files
+/// again costs more than holding their output.
+pub const SMALL_BUILD_FILES: usize = 2_000;
+
+/// Bytes of tool output a small build holds at most.
+pub const SMALL_BUILD_RAW_BYTES: usize = 64 << 20;
+
+/// Bytes of text `raw` holds.
+fn raw_size(raw: &crate::record::Raw) -> usize {
+    raw.stdout.as_ref().map_or(0, String::len) + raw.stderr.as_ref().map_or(0, String::len)
 }
 
 /// Sources, subjects, hosts, targets and tests seen so far, each held once:
@@ -1499,6 +1536,68 @@ mod tests {
             let first = format!("first seen in `{}:2`", dir.path().join("a.jsonl").display());
             assert!(problem.contains(file), "{problem}");
             assert!(problem.contains(&first), "{problem}");
+        }
+    }
+
+    #[test]
+    fn a_small_build_holds_the_tool_output_and_a_large_one_reads_it_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut v = good();
+        v["raw"] = serde_json::json!({"stdout": "12 MB/s\n", "stderr": "", "exit_code": 0});
+        std::fs::write(dir.path().join("a.json"), v.to_string()).unwrap();
+        let mut w = v.clone();
+        w["id"] = "b".into();
+        w["raw"]["stdout"] = "34 MB/s\n".into();
+        std::fs::write(dir.path().join("b.json"), w.to_string()).unwrap();
+        let paths = [dir.path().to_path_buf()];
+        let out = |f: &Found| f.record.raw.as_ref().and_then(|r| r.stdout.clone());
+        // two files: held as read, nothing to read again
+        let small = load_with(&paths, false).unwrap();
+        let held: Vec<_> = small.records.iter().map(out).collect();
+        // (in id order: `b` first)
+        assert_eq!(held, [Some("34 MB/s\n".into()), Some("12 MB/s\n".into())]);
+        assert_eq!(reread_raw(&small.records[0]).unwrap(), None);
+        // past the file count: left out, and read again when asked for
+        let large = load_holding(&paths, false, 1, 1 << 20).unwrap();
+        assert!(large.records.iter().all(|f| f.record.raw.is_none()));
+        let again = reread_raw(&large.records[0])
+            .unwrap()
+            .and_then(|r| r.stdout);
+        assert_eq!(again.as_deref(), Some("34 MB/s\n"));
+        // past the bytes: the first output that fits is held, the next is not
+        let bounded = load_holding(&paths, false, 10, 10).unwrap();
+        let held = bounded
+            .records
+            .iter()
+            .filter(|f| f.record.raw.is_some())
+            .count();
+        assert_eq!(held, 1);
+        // a file that changed since is named
+        std::fs::write(dir.path().join("b.json"), v.to_string()).unwrap();
+        let e = reread_raw(&large.records[0]).unwrap_err().to_string();
+        assert!(
+            e.contains("b.json") && e.contains("no longer holds record `b`"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn a_site_is_the_same_whether_tool_output_is_held_or_read_again() {
+        // real `run` records, with their tool output
+        let paths = [PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/emulated")];
+        let opts = crate::report::Options {
+            reread: true,
+            ..Default::default()
+        };
+        let build = |l: &Loaded| crate::report::build_site(&l.records, &l.problems, &opts).unwrap();
+        let held = load_with(&paths, false).unwrap();
+        let again = load_holding(&paths, false, 0, 0).unwrap();
+        assert!(held.records.iter().any(|f| f.record.raw.is_some()));
+        assert!(again.records.iter().all(|f| f.record.raw.is_none()));
+        let (a, b) = (build(&held), build(&again));
+        assert_eq!(a.files.len(), b.files.len());
+        for (path, bytes) in &a.files {
+            assert!(b.files.get(path) == Some(bytes), "{path} differs");
         }
     }
 
