@@ -206,6 +206,12 @@ fn push_digits(out: &mut String, mut n: u64, width: usize) {
 }
 
 /// A whole number with thousands separators: `1,073,741,824`.
+/// `n` with thousands separators and the noun that agrees with it:
+/// `1 configuration`, `1,200 configurations`.
+pub fn count_of(n: usize, one: &str, many: &str) -> String {
+    format!("{} {}", whole(n as u64), if n == 1 { one } else { many })
+}
+
 pub fn whole(n: u64) -> String {
     grouped(&n.to_string())
 }
@@ -403,6 +409,13 @@ pub fn csv_row<const N: usize>(cells: [&str; N]) -> [String; N] {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_count_takes_the_noun_that_agrees_with_it() {
+        assert_eq!(count_of(1, "run", "runs"), "1 run");
+        assert_eq!(count_of(0, "run", "runs"), "0 runs");
+        assert_eq!(count_of(1200, "run", "runs"), "1,200 runs");
+    }
 
     #[test]
     fn fixed_decimals_are_the_bytes_std_writes() {

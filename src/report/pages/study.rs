@@ -136,13 +136,12 @@ pub(super) fn build(
             story.matrix.rows.truncate(MATRIX_ROWS_SHOWN);
             row_links.truncate(MATRIX_ROWS_SHOWN);
             format!(
-                "{} more {} in cost order",
-                format::whole(more as u64),
-                if more == 1 {
-                    "configuration follows"
-                } else {
-                    "configurations follow"
-                }
+                "{} in cost order",
+                format::count_of(
+                    more,
+                    "more configuration follows",
+                    "more configurations follow"
+                )
             )
         }
         _ => String::new(),

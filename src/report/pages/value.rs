@@ -270,15 +270,7 @@ pub(super) fn build(ctx: PageCtx, site: &mut Site) -> Result<()> {
                 let more = rows.len() - TABLE_ROWS_SHOWN;
                 rows.truncate(TABLE_ROWS_SHOWN);
                 (
-                    format!(
-                        "{} more {}",
-                        format::whole(more as u64),
-                        if more == 1 {
-                            "configuration"
-                        } else {
-                            "configurations"
-                        }
-                    ),
+                    format::count_of(more, "more configuration", "more configurations"),
                     ctx.link("the whole table", &href),
                 )
             } else {
