@@ -59,7 +59,7 @@ pub(super) fn build(
     let Some(study) = ctx.analysis.data.studies.get(&sv.study) else {
         return Ok(());
     };
-    let story = story::tell(ctx.analysis, sv);
+    let mut story = story::tell(ctx.analysis, sv);
     let sslug = ctx.paths.study_slug(&sv.study).to_string();
     let mut row_links: Vec<Link> = story
         .matrix
@@ -130,7 +130,6 @@ pub(super) fn build(
     site.add(format!("data/{sslug}.md"), markdown);
     // hundreds of configurations: the matrix shows the first (the Markdown
     // keeps them all) and says where the others are
-    let mut story = story;
     let matrix_more = match story.matrix.rows.len().checked_sub(MATRIX_ROWS_SHOWN) {
         Some(more) if more > 0 => {
             story.matrix.rows.truncate(MATRIX_ROWS_SHOWN);
