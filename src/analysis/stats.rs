@@ -163,16 +163,13 @@ pub struct Dataset {
     pub studies: BTreeMap<String, Study>,
 }
 
-/// Study, configuration, test, metric.
-type GroupKey = (String, ConfigKey, String, String);
-
 /// What makes two records one configuration: provider, offering (as
 /// written), size, provisioned IOPS and MB/s, the numbers as bits so they
-/// order and compare exactly.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
-struct ConfigKey {
-    provider: Option<String>,
-    offering: Option<String>,
+/// order and compare exactly. Borrowed from the record it was read from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct ConfigKey<'r> {
+    provider: Option<&'r str>,
+    offering: Option<&'r str>,
     size_gb: Option<u64>,
     iops: Option<u64>,
     mbps: Option<u64>,
@@ -186,12 +183,12 @@ fn number_label(labels: &BTreeMap<String, String>, key: &str) -> Option<f64> {
         .filter(|v| is_positive(*v))
 }
 
-impl ConfigKey {
-    fn of(r: &Record) -> ConfigKey {
+impl<'r> ConfigKey<'r> {
+    fn of(r: &'r Record) -> ConfigKey<'r> {
         let bits = |v: Option<f64>| v.map(f64::to_bits);
         ConfigKey {
-            provider: r.subject.provider.clone(),
-            offering: r.subject.offering.clone(),
+            provider: r.subject.provider.as_deref(),
+            offering: r.subject.offering.as_deref(),
             size_gb: bits(r.subject.size_gb.filter(|s| is_positive(*s))),
             iops: bits(number_label(&r.subject.labels, "provisioned_iops")),
             mbps: bits(number_label(&r.subject.labels, "provisioned_mbps")),
@@ -277,68 +274,61 @@ fn config_names(configs: &[(ConfigKey, String)]) -> Vec<String> {
 /// groups but add no numbers; a metric whose unit is not canonical, or
 /// differs from the unit its first record used, is left out.
 pub fn group(records: &[&Record]) -> Dataset {
+    // each record's configuration, borrowed from it; names are made once
+    // per configuration and everything below is keyed by borrowed text, so
+    // that a record costs lookups, not copies
+    let keys: Vec<ConfigKey> = records.iter().map(|r| ConfigKey::of(r)).collect();
     // configurations first, so that each study's names can say what differs
-    let mut configs: BTreeMap<String, BTreeMap<ConfigKey, String>> = BTreeMap::new();
-    for r in records {
+    let mut configs: BTreeMap<&str, BTreeMap<ConfigKey, usize>> = BTreeMap::new();
+    for (i, (r, key)) in records.iter().zip(&keys).enumerate() {
         configs
-            .entry(r.study().to_string())
+            .entry(r.study())
             .or_default()
-            .entry(ConfigKey::of(r))
-            .or_insert_with(|| r.offering_name());
+            .entry(*key)
+            .or_insert(i);
     }
-    let names: BTreeMap<(String, ConfigKey), String> = configs
+    let names: BTreeMap<(&str, ConfigKey), String> = configs
         .into_iter()
         .flat_map(|(study, keys)| {
-            let keys: Vec<(ConfigKey, String)> = keys.into_iter().collect();
+            let keys: Vec<(ConfigKey, String)> = keys
+                .into_iter()
+                .map(|(k, first)| (k, records[first].offering_name()))
+                .collect();
             let names = config_names(&keys);
             keys.into_iter()
                 .zip(names)
-                .map(move |((k, _), n)| ((study.clone(), k), n))
+                .map(move |((k, _), n)| ((study, k), n))
         })
         .collect();
-    let mut values: BTreeMap<GroupKey, (Unit, Vec<f64>)> = BTreeMap::new();
-    let mut data = Dataset::default();
-    for (i, r) in records.iter().enumerate() {
-        let key = ConfigKey::of(r);
-        let name = names
-            .get(&(r.study().to_string(), key.clone()))
-            .cloned()
-            .unwrap_or_else(|| r.offering_name());
-        let study = data.studies.entry(r.study().to_string()).or_default();
-        study.tests.insert(r.test.id.clone());
+    let mut studies: BTreeMap<&str, StudyGroup> = BTreeMap::new();
+    for (i, (r, key)) in records.iter().zip(&keys).enumerate() {
+        let study = studies.entry(r.study()).or_default();
+        let test = r.test.id.as_str();
         study
             .kinds
-            .entry(r.test.id.clone())
+            .entry(test)
             .or_insert_with(|| crate::tools::spec(r.test.tool).kind(&r.test.parameters));
+        let name = names.get(&(r.study(), *key)).map(String::as_str);
         let off = study
             .offerings
-            .entry(name.clone())
-            .or_insert_with(|| OfferingData {
-                name: name.clone(),
-                offering_name: r.offering_name(),
-                provider: r.subject.provider.clone(),
-                offering: r.subject.offering.clone(),
-                record_price: None,
-                size_gb: key.size_gb.map(f64::from_bits),
-                provisioned_iops: key.iops.map(f64::from_bits),
-                provisioned_mbps: key.mbps.map(f64::from_bits),
-                labels: r.subject.labels.clone(),
+            .entry(name)
+            .or_insert_with(|| OfferingGroup {
+                first: i,
+                priced: None,
                 records: Vec::new(),
                 tests: BTreeMap::new(),
             });
-        if off.record_price.is_none() {
-            off.record_price = r
-                .subject
+        if off.priced.is_none()
+            && r.subject
                 .price
-                .clone()
-                .filter(|p| is_positive(p.per_gb_month));
+                .as_ref()
+                .is_some_and(|p| is_positive(p.per_gb_month))
+        {
+            off.priced = Some(i);
         }
         off.records.push(i);
-        off.tests
-            .entry(r.test.id.clone())
-            .or_default()
-            .records
-            .push(i);
+        let t = off.tests.entry(test).or_default();
+        t.records.push(i);
         if r.status != Status::Ok {
             continue;
         }
@@ -349,35 +339,86 @@ pub fn group(records: &[&Record]) -> Dataset {
             if !m.value.is_finite() {
                 continue;
             }
-            let key = (
-                r.study().to_string(),
-                key.clone(),
-                r.test.id.clone(),
-                metric.to_string(),
-            );
-            let slot = values.entry(key).or_insert((unit, Vec::new()));
+            let slot = t.values.entry((*key, metric)).or_insert((unit, Vec::new()));
             if slot.0 == unit {
                 slot.1.push(m.value);
             }
         }
     }
-    for ((study, config, test, metric), (unit, vals)) in values {
-        let Some(summary) = Summary::of(&vals) else {
-            continue;
-        };
-        let Some(name) = names.get(&(study.clone(), config)) else {
-            continue;
-        };
-        if let Some(t) = data
-            .studies
-            .get_mut(&study)
-            .and_then(|s| s.offerings.get_mut(name))
-            .and_then(|o| o.tests.get_mut(&test))
-        {
-            t.metrics.insert(metric, MetricStats { unit, summary });
+    let mut data = Dataset::default();
+    for (study_name, s) in studies {
+        let study = data.studies.entry(study_name.to_string()).or_default();
+        study.tests = s.kinds.keys().map(|t| t.to_string()).collect();
+        study.kinds = s.kinds.iter().map(|(t, k)| (t.to_string(), *k)).collect();
+        for (name, o) in s.offerings {
+            let r = records[o.first];
+            let key = keys[o.first];
+            let name = name.map_or_else(|| r.offering_name(), str::to_string);
+            let mut tests = BTreeMap::new();
+            for (test, t) in o.tests {
+                let mut metrics = BTreeMap::new();
+                // in configuration order, as two configurations of one name
+                // have always been summarised: the last one's figures stand
+                for ((_, metric), (unit, vals)) in t.values {
+                    if let Some(summary) = Summary::of(&vals) {
+                        metrics.insert(metric.to_string(), MetricStats { unit, summary });
+                    }
+                }
+                tests.insert(
+                    test.to_string(),
+                    TestResults {
+                        records: t.records,
+                        metrics,
+                    },
+                );
+            }
+            study.offerings.insert(
+                name.clone(),
+                OfferingData {
+                    name,
+                    offering_name: r.offering_name(),
+                    provider: r.subject.provider.clone(),
+                    offering: r.subject.offering.clone(),
+                    record_price: o.priced.and_then(|i| records[i].subject.price.clone()),
+                    size_gb: key.size_gb.map(f64::from_bits),
+                    provisioned_iops: key.iops.map(f64::from_bits),
+                    provisioned_mbps: key.mbps.map(f64::from_bits),
+                    labels: r.subject.labels.clone(),
+                    records: o.records,
+                    tests,
+                },
+            );
         }
     }
     data
+}
+
+/// One study while its records are grouped, keyed by text borrowed from them.
+#[derive(Default)]
+struct StudyGroup<'r> {
+    /// Test id to its kind, from the test's first record.
+    kinds: BTreeMap<&'r str, TestKind>,
+    /// Configuration name (`None`: not named, which `group` never leaves)
+    /// to its records.
+    offerings: BTreeMap<Option<&'r str>, OfferingGroup<'r>>,
+}
+
+/// One configuration's records while they are grouped.
+struct OfferingGroup<'r> {
+    /// Its first record, which gives its labels and names.
+    first: usize,
+    /// Its first record with a positive price per GB-month.
+    priced: Option<usize>,
+    records: Vec<usize>,
+    tests: BTreeMap<&'r str, TestGroup<'r>>,
+}
+
+/// One test's records of a configuration, and their metric values per
+/// configuration key and metric.
+#[derive(Default)]
+struct TestGroup<'r> {
+    records: Vec<usize>,
+    values: BTreeMap<(ConfigKey<'r>, &'r str), (Unit, Vec<f64>)>,
 }
 
 #[cfg(test)]
