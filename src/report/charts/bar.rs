@@ -53,12 +53,23 @@ pub fn bar_chart(chart: &BarChart) -> Result<String> {
 }
 
 impl Chart for BarChart {
-    fn draw(&self, look: Look) -> Result<String> {
-        draw_bars(self, look)
+    /// Every field, in order.
+    fn content_key(&self) -> String {
+        Key::new("BarChart")
+            .text("title", &self.title)
+            .text("desc", &self.desc)
+            .text("unit", &self.unit)
+            .flag("higher_is_better", self.higher_is_better)
+            .list("bars", self.bars.iter().map(Bar::key))
+            .finish()
+    }
+
+    fn draw_keyed(&self, look: Look, key: &str) -> Result<String> {
+        draw_bars(self, look, key)
     }
 }
 
-fn draw_bars(chart: &BarChart, look: Look) -> Result<String> {
+fn draw_bars(chart: &BarChart, look: Look, key: &str) -> Result<String> {
     let mut notes = Vec::new();
     let mut rows = Vec::new();
     for bar in &chart.bars {
@@ -89,14 +100,12 @@ fn draw_bars(chart: &BarChart, look: Look) -> Result<String> {
     let plot = if look.narrow { NARROW_PLOT } else { ROW_PLOT };
     let xs = Scale::fit_bars(&medians, &extent, plot.0, plot.1);
 
+    // each bar's name and median as written, once for every place they show
+    let names: Vec<String> = rows.iter().map(|b| one_line(&b.label)).collect();
+    let median_text: Vec<String> = rows.iter().map(|b| fmt_num(b.median)).collect();
     let mut summary = Vec::new();
-    for bar in &rows {
-        summary.push(format!(
-            "{}: {} {unit}{}",
-            one_line(&bar.label),
-            fmt_num(bar.median),
-            runs_words(bar)
-        ));
+    for ((bar, name), median) in rows.iter().zip(&names).zip(&median_text) {
+        summary.push(format!("{name}: {median} {unit}{}", runs_words(bar)));
     }
     let scale_words = if xs.log {
         format!(
@@ -120,29 +129,21 @@ fn draw_bars(chart: &BarChart, look: Look) -> Result<String> {
     let room = RowFrame::label_room(look);
     let labels: Vec<Vec<String>> = rows
         .iter()
-        .map(|bar| {
+        .zip(&names)
+        .map(|(bar, name)| {
             // a no-break space, so that a wrapped label never ends in "(1"
-            let suffix = if bar.runs == 1 { " (1\u{a0}run)" } else { "" };
-            wrap_lines(
-                &format!("{}{suffix}", one_line(&bar.label)),
-                room,
-                LABEL_PX,
-                2,
-            )
+            if bar.runs == 1 {
+                wrap_lines(&format!("{name} (1\u{a0}run)"), room, LABEL_PX, 2)
+            } else {
+                wrap_lines(name, room, LABEL_PX, 2)
+            }
         })
         .collect();
     let lines = labels.iter().map(Vec::len).max().unwrap_or(1);
     let top = 44.0 + title_drop(&chart.title, look);
     let frame = RowFrame::new(look, top, rows.len(), hidden, lines);
     let height = frame.height;
-    let mut doc = Doc::begin(
-        look,
-        "bar",
-        &chart.content_key(),
-        height,
-        &chart.title,
-        &desc,
-    );
+    let mut doc = Doc::begin(look, "bar", key, height, &chart.title, &desc);
     if rows.is_empty() {
         doc.no_data(height);
         return doc.finish();
@@ -181,10 +182,9 @@ fn draw_bars(chart: &BarChart, look: Look) -> Result<String> {
     })?;
 
     for (i, bar) in rows.iter().enumerate() {
-        let name = one_line(&bar.label);
+        let (name, median) = (&names[i], &median_text[i]);
         let tip = format!(
-            "{name}: median {} {unit}{}{}",
-            fmt_num(bar.median),
+            "{name}: median {median} {unit}{}{}",
             spreads[i]
                 .map(|(lo, hi)| format!(", min {} max {}", fmt_num(lo), fmt_num(hi)))
                 .unwrap_or_default(),
@@ -192,8 +192,7 @@ fn draw_bars(chart: &BarChart, look: Look) -> Result<String> {
         );
         frame.label(&mut doc, i, &labels[i], &tip);
         let end = spreads[i].map_or(bar.median, |s| s.1.max(bar.median));
-        let value = fmt_num(bar.median);
-        doc.text(Txt::new(at(end) + 6.0, frame.band(i) + 17.0, &value).size(SMALL_PX));
+        doc.text(Txt::new(at(end) + 6.0, frame.band(i) + 17.0, median).size(SMALL_PX));
     }
     let caption = format!(
         "{} ({better}{})",
@@ -212,19 +211,6 @@ impl Bar {
             .number("min", self.min)
             .number("max", self.max)
             .count("runs", self.runs)
-            .finish()
-    }
-}
-
-impl BarChart {
-    /// The text the chart's element ids are hashed from: every field, in order.
-    pub(super) fn content_key(&self) -> String {
-        Key::new("BarChart")
-            .text("title", &self.title)
-            .text("desc", &self.desc)
-            .text("unit", &self.unit)
-            .flag("higher_is_better", self.higher_is_better)
-            .list("bars", self.bars.iter().map(Bar::key))
             .finish()
     }
 }

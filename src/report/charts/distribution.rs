@@ -84,18 +84,28 @@ pub fn pct_label(p: f64) -> String {
 /// 99.999) is left out and named in the `<desc>`, as are lines past
 /// [`MAX_SERIES`]. Fails only if plotters fails to draw into memory.
 pub fn distribution_chart(chart: &DistributionChart) -> Result<String> {
-    draw_in(chart, Look::WIDE)
+    chart.draw(Look::WIDE)
 }
 
 impl Chart for DistributionChart {
-    fn draw(&self, look: Look) -> Result<String> {
-        draw_in(self, look)
+    /// Every field, in order.
+    fn content_key(&self) -> String {
+        Key::new("DistributionChart")
+            .text("title", &self.title)
+            .text("desc", &self.desc)
+            .text("unit", &self.unit)
+            .list("series", self.series.iter().map(DistributionSeries::key))
+            .finish()
+    }
+
+    fn draw_keyed(&self, look: Look, key: &str) -> Result<String> {
+        draw_in(self, look, key)
     }
 }
 
 /// Draws the chart in `look`; its narrow variant is the wide layout at full
 /// width, scrolled sideways inside its figure on a phone.
-fn draw_in(chart: &DistributionChart, look: Look) -> Result<String> {
+fn draw_in(chart: &DistributionChart, look: Look, key: &str) -> Result<String> {
     let unit = one_line(&chart.unit);
     let mut notes = Vec::new();
     let hidden = chart.series.len().saturating_sub(MAX_SERIES);
@@ -170,14 +180,7 @@ fn draw_in(chart: &DistributionChart, look: Look) -> Result<String> {
     } else {
         legend_top + 20.0 * legend_rows as f64 + 8.0
     };
-    let mut doc = Doc::begin_fixed(
-        look,
-        "dist",
-        &chart.content_key(),
-        height,
-        &chart.title,
-        &desc,
-    );
+    let mut doc = Doc::begin_fixed(look, "dist", key, height, &chart.title, &desc);
     if lines.is_empty() {
         doc.no_data(height);
         return doc.finish();
@@ -336,18 +339,6 @@ impl DistributionSeries {
                         .finish()
                 }),
             )
-            .finish()
-    }
-}
-
-impl DistributionChart {
-    /// The text the chart's element ids are hashed from: every field, in order.
-    pub(super) fn content_key(&self) -> String {
-        Key::new("DistributionChart")
-            .text("title", &self.title)
-            .text("desc", &self.desc)
-            .text("unit", &self.unit)
-            .list("series", self.series.iter().map(DistributionSeries::key))
             .finish()
     }
 }

@@ -130,9 +130,20 @@ impl Look {
 
 /// A chart spec that can be drawn in any [`Look`].
 pub trait Chart {
+    /// The text the chart's element ids are hashed from (see `key`), the
+    /// same in every look.
+    fn content_key(&self) -> String;
+
+    /// Draws the chart as a standalone SVG document whose ids come from
+    /// `key`, its [`Chart::content_key`]. Fails only if plotters fails to
+    /// draw into memory.
+    fn draw_keyed(&self, look: Look, key: &str) -> Result<String>;
+
     /// Draws the chart as a standalone SVG document. Fails only if plotters
     /// fails to draw into memory.
-    fn draw(&self, look: Look) -> Result<String>;
+    fn draw(&self, look: Look) -> Result<String> {
+        self.draw_keyed(look, &self.content_key())
+    }
 }
 
 /// Every variant of one chart that the site needs.
@@ -162,8 +173,10 @@ pub fn draw(chart: &impl Chart) -> Result<Drawn> {
         narrow,
         theme: Theme::Auto,
     };
-    let wide = chart.draw(look(false))?;
-    let narrow = chart.draw(look(true))?;
+    // the key is spelt out once for both widths
+    let key = chart.content_key();
+    let wide = chart.draw_keyed(look(false), &key)?;
+    let narrow = chart.draw_keyed(look(true), &key)?;
     Ok(Drawn {
         light: svg::restyle(&wide, Theme::Light),
         dark: svg::restyle(&wide, Theme::Dark),

@@ -44,12 +44,22 @@ pub fn percentile_chart(chart: &PercentileChart) -> Result<String> {
 }
 
 impl Chart for PercentileChart {
-    fn draw(&self, look: Look) -> Result<String> {
-        draw_percentiles(self, look)
+    /// Every field, in order.
+    fn content_key(&self) -> String {
+        Key::new("PercentileChart")
+            .text("title", &self.title)
+            .text("desc", &self.desc)
+            .text("unit", &self.unit)
+            .list("series", self.series.iter().map(PercentileSeries::key))
+            .finish()
+    }
+
+    fn draw_keyed(&self, look: Look, key: &str) -> Result<String> {
+        draw_percentiles(self, look, key)
     }
 }
 
-fn draw_percentiles(chart: &PercentileChart, look: Look) -> Result<String> {
+fn draw_percentiles(chart: &PercentileChart, look: Look, key: &str) -> Result<String> {
     const NAMES: [&str; 3] = ["p50", "p99", "p99.9"];
     let mut notes = Vec::new();
     let hidden = chart.series.len().saturating_sub(MAX_ROWS);
@@ -120,14 +130,7 @@ fn draw_percentiles(chart: &PercentileChart, look: Look) -> Result<String> {
     let drop = title_drop(&chart.title, look);
     let frame = RowFrame::new(look, 66.0 + drop, rows.len(), hidden, lines);
     let height = frame.height;
-    let mut doc = Doc::begin(
-        look,
-        "pct",
-        &chart.content_key(),
-        height,
-        &chart.title,
-        &desc,
-    );
+    let mut doc = Doc::begin(look, "pct", key, height, &chart.title, &desc);
     if rows.is_empty() {
         doc.no_data(height);
         return doc.finish();
@@ -200,18 +203,6 @@ impl PercentileSeries {
             .maybe_number("p50", self.p50)
             .maybe_number("p99", self.p99)
             .maybe_number("p99_9", self.p99_9)
-            .finish()
-    }
-}
-
-impl PercentileChart {
-    /// The text the chart's element ids are hashed from: every field, in order.
-    pub(super) fn content_key(&self) -> String {
-        Key::new("PercentileChart")
-            .text("title", &self.title)
-            .text("desc", &self.desc)
-            .text("unit", &self.unit)
-            .list("series", self.series.iter().map(PercentileSeries::key))
             .finish()
     }
 }

@@ -49,18 +49,28 @@ pub struct QdChart {
 /// not a number >= 0 (or not positive on a log axis) is left out and named
 /// in the `<desc>`. Fails only if plotters fails to draw into memory.
 pub fn qd_chart(chart: &QdChart) -> Result<String> {
-    draw_in(chart, Look::WIDE)
+    chart.draw(Look::WIDE)
 }
 
 impl Chart for QdChart {
-    fn draw(&self, look: Look) -> Result<String> {
-        draw_in(self, look)
+    /// Every field, in order.
+    fn content_key(&self) -> String {
+        Key::new("QdChart")
+            .text("title", &self.title)
+            .text("desc", &self.desc)
+            .text("latency_unit", &self.latency_unit)
+            .list("points", self.points.iter().map(QdPoint::key))
+            .finish()
+    }
+
+    fn draw_keyed(&self, look: Look, key: &str) -> Result<String> {
+        draw_in(self, look, key)
     }
 }
 
 /// Draws the chart in `look`; its narrow variant is the wide layout at full
 /// width, scrolled sideways inside its figure on a phone.
-fn draw_in(chart: &QdChart, look: Look) -> Result<String> {
+fn draw_in(chart: &QdChart, look: Look, key: &str) -> Result<String> {
     let unit = one_line(&chart.latency_unit);
     let mut notes = Vec::new();
     let mut points = chart.points.clone();
@@ -117,14 +127,7 @@ fn draw_in(chart: &QdChart, look: Look) -> Result<String> {
     );
     let drawable = bars.iter().chain(&marks).any(Option::is_some);
     let height = if drawable { PLOT.3 + 56.0 } else { 110.0 };
-    let mut doc = Doc::begin_fixed(
-        look,
-        "qd",
-        &chart.content_key(),
-        height,
-        &chart.title,
-        &desc,
-    );
+    let mut doc = Doc::begin_fixed(look, "qd", key, height, &chart.title, &desc);
     if !drawable {
         doc.no_data(height);
         return doc.finish();
@@ -273,18 +276,6 @@ impl QdPoint {
             .count("iodepth", self.iodepth as usize)
             .maybe_number("iops", self.iops)
             .maybe_number("p99", self.p99)
-            .finish()
-    }
-}
-
-impl QdChart {
-    /// The text the chart's element ids are hashed from: every field, in order.
-    pub(super) fn content_key(&self) -> String {
-        Key::new("QdChart")
-            .text("title", &self.title)
-            .text("desc", &self.desc)
-            .text("latency_unit", &self.latency_unit)
-            .list("points", self.points.iter().map(QdPoint::key))
             .finish()
     }
 }

@@ -1233,7 +1233,10 @@ fn restyled_looks_are_byte_for_byte_the_looks_drawn_on_their_own() {
     for chart in &charts {
         struct Each<'a>(&'a dyn Fn(Look) -> String);
         impl Chart for Each<'_> {
-            fn draw(&self, look: Look) -> anyhow::Result<String> {
+            fn content_key(&self) -> String {
+                String::new()
+            }
+            fn draw_keyed(&self, look: Look, _: &str) -> anyhow::Result<String> {
                 Ok((self.0)(look))
             }
         }
@@ -1246,4 +1249,25 @@ fn restyled_looks_are_byte_for_byte_the_looks_drawn_on_their_own() {
         assert_eq!(d.narrow_light, own(true, Theme::Light));
         assert_eq!(d.narrow_dark, own(true, Theme::Dark));
     }
+}
+
+#[test]
+fn every_look_drawn_from_one_key_is_the_look_drawn_on_its_own() {
+    fn same(chart: &impl Chart) {
+        let d = draw(chart).unwrap();
+        let wide = chart.draw(Look::WIDE).unwrap();
+        let narrow = chart
+            .draw(Look {
+                narrow: true,
+                theme: Theme::Auto,
+            })
+            .unwrap();
+        assert!(wide.contains(" id=\"dd-"), "{wide}");
+        assert_eq!(d.wide, wide);
+        assert_eq!(d.narrow, narrow);
+    }
+    same(&sample_bars());
+    same(&sample_percentiles());
+    same(&sample_value());
+    same(&crowded_value());
 }

@@ -128,8 +128,18 @@ pub fn timeline_chart(chart: &TimelineChart) -> Result<String> {
 }
 
 impl Chart for TimelineChart {
-    fn draw(&self, look: Look) -> Result<String> {
-        draw_timeline(self, look)
+    /// Title, unit and the number of values.
+    fn content_key(&self) -> String {
+        format!(
+            "timeline|{}|{}|{}",
+            self.title,
+            self.unit,
+            self.values.len()
+        )
+    }
+
+    fn draw_keyed(&self, look: Look, key: &str) -> Result<String> {
+        draw_timeline(self, look, key)
     }
 }
 
@@ -186,7 +196,7 @@ fn draw_series(
     }
 }
 
-fn draw_timeline(chart: &TimelineChart, look: Look) -> Result<String> {
+fn draw_timeline(chart: &TimelineChart, look: Look, key: &str) -> Result<String> {
     let width = look.width();
     let drop = title_drop(&chart.title, look);
     let caption_lines = wrap_lines(&chart.caption, width - 24.0, LABEL_PX, 6);
@@ -204,18 +214,12 @@ fn draw_timeline(chart: &TimelineChart, look: Look) -> Result<String> {
         None => top + plot_h,
     };
     let height = bottom + 40.0 + 18.0 * caption_lines.len() as f64;
-    let key = format!(
-        "timeline|{}|{}|{}",
-        chart.title,
-        chart.unit,
-        chart.values.len()
-    );
     let mut said = vec![chart.caption.clone()];
     if let Some(l) = lat {
         said.push(format!("Below: per-second {} in {}.", l.what, l.unit));
     }
     let desc = join_desc(&chart.desc, &said);
-    let mut doc = Doc::begin(look, "timeline", &key, height, &chart.title, &desc);
+    let mut doc = Doc::begin(look, "timeline", key, height, &chart.title, &desc);
     let usable: Vec<f64> = chart
         .values
         .iter()

@@ -54,21 +54,27 @@ pub fn value_chart(chart: &ValueChart) -> Result<String> {
 }
 
 impl Chart for ValueChart {
-    fn draw(&self, look: Look) -> Result<String> {
-        draw_value(self, look)
+    /// Every field, in order.
+    fn content_key(&self) -> String {
+        Key::new("ValueChart")
+            .text("title", &self.title)
+            .text("desc", &self.desc)
+            .text("x_label", &self.x_label)
+            .text("y_label", &self.y_label)
+            .flag("higher_is_better", self.higher_is_better)
+            .list("points", self.points.iter().map(ValuePoint::key))
+            .maybe_count("baseline", self.baseline)
+            .finish()
+    }
+
+    fn draw_keyed(&self, look: Look, key: &str) -> Result<String> {
+        draw_value(self, look, key)
     }
 }
 
-fn draw_value(chart: &ValueChart, look: Look) -> Result<String> {
+fn draw_value(chart: &ValueChart, look: Look, key: &str) -> Result<String> {
     let lay = value_layout_in(chart, look);
-    let mut doc = Doc::begin(
-        look,
-        "value",
-        &chart.content_key(),
-        lay.height,
-        &chart.title,
-        &lay.desc,
-    );
+    let mut doc = Doc::begin(look, "value", key, lay.height, &chart.title, &lay.desc);
     if lay.points.is_empty() {
         doc.no_data(lay.height);
         return doc.finish();
@@ -229,21 +235,6 @@ impl ValuePoint {
             .text("label", &self.label)
             .number("price_per_gb", self.price_per_gb)
             .number("performance", self.performance)
-            .finish()
-    }
-}
-
-impl ValueChart {
-    /// The text the chart's element ids are hashed from: every field, in order.
-    pub(super) fn content_key(&self) -> String {
-        Key::new("ValueChart")
-            .text("title", &self.title)
-            .text("desc", &self.desc)
-            .text("x_label", &self.x_label)
-            .text("y_label", &self.y_label)
-            .flag("higher_is_better", self.higher_is_better)
-            .list("points", self.points.iter().map(ValuePoint::key))
-            .maybe_count("baseline", self.baseline)
             .finish()
     }
 }
