@@ -115,8 +115,10 @@ pub struct RunLink {
 /// Where every page lives. Paths are relative to the site root.
 struct Paths {
     study: BTreeMap<String, String>,
-    offering: BTreeMap<(String, String), String>,
-    test: BTreeMap<(String, String), String>,
+    /// Study, then offering, to the offering's slug.
+    offering: BTreeMap<String, BTreeMap<String, String>>,
+    /// Study, then test id, to the test's slug.
+    test: BTreeMap<String, BTreeMap<String, String>>,
 }
 
 impl Paths {
@@ -125,12 +127,14 @@ impl Paths {
         let mut offering = BTreeMap::new();
         let mut test = BTreeMap::new();
         for (name, s) in &a.data.studies {
-            for (o, slug) in unique_slugs(s.offerings.keys().map(String::as_str)) {
-                offering.insert((name.clone(), o), slug);
-            }
-            for (t, slug) in unique_slugs(s.tests.iter().map(String::as_str)) {
-                test.insert((name.clone(), t), slug);
-            }
+            offering.insert(
+                name.clone(),
+                unique_slugs(s.offerings.keys().map(String::as_str)),
+            );
+            test.insert(
+                name.clone(),
+                unique_slugs(s.tests.iter().map(String::as_str)),
+            );
         }
         Paths {
             study,
@@ -145,18 +149,26 @@ impl Paths {
 
     fn test_slug(&self, study: &str, test: &str) -> &str {
         self.test
-            .get(&(study.to_string(), test.to_string()))
+            .get(study)
+            .and_then(|tests| tests.get(test))
+            .map(String::as_str)
+            .unwrap_or("x")
+    }
+
+    fn offering_slug(&self, study: &str, offering: &str) -> &str {
+        self.offering
+            .get(study)
+            .and_then(|offerings| offerings.get(offering))
             .map(String::as_str)
             .unwrap_or("x")
     }
 
     fn offering_page(&self, study: &str, offering: &str) -> String {
-        let o = self
-            .offering
-            .get(&(study.to_string(), offering.to_string()))
-            .map(String::as_str)
-            .unwrap_or("x");
-        format!("offerings/{}/{o}.html", self.study_slug(study))
+        format!(
+            "offerings/{}/{}.html",
+            self.study_slug(study),
+            self.offering_slug(study, offering)
+        )
     }
 
     fn test_page(&self, study: &str, test: &str) -> String {
@@ -270,6 +282,30 @@ fn direction(higher_is_better: bool) -> &'static str {
     } else {
         "lower is better"
     }
+}
+
+/// `text` escaped for HTML as the templates escape it (`"&'<>` as
+/// `&#34;` `&#38;` `&#39;` `&#60;` `&#62;`), for output too long to
+/// escape field by field: tool output on run pages.
+fn escape_html(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + text.len() / 8);
+    let mut plain = 0;
+    for (at, byte) in text.bytes().enumerate() {
+        let entity = match byte {
+            b'"' => "&#34;",
+            b'&' => "&#38;",
+            b'\'' => "&#39;",
+            b'<' => "&#60;",
+            b'>' => "&#62;",
+            _ => continue,
+        };
+        // `at` is an ASCII byte's position, so a character boundary
+        out.push_str(&text[plain..at]);
+        out.push_str(entity);
+        plain = at + 1;
+    }
+    out.push_str(&text[plain..]);
+    out
 }
 
 /// Renders a page and adds it to the site at `path`.
@@ -586,6 +622,30 @@ fn target_rows(records: &[&crate::record::Target]) -> Vec<Pair> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn tool_output_is_escaped_as_the_templates_escape() {
+        let askama = |t: &str| {
+            askama::filters::escape(t, askama::filters::Html)
+                .map(|e| e.to_string())
+                .unwrap_or_default()
+        };
+        let fio = r#"{"jobname" : "<rand'read>", "error" : 0, "a&b" : "c"}"#;
+        for text in [
+            "",
+            "plain",
+            fio,
+            "</pre><script>alert(1)</script>",
+            "é&ü\"'<>日本&&",
+            "\u{1F600}<\u{1F600}>",
+        ] {
+            assert_eq!(escape_html(text), askama(text), "{text}");
+        }
+        assert_eq!(
+            escape_html("<a href='x'>&</a>"),
+            "&#60;a href=&#39;x&#39;&#62;&#38;&#60;/a&#62;"
+        );
+    }
 
     #[test]
     fn many_distinct_values_are_counted_not_listed() {

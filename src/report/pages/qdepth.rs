@@ -175,12 +175,7 @@ pub(super) fn groups(
         let mut charts_out = Vec::new();
         let mut rows = Vec::new();
         for (name, pts) in &lines {
-            let cslug = ctx
-                .paths
-                .offering
-                .get(&(study_name.to_string(), name.to_string()))
-                .cloned()
-                .unwrap_or_else(|| "x".into());
+            let cslug = ctx.paths.offering_slug(study_name, name);
             let spec = charts::QdChart {
                 title: format!("{name}: {workload_text}, by queue depth"),
                 desc: format!(

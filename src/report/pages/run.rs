@@ -51,8 +51,10 @@ pub struct RunPage<'a> {
     pub metrics: Vec<RunMetric>,
     /// The record's timeline chart, when it kept one (the test page's file).
     pub timelines: Vec<super::timeline::TimelineView>,
-    pub stdout: String,
-    pub stderr: String,
+    /// The tool's output, HTML-escaped already ([`super::escape_html`]):
+    /// pages of it are escaped faster in one pass than by the template.
+    pub stdout_html: String,
+    pub stderr_html: String,
     pub exit_code: String,
 }
 
@@ -221,8 +223,8 @@ pub(super) fn build(
         target: details.target(r),
         metrics,
         timelines,
-        stdout: page_excerpt(raw.stdout),
-        stderr: page_excerpt(raw.stderr),
+        stdout_html: super::escape_html(&page_excerpt(raw.stdout)),
+        stderr_html: super::escape_html(&page_excerpt(raw.stderr)),
         exit_code: raw.exit_code.map(|c| c.to_string()).unwrap_or_default(),
     };
     render(site, ctx.paths.run_page(&r.id), &page)
