@@ -7,6 +7,7 @@
 
 use crate::analysis::prices::EffectivePrice;
 use crate::units::Unit;
+use std::borrow::Cow;
 
 /// A unit to show values in: display value = canonical value / `factor`.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -109,27 +110,37 @@ pub fn in_column(v: f64, unit: Unit, col: Option<DisplayUnit>) -> String {
 /// A number with three significant digits and thousands separators:
 /// `70,845`, `1,969`, `24.8`, `1.60`, `0.00125`; `n/a` when not finite.
 pub fn number(v: f64) -> String {
+    let mut out = String::new();
+    push_number(&mut out, v);
+    out
+}
+
+/// [`number`], appended to `out`.
+pub fn push_number(out: &mut String, v: f64) {
     if !v.is_finite() {
-        return "n/a".to_string();
+        out.push_str("n/a");
+        return;
     }
     if v == 0.0 {
-        return "0".to_string();
+        out.push('0');
+        return;
     }
-    let d = decimals(v);
-    let s = fixed(v.abs(), d);
+    let start = out.len();
+    push_fixed(out, v.abs(), decimals(v));
     // "-0.00" reads as noise
-    let negative = v < 0.0 && s.chars().any(|c| c.is_ascii_digit() && c != '0');
-    let (whole, frac) = s.split_once('.').unwrap_or((&s, ""));
-    let mut out = String::new();
+    let negative = v < 0.0
+        && out[start..]
+            .bytes()
+            .any(|c| c.is_ascii_digit() && c != b'0');
+    let point = out[start..].find('.').map_or(out.len(), |at| start + at);
+    let mut comma = point;
+    while comma > start + 3 {
+        comma -= 3;
+        out.insert(comma, ',');
+    }
     if negative {
-        out.push('-');
+        out.insert(start, '-');
     }
-    out.push_str(&grouped(whole));
-    if !frac.is_empty() {
-        out.push('.');
-        out.push_str(frac);
-    }
-    out
 }
 
 /// `v` with `decimals` decimals, appended to `out`: the bytes
@@ -230,12 +241,13 @@ pub(crate) fn grouped(digits: &str) -> String {
 
 /// A canonical value shown in `du`, with the unit: `98.3 MB/s`.
 pub fn with_unit(v: f64, du: DisplayUnit) -> String {
-    let n = number(v / du.factor);
-    if du.label.is_empty() {
-        n
-    } else {
-        format!("{n} {}", du.label)
+    let mut out = String::with_capacity(16);
+    push_number(&mut out, v / du.factor);
+    if !du.label.is_empty() {
+        out.push(' ');
+        out.push_str(du.label);
     }
+    out
 }
 
 /// A canonical value in its own best display unit: `310 µs`, `70,845 IOPS`.
@@ -392,7 +404,7 @@ pub fn performance_words(r: f64, metric_human: &str, higher_is_better: bool) -> 
 /// `=`, `+`, `-`, `@`, TAB or CR gets a leading `'` (OWASP's rule for CSV
 /// injection). A cell that is a plain number (`-0.5`) is left as it is.
 /// Every CSV the site holds writes its cells through this.
-pub fn csv_cell(cell: &str) -> std::borrow::Cow<'_, str> {
+pub fn csv_cell(cell: &str) -> Cow<'_, str> {
     let risky = cell.starts_with(['=', '+', '-', '@', '\t', '\r']);
     if risky && cell.parse::<f64>().map_or(true, |v| !v.is_finite()) {
         format!("'{cell}").into()
@@ -401,14 +413,69 @@ pub fn csv_cell(cell: &str) -> std::borrow::Cow<'_, str> {
     }
 }
 
-/// A CSV row with every cell passed through [`csv_cell`].
-pub fn csv_row<const N: usize>(cells: [&str; N]) -> [String; N] {
-    cells.map(|c| csv_cell(c).into_owned())
+/// A CSV row with every cell passed through [`csv_cell`], as the bytes
+/// `csv::Writer::write_record` takes.
+pub fn csv_row<const N: usize>(cells: [&str; N]) -> impl Iterator<Item = Cow<'_, [u8]>> {
+    cells.into_iter().map(|c| match csv_cell(c) {
+        Cow::Borrowed(b) => Cow::Borrowed(b.as_bytes()),
+        Cow::Owned(o) => Cow::Owned(o.into_bytes()),
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// [`number`] as first written, with a string per step: the reference
+    /// the one-buffer version is held to.
+    fn number_by_steps(v: f64) -> String {
+        if !v.is_finite() {
+            return "n/a".to_string();
+        }
+        if v == 0.0 {
+            return "0".to_string();
+        }
+        let s = fixed(v.abs(), decimals(v));
+        let negative = v < 0.0 && s.chars().any(|c| c.is_ascii_digit() && c != '0');
+        let (whole, frac) = s.split_once('.').unwrap_or((&s, ""));
+        let mut out = String::new();
+        if negative {
+            out.push('-');
+        }
+        out.push_str(&grouped(whole));
+        if !frac.is_empty() {
+            out.push('.');
+            out.push_str(frac);
+        }
+        out
+    }
+
+    #[test]
+    fn number_in_one_buffer_is_number_by_steps() {
+        let mut v = 1.0e-7_f64;
+        let mut seen = 0;
+        while v < 1.0e16 {
+            for x in [v, -v, v * 1.0049, v * 0.9995, -v * 1.5, v.round(), v + 0.5] {
+                assert_eq!(number(x), number_by_steps(x), "{x:e}");
+                seen += 1;
+            }
+            v *= 1.37;
+        }
+        assert!(seen > 500);
+        for x in [
+            f64::NAN,
+            f64::INFINITY,
+            -0.0,
+            -0.0004,
+            999.5,
+            1234567.0,
+            -1234567.0,
+        ] {
+            assert_eq!(number(x), number_by_steps(x), "{x}");
+        }
+        assert_eq!(number(-1234567.0), "-1,234,567");
+        assert_eq!(number(-0.0004), "-0.000400");
+    }
 
     #[test]
     fn a_count_takes_the_noun_that_agrees_with_it() {

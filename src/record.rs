@@ -716,15 +716,19 @@ impl Record {
     /// `provider offering` as one display name (either part may be unknown;
     /// an empty or blank name counts as unknown).
     pub fn offering_name(&self) -> String {
-        let known = |s: &Option<String>| {
+        fn known<'s>(s: &'s Option<String>, unknown: &'s str) -> &'s str {
             s.as_deref()
                 .map(str::trim)
                 .filter(|t| !t.is_empty())
-                .map(str::to_string)
-        };
-        let provider = known(&self.subject.provider).unwrap_or_else(|| "unknown provider".into());
-        let offering = known(&self.subject.offering).unwrap_or_else(|| "unknown offering".into());
-        format!("{provider} {offering}")
+                .unwrap_or(unknown)
+        }
+        let provider = known(&self.subject.provider, "unknown provider");
+        let offering = known(&self.subject.offering, "unknown offering");
+        let mut name = String::with_capacity(provider.len() + 1 + offering.len());
+        name.push_str(provider);
+        name.push(' ');
+        name.push_str(offering);
+        name
     }
 }
 
