@@ -16,7 +16,9 @@
 #          OFFERINGS the configurations the records spread over, default 50
 #          (500 shows that no page grows with them: the "max page" column).
 # Records are read from a warm page cache: the build is measured, not the
-# disk's reads.
+# disk's reads. On the disk the outputs of every run are kept until the end
+# (about 8 GB with the defaults); start a second bench some minutes after
+# the first has deleted them (see the comment in the loop).
 set -eu
 
 cd "$(dirname "$0")/.."
@@ -59,9 +61,8 @@ for place in $places; do
             offerings=${OFFERINGS:-50}
             input=$base/records-$shape-$n-$offerings
             [ -d "$input" ] || "$gen" "$n" "$input" "$offerings" "$shape" >/dev/null
-            site=$base/site
-            fout=$base/floor
-            rm -rf "$site" "$fout"
+            site=$base/site-$shape-$n
+            rm -rf "$site"
             "$bin" report "$input" --out "$site" >/dev/null
             "$floor" shape "$site" >"$base/shape"
             files=$(wc -l <"$base/shape")
@@ -69,17 +70,26 @@ for place in $places; do
             maxpage=$(awk '$2 ~ /\.html$/ && $1 > m { m = $1 } END { printf "%.0fK", m / 1024 }' "$base/shape")
             : >"$base/a"
             : >"$base/b"
+            # every run writes a directory of its own, and on the disk nothing
+            # is deleted until every shape and size is measured: ext4 will not
+            # reuse an inode freed in the last minute (six, while its inode
+            # table block is unwritten) and scans past every such inode for
+            # each file it creates, so a build right after 100,000 files were
+            # deleted takes up to ten times as long, more or less at random
+            # (and two threads spin on the directory's lock meanwhile). The
+            # order alternates (A B, B A, ...) and the disk is synced before
+            # each run, so the writes of one run do not land in the next.
+            runs_dir=$base/runs-$shape-$n
+            rm -rf "$runs_dir"
+            mkdir -p "$runs_dir"
             i=0
-            # each program's own output is removed right before it runs, and
-            # the order alternates (A B, B A, ...): a file system slowed by
-            # the files just deleted (ext4 is) weighs on both alike
             while [ "$i" -lt "$runs" ]; do
                 if [ $((i % 2)) -eq 0 ]; then
-                    rm -rf "$site"; run_one "$base/a" "$bin" report "$input" --out "$site"
-                    rm -rf "$fout"; run_one "$base/b" "$floor" "$input" "$base/shape" "$fout"
+                    sync; run_one "$base/a" "$bin" report "$input" --out "$runs_dir/report-$i"
+                    sync; run_one "$base/b" "$floor" "$input" "$base/shape" "$runs_dir/floor-$i"
                 else
-                    rm -rf "$fout"; run_one "$base/b" "$floor" "$input" "$base/shape" "$fout"
-                    rm -rf "$site"; run_one "$base/a" "$bin" report "$input" --out "$site"
+                    sync; run_one "$base/b" "$floor" "$input" "$base/shape" "$runs_dir/floor-$i"
+                    sync; run_one "$base/a" "$bin" report "$input" --out "$runs_dir/report-$i"
                 fi
                 i=$((i + 1))
             done
@@ -90,9 +100,11 @@ for place in $places; do
             printf '%-6s %-6s %8s %10.3f %10.3f %6.2fx %10.0f %10.0f %8s %8s %9s\n' \
                 "$place" "$shape" "$n" "$ta" "$tb" "$(echo "$ta $tb" | awk '{ print $1 / $2 }')" \
                 "$ma" "$mb2" "$files" "$mb" "$maxpage"
-            rm -rf "$site" "$fout"
+            # tmpfs frees at once; on the disk the files go when the place is
+            # done, so that no measurement follows a deletion
+            if [ "$place" = tmpfs ]; then rm -rf "$site" "$runs_dir"; fi
         done
     done
-    if [ "$place" = tmpfs ]; then rm -rf "$base"; fi
+    if [ "$place" = tmpfs ]; then rm -rf "$base"; else rm -rf "$base"/site-* "$base"/runs-*; fi
 done
 echo "work directory: $work"
