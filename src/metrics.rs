@@ -216,7 +216,7 @@ pub fn is_headline(metric: &str) -> bool {
 
 /// Sort key putting metrics in display order: known ones in table order
 /// (each followed by its twins), then unknown ones by name.
-pub fn metric_order(metric: &str) -> (usize, u8, String) {
+pub fn metric_order(metric: &str) -> (usize, u8, &str) {
     let (base, suffix) = twin(metric);
     let twin_rank = match suffix {
         None => 0,
@@ -224,8 +224,8 @@ pub fn metric_order(metric: &str) -> (usize, u8, String) {
         Some(_) => 2,
     };
     match METRIC_NAMES.iter().position(|n| n.metric == base) {
-        Some(i) => (i, twin_rank, String::new()),
-        None => (METRIC_NAMES.len(), 0, metric.to_string()),
+        Some(i) => (i, twin_rank, ""),
+        None => (METRIC_NAMES.len(), 0, metric),
     }
 }
 

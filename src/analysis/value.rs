@@ -552,8 +552,39 @@ fn tables(
     basis: Option<PriceBasis>,
     chosen_by_flag: bool,
 ) -> Vec<ValueTable> {
+    use rayon::prelude::*;
+    // a test's tables are made apart from the others', in parallel, and
+    // kept in test order
+    let tests: Vec<&String> = study.tests.iter().collect();
+    let per_test: Vec<Vec<ValueTable>> = tests
+        .par_iter()
+        .map(|&test| {
+            tables_of(
+                records,
+                study,
+                priced,
+                study_baseline,
+                basis,
+                chosen_by_flag,
+                test,
+            )
+        })
+        .collect();
+    per_test.into_iter().flatten().collect()
+}
+
+/// The value tables of one test, a table per judged metric.
+fn tables_of(
+    records: &[&Record],
+    study: &Study,
+    priced: &BTreeMap<String, Priced>,
+    study_baseline: Option<&str>,
+    basis: Option<PriceBasis>,
+    chosen_by_flag: bool,
+    test: &String,
+) -> Vec<ValueTable> {
     let mut out = Vec::new();
-    for test in &study.tests {
+    {
         let (kind, timed) = (study.kind(test), study.is_timed(test));
         let mut metrics: Vec<(&String, Unit)> = Vec::new();
         for off in study.offerings.values() {
@@ -565,7 +596,7 @@ fn tables(
                 }
             }
         }
-        metrics.sort_by_key(|(m, _)| metric_order(m));
+        metrics.sort_by_cached_key(|(m, _)| metric_order(m));
         for (metric, unit) in metrics {
             let stats_of = |name: &str| {
                 study
@@ -709,24 +740,25 @@ fn tables(
                 })
                 .collect();
             // the baseline's currency first, cheapest on the study's basis
-            let base_currency = base_priced.currency().map(str::to_string);
-            let rank = |name: &str| {
+            let base_currency = base_priced.currency();
+            // borrowed, so that no comparison of the sorts below allocates
+            let rank = |name: &str| -> (u8, bool, &str, f64) {
                 let p = &priced[name];
                 let cost = basis.and_then(|b| p.cost(b)).or(p.per_gb());
                 match p.currency() {
                     Some(c) => (
                         0,
-                        c != base_currency.as_deref().unwrap_or(c),
-                        c.to_string(),
+                        c != base_currency.unwrap_or(c),
+                        c,
                         cost.unwrap_or(f64::INFINITY),
                     ),
-                    None => (1, false, String::new(), f64::INFINITY),
+                    None => (1, false, "", f64::INFINITY),
                 }
             };
             let order = |a: &str, b: &str| {
                 let (ra, rb) = (rank(a), rank(b));
-                (ra.0, ra.1, &ra.2)
-                    .cmp(&(rb.0, rb.1, &rb.2))
+                (ra.0, ra.1, ra.2)
+                    .cmp(&(rb.0, rb.1, rb.2))
                     .then(ra.3.total_cmp(&rb.3))
                     .then_with(|| a.cmp(b))
             };

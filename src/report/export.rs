@@ -140,7 +140,7 @@ pub fn summary_csv(a: &Analysis) -> Result<Vec<u8>> {
             let cost = sv.monthly_costs.get(&o.name).copied().flatten();
             for (test, t) in &o.tests {
                 let mut ms: Vec<_> = t.metrics.iter().collect();
-                ms.sort_by_key(|(m, _)| metric_order(m));
+                ms.sort_by_cached_key(|(m, _)| metric_order(m));
                 for (metric, st) in ms {
                     let s = &st.summary;
                     w.write_record(format::csv_row([

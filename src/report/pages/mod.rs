@@ -241,8 +241,8 @@ impl<'a> PageCtx<'a> {
                     format!("{}{file}", self.root)
                 };
                 ChartView {
-                    svg: d.wide.trim().to_string(),
-                    narrow: d.narrow.trim().to_string(),
+                    svg: trimmed(d.wide),
+                    narrow: trimmed(d.narrow),
                     file: href(path, d.light),
                     dark_file: href(format!("{stem}-dark.svg"), d.dark),
                     narrow_file: href(format!("{stem}-narrow.svg"), d.narrow_light),
@@ -268,6 +268,16 @@ impl<'a> PageCtx<'a> {
             started: r.started_at.clone().unwrap_or_else(|| "unknown".into()),
         }
     }
+}
+
+/// `s` without its leading and trailing whitespace, trimmed where it is
+/// rather than copied: a chart inlined on a page is tens of kilobytes.
+fn trimmed(mut s: String) -> String {
+    let end = s.trim_end().len();
+    s.truncate(end);
+    let start = s.len() - s.trim_start().len();
+    s.drain(..start);
+    s
 }
 
 /// The CSS class of a verdict (`worth-it`, ...), empty without one.
@@ -622,6 +632,19 @@ fn target_rows(records: &[&crate::record::Target]) -> Vec<Pair> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn trimmed_in_place_is_trim() {
+        for s in [
+            "",
+            " ",
+            "<svg/>",
+            "\n <svg>\n</svg>\n\n",
+            "\u{3000}x\u{a0} ",
+        ] {
+            assert_eq!(trimmed(s.to_string()), s.trim(), "{s:?}");
+        }
+    }
 
     #[test]
     fn tool_output_is_escaped_as_the_templates_escape() {

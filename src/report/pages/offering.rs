@@ -103,7 +103,7 @@ pub(super) fn build(ctx: PageCtx, study: &str, off: &OfferingData, site: &mut Si
         .map(|(test, t)| {
             let mut ms: Vec<(&String, &crate::analysis::stats::MetricStats)> =
                 t.metrics.iter().collect();
-            ms.sort_by_key(|(m, _)| metric_order(m));
+            ms.sort_by_cached_key(|(m, _)| metric_order(m));
             OfferingTest {
                 link: ctx.link(test, &ctx.paths.test_page(study, test)),
                 metrics: ms

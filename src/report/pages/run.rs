@@ -170,7 +170,7 @@ pub(super) fn build(
         subject.push(p(&format!("label {k}"), v.clone()));
     }
     let mut ms: Vec<(&str, &crate::record::Metric)> = r.metrics.iter().collect();
-    ms.sort_by_key(|(m, _)| metric_order(m));
+    ms.sort_by_cached_key(|(m, _)| metric_order(m));
     let metrics = ms
         .into_iter()
         .map(|(m, v)| RunMetric {

@@ -160,7 +160,7 @@ pub(super) fn build(ctx: PageCtx, study: &str, test: &str, site: &mut Site) -> R
         .collect::<BTreeSet<_>>()
         .into_iter()
         .collect();
-    metric_names.sort_by_key(|m| metric_order(m));
+    metric_names.sort_by_cached_key(|m| metric_order(m));
     let mslugs = unique_slugs(metric_names.iter().map(|m| m.as_str()));
     let kind = s.kinds.get(test).copied().unwrap_or(TestKind::Unknown);
     // configurations in the order of the test's first value table (by
