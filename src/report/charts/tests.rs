@@ -1271,3 +1271,39 @@ fn every_look_drawn_from_one_key_is_the_look_drawn_on_its_own() {
     same(&sample_value());
     same(&crowded_value());
 }
+
+/// The width of one character as first written, by ranges alone: the
+/// reference the table for ASCII is held to.
+fn em_by_ranges(c: char) -> f64 {
+    match c {
+        '\u{1100}'..='\u{115F}'
+        | '\u{2E80}'..='\u{A4CF}'
+        | '\u{AC00}'..='\u{D7A3}'
+        | '\u{F900}'..='\u{FAFF}'
+        | '\u{FE30}'..='\u{FE4F}'
+        | '\u{FF00}'..='\u{FF60}'
+        | '\u{FFE0}'..='\u{FFE6}'
+        | '\u{1F300}'..='\u{1FAFF}'
+        | '\u{20000}'..='\u{3FFFD}' => 1.0,
+        'i' | 'j' | 'l' | 't' | 'f' | 'r' | 'I' | '.' | ',' | ':' | ';' | '\'' | '|' | '!'
+        | ' ' | '(' | ')' => 0.38,
+        'm' | 'w' | 'M' | 'W' | '@' => 0.98,
+        c if c.is_ascii_uppercase() || c.is_ascii_digit() => 0.72,
+        _ => 0.62,
+    }
+}
+
+#[test]
+fn every_character_is_as_wide_as_the_ranges_say() {
+    let mut n = 0;
+    for c in (0..=0x40000u32).filter_map(char::from_u32) {
+        assert_eq!(
+            text_width(c.encode_utf8(&mut [0; 4]), 1.0),
+            em_by_ranges(c),
+            "{c:?}"
+        );
+        n += 1;
+    }
+    assert!(n > 200_000);
+    assert_eq!(text_width("Wi", 10.0), (0.98 + 0.38) * 10.0);
+}

@@ -55,6 +55,37 @@ pub(super) fn text_width(s: &str, px: f64) -> f64 {
 
 /// The estimated width of one character, in ems (see [`text_width`]).
 fn em(c: char) -> f64 {
+    // labels are mostly ASCII: a table for it, the ranges for the rest
+    match u8::try_from(c) {
+        Ok(b) if b.is_ascii() => ASCII_EMS[usize::from(b)],
+        _ => wide_em(c),
+    }
+}
+
+/// [`em`] of every ASCII character.
+const ASCII_EMS: [f64; 128] = {
+    let mut t = [0.0; 128];
+    let mut b = 0;
+    while b < 128 {
+        t[b] = ascii_em(b as u8);
+        b += 1;
+    }
+    t
+};
+
+/// The width of an ASCII character, in ems.
+const fn ascii_em(b: u8) -> f64 {
+    match b {
+        b'i' | b'j' | b'l' | b't' | b'f' | b'r' | b'I' | b'.' | b',' | b':' | b';' | b'\''
+        | b'|' | b'!' | b' ' | b'(' | b')' => 0.38,
+        b'm' | b'w' | b'M' | b'W' | b'@' => 0.98,
+        b'A'..=b'Z' | b'0'..=b'9' => 0.72,
+        _ => 0.62,
+    }
+}
+
+/// The width of a character beyond ASCII, in ems: CJK and emoji a full one.
+fn wide_em(c: char) -> f64 {
     match c {
         '\u{1100}'..='\u{115F}'
         | '\u{2E80}'..='\u{A4CF}'
@@ -65,10 +96,6 @@ fn em(c: char) -> f64 {
         | '\u{FFE0}'..='\u{FFE6}'
         | '\u{1F300}'..='\u{1FAFF}'
         | '\u{20000}'..='\u{3FFFD}' => 1.0,
-        'i' | 'j' | 'l' | 't' | 'f' | 'r' | 'I' | '.' | ',' | ':' | ';' | '\'' | '|' | '!'
-        | ' ' | '(' | ')' => 0.38,
-        'm' | 'w' | 'M' | 'W' | '@' => 0.98,
-        c if c.is_ascii_uppercase() || c.is_ascii_digit() => 0.72,
         _ => 0.62,
     }
 }
