@@ -112,26 +112,29 @@ pub(super) fn esc(s: &str) -> String {
 
 /// [`esc`] of `s`, appended to `out`.
 pub(super) fn push_esc(out: &mut String, s: &str) {
-    // runs of characters that stay as they are go in at once
+    // runs of characters that stay as they are go in at once; a byte at a
+    // time, as every character to replace but two is ASCII
     let mut plain = 0;
-    for (i, c) in s.char_indices() {
-        let replacement = match c {
-            '&' => "&amp;",
-            '<' => "&lt;",
-            '>' => "&gt;",
-            '"' => "&quot;",
-            '\'' => "&#39;",
-            '\t'
-            | '\n'
-            | '\r'
-            | '\u{20}'..='\u{D7FF}'
-            | '\u{E000}'..='\u{FFFD}'
-            | '\u{10000}'..='\u{10FFFF}' => continue,
-            _ => "\u{FFFD}",
+    for (i, b) in s.bytes().enumerate() {
+        let replacement = match b {
+            b'&' => "&amp;",
+            b'<' => "&lt;",
+            b'>' => "&gt;",
+            b'"' => "&quot;",
+            b'\'' => "&#39;",
+            b'\t' | b'\n' | b'\r' | 0x20..=0x7F => continue,
+            // the rest of the control characters
+            0x00..=0x1F => "\u{FFFD}",
+            // U+FFFE and U+FFFF, not characters XML allows, start with 0xEF
+            // (and surrogates cannot be in a `str`); every other byte
+            // beyond ASCII is part of a character XML allows
+            0xEF if matches!(s[i..].chars().next(), Some('\u{FFFE}' | '\u{FFFF}')) => "\u{FFFD}",
+            _ => continue,
         };
+        // `i` starts a character: an ASCII byte, or the lead byte 0xEF
         out.push_str(&s[plain..i]);
         out.push_str(replacement);
-        plain = i + c.len_utf8();
+        plain = i + if b < 0x80 { 1 } else { 3 };
     }
     out.push_str(&s[plain..]);
 }

@@ -4,7 +4,7 @@
 use super::bar::*;
 use super::percentile::*;
 use super::scale::*;
-use super::svg::{css, hex};
+use super::svg::{css, esc, hex};
 use super::text::*;
 use super::value::*;
 use super::*;
@@ -1306,4 +1306,43 @@ fn every_character_is_as_wide_as_the_ranges_say() {
     }
     assert!(n > 200_000);
     assert_eq!(text_width("Wi", 10.0), (0.98 + 0.38) * 10.0);
+}
+
+/// [`esc`] as first written, a character at a time: the reference the
+/// byte-at-a-time version is held to.
+fn esc_by_chars(s: &str) -> String {
+    let mut out = String::new();
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            '\t'
+            | '\n'
+            | '\r'
+            | '\u{20}'..='\u{D7FF}'
+            | '\u{E000}'..='\u{FFFD}'
+            | '\u{10000}'..='\u{10FFFF}' => out.push(c),
+            _ => out.push('\u{FFFD}'),
+        }
+    }
+    out
+}
+
+#[test]
+fn escaping_a_byte_at_a_time_is_escaping_each_character() {
+    let every: String = (0..=0x10FFFFu32).filter_map(char::from_u32).collect();
+    assert_eq!(esc(&every), esc_by_chars(&every));
+    for s in [
+        "",
+        "a<b>&\"c'",
+        "\u{FFFE}x\u{FFFF}\u{FFFD}\u{EFFF}",
+        "\u{0}\u{1F}\t\n\r\u{7F}",
+        "日本\u{1F600}<",
+    ] {
+        assert_eq!(esc(s), esc_by_chars(s), "{s:?}");
+    }
+    assert_eq!(esc("\u{FFFF}<"), "\u{FFFD}&lt;");
 }
