@@ -519,7 +519,9 @@ impl Doc {
         };
         let style = css(look.theme);
         let title = one_line(title);
-        let mut out = String::with_capacity(16 * 1024);
+        // a chart takes about 36 bytes per unit of height (a 50-row bar
+        // chart 37 KB): room for it at once, instead of growing by doubling
+        let mut out = String::with_capacity(6 * 1024 + 36 * height.clamp(0.0, 30_000.0) as usize);
         let _ = write!(
             out,
             "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"dd-chart {variant}\" viewBox=\"0 0 {width:.0} {height:.0}\" \
