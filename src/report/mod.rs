@@ -85,15 +85,18 @@ pub fn build_into(
 /// The tool output of `r`: read again from its file when `by_address`
 /// (records by where they are held) names it, else as held. Only the
 /// output is read and given, never a copy of the whole record.
-fn whole(
+fn whole<'r>(
     by_address: &std::collections::HashMap<usize, &Found>,
-    r: &Record,
-) -> Result<Option<crate::record::Raw>> {
+    r: &'r Record,
+) -> Result<Option<std::borrow::Cow<'r, crate::record::Raw>>> {
+    use std::borrow::Cow;
     let again = match by_address.get(&(std::ptr::from_ref(r) as usize)) {
         Some(f) => ingest::reread_raw(f)?,
         None => None,
     };
-    Ok(again.or_else(|| r.raw.as_deref().cloned()))
+    Ok(again
+        .map(Cow::Owned)
+        .or_else(|| r.raw.as_deref().map(Cow::Borrowed)))
 }
 
 /// The site's style sheet, compiled into the binary.

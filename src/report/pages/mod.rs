@@ -404,8 +404,10 @@ fn par_map<T: Sync, R: Send>(
 }
 
 /// The tool output a run page shows: read again where the analysis holds
-/// the record without it.
-pub type Whole<'w> = dyn Fn(&Record) -> Result<Option<crate::record::Raw>> + Sync + 'w;
+/// the record without it, else borrowed from the record.
+pub type Whole<'w> = dyn for<'r> Fn(&'r Record) -> Result<Option<std::borrow::Cow<'r, crate::record::Raw>>>
+    + Sync
+    + 'w;
 
 /// Builds every page and chart into `site`; `whole` gives each run page its
 /// record's tool output.

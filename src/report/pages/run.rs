@@ -67,7 +67,7 @@ fn opt(v: &Option<String>) -> String {
 pub(super) fn build(
     ctx: PageCtx,
     r: &Record,
-    raw: Option<crate::record::Raw>,
+    raw: Option<std::borrow::Cow<crate::record::Raw>>,
     details: &Details,
     site: &mut Site,
 ) -> Result<()> {
@@ -223,18 +223,21 @@ pub(super) fn build(
         target: details.target(r),
         metrics,
         timelines,
-        stdout_html: super::escape_html(&page_excerpt(raw.stdout)),
-        stderr_html: super::escape_html(&page_excerpt(raw.stderr)),
+        stdout_html: super::escape_html(&page_excerpt(raw.stdout.as_deref())),
+        stderr_html: super::escape_html(&page_excerpt(raw.stderr.as_deref())),
         exit_code: raw.exit_code.map(|c| c.to_string()).unwrap_or_default(),
     };
     render(site, ctx.paths.run_page(&r.id), &page)
 }
 
 /// At most [`crate::bounded::PAGE_LIMIT`] bytes of a stream on a page.
-fn page_excerpt(text: Option<String>) -> String {
+fn page_excerpt(text: Option<&str>) -> std::borrow::Cow<'_, str> {
     let text = text.unwrap_or_default();
-    match crate::bounded::excerpt(&text, crate::bounded::PAGE_LIMIT) {
-        (_, false) => text,
-        (cut, true) => cut,
+    if text.len() <= crate::bounded::PAGE_LIMIT {
+        text.into()
+    } else {
+        crate::bounded::excerpt(text, crate::bounded::PAGE_LIMIT)
+            .0
+            .into()
     }
 }
