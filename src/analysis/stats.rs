@@ -274,17 +274,17 @@ fn config_names(configs: &[(ConfigKey, String)]) -> Vec<String> {
 /// groups but add no numbers; a metric whose unit is not canonical, or
 /// differs from the unit its first record used, is left out.
 pub fn group(records: &[&Record]) -> Dataset {
-    // each record's configuration, borrowed from it; names are made once
+    // each record's configuration is borrowed from it, and worked out again
+    // where needed rather than held for every record; names are made once
     // per configuration and everything below is keyed by borrowed text, so
-    // that a record costs lookups, not copies
-    let keys: Vec<ConfigKey> = records.iter().map(|r| ConfigKey::of(r)).collect();
-    // configurations first, so that each study's names can say what differs
+    // that a record costs lookups, not copies.
+    // Configurations first, so that each study's names can say what differs.
     let mut configs: BTreeMap<&str, BTreeMap<ConfigKey, usize>> = BTreeMap::new();
-    for (i, (r, key)) in records.iter().zip(&keys).enumerate() {
+    for (i, r) in records.iter().enumerate() {
         configs
             .entry(r.study())
             .or_default()
-            .entry(*key)
+            .entry(ConfigKey::of(r))
             .or_insert(i);
     }
     let names: BTreeMap<(&str, ConfigKey), String> = configs
@@ -301,7 +301,8 @@ pub fn group(records: &[&Record]) -> Dataset {
         })
         .collect();
     let mut studies: BTreeMap<&str, StudyGroup> = BTreeMap::new();
-    for (i, (r, key)) in records.iter().zip(&keys).enumerate() {
+    for (i, r) in records.iter().enumerate() {
+        let key = &ConfigKey::of(r);
         let study = studies.entry(r.study()).or_default();
         let test = r.test.id.as_str();
         study
@@ -352,7 +353,7 @@ pub fn group(records: &[&Record]) -> Dataset {
         study.kinds = s.kinds.iter().map(|(t, k)| (t.to_string(), *k)).collect();
         for (name, o) in s.offerings {
             let r = records[o.first];
-            let key = keys[o.first];
+            let key = ConfigKey::of(r);
             let name = name.map_or_else(|| r.offering_name(), str::to_string);
             let mut tests = BTreeMap::new();
             for (test, t) in o.tests {
