@@ -17,7 +17,7 @@
 #          (500 shows that no page grows with them: the "max page" column).
 # Records are read from a warm page cache: the build is measured, not the
 # disk's reads. On the disk the outputs of every run are kept until the end
-# (about 8 GB with the defaults); start a second bench some minutes after
+# (about 10 GB with the defaults); start a second bench some minutes after
 # the first has deleted them (see the comment in the loop).
 set -eu
 
