@@ -309,10 +309,13 @@ pub fn group(records: &[&Record]) -> Dataset {
             .kinds
             .entry(test)
             .or_insert_with(|| crate::tools::spec(r.test.tool).kind(&r.test.parameters));
-        let name = names.get(&(r.study(), *key)).map(String::as_str);
+        // every configuration was named above
+        let Some(name) = names.get(&(r.study(), *key)) else {
+            continue;
+        };
         let off = study
             .offerings
-            .entry(name)
+            .entry(name.as_str())
             .or_insert_with(|| OfferingGroup {
                 first: i,
                 priced: None,
@@ -354,7 +357,7 @@ pub fn group(records: &[&Record]) -> Dataset {
         for (name, o) in s.offerings {
             let r = records[o.first];
             let key = ConfigKey::of(r);
-            let name = name.map_or_else(|| r.offering_name(), str::to_string);
+            let name = name.to_string();
             let mut tests = BTreeMap::new();
             for (test, t) in o.tests {
                 let mut metrics = BTreeMap::new();
@@ -399,9 +402,8 @@ pub fn group(records: &[&Record]) -> Dataset {
 struct StudyGroup<'r> {
     /// Test id to its kind, from the test's first record.
     kinds: BTreeMap<&'r str, TestKind>,
-    /// Configuration name (`None`: not named, which `group` never leaves)
-    /// to its records.
-    offerings: BTreeMap<Option<&'r str>, OfferingGroup<'r>>,
+    /// Configuration name to its records.
+    offerings: BTreeMap<&'r str, OfferingGroup<'r>>,
 }
 
 /// One configuration's records while they are grouped.

@@ -9,6 +9,7 @@
 use std::collections::BTreeMap;
 
 use anyhow::{bail, Result};
+use rayon::prelude::*;
 
 use crate::analysis::prices::{EffectivePrice, PriceBook};
 use crate::analysis::stats::{Dataset, OfferingData, Study};
@@ -423,14 +424,23 @@ pub fn analyse(
                     None => (None, None, "cheapest per GB"),
                 },
             };
-            let tables = tables(
-                records,
-                study,
-                &priced,
-                base.as_deref(),
-                basis,
-                chosen_by_flag,
-            );
+            // each test's tables apart from the others', in parallel, kept
+            // in test order
+            let tests: Vec<&String> = study.tests.iter().collect();
+            let tables = tests
+                .par_iter()
+                .flat_map_iter(|&test| {
+                    tables(
+                        records,
+                        study,
+                        &priced,
+                        base.as_deref(),
+                        basis,
+                        chosen_by_flag,
+                        test,
+                    )
+                })
+                .collect();
             StudyValue {
                 study: name.clone(),
                 baseline: base,
@@ -537,7 +547,7 @@ fn cheapest_of<'a>(
         .map(|(n, _)| n)
 }
 
-/// The value tables of a study, one per test and judged metric. When the
+/// The value tables of one test of a study, one per judged metric. When the
 /// study's baseline is the cheapest configuration (not one named with
 /// `--baseline`) and it has no result for a metric (its run failed, or
 /// that test never ran on it), the table compares with the cheapest
@@ -551,238 +561,203 @@ fn tables(
     study_baseline: Option<&str>,
     basis: Option<PriceBasis>,
     chosen_by_flag: bool,
-) -> Vec<ValueTable> {
-    use rayon::prelude::*;
-    // a test's tables are made apart from the others', in parallel, and
-    // kept in test order
-    let tests: Vec<&String> = study.tests.iter().collect();
-    let per_test: Vec<Vec<ValueTable>> = tests
-        .par_iter()
-        .map(|&test| {
-            tables_of(
-                records,
-                study,
-                priced,
-                study_baseline,
-                basis,
-                chosen_by_flag,
-                test,
-            )
-        })
-        .collect();
-    per_test.into_iter().flatten().collect()
-}
-
-/// The value tables of one test, a table per judged metric.
-fn tables_of(
-    records: &[&Record],
-    study: &Study,
-    priced: &BTreeMap<String, Priced>,
-    study_baseline: Option<&str>,
-    basis: Option<PriceBasis>,
-    chosen_by_flag: bool,
     test: &String,
 ) -> Vec<ValueTable> {
     let mut out = Vec::new();
-    {
-        let (kind, timed) = (study.kind(test), study.is_timed(test));
-        let mut metrics: Vec<(&String, Unit)> = Vec::new();
-        for off in study.offerings.values() {
-            if let Some(t) = off.tests.get(test) {
-                for (metric, st) in &t.metrics {
-                    if kind.judges_in(metric, timed) && !metrics.iter().any(|(m, _)| *m == metric) {
-                        metrics.push((metric, st.unit));
-                    }
+    let (kind, timed) = (study.kind(test), study.is_timed(test));
+    let mut metrics: Vec<(&String, Unit)> = Vec::new();
+    for off in study.offerings.values() {
+        if let Some(t) = off.tests.get(test) {
+            for (metric, st) in &t.metrics {
+                if kind.judges_in(metric, timed) && !metrics.iter().any(|(m, _)| *m == metric) {
+                    metrics.push((metric, st.unit));
                 }
             }
         }
-        metrics.sort_by_cached_key(|(m, _)| metric_order(m));
-        for (metric, unit) in metrics {
-            let stats_of = |name: &str| {
-                study
-                    .offerings
-                    .get(name)
-                    .and_then(|o| o.tests.get(test))
-                    .and_then(|t| t.metrics.get(metric))
-                    .filter(|s| s.unit == unit)
-            };
-            let baseline = match (study_baseline, basis) {
-                (Some(b), Some(basis)) if !chosen_by_flag && stats_of(b).is_none() => {
-                    let currency = priced[b].currency().unwrap_or("");
-                    cheapest_of(
-                        priced.iter().filter(|(n, _)| stats_of(n).is_some()),
-                        currency,
-                        basis,
-                    )
-                    .or(Some(b))
-                }
-                (other, _) => other,
-            };
-            let no_price = Priced {
-                price: None,
-                monthly: Err("no price".into()),
-            };
-            let base_priced = baseline.and_then(|b| priced.get(b)).unwrap_or(&no_price);
-            let base_stats = baseline.and_then(stats_of);
-            let sustained = metric.ends_with(crate::metrics::SUSTAINED);
-            let base_results = baseline
-                .and_then(|b| study.offerings.get(b))
-                .and_then(|o| o.tests.get(test));
-            let base_side = base_results.and_then(|t| over_time::Side::of(records, t, metric));
-            let base_steady = base_results
-                .filter(|_| sustained)
-                .and_then(|t| over_time::steady(records, t));
-            let mut rows: Vec<ValueRow> = study
+    }
+    metrics.sort_by_cached_key(|(m, _)| metric_order(m));
+    for (metric, unit) in metrics {
+        let stats_of = |name: &str| {
+            study
                 .offerings
-                .values()
-                .filter_map(|o| {
-                    let st = stats_of(&o.name)?;
-                    let results = o.tests.get(test)?;
-                    let p = &priced[&o.name];
-                    let is_baseline = baseline == Some(o.name.as_str());
-                    let ratio = price_ratio(p, base_priced);
-                    let per_gb_ratio = match (p.per_gb(), base_priced.per_gb()) {
-                        (Some(g), Some(gb)) if p.currency() == base_priced.currency() => {
-                            Some(g / gb)
-                        }
-                        _ => None,
-                    };
-                    let s = &st.summary;
-                    // zero performance is a result (0x: "no"); a zero divisor,
-                    // or a lower-is-better baseline of zero, leaves it undefined
-                    let perf = |mine: f64, theirs: f64| {
-                        let (r, zero_ok) = if unit.higher_is_better() {
-                            (mine / theirs, true)
-                        } else {
-                            (theirs / mine, false)
-                        };
-                        (r.is_finite() && (r > 0.0 || zero_ok && r == 0.0)).then_some(r)
-                    };
-                    let performance_ratio =
-                        base_stats.and_then(|b| perf(s.median, b.summary.median));
-                    let value_ratio = match (performance_ratio, &ratio) {
-                        (Some(perf), Ok((_, price))) => Some(perf / price),
-                        _ => None,
-                    };
-                    let single_run =
-                        !is_baseline && (s.n < 2 || base_stats.is_some_and(|b| b.summary.n < 2));
-                    let value_range = match (base_stats, &ratio, value_ratio) {
-                        (Some(b), Ok((_, price)), Some(_)) if !is_baseline && !single_run => {
-                            let b = &b.summary;
-                            let (lo, hi) = if unit.higher_is_better() {
-                                (perf(s.min, b.max), perf(s.max, b.min))
-                            } else {
-                                (perf(s.max, b.min), perf(s.min, b.max))
-                            };
-                            lo.zip(hi).map(|(lo, hi)| (lo / price, hi / price))
-                        }
-                        _ => None,
-                    };
-                    let verdict = if is_baseline && value_ratio.is_some() {
-                        Some(BASELINE_VERDICT)
+                .get(name)
+                .and_then(|o| o.tests.get(test))
+                .and_then(|t| t.metrics.get(metric))
+                .filter(|s| s.unit == unit)
+        };
+        let baseline = match (study_baseline, basis) {
+            (Some(b), Some(basis)) if !chosen_by_flag && stats_of(b).is_none() => {
+                let currency = priced[b].currency().unwrap_or("");
+                cheapest_of(
+                    priced.iter().filter(|(n, _)| stats_of(n).is_some()),
+                    currency,
+                    basis,
+                )
+                .or(Some(b))
+            }
+            (other, _) => other,
+        };
+        let no_price = Priced {
+            price: None,
+            monthly: Err("no price".into()),
+        };
+        let base_priced = baseline.and_then(|b| priced.get(b)).unwrap_or(&no_price);
+        let base_stats = baseline.and_then(stats_of);
+        let sustained = metric.ends_with(crate::metrics::SUSTAINED);
+        let base_results = baseline
+            .and_then(|b| study.offerings.get(b))
+            .and_then(|o| o.tests.get(test));
+        let base_side = base_results.and_then(|t| over_time::Side::of(records, t, metric));
+        let base_steady = base_results
+            .filter(|_| sustained)
+            .and_then(|t| over_time::steady(records, t));
+        let mut rows: Vec<ValueRow> = study
+            .offerings
+            .values()
+            .filter_map(|o| {
+                let st = stats_of(&o.name)?;
+                let results = o.tests.get(test)?;
+                let p = &priced[&o.name];
+                let is_baseline = baseline == Some(o.name.as_str());
+                let ratio = price_ratio(p, base_priced);
+                let per_gb_ratio = match (p.per_gb(), base_priced.per_gb()) {
+                    (Some(g), Some(gb)) if p.currency() == base_priced.currency() => Some(g / gb),
+                    _ => None,
+                };
+                let s = &st.summary;
+                // zero performance is a result (0x: "no"); a zero divisor,
+                // or a lower-is-better baseline of zero, leaves it undefined
+                let perf = |mine: f64, theirs: f64| {
+                    let (r, zero_ok) = if unit.higher_is_better() {
+                        (mine / theirs, true)
                     } else {
-                        value_ratio.map(verdict)
+                        (theirs / mine, false)
                     };
-                    let uncertain =
-                        value_range.is_some_and(|(lo, hi)| self::verdict(lo) != self::verdict(hi));
-                    let no_verdict = verdict.is_none().then(|| {
-                        let why = match &ratio {
-                            Err(why) => why.clone(),
-                            Ok(_) if base_stats.is_none() => {
-                                "no baseline result for this metric".into()
-                            }
-                            Ok(_) => "no usable performance ratio (a zero median)".into(),
+                    (r.is_finite() && (r > 0.0 || zero_ok && r == 0.0)).then_some(r)
+                };
+                let performance_ratio = base_stats.and_then(|b| perf(s.median, b.summary.median));
+                let value_ratio = match (performance_ratio, &ratio) {
+                    (Some(perf), Ok((_, price))) => Some(perf / price),
+                    _ => None,
+                };
+                let single_run =
+                    !is_baseline && (s.n < 2 || base_stats.is_some_and(|b| b.summary.n < 2));
+                let value_range = match (base_stats, &ratio, value_ratio) {
+                    (Some(b), Ok((_, price)), Some(_)) if !is_baseline && !single_run => {
+                        let b = &b.summary;
+                        let (lo, hi) = if unit.higher_is_better() {
+                            (perf(s.min, b.max), perf(s.max, b.min))
+                        } else {
+                            (perf(s.max, b.min), perf(s.min, b.max))
                         };
-                        format!("{why}: not compared")
-                    });
-                    let monthly_cost = p.monthly.as_ref().ok().copied();
-                    let per_cost = monthly_cost
-                        .filter(|c| *c > 0.0 && unit.higher_is_better())
-                        .map(|c| s.median / c);
-                    let price_only = ratio.as_ref().ok().map(|(_, r)| *r);
-                    let burst = over_time::Side::of(records, results, metric).and_then(|own| {
-                        over_time::burst(&own, base_side.as_ref(), is_baseline, &perf, price_only)
-                    });
-                    let steady = sustained
-                        .then(|| over_time::steady(records, results))
-                        .flatten();
-                    let shortfall = |s: &Option<Steady>| s.as_ref().and_then(Steady::shortfall);
-                    let qualifier = shortfall(&steady).or_else(|| {
-                        (!is_baseline)
-                            .then(|| shortfall(&base_steady))
-                            .flatten()
-                            .map(|q| format!("the baseline's {q}"))
-                    });
-                    Some(ValueRow {
-                        offering: o.name.clone(),
-                        price: p.price.clone(),
-                        median: s.median,
-                        min: s.min,
-                        max: s.max,
-                        runs: s.n,
-                        is_baseline,
-                        price_basis: ratio.as_ref().ok().map(|(b, _)| *b),
-                        price_ratio: ratio.as_ref().ok().map(|(_, r)| *r),
-                        per_gb_ratio,
-                        performance_ratio,
-                        value_ratio,
-                        value_range,
-                        single_run,
-                        verdict,
-                        uncertain,
-                        no_verdict,
-                        monthly_cost,
-                        per_cost,
-                        burst,
-                        steady,
-                        qualifier,
-                    })
+                        lo.zip(hi).map(|(lo, hi)| (lo / price, hi / price))
+                    }
+                    _ => None,
+                };
+                let verdict = if is_baseline && value_ratio.is_some() {
+                    Some(BASELINE_VERDICT)
+                } else {
+                    value_ratio.map(verdict)
+                };
+                let uncertain =
+                    value_range.is_some_and(|(lo, hi)| self::verdict(lo) != self::verdict(hi));
+                let no_verdict = verdict.is_none().then(|| {
+                    let why = match &ratio {
+                        Err(why) => why.clone(),
+                        Ok(_) if base_stats.is_none() => {
+                            "no baseline result for this metric".into()
+                        }
+                        Ok(_) => "no usable performance ratio (a zero median)".into(),
+                    };
+                    format!("{why}: not compared")
+                });
+                let monthly_cost = p.monthly.as_ref().ok().copied();
+                let per_cost = monthly_cost
+                    .filter(|c| *c > 0.0 && unit.higher_is_better())
+                    .map(|c| s.median / c);
+                let price_only = ratio.as_ref().ok().map(|(_, r)| *r);
+                let burst = over_time::Side::of(records, results, metric).and_then(|own| {
+                    over_time::burst(&own, base_side.as_ref(), is_baseline, &perf, price_only)
+                });
+                let steady = sustained
+                    .then(|| over_time::steady(records, results))
+                    .flatten();
+                let shortfall = |s: &Option<Steady>| s.as_ref().and_then(Steady::shortfall);
+                let qualifier = shortfall(&steady).or_else(|| {
+                    (!is_baseline)
+                        .then(|| shortfall(&base_steady))
+                        .flatten()
+                        .map(|q| format!("the baseline's {q}"))
+                });
+                Some(ValueRow {
+                    offering: o.name.clone(),
+                    price: p.price.clone(),
+                    median: s.median,
+                    min: s.min,
+                    max: s.max,
+                    runs: s.n,
+                    is_baseline,
+                    price_basis: ratio.as_ref().ok().map(|(b, _)| *b),
+                    price_ratio: ratio.as_ref().ok().map(|(_, r)| *r),
+                    per_gb_ratio,
+                    performance_ratio,
+                    value_ratio,
+                    value_range,
+                    single_run,
+                    verdict,
+                    uncertain,
+                    no_verdict,
+                    monthly_cost,
+                    per_cost,
+                    burst,
+                    steady,
+                    qualifier,
                 })
-                .collect();
-            // the baseline's currency first, cheapest on the study's basis
-            let base_currency = base_priced.currency();
-            // borrowed, so that no comparison of the sorts below allocates
-            let rank = |name: &str| -> (u8, bool, &str, f64) {
-                let p = &priced[name];
-                let cost = basis.and_then(|b| p.cost(b)).or(p.per_gb());
-                match p.currency() {
-                    Some(c) => (
-                        0,
-                        c != base_currency.unwrap_or(c),
-                        c,
-                        cost.unwrap_or(f64::INFINITY),
-                    ),
-                    None => (1, false, "", f64::INFINITY),
-                }
-            };
-            let order = |a: &str, b: &str| {
-                let (ra, rb) = (rank(a), rank(b));
-                (ra.0, ra.1, ra.2)
-                    .cmp(&(rb.0, rb.1, rb.2))
-                    .then(ra.3.total_cmp(&rb.3))
-                    .then_with(|| a.cmp(b))
-            };
-            rows.sort_by(|a, b| order(&a.offering, &b.offering));
-            let mut unmeasured: Vec<Unmeasured> = study
-                .offerings
-                .values()
-                .filter_map(|o| {
-                    let reason = over_time::unmeasured(records, o.tests.get(test)?, metric)?;
-                    Some(Unmeasured {
-                        offering: o.name.clone(),
-                        reason,
-                    })
+            })
+            .collect();
+        // the baseline's currency first, cheapest on the study's basis
+        let base_currency = base_priced.currency();
+        // borrowed, so that no comparison of the sorts below allocates
+        let rank = |name: &str| -> (u8, bool, &str, f64) {
+            let p = &priced[name];
+            let cost = basis.and_then(|b| p.cost(b)).or(p.per_gb());
+            match p.currency() {
+                Some(c) => (
+                    0,
+                    c != base_currency.unwrap_or(c),
+                    c,
+                    cost.unwrap_or(f64::INFINITY),
+                ),
+                None => (1, false, "", f64::INFINITY),
+            }
+        };
+        let order = |a: &str, b: &str| {
+            let (ra, rb) = (rank(a), rank(b));
+            (ra.0, ra.1, ra.2)
+                .cmp(&(rb.0, rb.1, rb.2))
+                .then(ra.3.total_cmp(&rb.3))
+                .then_with(|| a.cmp(b))
+        };
+        rows.sort_by(|a, b| order(&a.offering, &b.offering));
+        let mut unmeasured: Vec<Unmeasured> = study
+            .offerings
+            .values()
+            .filter_map(|o| {
+                let reason = over_time::unmeasured(records, o.tests.get(test)?, metric)?;
+                Some(Unmeasured {
+                    offering: o.name.clone(),
+                    reason,
                 })
-                .collect();
-            unmeasured.sort_by(|a, b| order(&a.offering, &b.offering));
-            out.push(ValueTable {
-                test: test.clone(),
-                metric: metric.clone(),
-                unit,
-                rows,
-                unmeasured,
-            });
-        }
+            })
+            .collect();
+        unmeasured.sort_by(|a, b| order(&a.offering, &b.offering));
+        out.push(ValueTable {
+            test: test.clone(),
+            metric: metric.clone(),
+            unit,
+            rows,
+            unmeasured,
+        });
     }
     out
 }

@@ -56,9 +56,10 @@ pub(super) fn text_width(s: &str, px: f64) -> f64 {
 /// The estimated width of one character, in ems (see [`text_width`]).
 fn em(c: char) -> f64 {
     // labels are mostly ASCII: a table for it, the ranges for the rest
-    match u8::try_from(c) {
-        Ok(b) if b.is_ascii() => ASCII_EMS[usize::from(b)],
-        _ => wide_em(c),
+    if c.is_ascii() {
+        ASCII_EMS[c as usize]
+    } else {
+        wide_em(c)
     }
 }
 
