@@ -434,14 +434,14 @@ pub fn build(
         Study(&'j crate::analysis::value::StudyValue),
         Test(&'j str, &'j str),
         Offering(&'j str, &'j OfferingData),
-        RunList(&'j str),
+        RunList(&'j str, &'j OfferingData),
     }
     let mut jobs = vec![Job::Index, Job::Value];
     jobs.extend(a.values.iter().map(Job::Study));
     for (study, s) in &a.data.studies {
         jobs.extend(s.tests.iter().map(|t| Job::Test(study, t)));
         jobs.extend(s.offerings.values().map(|o| Job::Offering(study, o)));
-        jobs.push(Job::RunList(study));
+        jobs.extend(s.offerings.values().map(|o| Job::RunList(study, o)));
     }
     let nested = ctx.at("../../");
     let mut waiting = Vec::new();
@@ -454,7 +454,7 @@ pub fn build(
         Job::Test(study, test) => test::build(nested, study, test, site),
         Job::Offering(study, off) => offering::build(nested, study, off, site),
         // offerings/<study>/<offering>/<test>.html, where runs are too many
-        Job::RunList(study) => runlist::build(ctx, study, site),
+        Job::RunList(study, off) => runlist::build(ctx, study, off, site),
     })?;
     // runs/<id>.html
     let runs = ctx.at("../");

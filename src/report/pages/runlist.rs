@@ -100,61 +100,59 @@ pub(super) fn group(
     }
 }
 
-/// Builds the run-list pages of every test on every configuration of
-/// `study` whose offering page or test page lists runs by group. `ctx` is
-/// at the site root.
-pub(super) fn build(ctx: PageCtx, study: &str, site: &mut Site) -> Result<()> {
+/// Builds the run-list pages of every test on the configuration `off` of
+/// `study`, where its offering page or the test page lists runs by group.
+/// `ctx` is at the site root.
+pub(super) fn build(ctx: PageCtx, study: &str, off: &OfferingData, site: &mut Site) -> Result<()> {
     let Some(s) = ctx.analysis.data.studies.get(study) else {
         return Ok(());
     };
     let at = ctx.at("../../../");
     let sslug = ctx.paths.study_slug(study).to_string();
-    for off in s.offerings.values() {
-        let bounded = offering_bounded(off);
-        for (test, t) in &off.tests {
-            if !bounded && !test_bounded(s, test) {
-                continue;
-            }
-            let mut runs: Vec<&Record> = t
-                .records
-                .iter()
-                .filter_map(|&i| ctx.analysis.records.get(i).copied())
-                .collect();
-            runs.sort_by(|x, y| (x.repetition, &x.id).cmp(&(y.repetition, &y.id)));
-            let pages = page_count(runs.len());
-            for (n, chunk) in runs.chunks(RUNS_SHOWN).enumerate() {
-                let path = list_page(&ctx, study, &off.name, test, n);
-                let first = n * RUNS_SHOWN + 1;
-                let page = RunListPage {
-                    page: at.meta(
-                        format!("Runs of {test} on {}", off.name),
-                        vec![
-                            at.link("Overview", "index.html"),
-                            at.link(study, &format!("index.html#study-{sslug}")),
-                            at.link(&off.name, &ctx.paths.offering_page(study, &off.name)),
-                        ],
-                    ),
-                    offering: at.link(&off.name, &ctx.paths.offering_page(study, &off.name)),
-                    test: at.link(test, &ctx.paths.test_page(study, test)),
-                    span: format!(
-                        "runs {first} to {} of {}",
-                        first + chunk.len() - 1,
-                        runs.len()
-                    ),
-                    pages: (0..pages)
-                        .map(|m| Link {
-                            text: (m + 1).to_string(),
-                            href: if m == n {
-                                String::new()
-                            } else {
-                                format!("{}{}", at.root, list_page(&ctx, study, &off.name, test, m))
-                            },
-                        })
-                        .collect(),
-                    runs: chunk.iter().map(|r| at.run_link(r)).collect(),
-                };
-                render(site, path, &page)?;
-            }
+    let bounded = offering_bounded(off);
+    for (test, t) in &off.tests {
+        if !bounded && !test_bounded(s, test) {
+            continue;
+        }
+        let mut runs: Vec<&Record> = t
+            .records
+            .iter()
+            .filter_map(|&i| ctx.analysis.records.get(i).copied())
+            .collect();
+        runs.sort_by(|x, y| (x.repetition, &x.id).cmp(&(y.repetition, &y.id)));
+        let pages = page_count(runs.len());
+        for (n, chunk) in runs.chunks(RUNS_SHOWN).enumerate() {
+            let path = list_page(&ctx, study, &off.name, test, n);
+            let first = n * RUNS_SHOWN + 1;
+            let page = RunListPage {
+                page: at.meta(
+                    format!("Runs of {test} on {}", off.name),
+                    vec![
+                        at.link("Overview", "index.html"),
+                        at.link(study, &format!("index.html#study-{sslug}")),
+                        at.link(&off.name, &ctx.paths.offering_page(study, &off.name)),
+                    ],
+                ),
+                offering: at.link(&off.name, &ctx.paths.offering_page(study, &off.name)),
+                test: at.link(test, &ctx.paths.test_page(study, test)),
+                span: format!(
+                    "runs {first} to {} of {}",
+                    first + chunk.len() - 1,
+                    runs.len()
+                ),
+                pages: (0..pages)
+                    .map(|m| Link {
+                        text: (m + 1).to_string(),
+                        href: if m == n {
+                            String::new()
+                        } else {
+                            format!("{}{}", at.root, list_page(&ctx, study, &off.name, test, m))
+                        },
+                    })
+                    .collect(),
+                runs: chunk.iter().map(|r| at.run_link(r)).collect(),
+            };
+            render(site, path, &page)?;
         }
     }
     Ok(())
