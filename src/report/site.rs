@@ -98,14 +98,16 @@ impl Stream {
         }
     }
 
-    /// Writes files (in parallel), counting what changed and keeping the
-    /// first error in the order given; after an error no later call writes.
-    fn write_all(&mut self, files: Vec<(String, Vec<u8>, bool)>) {
-        use rayon::prelude::*;
+    /// Plans the writing of files (directories made, each file's way of
+    /// writing chosen); nothing is planned once a write has failed.
+    fn plan(&mut self, files: Vec<(String, Vec<u8>, bool)>) -> Planned {
+        let mut planned = Planned {
+            out: self.out.clone(),
+            files: Vec::with_capacity(files.len()),
+        };
         if self.error.is_some() {
-            return;
+            return planned;
         }
-        let mut planned = Vec::with_capacity(files.len());
         for (rel, bytes, first) in files {
             if let Err(e) = self.prepare(&rel) {
                 self.error = Some(e);
@@ -117,21 +119,14 @@ impl Stream {
             } else {
                 Plan::Replace
             };
-            planned.push((rel, bytes, plan));
+            planned.files.push((rel, bytes, plan));
         }
-        let out = &self.out;
-        let done: Vec<Result<bool>> = if planned.len() > 1 {
-            planned
-                .into_par_iter()
-                .map(|(rel, bytes, plan)| Stream::write(out, &rel, &bytes, plan))
-                .collect()
-        } else {
-            planned
-                .into_iter()
-                .map(|(rel, bytes, plan)| Stream::write(out, &rel, &bytes, plan))
-                .collect()
-        };
-        for d in done {
+        planned
+    }
+
+    /// Counts what the writes did, keeping the first error in the order given.
+    fn record(&mut self, done: Done) {
+        for d in done.0 {
             match d {
                 Ok(true) => self.written.changed += 1,
                 Ok(false) => self.written.unchanged += 1,
@@ -142,6 +137,37 @@ impl Stream {
                 }
             }
         }
+    }
+}
+
+/// Files planned to be written into a streaming site ([`Site::plan`]),
+/// written without the site ([`Planned::write`]) so that several threads
+/// can write at once.
+pub struct Planned {
+    out: PathBuf,
+    files: Vec<(String, Vec<u8>, Plan)>,
+}
+
+/// What writing [`Planned`] files did, one result per file, for
+/// [`Site::record`].
+pub struct Done(Vec<Result<bool>>);
+
+impl Planned {
+    /// Writes the files (in parallel when there are several).
+    pub fn write(self) -> Done {
+        use rayon::prelude::*;
+        let out = &self.out;
+        Done(if self.files.len() > 1 {
+            self.files
+                .into_par_iter()
+                .map(|(rel, bytes, plan)| Stream::write(out, &rel, &bytes, plan))
+                .collect()
+        } else {
+            self.files
+                .into_iter()
+                .map(|(rel, bytes, plan)| Stream::write(out, &rel, &bytes, plan))
+                .collect()
+        })
     }
 }
 
@@ -191,23 +217,40 @@ impl Site {
     /// Adds files in order, as many [`Site::add`]s would; a streaming site
     /// writes them in parallel.
     pub fn add_all(&mut self, files: Vec<(String, Vec<u8>)>) {
-        match &mut self.stream {
-            None => {
-                for (path, bytes) in files {
-                    self.paths.insert(path.clone());
-                    self.files.insert(path, bytes);
-                }
+        let planned = self.plan(files);
+        let done = planned.write();
+        self.record(done);
+    }
+
+    /// Adds files and plans their writing: in memory they are added at
+    /// once, and nothing is left to write; when streaming they are written
+    /// by [`Planned::write`], which needs no site, and the result given to
+    /// [`Site::record`]. Between the two, other threads may add files.
+    pub fn plan(&mut self, files: Vec<(String, Vec<u8>)>) -> Planned {
+        let Some(st) = &mut self.stream else {
+            for (path, bytes) in files {
+                self.paths.insert(path.clone());
+                self.files.insert(path, bytes);
             }
-            Some(st) => {
-                let files = files
-                    .into_iter()
-                    .map(|(path, bytes)| {
-                        let first = self.paths.insert(path.clone());
-                        (path, bytes, first)
-                    })
-                    .collect();
-                st.write_all(files);
-            }
+            return Planned {
+                out: PathBuf::new(),
+                files: Vec::new(),
+            };
+        };
+        let files = files
+            .into_iter()
+            .map(|(path, bytes)| {
+                let first = self.paths.insert(path.clone());
+                (path, bytes, first)
+            })
+            .collect();
+        st.plan(files)
+    }
+
+    /// Takes in what writing planned files did (see [`Site::plan`]).
+    pub fn record(&mut self, done: Done) {
+        if let Some(st) = &mut self.stream {
+            st.record(done);
         }
     }
 

@@ -327,53 +327,37 @@ fn render(site: &mut Site, path: String, page: &impl Template) -> Result<()> {
     Ok(())
 }
 
-/// Builds pages in parallel, each into an in-memory site of its own, and
-/// adds their files to `site` in the order of `items`: the same files,
-/// byte for byte, whatever the number of threads. The first error in item
-/// order is returned, as a loop would.
-///
-/// Pages are built a bounded batch at a time, and each batch is added
-/// (written, when the site streams) while the next one is being built: the
-/// last batch is left in `waiting`, for the caller's next call or for
-/// [`add_waiting`]. Every page is a job of its own, so that a few big
-/// pages next to each other are spread over the threads rather than left
-/// to one.
+/// Builds pages in parallel, each into an in-memory site of its own whose
+/// files are added to `site` (written, when it streams) by the thread that
+/// built them as soon as the page is done: pages wait in memory only while
+/// they are being built and written, whatever the number of pages, and no
+/// thread waits for another's page. Every page is a job of its own, so
+/// that a few big pages next to each other are spread over the threads.
+/// The site is the same, byte for byte, whatever the number of threads
+/// (no two pages write one path); the first error in item order is
+/// returned, as a loop would.
 fn in_parallel<T: Sync>(
     items: &[T],
     site: &mut Site,
-    waiting: &mut Vec<(String, Vec<u8>)>,
     build: impl Fn(&T, &mut Site) -> Result<()> + Sync,
 ) -> Result<()> {
     use rayon::prelude::*;
-    // a bounded batch: pages wait in memory only until their batch is written
-    for batch in items.chunks(256) {
-        let earlier = std::mem::take(waiting);
-        let (built, ()) = rayon::join(
-            || -> Vec<Result<Site>> {
-                batch
-                    .par_iter()
-                    .with_max_len(1)
-                    .map(|item| {
-                        let mut own = Site::default();
-                        build(item, &mut own)?;
-                        Ok(own)
-                    })
-                    .collect()
-            },
-            || site.add_all(earlier),
-        );
-        for b in built {
-            waiting.extend(b?.files);
-        }
-    }
-    Ok(())
-}
-
-/// Adds the pages [`in_parallel`] left waiting.
-fn add_waiting(site: &mut Site, waiting: &mut Vec<(String, Vec<u8>)>) {
-    if !waiting.is_empty() {
-        site.add_all(std::mem::take(waiting));
-    }
+    let site = std::sync::Mutex::new(site);
+    let lock = || site.lock().unwrap_or_else(|e| e.into_inner());
+    let done: Vec<Result<()>> = items
+        .par_iter()
+        .with_max_len(1)
+        .map(|item| {
+            let mut own = Site::default();
+            build(item, &mut own)?;
+            // the files are planned under the lock and written outside it
+            let planned = lock().plan(own.files.into_iter().collect());
+            let done = planned.write();
+            lock().record(done);
+            Ok(())
+        })
+        .collect();
+    done.into_iter().collect()
 }
 
 /// `f` of every item, run in parallel, each into a site of its own whose
@@ -425,8 +409,8 @@ pub fn build(
         opts,
         root: "",
     };
-    // every page but the runs, as jobs built in parallel and added in this
-    // order: the overview and value pages, each study's page, then per
+    // every page but the runs, as jobs built in parallel and started in
+    // this order: the overview and value pages, each study's page, then per
     // study its test pages, offering pages and run lists
     enum Job<'j> {
         Index,
@@ -444,8 +428,7 @@ pub fn build(
         jobs.extend(s.offerings.values().map(|o| Job::RunList(study, o)));
     }
     let nested = ctx.at("../../");
-    let mut waiting = Vec::new();
-    in_parallel(&jobs, site, &mut waiting, |job, site| match job {
+    in_parallel(&jobs, site, |job, site| match job {
         Job::Index => index::build(ctx, problems, site),
         Job::Value => value::build(ctx, site),
         // studies/<study>.html
@@ -459,12 +442,10 @@ pub fn build(
     // runs/<id>.html
     let runs = ctx.at("../");
     let details = Details::new(&a.records);
-    in_parallel(&a.records, site, &mut waiting, |r, site| {
+    in_parallel(&a.records, site, |r, site| {
         let raw = whole(r)?;
         run::build(runs, r, raw, &details, site)
-    })?;
-    add_waiting(site, &mut waiting);
-    Ok(())
+    })
 }
 
 /// Chart labels for offerings of one study: when they all share one
