@@ -5,6 +5,21 @@ use std::process::ExitCode;
 use clap::Parser;
 use diskdash::cmd::{self, Cli};
 
+// jemalloc instead of glibc's allocator: a report makes hundreds of
+// thousands of small allocations (page and chart text), and builds 1,000
+// records about 5% faster with it (interleaved runs, medians). Two arenas,
+// one per core of the machines it is measured on, instead of four per
+// core: with eight, 100,000 records peak about 15 MB higher (120 MB).
+#[cfg(target_os = "linux")]
+#[global_allocator]
+static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
+
+/// jemalloc's options, read before `main` starts.
+#[cfg(target_os = "linux")]
+#[used]
+#[export_name = "_rjem_malloc_conf"]
+static MALLOC_CONF: &[u8; 10] = b"narenas:2\0";
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     ExitCode::from(cmd::exit_status(cmd::execute(&cli.command)))

@@ -1,6 +1,8 @@
 //! The site does not depend on the number of threads: the sample results
-//! and 600 generated records (more than one batch of pages), each built by
-//! the binary with 1 and with 4 threads, give the same files, byte for byte.
+//! and 600 generated records (pages written by several threads at once),
+//! each built by the binary with 1 and with 4 threads, give the same files,
+//! byte for byte. And the binary's allocator is set up as `src/main.rs`
+//! says: its arenas bound the peak memory of a build on many threads.
 
 mod report_common;
 
@@ -89,4 +91,28 @@ fn a_site_of_600_records_is_the_same_with_1_and_4_threads() {
     let n = same_with_1_and_4_threads(tmp.path());
     // 600 run pages, and the rest
     assert!(n > 600, "only {n} files");
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn the_binary_allocates_from_two_jemalloc_arenas() {
+    // jemalloc prints its options at exit when asked to through the
+    // environment; the two arenas come from the binary's own options
+    let out = Command::cargo_bin("diskdash")
+        .unwrap()
+        .env("_RJEM_MALLOC_CONF", "stats_print:true")
+        .arg("--version")
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let stats = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stats.contains("opt.narenas: 2\n"),
+        "jemalloc does not run with two arenas: {}",
+        stats
+            .lines()
+            .filter(|l| l.contains("narenas"))
+            .collect::<Vec<_>>()
+            .join(" | ")
+    );
 }
