@@ -12,7 +12,8 @@
 #          (see examples/gen_records.rs: `run` records carry real tool
 #          output, fio's JSON among it); PLACES "disk tmpfs" (tmpfs is a
 #          directory under /dev/shm). RUNS (environment) sets the number of
-#          runs of each program, default 5 (3 at 100,000 records and more);
+#          runs of each program, default 11 below 10,000 records, 5 from
+#          there, 3 at 100,000 and more;
 #          OFFERINGS the configurations the records spread over, default 50
 #          (500 shows that no page grows with them: the "max page" column).
 # Records are read from a warm page cache: the build is measured, not the
@@ -57,7 +58,9 @@ for place in $places; do
     esac
     for shape in $shapes; do
         for n in $sizes; do
-            runs=${RUNS:-$([ "$n" -ge 100000 ] && echo 3 || echo 5)}
+            # a build of 1,000 records takes a tenth of a second, and this
+            # machine's neighbours move that by a fifth: more runs there
+            runs=${RUNS:-$(if [ "$n" -ge 100000 ]; then echo 3; elif [ "$n" -ge 10000 ]; then echo 5; else echo 11; fi)}
             offerings=${OFFERINGS:-50}
             input=$base/records-$shape-$n-$offerings
             [ -d "$input" ] || "$gen" "$n" "$input" "$offerings" "$shape" >/dev/null
