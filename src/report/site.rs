@@ -254,16 +254,6 @@ impl Site {
         }
     }
 
-    /// Number of distinct paths added.
-    pub fn len(&self) -> usize {
-        self.paths.len()
-    }
-
-    /// Whether no file was added.
-    pub fn is_empty(&self) -> bool {
-        self.paths.is_empty()
-    }
-
     /// Number of HTML pages.
     pub fn pages(&self) -> usize {
         self.paths.iter().filter(|p| p.ends_with(".html")).count()
