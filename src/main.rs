@@ -9,7 +9,9 @@ use diskdash::cmd::{self, Cli};
 // thousands of small allocations (page and chart text), and builds 1,000
 // records about 5% faster with it (interleaved runs, medians). Two arenas,
 // one per core of the machines it is measured on, instead of four per
-// core: with eight, 100,000 records peak about 15 MB higher (120 MB).
+// core: with eight, 100,000 records peak about 15 MB higher (120 MB). On a
+// machine of more cores the threads share the two (each keeps a cache of
+// its own), which has not been measured.
 #[cfg(target_os = "linux")]
 #[global_allocator]
 static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;

@@ -1,7 +1,8 @@
 //! `diskdash report`: records → static site (pages, charts, data exports).
 //!
-//! The command ingests records, runs the analysis, renders every page and
-//! chart into an in-memory [`site::Site`], then writes it in one place.
+//! The command ingests records, runs the analysis, and renders every page
+//! and chart into one [`site::Site`], which writes each file into the site
+//! directory as soon as it is rendered (tests hold the site in memory).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;

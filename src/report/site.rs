@@ -157,16 +157,12 @@ impl Planned {
     pub fn write(self) -> Done {
         use rayon::prelude::*;
         let out = &self.out;
+        let write =
+            |(rel, bytes, plan): (String, Vec<u8>, Plan)| Stream::write(out, &rel, &bytes, plan);
         Done(if self.files.len() > 1 {
-            self.files
-                .into_par_iter()
-                .map(|(rel, bytes, plan)| Stream::write(out, &rel, &bytes, plan))
-                .collect()
+            self.files.into_par_iter().map(write).collect()
         } else {
-            self.files
-                .into_iter()
-                .map(|(rel, bytes, plan)| Stream::write(out, &rel, &bytes, plan))
-                .collect()
+            self.files.into_iter().map(write).collect()
         })
     }
 }
