@@ -7,7 +7,11 @@
 //! SHAPE `small` (the default) keeps a short made-up tool output (about
 //! 4 KB a record); `run` keeps real tool output from `tests/fixtures` as a
 //! `diskdash run` record does (fio's JSON alone is 6.6 KB), so that records
-//! weigh what real ones weigh.
+//! weigh what real ones weigh. `timeline` makes every record a copy of one
+//! of the two real records of `tests/fixtures/emulated` (a 90-second fio
+//! test with its per-second timeline, one volume that bursts and one that
+//! does not, 20 KB each), its levels scaled by the offering's speed: one
+//! test with many timelines, as a fleet running the burst suite writes.
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -160,7 +164,7 @@ fn main() -> Result<()> {
                 .with_context(|| format!("COUNT `{c}` is not a number"))?,
             PathBuf::from(d),
         ),
-        _ => bail!("usage: gen_records COUNT DIR [OFFERINGS] [small|run]"),
+        _ => bail!("usage: gen_records COUNT DIR [OFFERINGS] [small|run|timeline]"),
     };
     let offerings: usize = match args.get(2) {
         Some(o) => o
@@ -174,7 +178,8 @@ fn main() -> Result<()> {
     let real = match args.get(3).map(String::as_str) {
         None | Some("small") => false,
         Some("run") => true,
-        Some(other) => bail!("SHAPE `{other}` is neither `small` nor `run`"),
+        Some("timeline") => return timelines(count, &dir, offerings),
+        Some(other) => bail!("SHAPE `{other}` is not `small`, `run` or `timeline`"),
     };
     let mut rng = Lcg(42);
     for i in 0..count {
@@ -275,6 +280,68 @@ fn main() -> Result<()> {
             })),
             ..Record::new(id.clone(), source, subject, test)
         };
+        let mut json = serde_json::to_vec_pretty(&record)?;
+        json.push(b'\n');
+        let path = dir.join(format!("o{off:03}")).join(format!("{id}.json"));
+        diskdash::fsio::write_atomic_unsynced(&path, &json)?;
+    }
+    println!("{count} records written to `{}`", dir.display());
+    Ok(())
+}
+
+/// The `timeline` shape: COUNT copies of the emulated-volume records, the
+/// bursting one on even offerings and the flat one on odd ones, each with an
+/// id, configuration and repetition of its own, and IOPS and bandwidth (the
+/// metrics and the timeline's series alike) scaled by the offering's speed.
+fn timelines(count: usize, dir: &std::path::Path, offerings: usize) -> Result<()> {
+    let fixtures: Vec<Record> = [
+        include_str!("../tests/fixtures/emulated/credit-burst.json"),
+        include_str!("../tests/fixtures/emulated/empty-bucket.json"),
+    ]
+    .iter()
+    .map(|t| diskdash::ingest::parse_record(t).map_err(anyhow::Error::msg))
+    .collect::<Result<_>>()?;
+    let mut rng = Lcg(42);
+    for i in 0..count {
+        let off = i % offerings;
+        let repetition = (i / offerings) as u32 + 1;
+        let mut record = fixtures[off % 2].clone();
+        let factor = (1.0 + off as f64 * 0.15) * (0.9 + 0.2 * rng.next());
+        let mut metrics = diskdash::record::Metrics::new();
+        for (name, m) in record.metrics.iter() {
+            let mut m = *m;
+            if m.unit == Unit::Iops.as_str() || m.unit == Unit::BytesPerSec.as_str() {
+                m.value *= factor;
+            }
+            metrics.insert(name, m);
+        }
+        record.metrics = metrics;
+        if let Some(tl) = record.timeline.as_mut() {
+            for s in [&mut tl.read, &mut tl.write].into_iter().flatten() {
+                s.iops
+                    .iter_mut()
+                    .chain(s.bw.iter_mut())
+                    .for_each(|v| *v *= factor);
+            }
+        }
+        let id = format!("timeline.o{off:03}.r{repetition:05}");
+        record.id = id.clone();
+        record.repetition = repetition;
+        record.run_id = Some(format!("run-{repetition}"));
+        record.subject = Subject {
+            study: Some("timeline".to_string()),
+            provider: Some(format!("Provider {}", off % 7)),
+            offering: Some(format!("Volume type {off:03}")),
+            region: Some("region-1".to_string()),
+            size_gb: Some(100.0),
+            price: Some(Price {
+                per_gb_month: 0.04 + off as f64 * 0.01,
+                currency: "USD".to_string(),
+                note: Some("synthetic".to_string()),
+            }),
+            labels: BTreeMap::new(),
+        }
+        .into();
         let mut json = serde_json::to_vec_pretty(&record)?;
         json.push(b'\n');
         let path = dir.join(format!("o{off:03}")).join(format!("{id}.json"));
