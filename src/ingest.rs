@@ -70,16 +70,18 @@ pub fn load(paths: &[PathBuf]) -> Result<Loaded> {
 }
 
 /// Like [`load`]; without `keep_raw`, the records of `*.json` files are held
-/// without their `raw` tool output, which [`reread_raw`] gives back for the one
-/// page that shows it, so that memory does not grow with the output kept;
-/// a build of at most [`SMALL_BUILD_FILES`] files keeps it all the same, up
-/// to [`SMALL_BUILD_RAW_BYTES`] in all.
+/// without their `raw` tool output and their timeline's series (each record
+/// a summary of itself: what it measured, where and how), which [`reread`]
+/// gives back for the pages that show them, so that memory does not grow
+/// with the output and series kept; a build of at most
+/// [`SMALL_BUILD_FILES`] files keeps them all the same, up to
+/// [`SMALL_BUILD_RAW_BYTES`] in all.
 pub fn load_with(paths: &[PathBuf], keep_raw: bool) -> Result<Loaded> {
     load_holding(paths, keep_raw, SMALL_BUILD_FILES, SMALL_BUILD_RAW_BYTES)
 }
 
-/// [`load_with`], holding the tool output of at most `small_files` files
-/// (and `raw_bytes` in all) when not asked to keep it.
+/// [`load_with`], holding the tool output and series of at most
+/// `small_files` files (and `raw_bytes` in all) when not asked to keep them.
 pub(crate) fn load_holding(
     paths: &[PathBuf],
     keep_raw: bool,
@@ -135,8 +137,9 @@ pub(crate) fn load_holding(
         unreadable,
         ..Loaded::default()
     };
-    // a small build holds the tool output it reads (up to a bound), so
-    // that no page needs its file again; a large one reads it again
+    // a small build holds the tool output and series it reads (up to a
+    // bound), so that no page needs its file again; a large one reads them
+    // again, and each record is held as its summary
     let small = files.len() <= small_files;
     let held = std::sync::atomic::AtomicUsize::new(0);
     // parsed in parallel, gathered in file order, one slot per file
@@ -144,12 +147,16 @@ pub(crate) fn load_holding(
     let strip = |mut item: std::result::Result<Found, Problem>| {
         if let Ok(found) = &mut item {
             if !keep_raw && found.line.is_none() {
-                let size = found.record.raw.as_deref().map_or(0, raw_size);
+                let size = found.record.raw.as_deref().map_or(0, raw_size)
+                    + found.record.timeline.as_deref().map_or(0, series_size);
                 let room = small
                     && held.fetch_add(size, std::sync::atomic::Ordering::Relaxed) + size
                         <= raw_bytes;
                 if !room {
                     found.record.raw = None;
+                    if let Some(tl) = found.record.timeline.as_deref_mut() {
+                        (tl.read, tl.write, tl.trim) = (None, None, None);
+                    }
                 }
             }
             shared.share(&mut found.record);
@@ -254,12 +261,24 @@ pub(crate) fn load_holding(
 /// again costs more than holding their output.
 pub const SMALL_BUILD_FILES: usize = 2_000;
 
-/// Bytes of tool output a small build holds at most.
+/// Bytes of tool output and series a small build holds at most.
 pub const SMALL_BUILD_RAW_BYTES: usize = 64 << 20;
 
 /// Bytes of text `raw` holds.
 fn raw_size(raw: &crate::record::Raw) -> usize {
     raw.stdout.as_ref().map_or(0, String::len) + raw.stderr.as_ref().map_or(0, String::len)
+}
+
+/// Bytes the series of `tl` hold.
+fn series_size(tl: &crate::record::Timeline) -> usize {
+    [&tl.read, &tl.write, &tl.trim]
+        .into_iter()
+        .flatten()
+        .map(|s| {
+            let lat = s.lat.as_ref().map_or(0, Vec::len) + s.clat.as_ref().map_or(0, Vec::len);
+            (s.iops.len() + s.bw.len() + lat) * std::mem::size_of::<f64>()
+        })
+        .sum()
 }
 
 /// Sources, subjects, hosts, targets and tests seen so far, each held once:
@@ -315,19 +334,33 @@ impl Shared {
     }
 }
 
-/// The tool output of the record `found` was read from: for a record held
-/// without it (see [`load_with`]), its file read once more, and of it only
-/// the `id` (to be sure it is the same record) and the `raw` output;
-/// `None` when the record held is whole already. Fails, naming the file,
-/// when the file no longer holds that record.
-pub fn reread_raw(found: &Found) -> Result<Option<crate::record::Raw>> {
+/// The parts of a record a large build holds it without (see
+/// [`load_with`]), as [`reread`] reads them again.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct LeftOut {
+    /// The tool output.
+    pub raw: Option<crate::record::Raw>,
+    /// The timeline, its series and all.
+    pub timeline: Option<crate::record::Timeline>,
+}
+
+/// The tool output and timeline of the record `found` was read from: for a
+/// record held without them (see [`load_with`]), its file read once more,
+/// and of it only the `id` (to be sure it is the same record), the `raw`
+/// output and the `timeline`; `None` when the record held is whole
+/// already. Fails, naming the file, when the file no longer holds that
+/// record.
+pub fn reread(found: &Found) -> Result<Option<LeftOut>> {
     /// The parts of a record read again.
     #[derive(serde::Deserialize)]
     struct Again {
         id: String,
         #[serde(default)]
         raw: Option<crate::record::Raw>,
+        #[serde(default)]
+        timeline: Option<crate::record::Timeline>,
     }
+    // the output and the series are held or left out together
     if found.record.raw.is_some() || found.line.is_some() {
         return Ok(None);
     }
@@ -345,7 +378,10 @@ pub fn reread_raw(found: &Found) -> Result<Option<crate::record::Raw>> {
     if again.id != found.record.id {
         anyhow::bail!(changed());
     }
-    Ok(again.raw)
+    Ok(Some(LeftOut {
+        raw: again.raw,
+        timeline: again.timeline,
+    }))
 }
 
 /// What reading one file gave: one record (or problem), or the lines of a
@@ -1556,13 +1592,13 @@ mod tests {
         let held: Vec<_> = small.records.iter().map(out).collect();
         // (in id order: `b` first)
         assert_eq!(held, [Some("34 MB/s\n".into()), Some("12 MB/s\n".into())]);
-        assert_eq!(reread_raw(&small.records[0]).unwrap(), None);
+        assert_eq!(reread(&small.records[0]).unwrap(), None);
         // past the file count: left out, and read again when asked for
         let large = load_holding(&paths, false, 1, 1 << 20).unwrap();
         assert!(large.records.iter().all(|f| f.record.raw.is_none()));
-        let again = reread_raw(&large.records[0])
+        let again = reread(&large.records[0])
             .unwrap()
-            .and_then(|r| r.stdout);
+            .and_then(|l| l.raw?.stdout);
         assert_eq!(again.as_deref(), Some("34 MB/s\n"));
         // past the bytes: the first output that fits is held, the next is not
         let bounded = load_holding(&paths, false, 10, 10).unwrap();
@@ -1574,7 +1610,7 @@ mod tests {
         assert_eq!(held, 1);
         // a file that changed since is named
         std::fs::write(dir.path().join("b.json"), v.to_string()).unwrap();
-        let e = reread_raw(&large.records[0]).unwrap_err().to_string();
+        let e = reread(&large.records[0]).unwrap_err().to_string();
         assert!(
             e.contains("b.json") && e.contains("no longer holds record `b`"),
             "{e}"
@@ -1583,7 +1619,7 @@ mod tests {
 
     #[test]
     fn a_site_is_the_same_whether_tool_output_is_held_or_read_again() {
-        // real `run` records, with their tool output
+        // real `run` records, with their tool output and timelines
         let paths = [PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/emulated")];
         let opts = crate::report::Options {
             reread: true,
@@ -1592,8 +1628,29 @@ mod tests {
         let build = |l: &Loaded| crate::report::build_site(&l.records, &l.problems, &opts).unwrap();
         let held = load_with(&paths, false).unwrap();
         let again = load_holding(&paths, false, 0, 0).unwrap();
+        let series = |f: &Found| {
+            f.record
+                .timeline
+                .as_ref()
+                .and_then(|t| t.read.as_ref())
+                .map(|s| s.iops.len())
+        };
         assert!(held.records.iter().any(|f| f.record.raw.is_some()));
+        assert!(held.records.iter().all(|f| series(f) == Some(90)));
+        // held as a summary: no output, no series, the timeline's pattern kept
         assert!(again.records.iter().all(|f| f.record.raw.is_none()));
+        assert!(again.records.iter().all(|f| series(f).is_none()));
+        assert!(again.records.iter().all(|f| f
+            .record
+            .timeline
+            .as_ref()
+            .is_some_and(|t| t.pattern.is_some())));
+        let left = reread(&again.records[0]).unwrap().unwrap();
+        assert_eq!(
+            left.timeline.as_ref(),
+            held.records[0].record.timeline.as_deref()
+        );
+        assert_eq!(left.raw.as_ref(), held.records[0].record.raw.as_deref());
         let (a, b) = (build(&held), build(&again));
         assert_eq!(a.files.len(), b.files.len());
         for (path, bytes) in &a.files {

@@ -68,6 +68,54 @@ fn a_run_page_shows_its_timeline_chart_and_caption() {
 }
 
 #[test]
+fn past_twenty_timelines_a_test_page_draws_the_first_run_of_each_configuration() {
+    let dir = tempfile::tempdir().unwrap();
+    let records = dir.path().join("records");
+    // 24 runs with a timeline: more than a test page draws
+    for (offering, burst_s) in [("gp2", 200), ("gp3", 600), ("io2", 600)] {
+        for rep in 1..=8u32 {
+            let id = format!("b.{offering}.r{rep}");
+            let mut r = timeline_record(&id, "AWS", offering, timeline(3000.0, burst_s, 300.0));
+            r.repetition = rep;
+            write_record(&records, &format!("{offering}-{rep}.json"), &r);
+        }
+    }
+    let site = dir.path().join("site");
+    let (ok, _, stderr) = report(&[records.as_os_str(), "--out".as_ref(), site.as_os_str()]);
+    assert!(ok, "report failed: {stderr}");
+    let test = read(&site, &format!("tests/{STUDY}/{TEST}.html"));
+    let drawn: Vec<&str> = test
+        .split("<div class=\"timeline\" id=\"timeline-")
+        .skip(1)
+        .map(|s| s.split('"').next().unwrap())
+        .collect();
+    assert_eq!(drawn, ["b.gp2.r1", "b.gp3.r1", "b.io2.r1"]);
+    assert!(
+        test.contains("24 runs kept fio&#39;s per-second log, too many to draw here: drawn is the first run of each configuration."),
+        "{test}"
+    );
+    // every run's own page draws its chart, and the study page links there
+    for rep in 1..=8 {
+        let id = format!("b.gp3.r{rep}");
+        let run = read(&site, &format!("runs/{id}.html"));
+        assert!(run.contains(&format!("id=\"timeline-{id}\"")), "{id}");
+        assert!(site
+            .join(format!("charts/{STUDY}/{TEST}/timeline-{id}.svg"))
+            .is_file());
+    }
+    let study = read(&site, &format!("studies/{STUDY}.html"));
+    assert!(
+        study.contains("href=\"../runs/b.gp2.r1.html#timeline-b.gp2.r1\""),
+        "{}",
+        &study[study
+            .find("timeline-b.gp2")
+            .unwrap_or(0)
+            .saturating_sub(200)..][..400]
+    );
+    assert!(!study.contains(&format!("{TEST}.html#timeline-")));
+}
+
+#[test]
 fn the_study_shows_burst_and_sustained_side_by_side() {
     let (_dir, site) = build_with(None);
     let page = read(&site, &format!("studies/{STUDY}.html"));

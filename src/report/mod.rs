@@ -59,7 +59,8 @@ pub fn build_into(
         &opts.prices,
         opts.baseline.as_deref(),
     )?;
-    // the record a run page shows, whole: read again when held without its output
+    // the record a page shows, whole: read again when held without its
+    // output and series
     let by_address: std::collections::HashMap<usize, &Found> = if opts.reread {
         found
             .iter()
@@ -83,21 +84,28 @@ pub fn build_into(
     Ok(())
 }
 
-/// The tool output of `r`: read again from its file when `by_address`
-/// (records by where they are held) names it, else as held. Only the
-/// output is read and given, never a copy of the whole record.
+/// The tool output and timeline of `r`: read again from its file when
+/// `by_address` (records by where they are held) names it, else as held.
+/// Only those parts are read and given, never a copy of the whole record.
 fn whole<'r>(
     by_address: &std::collections::HashMap<usize, &Found>,
     r: &'r Record,
-) -> Result<Option<std::borrow::Cow<'r, crate::record::Raw>>> {
+) -> Result<pages::Parts<'r>> {
     use std::borrow::Cow;
     let again = match by_address.get(&(std::ptr::from_ref(r) as usize)) {
-        Some(f) => ingest::reread_raw(f)?,
+        Some(f) => ingest::reread(f)?,
         None => None,
     };
-    Ok(again
-        .map(Cow::Owned)
-        .or_else(|| r.raw.as_deref().map(Cow::Borrowed)))
+    Ok(match again {
+        Some(left) => pages::Parts {
+            raw: left.raw.map(Cow::Owned),
+            timeline: left.timeline.map(Cow::Owned),
+        },
+        None => pages::Parts {
+            raw: r.raw.as_deref().map(Cow::Borrowed),
+            timeline: r.timeline.as_deref().map(Cow::Borrowed),
+        },
+    })
 }
 
 /// The site's style sheet, compiled into the binary.

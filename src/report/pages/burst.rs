@@ -71,6 +71,15 @@ pub(super) fn groups(
         let by_bw = kind == TestKind::Throughput;
         let what = if by_bw { "bw" } else { "iops" };
         let unit = if by_bw { Unit::BytesPerSec } else { Unit::Iops };
+        let timed = study
+            .offerings
+            .values()
+            .filter_map(|o| o.tests.get(test))
+            .flat_map(|t| t.records.iter())
+            .filter_map(|&i| ctx.analysis.records.get(i))
+            .filter(|r| r.timeline.is_some())
+            .count();
+        let all_drawn = timed <= super::timeline::TIMELINES_SHOWN;
         let mut rows = Vec::new();
         let mut untimed = Vec::new();
         let mut promised = Vec::new();
@@ -161,7 +170,13 @@ pub(super) fn groups(
                 (k, n) if k == n => "reached".to_string(),
                 (k, n) => format!("reached in {k} of {n} runs"),
             };
-            let test_page = ctx.paths.test_page(study_name, test);
+            // the test page draws this run's timeline when it draws every
+            // one; past that, the run's own page does
+            let chart_page = if all_drawn {
+                ctx.paths.test_page(study_name, test)
+            } else {
+                ctx.paths.run_page(&first.id)
+            };
             rows.push(BurstRow {
                 config: ctx.link(&o.name, &ctx.paths.offering_page(study_name, &o.name)),
                 pattern: patterns
@@ -180,7 +195,7 @@ pub(super) fn groups(
                 duration,
                 volume,
                 steady,
-                chart: ctx.link("chart", &format!("{test_page}#timeline-{}", first.id)),
+                chart: ctx.link("chart", &format!("{chart_page}#timeline-{}", first.id)),
             });
         }
         if rows.is_empty() {

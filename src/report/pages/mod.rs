@@ -199,6 +199,8 @@ struct PageCtx<'a> {
     paths: &'a Paths,
     /// Settings of the build (site title, baseline, prices).
     opts: &'a Options,
+    /// The tool output and series of a record, for the pages that draw them.
+    whole: &'a Whole<'a>,
     /// Relative path from the page to the site root (`""`, `"../"`, `"../../"`).
     root: &'static str,
 }
@@ -388,14 +390,21 @@ fn par_map<T: Sync, R: Send>(
     out
 }
 
-/// The tool output a run page shows: read again where the analysis holds
-/// the record without it, else borrowed from the record.
-pub type Whole<'w> = dyn for<'r> Fn(&'r Record) -> Result<Option<std::borrow::Cow<'r, crate::record::Raw>>>
-    + Sync
-    + 'w;
+/// The parts of a record that only the pages drawing them need: its tool
+/// output (the run page) and its timeline with the series (the run page and
+/// the test page's charts over time).
+#[derive(Clone, Debug, Default)]
+pub struct Parts<'r> {
+    pub raw: Option<std::borrow::Cow<'r, crate::record::Raw>>,
+    pub timeline: Option<std::borrow::Cow<'r, crate::record::Timeline>>,
+}
 
-/// Builds every page and chart into `site`; `whole` gives each run page its
-/// record's tool output.
+/// A record's [`Parts`]: read again where the analysis holds the record
+/// without them, else borrowed from the record.
+pub type Whole<'w> = dyn for<'r> Fn(&'r Record) -> Result<Parts<'r>> + Sync + 'w;
+
+/// Builds every page and chart into `site`; `whole` gives the pages that
+/// draw a record's tool output or series those parts.
 pub fn build(
     a: &Analysis,
     problems: &[Problem],
@@ -408,6 +417,7 @@ pub fn build(
         analysis: a,
         paths: &paths,
         opts,
+        whole,
         root: "",
     };
     // every page but the runs, as jobs built in parallel and started in
@@ -444,8 +454,7 @@ pub fn build(
     let runs = ctx.at("../");
     let details = Details::new(&a.records);
     in_parallel(&a.records, site, |r, site| {
-        let raw = whole(r)?;
-        run::build(runs, r, raw, &details, site)
+        run::build(runs, r, whole(r)?, &details, site)
     })
 }
 

@@ -62,12 +62,13 @@ fn opt(v: &Option<String>) -> String {
     v.clone().unwrap_or_else(|| "unknown".into())
 }
 
-/// Builds the page of record `r`, whose tool output is `raw` (`r` may be
-/// held without it); its host and target tables are taken from `details`.
+/// Builds the page of record `r`, whose tool output and timeline are
+/// `parts` (`r` may be held without them); its host and target tables are
+/// taken from `details`.
 pub(super) fn build(
     ctx: PageCtx,
     r: &Record,
-    raw: Option<std::borrow::Cow<crate::record::Raw>>,
+    parts: super::Parts,
     details: &Details,
     site: &mut Site,
 ) -> Result<()> {
@@ -182,8 +183,7 @@ pub(super) fn build(
             canonical: format!("{} {}", format::data(v.value), v.unit),
         })
         .collect();
-    let raw = raw.unwrap_or_default();
-    let rec = [r];
+    let raw = parts.raw.unwrap_or_default();
     let kind = ctx
         .analysis
         .data
@@ -192,7 +192,10 @@ pub(super) fn build(
         .and_then(|s| s.kinds.get(&r.test.id).copied())
         .unwrap_or_else(|| crate::tools::spec(r.test.tool).kind(&r.test.parameters));
     let tslug = ctx.paths.test_slug(study, &r.test.id).to_string();
-    let timelines = super::timeline::charts(&ctx, site, &rec, &sslug, &tslug, kind);
+    let timelines = match parts.timeline.as_deref() {
+        Some(tl) => super::timeline::charts(&ctx, site, &[(r, tl)], &sslug, &tslug, kind),
+        None => Vec::new(),
+    };
     let offering = {
         let name = r.offering_name();
         let page = ctx.paths.offering_page(study, &name);

@@ -85,6 +85,9 @@ pub struct TestPage {
     pub distributions: Vec<DistributionView>,
     /// Per-second charts of the records that kept a timeline.
     pub timelines: Vec<super::timeline::TimelineView>,
+    /// Which runs `timelines` draws, when not every one that kept a
+    /// timeline; empty when it draws them all.
+    pub timelines_note: String,
     pub runs: Vec<RunLink>,
     /// Instead of `runs`, past `runlist::RUNS_SHOWN` runs: one row per
     /// configuration.
@@ -335,7 +338,18 @@ pub(super) fn build(ctx: PageCtx, study: &str, test: &str, site: &mut Site) -> R
         ));
     }
     let distributions = distributions(ctx, s, study, test, &order, site);
-    let timelines = super::timeline::charts(&ctx, site, &sorted, &sslug, &tslug, kind);
+    let (drawn, timelines_note) = super::timeline::on_test_page(&sorted);
+    // their series, read again where the build holds records without them
+    let parts: Vec<super::Parts> = drawn
+        .iter()
+        .map(|r| (ctx.whole)(r))
+        .collect::<Result<_>>()?;
+    let timed: Vec<(&Record, &crate::record::Timeline)> = drawn
+        .iter()
+        .zip(&parts)
+        .filter_map(|(r, p)| Some((*r, p.timeline.as_deref()?)))
+        .collect();
+    let timelines = super::timeline::charts(&ctx, site, &timed, &sslug, &tslug, kind);
     let page = TestPage {
         page: ctx.meta(
             format!("{test} in {study}"),
@@ -355,6 +369,7 @@ pub(super) fn build(ctx: PageCtx, study: &str, test: &str, site: &mut Site) -> R
         percentiles,
         distributions,
         timelines,
+        timelines_note,
         runs: if bounded {
             Vec::new()
         } else {

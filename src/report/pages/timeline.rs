@@ -8,7 +8,7 @@
 use crate::analysis::limits::{Limit, Limits, Promise};
 use crate::analysis::timeline::detect;
 use crate::metrics::TestKind;
-use crate::record::{Pattern, Record, Series};
+use crate::record::{Pattern, Record, Series, Timeline};
 use crate::report::charts;
 use crate::report::format::{display_unit, number, with_unit};
 use crate::report::site::Site;
@@ -25,6 +25,55 @@ pub struct TimelineView {
     pub chart: ChartView,
     /// "Promised: AWS gp2 ... (source, as of date)"; empty without a limit.
     pub promised: String,
+}
+
+/// Timeline charts a test page draws at most: past this many runs that
+/// kept a timeline, it draws the first run of each configuration, for at
+/// most this many configurations, and every run's own page draws its chart.
+pub(super) const TIMELINES_SHOWN: usize = 20;
+
+/// The runs whose timelines a test page draws, of `sorted` (its runs in
+/// page order, configuration by configuration): every one that kept a
+/// timeline, or past [`TIMELINES_SHOWN`] of them the first of each
+/// configuration, for the first [`TIMELINES_SHOWN`] configurations; and the
+/// sentence that says which, empty when every one is drawn.
+pub(super) fn on_test_page<'r>(sorted: &[&'r Record]) -> (Vec<&'r Record>, String) {
+    let timed: Vec<&Record> = sorted
+        .iter()
+        .copied()
+        .filter(|r| r.timeline.is_some())
+        .collect();
+    if timed.len() <= TIMELINES_SHOWN {
+        return (timed, String::new());
+    }
+    let mut firsts: Vec<&Record> = Vec::new();
+    let mut configs = 0usize;
+    let mut last = String::new();
+    for r in &timed {
+        let name = r.offering_name();
+        if name != last {
+            configs += 1;
+            if firsts.len() < TIMELINES_SHOWN {
+                firsts.push(r);
+            }
+            last = name;
+        }
+    }
+    let which = if configs > firsts.len() {
+        format!(
+            "the first run of each of the first {} of its {configs} configurations",
+            firsts.len()
+        )
+    } else {
+        "the first run of each configuration".to_string()
+    };
+    let note = format!(
+        "{} kept fio's per-second log, too many to draw here: drawn is {which}. \
+         Every run's own page draws its chart, and the study page's burst table compares \
+         the configurations.",
+        crate::format::count_of(timed.len(), "run", "runs")
+    );
+    (firsts, note)
 }
 
 /// A large count in words: `5.4 M`, `40.0 k`, `900`.
@@ -128,7 +177,7 @@ fn latency_panel(series: &Series, interval_s: f64) -> Option<charts::LatencyPane
     })
 }
 
-/// One chart per record of `records` that has a timeline (in the order
+/// One chart per record of `records` and its timeline (in the order
 /// given), drawn from its judged direction and series: reads before writes,
 /// bandwidth for a throughput test, IOPS otherwise. The files are
 /// `charts/<study>/<test>/timeline-<record id>.svg`, the same for the test
@@ -136,14 +185,13 @@ fn latency_panel(series: &Series, interval_s: f64) -> Option<charts::LatencyPane
 pub(super) fn charts(
     ctx: &PageCtx,
     site: &mut Site,
-    records: &[&Record],
+    records: &[(&Record, &Timeline)],
     sslug: &str,
     tslug: &str,
     kind: TestKind,
 ) -> Vec<TimelineView> {
     let mut out = Vec::new();
-    for r in records {
-        let Some(tl) = &r.timeline else { continue };
+    for &(r, tl) in records {
         let Some((dir, series)) = pick(&tl.read)
             .map(|s| ("read", s))
             .or_else(|| pick(&tl.write).map(|s| ("write", s)))
