@@ -216,13 +216,13 @@ fn push_digits(out: &mut String, mut n: u64, width: usize) {
     out.push_str(std::str::from_utf8(&buf[at..]).unwrap_or_default());
 }
 
-/// A whole number with thousands separators: `1,073,741,824`.
 /// `n` with thousands separators and the noun that agrees with it:
 /// `1 configuration`, `1,200 configurations`.
 pub fn count_of(n: usize, one: &str, many: &str) -> String {
     format!("{} {}", whole(n as u64), if n == 1 { one } else { many })
 }
 
+/// A whole number with thousands separators: `1,073,741,824`.
 pub fn whole(n: u64) -> String {
     grouped(&n.to_string())
 }

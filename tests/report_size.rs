@@ -270,9 +270,73 @@ fn value_tables_and_the_matrix_of_many_configurations_show_their_first_rows_and_
     assert!(site
         .files
         .contains_key("charts/wide/fio-randread-4k-qd64/read-iops.svg"));
+    // and each metric's table there shows the first 50 and links to all 120
+    let stat_rows = |page: &str| page.matches("<tr><td><a href=").count();
+    let section = test
+        .split("<section id=\"metric-read-iops\">")
+        .nth(1)
+        .and_then(|s| s.split("</section>").next())
+        .expect("a read IOPS section");
+    assert_eq!(stat_rows(section), 50);
+    assert!(section.contains(
+        "<p>70 more configurations: <a href=\"../../tests/wide/fio-randread-4k-qd64/read-iops.html\">the whole table</a>.</p>"
+    ));
+    let whole = text("tests/wide/fio-randread-4k-qd64/read-iops.html");
+    assert_eq!(stat_rows(&whole), 120);
+    assert!(whole.contains(">Provider Volume 119</a>") && !whole.contains("<svg"));
+    assert!(
+        whole.contains("href=\"../../../tests/wide/fio-randread-4k-qd64.html#metric-read-iops\"")
+    );
+    for href in whole
+        .split("href=\"../../../")
+        .skip(1)
+        .filter_map(|s| s.split('"').next())
+    {
+        let target = href.split('#').next().unwrap_or(href);
+        assert!(site.files.contains_key(target), "broken link {href}");
+    }
     // a table of at most 50 rows has no page of its own
     assert!(!site
         .files
         .keys()
         .any(|k| k.starts_with("value/") && !k.starts_with("value/wide/")));
+}
+
+#[test]
+fn a_test_page_draws_its_charts_inline_up_to_600_bars_in_all() {
+    // 50 configurations: twelve metrics (600 bars) inline, thirteen from files
+    let page = |metrics: usize| {
+        let names: Vec<String> = (0..metrics).map(|m| format!("extra_{m:02}")).collect();
+        let found: Vec<Found> = (0..50u32)
+            .map(|o| Found {
+                path: format!("{o}.json").into(),
+                line: None,
+                record: record(
+                    &format!("bars.o{o:03}.r1"),
+                    "bars",
+                    "Provider",
+                    &format!("Volume {o:03}"),
+                    Some(0.05 + f64::from(o) * 0.001),
+                    "fio-randread-4k-qd64",
+                    1,
+                    &names
+                        .iter()
+                        .map(|n| (n.as_str(), 1000.0 + f64::from(o), "IOPS"))
+                        .collect::<Vec<_>>(),
+                ),
+            })
+            .collect();
+        let site = build_site(&found, &[], &Options::default()).unwrap();
+        String::from_utf8_lossy(&site.files["tests/bars/fio-randread-4k-qd64.html"]).to_string()
+    };
+    let twelve = page(12);
+    assert_eq!(
+        twelve.matches("<svg").count(),
+        24,
+        "wide and narrow, inline"
+    );
+    assert!(!twelve.contains("<img src="));
+    let thirteen = page(13);
+    assert!(!thirteen.contains("<svg"));
+    assert_eq!(thirteen.matches("<img src=").count(), 13);
 }

@@ -25,8 +25,12 @@ pub struct CommandView {
 pub struct Varying {
     /// The option it belongs to (`filename`, `of`), else `word N`.
     pub name: String,
-    /// Per configuration, by name: the values its runs had.
+    /// Per configuration, by name: the values its runs had, for the first
+    /// [`CONFIGS`] configurations.
     pub values: Vec<Pair>,
+    /// How many configurations past those are left out, in words; empty
+    /// when none is.
+    pub more: String,
 }
 
 /// A configuration's command line, split into words.
@@ -34,6 +38,10 @@ type Split<'a> = (&'a str, Vec<&'a str>);
 
 /// At most this many shapes are shown; the rest are counted.
 const SHAPES: usize = 10;
+
+/// At most this many configurations are listed under a varying word; the
+/// rest are counted (each run's page has its whole command).
+const CONFIGS: usize = 20;
 
 /// Splits a command line into words as a shell would, keeping each word's
 /// text as written (quotes included), so the line reads back unchanged.
@@ -129,15 +137,24 @@ fn shape(n: usize, list: &[Split]) -> CommandView {
                 vals.push(v);
             }
         }
+        let left = per_config.len().saturating_sub(CONFIGS);
         varies.push(Varying {
             name,
             values: per_config
                 .into_iter()
+                .take(CONFIGS)
                 .map(|(config, vals)| Pair {
                     key: config.to_string(),
                     value: capped(vals),
                 })
                 .collect(),
+            more: match left {
+                0 => String::new(),
+                n => format!(
+                    "... and {} (each run's page has its command)",
+                    crate::format::count_of(n, "more configuration", "more configurations")
+                ),
+            },
         });
     }
     CommandView {
@@ -180,8 +197,30 @@ mod tests {
                             value: "/mnt/a/r1/f / /mnt/a/r2/f".into()
                         },
                     ],
+                    more: String::new(),
                 }],
             }]
+        );
+    }
+
+    #[test]
+    fn past_twenty_configurations_the_rest_are_counted() {
+        let lines: Vec<(String, String)> = (0..23)
+            .map(|i| (format!("c{i:02}"), format!("fio --filename=/mnt/{i}/f")))
+            .collect();
+        let (views, _) = summarise(&lines);
+        let v = &views[0].varies[0];
+        let keys: Vec<&str> = v.values.iter().map(|p| p.key.as_str()).collect();
+        assert_eq!(keys.len(), 20);
+        assert_eq!((keys[0], keys[19]), ("c00", "c19"));
+        assert_eq!(
+            v.more,
+            "... and 3 more configurations (each run's page has its command)"
+        );
+        let (views, _) = summarise(&lines[..21]);
+        assert_eq!(
+            views[0].varies[0].more,
+            "... and 1 more configuration (each run's page has its command)"
         );
     }
 
@@ -200,6 +239,7 @@ mod tests {
         assert!(views[1].varies.is_empty());
         let (views, _) = summarise(&runs(&[("a", "dd -o /a"), ("b", "dd -o /b")]));
         assert_eq!(views[0].varies[0].name, "o");
+        assert_eq!(views[0].varies[0].more, "");
         assert_eq!(words(r#"a "b c" d\ e"#), ["a", r#""b c""#, r"d\ e"]);
     }
 }

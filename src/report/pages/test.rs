@@ -1,5 +1,7 @@
 //! A page per test within a study: parameters and command lines, a table
-//! and bar chart per metric, and fio latency percentiles.
+//! and bar chart per metric, and fio latency percentiles. A metric's table
+//! of more than [`TABLE_ROWS_SHOWN`] configurations shows the first and
+//! links to a page of its own with all of them.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -37,8 +39,33 @@ pub struct MetricSection {
     pub direction: String,
     /// Whether the metric is judged, in words.
     pub judged: String,
+    /// Per configuration, in the test's value order; on a test page the
+    /// first [`TABLE_ROWS_SHOWN`] of a longer table.
     pub rows: Vec<StatRow>,
     pub chart: ChartView,
+    /// `450 more configurations` when `rows` are the first of a longer
+    /// table, which `whole` links to; empty otherwise.
+    pub more: String,
+    pub whole: Link,
+}
+
+/// Rows a metric's table shows on a test page; a longer one links to a page
+/// of its own (`tests/<study>/<test>/<metric>.html`): a fio test has some
+/// twenty metrics, and a table of each for hundreds of configurations
+/// would make the page several megabytes. As many as a value table shows.
+pub const TABLE_ROWS_SHOWN: usize = super::value::TABLE_ROWS_SHOWN;
+
+/// One metric's table of a test with many configurations.
+#[derive(Template, Debug)]
+#[template(path = "metric.html")]
+pub struct MetricPage {
+    pub page: PageMeta,
+    /// The test page, and the metric's section there (with the chart).
+    pub test: Link,
+    pub section: Link,
+    pub study: String,
+    /// The one section shown, its rows filled and no chart.
+    pub metrics: Vec<MetricSection>,
 }
 
 /// One configuration's row in a latency distribution table.
@@ -182,6 +209,12 @@ pub(super) fn build(ctx: PageCtx, study: &str, test: &str, site: &mut Site) -> R
             order.push(name);
         }
     }
+    let configs = s
+        .offerings
+        .values()
+        .filter(|o| o.tests.contains_key(test))
+        .count();
+    let inline = inline_charts(configs, metric_names.len());
     let mut metrics = Vec::new();
     for metric in &metric_names {
         let mslug = mslugs
@@ -211,24 +244,26 @@ pub(super) fn build(ctx: PageCtx, study: &str, test: &str, site: &mut Site) -> R
         let du = display_unit(unit, stats.iter().map(|(_, s)| s.max).fold(0.0, f64::max));
         let human = human_name(metric);
         let higher = crate::metrics::higher_is_better(metric, unit);
-        let rows = stats
-            .iter()
-            .map(|(o, sm)| StatRow {
-                offering: ctx.link(*o, &ctx.paths.offering_page(study, o)),
-                median: format::value(sm.median, unit),
-                min: format::value(sm.min, unit),
-                max: format::value(sm.max, unit),
-                runs: sm.n.to_string(),
-                cv: sm.cv.map(format::percent).unwrap_or_default(),
-                flag: if sm.single_run() {
-                    "single run".into()
-                } else if sm.large_spread() {
-                    "large spread".into()
-                } else {
-                    String::new()
-                },
-            })
-            .collect();
+        let rows = |ctx: &PageCtx| -> Vec<StatRow> {
+            stats
+                .iter()
+                .map(|(o, sm)| StatRow {
+                    offering: ctx.link(*o, &ctx.paths.offering_page(study, o)),
+                    median: format::value(sm.median, unit),
+                    min: format::value(sm.min, unit),
+                    max: format::value(sm.max, unit),
+                    runs: sm.n.to_string(),
+                    cv: sm.cv.map(format::percent).unwrap_or_default(),
+                    flag: if sm.single_run() {
+                        "single run".into()
+                    } else if sm.large_spread() {
+                        "large spread".into()
+                    } else {
+                        String::new()
+                    },
+                })
+                .collect()
+        };
         let spec = charts::BarChart {
             title: format!("{study}: {human} ({test})"),
             desc: format!(
@@ -250,8 +285,8 @@ pub(super) fn build(ctx: PageCtx, study: &str, test: &str, site: &mut Site) -> R
                 })
                 .collect(),
         };
-        let chart_view = inline_up_to_many(
-            s,
+        let chart_view = inline_or_image(
+            inline,
             ctx.chart(
                 site,
                 format!("charts/{sslug}/{tslug}/{mslug}.svg"),
@@ -259,7 +294,7 @@ pub(super) fn build(ctx: PageCtx, study: &str, test: &str, site: &mut Site) -> R
             ),
             &spec.desc,
         );
-        metrics.push(MetricSection {
+        let mut section = MetricSection {
             anchor: format!("metric-{mslug}"),
             human,
             metric: metric.to_string(),
@@ -274,9 +309,53 @@ pub(super) fn build(ctx: PageCtx, study: &str, test: &str, site: &mut Site) -> R
             } else {
                 "shown, not judged".into()
             },
-            rows,
+            rows: rows(&ctx),
             chart: chart_view,
-        });
+            more: String::new(),
+            whole: Link::default(),
+        };
+        if stats.len() > TABLE_ROWS_SHOWN {
+            let path = format!("tests/{sslug}/{tslug}/{mslug}.html");
+            let deeper = ctx.at("../../../");
+            // the section without its chart (which stays on the test page)
+            // and with every row, linked from one level further down
+            let (shown, chart) = (
+                std::mem::take(&mut section.rows),
+                std::mem::take(&mut section.chart),
+            );
+            let whole = MetricSection {
+                rows: rows(&deeper),
+                ..section.clone()
+            };
+            (section.rows, section.chart) = (shown, chart);
+            let test_page = ctx.paths.test_page(study, test);
+            let page = MetricPage {
+                page: deeper.meta(
+                    format!("{} in {test}, {study}", section.human),
+                    vec![
+                        deeper.link("Overview", "index.html"),
+                        deeper.link(study, &format!("index.html#study-{sslug}")),
+                        deeper.link(test, &test_page),
+                    ],
+                ),
+                test: deeper.link(test, &test_page),
+                section: deeper.link(
+                    "its section of the test page",
+                    &format!("{test_page}#{}", section.anchor),
+                ),
+                study: study.to_string(),
+                metrics: vec![whole],
+            };
+            render(site, path.clone(), &page)?;
+            section.rows.truncate(TABLE_ROWS_SHOWN);
+            section.more = format::count_of(
+                stats.len() - TABLE_ROWS_SHOWN,
+                "more configuration",
+                "more configurations",
+            );
+            section.whole = ctx.link("the whole table", &path);
+        }
+        metrics.push(section);
     }
     // fio: latency percentiles per direction
     let mut percentiles = Vec::new();
@@ -327,8 +406,8 @@ pub(super) fn build(ctx: PageCtx, study: &str, test: &str, site: &mut Site) -> R
                 })
                 .collect(),
         };
-        percentiles.push(inline_up_to_many(
-            s,
+        percentiles.push(inline_or_image(
+            inline,
             ctx.chart(
                 site,
                 format!("charts/{sslug}/{tslug}/latency-{dir}.svg"),
@@ -337,7 +416,7 @@ pub(super) fn build(ctx: PageCtx, study: &str, test: &str, site: &mut Site) -> R
             &spec.desc,
         ));
     }
-    let distributions = distributions(ctx, s, study, test, &order, site);
+    let distributions = distributions(ctx, s, study, test, &order, inline, site);
     let (drawn, timelines_note) = super::timeline::on_test_page(&sorted);
     // their series, read again where the build holds records without them
     let parts: Vec<super::Parts> = drawn
@@ -400,32 +479,44 @@ pub(super) fn build(ctx: PageCtx, study: &str, test: &str, site: &mut Site) -> R
     render(site, ctx.paths.test_page(study, test), &page)
 }
 
-/// fio's latency distribution per direction: every percentile's median over
-/// repetitions against the percentile, a line per configuration (in
-/// `order`), and a table of p50 to p99.99. Empty for tests without
-/// percentiles.
 /// Configurations past which a test page shows its charts from their
 /// standalone files (`<img>`, loaded lazily) instead of inline: a chart
 /// grows with its configurations, and a dozen of them inline would make the
 /// page several megabytes.
 pub const INLINE_CHARTS_MAX: usize = 100;
 
-/// `view` inline for a study of up to [`INLINE_CHARTS_MAX`] configurations,
-/// else as an image described by `alt`.
-fn inline_up_to_many(s: &crate::analysis::stats::Study, view: ChartView, alt: &str) -> ChartView {
-    if s.offerings.len() > INLINE_CHARTS_MAX {
-        view.as_image(alt.to_string())
-    } else {
+/// Bars a test page's metric charts draw inline at most, all of them
+/// together (configurations times metrics): a bar inline takes about 0.9 KB
+/// (the wide and the narrow drawing), and a fio test has some twenty
+/// metrics, so past this the page shows its charts from their files too.
+pub const INLINE_BARS_MAX: usize = 600;
+
+/// Whether a test page of `configs` configurations and `metrics` metric
+/// charts draws its charts inline (else as images).
+fn inline_charts(configs: usize, metrics: usize) -> bool {
+    configs <= INLINE_CHARTS_MAX && configs * metrics <= INLINE_BARS_MAX
+}
+
+/// `view` inline when `inline`, else as an image described by `alt`.
+fn inline_or_image(inline: bool, view: ChartView, alt: &str) -> ChartView {
+    if inline {
         view
+    } else {
+        view.as_image(alt.to_string())
     }
 }
 
+/// fio's latency distribution per direction: every percentile's median over
+/// repetitions against the percentile, a line per configuration (in
+/// `order`), and a table of p50 to p99.99. Empty for tests without
+/// percentiles.
 fn distributions(
     ctx: PageCtx,
     s: &crate::analysis::stats::Study,
     study: &str,
     test: &str,
     order: &[&str],
+    inline: bool,
     site: &mut Site,
 ) -> Vec<DistributionView> {
     let sslug = ctx.paths.study_slug(study).to_string();
@@ -483,8 +574,8 @@ fn distributions(
                 })
                 .collect(),
         };
-        let chart = inline_up_to_many(
-            s,
+        let chart = inline_or_image(
+            inline,
             ctx.chart(
                 site,
                 format!("charts/{sslug}/{tslug}/distribution-{dir}.svg"),
