@@ -156,6 +156,8 @@ pub(crate) fn load_holding(
                     found.record.raw = None;
                     if let Some(tl) = found.record.timeline.as_deref_mut() {
                         (tl.read, tl.write, tl.trim) = (None, None, None);
+                        // the logs' digests too: validated, and no page shows them
+                        tl.logs = Default::default();
                     }
                 }
             }
@@ -288,15 +290,31 @@ fn series_size(tl: &crate::record::Timeline) -> usize {
 struct Shared {
     hosts: std::sync::Mutex<std::collections::HashSet<std::sync::Arc<crate::record::Host>>>,
     targets: std::sync::Mutex<std::collections::HashSet<std::sync::Arc<crate::record::Target>>>,
-    /// Keyed by their JSON (a subject holds floats and a test JSON values,
-    /// so neither has `Hash`), which is equal exactly when they are.
+    /// Keyed by a hash of their JSON (a subject holds floats and a test
+    /// JSON values, so neither has `Hash`), each told apart from others of
+    /// its hash by `==`.
     subjects: Keyed<crate::record::Subject>,
     tests: Keyed<crate::record::TestInfo>,
     sources: Keyed<Source>,
 }
 
-/// Values held once, by their JSON.
-type Keyed<T> = std::sync::Mutex<std::collections::HashMap<Vec<u8>, std::sync::Arc<T>>>;
+/// Values held once, by the hash of their JSON: not the JSON itself, which
+/// for a test whose command names each run's scratch directory would be a
+/// second copy of every record's test.
+type Keyed<T> = std::sync::Mutex<std::collections::HashMap<u64, Vec<std::sync::Arc<T>>>>;
+
+/// Feeds what serde_json writes into a hasher, so that nothing is buffered.
+struct HashWriter<'h>(&'h mut std::collections::hash_map::DefaultHasher);
+
+impl std::io::Write for HashWriter<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        std::hash::Hasher::write(self.0, buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
 
 impl Shared {
     /// Makes `r` point to the copies already held of its source, subject,
@@ -314,16 +332,17 @@ impl Shared {
                 }
             }
         }
-        fn by_json<T: serde::Serialize>(map: &Keyed<T>, value: &mut std::sync::Arc<T>) {
-            let Ok(key) = serde_json::to_vec(&**value) else {
+        fn by_json<T: serde::Serialize + PartialEq>(map: &Keyed<T>, value: &mut std::sync::Arc<T>) {
+            let mut hasher = std::collections::hash_map::DefaultHasher::new();
+            if serde_json::to_writer(HashWriter(&mut hasher), &**value).is_err() {
                 return;
-            };
+            }
+            let key = std::hash::Hasher::finish(&hasher);
             let mut map = map.lock().unwrap_or_else(|e| e.into_inner());
-            match map.get(&key) {
+            let same = map.entry(key).or_default();
+            match same.iter().find(|held| ***held == **value) {
                 Some(held) => *value = held.clone(),
-                None => {
-                    map.insert(key, value.clone());
-                }
+                None => same.push(value.clone()),
             }
         }
         one(&self.hosts, &mut r.host);
@@ -1618,6 +1637,26 @@ mod tests {
     }
 
     #[test]
+    fn equal_tests_and_subjects_are_held_once_and_different_ones_apart() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut v = good();
+        v["test"]["command"] = "dd of=/mnt/a/r1".into();
+        std::fs::write(dir.path().join("a.json"), v.to_string()).unwrap();
+        v["id"] = "b".into();
+        std::fs::write(dir.path().join("b.json"), v.to_string()).unwrap();
+        v["id"] = "c".into();
+        v["test"]["command"] = "dd of=/mnt/a/r2".into();
+        std::fs::write(dir.path().join("c.json"), v.to_string()).unwrap();
+        let loaded = load(&[dir.path().to_path_buf()]).unwrap();
+        // in id order: `b`, `c`, then the first
+        let [b, c, a] = [0, 1, 2].map(|i| &loaded.records[i].record);
+        assert!(std::sync::Arc::ptr_eq(&a.test, &b.test));
+        assert!(!std::sync::Arc::ptr_eq(&a.test, &c.test));
+        assert_eq!(c.test.command.as_deref(), Some("dd of=/mnt/a/r2"));
+        assert!(std::sync::Arc::ptr_eq(&a.subject, &c.subject));
+    }
+
+    #[test]
     fn a_site_is_the_same_whether_tool_output_is_held_or_read_again() {
         // real `run` records, with their tool output and timelines
         let paths = [PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/emulated")];
@@ -1637,9 +1676,13 @@ mod tests {
         };
         assert!(held.records.iter().any(|f| f.record.raw.is_some()));
         assert!(held.records.iter().all(|f| series(f) == Some(90)));
-        // held as a summary: no output, no series, the timeline's pattern kept
+        // held as a summary: no output, no series or log digests, the
+        // timeline's pattern kept
         assert!(again.records.iter().all(|f| f.record.raw.is_none()));
         assert!(again.records.iter().all(|f| series(f).is_none()));
+        let digests = |f: &Found| f.record.timeline.as_ref().map(|t| t.logs.len());
+        assert!(held.records.iter().all(|f| digests(f) == Some(4)));
+        assert!(again.records.iter().all(|f| digests(f) == Some(0)));
         assert!(again.records.iter().all(|f| f
             .record
             .timeline
