@@ -3,7 +3,7 @@
 //! each configuration ran there listed below it (most often the scratch
 //! path: `--filename=/mnt/a/...` on one volume, `/mnt/b/...` on the next).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 
 use super::{capped, Pair};
 
@@ -79,7 +79,7 @@ fn words(line: &str) -> Vec<&str> {
 
 /// The runs' `(configuration, command line)` pairs shown once per shape
 /// (shapes in order of first appearance), and how many shapes were left out.
-pub fn summarise(runs: &[(String, String)]) -> (Vec<CommandView>, usize) {
+pub fn summarise(runs: &[(&str, &str)]) -> (Vec<CommandView>, usize) {
     // group by number of words: lines of one shape are compared word by word
     let mut shapes: Vec<(usize, Vec<Split>)> = Vec::new();
     for (config, line) in runs {
@@ -129,11 +129,13 @@ fn shape(n: usize, list: &[Split]) -> CommandView {
         };
         let cut = prefix.map_or(0, str::len);
         line.push(format!("{}{VARIES}", prefix.unwrap_or("")));
-        let mut per_config: BTreeMap<&str, Vec<String>> = BTreeMap::new();
+        // each configuration's distinct values in the order first met; a
+        // configuration of thousands of runs has as many scratch paths
+        let mut per_config: BTreeMap<&str, (Vec<&str>, HashSet<&str>)> = BTreeMap::new();
         for (config, w) in list {
-            let v = w[i][cut..].to_string();
-            let vals = per_config.entry(config).or_default();
-            if !vals.contains(&v) {
+            let v = &w[i][cut..];
+            let (vals, seen) = per_config.entry(config).or_default();
+            if seen.insert(v) {
                 vals.push(v);
             }
         }
@@ -143,9 +145,9 @@ fn shape(n: usize, list: &[Split]) -> CommandView {
             values: per_config
                 .into_iter()
                 .take(CONFIGS)
-                .map(|(config, vals)| Pair {
+                .map(|(config, (vals, _))| Pair {
                     key: config.to_string(),
-                    value: capped(vals),
+                    value: capped(&vals),
                 })
                 .collect(),
             more: match left {
@@ -167,10 +169,8 @@ fn shape(n: usize, list: &[Split]) -> CommandView {
 mod tests {
     use super::*;
 
-    fn runs(list: &[(&str, &str)]) -> Vec<(String, String)> {
-        list.iter()
-            .map(|(c, l)| (c.to_string(), l.to_string()))
-            .collect()
+    fn runs<'a>(list: &[(&'a str, &'a str)]) -> Vec<(&'a str, &'a str)> {
+        list.to_vec()
     }
 
     #[test]
@@ -205,9 +205,10 @@ mod tests {
 
     #[test]
     fn past_twenty_configurations_the_rest_are_counted() {
-        let lines: Vec<(String, String)> = (0..23)
+        let owned: Vec<(String, String)> = (0..23)
             .map(|i| (format!("c{i:02}"), format!("fio --filename=/mnt/{i}/f")))
             .collect();
+        let lines: Vec<(&str, &str)> = owned.iter().map(|(c, l)| (&**c, &**l)).collect();
         let (views, _) = summarise(&lines);
         let v = &views[0].varies[0];
         let keys: Vec<&str> = v.values.iter().map(|p| p.key.as_str()).collect();

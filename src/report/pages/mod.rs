@@ -485,14 +485,15 @@ fn chart_labels(study: &Study, names: &[&str]) -> Vec<String> {
 
 /// Distinct values joined with ` / `; past ten, the rest are counted, so a
 /// parameter that differs in every run does not swell the page.
-fn capped(mut values: Vec<String>) -> String {
+fn capped<S: AsRef<str>>(values: &[S]) -> String {
     const SHOWN: usize = 10;
+    let mut out: Vec<&str> = values.iter().take(SHOWN).map(AsRef::as_ref).collect();
+    let more;
     if values.len() > SHOWN {
-        let more = values.len() - SHOWN;
-        values.truncate(SHOWN);
-        values.push(format!("... {more} more (see the runs)"));
+        more = format!("... {} more (see the runs)", values.len() - SHOWN);
+        out.push(&more);
     }
-    values.join(" / ")
+    out.join(" / ")
 }
 
 /// Distinct values of a field over items (records, or their hosts or
@@ -502,7 +503,7 @@ fn distinct<T>(items: &[&T], f: impl Fn(&T) -> Option<String>) -> String {
         .iter()
         .map(|r| f(r).unwrap_or_else(|| "unknown".into()))
         .collect();
-    capped(vals.into_iter().collect())
+    capped(&vals.into_iter().collect::<Vec<_>>())
 }
 
 /// Each of `items` once by where it is held: records share equal parts
@@ -693,10 +694,10 @@ mod tests {
     #[test]
     fn many_distinct_values_are_counted_not_listed() {
         let few: Vec<String> = ["a", "b"].iter().map(|s| s.to_string()).collect();
-        assert_eq!(capped(few), "a / b");
+        assert_eq!(capped(&few), "a / b");
         let many: Vec<String> = (0..12).map(|i| format!("v{i:02}")).collect();
         assert_eq!(
-            capped(many),
+            capped(&many),
             "v00 / v01 / v02 / v03 / v04 / v05 / v06 / v07 / v08 / v09 / ... 2 more (see the runs)"
         );
     }

@@ -144,16 +144,16 @@ pub(super) fn build(ctx: PageCtx, study: &str, test: &str, site: &mut Site) -> R
     let mut keyed: Vec<(String, &Record)> =
         records.iter().map(|r| (r.offering_name(), *r)).collect();
     keyed.sort_by(|(xn, x), (yn, y)| (xn, x.repetition, &x.id).cmp(&(yn, y.repetition, &y.id)));
-    let sorted: Vec<&Record> = keyed.into_iter().map(|(_, r)| r).collect();
+    let sorted: Vec<&Record> = keyed.iter().map(|&(_, r)| r).collect();
     let bounded = super::runlist::test_bounded(s, test);
     let tools: BTreeSet<String> = records
         .iter()
         .map(|r| r.test.tool.name().to_string())
         .collect();
     // the command once, with what differs between runs listed below it
-    let lines: Vec<(String, String)> = sorted
+    let lines: Vec<(&str, &str)> = keyed
         .iter()
-        .filter_map(|r| Some((r.offering_name(), r.test.command.clone()?)))
+        .filter_map(|(name, r)| Some((name.as_str(), r.test.command.as_deref()?)))
         .collect();
     let (commands, more) = super::command::summarise(&lines);
     let more_commands = match more {
@@ -173,7 +173,7 @@ pub(super) fn build(ctx: PageCtx, study: &str, test: &str, site: &mut Site) -> R
         .into_iter()
         .map(|(k, v)| Pair {
             key: k.to_string(),
-            value: capped(v.into_iter().collect()),
+            value: capped(&v.into_iter().collect::<Vec<_>>()),
         })
         .collect();
     // every metric the test gave, judged or not: bookkeeping stays here;
