@@ -10,7 +10,10 @@
 # WORKDIR  where records and sites go on the disk (default: a new temporary
 #          directory); SIZES default "1000 10000 100000"; SHAPES "small run"
 #          (see examples/gen_records.rs: `run` records carry real tool
-#          output, fio's JSON among it); PLACES "disk tmpfs" (tmpfs is a
+#          output, fio's JSON among it; `timeline` ones, 20 KB each, a
+#          90-second per-second timeline too, and make five files a record,
+#          so that 100,000 of them write a site of about 9 GB a run);
+#          PLACES "disk tmpfs" (tmpfs is a
 #          directory under /dev/shm). RUNS (environment) sets the number of
 #          runs of each program, default 11 below 10,000 records, 5 from
 #          there, 3 at 100,000 and more;
@@ -48,7 +51,7 @@ run_one() {
 }
 
 echo "date: $(date -u +%Y-%m-%d), $(nproc) cores, $(free -g | awk '/^Mem:/ { print $2 }') GiB, diskdash $(git describe --always --dirty 2>/dev/null || echo unknown)"
-printf '%-6s %-6s %8s %10s %10s %7s %10s %10s %8s %8s %9s\n' \
+printf '%-6s %-8s %8s %10s %10s %7s %10s %10s %8s %8s %9s\n' \
     place shape records "report s" "floor s" ratio "report MB" "floor MB" files "site MB" "max page"
 for place in $places; do
     case $place in
@@ -100,7 +103,7 @@ for place in $places; do
             tb=$(cut -d' ' -f1 "$base/b" | median)
             ma=$(cut -d' ' -f2 "$base/a" | median)
             mb2=$(cut -d' ' -f2 "$base/b" | median)
-            printf '%-6s %-6s %8s %10.3f %10.3f %6.2fx %10.0f %10.0f %8s %8s %9s\n' \
+            printf '%-6s %-8s %8s %10.3f %10.3f %6.2fx %10.0f %10.0f %8s %8s %9s\n' \
                 "$place" "$shape" "$n" "$ta" "$tb" "$(echo "$ta $tb" | awk '{ print $1 / $2 }')" \
                 "$ma" "$mb2" "$files" "$mb" "$maxpage"
             # tmpfs frees at once; on the disk the files go when the place is

@@ -291,8 +291,9 @@ fn main() -> Result<()> {
 
 /// The `timeline` shape: COUNT copies of the emulated-volume records, the
 /// bursting one on even offerings and the flat one on odd ones, each with an
-/// id, configuration and repetition of its own, and IOPS and bandwidth (the
-/// metrics and the timeline's series alike) scaled by the offering's speed.
+/// id, configuration, repetition and scratch directory (in its command) of
+/// its own, and IOPS and bandwidth (the metrics and the timeline's series
+/// alike) scaled by the offering's speed.
 fn timelines(count: usize, dir: &std::path::Path, offerings: usize) -> Result<()> {
     let fixtures: Vec<Record> = [
         include_str!("../tests/fixtures/emulated/credit-burst.json"),
@@ -325,6 +326,15 @@ fn timelines(count: usize, dir: &std::path::Path, offerings: usize) -> Result<()
             }
         }
         let id = format!("timeline.o{off:03}.r{repetition:05}");
+        // each run's own scratch directory in its command, as `run` writes it
+        let test = std::sync::Arc::make_mut(&mut record.test);
+        if let Some(c) = test.command.as_mut() {
+            let scratch = format!("20260101T000000Z-{i:06x}");
+            *c = c
+                .replace("20261201T104809Z-a79776", &scratch)
+                .replace("20261201T104809Z-34011c", &scratch)
+                .replace(".r1/", &format!(".r{repetition}/"));
+        }
         record.id = id.clone();
         record.repetition = repetition;
         record.run_id = Some(format!("run-{repetition}"));
