@@ -189,7 +189,6 @@ fn main() -> Result<()> {
         let (test, tool, metrics) = TESTS[test_no];
         // dearer offerings are faster, but not in proportion
         let speed = 1.0 + off as f64 * 0.15;
-        let price = 0.04 + off as f64 * 0.01;
         let metrics: BTreeMap<String, Metric> = metrics
             .iter()
             .map(|(name, unit, base)| {
@@ -215,19 +214,7 @@ fn main() -> Result<()> {
         let source = Source::Run {
             diskdash_version: env!("CARGO_PKG_VERSION").to_string(),
         };
-        let subject = Subject {
-            study: Some("synthetic".to_string()),
-            provider: Some(format!("Provider {}", off % 7)),
-            offering: Some(format!("Volume type {off:03}")),
-            region: Some("region-1".to_string()),
-            size_gb: Some(100.0),
-            price: Some(Price {
-                per_gb_month: price,
-                currency: "USD".to_string(),
-                note: Some("synthetic".to_string()),
-            }),
-            labels: BTreeMap::new(),
-        };
+        let subject = subject("synthetic", off);
         let test = TestInfo {
             id: test.to_string(),
             tool,
@@ -280,10 +267,7 @@ fn main() -> Result<()> {
             })),
             ..Record::new(id.clone(), source, subject, test)
         };
-        let mut json = serde_json::to_vec_pretty(&record)?;
-        json.push(b'\n');
-        let path = dir.join(format!("o{off:03}")).join(format!("{id}.json"));
-        diskdash::fsio::write_atomic_unsynced(&path, &json)?;
+        write(&dir, off, &record)?;
     }
     println!("{count} records written to `{}`", dir.display());
     Ok(())
@@ -338,25 +322,38 @@ fn timelines(count: usize, dir: &std::path::Path, offerings: usize) -> Result<()
         record.id = id.clone();
         record.repetition = repetition;
         record.run_id = Some(format!("run-{repetition}"));
-        record.subject = Subject {
-            study: Some("timeline".to_string()),
-            provider: Some(format!("Provider {}", off % 7)),
-            offering: Some(format!("Volume type {off:03}")),
-            region: Some("region-1".to_string()),
-            size_gb: Some(100.0),
-            price: Some(Price {
-                per_gb_month: 0.04 + off as f64 * 0.01,
-                currency: "USD".to_string(),
-                note: Some("synthetic".to_string()),
-            }),
-            labels: BTreeMap::new(),
-        }
-        .into();
-        let mut json = serde_json::to_vec_pretty(&record)?;
-        json.push(b'\n');
-        let path = dir.join(format!("o{off:03}")).join(format!("{id}.json"));
-        diskdash::fsio::write_atomic_unsynced(&path, &json)?;
+        record.subject = subject("timeline", off).into();
+        write(dir, off, &record)?;
     }
     println!("{count} records written to `{}`", dir.display());
+    Ok(())
+}
+
+/// The configuration of offering `off` in `study`: dearer offerings are
+/// faster, but not in proportion.
+fn subject(study: &str, off: usize) -> Subject {
+    Subject {
+        study: Some(study.to_string()),
+        provider: Some(format!("Provider {}", off % 7)),
+        offering: Some(format!("Volume type {off:03}")),
+        region: Some("region-1".to_string()),
+        size_gb: Some(100.0),
+        price: Some(Price {
+            per_gb_month: 0.04 + off as f64 * 0.01,
+            currency: "USD".to_string(),
+            note: Some("synthetic".to_string()),
+        }),
+        labels: BTreeMap::new(),
+    }
+}
+
+/// Writes `record` as `DIR/o<off>/<id>.json`.
+fn write(dir: &std::path::Path, off: usize, record: &Record) -> Result<()> {
+    let mut json = serde_json::to_vec_pretty(record)?;
+    json.push(b'\n');
+    let path = dir
+        .join(format!("o{off:03}"))
+        .join(format!("{}.json", record.id));
+    diskdash::fsio::write_atomic_unsynced(&path, &json)?;
     Ok(())
 }
