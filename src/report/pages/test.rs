@@ -244,9 +244,11 @@ pub(super) fn build(ctx: PageCtx, study: &str, test: &str, site: &mut Site) -> R
         let du = display_unit(unit, stats.iter().map(|(_, s)| s.max).fold(0.0, f64::max));
         let human = human_name(metric);
         let higher = crate::metrics::higher_is_better(metric, unit);
-        let rows = |ctx: &PageCtx| -> Vec<StatRow> {
+        // the first `n` rows, linked from the page `ctx` builds
+        let rows = |ctx: &PageCtx, n: usize| -> Vec<StatRow> {
             stats
                 .iter()
+                .take(n)
                 .map(|(o, sm)| StatRow {
                     offering: ctx.link(*o, &ctx.paths.offering_page(study, o)),
                     median: format::value(sm.median, unit),
@@ -294,7 +296,8 @@ pub(super) fn build(ctx: PageCtx, study: &str, test: &str, site: &mut Site) -> R
             ),
             &spec.desc,
         );
-        let mut section = MetricSection {
+        // the section's words; its rows and chart are added where it is shown
+        let words = MetricSection {
             anchor: format!("metric-{mslug}"),
             human,
             metric: metric.to_string(),
@@ -309,29 +312,18 @@ pub(super) fn build(ctx: PageCtx, study: &str, test: &str, site: &mut Site) -> R
             } else {
                 "shown, not judged".into()
             },
-            rows: rows(&ctx),
-            chart: chart_view,
-            more: String::new(),
-            whole: Link::default(),
+            ..MetricSection::default()
         };
+        let (mut more, mut whole) = (String::new(), Link::default());
         if stats.len() > TABLE_ROWS_SHOWN {
+            // every row on a page of its own, one level further down; the
+            // chart stays on the test page
             let path = format!("tests/{sslug}/{tslug}/{mslug}.html");
             let deeper = ctx.at("../../../");
-            // the section without its chart (which stays on the test page)
-            // and with every row, linked from one level further down
-            let (shown, chart) = (
-                std::mem::take(&mut section.rows),
-                std::mem::take(&mut section.chart),
-            );
-            let whole = MetricSection {
-                rows: rows(&deeper),
-                ..section.clone()
-            };
-            (section.rows, section.chart) = (shown, chart);
             let test_page = ctx.paths.test_page(study, test);
             let page = MetricPage {
                 page: deeper.meta(
-                    format!("{} in {test}, {study}", section.human),
+                    format!("{} in {test}, {study}", words.human),
                     vec![
                         deeper.link("Overview", "index.html"),
                         deeper.link(study, &format!("index.html#study-{sslug}")),
@@ -341,21 +333,29 @@ pub(super) fn build(ctx: PageCtx, study: &str, test: &str, site: &mut Site) -> R
                 test: deeper.link(test, &test_page),
                 section: deeper.link(
                     "its section of the test page",
-                    &format!("{test_page}#{}", section.anchor),
+                    &format!("{test_page}#{}", words.anchor),
                 ),
                 study: study.to_string(),
-                metrics: vec![whole],
+                metrics: vec![MetricSection {
+                    rows: rows(&deeper, stats.len()),
+                    ..words.clone()
+                }],
             };
             render(site, path.clone(), &page)?;
-            section.rows.truncate(TABLE_ROWS_SHOWN);
-            section.more = format::count_of(
+            more = format::count_of(
                 stats.len() - TABLE_ROWS_SHOWN,
                 "more configuration",
                 "more configurations",
             );
-            section.whole = ctx.link("the whole table", &path);
+            whole = ctx.link("the whole table", &path);
         }
-        metrics.push(section);
+        metrics.push(MetricSection {
+            rows: rows(&ctx, TABLE_ROWS_SHOWN),
+            chart: chart_view,
+            more,
+            whole,
+            ..words
+        });
     }
     // fio: latency percentiles per direction
     let mut percentiles = Vec::new();
