@@ -417,7 +417,7 @@ pub(super) fn build(ctx: PageCtx, study: &str, test: &str, site: &mut Site) -> R
         ));
     }
     let distributions = distributions(ctx, s, study, test, &order, inline, site);
-    let (drawn, timelines_note) = super::timeline::on_test_page(&sorted);
+    let (drawn, timelines_note) = super::timeline::on_test_page(&keyed);
     // their series, read again where the build holds records without them
     let parts: Vec<super::Parts> = drawn
         .iter()

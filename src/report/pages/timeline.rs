@@ -33,30 +33,29 @@ pub struct TimelineView {
 pub(super) const TIMELINES_SHOWN: usize = 20;
 
 /// The runs whose timelines a test page draws, of `sorted` (its runs in
-/// page order, configuration by configuration): every one that kept a
-/// timeline, or past [`TIMELINES_SHOWN`] of them the first of each
-/// configuration, for the first [`TIMELINES_SHOWN`] configurations; and the
-/// sentence that says which, empty when every one is drawn.
-pub(super) fn on_test_page<'r>(sorted: &[&'r Record]) -> (Vec<&'r Record>, String) {
-    let timed: Vec<&Record> = sorted
+/// page order, configuration by configuration, each with its
+/// configuration's name): every one that kept a timeline, or past
+/// [`TIMELINES_SHOWN`] of them the first of each configuration, for the
+/// first [`TIMELINES_SHOWN`] configurations; and the sentence that says
+/// which, empty when every one is drawn.
+pub(super) fn on_test_page<'r>(sorted: &[(String, &'r Record)]) -> (Vec<&'r Record>, String) {
+    let timed: Vec<&(String, &Record)> = sorted
         .iter()
-        .copied()
-        .filter(|r| r.timeline.is_some())
+        .filter(|(_, r)| r.timeline.is_some())
         .collect();
     if timed.len() <= TIMELINES_SHOWN {
-        return (timed, String::new());
+        return (timed.iter().map(|&&(_, r)| r).collect(), String::new());
     }
     let mut firsts: Vec<&Record> = Vec::new();
     let mut configs = 0usize;
-    let mut last = String::new();
-    for r in &timed {
-        let name = r.offering_name();
-        if name != last {
+    let mut last = None;
+    for &(name, r) in &timed {
+        if last != Some(name) {
             configs += 1;
             if firsts.len() < TIMELINES_SHOWN {
                 firsts.push(r);
             }
-            last = name;
+            last = Some(name);
         }
     }
     let which = if configs > firsts.len() {
@@ -288,6 +287,47 @@ pub(super) fn charts(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn past_twenty_timelines_the_first_of_each_of_twenty_configurations_are_drawn() {
+        use crate::analysis::testing::record;
+        let runs: Vec<(String, Record)> = (0..25)
+            .flat_map(|o| (1..=2).map(move |rep| (o, rep)))
+            .map(|(o, rep)| {
+                let mut r = record(
+                    &format!("o{o:02}.r{rep}"),
+                    "P",
+                    &format!("v{o:02}"),
+                    None,
+                    "t",
+                    &[],
+                );
+                r.timeline = Some(Box::new(Timeline {
+                    interval_s: 1.0,
+                    read: None,
+                    write: None,
+                    trim: None,
+                    logs: Default::default(),
+                    pattern: None,
+                    burst_on_s: None,
+                    burst_off_s: None,
+                }));
+                (r.offering_name(), r)
+            })
+            .collect();
+        let sorted: Vec<(String, &Record)> = runs.iter().map(|(n, r)| (n.clone(), r)).collect();
+        let (drawn, note) = on_test_page(&sorted);
+        let ids: Vec<&str> = drawn.iter().map(|r| r.id.as_str()).collect();
+        assert_eq!(ids.len(), 20);
+        assert_eq!((ids[0], ids[1], ids[19]), ("o00.r1", "o01.r1", "o19.r1"));
+        assert!(
+            note.starts_with("50 runs kept fio's per-second log, too many to draw here: drawn is the first run of each of the first 20 of its 25 configurations."),
+            "{note}"
+        );
+        // twenty are all drawn, without a word
+        let (drawn, note) = on_test_page(&sorted[..20]);
+        assert_eq!((drawn.len(), note.as_str()), (20, ""));
+    }
 
     #[test]
     fn counts_read_in_words() {
