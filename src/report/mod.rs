@@ -34,8 +34,9 @@ pub struct Options {
     pub prices: PriceBook,
     /// Published limits (`--limits`): "measured / promised" beside levels.
     pub limits: Limits,
-    /// The records were loaded without their tool output
-    /// (`ingest::load_with`): each run page reads its record's file again.
+    /// The records were loaded without their tool output and series
+    /// (`ingest::load_with`): each run page, and a test page for the
+    /// timelines it draws, reads the record's file again.
     pub reread: bool,
 }
 
@@ -176,7 +177,8 @@ fn absolute(path: &std::path::Path) -> std::path::PathBuf {
 pub fn command(args: &ReportOptions) -> Result<u8> {
     let start = Instant::now();
     out_is_apart_from_inputs(&args.out, &args.dirs).map_err(crate::error::usage)?;
-    // held without their tool output, which only run pages show
+    // held without their tool output and series, which only the pages
+    // drawing them read again
     let mut loaded = ingest::load_with(&args.dirs, false)?;
     // a path that cannot be read is left out like an invalid record: the
     // rest still makes a site (and --strict refuses)
