@@ -79,7 +79,7 @@ pub(super) fn groups(
             .filter_map(|&i| ctx.analysis.records.get(i))
             .filter(|r| r.timeline.is_some())
             .count();
-        let all_drawn = timed <= super::timeline::TIMELINES_SHOWN;
+        let all_drawn = super::timeline::draws_every_timeline(timed);
         let mut rows = Vec::new();
         let mut untimed = Vec::new();
         let mut promised = Vec::new();

@@ -169,17 +169,13 @@ fn shape(n: usize, list: &[Split]) -> CommandView {
 mod tests {
     use super::*;
 
-    fn runs<'a>(list: &[(&'a str, &'a str)]) -> Vec<(&'a str, &'a str)> {
-        list.to_vec()
-    }
-
     #[test]
     fn the_scratch_path_is_listed_per_configuration_not_repeated() {
-        let (views, more) = summarise(&runs(&[
+        let (views, more) = summarise(&[
             ("SSD", "fio --name=x --filename=/mnt/a/r1/f --bs=4k"),
             ("SSD", "fio --name=x --filename=/mnt/a/r2/f --bs=4k"),
             ("HDD", "fio --name=x --filename=/mnt/b/r1/f --bs=4k"),
-        ]));
+        ]);
         assert_eq!(more, 0);
         assert_eq!(
             views,
@@ -227,18 +223,18 @@ mod tests {
 
     #[test]
     fn flags_quotes_and_shapes() {
-        let (views, _) = summarise(&runs(&[
+        let (views, _) = summarise(&[
             ("a", "ioping -c 10 '/mnt/my disk'"),
             ("b", "ioping -c 10 /mnt/other"),
             ("a", "ioping -c 10 -q /mnt/x"),
-        ]));
+        ]);
         assert_eq!(views.len(), 2);
         assert_eq!(views[0].line, "ioping -c 10 <varies>");
         assert_eq!(views[0].varies[0].name, "word 4");
         assert_eq!(views[0].varies[0].values[0].value, "'/mnt/my disk'");
         assert_eq!(views[1].line, "ioping -c 10 -q /mnt/x");
         assert!(views[1].varies.is_empty());
-        let (views, _) = summarise(&runs(&[("a", "dd -o /a"), ("b", "dd -o /b")]));
+        let (views, _) = summarise(&[("a", "dd -o /a"), ("b", "dd -o /b")]);
         assert_eq!(views[0].varies[0].name, "o");
         assert_eq!(views[0].varies[0].more, "");
         assert_eq!(words(r#"a "b c" d\ e"#), ["a", r#""b c""#, r"d\ e"]);

@@ -32,6 +32,12 @@ pub struct TimelineView {
 /// most this many configurations, and every run's own page draws its chart.
 pub(super) const TIMELINES_SHOWN: usize = 20;
 
+/// Whether a test page draws every one of its `timed` runs that kept a
+/// timeline (else the first of each configuration, see [`on_test_page`]).
+pub(super) fn draws_every_timeline(timed: usize) -> bool {
+    timed <= TIMELINES_SHOWN
+}
+
 /// The runs whose timelines a test page draws, of `sorted` (its runs in
 /// page order, configuration by configuration, each with its
 /// configuration's name): every one that kept a timeline, or past
@@ -43,7 +49,7 @@ pub(super) fn on_test_page<'r>(sorted: &[(String, &'r Record)]) -> (Vec<&'r Reco
         .iter()
         .filter(|(_, r)| r.timeline.is_some())
         .collect();
-    if timed.len() <= TIMELINES_SHOWN {
+    if draws_every_timeline(timed.len()) {
         return (timed.iter().map(|&&(_, r)| r).collect(), String::new());
     }
     let mut firsts: Vec<&Record> = Vec::new();
