@@ -21,6 +21,95 @@ pub struct Found {
     pub line: Option<usize>,
     /// The record, validated.
     pub record: Record,
+    /// The test's command line, when the record is held without it (see
+    /// [`load_with`]).
+    pub command: Option<HeldCommand>,
+}
+
+impl Found {
+    /// A record read from `path` (at `line` of a `*.jsonl` file), held whole.
+    pub fn new(path: PathBuf, line: Option<usize>, record: Record) -> Found {
+        Found {
+            path,
+            line,
+            record,
+            command: None,
+        }
+    }
+}
+
+/// A command line held as a list of pieces, each piece held once for the
+/// whole build: a piece ends after a `/` or a space, so that the directory
+/// of a run's scratch path, named four or five times in each of its
+/// commands, and the options every repetition shares, are each held once.
+/// Every run's command differs (it names the run's scratch directory), so
+/// that held whole, the commands alone would take a build of 100,000 fio
+/// records 80 MB.
+#[derive(Clone, Debug)]
+pub struct HeldCommand {
+    pieces: std::sync::Arc<Pieces>,
+    ids: Box<[u32]>,
+}
+
+impl HeldCommand {
+    /// The command line, as written.
+    pub fn text(&self) -> String {
+        let held = self.pieces.lock();
+        let mut out = String::new();
+        for &id in &self.ids {
+            out.push_str(&held.1[id as usize]);
+        }
+        out
+    }
+}
+
+impl PartialEq for HeldCommand {
+    fn eq(&self, other: &HeldCommand) -> bool {
+        self.text() == other.text()
+    }
+}
+
+/// The pieces of the commands held in one build, by number and by text.
+#[derive(Debug, Default)]
+struct Pieces(std::sync::Mutex<PieceTable>);
+
+type PieceTable = (
+    std::collections::HashMap<std::sync::Arc<str>, u32>,
+    Vec<std::sync::Arc<str>>,
+);
+
+impl Pieces {
+    fn lock(&self) -> std::sync::MutexGuard<'_, PieceTable> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// `line` held as pieces of this table.
+    fn hold(self: &std::sync::Arc<Self>, line: &str) -> HeldCommand {
+        let mut held = self.lock();
+        let (by_text, all) = &mut *held;
+        let mut ids = Vec::new();
+        let mut rest = line;
+        while !rest.is_empty() {
+            let end = rest.find(['/', ' ']).map_or(rest.len(), |i| i + 1);
+            let (piece, after) = rest.split_at(end);
+            rest = after;
+            let id = match by_text.get(piece) {
+                Some(&id) => id,
+                None => {
+                    let id = all.len() as u32;
+                    let text: std::sync::Arc<str> = piece.into();
+                    all.push(text.clone());
+                    by_text.insert(text, id);
+                    id
+                }
+            };
+            ids.push(id);
+        }
+        HeldCommand {
+            pieces: self.clone(),
+            ids: ids.into_boxed_slice(),
+        }
+    }
 }
 
 /// One problem with one file (or one line of a `*.jsonl` file).
@@ -73,7 +162,9 @@ pub fn load(paths: &[PathBuf]) -> Result<Loaded> {
 /// without their `raw` tool output and their timeline's series (each record
 /// a summary of itself: what it measured, where and how), which [`reread`]
 /// gives back for the pages that show them, so that memory does not grow
-/// with the output and series kept; a build of at most
+/// with the output and series kept, and with their test's command line
+/// held apart as pieces (`Found::command`), so that the test itself is
+/// held once for all its runs; a build of at most
 /// [`SMALL_BUILD_FILES`] files keeps them all the same, up to
 /// [`SMALL_BUILD_RAW_BYTES`] in all.
 pub fn load_with(paths: &[PathBuf], keep_raw: bool) -> Result<Loaded> {
@@ -144,6 +235,7 @@ pub(crate) fn load_holding(
     let held = std::sync::atomic::AtomicUsize::new(0);
     // parsed in parallel, gathered in file order, one slot per file
     let shared = Shared::default();
+    let pieces = std::sync::Arc::new(Pieces::default());
     let strip = |mut item: std::result::Result<Found, Problem>| {
         if let Ok(found) = &mut item {
             if !keep_raw && found.line.is_none() {
@@ -154,6 +246,9 @@ pub(crate) fn load_holding(
                         <= raw_bytes;
                 if !room {
                     found.record.raw = None;
+                    // the command too: the test is then one of a few held once
+                    let test = std::sync::Arc::make_mut(&mut found.record.test);
+                    found.command = test.command.take().map(|line| pieces.hold(&line));
                     if let Some(tl) = found.record.timeline.as_deref_mut() {
                         (tl.read, tl.write, tl.trim) = (None, None, None);
                         // the logs' digests too: validated, and no page shows them
@@ -550,11 +645,7 @@ fn read_file(path: &Path, keep_raw: bool) -> Vec<std::result::Result<Found, Prob
     };
     if !lines {
         return vec![parse_record_with(&text, keep_raw)
-            .map(|record| Found {
-                path: path.to_path_buf(),
-                line: None,
-                record,
-            })
+            .map(|record| Found::new(path.to_path_buf(), None, record))
             .map_err(|m| problem(None, m))];
     }
     let mut out = Vec::new();
@@ -564,11 +655,7 @@ fn read_file(path: &Path, keep_raw: bool) -> Vec<std::result::Result<Found, Prob
         }
         out.push(
             parse_record(line)
-                .map(|record| Found {
-                    path: path.to_path_buf(),
-                    line: Some(i + 1),
-                    record,
-                })
+                .map(|record| Found::new(path.to_path_buf(), Some(i + 1), record))
                 .map_err(|m| problem(Some(i + 1), m)),
         );
     }
@@ -1688,6 +1775,28 @@ mod tests {
             .timeline
             .as_ref()
             .is_some_and(|t| t.pattern.is_some())));
+        // the commands held apart, as pieces, and each test held once
+        assert!(again
+            .records
+            .iter()
+            .all(|f| f.record.test.command.is_none()));
+        for (h, a) in held.records.iter().zip(&again.records) {
+            let text = a.command.as_ref().map(HeldCommand::text);
+            assert_eq!(text, h.record.test.command);
+        }
+        let tests = |l: &Loaded| {
+            let mut t: Vec<usize> = l
+                .records
+                .iter()
+                .map(|f| std::sync::Arc::as_ptr(&f.record.test) as usize)
+                .collect();
+            t.sort_unstable();
+            t.dedup();
+            t.len()
+        };
+        // one test on two volumes, each run's command its own
+        assert_eq!((held.records.len(), tests(&held)), (2, 2));
+        assert_eq!(tests(&again), 1);
         let left = reread(&again.records[0]).unwrap().unwrap();
         assert_eq!(
             left.timeline.as_ref(),
@@ -1699,6 +1808,29 @@ mod tests {
         for (path, bytes) in &a.files {
             assert!(b.files.get(path) == Some(bytes), "{path} differs");
         }
+    }
+
+    #[test]
+    fn a_command_held_as_pieces_reads_back_as_written() {
+        let pieces = std::sync::Arc::new(Pieces::default());
+        let lines = [
+            "fio --filename=/mnt/a/.scratch-1/t.r1/f --output=/mnt/a/.scratch-1/t.r1/o",
+            "fio --filename=/mnt/a/.scratch-1/t.r2/f --output=/mnt/a/.scratch-1/t.r2/o",
+            "dd if=/dev/zero of='/mnt/my disk/x' ",
+            "",
+        ];
+        let held: Vec<HeldCommand> = lines.iter().map(|l| pieces.hold(l)).collect();
+        for (line, h) in lines.iter().zip(&held) {
+            assert_eq!(h.text(), *line);
+        }
+        // `fio `, `--filename=/`, `mnt/`, `a/`, `.scratch-1/`, `t.r1/`,
+        // `f `, `--output=/`, then four of those again, and `o`: the
+        // second line adds `t.r2/` alone, the third eight pieces
+        assert_eq!(held[0].ids.len(), 13);
+        assert!(held[3].ids.is_empty());
+        let table = pieces.lock();
+        assert_eq!(table.1.len(), 9 + 1 + 8);
+        assert_eq!(&*table.1[held[1].ids[5] as usize], "t.r2/");
     }
 
     #[test]

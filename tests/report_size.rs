@@ -78,11 +78,7 @@ fn index_value_and_study_pages_stay_small_for_50_configurations() {
                     rep,
                     &metrics,
                 );
-                found.push(Found {
-                    path: format!("{o}-{test}-{rep}.json").into(),
-                    line: None,
-                    record: r,
-                });
+                found.push(Found::new(format!("{o}-{test}-{rep}.json").into(), None, r));
             }
         }
     }
@@ -140,19 +136,21 @@ fn an_offering_with_thousands_of_runs_lists_them_on_bounded_pages() {
     // one page lists, so the offering page and the test page link to three
     // run lists (1,000 + 1,000 + 500) instead of listing every run
     let found: Vec<Found> = (1..=2500u32)
-        .map(|rep| Found {
-            path: format!("{rep}.json").into(),
-            line: None,
-            record: record(
-                &format!("many.r{rep:05}"),
-                "many",
-                "Provider",
-                "Volume",
-                Some(0.1),
-                "ioping-seek",
-                rep,
-                &[("iops", 1000.0 + f64::from(rep % 50), "IOPS")],
-            ),
+        .map(|rep| {
+            Found::new(
+                format!("{rep}.json").into(),
+                None,
+                record(
+                    &format!("many.r{rep:05}"),
+                    "many",
+                    "Provider",
+                    "Volume",
+                    Some(0.1),
+                    "ioping-seek",
+                    rep,
+                    &[("iops", 1000.0 + f64::from(rep % 50), "IOPS")],
+                ),
+            )
         })
         .collect();
     let site = build_site(&found, &[], &Options::default()).unwrap();
@@ -218,19 +216,21 @@ fn value_tables_and_the_matrix_of_many_configurations_show_their_first_rows_and_
     // 120 configurations of one test: value.html shows the 50 cheapest and
     // links to a page of all 120, whose links lead to real pages
     let found: Vec<Found> = (0..120u32)
-        .map(|o| Found {
-            path: format!("{o}.json").into(),
-            line: None,
-            record: record(
-                &format!("wide.o{o:03}.r1"),
-                "wide",
-                "Provider",
-                &format!("Volume {o:03}"),
-                Some(0.05 + f64::from(o) * 0.001),
-                "fio-randread-4k-qd64",
-                1,
-                &[("read_iops", 1000.0 + f64::from(o) * 7.0, "IOPS")],
-            ),
+        .map(|o| {
+            Found::new(
+                format!("{o}.json").into(),
+                None,
+                record(
+                    &format!("wide.o{o:03}.r1"),
+                    "wide",
+                    "Provider",
+                    &format!("Volume {o:03}"),
+                    Some(0.05 + f64::from(o) * 0.001),
+                    "fio-randread-4k-qd64",
+                    1,
+                    &[("read_iops", 1000.0 + f64::from(o) * 7.0, "IOPS")],
+                ),
+            )
         })
         .collect();
     let site = build_site(&found, &[], &Options::default()).unwrap();
@@ -308,22 +308,24 @@ fn a_test_page_draws_its_charts_inline_up_to_600_bars_in_all() {
     let page = |metrics: usize| {
         let names: Vec<String> = (0..metrics).map(|m| format!("extra_{m:02}")).collect();
         let found: Vec<Found> = (0..50u32)
-            .map(|o| Found {
-                path: format!("{o}.json").into(),
-                line: None,
-                record: record(
-                    &format!("bars.o{o:03}.r1"),
-                    "bars",
-                    "Provider",
-                    &format!("Volume {o:03}"),
-                    Some(0.05 + f64::from(o) * 0.001),
-                    "fio-randread-4k-qd64",
-                    1,
-                    &names
-                        .iter()
-                        .map(|n| (n.as_str(), 1000.0 + f64::from(o), "IOPS"))
-                        .collect::<Vec<_>>(),
-                ),
+            .map(|o| {
+                Found::new(
+                    format!("{o}.json").into(),
+                    None,
+                    record(
+                        &format!("bars.o{o:03}.r1"),
+                        "bars",
+                        "Provider",
+                        &format!("Volume {o:03}"),
+                        Some(0.05 + f64::from(o) * 0.001),
+                        "fio-randread-4k-qd64",
+                        1,
+                        &names
+                            .iter()
+                            .map(|n| (n.as_str(), 1000.0 + f64::from(o), "IOPS"))
+                            .collect::<Vec<_>>(),
+                    ),
+                )
             })
             .collect();
         let site = build_site(&found, &[], &Options::default()).unwrap();

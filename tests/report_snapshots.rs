@@ -117,11 +117,11 @@ fn fio_latency_percentiles() {
                     ("read_clat_p99_9", 5e-3 * scale * rep as f64, "s"),
                 ],
             );
-            found.push(diskdash::ingest::Found {
-                path: format!("{o}{rep}.json").into(),
-                line: None,
-                record: r,
-            });
+            found.push(diskdash::ingest::Found::new(
+                format!("{o}{rep}.json").into(),
+                None,
+                r,
+            ));
         }
     }
     let site = build_site(&found, &[], &Options::default()).unwrap();

@@ -61,18 +61,20 @@ pub fn build_into(
         opts.baseline.as_deref(),
     )?;
     // the record a page shows, whole: read again when held without its
-    // output and series
-    let by_address: std::collections::HashMap<usize, &Found> = if opts.reread {
-        found
-            .iter()
-            .map(|f| (std::ptr::addr_of!(f.record) as usize, f))
-            .collect()
-    } else {
-        Default::default()
+    // output and series, its command decoded when held apart
+    let apart = HeldApart {
+        by_address: if opts.reread || found.iter().any(|f| f.command.is_some()) {
+            found
+                .iter()
+                .map(|f| (std::ptr::addr_of!(f.record) as usize, f))
+                .collect()
+        } else {
+            Default::default()
+        },
     };
     // the data exports are made beside the pages and added after them
     let (built, exports) = rayon::join(
-        || pages::build(&analysis, problems, opts, site, &|r| whole(&by_address, r)),
+        || pages::build(&analysis, problems, opts, site, &apart),
         || {
             let mut own = site::Site::default();
             export::add_exports(&mut own, &analysis).map(|()| own)
@@ -85,28 +87,52 @@ pub fn build_into(
     Ok(())
 }
 
-/// The tool output and timeline of `r`: read again from its file when
-/// `by_address` (records by where they are held) names it, else as held.
-/// Only those parts are read and given, never a copy of the whole record.
-fn whole<'r>(
-    by_address: &std::collections::HashMap<usize, &Found>,
-    r: &'r Record,
-) -> Result<pages::Parts<'r>> {
-    use std::borrow::Cow;
-    let again = match by_address.get(&(std::ptr::from_ref(r) as usize)) {
-        Some(f) => ingest::reread(f)?,
-        None => None,
-    };
-    Ok(match again {
-        Some(left) => pages::Parts {
-            raw: left.raw.map(Cow::Owned),
-            timeline: left.timeline.map(Cow::Owned),
-        },
-        None => pages::Parts {
-            raw: r.raw.as_deref().map(Cow::Borrowed),
-            timeline: r.timeline.as_deref().map(Cow::Borrowed),
-        },
-    })
+/// The records a build holds, by where they are held, to find what each
+/// is held without.
+struct HeldApart<'f> {
+    by_address: std::collections::HashMap<usize, &'f Found>,
+}
+
+impl HeldApart<'_> {
+    fn found(&self, r: &Record) -> Option<&Found> {
+        self.by_address
+            .get(&(std::ptr::from_ref(r) as usize))
+            .copied()
+    }
+}
+
+impl pages::Apart for HeldApart<'_> {
+    /// The tool output and timeline of `r`: read again from its file when
+    /// it is held without them, else as held. Only those parts are read and
+    /// given, never a copy of the whole record.
+    fn parts<'r>(&self, r: &'r Record) -> Result<pages::Parts<'r>> {
+        use std::borrow::Cow;
+        let again = match self.found(r) {
+            Some(f) => ingest::reread(f)?,
+            None => None,
+        };
+        Ok(match again {
+            Some(left) => pages::Parts {
+                raw: left.raw.map(Cow::Owned),
+                timeline: left.timeline.map(Cow::Owned),
+            },
+            None => pages::Parts {
+                raw: r.raw.as_deref().map(Cow::Borrowed),
+                timeline: r.timeline.as_deref().map(Cow::Borrowed),
+            },
+        })
+    }
+
+    fn command<'r>(&self, r: &'r Record) -> Option<std::borrow::Cow<'r, str>> {
+        match (
+            &r.test.command,
+            self.found(r).and_then(|f| f.command.as_ref()),
+        ) {
+            (Some(line), _) => Some(line.as_str().into()),
+            (None, Some(held)) => Some(held.text().into()),
+            (None, None) => None,
+        }
+    }
 }
 
 /// The site's style sheet, compiled into the binary.

@@ -5,7 +5,7 @@
 
 use std::collections::{BTreeMap, HashSet};
 
-use super::{capped, Pair};
+use super::Pair;
 
 /// What a varying word stands for in the shared line.
 pub const VARIES: &str = "<varies>";
@@ -32,9 +32,6 @@ pub struct Varying {
     /// when none is.
     pub more: String,
 }
-
-/// A configuration's command line, split into words.
-type Split<'a> = (&'a str, Vec<&'a str>);
 
 /// At most this many shapes are shown; the rest are counted.
 const SHAPES: usize = 10;
@@ -80,88 +77,204 @@ fn words(line: &str) -> Vec<&str> {
 /// The runs' `(configuration, command line)` pairs shown once per shape
 /// (shapes in order of first appearance), and how many shapes were left out.
 pub fn summarise(runs: &[(&str, &str)]) -> (Vec<CommandView>, usize) {
-    // group by number of words: lines of one shape are compared word by word
-    let mut shapes: Vec<(usize, Vec<Split>)> = Vec::new();
+    let mut summary = Summary::default();
     for (config, line) in runs {
-        let w = words(line);
-        match shapes.iter_mut().find(|(n, _)| *n == w.len()) {
-            Some((_, list)) => list.push((config, w)),
-            None => shapes.push((w.len(), vec![(config, w)])),
-        }
+        summary.add(config, line);
     }
-    let more = shapes.len().saturating_sub(SHAPES);
-    let views = shapes
-        .into_iter()
-        .take(SHAPES)
-        .map(|(n, list)| shape(n, &list))
-        .collect();
-    (views, more)
+    summary.finish()
 }
 
-fn shape(n: usize, list: &[Split]) -> CommandView {
-    let first = &list[0].1;
-    let mut line = Vec::with_capacity(n);
-    let mut varies = Vec::new();
-    for i in 0..n {
-        let word = first[i];
-        if list.iter().all(|(_, w)| w[i] == word) {
-            line.push(word.to_string());
-            continue;
+/// The command lines of a test's runs, taken one at a time and summarised
+/// as [`summarise`] does, holding only what the page shows (and a hash of
+/// each value, to count them): a test of 100,000 runs, each naming its own
+/// scratch directory, is summarised without holding its lines.
+#[derive(Default)]
+pub struct Summary {
+    /// The first [`SHAPES`] shapes, in order of first appearance.
+    shapes: Vec<Shape>,
+    /// The word counts of the shapes past those.
+    more: HashSet<usize>,
+}
+
+/// The lines of one shape (one number of words) taken so far.
+struct Shape {
+    /// The first line's words.
+    first: Vec<String>,
+    /// Per word: whether a line differed from the first there.
+    varies: Vec<bool>,
+    /// Per word: the length of the first word's `name=` while every word
+    /// there starts with it.
+    prefix: Vec<Option<usize>>,
+    /// The first [`CONFIGS`] configurations by name, each with the values
+    /// of its runs at every varying word.
+    kept: BTreeMap<String, BTreeMap<usize, Values>>,
+    /// Every configuration with a line of this shape, by hash.
+    configs: HashSet<u128>,
+}
+
+/// A configuration's distinct values at one word: the first ten in the
+/// order met, and a hash of each, to count them.
+#[derive(Default)]
+struct Values {
+    shown: Vec<String>,
+    seen: HashSet<u128>,
+}
+
+impl Values {
+    fn add(&mut self, word: &str) {
+        if self.seen.insert(hash(word)) && self.shown.len() < super::CAPPED_SHOWN {
+            self.shown.push(word.to_string());
         }
-        // `--filename=/mnt/a` and `of=/mnt/a`: only the value varies
-        let prefix = word
-            .split_once('=')
-            .map(|(k, _)| &word[..=k.len()])
-            .filter(|p| list.iter().all(|(_, w)| w[i].starts_with(p)));
-        let name = match prefix {
-            Some(p) => p.trim_start_matches('-').trim_end_matches('='),
-            None => match i.checked_sub(1).map(|j| first[j]) {
-                Some(flag) if flag.starts_with('-') && line[i - 1] == flag => {
-                    flag.trim_start_matches('-')
+    }
+}
+
+/// A 128-bit hash of `text`: two values collide with a chance of about
+/// one in 10^38, so that counting hashes counts values.
+fn hash(text: &str) -> u128 {
+    use std::hash::{Hash, Hasher};
+    let half = |seed: u8| {
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        seed.hash(&mut h);
+        text.hash(&mut h);
+        h.finish() as u128
+    };
+    half(0) << 64 | half(1)
+}
+
+impl Summary {
+    /// Takes one run's command line.
+    pub fn add(&mut self, config: &str, line: &str) {
+        let w = words(line);
+        let at = match self.shapes.iter().position(|s| s.first.len() == w.len()) {
+            Some(at) => at,
+            None if self.shapes.len() < SHAPES => {
+                self.shapes.push(Shape::new(&w));
+                self.shapes.len() - 1
+            }
+            None => {
+                self.more.insert(w.len());
+                return;
+            }
+        };
+        self.shapes[at].add(config, &w);
+    }
+
+    /// The shapes shown, and how many were left out.
+    pub fn finish(self) -> (Vec<CommandView>, usize) {
+        let views = self.shapes.into_iter().map(Shape::finish).collect();
+        (views, self.more.len())
+    }
+}
+
+impl Shape {
+    fn new(first: &[&str]) -> Shape {
+        Shape {
+            first: first.iter().map(|w| w.to_string()).collect(),
+            varies: vec![false; first.len()],
+            // `--filename=/mnt/a` and `of=/mnt/a`: only the value may vary
+            prefix: first
+                .iter()
+                .map(|w| w.split_once('=').map(|(k, _)| k.len() + 1))
+                .collect(),
+            kept: BTreeMap::new(),
+            configs: HashSet::new(),
+        }
+    }
+
+    fn add(&mut self, config: &str, w: &[&str]) {
+        for (i, word) in w.iter().enumerate() {
+            let first = &self.first[i];
+            if let Some(p) = self.prefix[i] {
+                if !word.starts_with(&first[..p]) {
+                    self.prefix[i] = None;
                 }
-                _ => "",
-            },
-        };
-        let name = if name.is_empty() {
-            format!("word {}", i + 1)
-        } else {
-            name.to_string()
-        };
-        let cut = prefix.map_or(0, str::len);
-        line.push(format!("{}{VARIES}", prefix.unwrap_or("")));
-        // each configuration's distinct values in the order first met; a
-        // configuration of thousands of runs has as many scratch paths
-        let mut per_config: BTreeMap<&str, (Vec<&str>, HashSet<&str>)> = BTreeMap::new();
-        for (config, w) in list {
-            let v = &w[i][cut..];
-            let (vals, seen) = per_config.entry(config).or_default();
-            if seen.insert(v) {
-                vals.push(v);
+            }
+            if !self.varies[i] && *word != first {
+                // every run met so far had the first word here
+                self.varies[i] = true;
+                for values in self.kept.values_mut() {
+                    values.entry(i).or_default().add(first);
+                }
             }
         }
-        let left = per_config.len().saturating_sub(CONFIGS);
-        varies.push(Varying {
-            name,
-            values: per_config
-                .into_iter()
-                .take(CONFIGS)
-                .map(|(config, (vals, _))| Pair {
-                    key: config.to_string(),
-                    value: capped(&vals),
-                })
-                .collect(),
-            more: match left {
-                0 => String::new(),
-                n => format!(
-                    "... and {} (each run's page has its command)",
-                    crate::format::count_of(n, "more configuration", "more configurations")
-                ),
-            },
-        });
+        self.configs.insert(hash(config));
+        if !self.kept.contains_key(config) {
+            if self.kept.len() == CONFIGS {
+                // kept are the first by name: a later name is only counted
+                match self.kept.last_key_value() {
+                    Some((last, _)) if config < last.as_str() => {
+                        self.kept.pop_last();
+                    }
+                    _ => return,
+                }
+            }
+            self.kept.insert(config.to_string(), BTreeMap::new());
+        }
+        let Some(values) = self.kept.get_mut(config) else {
+            return;
+        };
+        for (i, word) in w.iter().enumerate() {
+            if self.varies[i] {
+                values.entry(i).or_default().add(word);
+            }
+        }
     }
-    CommandView {
-        line: line.join(" "),
-        varies,
+
+    fn finish(self) -> CommandView {
+        let first = &self.first;
+        let mut line: Vec<String> = Vec::with_capacity(first.len());
+        let mut varies = Vec::new();
+        for (i, word) in first.iter().enumerate() {
+            if !self.varies[i] {
+                line.push(word.clone());
+                continue;
+            }
+            let cut = self.prefix[i].unwrap_or(0);
+            let prefix = &word[..cut];
+            let name = match self.prefix[i] {
+                Some(_) => prefix.trim_start_matches('-').trim_end_matches('='),
+                None => match i.checked_sub(1).map(|j| first[j].as_str()) {
+                    Some(flag) if flag.starts_with('-') && line[i - 1] == flag => {
+                        flag.trim_start_matches('-')
+                    }
+                    _ => "",
+                },
+            };
+            let name = if name.is_empty() {
+                format!("word {}", i + 1)
+            } else {
+                name.to_string()
+            };
+            line.push(format!("{prefix}{VARIES}"));
+            let values = self
+                .kept
+                .iter()
+                .map(|(config, at)| {
+                    let v = &at[&i];
+                    let shown: Vec<&str> = v.shown.iter().map(|s| &s[cut..]).collect();
+                    Pair {
+                        key: config.clone(),
+                        value: super::capped_of(&shown, v.seen.len()),
+                    }
+                })
+                .collect();
+            let left = self.configs.len().saturating_sub(self.kept.len());
+            varies.push(Varying {
+                name,
+                values,
+                more: match left {
+                    0 => String::new(),
+                    n => format!(
+                        "... and {} (each run's page has its command)",
+                        crate::format::count_of(n, "more configuration", "more configurations")
+                    ),
+                },
+            });
+        }
+        CommandView {
+            line: line.join(" "),
+            varies,
+        }
     }
 }
 
@@ -218,6 +331,58 @@ mod tests {
         assert_eq!(
             views[0].varies[0].more,
             "... and 1 more configuration (each run's page has its command)"
+        );
+    }
+
+    #[test]
+    fn configurations_met_in_any_order_are_listed_by_name() {
+        let owned: Vec<(String, String)> = (0..25)
+            .rev()
+            .flat_map(|i| {
+                (0..12).map(move |r| (format!("c{i:02}"), format!("fio --filename=/m/{i}/{r}")))
+            })
+            .collect();
+        let lines: Vec<(&str, &str)> = owned.iter().map(|(c, l)| (&**c, &**l)).collect();
+        let (views, _) = summarise(&lines);
+        let v = &views[0].varies[0];
+        assert_eq!(views[0].line, "fio --filename=<varies>");
+        let keys: Vec<&str> = v.values.iter().map(|p| p.key.as_str()).collect();
+        assert_eq!((keys.len(), keys[0], keys[19]), (20, "c00", "c19"));
+        // the first ten of each configuration's twelve values, in the order met
+        assert_eq!(
+            v.values[3].value,
+            "/m/3/0 / /m/3/1 / /m/3/2 / /m/3/3 / /m/3/4 / /m/3/5 / /m/3/6 / /m/3/7 / /m/3/8 / /m/3/9 / ... 2 more (see the runs)"
+        );
+        assert!(
+            v.more.starts_with("... and 5 more configurations"),
+            "{}",
+            v.more
+        );
+    }
+
+    #[test]
+    fn a_word_that_varies_late_lists_what_came_before() {
+        let (views, _) = summarise(&[
+            ("a", "dd of=/x bs=1"),
+            ("a", "dd of=/x bs=1"),
+            ("b", "dd of=/x bs=1"),
+            ("b", "dd of=/y bs=1"),
+            ("b", "dd of=/y bs=1"),
+        ]);
+        assert_eq!(views[0].line, "dd of=<varies> bs=1");
+        let v = &views[0].varies[0];
+        assert_eq!(
+            v.values,
+            [
+                Pair {
+                    key: "a".into(),
+                    value: "/x".into()
+                },
+                Pair {
+                    key: "b".into(),
+                    value: "/x / /y".into()
+                }
+            ]
         );
     }
 

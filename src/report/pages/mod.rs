@@ -199,8 +199,9 @@ struct PageCtx<'a> {
     paths: &'a Paths,
     /// Settings of the build (site title, baseline, prices).
     opts: &'a Options,
-    /// The tool output and series of a record, for the pages that draw them.
-    whole: &'a Whole<'a>,
+    /// The tool output, series and command of a record, for the pages
+    /// that show them.
+    whole: &'a dyn Apart,
     /// Relative path from the page to the site root (`""`, `"../"`, `"../../"`).
     root: &'static str,
 }
@@ -399,18 +400,24 @@ pub struct Parts<'r> {
     pub timeline: Option<std::borrow::Cow<'r, crate::record::Timeline>>,
 }
 
-/// A record's [`Parts`]: read again where the analysis holds the record
-/// without them, else borrowed from the record.
-pub type Whole<'w> = dyn for<'r> Fn(&'r Record) -> Result<Parts<'r>> + Sync + 'w;
+/// Where the pages find what the analysis may hold a record without (see
+/// `ingest::load_with`): read again or decoded where it is held apart,
+/// else borrowed from the record.
+pub trait Apart: Sync {
+    /// The record's [`Parts`].
+    fn parts<'r>(&self, r: &'r Record) -> Result<Parts<'r>>;
+    /// The command line the record's test ran.
+    fn command<'r>(&self, r: &'r Record) -> Option<std::borrow::Cow<'r, str>>;
+}
 
 /// Builds every page and chart into `site`; `whole` gives the pages that
-/// draw a record's tool output or series those parts.
+/// show a record's tool output, series or command those parts.
 pub fn build(
     a: &Analysis,
     problems: &[Problem],
     opts: &Options,
     site: &mut Site,
-    whole: &Whole,
+    whole: &dyn Apart,
 ) -> Result<()> {
     let paths = Paths::new(a);
     let ctx = PageCtx {
@@ -454,7 +461,7 @@ pub fn build(
     let runs = ctx.at("../");
     let details = Details::new(&a.records);
     in_parallel(&a.records, site, |r, site| {
-        run::build(runs, r, whole(r)?, &details, site)
+        run::build(runs, r, whole.parts(r)?, &details, site)
     })
 }
 
@@ -486,11 +493,23 @@ fn chart_labels(study: &Study, names: &[&str]) -> Vec<String> {
 /// Distinct values joined with ` / `; past ten, the rest are counted, so a
 /// parameter that differs in every run does not swell the page.
 fn capped<S: AsRef<str>>(values: &[S]) -> String {
-    const SHOWN: usize = 10;
-    let mut out: Vec<&str> = values.iter().take(SHOWN).map(AsRef::as_ref).collect();
+    let shown: Vec<&str> = values
+        .iter()
+        .take(CAPPED_SHOWN)
+        .map(AsRef::as_ref)
+        .collect();
+    capped_of(&shown, values.len())
+}
+
+/// How many values [`capped`] shows.
+const CAPPED_SHOWN: usize = 10;
+
+/// The first values of `total` joined as [`capped`] joins them.
+fn capped_of(shown: &[&str], total: usize) -> String {
+    let mut out: Vec<&str> = shown.iter().take(CAPPED_SHOWN).copied().collect();
     let more;
-    if values.len() > SHOWN {
-        more = format!("... {} more (see the runs)", values.len() - SHOWN);
+    if total > out.len() {
+        more = format!("... {} more (see the runs)", total - out.len());
         out.push(&more);
     }
     out.join(" / ")

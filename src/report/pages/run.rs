@@ -219,7 +219,7 @@ pub(super) fn build(
         source,
         figures,
         tool,
-        command: r.test.command.clone().unwrap_or_default(),
+        command: ctx.whole.command(r).unwrap_or_default().into_owned(),
         parameters,
         subject,
         host: details.host(r),

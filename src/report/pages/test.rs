@@ -151,11 +151,14 @@ pub(super) fn build(ctx: PageCtx, study: &str, test: &str, site: &mut Site) -> R
         .map(|r| r.test.tool.name().to_string())
         .collect();
     // the command once, with what differs between runs listed below it
-    let lines: Vec<(&str, &str)> = keyed
-        .iter()
-        .filter_map(|(name, r)| Some((name.as_str(), r.test.command.as_deref()?)))
-        .collect();
-    let (commands, more) = super::command::summarise(&lines);
+    // taken one at a time: a large build holds each run's command apart
+    let mut summary = super::command::Summary::default();
+    for (name, r) in &keyed {
+        if let Some(line) = ctx.whole.command(r) {
+            summary.add(name, &line);
+        }
+    }
+    let (commands, more) = summary.finish();
     let more_commands = match more {
         0 => String::new(),
         n => format!("... and {n} more forms of the command (see the runs)"),
@@ -421,7 +424,7 @@ pub(super) fn build(ctx: PageCtx, study: &str, test: &str, site: &mut Site) -> R
     // their series, read again where the build holds records without them
     let parts: Vec<super::Parts> = drawn
         .iter()
-        .map(|r| (ctx.whole)(r))
+        .map(|r| ctx.whole.parts(r))
         .collect::<Result<_>>()?;
     let timed: Vec<(&Record, &crate::record::Timeline)> = drawn
         .iter()
