@@ -293,8 +293,7 @@ fn timelines(count: usize, dir: &std::path::Path, offerings: usize) -> Result<()
         let mut record = fixtures[off % 2].clone();
         let factor = (1.0 + off as f64 * 0.15) * (0.9 + 0.2 * rng.next());
         let mut metrics = diskdash::record::Metrics::new();
-        for (name, m) in record.metrics.iter() {
-            let mut m = *m;
+        for (name, mut m) in record.metrics.iter() {
             if m.unit == Unit::Iops.as_str() || m.unit == Unit::BytesPerSec.as_str() {
                 m.value *= factor;
             }

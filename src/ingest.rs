@@ -378,7 +378,8 @@ fn series_size(tl: &crate::record::Timeline) -> usize {
         .sum()
 }
 
-/// Sources, subjects, hosts, targets and tests seen so far, each held once:
+/// Sources, subjects, hosts, targets, tests and lists of metric names seen
+/// so far, each held once:
 /// the records of one run mostly carry equal ones, and each record then
 /// points to the one copy instead of holding its own.
 #[derive(Default)]
@@ -391,7 +392,13 @@ struct Shared {
     subjects: Keyed<crate::record::Subject>,
     tests: Keyed<crate::record::TestInfo>,
     sources: Keyed<Source>,
+    /// The names and units of a record's metrics: every record of a test
+    /// has the same.
+    metric_names: std::sync::Mutex<std::collections::HashSet<std::sync::Arc<MetricNames>>>,
 }
+
+/// The names and units of a record's metrics (`Metrics::names_mut`).
+type MetricNames = Vec<(crate::record::Name, crate::record::Name)>;
 
 /// Values held once, by the hash of their JSON: not the JSON itself, which
 /// for a test whose command names each run's scratch directory would be a
@@ -413,7 +420,8 @@ impl std::io::Write for HashWriter<'_> {
 
 impl Shared {
     /// Makes `r` point to the copies already held of its source, subject,
-    /// host, target and test, or holds its own as the copies for later records.
+    /// host, target, test and metric names, or holds its own as the copies
+    /// for later records.
     fn share(&self, r: &mut Record) {
         fn one<T: Eq + std::hash::Hash>(
             set: &std::sync::Mutex<std::collections::HashSet<std::sync::Arc<T>>>,
@@ -441,6 +449,7 @@ impl Shared {
             }
         }
         one(&self.hosts, &mut r.host);
+        one(&self.metric_names, r.metrics.names_mut());
         one(&self.targets, &mut r.target);
         by_json(&self.subjects, &mut r.subject);
         by_json(&self.tests, &mut r.test);
@@ -1322,7 +1331,7 @@ mod tests {
     #[test]
     fn a_good_record_parses() {
         let r = parse_record(&good().to_string()).unwrap();
-        assert_eq!(r.metrics["write_bw"].value, 1.6e6);
+        assert_eq!(r.metrics.get("write_bw").unwrap().value, 1.6e6);
         assert_eq!(r.subject.region, None);
     }
 
@@ -1741,6 +1750,10 @@ mod tests {
         assert!(!std::sync::Arc::ptr_eq(&a.test, &c.test));
         assert_eq!(c.test.command.as_deref(), Some("dd of=/mnt/a/r2"));
         assert!(std::sync::Arc::ptr_eq(&a.subject, &c.subject));
+        // and one list of metric names for all three
+        let names = |r: &Record| std::sync::Arc::as_ptr(r.metrics.clone().names_mut());
+        assert_eq!((names(a), names(b)), (names(c), names(c)));
+        assert_eq!(a.metrics.keys().collect::<Vec<_>>(), ["write_bw"]);
     }
 
     #[test]
@@ -1842,7 +1855,7 @@ mod tests {
         let text = serde_json::to_string(&v).unwrap();
         assert!(text.contains("1302295774.2105753"));
         let r = parse_record(&text).unwrap();
-        assert_eq!(r.metrics["write_bw"].value, 1302295774.2105753);
+        assert_eq!(r.metrics.get("write_bw").unwrap().value, 1302295774.2105753);
         assert!(serde_json::to_string(&r)
             .unwrap()
             .contains("1302295774.2105753"));

@@ -776,10 +776,13 @@ mod tests {
         let r = &records[0];
         assert_eq!(r.id, "s.vol-a.fio-randread-4k-qd64");
         assert_eq!(
-            r.metrics["read_bw"],
+            r.metrics.get("read_bw").unwrap(),
             Metric::new(1_024_000.0, Unit::BytesPerSec)
         );
-        assert_eq!(r.metrics["read_iops"], Metric::new(250.0, Unit::Iops));
+        assert_eq!(
+            r.metrics.get("read_iops").unwrap(),
+            Metric::new(250.0, Unit::Iops)
+        );
         assert_eq!(r.subject.size_gb, Some(20.0));
         assert_eq!(r.subject.region.as_deref(), Some("Newark NJ"));
         assert_eq!(r.target.fs_type.as_deref(), Some("ext4"));
@@ -799,10 +802,13 @@ mod tests {
         ]);
         let r = &records_from_figures(&text).unwrap()[0];
         assert_eq!(
-            r.metrics["seq_stat"],
+            r.metrics.get("seq_stat").unwrap(),
             Metric::new(158584.0, Unit::OpsPerSec)
         );
-        assert_eq!(r.metrics["seq_stat_cpu"], Metric::new(39.0, Unit::Percent));
+        assert_eq!(
+            r.metrics.get("seq_stat_cpu").unwrap(),
+            Metric::new(39.0, Unit::Percent)
+        );
         assert_eq!(r.subject.price, None);
         assert_eq!(r.subject.labels["price_note"], "included");
         let Source::Transcribed { figures, .. } = &*r.source else {

@@ -45,8 +45,11 @@ fn a_dd_log_becomes_a_record_with_the_runs_test_id_and_exact_bandwidth() {
     assert_eq!(r.test.id, "dd-write-8k-dsync");
     assert_eq!(r.status, Status::Ok);
     // 8388608 bytes in 0.346904 s, not dd's rounded "24.2 MB/s"
-    assert_eq!(r.metrics["write_bw"].value, 8388608.0 / 0.346904);
-    assert_eq!(r.metrics["write_bw"].unit, "B/s");
+    assert_eq!(
+        r.metrics.get("write_bw").unwrap().value,
+        8388608.0 / 0.346904
+    );
+    assert_eq!(r.metrics.get("write_bw").unwrap().unit, "B/s");
     assert_eq!(r.subject.price.as_ref().unwrap().per_gb_month, 0.10);
     assert_eq!(r.subject.offering.as_deref(), Some("Block Storage"));
     match &*r.source {
@@ -85,10 +88,10 @@ fn an_ioping_seek_log_converts_binary_units_and_time_units() {
         .code(0);
     let r = &records_under(out.path())[0];
     assert_eq!(r.test.id, "ioping-seek");
-    assert_eq!(r.metrics["iops"].value, 5790.0); // "5.79 k iops"
-    assert_eq!(r.metrics["bw"].value, 22.6 * 1048576.0); // "22.6 MiB/s"
-    assert_eq!(r.metrics["lat_avg"].value, 172.6e-6); // "172.6 us"
-    assert_eq!(r.metrics["lat_max"].value, 5.02e-3); // "5.02 ms"
+    assert_eq!(r.metrics.get("iops").unwrap().value, 5790.0); // "5.79 k iops"
+    assert_eq!(r.metrics.get("bw").unwrap().value, 22.6 * 1048576.0); // "22.6 MiB/s"
+    assert_eq!(r.metrics.get("lat_avg").unwrap().value, 172.6e-6); // "172.6 us"
+    assert_eq!(r.metrics.get("lat_max").unwrap().value, 5.02e-3); // "5.02 ms"
 }
 
 #[test]
@@ -223,8 +226,8 @@ fn a_bench_fio_tree_imports_the_json_and_skips_the_latency_logs() {
     assert_eq!(r.test.id, "fio-randread-4k-qd64");
     assert_eq!(r.test.tool_version.as_deref(), Some("3.33"));
     // fio 3.x JSON: "bw_bytes" : 340551388, "iops" : 83142.428786
-    assert_eq!(r.metrics["read_bw"].value, 340551388.0);
-    assert_eq!(r.metrics["read_iops"].value, 83142.428786);
+    assert_eq!(r.metrics.get("read_bw").unwrap().value, 340551388.0);
+    assert_eq!(r.metrics.get("read_iops").unwrap().value, 83142.428786);
     assert!(!r.metrics.contains_key("write_iops"));
     assert!(r.timeline.is_none());
 }
@@ -272,7 +275,7 @@ fn fio_runs_appended_to_one_log_become_one_record_each() {
         assert_eq!(r.test.id, "fio-randread-4k-qd8");
         assert_eq!(r.status, Status::Ok);
         // one run's IOPS, never the sum of three
-        assert!(r.metrics["read_iops"].value < 35000.0);
+        assert!(r.metrics.get("read_iops").unwrap().value < 35000.0);
     }
     let mut reps: Vec<u32> = records.iter().map(|r| r.repetition).collect();
     reps.sort();
@@ -423,8 +426,8 @@ fn fio_logs_beside_the_json_become_its_timeline() {
     assert_eq!(tl.logs["seqread_iops.1.log"], sha("seqread_iops.1.log"));
     // 1 MiB sequential reads: a throughput test, classified on bandwidth
     assert!(tl.pattern.is_some());
-    assert_eq!(r.metrics["read_bw_sustained"].unit, "B/s");
-    assert_eq!(r.metrics["read_iops_sustained"].unit, "IOPS");
+    assert_eq!(r.metrics.get("read_bw_sustained").unwrap().unit, "B/s");
+    assert_eq!(r.metrics.get("read_iops_sustained").unwrap().unit, "IOPS");
     assert!(r.metrics.contains_key("steady_state"));
     diskdash().arg("check").arg(out.path()).assert().code(0);
 }

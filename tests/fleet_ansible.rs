@@ -353,7 +353,7 @@ fn the_playbook_benchmarks_two_hosts_over_ssh_and_publishes_one_site() {
     assert_eq!(b.subject.size_gb, Some(20.0));
     assert_eq!(b.subject.region, None);
     assert!(b.subject.labels.is_empty());
-    assert!(b.metrics["write_bw"].value > 0.0);
+    assert!(b.metrics.get("write_bw").unwrap().value > 0.0);
 
     // the records pass check; the site has both configurations
     run_ok(Command::new(BIN).arg("check").arg(&results));

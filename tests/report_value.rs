@@ -418,8 +418,14 @@ fn a_bursting_volume_is_judged_on_what_lasts_and_its_burst_is_said_beside_it() {
         records[1].timeline.as_ref().unwrap().pattern,
         Some(Pattern::CreditBurst)
     );
-    assert_eq!(records[1].metrics["read_iops_burst"].value, 3000.0);
-    assert_eq!(records[1].metrics["read_iops_sustained"].value, 300.0);
+    assert_eq!(
+        records[1].metrics.get("read_iops_burst").unwrap().value,
+        3000.0
+    );
+    assert_eq!(
+        records[1].metrics.get("read_iops_sustained").unwrap().value,
+        300.0
+    );
     assert_eq!(
         records[2].timeline.as_ref().unwrap().pattern,
         Some(Pattern::NotExhausted)

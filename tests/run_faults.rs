@@ -150,7 +150,10 @@ fn a_record_that_cannot_be_written_is_printed_not_lost() {
     let rec = diskdash::ingest::parse_record(line).unwrap();
     assert_eq!(rec.test.id, "dd-write-8k-dsync");
     assert_eq!(rec.status, Status::Ok);
-    assert_eq!(rec.metrics["write_bw"].value, 4194304.0 / 1.2232);
+    assert_eq!(
+        rec.metrics.get("write_bw").unwrap().value,
+        4194304.0 / 1.2232
+    );
     assert!(is_empty_dir(target.path()), "scratch left behind");
 }
 

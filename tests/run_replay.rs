@@ -135,7 +135,7 @@ fn quick_suite_replayed_gives_one_ok_record_per_test() {
     assert_eq!(next.seconds, 2.0);
     assert_eq!(
         next.bytes,
-        (64 << 20) as f64 + sustained.metrics["read_io_bytes"].value
+        (64 << 20) as f64 + sustained.metrics.get("read_io_bytes").unwrap().value
     );
     // nothing left in the target: the scratch directory is gone
     assert!(is_empty_dir(target.path()));
@@ -203,11 +203,14 @@ fn quick_suite_replayed_gives_one_ok_record_per_test() {
     // values traced back to the captured lines
     // ioping -B: "9 2526532 3562 14590751 210462 280726 414464 56753 ..." (ns)
     let lat = find(&recs, "ioping-latency");
-    assert!((lat.metrics["lat_avg"].value - 280726e-9).abs() < 1e-12);
-    assert_eq!(lat.metrics["lat_avg"].unit, "s");
+    assert!((lat.metrics.get("lat_avg").unwrap().value - 280726e-9).abs() < 1e-12);
+    assert_eq!(lat.metrics.get("lat_avg").unwrap().unit, "s");
     // bonnie++ CSV: per-char write 759 K/sec = KiB/s; version from its report
     let bonnie = find(&recs, "bonnie");
-    assert_eq!(bonnie.metrics["seq_char_write_bw"].value, 759.0 * 1024.0);
+    assert_eq!(
+        bonnie.metrics.get("seq_char_write_bw").unwrap().value,
+        759.0 * 1024.0
+    );
     assert_eq!(bonnie.test.tool_version.as_deref(), Some("2.00a"));
     assert!(
         !bonnie.metrics.contains_key("seq_block_write_bw"),
@@ -223,10 +226,10 @@ fn quick_suite_replayed_gives_one_ok_record_per_test() {
         Some(json_text.as_str())
     );
     let iops = json["jobs"][0]["read"]["iops"].as_f64().unwrap();
-    assert!((fio.metrics["read_iops"].value - iops).abs() < 1e-6 * iops);
+    assert!((fio.metrics.get("read_iops").unwrap().value - iops).abs() < 1e-6 * iops);
     // dd: 67108864 bytes in 0.375255 s
     let bulk = find(&recs, "dd-write-bulk");
-    let bw = bulk.metrics["write_bw"].value;
+    let bw = bulk.metrics.get("write_bw").unwrap().value;
     assert!((bw / 179e6 - 1.0).abs() < 0.01, "{bw}");
 }
 
@@ -521,7 +524,7 @@ fn a_time_based_fio_test_keeps_its_per_second_logs_as_a_timeline() {
         diskdash::import::hex_sha256(read("seqread_iops.1.log").as_bytes())
     );
     assert!(tl.pattern.is_some());
-    assert_eq!(r.metrics["read_bw_sustained"].unit, "B/s");
+    assert_eq!(r.metrics.get("read_bw_sustained").unwrap().unit, "B/s");
     assert!(!r.test.parameters.contains_key("timeline_error"));
     let cmd = r.test.command.as_deref().unwrap();
     assert!(cmd.contains("--log_avg_msec=1000"), "{cmd}");

@@ -482,7 +482,7 @@ mod tests {
         assert_eq!(off.record_price.as_ref().unwrap().per_gb_month, 0.1);
         let t = &off.tests["t"];
         assert_eq!(t.records.len(), 4);
-        let iops = &t.metrics["iops"];
+        let iops = &t.metrics.get("iops").unwrap();
         assert_eq!(iops.unit, Unit::Iops);
         assert_eq!((iops.summary.n, iops.summary.median), (2, 200.0));
     }

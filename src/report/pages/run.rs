@@ -170,7 +170,7 @@ pub(super) fn build(
     for (k, v) in &r.subject.labels {
         subject.push(p(&format!("label {k}"), v.clone()));
     }
-    let mut ms: Vec<(&str, &crate::record::Metric)> = r.metrics.iter().collect();
+    let mut ms: Vec<(&str, crate::record::Metric)> = r.metrics.iter().collect();
     ms.sort_by_cached_key(|(m, _)| metric_order(m));
     let metrics = ms
         .into_iter()
