@@ -130,14 +130,16 @@ pub struct Timeline {
     /// Seconds between samples (1 for the logs `run` asks fio for).
     pub interval_s: f64,
     /// Reads, when the test read.
+    // the series are boxed: a large build holds the timeline without them
+    // (`ingest::load_with`), and would carry 96 bytes for each all the same
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub read: Option<Series>,
+    pub read: Option<Box<Series>>,
     /// Writes, when the test wrote.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub write: Option<Series>,
+    pub write: Option<Box<Series>>,
     /// Trims, when the test trimmed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub trim: Option<Series>,
+    pub trim: Option<Box<Series>>,
     /// Raw log file name (`t_iops.1.log`) to the SHA-256 of its bytes,
     /// lowercase hex.
     #[serde(default)]

@@ -321,7 +321,7 @@ pub fn classify(timeline: &mut Timeline, kind: TestKind) -> BTreeMap<String, Met
     let interval = timeline.interval_s;
     let dirs: Vec<(&str, &Series)> = [("read", &timeline.read), ("write", &timeline.write)]
         .into_iter()
-        .filter_map(|(d, s)| s.as_ref().map(|s| (d, s)))
+        .filter_map(|(d, s)| s.as_deref().map(|s| (d, s)))
         .collect();
     let by_bw = kind == TestKind::Throughput;
     let mut primary: Option<(Detection, bool)> = None;
@@ -604,12 +604,12 @@ mod tests {
         let bw = iops.iter().map(|v| v * 4096.0).collect();
         let mut tl = Timeline {
             interval_s: 1.0,
-            read: Some(Series {
+            read: Some(Box::new(Series {
                 iops,
                 bw,
                 lat: None,
                 clat: None,
-            }),
+            })),
             write: None,
             trim: None,
             logs: BTreeMap::new(),

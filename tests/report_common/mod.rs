@@ -278,12 +278,12 @@ pub fn timeline(burst: f64, burst_s: usize, sustained: f64) -> Timeline {
 pub fn read_timeline(iops: Vec<f64>) -> Timeline {
     Timeline {
         interval_s: 1.0,
-        read: Some(Series {
+        read: Some(Box::new(Series {
             bw: iops.iter().map(|v| v * 4096.0).collect(),
             clat: None,
             iops,
             lat: None,
-        }),
+        })),
         write: None,
         trim: None,
         logs: Default::default(),

@@ -154,8 +154,8 @@ pub(super) fn limit_of<'a>(limits: &'a Limits, r: &Record) -> Option<&'a Limit> 
 }
 
 /// A direction's series when it holds any samples.
-fn pick(s: &Option<Series>) -> Option<&Series> {
-    s.as_ref()
+fn pick(s: &Option<Box<Series>>) -> Option<&Series> {
+    s.as_deref()
         .filter(|s| !s.iops.is_empty() || !s.bw.is_empty())
 }
 

@@ -342,9 +342,9 @@ pub fn timeline(files: &[(String, String)], lat_ns: bool) -> Result<Timeline> {
     let [read, write, trim] = dirs;
     Ok(Timeline {
         interval_s,
-        read,
-        write,
-        trim,
+        read: read.map(Box::new),
+        write: write.map(Box::new),
+        trim: trim.map(Box::new),
         logs: BTreeMap::new(),
         pattern: None,
         burst_on_s: None,
