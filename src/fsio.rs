@@ -10,7 +10,16 @@ use anyhow::{Context, Result};
 /// Writes `bytes` to `path` atomically, creating parent directories.
 /// Replaces an existing file.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
-    write_impl(path, bytes, true, true)
+    write_impl(path, &mut |w| w.write_all(bytes), true, true)
+}
+
+/// Like [`write_atomic`], with the bytes written by `write` as they are
+/// made (through a buffer), so that a large file is never held whole.
+pub fn write_atomic_with(
+    path: &Path,
+    write: &mut dyn FnMut(&mut dyn Write) -> std::io::Result<()>,
+) -> Result<()> {
+    write_impl(path, write, true, true)
 }
 
 /// Like [`write_atomic`] (temp file, then rename: readers never see half a
@@ -18,12 +27,12 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
 /// files that a rebuild recreates, such as the pages of a site: a flush per
 /// file would cost milliseconds each, seconds for thousands of pages.
 pub fn write_atomic_unsynced(path: &Path, bytes: &[u8]) -> Result<()> {
-    write_impl(path, bytes, true, false)
+    write_impl(path, &mut |w| w.write_all(bytes), true, false)
 }
 
 /// Like [`write_atomic_unsynced`] for a file whose directory exists.
 pub fn replace_unsynced(path: &Path, bytes: &[u8]) -> Result<()> {
-    write_in(dir_of(path), path, bytes, true, false)
+    write_in(dir_of(path), path, &mut |w| w.write_all(bytes), true, false)
 }
 
 /// Creates `path` (its directory exists) and writes `bytes` into it
@@ -42,7 +51,7 @@ pub fn write_fresh(path: &Path, bytes: &[u8]) -> Result<()> {
 /// Writes `bytes` to `path` atomically unless `path` already exists, in
 /// which case it fails and leaves the existing file alone.
 pub fn write_new(path: &Path, bytes: &[u8]) -> Result<()> {
-    write_impl(path, bytes, false, true)
+    write_impl(path, &mut |w| w.write_all(bytes), false, true)
 }
 
 /// The directory a file is written in.
@@ -53,15 +62,18 @@ fn dir_of(path: &Path) -> &Path {
     }
 }
 
-fn write_impl(path: &Path, bytes: &[u8], replace: bool, sync: bool) -> Result<()> {
+/// What a file's bytes are written by.
+type Writer<'w> = dyn FnMut(&mut dyn Write) -> std::io::Result<()> + 'w;
+
+fn write_impl(path: &Path, write: &mut Writer, replace: bool, sync: bool) -> Result<()> {
     let dir = dir_of(path);
     fs::create_dir_all(dir)
         .with_context(|| format!("failed to create directory `{}`", dir.display()))?;
-    write_in(dir, path, bytes, replace, sync)
+    write_in(dir, path, write, replace, sync)
 }
 
 /// Writes through a temp file in `dir`, which exists.
-fn write_in(dir: &Path, path: &Path, bytes: &[u8], replace: bool, sync: bool) -> Result<()> {
+fn write_in(dir: &Path, path: &Path, write: &mut Writer, replace: bool, sync: bool) -> Result<()> {
     let mut builder = tempfile::Builder::new();
     builder.prefix(".diskdash-tmp-");
     // temp files are private (0600) by default; a record or a page is meant
@@ -74,8 +86,12 @@ fn write_in(dir: &Path, path: &Path, bytes: &[u8], replace: bool, sync: bool) ->
     let mut tmp = builder
         .tempfile_in(dir)
         .with_context(|| format!("failed to write `{}`", path.display()))?;
-    tmp.write_all(bytes)
-        .and_then(|_| {
+    let written = {
+        let mut buffered = std::io::BufWriter::new(&mut tmp);
+        write(&mut buffered).and_then(|()| buffered.flush())
+    };
+    written
+        .and_then(|()| {
             if sync {
                 tmp.as_file().sync_data()
             } else {

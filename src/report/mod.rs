@@ -135,6 +135,20 @@ impl pages::Apart for HeldApart<'_> {
     }
 }
 
+/// A 128-bit hash of `text`: two texts collide with a chance of about one
+/// in 10^38, so that a set of hashes tells texts apart as a set of the
+/// texts would, in 16 bytes each.
+pub(crate) fn hash128(text: &str) -> u128 {
+    use std::hash::{Hash, Hasher};
+    let half = |seed: u8| {
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        seed.hash(&mut h);
+        text.hash(&mut h);
+        u128::from(h.finish())
+    };
+    half(0) << 64 | half(1)
+}
+
 /// The site's style sheet, compiled into the binary.
 pub const STYLE: &str = include_str!("../../static/style.css");
 
@@ -283,12 +297,15 @@ pub fn command(args: &ReportOptions) -> Result<u8> {
     };
     let mut site = site::Site::streaming(&args.out, args.force)?;
     build_into(&loaded.records, &loaded.problems, &opts, &mut site)?;
+    // every page is written: the records are let go before the marker is
+    // read back and sorted
+    let records = std::mem::take(&mut loaded.records).len();
     let pages = site.pages();
     site.finish()
         .with_context(|| format!("failed to write the site to `{}`", args.out.display()))?;
     println!(
         "report: {} records read, {} left out, {} pages written to `{}` in {:.2} s",
-        loaded.records.len() + left_out.len(),
+        records + left_out.len(),
         left_out.len(),
         pages,
         args.out.display(),

@@ -1,7 +1,7 @@
 //! The site in memory (relative path → bytes) and writing it to disk through
 //! `crate::fsio`, guarded by a marker file listing what diskdash wrote.
 
-use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::collections::{BTreeMap, HashSet};
 use std::path::{Component, Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
@@ -20,8 +20,13 @@ const MARKER_HEADER: &str =
 pub struct Site {
     /// In memory: relative path (with `/`) to content. Empty when streaming.
     pub files: BTreeMap<String, Vec<u8>>,
-    /// Every path added, in either mode.
-    paths: BTreeSet<String>,
+    /// Every path added, in either mode, by its hash (`report::hash128`):
+    /// a streaming site lists the paths in its marker as they are added,
+    /// and holds 16 bytes a file, not its name, so that the list of a
+    /// build of 500,000 files does not take 50 MB.
+    added: HashSet<u128>,
+    /// HTML pages among them.
+    pages: usize,
     /// Where files go when streaming.
     stream: Option<Stream>,
 }
@@ -29,8 +34,10 @@ pub struct Site {
 #[derive(Debug)]
 struct Stream {
     out: PathBuf,
-    /// Files an earlier build listed in its marker.
-    earlier: BTreeSet<String>,
+    /// The marker, open for adding each path as it is added (after the
+    /// files an earlier build listed in it), so that a build stopped on the
+    /// way leaves every file it wrote listed.
+    list: std::io::BufWriter<std::fs::File>,
     /// The directory held nothing when the build began: no earlier file to
     /// compare with, and no reader of a page that is half written, so files
     /// are created directly (never over an existing one) instead of through
@@ -183,18 +190,23 @@ impl Site {
     /// not exist, be empty, or hold an earlier diskdash site (marker file);
     /// anything else is refused unless `force`. Call [`Site::finish`] at the end.
     pub fn streaming(out: &Path, force: bool) -> Result<Site> {
-        let (earlier, fresh) = check_out_dir(out, force)?;
+        let fresh = check_out_dir(out, force)?;
         // the marker goes first: a build stopped by a full disk (whose final
         // marker cannot be written either) still leaves a directory the
         // next build accepts without --force
         no_symlink_below(out, MARKER)?;
-        if !out.join(MARKER).is_file() {
-            fsio::write_atomic(&out.join(MARKER), &Site::manifest(earlier.iter()))?;
+        let marker = out.join(MARKER);
+        if !marker.is_file() {
+            fsio::write_atomic(&marker, &Site::manifest(std::iter::empty()))?;
         }
+        let list = std::fs::OpenOptions::new()
+            .append(true)
+            .open(&marker)
+            .with_context(|| format!("failed to open `{}`", marker.display()))?;
         Ok(Site {
             stream: Some(Stream {
                 out: out.to_path_buf(),
-                earlier,
+                list: std::io::BufWriter::new(list),
                 fresh,
                 dirs: HashSet::new(),
                 written: Written::default(),
@@ -223,9 +235,16 @@ impl Site {
     /// by [`Planned::write`], which needs no site, and the result given to
     /// [`Site::record`]. Between the two, other threads may add files.
     pub fn plan(&mut self, files: Vec<(String, Vec<u8>)>) -> Planned {
+        let mut first = |path: &str| {
+            let first = self.added.insert(super::hash128(path));
+            if first && path.ends_with(".html") {
+                self.pages += 1;
+            }
+            first
+        };
         let Some(st) = &mut self.stream else {
             for (path, bytes) in files {
-                self.paths.insert(path.clone());
+                first(&path);
                 self.files.insert(path, bytes);
             }
             return Planned {
@@ -233,13 +252,25 @@ impl Site {
                 files: Vec::new(),
             };
         };
+        let mut listed = Ok(());
         let files = files
             .into_iter()
             .map(|(path, bytes)| {
-                let first = self.paths.insert(path.clone());
+                let first = first(&path);
+                if first && listed.is_ok() {
+                    use std::io::Write;
+                    listed = writeln!(st.list, "{path}");
+                }
                 (path, bytes, first)
             })
             .collect();
+        if let Err(e) = listed {
+            st.error
+                .get_or_insert(anyhow::Error::new(e).context(format!(
+                    "failed to list the files written in `{}`",
+                    st.out.join(MARKER).display()
+                )));
+        }
         st.plan(files)
     }
 
@@ -252,11 +283,11 @@ impl Site {
 
     /// Number of HTML pages.
     pub fn pages(&self) -> usize {
-        self.paths.iter().filter(|p| p.ends_with(".html")).count()
+        self.pages
     }
 
     /// The marker file's content: a header line and every path.
-    fn manifest<'a>(paths: impl Iterator<Item = &'a String>) -> Vec<u8> {
+    fn manifest<'a>(paths: impl Iterator<Item = &'a str>) -> Vec<u8> {
         let mut s = String::from(MARKER_HEADER);
         s.push('\n');
         for p in paths {
@@ -277,12 +308,29 @@ impl Site {
         };
         let marker = st.out.join(MARKER);
         no_symlink_below(&st.out, MARKER)?;
+        if let Err(e) = std::io::Write::flush(&mut st.list) {
+            st.error
+                .get_or_insert(anyhow::Error::new(e).context(format!(
+                    "failed to list the files written in `{}`",
+                    marker.display()
+                )));
+        }
+        drop(st.list);
+        // the marker lists the files of both builds: kept as it is
         if let Some(e) = st.error {
-            let all: BTreeSet<&String> = st.earlier.iter().chain(self.paths.iter()).collect();
-            fsio::write_atomic(&marker, &Site::manifest(all.into_iter()))?;
             return Err(e);
         }
-        for rel in st.earlier.difference(&self.paths) {
+        let text = std::fs::read_to_string(&marker)
+            .with_context(|| format!("failed to read `{}`", marker.display()))?;
+        // an earlier build's files first, then this build's as added
+        let mut listed: Vec<&str> = text.lines().skip(1).collect();
+        listed.sort_unstable();
+        listed.dedup();
+        // only plain relative paths: a marker must never lead outside `out`
+        for rel in &listed {
+            if !is_plain_relative(rel) || self.added.contains(&super::hash128(rel)) {
+                continue;
+            }
             no_symlink_below(&st.out, rel)?;
             let path = st.out.join(rel);
             if path.is_file() {
@@ -291,7 +339,16 @@ impl Site {
                 st.written.removed += 1;
             }
         }
-        fsio::write_atomic(&marker, &Site::manifest(self.paths.iter()))?;
+        // this build's files, sorted, written as they are listed
+        fsio::write_atomic_with(&marker, &mut |w| {
+            writeln!(w, "{MARKER_HEADER}")?;
+            for rel in &listed {
+                if self.added.contains(&super::hash128(rel)) {
+                    writeln!(w, "{rel}")?;
+                }
+            }
+            Ok(())
+        })?;
         Ok(st.written)
     }
 
@@ -309,27 +366,21 @@ impl Site {
     }
 }
 
-/// Checks the output directory; returns the files an earlier build wrote,
-/// and whether the directory is fresh (missing or empty).
-fn check_out_dir(out: &Path, force: bool) -> Result<(BTreeSet<String>, bool)> {
+/// Checks the output directory; returns whether it is fresh (missing or
+/// empty).
+fn check_out_dir(out: &Path, force: bool) -> Result<bool> {
     if !out.exists() {
-        return Ok((BTreeSet::new(), true));
+        return Ok(true);
     }
     if !out.is_dir() {
         bail!("`{}` exists and is not a directory", out.display());
     }
     let marker = out.join(MARKER);
     if marker.is_file() {
-        let text = std::fs::read_to_string(&marker)
+        // read at the end, to remove the files this build no longer has
+        std::fs::File::open(&marker)
             .with_context(|| format!("failed to read `{}`", marker.display()))?;
-        // only plain relative paths: a marker must never lead outside `out`
-        let earlier = text
-            .lines()
-            .skip(1)
-            .filter(|l| is_plain_relative(l))
-            .map(str::to_string)
-            .collect();
-        return Ok((earlier, false));
+        return Ok(false);
     }
     let mut entries =
         std::fs::read_dir(out).with_context(|| format!("failed to read `{}`", out.display()))?;
@@ -340,7 +391,7 @@ fn check_out_dir(out: &Path, force: bool) -> Result<(BTreeSet<String>, bool)> {
             out.display()
         );
     }
-    Ok((BTreeSet::new(), empty))
+    Ok(empty)
 }
 
 /// Fails when any component of `rel` below `out` (the file itself
@@ -466,6 +517,30 @@ mod tests {
             .unwrap_err();
         assert!(format!("{err:#}").contains("symbolic link"), "{err:#}");
         assert_eq!(std::fs::read_dir(&victim).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn the_marker_lists_each_file_as_it_is_added_and_sorted_at_the_end() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("site");
+        let listed = || std::fs::read_to_string(out.join(MARKER)).unwrap();
+        let mut s = Site::streaming(&out, false).unwrap();
+        s.add("z.html", "1");
+        s.add("a/b.svg", "2");
+        s.add("z.html", "3");
+        // a build stopped here has listed what it wrote, each once
+        drop(s);
+        assert_eq!(listed(), format!("{MARKER_HEADER}\nz.html\na/b.svg\n"));
+        assert_eq!(std::fs::read_to_string(out.join("z.html")).unwrap(), "3");
+        // the next build lists its own, sorted, and removes the rest
+        let mut s = Site::streaming(&out, false).unwrap();
+        s.add("m.html", "4");
+        s.add("z.html", "3");
+        assert_eq!(s.pages(), 2);
+        let w = s.finish().unwrap();
+        assert_eq!(w.removed, 1);
+        assert!(!out.join("a/b.svg").exists());
+        assert_eq!(listed(), format!("{MARKER_HEADER}\nm.html\nz.html\n"));
     }
 
     #[test]

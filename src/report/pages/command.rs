@@ -122,23 +122,11 @@ struct Values {
 
 impl Values {
     fn add(&mut self, word: &str) {
-        if self.seen.insert(hash(word)) && self.shown.len() < super::CAPPED_SHOWN {
+        if self.seen.insert(crate::report::hash128(word)) && self.shown.len() < super::CAPPED_SHOWN
+        {
             self.shown.push(word.to_string());
         }
     }
-}
-
-/// A 128-bit hash of `text`: two values collide with a chance of about
-/// one in 10^38, so that counting hashes counts values.
-fn hash(text: &str) -> u128 {
-    use std::hash::{Hash, Hasher};
-    let half = |seed: u8| {
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        seed.hash(&mut h);
-        text.hash(&mut h);
-        h.finish() as u128
-    };
-    half(0) << 64 | half(1)
 }
 
 impl Summary {
@@ -197,7 +185,7 @@ impl Shape {
                 }
             }
         }
-        self.configs.insert(hash(config));
+        self.configs.insert(crate::report::hash128(config));
         if !self.kept.contains_key(config) {
             if self.kept.len() == CONFIGS {
                 // kept are the first by name: a later name is only counted
