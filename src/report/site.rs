@@ -197,7 +197,8 @@ impl Site {
         no_symlink_below(out, MARKER)?;
         let marker = out.join(MARKER);
         if !marker.is_file() {
-            fsio::write_atomic(&marker, &Site::manifest(std::iter::empty()))?;
+            // its header: the paths follow as they are added
+            fsio::write_atomic(&marker, format!("{MARKER_HEADER}\n").as_bytes())?;
         }
         let list = std::fs::OpenOptions::new()
             .append(true)
@@ -284,17 +285,6 @@ impl Site {
     /// Number of HTML pages.
     pub fn pages(&self) -> usize {
         self.pages
-    }
-
-    /// The marker file's content: a header line and every path.
-    fn manifest<'a>(paths: impl Iterator<Item = &'a str>) -> Vec<u8> {
-        let mut s = String::from(MARKER_HEADER);
-        s.push('\n');
-        for p in paths {
-            s.push_str(p);
-            s.push('\n');
-        }
-        s.into_bytes()
     }
 
     /// Ends a streaming build: removes files an earlier build listed that
