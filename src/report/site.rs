@@ -20,12 +20,9 @@ const MARKER_HEADER: &str =
 pub struct Site {
     /// In memory: relative path (with `/`) to content. Empty when streaming.
     pub files: BTreeMap<String, Vec<u8>>,
-    /// Every path added, in either mode, by its hash (`report::hash128`):
-    /// a streaming site lists the paths in its marker as they are added,
-    /// and holds 16 bytes a file, not its name, so that the list of a
-    /// build of 500,000 files does not take 50 MB.
-    added: HashSet<u128>,
-    /// HTML pages among them.
+    /// HTML pages added (when streaming, a page added twice counts twice).
+    /// A streaming site holds nothing else per file: the paths are listed
+    /// in its marker as they are added, and read back from there.
     pages: usize,
     /// Where files go when streaming.
     stream: Option<Stream>,
@@ -38,6 +35,9 @@ struct Stream {
     /// files an earlier build listed in it), so that a build stopped on the
     /// way leaves every file it wrote listed.
     list: std::io::BufWriter<std::fs::File>,
+    /// Where in the marker this build's paths begin: the lines before are
+    /// its header and the files of earlier builds.
+    ours_from: usize,
     /// The directory held nothing when the build began: no earlier file to
     /// compare with, and no reader of a page that is half written, so files
     /// are created directly (never over an existing one) instead of through
@@ -86,7 +86,16 @@ impl Stream {
     fn write(out: &Path, rel: &str, bytes: &[u8], plan: Plan) -> Result<bool> {
         let full = out.join(rel);
         match plan {
-            Plan::Create => fsio::write_fresh(&full, bytes).map(|()| true),
+            // a path added twice is there already: its first content is replaced
+            Plan::Create => match fsio::write_fresh(&full, bytes) {
+                Err(e)
+                    if e.downcast_ref::<std::io::Error>().map(std::io::Error::kind)
+                        == Some(std::io::ErrorKind::AlreadyExists) =>
+                {
+                    Stream::write(out, rel, bytes, Plan::Replace)
+                }
+                written => written.map(|()| true),
+            },
             Plan::Replace => {
                 // the directories were checked; the file itself may be a link
                 if std::fs::symlink_metadata(&full).is_ok_and(|m| m.file_type().is_symlink()) {
@@ -107,7 +116,7 @@ impl Stream {
 
     /// Plans the writing of files (directories made, each file's way of
     /// writing chosen); nothing is planned once a write has failed.
-    fn plan(&mut self, files: Vec<(String, Vec<u8>, bool)>) -> Planned {
+    fn plan(&mut self, files: Vec<(String, Vec<u8>)>) -> Planned {
         let mut planned = Planned {
             out: self.out.clone(),
             files: Vec::with_capacity(files.len()),
@@ -115,13 +124,12 @@ impl Stream {
         if self.error.is_some() {
             return planned;
         }
-        for (rel, bytes, first) in files {
+        for (rel, bytes) in files {
             if let Err(e) = self.prepare(&rel) {
                 self.error = Some(e);
                 break;
             }
-            // a path added twice replaces its first content, as in memory
-            let plan = if self.fresh && first {
+            let plan = if self.fresh {
                 Plan::Create
             } else {
                 Plan::Replace
@@ -204,10 +212,15 @@ impl Site {
             .append(true)
             .open(&marker)
             .with_context(|| format!("failed to open `{}`", marker.display()))?;
+        let ours_from = list
+            .metadata()
+            .with_context(|| format!("failed to read `{}`", marker.display()))?
+            .len() as usize;
         Ok(Site {
             stream: Some(Stream {
                 out: out.to_path_buf(),
                 list: std::io::BufWriter::new(list),
+                ours_from,
                 fresh,
                 dirs: HashSet::new(),
                 written: Written::default(),
@@ -236,17 +249,12 @@ impl Site {
     /// by [`Planned::write`], which needs no site, and the result given to
     /// [`Site::record`]. Between the two, other threads may add files.
     pub fn plan(&mut self, files: Vec<(String, Vec<u8>)>) -> Planned {
-        let mut first = |path: &str| {
-            let first = self.added.insert(super::hash128(path));
-            if first && path.ends_with(".html") {
-                self.pages += 1;
-            }
-            first
-        };
         let Some(st) = &mut self.stream else {
             for (path, bytes) in files {
-                first(&path);
-                self.files.insert(path, bytes);
+                let page = path.ends_with(".html");
+                if self.files.insert(path, bytes).is_none() && page {
+                    self.pages += 1;
+                }
             }
             return Planned {
                 out: PathBuf::new(),
@@ -254,17 +262,13 @@ impl Site {
             };
         };
         let mut listed = Ok(());
-        let files = files
-            .into_iter()
-            .map(|(path, bytes)| {
-                let first = first(&path);
-                if first && listed.is_ok() {
-                    use std::io::Write;
-                    listed = writeln!(st.list, "{path}");
-                }
-                (path, bytes, first)
-            })
-            .collect();
+        for (path, _) in &files {
+            self.pages += usize::from(path.ends_with(".html"));
+            if listed.is_ok() {
+                use std::io::Write;
+                listed = writeln!(st.list, "{path}");
+            }
+        }
         if let Err(e) = listed {
             st.error
                 .get_or_insert(anyhow::Error::new(e).context(format!(
@@ -310,15 +314,32 @@ impl Site {
         if let Some(e) = st.error {
             return Err(e);
         }
-        let text = std::fs::read_to_string(&marker)
+        let text = std::fs::read(&marker)
             .with_context(|| format!("failed to read `{}`", marker.display()))?;
-        // an earlier build's files first, then this build's as added
-        let mut listed: Vec<&str> = text.lines().skip(1).collect();
-        listed.sort_unstable();
-        listed.dedup();
+        // earlier builds' files first, then this build's as added, each
+        // sorted and listed once
+        if text.len() < st.ours_from {
+            bail!(
+                "`{}` changed during the build: it is shorter than when the build began",
+                marker.display()
+            );
+        }
+        let (earlier, ours) = text.split_at(st.ours_from);
+        // an earlier line cut short (a build stopped mid-write) names no file
+        let earlier = String::from_utf8_lossy(earlier);
+        let ours = std::str::from_utf8(ours)
+            .with_context(|| format!("`{}` is not UTF-8 text", marker.display()))?;
+        fn sorted<'t>(lines: impl Iterator<Item = &'t str>) -> Vec<&'t str> {
+            let mut v: Vec<&str> = lines.collect();
+            v.sort_unstable();
+            v.dedup();
+            v
+        }
+        let ours = sorted(ours.lines());
+        let is_ours = |rel: &str| ours.binary_search(&rel).is_ok();
         // only plain relative paths: a marker must never lead outside `out`
-        for rel in &listed {
-            if !is_plain_relative(rel) || self.added.contains(&super::hash128(rel)) {
+        for rel in sorted(earlier.lines().skip(1)) {
+            if !is_plain_relative(rel) || is_ours(rel) {
                 continue;
             }
             no_symlink_below(&st.out, rel)?;
@@ -332,10 +353,8 @@ impl Site {
         // this build's files, sorted, written as they are listed
         fsio::write_atomic_with(&marker, &mut |w| {
             writeln!(w, "{MARKER_HEADER}")?;
-            for rel in &listed {
-                if self.added.contains(&super::hash128(rel)) {
-                    writeln!(w, "{rel}")?;
-                }
+            for rel in &ours {
+                writeln!(w, "{rel}")?;
             }
             Ok(())
         })?;
@@ -518,9 +537,13 @@ mod tests {
         s.add("z.html", "1");
         s.add("a/b.svg", "2");
         s.add("z.html", "3");
-        // a build stopped here has listed what it wrote, each once
+        // a build stopped here has listed what it wrote, as it was added;
+        // the path added twice holds its second content
         drop(s);
-        assert_eq!(listed(), format!("{MARKER_HEADER}\nz.html\na/b.svg\n"));
+        assert_eq!(
+            listed(),
+            format!("{MARKER_HEADER}\nz.html\na/b.svg\nz.html\n")
+        );
         assert_eq!(std::fs::read_to_string(out.join("z.html")).unwrap(), "3");
         // the next build lists its own, sorted, and removes the rest
         let mut s = Site::streaming(&out, false).unwrap();
@@ -531,6 +554,32 @@ mod tests {
         assert_eq!(w.removed, 1);
         assert!(!out.join("a/b.svg").exists());
         assert_eq!(listed(), format!("{MARKER_HEADER}\nm.html\nz.html\n"));
+    }
+
+    #[test]
+    fn a_line_an_earlier_build_left_cut_short_names_no_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("site");
+        let mut s = Site::streaming(&out, false).unwrap();
+        s.add("runs/a.html", "a");
+        s.add("runs/b.html", "b");
+        s.finish().unwrap();
+        // a build stopped while listing `runs/b.html` again
+        let marker = out.join(MARKER);
+        let mut text = std::fs::read_to_string(&marker).unwrap();
+        text.push_str("runs/b.h");
+        std::fs::write(&marker, text).unwrap();
+        let mut s = Site::streaming(&out, false).unwrap();
+        s.add("index.html", "i");
+        let w = s.finish().unwrap();
+        // both earlier files are gone, and the cut line joined no path of
+        // this build's into a name
+        assert_eq!(w.removed, 2);
+        assert!(!out.join("runs/b.html").exists());
+        assert_eq!(
+            std::fs::read_to_string(&marker).unwrap(),
+            format!("{MARKER_HEADER}\nindex.html\n")
+        );
     }
 
     #[test]
