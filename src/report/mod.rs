@@ -135,20 +135,6 @@ impl pages::Apart for HeldApart<'_> {
     }
 }
 
-/// A 128-bit hash of `text`: two texts collide with a chance of about one
-/// in 10^38, so that a set of hashes tells texts apart as a set of the
-/// texts would, in 16 bytes each.
-pub(crate) fn hash128(text: &str) -> u128 {
-    use std::hash::{Hash, Hasher};
-    let half = |seed: u8| {
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        seed.hash(&mut h);
-        text.hash(&mut h);
-        u128::from(h.finish())
-    };
-    half(0) << 64 | half(1)
-}
-
 /// The site's style sheet, compiled into the binary.
 pub const STYLE: &str = include_str!("../../static/style.css");
 

@@ -316,14 +316,14 @@ impl Site {
         }
         let text = std::fs::read(&marker)
             .with_context(|| format!("failed to read `{}`", marker.display()))?;
-        // earlier builds' files first, then this build's as added, each
-        // sorted and listed once
         if text.len() < st.ours_from {
             bail!(
                 "`{}` changed during the build: it is shorter than when the build began",
                 marker.display()
             );
         }
+        // earlier builds' files first, then this build's as added, each
+        // sorted and listed once below
         let (earlier, ours) = text.split_at(st.ours_from);
         // an earlier line cut short (a build stopped mid-write) names no file
         let earlier = String::from_utf8_lossy(earlier);
