@@ -11,7 +11,6 @@ use crate::analysis::value;
 use crate::analysis::Analysis;
 use crate::format;
 use crate::metrics::{human_name, metric_order};
-use crate::report::site::Site;
 use crate::report::story::Story;
 
 /// The columns of `data/value.csv`.
@@ -56,20 +55,22 @@ pub const SUMMARY_COLUMNS: [&str; 15] = [
     "monthly_cost",
 ];
 
-/// Adds the data files to `site`: the four tables, and the record's JSON
-/// Schema (what `diskdash schema` prints) for those who validate records
-/// they contribute.
-pub fn add_exports(site: &mut Site, a: &Analysis) -> Result<()> {
-    site.add(
-        "data/record.schema.json",
-        format!("{}\n", crate::record::json_schema()).into_bytes(),
-    );
-    site.add("data/value.csv", value_csv(a)?);
-    site.add("data/summary.csv", summary_csv(a)?);
-    site.add("data/summary.json", summary_json(a)?);
-    site.add("data/summary.md", summary_md(a));
-    Ok(())
-}
+/// A data file: its path in the site, and how it is made from the analysis.
+pub type DataFile = (&'static str, fn(&Analysis) -> Result<Vec<u8>>);
+
+/// The data files: the four tables, and the record's JSON Schema (what
+/// `diskdash schema` prints) for those who validate records they
+/// contribute. Each is made on its own, so that a build makes them beside
+/// its pages; the largest first.
+pub const DATA_FILES: [DataFile; 5] = [
+    ("data/summary.csv", summary_csv),
+    ("data/summary.json", summary_json),
+    ("data/value.csv", value_csv),
+    ("data/summary.md", |a| Ok(summary_md(a))),
+    ("data/record.schema.json", |_| {
+        Ok(format!("{}\n", crate::record::json_schema()).into_bytes())
+    }),
+];
 
 fn opt_ratio(r: Option<f64>) -> String {
     r.map(format::ratio_data).unwrap_or_default()

@@ -72,16 +72,19 @@ pub fn build_into(
             Default::default()
         },
     };
-    // the data exports are made beside the pages and added after them
-    let (built, exports) = rayon::join(
-        || pages::build(&analysis, problems, opts, site, &apart),
-        || {
-            let mut own = site::Site::default();
-            export::add_exports(&mut own, &analysis).map(|()| own)
-        },
-    );
-    built?;
-    site.add_all(exports?.files.into_iter().collect());
+    // the data exports are made beside the pages, each written when made
+    let exports: Vec<_> = export::DATA_FILES
+        .iter()
+        .map(|&(path, make)| {
+            let analysis = &analysis;
+            move |site: &mut site::Site| {
+                site.add(path, make(analysis)?);
+                Ok(())
+            }
+        })
+        .collect();
+    let beside: Vec<&pages::Beside> = exports.iter().map(|f| f as &pages::Beside).collect();
+    pages::build(&analysis, problems, opts, site, &apart, &beside)?;
     site.add("style.css", STYLE.as_bytes());
     site.add(".nojekyll", Vec::new());
     Ok(())

@@ -391,6 +391,10 @@ fn par_map<T: Sync, R: Send>(
     out
 }
 
+/// Files a build makes beside its pages (the data exports): each adds
+/// its files to the site it is given.
+pub type Beside<'a> = dyn Fn(&mut Site) -> Result<()> + Sync + 'a;
+
 /// The parts of a record that only the pages drawing them need: its tool
 /// output (the run page) and its timeline with the series (the run page and
 /// the test page's charts over time).
@@ -410,14 +414,16 @@ pub trait Apart: Sync {
     fn command<'r>(&self, r: &'r Record) -> Option<std::borrow::Cow<'r, str>>;
 }
 
-/// Builds every page and chart into `site`; `whole` gives the pages that
-/// show a record's tool output, series or command those parts.
+/// Builds every page and chart into `site`, and the files `beside` makes
+/// in parallel with them; `whole` gives the pages that show a record's
+/// tool output, series or command those parts.
 pub fn build(
     a: &Analysis,
     problems: &[Problem],
     opts: &Options,
     site: &mut Site,
     whole: &dyn Apart,
+    beside: &[&Beside],
 ) -> Result<()> {
     let paths = Paths::new(a);
     let ctx = PageCtx {
@@ -428,9 +434,11 @@ pub fn build(
         root: "",
     };
     // every page but the runs, as jobs built in parallel and started in
-    // this order: the overview and value pages, each study's page, then per
-    // study its test pages, offering pages and run lists
+    // this order: the files made beside the pages, the overview and value
+    // pages, each study's page, then per study its test pages, offering
+    // pages and run lists
     enum Job<'j> {
+        Beside(&'j Beside<'j>),
         Index,
         Value,
         Study(&'j crate::analysis::value::StudyValue),
@@ -438,7 +446,8 @@ pub fn build(
         Offering(&'j str, &'j OfferingData),
         RunList(&'j str, &'j OfferingData),
     }
-    let mut jobs = vec![Job::Index, Job::Value];
+    let mut jobs: Vec<Job> = beside.iter().map(|&b| Job::Beside(b)).collect();
+    jobs.extend([Job::Index, Job::Value]);
     jobs.extend(a.values.iter().map(Job::Study));
     for (study, s) in &a.data.studies {
         jobs.extend(s.tests.iter().map(|t| Job::Test(study, t)));
@@ -447,6 +456,7 @@ pub fn build(
     }
     let nested = ctx.at("../../");
     in_parallel(&jobs, site, |job, site| match job {
+        Job::Beside(make) => make(site),
         Job::Index => index::build(ctx, problems, site),
         Job::Value => value::build(ctx, site),
         // studies/<study>.html
