@@ -318,7 +318,9 @@ pub fn ratio(r: f64) -> String {
         // `{:.1}` rounds a tie to even, so 10.00 / 8.00 = 1.25 would read
         // 1.2x beside a value ratio of 0.80; a reader rounds it up to 1.3x
         let r = (r * 10.0).round() / 10.0;
-        format!("{r:.1}x")
+        let mut out = fixed(r, 1);
+        out.push('x');
+        out
     } else {
         "n/a".to_string()
     }
@@ -326,17 +328,237 @@ pub fn ratio(r: f64) -> String {
 
 /// A ratio for data files: three decimals, no unit (`4.667`).
 pub fn ratio_data(r: f64) -> String {
-    format!("{r:.3}")
+    fixed(r, 3)
 }
 
 /// A number for data files: shortest form that reads back to the same f64.
 pub fn data(v: f64) -> String {
-    format!("{v}")
+    let mut out = String::with_capacity(24);
+    push_data(&mut out, v);
+    out
+}
+
+/// [`data`], appended to `out`: the bytes `format!("{v}")` gives, never
+/// in exponent form.
+pub fn push_data(out: &mut String, v: f64) {
+    if let Some(n) = whole_below_2_53(v) {
+        if v.is_sign_negative() {
+            out.push('-');
+        }
+        push_digits(out, n, 1);
+        return;
+    }
+    if !v.is_finite() || may_tie(v) {
+        use std::fmt::Write as _;
+        let _ = write!(out, "{v}");
+        return;
+    }
+    let mut zb = zmij::Buffer::new();
+    let text = zb.format_finite(v);
+    // a fraction without an exponent is written as `std` writes it
+    match Shortest::of(text) {
+        Some(d) => d.push_plain(out),
+        None => out.push_str(text),
+    }
+}
+
+/// `v` as `format!("{v:?}")` writes it: as [`data`] with at least one
+/// decimal from 0.0001 up to 10^16, in exponent form (`1e16`, `2.5e-5`)
+/// outside that.
+pub fn push_debug(out: &mut String, v: f64) {
+    if let Some(n) = whole_below_2_53(v) {
+        if v.is_sign_negative() {
+            out.push('-');
+        }
+        push_digits(out, n, 1);
+        out.push_str(".0");
+        return;
+    }
+    if !v.is_finite() || may_tie(v) {
+        use std::fmt::Write as _;
+        let _ = write!(out, "{v:?}");
+        return;
+    }
+    let mut zb = zmij::Buffer::new();
+    let text = zb.format_finite(v);
+    let a = v.abs();
+    if (1e-4..1e16).contains(&a) {
+        // not whole: a fraction, with or without an exponent
+        match Shortest::of(text) {
+            Some(d) => d.push_plain(out),
+            None => out.push_str(text),
+        }
+        return;
+    }
+    let d = match Shortest::of(text) {
+        Some(d) => d,
+        None => match Shortest::parse(text) {
+            Some(d) => d,
+            None => {
+                use std::fmt::Write as _;
+                let _ = write!(out, "{v:?}");
+                return;
+            }
+        },
+    };
+    if d.negative {
+        out.push('-');
+    }
+    let digits = d.digits();
+    out.push_str(&digits[..1]);
+    if digits.len() > 1 {
+        out.push('.');
+        out.push_str(&digits[1..]);
+    }
+    out.push('e');
+    push_int(out, d.point - 1);
+}
+
+/// |v| when `v` is a whole number below 2^53, which every f64 of that
+/// size reads back from and `std` writes in full.
+fn whole_below_2_53(v: f64) -> Option<u64> {
+    (v.fract() == 0.0 && v.abs() < 9_007_199_254_740_992.0).then(|| v.abs() as u64)
+}
+
+/// The shortest decimal digits that read back to one finite f64, taken
+/// from zmij's text of it (the digits `std` writes too, but at a tie, see
+/// [`may_tie`]), with where the decimal point goes.
+struct Shortest {
+    negative: bool,
+    /// The digits, without leading or trailing zeros (none at all for 0).
+    buf: [u8; 40],
+    len: usize,
+    /// The value is 0.DIGITS times 10^point.
+    point: i32,
+}
+
+impl Shortest {
+    /// The digits of zmij's `text` when it is in exponent form (`1e-7`,
+    /// `1.5e+300`), which `std` writes otherwise.
+    fn of(text: &str) -> Option<Shortest> {
+        if text.contains('e') {
+            Shortest::parse(text)
+        } else {
+            None
+        }
+    }
+
+    /// The digits of zmij's `text`: `[-]int[.frac][e(+|-)exp]`.
+    fn parse(text: &str) -> Option<Shortest> {
+        let (negative, text) = match text.strip_prefix('-') {
+            Some(rest) => (true, rest),
+            None => (false, text),
+        };
+        let (mantissa, exp) = match text.split_once('e') {
+            Some((m, e)) => (m, e.parse::<i32>().ok()?),
+            None => (text, 0),
+        };
+        let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+        let mut d = Shortest {
+            negative,
+            buf: [0; 40],
+            len: 0,
+            point: i32::try_from(int.len()).ok()? + exp,
+        };
+        for b in int.bytes().chain(frac.bytes()) {
+            if !b.is_ascii_digit() {
+                return None;
+            }
+            if d.len == 0 && b == b'0' {
+                d.point -= 1;
+                continue;
+            }
+            *d.buf.get_mut(d.len)? = b;
+            d.len += 1;
+        }
+        while d.len > 0 && d.buf[d.len - 1] == b'0' {
+            d.len -= 1;
+        }
+        if d.len == 0 {
+            d.point = 0;
+        }
+        Some(d)
+    }
+
+    fn digits(&self) -> &str {
+        // ASCII digits only
+        std::str::from_utf8(&self.buf[..self.len]).unwrap_or("0")
+    }
+
+    /// Written out in full, as `{}` writes an f64: `-0`, `0.00001`, `1e20`
+    /// as twenty-one digits.
+    fn push_plain(&self, out: &mut String) {
+        if self.negative {
+            out.push('-');
+        }
+        let digits = self.digits();
+        if digits.is_empty() {
+            out.push('0');
+            return;
+        }
+        let len = digits.len() as i32;
+        if self.point <= 0 {
+            out.push_str("0.");
+            (0..-self.point).for_each(|_| out.push('0'));
+            out.push_str(digits);
+        } else if self.point >= len {
+            out.push_str(digits);
+            (0..self.point - len).for_each(|_| out.push('0'));
+        } else {
+            let (whole, frac) = digits.split_at(self.point as usize);
+            out.push_str(whole);
+            out.push('.');
+            out.push_str(frac);
+        }
+    }
+}
+
+/// Whether `v` may lie exactly halfway between two shortest forms, which
+/// zmij and `std` break differently (`965817170205906.25`: `.2` or
+/// `.3`). Such a midpoint has at most 18 significant digits, so `v` may be
+/// one only if its exact decimal expansion is that short: a whole number
+/// (of which those below 2^53 have no shorter form and are not ties, but
+/// are left to `std` all the same), or a fraction of few binary digits.
+fn may_tie(v: f64) -> bool {
+    const LOG10_5: f64 = 0.698_970_004_336_018_8;
+    let bits = v.to_bits();
+    let exponent = ((bits >> 52) & 0x7ff) as i32;
+    let fraction = bits & ((1u64 << 52) - 1);
+    // v = m · 2^e, m odd
+    let (mut m, mut e) = if exponent == 0 {
+        (fraction, -1074)
+    } else {
+        (fraction | (1u64 << 52), exponent - 1075)
+    };
+    if m == 0 {
+        return false;
+    }
+    let zeros = m.trailing_zeros();
+    m >>= zeros;
+    e += zeros as i32;
+    if e >= 0 {
+        return true;
+    }
+    // the exact value is m · 5^-e / 10^-e: as many significant digits as
+    // m · 5^-e, at most log10(2)·bits(m) + log10(5)·(-e) and one less
+    // than that at least; a margin of two digits
+    f64::from(u64::BITS - m.leading_zeros()) * std::f64::consts::LOG10_2 + f64::from(-e) * LOG10_5
+        < 20.0
+}
+
+/// A whole number in decimal, with its sign.
+fn push_int(out: &mut String, n: i32) {
+    if n < 0 {
+        out.push('-');
+    }
+    push_digits(out, u64::from(n.unsigned_abs()), 1);
 }
 
 /// A coefficient of variation as a percentage, one decimal.
 pub fn percent(cv: f64) -> String {
-    format!("{:.1}%", cv * 100.0)
+    let mut out = fixed(cv * 100.0, 1);
+    out.push('%');
+    out
 }
 
 /// A price per GB-month: `0.150 USD`; at least three significant digits, so
@@ -358,7 +580,7 @@ pub fn money(v: f64, currency: &str) -> String {
     if !v.is_finite() {
         return format!("n/a {currency}");
     }
-    let s = format!("{:.2}", v.abs());
+    let s = fixed(v.abs(), 2);
     let (units, cents) = s.split_once('.').unwrap_or((&s, "00"));
     let sign = if v < 0.0 && s != "0.00" { "-" } else { "" };
     format!("{sign}{}.{cents} {currency}", grouped(units))
@@ -425,6 +647,91 @@ pub fn csv_row<const N: usize>(cells: [&str; N]) -> impl Iterator<Item = Cow<'_,
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// f64s of every kind: random bit patterns (every exponent), random
+    /// values in the ranges records hold, and the edges of each form.
+    fn floats() -> Vec<f64> {
+        let mut v = vec![
+            0.0,
+            -0.0,
+            1.0,
+            -1.0,
+            0.1,
+            0.5,
+            1e-4,
+            9.999999999999999e-5,
+            1e-5,
+            1e-7,
+            1e15,
+            9.999999999999998e15,
+            1e16,
+            1e17,
+            1e20,
+            1e21,
+            1e22,
+            1e23,
+            5e-324,
+            -5e-324,
+            f64::MIN_POSITIVE,
+            f64::MAX,
+            f64::MIN,
+            f64::EPSILON,
+            102269080.51426782,
+            504.0031359118675,
+            123456.789,
+            1.5e300,
+            2.5e-5,
+            0.3,
+            2.0f64.powi(53),
+            2.0f64.powi(63),
+            2.0f64.powi(64),
+        ];
+        // xorshift: the same values every run
+        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for _ in 0..100_000 {
+            let f = f64::from_bits(next());
+            if f.is_finite() {
+                v.push(f);
+            }
+            // few binary fraction digits: where halfway ties are
+            let p = f64::from(1u32 << (next() % 12));
+            v.push((next() >> 11) as f64 / p);
+            // powers of two and their neighbours, where the interval of
+            // values that read back is lopsided
+            let two = 2f64.powi((next() % 2000) as i32 - 1000);
+            v.extend([
+                two,
+                f64::from_bits(two.to_bits() + 1),
+                f64::from_bits(two.to_bits() - 1),
+            ]);
+            let scale = 10f64.powi((next() % 40) as i32 - 20);
+            v.push((next() >> 11) as f64 / (1u64 << 53) as f64 * scale);
+            v.push((next() % 1_000_000) as f64 / [1.0, 10.0, 100.0, 1000.0][(next() % 4) as usize]);
+        }
+        v
+    }
+
+    #[test]
+    fn data_writes_what_std_writes() {
+        for v in floats() {
+            assert_eq!(data(v), format!("{v}"), "{:?}", v.to_bits());
+            let mut out = String::new();
+            push_debug(&mut out, v);
+            assert_eq!(out, format!("{v:?}"), "{:?}", v.to_bits());
+        }
+        for v in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
+            assert_eq!(data(v), format!("{v}"));
+            let mut out = String::new();
+            push_debug(&mut out, v);
+            assert_eq!(out, format!("{v:?}"));
+        }
+    }
 
     /// [`number`] as first written, with a string per step: the reference
     /// the one-buffer version is held to.

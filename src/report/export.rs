@@ -112,7 +112,7 @@ pub fn value_csv(a: &Analysis) -> Result<Vec<u8>> {
                     &opt_ratio(r.price_ratio),
                     &opt_ratio(r.per_gb_ratio),
                     &r.monthly_cost
-                        .map(|c| format!("{c:.2}"))
+                        .map(|c| format::fixed(c, 2))
                         .unwrap_or_default(),
                     r.price.as_ref().map(|p| p.currency.as_str()).unwrap_or(""),
                     &opt_ratio(r.performance_ratio),

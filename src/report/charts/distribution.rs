@@ -71,7 +71,7 @@ pub(super) fn pct_position(p: f64, lo: usize, hi: usize, a: f64, b: f64) -> Opti
 
 /// `p99.9`, `p1`: a percentile as axis and table label.
 pub fn pct_label(p: f64) -> String {
-    let s = format!("{p:.3}");
+    let s = crate::format::fixed(p, 3);
     let s = s.trim_end_matches('0').trim_end_matches('.');
     format!("p{s}")
 }

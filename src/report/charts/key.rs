@@ -42,13 +42,21 @@ impl Key {
 
     /// A number field, written as Rust writes an `f64` literal.
     pub(super) fn number(mut self, name: &str, v: f64) -> Key {
-        let _ = write!(self.field(name), "{v:?}");
+        crate::format::push_debug(self.field(name), v);
         self
     }
 
     /// A number field that may be absent: `Some(1.5)` or `None`.
     pub(super) fn maybe_number(mut self, name: &str, v: Option<f64>) -> Key {
-        let _ = write!(self.field(name), "{v:?}");
+        let f = self.field(name);
+        match v {
+            Some(v) => {
+                f.push_str("Some(");
+                crate::format::push_debug(f, v);
+                f.push(')');
+            }
+            None => f.push_str("None"),
+        }
         self
     }
 

@@ -239,7 +239,7 @@ pub(super) fn fmt_tick(v: f64, scale: &Scale) -> String {
     }
     let decimals = (-unit.abs().log10().floor()).clamp(0.0, 4.0) as usize;
     // thousands separators, as every number on the page has them: `2,500`
-    let s = format!("{:.decimals$}", v.abs());
+    let s = crate::format::fixed(v.abs(), decimals);
     let (whole, frac) = s.split_once('.').unwrap_or((&s, ""));
     let sign = if v < 0.0 { "-" } else { "" };
     let whole = crate::format::grouped(whole);

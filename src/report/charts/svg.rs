@@ -512,10 +512,15 @@ impl Doc {
             (true, false) => "dd-narrow",
             _ => "dd-wide",
         };
+        // whole units, as `{:.0}` writes them
+        let (w, h) = (
+            crate::format::fixed(width, 0),
+            crate::format::fixed(height, 0),
+        );
         let size = if fixed {
-            format!("width=\"{width:.0}\" style=\"max-width:none;height:auto\"")
+            format!("width=\"{w}\" style=\"max-width:none;height:auto\"")
         } else {
-            format!("width=\"100%\" style=\"max-width:{width:.0}px;height:auto\"")
+            format!("width=\"100%\" style=\"max-width:{w}px;height:auto\"")
         };
         let style = css(look.theme);
         let title = one_line(title);
@@ -524,10 +529,10 @@ impl Doc {
         let mut out = String::with_capacity(6 * 1024 + 36 * height.clamp(0.0, 30_000.0) as usize);
         let _ = write!(
             out,
-            "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"dd-chart {variant}\" viewBox=\"0 0 {width:.0} {height:.0}\" \
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"dd-chart {variant}\" viewBox=\"0 0 {w} {h}\" \
 {size} role=\"img\" aria-labelledby=\"{id}-title {id}-desc\">\n\
 <title id=\"{id}-title\">{}</title>\n<desc id=\"{id}-desc\">{}</desc>\n<style>{style}</style>\n\
-<rect class=\"dd-bg\" width=\"{width:.0}\" height=\"{height:.0}\"/>\n",
+<rect class=\"dd-bg\" width=\"{w}\" height=\"{h}\"/>\n",
             esc(&title),
             esc(desc.trim())
         );
