@@ -322,13 +322,19 @@ fn escape_html(text: &str) -> String {
 }
 
 /// Renders a page and adds it to the site at `path`.
-fn render(site: &mut Site, path: String, page: &impl Template) -> Result<()> {
-    let html = page
-        .render()
+fn render<T: Template>(site: &mut Site, path: String, page: &T) -> Result<()> {
+    // room for a run page at once, instead of growing by doubling from
+    // the template's guess
+    let mut html = String::with_capacity(PAGE_ROOM.max(T::SIZE_HINT));
+    page.render_into(&mut html)
         .with_context(|| format!("failed to render `{path}`"))?;
     site.add(path, html.into_bytes());
     Ok(())
 }
+
+/// The room a page is rendered into at first: more than most pages take
+/// (a run page of small tool output takes 4 to 7 KB).
+const PAGE_ROOM: usize = 16 * 1024;
 
 /// Builds pages in parallel, each into an in-memory site of its own whose
 /// files are added to `site` (written, when it streams) by the thread that
