@@ -65,71 +65,139 @@ impl Chart for BarChart {
     }
 
     fn draw_keyed(&self, look: Look, key: &str) -> Result<String> {
-        draw_bars(self, look, key)
+        draw_bars(&BarWords::new(self), look, key)
+    }
+
+    fn draw_widths(&self, key: &str) -> Result<[String; 2]> {
+        let words = BarWords::new(self);
+        Ok([
+            draw_bars(&words, Look::WIDE, key)?,
+            draw_bars(
+                &words,
+                Look {
+                    narrow: true,
+                    theme: Theme::Auto,
+                },
+                key,
+            )?,
+        ])
     }
 }
 
-fn draw_bars(chart: &BarChart, look: Look, key: &str) -> Result<String> {
-    let mut notes = Vec::new();
-    let mut rows = Vec::new();
-    for bar in &chart.bars {
-        if bar.median.is_finite() && bar.median >= 0.0 {
-            rows.push(bar);
-        } else {
+/// What a bar chart says, the same in every look: the bars drawn, their
+/// names, medians and tooltips, the description and the axis caption.
+struct BarWords<'c> {
+    chart: &'c BarChart,
+    rows: Vec<&'c Bar>,
+    hidden: usize,
+    spreads: Vec<Option<(f64, f64)>>,
+    medians: Vec<f64>,
+    extent: Vec<f64>,
+    names: Vec<String>,
+    median_text: Vec<String>,
+    tips: Vec<String>,
+    desc: String,
+    caption: String,
+    log: bool,
+}
+
+impl<'c> BarWords<'c> {
+    fn new(chart: &'c BarChart) -> BarWords<'c> {
+        let mut notes = Vec::new();
+        let mut rows = Vec::new();
+        for bar in &chart.bars {
+            if bar.median.is_finite() && bar.median >= 0.0 {
+                rows.push(bar);
+            } else {
+                notes.push(format!(
+                    "{} not drawn: median {} is not a number >= 0",
+                    one_line(&bar.label),
+                    bar.median
+                ));
+            }
+        }
+        let hidden = rows.len().saturating_sub(MAX_ROWS);
+        rows.truncate(MAX_ROWS);
+        if hidden > 0 {
             notes.push(format!(
-                "{} not drawn: median {} is not a number >= 0",
-                one_line(&bar.label),
-                bar.median
+                "{hidden} more bars not drawn (at most {MAX_ROWS} fit)"
             ));
         }
-    }
-    let hidden = rows.len().saturating_sub(MAX_ROWS);
-    rows.truncate(MAX_ROWS);
-    if hidden > 0 {
-        notes.push(format!(
-            "{hidden} more bars not drawn (at most {MAX_ROWS} fit)"
-        ));
-    }
-    let unit = one_line(&chart.unit);
-    let better = better_words(chart.higher_is_better);
+        let unit = one_line(&chart.unit);
+        let better = better_words(chart.higher_is_better);
 
-    let spreads: Vec<Option<(f64, f64)>> = rows.iter().map(|b| spread(b)).collect();
-    let medians: Vec<f64> = rows.iter().map(|b| b.median).collect();
-    let mut extent = medians.clone();
-    extent.extend(spreads.iter().flatten().map(|s| s.1));
-    let plot = if look.narrow { NARROW_PLOT } else { ROW_PLOT };
-    let xs = Scale::fit_bars(&medians, &extent, plot.0, plot.1);
+        let spreads: Vec<Option<(f64, f64)>> = rows.iter().map(|b| spread(b)).collect();
+        let medians: Vec<f64> = rows.iter().map(|b| b.median).collect();
+        let mut extent = medians.clone();
+        extent.extend(spreads.iter().flatten().map(|s| s.1));
+        // whether the axis is logarithmic depends on the values alone
+        let log = Scale::fit_bars(&medians, &extent, ROW_PLOT.0, ROW_PLOT.1).log;
 
-    // each bar's name and median as written, once for every place they show
-    let names: Vec<String> = rows.iter().map(|b| one_line(&b.label)).collect();
-    let median_text: Vec<String> = rows.iter().map(|b| fmt_num(b.median)).collect();
-    let mut summary = Vec::new();
-    for ((bar, name), median) in rows.iter().zip(&names).zip(&median_text) {
-        summary.push(format!("{name}: {median} {unit}{}", runs_words(bar)));
-    }
-    let scale_words = if xs.log {
-        format!(
-            ", on a log scale (the largest bar is more than {BAR_LOG_RATIO:.0} times the smallest)"
-        )
-    } else {
-        String::new()
-    };
-    let desc = join_desc(
-        &chart.desc,
-        &[
+        // each bar's name and median as written, once for every place they show
+        let names: Vec<String> = rows.iter().map(|b| one_line(&b.label)).collect();
+        let median_text: Vec<String> = rows.iter().map(|b| fmt_num(b.median)).collect();
+        let mut summary = Vec::new();
+        let mut tips = Vec::new();
+        for (i, ((bar, name), median)) in rows.iter().zip(&names).zip(&median_text).enumerate() {
+            let runs = runs_words(bar);
+            summary.push(format!("{name}: {median} {unit}{runs}"));
+            tips.push(format!(
+                "{name}: median {median} {unit}{}{runs}",
+                spreads[i]
+                    .map(|(lo, hi)| format!(", min {} max {}", fmt_num(lo), fmt_num(hi)))
+                    .unwrap_or_default(),
+            ));
+        }
+        let scale_words = if log {
             format!(
-                "Median per offering in {unit}, {better}{scale_words}; whiskers span min to max over runs."
-            ),
-            summary.join("; "),
-            notes.join("; "),
-        ],
-    );
+                ", on a log scale (the largest bar is more than {BAR_LOG_RATIO:.0} times the smallest)"
+            )
+        } else {
+            String::new()
+        };
+        let desc = join_desc(
+            &chart.desc,
+            &[
+                format!(
+                    "Median per offering in {unit}, {better}{scale_words}; whiskers span min to max over runs."
+                ),
+                summary.join("; "),
+                notes.join("; "),
+            ],
+        );
+        let caption = format!(
+            "{} ({better}{})",
+            fit(&unit, 200.0, SMALL_PX),
+            if log { ", log scale" } else { "" }
+        );
+        BarWords {
+            chart,
+            rows,
+            hidden,
+            spreads,
+            medians,
+            extent,
+            names,
+            median_text,
+            tips,
+            desc,
+            caption,
+            log,
+        }
+    }
+}
+
+fn draw_bars(w: &BarWords, look: Look, key: &str) -> Result<String> {
+    let (chart, rows, spreads) = (w.chart, &w.rows, &w.spreads);
+    let plot = if look.narrow { NARROW_PLOT } else { ROW_PLOT };
+    let xs = Scale::fit_bars(&w.medians, &w.extent, plot.0, plot.1);
+    debug_assert_eq!(xs.log, w.log);
 
     // full names, wrapped to two lines; only a longer one is cut, at its end
     let room = RowFrame::label_room(look);
     let labels: Vec<Vec<String>> = rows
         .iter()
-        .zip(&names)
+        .zip(&w.names)
         .map(|(bar, name)| {
             // a no-break space, so that a wrapped label never ends in "(1"
             if bar.runs == 1 {
@@ -141,9 +209,9 @@ fn draw_bars(chart: &BarChart, look: Look, key: &str) -> Result<String> {
         .collect();
     let lines = labels.iter().map(Vec::len).max().unwrap_or(1);
     let top = 44.0 + title_drop(&chart.title, look);
-    let frame = RowFrame::new(look, top, rows.len(), hidden, lines);
+    let frame = RowFrame::new(look, top, rows.len(), w.hidden, lines);
     let height = frame.height;
-    let mut doc = Doc::begin(look, "bar", key, height, &chart.title, &desc);
+    let mut doc = Doc::begin(look, "bar", key, height, &chart.title, &w.desc);
     if rows.is_empty() {
         doc.no_data(height);
         return doc.finish();
@@ -182,24 +250,11 @@ fn draw_bars(chart: &BarChart, look: Look, key: &str) -> Result<String> {
     })?;
 
     for (i, bar) in rows.iter().enumerate() {
-        let (name, median) = (&names[i], &median_text[i]);
-        let tip = format!(
-            "{name}: median {median} {unit}{}{}",
-            spreads[i]
-                .map(|(lo, hi)| format!(", min {} max {}", fmt_num(lo), fmt_num(hi)))
-                .unwrap_or_default(),
-            runs_words(bar)
-        );
-        frame.label(&mut doc, i, &labels[i], &tip);
+        frame.label(&mut doc, i, &labels[i], &w.tips[i]);
         let end = spreads[i].map_or(bar.median, |s| s.1.max(bar.median));
-        doc.text(Txt::new(at(end) + 6.0, frame.band(i) + 17.0, median).size(SMALL_PX));
+        doc.text(Txt::new(at(end) + 6.0, frame.band(i) + 17.0, &w.median_text[i]).size(SMALL_PX));
     }
-    let caption = format!(
-        "{} ({better}{})",
-        fit(&unit, 200.0, SMALL_PX),
-        if xs.log { ", log scale" } else { "" }
-    );
-    frame.finish(doc, &xs, &ticks, &caption)
+    frame.finish(doc, &xs, &ticks, &w.caption)
 }
 
 impl Bar {

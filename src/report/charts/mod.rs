@@ -144,6 +144,20 @@ pub trait Chart {
     fn draw(&self, look: Look) -> Result<String> {
         self.draw_keyed(look, &self.content_key())
     }
+
+    /// Draws the chart wide and narrow, following the reader's colour
+    /// scheme, with ids from `key`; a chart whose words are the same at
+    /// both widths works them out once.
+    fn draw_widths(&self, key: &str) -> Result<[String; 2]> {
+        let look = |narrow| Look {
+            narrow,
+            theme: Theme::Auto,
+        };
+        Ok([
+            self.draw_keyed(look(false), key)?,
+            self.draw_keyed(look(true), key)?,
+        ])
+    }
 }
 
 /// Every variant of one chart that the site needs.
@@ -169,14 +183,9 @@ pub struct Drawn {
 /// drawing them in their own look gives (a test holds every chart kind to
 /// that).
 pub fn draw(chart: &impl Chart) -> Result<Drawn> {
-    let look = |narrow| Look {
-        narrow,
-        theme: Theme::Auto,
-    };
     // the key is spelt out once for both widths
     let key = chart.content_key();
-    let wide = chart.draw_keyed(look(false), &key)?;
-    let narrow = chart.draw_keyed(look(true), &key)?;
+    let [wide, narrow] = chart.draw_widths(&key)?;
     Ok(Drawn {
         light: svg::restyle(&wide, Theme::Light),
         dark: svg::restyle(&wide, Theme::Dark),
