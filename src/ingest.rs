@@ -408,12 +408,36 @@ type MetricNames = Vec<(crate::record::Name, crate::record::Name)>;
 /// second copy of every record's test.
 type Keyed<T> = std::sync::Mutex<std::collections::HashMap<u64, Vec<std::sync::Arc<T>>>>;
 
-/// Feeds what serde_json writes into a hasher, so that nothing is buffered.
-struct HashWriter<'h>(&'h mut std::collections::hash_map::DefaultHasher);
+/// Hashes what serde_json writes as it writes it, so that nothing is
+/// buffered: eight bytes at a time, multiplied and rotated (values of one
+/// hash are then told apart by `==`, so it needs to spread, not to resist
+/// anyone; SipHash took most of the time of sharing).
+#[derive(Default)]
+struct HashWriter(u64);
 
-impl std::io::Write for HashWriter<'_> {
+impl HashWriter {
+    fn mix(&mut self, word: u64) {
+        self.0 = (self.0 ^ word)
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            .rotate_left(29);
+    }
+}
+
+impl std::io::Write for HashWriter {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        std::hash::Hasher::write(self.0, buf);
+        let mut chunks = buf.chunks_exact(8);
+        for c in &mut chunks {
+            let mut word = [0u8; 8];
+            word.copy_from_slice(c);
+            self.mix(u64::from_le_bytes(word));
+        }
+        let rest = chunks.remainder();
+        if !rest.is_empty() {
+            let mut word = [0u8; 8];
+            word[..rest.len()].copy_from_slice(rest);
+            // the length too, so that a piece's zero bytes count
+            self.mix(u64::from_le_bytes(word) ^ ((rest.len() as u64) << 59));
+        }
         Ok(buf.len())
     }
     fn flush(&mut self) -> std::io::Result<()> {
@@ -439,11 +463,11 @@ impl Shared {
             }
         }
         fn by_json<T: serde::Serialize + PartialEq>(map: &Keyed<T>, value: &mut std::sync::Arc<T>) {
-            let mut hasher = std::collections::hash_map::DefaultHasher::new();
-            if serde_json::to_writer(HashWriter(&mut hasher), &**value).is_err() {
+            let mut hasher = HashWriter::default();
+            if serde_json::to_writer(&mut hasher, &**value).is_err() {
                 return;
             }
-            let key = std::hash::Hasher::finish(&hasher);
+            let key = hasher.0;
             let mut map = map.lock().unwrap_or_else(|e| e.into_inner());
             let same = map.entry(key).or_default();
             match same.iter().find(|held| ***held == **value) {
