@@ -379,27 +379,17 @@ pub fn push_debug(out: &mut String, v: f64) {
         let _ = write!(out, "{v:?}");
         return;
     }
-    let mut zb = zmij::Buffer::new();
-    let text = zb.format_finite(v);
-    let a = v.abs();
-    if (1e-4..1e16).contains(&a) {
-        // not whole: a fraction, with or without an exponent
-        match Shortest::of(text) {
-            Some(d) => d.push_plain(out),
-            None => out.push_str(text),
-        }
+    // a fraction not in exponent form: as `{}` writes it
+    if (1e-4..1e16).contains(&v.abs()) {
+        push_data(out, v);
         return;
     }
-    let d = match Shortest::of(text) {
-        Some(d) => d,
-        None => match Shortest::parse(text) {
-            Some(d) => d,
-            None => {
-                use std::fmt::Write as _;
-                let _ = write!(out, "{v:?}");
-                return;
-            }
-        },
+    let mut zb = zmij::Buffer::new();
+    let text = zb.format_finite(v);
+    let Some(d) = Shortest::parse(text) else {
+        use std::fmt::Write as _;
+        let _ = write!(out, "{v:?}");
+        return;
     };
     if d.negative {
         out.push('-');
