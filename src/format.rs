@@ -507,8 +507,8 @@ impl Shortest {
 /// zmij and `std` break differently (`965817170205906.25`: `.2` or
 /// `.3`). Such a midpoint has at most 18 significant digits, so `v` may be
 /// one only if its exact decimal expansion is that short: a whole number
-/// (of which those below 2^53 have no shorter form and are not ties, but
-/// are left to `std` all the same), or a fraction of few binary digits.
+/// (those below 2^53 are written in full before this is asked), or a
+/// fraction of few binary digits.
 fn may_tie(v: f64) -> bool {
     const LOG10_5: f64 = 0.698_970_004_336_018_8;
     let bits = v.to_bits();

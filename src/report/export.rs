@@ -63,8 +63,8 @@ pub type DataFile = (&'static str, fn(&Analysis) -> Result<Vec<u8>>);
 /// contribute. Each is made on its own, so that a build makes them beside
 /// its pages; the largest first.
 pub const DATA_FILES: [DataFile; 5] = [
-    ("data/summary.csv", summary_csv),
     ("data/summary.json", summary_json),
+    ("data/summary.csv", summary_csv),
     ("data/value.csv", value_csv),
     ("data/summary.md", |a| Ok(summary_md(a))),
     ("data/record.schema.json", |_| {

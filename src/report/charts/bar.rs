@@ -98,7 +98,6 @@ struct BarWords<'c> {
     tips: Vec<String>,
     desc: String,
     caption: String,
-    log: bool,
 }
 
 impl<'c> BarWords<'c> {
@@ -182,7 +181,6 @@ impl<'c> BarWords<'c> {
             tips,
             desc,
             caption,
-            log,
         }
     }
 }
@@ -191,7 +189,6 @@ fn draw_bars(w: &BarWords, look: Look, key: &str) -> Result<String> {
     let (chart, rows, spreads) = (w.chart, &w.rows, &w.spreads);
     let plot = if look.narrow { NARROW_PLOT } else { ROW_PLOT };
     let xs = Scale::fit_bars(&w.medians, &w.extent, plot.0, plot.1);
-    debug_assert_eq!(xs.log, w.log);
 
     // full names, wrapped to two lines; only a longer one is cut, at its end
     let room = RowFrame::label_room(look);
