@@ -569,8 +569,6 @@ struct Walk {
 /// Walks one path: the file itself, or every `*.json` and `*.jsonl` below
 /// a directory (hidden entries and diskdash sites skipped); symlinked and
 /// dangling `*.json` links named as problems, and what could not be read.
-/// Record files found, symlinked and dangling `*.json`
-/// links named as problems, and what could not be read.
 fn walk_records(path: &Path) -> Walk {
     let mut walk = Walk::default();
     let problem = |p: &Path, message: String| Problem {
@@ -597,40 +595,93 @@ fn walk_records(path: &Path) -> Walk {
         }
         return walk;
     }
-    let walker = walkdir::WalkDir::new(path)
-        .sort_by_file_name()
-        .into_iter()
-        .filter_entry(|e| {
-            let hidden = e.depth() > 0 && e.file_name().to_string_lossy().starts_with('.');
-            let site = e.file_type().is_dir() && e.path().join(SITE_MARKER).exists();
-            !hidden && !site
-        });
-    for entry in walker {
-        let entry = match entry {
-            Ok(e) => e,
-            Err(e) => {
-                let at = e.path().unwrap_or(path).to_path_buf();
-                let why = e
-                    .io_error()
-                    .map(|io| io.to_string())
-                    .unwrap_or_else(|| e.to_string());
-                walk.unreadable.push(problem(&at, why));
-                continue;
+    if path.join(SITE_MARKER).exists() {
+        return walk;
+    }
+    walk_dir(path)
+}
+
+/// [`walk_records`] below `dir`, a directory, into `walk`: its entries in
+/// the order of their names, each subdirectory in its place, and the
+/// subdirectories walked in parallel.
+fn walk_dir(dir: &Path) -> Walk {
+    use rayon::prelude::*;
+    let problem = |p: &Path, message: String| Problem {
+        path: p.to_path_buf(),
+        line: None,
+        message,
+    };
+    let mut walk = Walk::default();
+    let mut entries: Vec<(std::ffi::OsString, std::fs::FileType)> = Vec::new();
+    match std::fs::read_dir(dir) {
+        Ok(read) => {
+            for entry in read {
+                match entry.map(|e| (e.file_type(), e)) {
+                    Ok((Ok(kind), e)) => entries.push((e.file_name(), kind)),
+                    Ok((Err(why), e)) => walk.unreadable.push(problem(&e.path(), why.to_string())),
+                    Err(why) => walk.unreadable.push(problem(dir, why.to_string())),
+                }
             }
+        }
+        Err(e) => {
+            walk.unreadable.push(problem(dir, e.to_string()));
+            return walk;
+        }
+    }
+    entries.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    // what this directory holds, its subdirectories left to walk in place
+    enum Part {
+        Found(Walk),
+        Below(PathBuf),
+    }
+    let mut parts = vec![Part::Found(walk)];
+    for (name, kind) in entries {
+        // hidden entries, and directories that are diskdash sites, are skipped
+        if name.as_encoded_bytes().first() == Some(&b'.') {
+            continue;
+        }
+        let entry = dir.join(&name);
+        if kind.is_dir() {
+            if !entry.join(SITE_MARKER).exists() {
+                parts.push(Part::Below(entry));
+            }
+            continue;
+        }
+        if !is_record_file(&entry) || !(kind.is_symlink() || kind.is_file()) {
+            continue;
+        }
+        if !matches!(parts.last(), Some(Part::Found(_))) {
+            parts.push(Part::Found(Walk::default()));
+        }
+        let Some(Part::Found(here)) = parts.last_mut() else {
+            continue;
         };
-        if entry.file_type().is_symlink() && is_record_file(entry.path()) {
-            let to = std::fs::read_link(entry.path())
+        if kind.is_symlink() {
+            let to = std::fs::read_link(&entry)
                 .map(|t| t.display().to_string())
                 .unwrap_or_default();
-            let message = if entry.path().exists() {
+            let message = if entry.exists() {
                 format!("a symbolic link (to `{to}`); left out: records are read from regular files (copy it in, or name the link itself)")
             } else {
                 format!("a dangling symbolic link (to `{to}`); left out")
             };
-            walk.problems.push(problem(entry.path(), message));
-        } else if entry.file_type().is_file() && is_record_file(entry.path()) {
-            walk.files.push(entry.into_path());
+            here.problems.push(problem(&entry, message));
+        } else {
+            here.files.push(entry);
         }
+    }
+    let walked: Vec<Walk> = parts
+        .into_par_iter()
+        .map(|part| match part {
+            Part::Found(w) => w,
+            Part::Below(d) => walk_dir(&d),
+        })
+        .collect();
+    let mut walk = Walk::default();
+    for w in walked {
+        walk.files.extend(w.files);
+        walk.problems.extend(w.problems);
+        walk.unreadable.extend(w.unreadable);
     }
     walk
 }
