@@ -164,19 +164,25 @@ impl Paths {
     }
 
     fn offering_page(&self, study: &str, offering: &str) -> String {
-        format!(
-            "offerings/{}/{}.html",
+        [
+            "offerings/",
             self.study_slug(study),
-            self.offering_slug(study, offering)
-        )
+            "/",
+            self.offering_slug(study, offering),
+            ".html",
+        ]
+        .concat()
     }
 
     fn test_page(&self, study: &str, test: &str) -> String {
-        format!(
-            "tests/{}/{}.html",
+        [
+            "tests/",
             self.study_slug(study),
-            self.test_slug(study, test)
-        )
+            "/",
+            self.test_slug(study, test),
+            ".html",
+        ]
+        .concat()
     }
 
     fn study_page(&self, study: &str) -> String {
@@ -184,7 +190,7 @@ impl Paths {
     }
 
     fn run_page(&self, id: &str) -> String {
-        format!("runs/{id}.html")
+        ["runs/", id, ".html"].concat()
     }
 }
 
@@ -216,7 +222,7 @@ impl<'a> PageCtx<'a> {
     fn link(&self, text: impl Into<String>, path: &str) -> Link {
         Link {
             text: text.into(),
-            href: format!("{}{path}", self.root),
+            href: [self.root, path].concat(),
         }
     }
 
@@ -439,10 +445,11 @@ pub fn build(
         whole,
         root: "",
     };
-    // every page but the runs, as jobs built in parallel and started in
-    // this order: the files made beside the pages, the overview and value
-    // pages, each study's page, then per study its test pages, offering
-    // pages and run lists
+    // every page, as jobs built in parallel: the test pages first (their
+    // charts make them the largest), then the files made beside the pages,
+    // the overview and value pages, each study's page, per study its
+    // offering pages and run lists, and last the run pages, many and
+    // small, which keep both threads busy to the end
     enum Job<'j> {
         Beside(&'j Beside<'j>),
         Index,
@@ -451,16 +458,24 @@ pub fn build(
         Test(&'j str, &'j str),
         Offering(&'j str, &'j OfferingData),
         RunList(&'j str, &'j OfferingData),
+        Run(&'j Record),
     }
-    let mut jobs: Vec<Job> = beside.iter().map(|&b| Job::Beside(b)).collect();
+    let studies = &a.data.studies;
+    let mut jobs: Vec<Job> = Vec::with_capacity(a.records.len() + 8);
+    for (study, s) in studies {
+        jobs.extend(s.tests.iter().map(|t| Job::Test(study, t)));
+    }
+    jobs.extend(beside.iter().map(|&b| Job::Beside(b)));
     jobs.extend([Job::Index, Job::Value]);
     jobs.extend(a.values.iter().map(Job::Study));
-    for (study, s) in &a.data.studies {
-        jobs.extend(s.tests.iter().map(|t| Job::Test(study, t)));
+    for (study, s) in studies {
         jobs.extend(s.offerings.values().map(|o| Job::Offering(study, o)));
         jobs.extend(s.offerings.values().map(|o| Job::RunList(study, o)));
     }
+    jobs.extend(a.records.iter().map(|&r| Job::Run(r)));
     let nested = ctx.at("../../");
+    let runs = ctx.at("../");
+    let details = Details::new(&a.records);
     in_parallel(&jobs, site, |job, site| match job {
         Job::Beside(make) => make(site),
         Job::Index => index::build(ctx, problems, site),
@@ -472,12 +487,8 @@ pub fn build(
         Job::Offering(study, off) => offering::build(nested, study, off, site),
         // offerings/<study>/<offering>/<test>.html, where runs are too many
         Job::RunList(study, off) => runlist::build(ctx, study, off, site),
-    })?;
-    // runs/<id>.html
-    let runs = ctx.at("../");
-    let details = Details::new(&a.records);
-    in_parallel(&a.records, site, |r, site| {
-        run::build(runs, r, whole.parts(r)?, &details, site)
+        // runs/<id>.html
+        Job::Run(r) => run::build(runs, r, whole.parts(r)?, &details, site),
     })
 }
 
