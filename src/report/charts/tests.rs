@@ -773,7 +773,7 @@ fn wrapping_with_running_widths_matches_measuring_each_line_afresh() {
         seed ^= seed << 17;
         seed
     };
-    let mut cut = 0;
+    let (mut cut, mut whole) = (0, 0);
     for _ in 0..4000 {
         let len = (next() % 90) as usize;
         let s: String = (0..len)
@@ -785,14 +785,16 @@ fn wrapping_with_running_widths_matches_measuring_each_line_afresh() {
         let lines = 1 + (next() % 4) as usize;
         let want = wrap_lines_measured_afresh(&s, max, px, lines);
         cut += usize::from(want.iter().any(|l| l.ends_with('…')));
+        whole += usize::from(!s.is_empty() && want == [s.as_str()]);
         assert_eq!(
             wrap_lines(&s, max, px, lines),
             want,
             "{s:?} max {max} px {px} lines {lines}"
         );
     }
-    // the cases cover lines cut at the end, not only lines that fit
+    // the cases cover lines cut at the end, and text that fits whole
     assert!(cut > 100, "{cut}");
+    assert!(whole > 100, "{whole}");
 }
 
 /// Every look a chart is drawn in.

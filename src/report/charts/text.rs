@@ -176,6 +176,18 @@ pub(super) fn wrap_lines(s: &str, max: f64, px: f64, lines: usize) -> Vec<String
     // left as `text_width` sums them, so every comparison is the one that
     // measuring each candidate afresh would make
     let lines = lines.max(1);
+    // words parted by one ordinary space that fit as they are: a line of
+    // its own, which is what the breaking below would make of them, with
+    // the same sums, since every word and line is a part of the whole
+    let single_spaced = !s.starts_with(' ')
+        && !s.ends_with(' ')
+        && !s.contains("  ")
+        && !s
+            .chars()
+            .any(|c| c.is_whitespace() && c != ' ' && c != '\u{a0}');
+    if !s.is_empty() && single_spaced && px > 0.0 && ems_after(0.0, s) * px <= max {
+        return vec![s.to_string()];
+    }
     // words wider than a line are split into pieces that fit
     // split at ordinary spaces only, so that a no-break space keeps words together
     let mut words: Vec<&str> = Vec::new();
