@@ -578,11 +578,13 @@ pub fn money(v: f64, currency: &str) -> String {
 
 /// A size in GB as a subject gives it: `100 GB`, `1,024 GB`, `0.500 GB`.
 pub fn size_gb(v: f64) -> String {
-    if v.is_finite() && v.fract() == 0.0 && (0.0..1e15).contains(&v) {
-        format!("{} GB", whole(v as u64))
+    let mut out = if v.is_finite() && v.fract() == 0.0 && (0.0..1e15).contains(&v) {
+        whole(v as u64)
     } else {
-        format!("{} GB", number(v))
-    }
+        number(v)
+    };
+    out.push_str(" GB");
+    out
 }
 
 /// A duration in seconds, three significant digits: `12.3 s`, `1,202 s`.

@@ -172,8 +172,14 @@ impl ValueRow {
             v.to_string()
         } else {
             match self.value_range {
-                Some((lo, hi)) if self.uncertain => format!("{v}, uncertain: {lo:.2} to {hi:.2}"),
-                _ if self.single_run => format!("{v}, single run"),
+                Some((lo, hi)) if self.uncertain => {
+                    let mut t = [v, ", uncertain: "].concat();
+                    crate::format::push_fixed(&mut t, lo, 2);
+                    t.push_str(" to ");
+                    crate::format::push_fixed(&mut t, hi, 2);
+                    t
+                }
+                _ if self.single_run => [v, ", single run"].concat(),
                 _ => v.to_string(),
             }
         };

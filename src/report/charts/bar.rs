@@ -139,13 +139,13 @@ impl<'c> BarWords<'c> {
         let mut tips = Vec::new();
         for (i, ((bar, name), median)) in rows.iter().zip(&names).zip(&median_text).enumerate() {
             let runs = runs_words(bar);
-            summary.push(format!("{name}: {median} {unit}{runs}"));
-            tips.push(format!(
-                "{name}: median {median} {unit}{}{runs}",
-                spreads[i]
-                    .map(|(lo, hi)| format!(", min {} max {}", fmt_num(lo), fmt_num(hi)))
-                    .unwrap_or_default(),
-            ));
+            summary.push([name, ": ", median, " ", &unit, &runs].concat());
+            let mut tip = [name, ": median ", median, " ", &unit].concat();
+            if let Some((lo, hi)) = spreads[i] {
+                tip.extend([", min ", &fmt_num(lo), " max ", &fmt_num(hi)]);
+            }
+            tip.push_str(&runs);
+            tips.push(tip);
         }
         let scale_words = if log {
             format!(
@@ -281,6 +281,6 @@ pub(super) fn spread(bar: &Bar) -> Option<(f64, f64)> {
 pub(super) fn runs_words(bar: &Bar) -> String {
     match bar.runs {
         1 => " (1 run)".to_string(),
-        n => format!(" ({n} runs)"),
+        n => [" (", &n.to_string(), " runs)"].concat(),
     }
 }

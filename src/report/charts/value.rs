@@ -413,12 +413,19 @@ pub(super) fn value_layout_in(chart: &ValueChart, look: Look) -> ValueLayout {
         .map(|(i, p, name)| {
             let baseline = Some(*i) == chart.baseline;
             let suffix = if baseline { " (baseline)" } else { "" };
-            let shown = format!("{name}{suffix}");
-            let tip = format!(
-                "{name}{suffix}: {} {x_name}, {} {y_name}",
-                fmt_num(p.price_per_gb),
-                fmt_num(p.performance)
-            );
+            let shown = [name, suffix].concat();
+            let tip = [
+                &shown,
+                ": ",
+                &fmt_num(p.price_per_gb),
+                " ",
+                &x_name,
+                ", ",
+                &fmt_num(p.performance),
+                " ",
+                &y_name,
+            ]
+            .concat();
             let (x, y) = (xs.map(p.price_per_gb), ys.map(p.performance));
             PlacedPoint {
                 x,

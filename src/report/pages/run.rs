@@ -180,7 +180,12 @@ pub(super) fn build(
             value: Unit::parse(v.unit)
                 .map(|u| format::value(v.value, u))
                 .unwrap_or_else(|| format!("{} {}", format::number(v.value), v.unit)),
-            canonical: format!("{} {}", format::data(v.value), v.unit),
+            canonical: {
+                let mut c = String::with_capacity(24 + v.unit.len());
+                format::push_data(&mut c, v.value);
+                c.extend([" ", v.unit]);
+                c
+            },
         })
         .collect();
     let raw = parts.raw.unwrap_or_default();
