@@ -211,6 +211,76 @@ fn an_offering_with_thousands_of_runs_lists_them_on_bounded_pages() {
 }
 
 #[test]
+fn a_test_with_more_runs_than_a_page_lists_over_configurations_of_fewer_lists_them_by_configuration(
+) {
+    // one test, 1,200 runs over three configurations of 400: each offering
+    // page lists its own runs, the test page links to a run list per
+    // configuration, and the other test (60 runs) has no run lists
+    let mut found: Vec<Found> = Vec::new();
+    for (c, volume) in ["A", "B", "C"].iter().enumerate() {
+        for rep in 1..=400u32 {
+            found.push(Found::new(
+                format!("{volume}{rep}.json").into(),
+                None,
+                record(
+                    &format!("wide.{volume}{rep:04}"),
+                    "wide",
+                    "Provider",
+                    volume,
+                    Some(0.1),
+                    "ioping-seek",
+                    rep,
+                    &[("iops", 1000.0 + (c as f64) + f64::from(rep % 7), "IOPS")],
+                ),
+            ));
+        }
+        for rep in 1..=20u32 {
+            found.push(Found::new(
+                format!("{volume}s{rep}.json").into(),
+                None,
+                record(
+                    &format!("wide.{volume}s{rep:04}"),
+                    "wide",
+                    "Provider",
+                    volume,
+                    Some(0.1),
+                    "ioping-seq",
+                    rep,
+                    &[("iops", 500.0 + f64::from(rep), "IOPS")],
+                ),
+            ));
+        }
+    }
+    let site = build_site(&found, &[], &Options::default()).unwrap();
+    let text = |p: &str| String::from_utf8_lossy(&site.files[p]).to_string();
+    let test = text("tests/wide/ioping-seek.html");
+    assert_eq!(
+        test.matches("runs/wide.").count(),
+        0,
+        "the test page lists no run"
+    );
+    for volume in ["a", "b", "c"] {
+        let list = format!("offerings/wide/provider-{volume}/ioping-seek.html");
+        assert!(test.contains(&format!("{list}\"")), "no link to {list}");
+        let listed = text(&list);
+        assert_eq!(
+            listed.matches("href=\"../../../runs/wide.").count(),
+            400,
+            "{list}"
+        );
+        // the offering page is under the limit and lists its own runs
+        let offering = text(&format!("offerings/wide/provider-{volume}.html"));
+        assert!(offering.matches("runs/wide.").count() >= 420, "{volume}");
+    }
+    let lists: Vec<&String> = site
+        .files
+        .keys()
+        .filter(|k| k.starts_with("offerings/wide/provider-") && k.matches('/').count() == 3)
+        .collect();
+    assert_eq!(lists.len(), 3, "{lists:?}");
+}
+
+#[test]
 fn value_tables_and_the_matrix_of_many_configurations_show_their_first_rows_and_say_where_the_rest_are(
 ) {
     // 120 configurations of one test: value.html shows the 50 cheapest and

@@ -457,7 +457,7 @@ pub fn build(
         Study(&'j crate::analysis::value::StudyValue),
         Test(&'j str, &'j str),
         Offering(&'j str, &'j OfferingData),
-        RunList(&'j str, &'j OfferingData),
+        RunList(&'j str, &'j OfferingData, &'j BTreeSet<&'j str>),
         Run(&'j Record),
     }
     let studies = &a.data.studies;
@@ -468,9 +468,14 @@ pub fn build(
     jobs.extend(beside.iter().map(|&b| Job::Beside(b)));
     jobs.extend([Job::Index, Job::Value]);
     jobs.extend(a.values.iter().map(Job::Study));
-    for (study, s) in studies {
+    let bounded: Vec<BTreeSet<&str>> = studies.values().map(runlist::bounded_tests).collect();
+    for ((study, s), bounded) in studies.iter().zip(&bounded) {
         jobs.extend(s.offerings.values().map(|o| Job::Offering(study, o)));
-        jobs.extend(s.offerings.values().map(|o| Job::RunList(study, o)));
+        jobs.extend(
+            s.offerings
+                .values()
+                .map(|o| Job::RunList(study, o, bounded)),
+        );
     }
     jobs.extend(a.records.iter().map(|&r| Job::Run(r)));
     let nested = ctx.at("../../");
@@ -486,7 +491,7 @@ pub fn build(
         Job::Test(study, test) => test::build(nested, study, test, site),
         Job::Offering(study, off) => offering::build(nested, study, off, site),
         // offerings/<study>/<offering>/<test>.html, where runs are too many
-        Job::RunList(study, off) => runlist::build(ctx, study, off, site),
+        Job::RunList(study, off, bounded) => runlist::build(ctx, study, off, bounded, site),
         // runs/<id>.html
         Job::Run(r) => run::build(runs, r, whole.parts(r)?, &details, site),
     })

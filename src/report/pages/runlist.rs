@@ -57,6 +57,19 @@ pub(super) fn test_bounded(study: &Study, test: &str) -> bool {
         > RUNS_SHOWN
 }
 
+/// The tests of `study` whose pages list their runs by configuration (see
+/// [`test_bounded`]), found in one pass over its configurations.
+pub(super) fn bounded_tests(study: &Study) -> BTreeSet<&str> {
+    let mut runs: BTreeMap<&str, usize> = BTreeMap::new();
+    for (test, t) in study.offerings.values().flat_map(|o| &o.tests) {
+        *runs.entry(test).or_default() += t.records.len();
+    }
+    runs.into_iter()
+        .filter(|&(_, n)| n > RUNS_SHOWN)
+        .map(|(test, _)| test)
+        .collect()
+}
+
 /// Where page `n` (0-based) of the runs of `test` on `offering` lives.
 fn list_page(ctx: &PageCtx, study: &str, offering: &str, test: &str, n: usize) -> String {
     let dir = ctx
@@ -101,17 +114,21 @@ pub(super) fn group(
 }
 
 /// Builds the run-list pages of every test on the configuration `off` of
-/// `study`, where its offering page or the test page lists runs by group.
-/// `ctx` is at the site root.
-pub(super) fn build(ctx: PageCtx, study: &str, off: &OfferingData, site: &mut Site) -> Result<()> {
-    let Some(s) = ctx.analysis.data.studies.get(study) else {
-        return Ok(());
-    };
+/// `study`, where its offering page or the test page lists runs by group
+/// (the tests in `bounded`, from [`bounded_tests`]). `ctx` is at the site
+/// root.
+pub(super) fn build(
+    ctx: PageCtx,
+    study: &str,
+    off: &OfferingData,
+    bounded_tests: &BTreeSet<&str>,
+    site: &mut Site,
+) -> Result<()> {
     let at = ctx.at("../../../");
     let sslug = ctx.paths.study_slug(study).to_string();
     let bounded = offering_bounded(off);
     for (test, t) in &off.tests {
-        if !bounded && !test_bounded(s, test) {
+        if !bounded && !bounded_tests.contains(test.as_str()) {
             continue;
         }
         let mut runs: Vec<&Record> = t
