@@ -484,12 +484,13 @@ impl Shared {
     }
 }
 
-/// Asks the kernel for no more huge pages for this process. The binary's
-/// allocator asks for them (see `src/main.rs`): a small build, whose
-/// memory is a few tens of MB, takes a fraction of the page faults with
-/// them. A large one would hold memory in 2 MB pieces where it frees most
-/// of what it reads (100,000 records of timelines peak about 10 MB higher).
-/// Only later faults are affected: pages the walk took stay as they are.
+/// Asks the kernel for no more huge pages for this process, and runs what
+/// [`on_large_build`] was given. The binary's allocator asks for huge
+/// pages (see `src/main.rs`): a small build, whose memory is a few tens of
+/// MB, takes a fraction of the page faults with them. A large one would
+/// hold memory in 2 MB pieces where it frees most of what it reads
+/// (100,000 records of timelines peak about 10 MB higher). Only later
+/// faults are affected: pages the walk took stay as they are.
 fn keep_pages_small() {
     #[cfg(target_os = "linux")]
     // SAFETY: PR_SET_THP_DISABLE takes an integer and touches no memory of
@@ -497,6 +498,20 @@ fn keep_pages_small() {
     unsafe {
         libc::prctl(libc::PR_SET_THP_DISABLE, 1, 0, 0, 0);
     }
+    if let Some(hook) = LARGE_BUILD.get() {
+        hook();
+    }
+}
+
+/// What a load runs once it has counted more than [`SMALL_BUILD_FILES`]
+/// files: the binary has its allocator give back the memory freed from
+/// then on, which it keeps while a build is small.
+static LARGE_BUILD: std::sync::OnceLock<fn()> = std::sync::OnceLock::new();
+
+/// Has every later load of more than [`SMALL_BUILD_FILES`] files run
+/// `hook` once it has counted them (the first hook given stays).
+pub fn on_large_build(hook: fn()) {
+    let _ = LARGE_BUILD.set(hook);
 }
 
 /// The parts of a record a large build holds it without (see
