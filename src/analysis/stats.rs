@@ -6,6 +6,7 @@
 //! `provisioned_iops`, `provisioned_mbps`). Two sizes of one offering are
 //! two configurations, each with its own rows, medians and verdicts.
 
+use rayon::prelude::*;
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::metrics::TestKind;
@@ -338,69 +339,77 @@ pub fn group(records: &[&Record]) -> Dataset {
         let study = data.studies.entry(study_name.to_string()).or_default();
         study.tests = s.kinds.keys().map(|t| t.to_string()).collect();
         study.kinds = s.kinds.iter().map(|(t, k)| (t.to_string(), *k)).collect();
-        for (name, o) in s.offerings {
-            let r = records[o.first];
-            let key = ConfigKey::of(r);
-            let name = name.to_string();
-            let mut tests = BTreeMap::new();
-            for (test, t) in o.tests {
-                // the values of one configuration's test at a time, not of
-                // every record at once (25 MB for 100,000 fio records)
-                let mut values: BTreeMap<(ConfigKey, &str), (Unit, Vec<f64>)> = BTreeMap::new();
-                for &i in &t.records {
-                    let r = records[i];
-                    if r.status != Status::Ok {
-                        continue;
-                    }
-                    let key = ConfigKey::of(r);
-                    for (metric, m) in &r.metrics {
-                        let Some(unit) = Unit::parse(m.unit) else {
-                            continue;
-                        };
-                        if !m.value.is_finite() {
-                            continue;
-                        }
-                        let slot = values.entry((key, metric)).or_insert((unit, Vec::new()));
-                        if slot.0 == unit {
-                            slot.1.push(m.value);
-                        }
-                    }
-                }
-                let mut metrics = BTreeMap::new();
-                // in configuration order, as two configurations of one name
-                // have always been summarised: the last one's figures stand
-                for ((_, metric), (unit, vals)) in values {
-                    if let Some(summary) = Summary::of(&vals) {
-                        metrics.insert(metric.to_string(), MetricStats { unit, summary });
-                    }
-                }
-                tests.insert(
-                    test.to_string(),
-                    TestResults {
-                        records: t.records,
-                        metrics,
-                    },
-                );
-            }
-            study.offerings.insert(
-                name.clone(),
-                OfferingData {
-                    name,
-                    offering_name: r.offering_name(),
-                    provider: r.subject.provider.clone(),
-                    offering: r.subject.offering.clone(),
-                    record_price: o.priced.and_then(|i| records[i].subject.price.clone()),
-                    size_gb: key.size_gb.map(f64::from_bits),
-                    provisioned_iops: key.iops.map(f64::from_bits),
-                    provisioned_mbps: key.mbps.map(f64::from_bits),
-                    labels: r.subject.labels.clone(),
-                    records: o.records,
-                    tests,
-                },
-            );
+        // each configuration summarised on its own, in parallel
+        let offerings: Vec<(&str, OfferingGroup)> = s.offerings.into_iter().collect();
+        let summarised: Vec<OfferingData> = offerings
+            .into_par_iter()
+            .map(|(name, o)| offering_data(records, name, o))
+            .collect();
+        for off in summarised {
+            study.offerings.insert(off.name.clone(), off);
         }
     }
     data
+}
+
+/// The summary of one configuration's records, grouped by test.
+fn offering_data(records: &[&Record], name: &str, o: OfferingGroup) -> OfferingData {
+    let r = records[o.first];
+    let key = ConfigKey::of(r);
+    let name = name.to_string();
+    let mut tests = BTreeMap::new();
+    for (test, t) in o.tests {
+        // the values of one configuration's test at a time, not of
+        // every record at once (25 MB for 100,000 fio records)
+        let mut values: BTreeMap<(ConfigKey, &str), (Unit, Vec<f64>)> = BTreeMap::new();
+        for &i in &t.records {
+            let r = records[i];
+            if r.status != Status::Ok {
+                continue;
+            }
+            let key = ConfigKey::of(r);
+            for (metric, m) in &r.metrics {
+                let Some(unit) = Unit::parse(m.unit) else {
+                    continue;
+                };
+                if !m.value.is_finite() {
+                    continue;
+                }
+                let slot = values.entry((key, metric)).or_insert((unit, Vec::new()));
+                if slot.0 == unit {
+                    slot.1.push(m.value);
+                }
+            }
+        }
+        let mut metrics = BTreeMap::new();
+        // in configuration order, as two configurations of one name
+        // have always been summarised: the last one's figures stand
+        for ((_, metric), (unit, vals)) in values {
+            if let Some(summary) = Summary::of(&vals) {
+                metrics.insert(metric.to_string(), MetricStats { unit, summary });
+            }
+        }
+        tests.insert(
+            test.to_string(),
+            TestResults {
+                records: t.records,
+                metrics,
+            },
+        );
+    }
+    OfferingData {
+        name,
+        offering_name: r.offering_name(),
+        provider: r.subject.provider.clone(),
+        offering: r.subject.offering.clone(),
+        record_price: o.priced.and_then(|i| records[i].subject.price.clone()),
+        size_gb: key.size_gb.map(f64::from_bits),
+        provisioned_iops: key.iops.map(f64::from_bits),
+        provisioned_mbps: key.mbps.map(f64::from_bits),
+        labels: r.subject.labels.clone(),
+        records: o.records,
+        tests,
+    }
 }
 
 /// One study while its records are grouped, keyed by text borrowed from them.
