@@ -581,16 +581,21 @@ struct Walk {
     unreadable: Vec<Problem>,
 }
 
+/// A problem of a whole file or directory that a walk found.
+fn walk_problem(path: &Path, message: String) -> Problem {
+    Problem {
+        path: path.to_path_buf(),
+        line: None,
+        message,
+    }
+}
+
 /// Walks one path: the file itself, or every `*.json` and `*.jsonl` below
 /// a directory (hidden entries and diskdash sites skipped); symlinked and
 /// dangling `*.json` links named as problems, and what could not be read.
 fn walk_records(path: &Path) -> Walk {
     let mut walk = Walk::default();
-    let problem = |p: &Path, message: String| Problem {
-        path: p.to_path_buf(),
-        line: None,
-        message,
-    };
+    let problem = walk_problem;
     let meta = match std::fs::metadata(path) {
         Ok(m) => m,
         Err(e) => {
@@ -616,16 +621,12 @@ fn walk_records(path: &Path) -> Walk {
     walk_dir(path)
 }
 
-/// [`walk_records`] below `dir`, a directory, into `walk`: its entries in
-/// the order of their names, each subdirectory in its place, and the
-/// subdirectories walked in parallel.
+/// [`walk_records`] below `dir`, a directory: its entries in the order of
+/// their names, each subdirectory in its place, and the subdirectories
+/// walked in parallel.
 fn walk_dir(dir: &Path) -> Walk {
     use rayon::prelude::*;
-    let problem = |p: &Path, message: String| Problem {
-        path: p.to_path_buf(),
-        line: None,
-        message,
-    };
+    let problem = walk_problem;
     let mut walk = Walk::default();
     let mut entries: Vec<(std::ffi::OsString, std::fs::FileType)> = Vec::new();
     match std::fs::read_dir(dir) {
