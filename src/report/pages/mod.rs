@@ -342,26 +342,27 @@ fn render<T: Template>(site: &mut Site, path: String, page: &T) -> Result<()> {
 /// (a run page of small tool output takes 4 to 7 KB).
 const PAGE_ROOM: usize = 16 * 1024;
 
-/// Builds pages in parallel, each into an in-memory site of its own whose
-/// files are added to `site` (written, when it streams) by the thread that
-/// built them as soon as the page is done: pages wait in memory only while
-/// they are being built and written, whatever the number of pages, and no
-/// thread waits for another's page. Every page is a job of its own, so
-/// that a few big pages next to each other are spread over the threads.
-/// The site is the same, byte for byte, whatever the number of threads:
-/// no two pages of one call write one path (a run page writes again the
-/// timeline chart its test page wrote, in a later call). The first error
-/// in item order is returned, as a loop would.
-fn in_parallel<T: Sync>(
-    items: &[T],
+/// Builds the pages `0..n` in parallel (`build` is given a page's number),
+/// each into an in-memory site of its own whose files are added to `site`
+/// (written, when it streams) by the thread that built them as soon as the
+/// page is done: pages wait in memory only while they are being built and
+/// written, whatever the number of pages, and no thread waits for
+/// another's page. Every page is a job of its own, so that a few big pages
+/// next to each other are spread over the threads. The site is the same,
+/// byte for byte, whatever the number of threads: where two pages write
+/// one path they write the same bytes (a run page writes again the
+/// timeline chart its test page drew), and the second replaces the first.
+/// The first error in page order is returned, as a loop would.
+fn in_parallel(
+    n: usize,
     site: &mut Site,
-    build: impl Fn(&T, &mut Site) -> Result<()> + Sync,
+    build: impl Fn(usize, &mut Site) -> Result<()> + Sync,
 ) -> Result<()> {
     use rayon::prelude::*;
     let site = std::sync::Mutex::new(site);
     let lock = || site.lock().unwrap_or_else(|e| e.into_inner());
-    let done: Vec<Result<()>> = items
-        .par_iter()
+    let done: Vec<Result<()>> = (0..n)
+        .into_par_iter()
         .with_max_len(1)
         .map(|item| {
             let mut own = Site::default();
@@ -449,7 +450,9 @@ pub fn build(
     // charts make them the largest), then the files made beside the pages,
     // the overview and value pages, each study's page, per study its
     // offering pages and run lists, and last the run pages, many and
-    // small, which keep both threads busy to the end
+    // small, which keep both threads busy to the end (a run page's job is
+    // its record's place after the others, not an entry in their list:
+    // 100,000 entries would be 4 MB)
     enum Job<'j> {
         Beside(&'j Beside<'j>),
         Index,
@@ -458,10 +461,9 @@ pub fn build(
         Test(&'j str, &'j str),
         Offering(&'j str, &'j OfferingData),
         RunList(&'j str, &'j OfferingData, &'j BTreeSet<&'j str>),
-        Run(&'j Record),
     }
     let studies = &a.data.studies;
-    let mut jobs: Vec<Job> = Vec::with_capacity(a.records.len() + 8);
+    let mut jobs: Vec<Job> = Vec::new();
     for (study, s) in studies {
         jobs.extend(s.tests.iter().map(|t| Job::Test(study, t)));
     }
@@ -477,23 +479,28 @@ pub fn build(
                 .map(|o| Job::RunList(study, o, bounded)),
         );
     }
-    jobs.extend(a.records.iter().map(|&r| Job::Run(r)));
     let nested = ctx.at("../../");
     let runs = ctx.at("../");
     let details = Details::new(&a.records);
-    in_parallel(&jobs, site, |job, site| match job {
-        Job::Beside(make) => make(site),
-        Job::Index => index::build(ctx, problems, site),
-        Job::Value => value::build(ctx, site),
-        // studies/<study>.html
-        Job::Study(sv) => study::build(ctx.at("../"), sv, site),
-        // tests/<study>/<test>.html and offerings/<study>/<offering>.html
-        Job::Test(study, test) => test::build(nested, study, test, site),
-        Job::Offering(study, off) => offering::build(nested, study, off, site),
-        // offerings/<study>/<offering>/<test>.html, where runs are too many
-        Job::RunList(study, off, bounded) => runlist::build(ctx, study, off, bounded, site),
-        // runs/<id>.html
-        Job::Run(r) => run::build(runs, r, whole.parts(r)?, &details, site),
+    let pages = jobs.len();
+    in_parallel(pages + a.records.len(), site, |i, site| {
+        let Some(job) = jobs.get(i) else {
+            // runs/<id>.html
+            let r = a.records[i - pages];
+            return run::build(runs, r, whole.parts(r)?, &details, site);
+        };
+        match job {
+            Job::Beside(make) => make(site),
+            Job::Index => index::build(ctx, problems, site),
+            Job::Value => value::build(ctx, site),
+            // studies/<study>.html
+            Job::Study(sv) => study::build(ctx.at("../"), sv, site),
+            // tests/<study>/<test>.html and offerings/<study>/<offering>.html
+            Job::Test(study, test) => test::build(nested, study, test, site),
+            Job::Offering(study, off) => offering::build(nested, study, off, site),
+            // offerings/<study>/<offering>/<test>.html, where runs are too many
+            Job::RunList(study, off, bounded) => runlist::build(ctx, study, off, bounded, site),
+        }
     })
 }
 
@@ -679,10 +686,9 @@ mod tests {
     use super::*;
 
     #[test]
-    fn pages_built_in_parallel_are_all_added_and_the_first_error_in_item_order_wins() {
-        let items: Vec<usize> = (0..40).collect();
+    fn pages_built_in_parallel_are_all_added_and_the_first_error_in_page_order_wins() {
         let mut site = Site::default();
-        in_parallel(&items, &mut site, |i, site| {
+        in_parallel(40, &mut site, |i, site| {
             site.add(format!("p/{i}.html"), i.to_string());
             Ok(())
         })
@@ -690,14 +696,14 @@ mod tests {
         assert_eq!(site.files.len(), 40);
         assert_eq!(site.files["p/17.html"], b"17");
         // a later call may write a path again: the later content stays
-        in_parallel(&items[..2], &mut site, |i, site| {
+        in_parallel(2, &mut site, |i, site| {
             site.add(format!("p/{i}.html"), format!("again {i}"));
             Ok(())
         })
         .unwrap();
         assert_eq!(site.files.len(), 40);
         assert_eq!(site.files["p/1.html"], b"again 1");
-        let err = in_parallel(&items, &mut site, |i, _| match i {
+        let err = in_parallel(40, &mut site, |i, _| match i {
             7 | 30 => anyhow::bail!("page {i} failed"),
             _ => Ok(()),
         })

@@ -130,19 +130,31 @@ pub(super) fn build(ctx: PageCtx, study: &str, test: &str, site: &mut Site) -> R
     };
     let sslug = ctx.paths.study_slug(study).to_string();
     let tslug = ctx.paths.test_slug(study, test).to_string();
-    let records: Vec<&Record> = s
+    // the records of each configuration, with the name its records give
+    // it (one configuration's records share their provider and offering),
+    // built once per configuration, not per record or comparison
+    let held = &ctx.analysis.records;
+    let groups: Vec<(String, &[usize])> = s
         .offerings
         .values()
         .filter_map(|o| o.tests.get(test))
-        .flat_map(|t| {
-            t.records
-                .iter()
-                .filter_map(|&i| ctx.analysis.records.get(i).copied())
+        .filter_map(|t| {
+            let first = held.get(*t.records.first()?)?;
+            Some((first.offering_name(), t.records.as_slice()))
         })
         .collect();
-    // the name is built once per record, not in every comparison
-    let mut keyed: Vec<(String, &Record)> =
-        records.iter().map(|r| (r.offering_name(), *r)).collect();
+    let records: Vec<&Record> = groups
+        .iter()
+        .flat_map(|(_, of)| of.iter().filter_map(|&i| held.get(i).copied()))
+        .collect();
+    let mut keyed: Vec<(&str, &Record)> = groups
+        .iter()
+        .flat_map(|(name, of)| {
+            of.iter()
+                .filter_map(|&i| held.get(i).copied())
+                .map(move |r| (name.as_str(), r))
+        })
+        .collect();
     keyed.sort_by(|(xn, x), (yn, y)| (xn, x.repetition, &x.id).cmp(&(yn, y.repetition, &y.id)));
     let sorted: Vec<&Record> = keyed.iter().map(|&(_, r)| r).collect();
     let bounded = super::runlist::test_bounded(s, test);

@@ -44,8 +44,8 @@ pub(super) fn draws_every_timeline(timed: usize) -> bool {
 /// [`TIMELINES_SHOWN`] of them the first of each configuration, for the
 /// first [`TIMELINES_SHOWN`] configurations; and the sentence that says
 /// which, empty when every one is drawn.
-pub(super) fn on_test_page<'r>(sorted: &[(String, &'r Record)]) -> (Vec<&'r Record>, String) {
-    let timed: Vec<&(String, &Record)> = sorted
+pub(super) fn on_test_page<'r>(sorted: &[(&str, &'r Record)]) -> (Vec<&'r Record>, String) {
+    let timed: Vec<&(&str, &Record)> = sorted
         .iter()
         .filter(|(_, r)| r.timeline.is_some())
         .collect();
@@ -321,7 +321,7 @@ mod tests {
                 (r.offering_name(), r)
             })
             .collect();
-        let sorted: Vec<(String, &Record)> = runs.iter().map(|(n, r)| (n.clone(), r)).collect();
+        let sorted: Vec<(&str, &Record)> = runs.iter().map(|(n, r)| (n.as_str(), r)).collect();
         let (drawn, note) = on_test_page(&sorted);
         let ids: Vec<&str> = drawn.iter().map(|r| r.id.as_str()).collect();
         assert_eq!(ids.len(), 20);
