@@ -52,7 +52,7 @@ run_one() {
 
 echo "date: $(date -u +%Y-%m-%d), $(nproc) cores, $(free -g | awk '/^Mem:/ { print $2 }') GiB, diskdash $(git describe --always --dirty 2>/dev/null || echo unknown)"
 printf '%-6s %-8s %8s %10s %10s %7s %10s %10s %8s %8s %9s\n' \
-    place shape records "report s" "floor s" ratio "report MB" "floor MB" files "site MB" "max page"
+    place shape records "report s" "floor s" ratio "report MiB" "floor MiB" files "site MB" "max page"
 for place in $places; do
     case $place in
     disk) base=$work ;;
