@@ -179,14 +179,7 @@ pub fn push_fixed(out: &mut String, v: f64, decimals: usize) {
             // four times that error away from a tie, both round the same way
             if (frac - 0.5).abs() > y * f64::EPSILON * 2.0 {
                 let n = floor as u64 + u64::from(frac > 0.5);
-                if v.is_sign_negative() {
-                    out.push('-');
-                }
-                push_digits(out, n / scale, 1);
-                if decimals > 0 {
-                    out.push('.');
-                    push_digits(out, n % scale, decimals);
-                }
+                push_scaled(out, n, decimals, v.is_sign_negative());
                 return;
             }
         }
@@ -201,6 +194,39 @@ pub fn fixed(v: f64, decimals: usize) -> String {
     let mut out = String::with_capacity(24);
     push_fixed(&mut out, v, decimals);
     out
+}
+
+/// `n` / 10^`decimals` with `decimals` decimals (`n` below 10^16,
+/// `decimals` at most 15), after a `-` when `negative`: the digits written
+/// from the right, so that no division by a power of ten that is not a
+/// constant is made.
+fn push_scaled(out: &mut String, mut n: u64, decimals: usize, negative: bool) {
+    // at most 16 digits, a point and a sign
+    let mut buf = [b'0'; 24];
+    let mut at = buf.len();
+    if decimals > 0 {
+        for _ in 0..decimals {
+            at -= 1;
+            buf[at] = b'0' + (n % 10) as u8;
+            n /= 10;
+        }
+        at -= 1;
+        buf[at] = b'.';
+    }
+    loop {
+        at -= 1;
+        buf[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    if negative {
+        at -= 1;
+        buf[at] = b'-';
+    }
+    // ASCII only
+    out.push_str(std::str::from_utf8(&buf[at..]).unwrap_or_default());
 }
 
 /// The decimal digits of `n`, zero-padded to at least `width`.
