@@ -196,12 +196,12 @@ pub fn fixed(v: f64, decimals: usize) -> String {
     out
 }
 
-/// `n` / 10^`decimals` with `decimals` decimals (`n` below 10^16,
-/// `decimals` at most 15), after a `-` when `negative`: the digits written
-/// from the right, so that no division by a power of ten that is not a
-/// constant is made.
-fn push_scaled(out: &mut String, mut n: u64, decimals: usize, negative: bool) {
-    // at most 16 digits, a point and a sign
+/// `n` / 10^`decimals` with `decimals` decimals (at most 21), after a `-`
+/// when `negative`: the digits written from the right, so that no division
+/// by a power of ten that is not a constant is made.
+pub(crate) fn push_scaled(out: &mut String, mut n: u64, decimals: usize, negative: bool) {
+    // at most 22 digits (20 of a u64, or 21 decimals and a unit), a point
+    // and a sign
     let mut buf = [b'0'; 24];
     let mut at = buf.len();
     if decimals > 0 {
@@ -872,6 +872,18 @@ mod tests {
                 assert_eq!(fixed(v, d), format!("{v:.d$}"), "{v:e} to {d} decimals");
             }
         }
+    }
+
+    #[test]
+    fn whole_numbers_scaled_by_nothing_are_the_bytes_std_writes() {
+        for v in [0, 7, -7, 10, -100, 123_456_789, i64::MAX, i64::MIN] {
+            let mut out = String::new();
+            push_scaled(&mut out, v.unsigned_abs(), 0, v < 0);
+            assert_eq!(out, v.to_string());
+        }
+        let mut out = String::new();
+        push_scaled(&mut out, u64::MAX, 21, true);
+        assert_eq!(out, "-0.018446744073709551615");
     }
 
     #[test]

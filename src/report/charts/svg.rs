@@ -434,23 +434,7 @@ impl Shapes<'_> {
 
 /// `v` in decimal digits.
 fn push_int(out: &mut String, v: i64) {
-    if v < 0 {
-        out.push('-');
-    }
-    let mut n = v.unsigned_abs();
-    let mut buf = [0u8; 20];
-    let mut at = buf.len();
-    loop {
-        at -= 1;
-        buf[at] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    for &d in &buf[at..] {
-        out.push(d as char);
-    }
+    crate::format::push_scaled(out, v.unsigned_abs(), 0, v < 0);
 }
 
 /// The SVG document being written: our own root, `<title>`, `<desc>`, style
