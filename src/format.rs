@@ -229,19 +229,6 @@ pub(crate) fn push_scaled(out: &mut String, mut n: u64, decimals: usize, negativ
     out.push_str(std::str::from_utf8(&buf[at..]).unwrap_or_default());
 }
 
-/// The decimal digits of `n`, zero-padded to at least `width`.
-fn push_digits(out: &mut String, mut n: u64, width: usize) {
-    let mut buf = [b'0'; 20];
-    let mut at = buf.len();
-    while n > 0 || buf.len() - at < width {
-        at -= 1;
-        buf[at] = b'0' + (n % 10) as u8;
-        n /= 10;
-    }
-    // ASCII digits only
-    out.push_str(std::str::from_utf8(&buf[at..]).unwrap_or_default());
-}
-
 /// `n` with thousands separators and the noun that agrees with it:
 /// `1 configuration`, `1,200 configurations`.
 pub fn count_of(n: usize, one: &str, many: &str) -> String {
@@ -368,10 +355,7 @@ pub fn data(v: f64) -> String {
 /// in exponent form.
 pub fn push_data(out: &mut String, v: f64) {
     if let Some(n) = whole_below_2_53(v) {
-        if v.is_sign_negative() {
-            out.push('-');
-        }
-        push_digits(out, n, 1);
+        push_scaled(out, n, 0, v.is_sign_negative());
         return;
     }
     if !v.is_finite() || may_tie(v) {
@@ -393,10 +377,7 @@ pub fn push_data(out: &mut String, v: f64) {
 /// outside that.
 pub fn push_debug(out: &mut String, v: f64) {
     if let Some(n) = whole_below_2_53(v) {
-        if v.is_sign_negative() {
-            out.push('-');
-        }
-        push_digits(out, n, 1);
+        push_scaled(out, n, 0, v.is_sign_negative());
         out.push_str(".0");
         return;
     }
@@ -564,10 +545,7 @@ fn may_tie(v: f64) -> bool {
 
 /// A whole number in decimal, with its sign.
 fn push_int(out: &mut String, n: i32) {
-    if n < 0 {
-        out.push('-');
-    }
-    push_digits(out, u64::from(n.unsigned_abs()), 1);
+    push_scaled(out, u64::from(n.unsigned_abs()), 0, n < 0);
 }
 
 /// A coefficient of variation as a percentage, one decimal.

@@ -595,11 +595,10 @@ fn walk_problem(path: &Path, message: String) -> Problem {
 /// dangling `*.json` links named as problems, and what could not be read.
 fn walk_records(path: &Path) -> Walk {
     let mut walk = Walk::default();
-    let problem = walk_problem;
     let meta = match std::fs::metadata(path) {
         Ok(m) => m,
         Err(e) => {
-            walk.unreadable.push(problem(path, e.to_string()));
+            walk.unreadable.push(walk_problem(path, e.to_string()));
             return walk;
         }
     };
@@ -608,7 +607,7 @@ fn walk_records(path: &Path) -> Walk {
             walk.files.push(path.to_path_buf());
         } else {
             // a FIFO would hang the read, /dev/zero never end it
-            walk.problems.push(problem(
+            walk.problems.push(walk_problem(
                 path,
                 "not a regular file (a FIFO, device or socket); expected a JSON record file".into(),
             ));
@@ -626,7 +625,6 @@ fn walk_records(path: &Path) -> Walk {
 /// walked in parallel.
 fn walk_dir(dir: &Path) -> Walk {
     use rayon::prelude::*;
-    let problem = walk_problem;
     let mut walk = Walk::default();
     let mut entries: Vec<(std::ffi::OsString, std::fs::FileType)> = Vec::new();
     match std::fs::read_dir(dir) {
@@ -634,13 +632,15 @@ fn walk_dir(dir: &Path) -> Walk {
             for entry in read {
                 match entry.map(|e| (e.file_type(), e)) {
                     Ok((Ok(kind), e)) => entries.push((e.file_name(), kind)),
-                    Ok((Err(why), e)) => walk.unreadable.push(problem(&e.path(), why.to_string())),
-                    Err(why) => walk.unreadable.push(problem(dir, why.to_string())),
+                    Ok((Err(why), e)) => walk
+                        .unreadable
+                        .push(walk_problem(&e.path(), why.to_string())),
+                    Err(why) => walk.unreadable.push(walk_problem(dir, why.to_string())),
                 }
             }
         }
         Err(e) => {
-            walk.unreadable.push(problem(dir, e.to_string()));
+            walk.unreadable.push(walk_problem(dir, e.to_string()));
             return walk;
         }
     }
@@ -681,7 +681,7 @@ fn walk_dir(dir: &Path) -> Walk {
             } else {
                 format!("a dangling symbolic link (to `{to}`); left out")
             };
-            here.problems.push(problem(&entry, message));
+            here.problems.push(walk_problem(&entry, message));
         } else {
             here.files.push(entry);
         }

@@ -143,10 +143,6 @@ pub(super) fn build(ctx: PageCtx, study: &str, test: &str, site: &mut Site) -> R
             Some((first.offering_name(), t.records.as_slice()))
         })
         .collect();
-    let records: Vec<&Record> = groups
-        .iter()
-        .flat_map(|(_, of)| of.iter().filter_map(|&i| held.get(i).copied()))
-        .collect();
     let mut keyed: Vec<(&str, &Record)> = groups
         .iter()
         .flat_map(|(name, of)| {
@@ -158,7 +154,7 @@ pub(super) fn build(ctx: PageCtx, study: &str, test: &str, site: &mut Site) -> R
     keyed.sort_by(|(xn, x), (yn, y)| (xn, x.repetition, &x.id).cmp(&(yn, y.repetition, &y.id)));
     let sorted: Vec<&Record> = keyed.iter().map(|&(_, r)| r).collect();
     let bounded = super::runlist::test_bounded(s, test);
-    let tools: BTreeSet<String> = records
+    let tools: BTreeSet<String> = sorted
         .iter()
         .map(|r| r.test.tool.name().to_string())
         .collect();
@@ -176,7 +172,7 @@ pub(super) fn build(ctx: PageCtx, study: &str, test: &str, site: &mut Site) -> R
         n => format!("... and {n} more forms of the command (see the runs)"),
     };
     let mut params: BTreeMap<&str, BTreeSet<String>> = BTreeMap::new();
-    for r in &records {
+    for r in &sorted {
         for (k, v) in &r.test.parameters {
             params
                 .entry(k.as_str())
@@ -484,7 +480,7 @@ pub(super) fn build(ctx: PageCtx, study: &str, test: &str, site: &mut Site) -> R
         runs_note: if bounded {
             format!(
                 "{} runs, too many for one page: each configuration's are listed on pages of at most {}.",
-                records.len(),
+                sorted.len(),
                 super::runlist::RUNS_SHOWN
             )
         } else {
