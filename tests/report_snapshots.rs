@@ -62,12 +62,18 @@ fn study_markdown_renders_as_a_post() {
     assert_eq!(out.matches("<tr>").count(), 4, "{out}");
     assert!(out.contains("<td>Rackspace Cloud Block Storage High-Performance (SSD)</td>"));
     assert!(
-        out.contains("<td style=\"text-align: right\">1,969 (4.2x)</td>"),
+        out.contains("<td>1,969 · 4.2x · nearly worth it, single run</td>"),
         "{out}"
     );
     assert!(out.contains("<img src=\"../charts/rackspace-2013/overview.svg\""));
+    // the dark chart for a dark blog, through <picture>
+    assert!(out.contains("srcset=\"../charts/rackspace-2013/overview-dark.svg\""));
     // every chart it links exists in the site
-    for link in out.split("src=\"").skip(1) {
+    for link in out
+        .split("src=\"")
+        .skip(1)
+        .chain(out.split("srcset=\"").skip(1))
+    {
         let path = link.split('"').next().unwrap();
         let in_site = path.strip_prefix("../").unwrap();
         assert!(site.files.contains_key(in_site), "{path}");

@@ -18,7 +18,7 @@ use crate::record::{slug, Record, Status};
 use crate::units::Unit;
 
 mod over_time;
-pub use over_time::{Burst, Steady, Unmeasured};
+pub use over_time::{Burst, Lasting, Steady, Unmeasured};
 
 /// A verdict band: value ratios at or above `at_least` (and below the band
 /// before it) get `verdict`.
@@ -159,6 +159,44 @@ pub struct ValueRow {
     /// `sustained level not reached`, `the baseline's steady state not
     /// reached`; `None` when nothing does.
     pub qualifier: Option<String>,
+    /// What a short (not sustained) test measured, in a study where some
+    /// configuration is shown to burst: `None` where the figure is what
+    /// lasts (no configuration of the study bursts, or this row's and the
+    /// baseline's sustained tests show both flat).
+    pub measured: Option<Measured>,
+}
+
+/// What a short test's figure stands for in a study where a sustained test
+/// shows some configuration to burst: that test measured the burst of a
+/// bursting volume, so it gets no plain verdict.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Measured {
+    /// The configuration bursts: its short tests ran on its burst. No
+    /// verdict; the configuration is judged on its sustained level.
+    WhileBursting,
+    /// The configuration is flat but the baseline bursts: the ratio is
+    /// against the baseline's burst. No verdict.
+    AgainstBaselineBurst,
+    /// The configuration has no sustained test: whether it bursts is not
+    /// known. The verdict stands, qualified.
+    BurstNotMeasured,
+}
+
+impl Measured {
+    /// As the verdict column says it: `while bursting`, `against the
+    /// baseline's burst`, `burst not measured`.
+    pub fn words(self) -> &'static str {
+        match self {
+            Measured::WhileBursting => "while bursting",
+            Measured::AgainstBaselineBurst => "against the baseline's burst",
+            Measured::BurstNotMeasured => "burst not measured",
+        }
+    }
+
+    /// Whether the row keeps its verdict (qualified) or has none.
+    pub fn keeps_verdict(self) -> bool {
+        self == Measured::BurstNotMeasured
+    }
 }
 
 impl ValueRow {
@@ -187,7 +225,17 @@ impl ValueRow {
             text.push_str(", ");
             text.push_str(q);
         }
+        if let Some(m) = self.measured.filter(|m| m.keeps_verdict()) {
+            text.push_str(", ");
+            text.push_str(m.words());
+        }
         Some(text)
+    }
+
+    /// Whether the row has a verdict a reader can repeat: one that is not
+    /// the baseline's own and not withheld because the figure is a burst.
+    pub fn judged(&self) -> bool {
+        self.verdict.is_some_and(|v| v != BASELINE_VERDICT)
     }
 }
 
@@ -200,6 +248,8 @@ pub struct ValueTable {
     pub metric: String,
     /// Canonical unit.
     pub unit: Unit,
+    /// What the test measures.
+    pub kind: crate::metrics::TestKind,
     /// Rows ordered by cost on the study's basis (cheapest first), other
     /// currencies after, unpriced last, then by name.
     pub rows: Vec<ValueRow>,
@@ -252,6 +302,8 @@ pub struct StudyValue {
     pub cost_missing: BTreeMap<String, String>,
     /// Configuration name to its runs that failed or were skipped.
     pub failures: BTreeMap<String, Vec<Failure>>,
+    /// Configuration name to what its sustained tests show of its burst.
+    pub lasting: BTreeMap<String, Lasting>,
     /// Tables in test order, judged metrics in display order within a test.
     pub tables: Vec<ValueTable>,
 }
@@ -430,6 +482,11 @@ pub fn analyse(
                     None => (None, None, "cheapest per GB"),
                 },
             };
+            let lasting: BTreeMap<String, Lasting> = study
+                .offerings
+                .values()
+                .map(|o| (o.name.clone(), Lasting::of(records, &o.records)))
+                .collect();
             // each test's tables apart from the others', in parallel, kept
             // in test order
             let tests: Vec<&String> = study.tests.iter().collect();
@@ -443,6 +500,7 @@ pub fn analyse(
                         base.as_deref(),
                         basis,
                         chosen_by_flag,
+                        &lasting,
                         test,
                     )
                 })
@@ -466,6 +524,7 @@ pub fn analyse(
                     .filter_map(|(n, p)| Some((n.clone(), p.monthly.clone().err()?)))
                     .collect(),
                 failures: failures(records, study),
+                lasting,
                 tables,
             }
         })
@@ -560,6 +619,12 @@ fn cheapest_of<'a>(
 /// configuration in the same currency that has one, rather than leaving
 /// every other configuration without a verdict. A timed test's tables are
 /// its sustained levels ([`crate::metrics::TestKind::judges_in`]).
+///
+/// What lasts decides: in a study where a sustained test shows some
+/// configuration to burst, a short test of a bursting configuration (or
+/// against a bursting baseline) measured a burst and gets no verdict, and
+/// one of a configuration without a sustained test is qualified ([`Measured`]).
+#[allow(clippy::too_many_arguments)]
 fn tables(
     records: &[&Record],
     study: &Study,
@@ -567,8 +632,10 @@ fn tables(
     study_baseline: Option<&str>,
     basis: Option<PriceBasis>,
     chosen_by_flag: bool,
+    lasting: &BTreeMap<String, Lasting>,
     test: &String,
 ) -> Vec<ValueTable> {
+    let bursty = lasting.values().any(|l| l.bursts());
     let mut out = Vec::new();
     let (kind, timed) = (study.kind(test), study.is_timed(test));
     let mut metrics: Vec<(&String, Unit)> = Vec::new();
@@ -660,15 +727,34 @@ fn tables(
                     }
                     _ => None,
                 };
+                let lasts = |name: Option<&str>| {
+                    name.and_then(|n| lasting.get(n))
+                        .copied()
+                        .unwrap_or(Lasting::NotMeasured)
+                };
+                let measured = match (lasts(Some(&o.name)), lasts(baseline)) {
+                    _ if !bursty || sustained => None,
+                    (Lasting::Bursts(_), _) => Some(Measured::WhileBursting),
+                    (_, Lasting::Bursts(_)) if !is_baseline => Some(Measured::AgainstBaselineBurst),
+                    (Lasting::NotMeasured, _) => Some(Measured::BurstNotMeasured),
+                    _ => None,
+                };
+                let withheld = measured.is_some_and(|m| !m.keeps_verdict()) && !is_baseline;
                 let verdict = if is_baseline && value_ratio.is_some() {
                     Some(BASELINE_VERDICT)
+                } else if withheld {
+                    None
                 } else {
                     value_ratio.map(verdict)
                 };
-                let uncertain =
-                    value_range.is_some_and(|(lo, hi)| self::verdict(lo) != self::verdict(hi));
+                let uncertain = !withheld
+                    && value_range.is_some_and(|(lo, hi)| self::verdict(lo) != self::verdict(hi));
                 let no_verdict = verdict.is_none().then(|| {
                     let why = match &ratio {
+                        _ if withheld => {
+                            let m = measured.unwrap_or(Measured::WhileBursting);
+                            return format!("{}: judged on the sustained level", m.words());
+                        }
                         Err(why) => why.clone(),
                         Ok(_) if base_stats.is_none() => {
                             "no baseline result for this metric".into()
@@ -718,6 +804,7 @@ fn tables(
                     burst,
                     steady,
                     qualifier,
+                    measured,
                 })
             })
             .collect();
@@ -761,6 +848,7 @@ fn tables(
             test: test.clone(),
             metric: metric.clone(),
             unit,
+            kind,
             rows,
             unmeasured,
         });

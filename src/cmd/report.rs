@@ -28,6 +28,11 @@ pub struct ReportArgs {
     /// Site title.
     #[arg(long, default_value = "Storage benchmark results")]
     pub title: String,
+    /// Where the site will be published (`https://example.org/results`):
+    /// `data/<study>.md` then links its charts by absolute URL, so a post
+    /// pasted elsewhere shows them.
+    #[arg(long, value_name = "URL")]
+    pub base_url: Option<String>,
     /// Treat an invalid record as an error instead of leaving it out.
     #[arg(long)]
     pub strict: bool,
@@ -45,6 +50,7 @@ pub fn options(args: &ReportArgs) -> ReportOptions {
         limits: args.limits.clone(),
         baseline: args.baseline.clone(),
         title: args.title.clone(),
+        base_url: args.base_url.clone(),
         strict: args.strict,
         force: args.force,
     }

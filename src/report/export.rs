@@ -76,6 +76,17 @@ fn opt_ratio(r: Option<f64>) -> String {
     r.map(format::ratio_data).unwrap_or_default()
 }
 
+/// The verdict column of a value row: its verdict, or for a short test
+/// measured on a burst `while bursting` / `against the baseline's burst`
+/// (no verdict is given on a burst); empty without either.
+fn csv_verdict(r: &value::ValueRow) -> String {
+    match (r.verdict_text(), r.measured) {
+        (Some(v), _) => v,
+        (None, Some(m)) if !m.keeps_verdict() => m.words().to_string(),
+        _ => String::new(),
+    }
+}
+
 /// `data/value.csv`: one row per study, test, judged metric and
 /// configuration, in the order of the value page; ratios with three
 /// decimals, costs to cents, empty when unknown.
@@ -119,7 +130,7 @@ pub fn value_csv(a: &Analysis) -> Result<Vec<u8>> {
                     &opt_ratio(r.value_ratio),
                     &opt_ratio(lo),
                     &opt_ratio(hi),
-                    &r.verdict_text().unwrap_or_default(),
+                    &csv_verdict(r),
                 ]))?;
             }
         }
@@ -180,6 +191,8 @@ struct JsonSummary<'a> {
 #[derive(Serialize)]
 struct JsonStudy<'a> {
     study: &'a str,
+    /// The study's answer, a sentence each, as the study page leads with it.
+    headline: Vec<String>,
     baseline: Option<&'a str>,
     offerings: Vec<JsonOffering<'a>>,
     value: Vec<JsonValue<'a>>,
@@ -236,6 +249,10 @@ struct JsonValue<'a> {
     value_ratio_low: Option<f64>,
     value_ratio_high: Option<f64>,
     verdict: Option<&'a str>,
+    /// `while bursting`, `against the baseline's burst`, `burst not
+    /// measured`: a short test's figure in a study where something bursts.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    measured: Option<&'static str>,
     uncertain: bool,
     single_run: bool,
     /// What qualifies a sustained verdict (`steady state not reached`).
@@ -351,6 +368,7 @@ pub fn summary_json(a: &Analysis) -> Result<Vec<u8>> {
                     value_ratio_low: r.value_range.map(|(lo, _)| lo),
                     value_ratio_high: r.value_range.map(|(_, hi)| hi),
                     verdict: r.verdict,
+                    measured: r.measured.map(value::Measured::words),
                     uncertain: r.uncertain,
                     single_run: r.single_run,
                     qualifier: r.qualifier.as_deref(),
@@ -373,6 +391,7 @@ pub fn summary_json(a: &Analysis) -> Result<Vec<u8>> {
             .collect();
         studies.push(JsonStudy {
             study: &sv.study,
+            headline: crate::report::story::headline::headline(sv),
             baseline: sv.baseline.as_deref(),
             offerings,
             value,
@@ -408,82 +427,49 @@ pub(crate) fn md(text: &str) -> String {
     out
 }
 
-/// `data/<study>.md`: one study ready to paste into a post: a title line,
-/// when and how it was measured, the summary sentences, one compact table
-/// (a row per configuration, a column per judged metric as `value (N.Nx)`,
-/// the key metric's verdict) and `images` (alt text, path relative to
-/// `data/`) of the study's standalone charts.
-pub fn study_md(story: &Story, images: &[(String, String)]) -> Vec<u8> {
-    let mut s = format!(
-        "# {}
-
-",
-        md(&story.study)
-    );
+/// `data/<study>.md`: one study ready to paste into a post: its title, the
+/// headline, when and how it was measured, one table of at most six
+/// columns (configuration, monthly cost, a column per headline dimension:
+/// [`crate::report::story::PostTable`]), the failures, and the charts of
+/// `images` (alt text, the chart's path in the site) as `<picture>`s with
+/// their dark twins, linked under `base_url` when given (else relative to
+/// `data/`). The burst table follows from the study page.
+pub fn study_md(story: &Story, images: &[(String, String)], base_url: Option<&str>) -> Vec<u8> {
+    let mut s = format!("# {}\n\n", md(&story.study));
+    for (i, line) in story.headline.iter().enumerate() {
+        if i == 0 {
+            s.push_str(&format!("**{}**\n\n", md(line)));
+        } else {
+            s.push_str(&format!("{}\n\n", md(line)));
+        }
+    }
     s.push_str(&format!(
-        "Measured {}; {}. Baseline: {}.
-
-",
+        "Measured {}; {}. Baseline: {}.\n\n",
         md(&story.measured),
         md(&story.sources.join("; ")),
         md(&story.baseline)
     ));
-    s.push_str(&format!(
-        "**{}**
-
-",
-        md(&story.one_line)
-    ));
-    for line in &story.summary {
-        s.push_str(&format!(
-            "- {}
-",
-            md(line)
-        ));
-    }
-    if !story.summary.is_empty() {
+    let post = &story.post;
+    if !post.headers.is_empty() {
+        s.push_str("| configuration | monthly cost |");
+        for h in &post.headers {
+            s.push_str(&format!(" {} |", md(h)));
+        }
+        s.push_str("\n|---|---:|");
+        for _ in &post.headers {
+            s.push_str("---|");
+        }
         s.push('\n');
-    }
-    let m = &story.matrix;
-    if !m.columns.is_empty() {
-        s.push_str("| configuration | price per GB-month | monthly cost |");
-        for c in &m.columns {
-            let unit = if c.unit.is_empty() {
-                String::new()
-            } else {
-                format!(" ({})", c.unit)
-            };
-            s.push_str(&format!(" {}{} |", md(&c.human), md(&unit)));
-        }
-        let key = &m.columns[0];
-        s.push_str(&format!(" verdict ({}) |\n", md(&key.human)));
-        s.push_str("|---|---:|---:|");
-        for _ in &m.columns {
-            s.push_str("---:|");
-        }
-        s.push_str("---|\n");
-        for r in &m.rows {
-            s.push_str(&format!(
-                "| {} | {} | {} |",
-                md(&r.config),
-                md(&r.price_per_gb),
-                md(&r.monthly)
-            ));
-            for c in &r.cells {
-                let mut cell = match (c.value.is_empty(), c.performance.is_empty()) {
-                    (true, _) => String::new(),
-                    (false, true) => c.value.clone(),
-                    (false, false) => format!("{} ({})", c.value, c.performance),
-                };
-                if !c.burst.is_empty() {
-                    cell.push_str(&format!("; {}", c.burst));
-                }
-                s.push_str(&format!(" {} |", md(&cell)));
+        for row in &post.rows {
+            s.push('|');
+            for cell in row {
+                s.push_str(&format!(" {} |", md(cell)));
             }
-            let verdict = r.cells.first().map(|c| c.verdict.as_str()).unwrap_or("");
-            s.push_str(&format!(" {} |\n", md(verdict)));
+            s.push('\n');
         }
-        s.push('\n');
+        s.push_str(
+            "\nEach cell: the median, the performance ratio against the baseline and the verdict (value ratio = performance ratio / price ratio: 1 or more is worth it).\n\n",
+        );
     }
     if !story.failures.is_empty() {
         s.push_str("Failed runs:\n\n");
@@ -493,9 +479,30 @@ pub fn study_md(story: &Story, images: &[(String, String)]) -> Vec<u8> {
         s.push('\n');
     }
     for (alt, path) in images {
-        s.push_str(&format!("![{}]({path})\n\n", md(alt)));
+        let href = |p: &str| match base_url {
+            Some(base) => format!("{base}/{p}"),
+            None => format!("../{p}"),
+        };
+        let dark = path
+            .strip_suffix(".svg")
+            .map(|stem| format!("{stem}-dark.svg"))
+            .unwrap_or_else(|| path.clone());
+        s.push_str(&format!(
+            "<picture>\n  <source media=\"(prefers-color-scheme: dark)\" srcset=\"{}\">\n  <img src=\"{}\" alt=\"{}\">\n</picture>\n\n",
+            attr(&href(&dark)),
+            attr(&href(path)),
+            attr(alt)
+        ));
     }
     s.into_bytes()
+}
+
+/// Text for an HTML attribute in the post.
+fn attr(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('"', "&quot;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
 }
 
 /// `data/summary.md`: per study, a value table of the headline verdicts and

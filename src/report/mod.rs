@@ -34,10 +34,34 @@ pub struct Options {
     pub prices: PriceBook,
     /// Published limits (`--limits`): "measured / promised" beside levels.
     pub limits: Limits,
+    /// The URL the site is published at, without a trailing slash
+    /// (`--base-url`): the post's charts link there.
+    pub base_url: Option<String>,
     /// The records were loaded without their tool output and series
     /// (`ingest::load_with`): each run page, and a test page for the
     /// timelines it draws, reads the record's file again.
     pub reread: bool,
+}
+
+/// `--base-url` checked and without its trailing slashes: an `http` or
+/// `https` URL with a host, since the post links its charts there.
+fn base_url(url: Option<&str>) -> Result<Option<String>> {
+    let Some(url) = url else {
+        return Ok(None);
+    };
+    let trimmed = url.trim().trim_end_matches('/');
+    let host = trimmed
+        .strip_prefix("https://")
+        .or_else(|| trimmed.strip_prefix("http://"))
+        .map(|rest| rest.split('/').next().unwrap_or(""));
+    match host {
+        Some(h) if !h.is_empty() && !trimmed.contains(char::is_whitespace) => {
+            Ok(Some(trimmed.to_string()))
+        }
+        _ => anyhow::bail!(
+            "--base-url `{url}`: expected an http:// or https:// URL with a host, where the site is published"
+        ),
+    }
 }
 
 /// Builds the whole site in memory from valid records (`found`, any order)
@@ -156,6 +180,8 @@ pub struct ReportOptions {
     pub baseline: Option<String>,
     /// Site title.
     pub title: String,
+    /// The URL the site is published at (`--base-url`).
+    pub base_url: Option<String>,
     /// An invalid record is an error instead of being left out.
     pub strict: bool,
     /// Write into a non-empty directory that is not an earlier diskdash site.
@@ -282,6 +308,7 @@ pub fn command(args: &ReportOptions) -> Result<u8> {
         baseline: args.baseline.clone(),
         prices,
         limits,
+        base_url: base_url(args.base_url.as_deref())?,
         reread: true,
     };
     let mut site = site::Site::streaming(&args.out, args.force)?;

@@ -11,6 +11,9 @@ use crate::format;
 use crate::metrics::{human_name, metric_order};
 use crate::record::{Record, Source};
 
+pub mod headline;
+use headline::and_list;
+
 /// One study, told.
 #[derive(Clone, Debug, Default)]
 pub struct Story {
@@ -32,12 +35,29 @@ pub struct Story {
     pub baseline: String,
     /// The executive summary, one sentence per item.
     pub summary: Vec<String>,
-    /// The answer in one line, for the index.
-    pub one_line: String,
+    /// The answer in a few sentences, for the index, the study page and
+    /// the post: the sustained level first where there is one, then random
+    /// I/O and sequential throughput, then the most for the money.
+    pub headline: Vec<String>,
     /// `configuration: test failed: error` for every run without a result.
     pub failures: Vec<String>,
     /// The value matrix: a column per judged metric, a row per configuration.
     pub matrix: Matrix,
+    /// The post's table: a column per headline dimension.
+    pub post: PostTable,
+}
+
+/// The table of `data/<study>.md`: configuration, monthly cost, then one
+/// column per headline dimension, each cell `value · ratio · verdict` in
+/// the column's one unit. At most six columns, headers unique.
+#[derive(Clone, Debug, Default)]
+pub struct PostTable {
+    /// Column headers after `configuration` and `monthly cost`:
+    /// `sustained read IOPS`, `p99 read latency (ms)`.
+    pub headers: Vec<String>,
+    /// One per configuration, in the matrix's order: its name, monthly
+    /// cost, then a cell per header.
+    pub rows: Vec<Vec<String>>,
 }
 
 /// The value matrix of a study.
@@ -129,11 +149,16 @@ pub fn monthly_text(sv: &StudyValue, config: &str) -> String {
     }
 }
 
-/// The judged tables of a study in display order: headline metrics first.
+/// The judged tables of a study in display order: sustained levels first
+/// (what lasts decides), then headline metrics.
 fn ordered(sv: &StudyValue) -> Vec<&ValueTable> {
     let mut tables: Vec<&ValueTable> = sv.tables.iter().collect();
     tables.sort_by(|a, b| {
-        (metric_order(&a.metric), &a.test).cmp(&(metric_order(&b.metric), &b.test))
+        (!a.is_sustained(), metric_order(&a.metric), &a.test).cmp(&(
+            !b.is_sustained(),
+            metric_order(&b.metric),
+            &b.test,
+        ))
     });
     tables
 }
@@ -149,13 +174,19 @@ pub fn key_table(sv: &StudyValue) -> Option<&ValueTable> {
         .or(tables.first().copied())
 }
 
-/// `4.2x the random seeks (nearly worth it)`; for a sustained level with a
-/// burst on either side, `10.0x the read IOPS while credits last, 1.0x
-/// after (no, single run)`.
-fn verdict_phrase(t: &ValueTable, r: &ValueRow) -> Option<String> {
+/// `4.20x the random seeks (nearly worth it)`; for a sustained level with
+/// a burst on either side, `10.0x the read IOPS while credits last, 1.0x
+/// after (no, single run)`; for a short test measured on a burst, `15.8x
+/// the random seeks while bursting (not judged)`. `decimals` is the
+/// sentence's, so that each ratio agrees with its verdict.
+fn verdict_phrase(t: &ValueTable, r: &ValueRow, decimals: usize) -> Option<String> {
     let perf = r.performance_ratio?;
-    let verdict = r.verdict_text()?;
     let higher = t.unit.higher_is_better();
+    let Some(verdict) = r.verdict_text() else {
+        let m = r.measured.filter(|m| !m.keeps_verdict())?;
+        let what = headline::performance_words(perf, &human_name(&t.metric), higher, decimals);
+        return Some(format!("{what} {} (not judged)", m.words()));
+    };
     if let Some((b, burst_perf)) = r
         .burst
         .as_ref()
@@ -165,15 +196,15 @@ fn verdict_phrase(t: &ValueTable, r: &ValueRow) -> Option<String> {
             .metric
             .strip_suffix(crate::metrics::SUSTAINED)
             .unwrap_or(&t.metric);
-        let what = format::performance_words(burst_perf, &human_name(base), higher);
+        let what = headline::performance_words(burst_perf, &human_name(base), higher, decimals);
         return Some(format!(
             "{what} {}, {} {} ({verdict})",
             b.while_words(),
-            format::ratio(perf),
+            headline::ratio(perf, decimals),
             b.after_words()
         ));
     }
-    let what = format::performance_words(perf, &human_name(&t.metric), higher);
+    let what = headline::performance_words(perf, &human_name(&t.metric), higher, decimals);
     Some(format!("{what} ({verdict})"))
 }
 
@@ -368,10 +399,92 @@ pub fn tell(a: &Analysis, sv: &StudyValue) -> Story {
                 .to_string(),
         },
         summary: summary(sv),
-        one_line: one_line(sv),
+        headline: match headline::headline(sv) {
+            h if h.is_empty() => vec![no_answer(sv)],
+            h => h,
+        },
         failures,
         matrix: matrix(sv),
+        post: post_table(sv),
     }
+}
+
+/// The post's table ([`PostTable`]).
+fn post_table(sv: &StudyValue) -> PostTable {
+    let dims = headline::dimensions(sv);
+    let mut configs: Vec<&str> = Vec::new();
+    // every configuration of a headline table, with a number or with why
+    // it has none
+    for (_, t) in &dims {
+        let named = t.rows.iter().map(|r| r.offering.as_str());
+        for name in named.chain(t.unmeasured.iter().map(|u| u.offering.as_str())) {
+            if !configs.contains(&name) {
+                configs.push(name);
+            }
+        }
+    }
+    let units: Vec<format::DisplayUnit> = dims
+        .iter()
+        .map(|(_, t)| {
+            format::column_unit(t.unit, t.rows.iter().map(|r| r.median)).unwrap_or_else(|| {
+                let largest = t.rows.iter().map(|r| r.median.abs()).fold(0.0, f64::max);
+                format::display_unit(t.unit, largest)
+            })
+        })
+        .collect();
+    let mut headers: Vec<String> = Vec::new();
+    for ((_, t), du) in dims.iter().zip(&units) {
+        let mut h = headline::metric_words(t);
+        if headers.iter().any(|x| x.starts_with(&h)) {
+            h = format!("{h}, {}", t.test);
+        }
+        if !du.label.is_empty() && !h.ends_with(du.label) {
+            h = format!("{h} ({})", du.label);
+        }
+        headers.push(h);
+    }
+    let rows = configs
+        .iter()
+        .map(|c| {
+            let mut row = vec![c.to_string(), monthly_text(sv, c)];
+            for ((_, t), du) in dims.iter().zip(&units) {
+                row.push(match t.rows.iter().find(|r| r.offering == *c) {
+                    None => t
+                        .unmeasured
+                        .iter()
+                        .find(|u| u.offering == *c)
+                        .map(|u| u.reason.clone())
+                        .unwrap_or_else(|| "no result".into()),
+                    Some(r) => post_cell(r, *du),
+                });
+            }
+            row
+        })
+        .collect();
+    PostTable { headers, rows }
+}
+
+/// `1,100 · 3.20x · worth it`, `15,800 · 5.3x · while bursting`, `3,000 ·
+/// baseline`, `1,100 · no price: not compared`.
+fn post_cell(r: &ValueRow, du: format::DisplayUnit) -> String {
+    let mut parts = vec![format::number(r.median / du.factor)];
+    match (r.performance_ratio, r.price_ratio) {
+        _ if r.is_baseline => {}
+        (Some(perf), Some(price)) => {
+            parts.push(headline::ratio(perf, headline::decimals_for(price, perf)))
+        }
+        (Some(perf), None) => parts.push(format::ratio(perf)),
+        _ => {}
+    }
+    parts.push(match (r.verdict_text(), r.measured) {
+        (Some(v), _) => v,
+        (None, Some(m)) if !m.keeps_verdict() => m.words().to_string(),
+        (None, _) => r
+            .no_verdict
+            .clone()
+            .unwrap_or_else(|| "not compared".into()),
+    });
+    parts.join(" · ")
 }
 
 /// The executive summary: for each judged metric, the configuration that
@@ -388,9 +501,11 @@ fn summary(sv: &StudyValue) -> Vec<String> {
         if !seen_metrics.insert(t.metric.as_str()) {
             continue;
         }
+        // a figure measured on a burst is no measure of value
         let best = t
             .rows
             .iter()
+            .filter(|r| r.verdict.is_some())
             .filter_map(|r| Some((r, r.value_ratio?)))
             .fold(None::<(&ValueRow, f64)>, |best, (r, v)| match best {
                 Some((_, bv)) if bv >= v => best,
@@ -445,86 +560,56 @@ fn summary(sv: &StudyValue) -> Vec<String> {
 /// `Name: 4.7x the monthly cost: 4.2x the random seeks (nearly worth it), ...`
 /// with up to `n` verdicts, in display order; `None` without one.
 fn dearer_sentence(tables: &[&ValueTable], r: &ValueRow, n: usize) -> Option<String> {
-    let phrases: Vec<String> = tables
+    let price = r.price_ratio?;
+    let rows: Vec<(&ValueTable, &ValueRow)> = tables
         .iter()
-        .filter_map(|t| {
-            let row = t.rows.iter().find(|x| x.offering == r.offering)?;
-            verdict_phrase(t, row)
-        })
+        .filter_map(|t| Some((*t, t.rows.iter().find(|x| x.offering == r.offering)?)))
+        .filter(|(t, row)| verdict_phrase(t, row, 1).is_some())
         .take(n)
         .collect();
-    if phrases.is_empty() {
+    if rows.is_empty() {
         return None;
     }
+    // one price ratio for every phrase: as many decimals as the most
+    // demanding phrase needs to agree with its verdict
+    let decimals = rows
+        .iter()
+        .flat_map(|(_, row)| {
+            let burst = row.burst.as_ref().and_then(|b| b.performance_ratio);
+            [row.performance_ratio, burst]
+        })
+        .flatten()
+        .map(|perf| headline::decimals_for(price, perf))
+        .max()
+        .unwrap_or(1);
+    let phrases: Vec<String> = rows
+        .iter()
+        .filter_map(|(t, row)| verdict_phrase(t, row, decimals))
+        .collect();
     let basis = r.price_basis.map(|b| b.words()).unwrap_or("price");
     Some(format!(
         "{}: {} the {basis}: {}",
         r.offering,
-        format::ratio(r.price_ratio?),
+        headline::ratio(price, decimals),
         phrases.join(", ")
     ))
 }
 
-/// `a`, `a and b`, `a, b and c`.
-fn and_list(items: &[String]) -> String {
-    match items {
-        [] => String::new(),
-        [one] => one.clone(),
-        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
-    }
-}
-
-/// The answer in one line: the dearest configuration against the baseline
-/// on the first two judged metrics, and with more than two compared
-/// configurations, which gives the most of the key metric for the money.
-fn one_line(sv: &StudyValue) -> String {
+/// Why a study has no headline: `no judged results`, `X: one
+/// configuration, nothing to compare with`, `no configuration can be
+/// compared on price`.
+fn no_answer(sv: &StudyValue) -> String {
     let Some(t) = key_table(sv) else {
         return "no judged results".to_string();
     };
-    let compared: Vec<&ValueRow> = t
-        .rows
-        .iter()
-        .filter(|r| !r.is_baseline && r.value_ratio.is_some())
-        .collect();
-    let Some(dearest) = compared.iter().copied().max_by(|a, b| {
-        a.price_ratio
-            .unwrap_or(0.0)
-            .total_cmp(&b.price_ratio.unwrap_or(0.0))
-            .then_with(|| b.offering.cmp(&a.offering))
-    }) else {
-        return match t.rows.len() {
-            0 => "no judged results".to_string(),
-            1 => format!(
-                "{}: one configuration, nothing to compare with",
-                t.rows[0].offering
-            ),
-            _ => "no configuration can be compared on price".to_string(),
-        };
-    };
-    // the key metric first, then the next metric in display order
-    let tables = ordered(sv);
-    let mut firsts: Vec<&ValueTable> = vec![t];
-    for x in &tables {
-        if firsts.len() < 2 && !firsts.iter().any(|f| f.metric == x.metric) {
-            firsts.push(x);
-        }
+    match t.rows.len() {
+        0 => "no judged results".to_string(),
+        1 => format!(
+            "{}: one configuration, nothing to compare with",
+            t.rows[0].offering
+        ),
+        _ => "no configuration can be compared on price".to_string(),
     }
-    let mut line = dearer_sentence(&firsts, dearest, 2).unwrap_or_default();
-    if compared.len() >= 2 {
-        if let Some(best) = compared.iter().copied().max_by(|a, b| {
-            a.value_ratio
-                .unwrap_or(0.0)
-                .total_cmp(&b.value_ratio.unwrap_or(0.0))
-                .then_with(|| b.offering.cmp(&a.offering))
-        }) {
-            line.push_str(&format!(
-                "; the most {} for the money: {}",
-                human_name(&t.metric),
-                best.offering
-            ));
-        }
-    }
-    line
 }
 
 /// The value matrix: configurations in the key table's order (cheapest
@@ -579,17 +664,33 @@ fn matrix(sv: &StudyValue) -> Matrix {
                                 .unwrap_or_else(|| "no result".into()),
                             ..Cell::default()
                         },
-                        Some(r) => Cell {
-                            value: format::in_column(r.median, t.unit, *du),
-                            performance: r.performance_ratio.map(format::ratio).unwrap_or_default(),
-                            value_ratio: match r.verdict {
-                                Some(BASELINE_VERDICT) => String::new(),
-                                _ => r.value_ratio.map(|v| format!("{v:.2}")).unwrap_or_default(),
-                            },
-                            verdict: r.verdict_text().unwrap_or_else(|| "not compared".into()),
-                            class: r.verdict.map(crate::record::slug).unwrap_or_default(),
-                            burst: burst_line(t, r, *du),
-                        },
+                        Some(r) => {
+                            let withheld =
+                                r.measured.filter(|m| !m.keeps_verdict() && !r.is_baseline);
+                            Cell {
+                                value: format::in_column(r.median, t.unit, *du),
+                                performance: r
+                                    .performance_ratio
+                                    .map(format::ratio)
+                                    .unwrap_or_default(),
+                                value_ratio: match r.verdict {
+                                    Some(BASELINE_VERDICT) | None => String::new(),
+                                    _ => {
+                                        r.value_ratio.map(|v| format!("{v:.2}")).unwrap_or_default()
+                                    }
+                                },
+                                verdict: match (r.verdict_text(), withheld) {
+                                    (Some(v), _) => v,
+                                    (None, Some(m)) => m.words().to_string(),
+                                    (None, None) => "not compared".into(),
+                                },
+                                class: match withheld {
+                                    Some(_) => "while-bursting".to_string(),
+                                    None => r.verdict.map(crate::record::slug).unwrap_or_default(),
+                                },
+                                burst: burst_line(t, r, *du),
+                            }
+                        }
                     })
                     .collect(),
             }

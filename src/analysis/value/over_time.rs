@@ -123,6 +123,47 @@ pub struct Unmeasured {
     pub reason: String,
 }
 
+/// What a configuration's sustained tests in a study show of its burst.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lasting {
+    /// A timeline shows it bursts (`CreditBurst` or `PeriodicBurst`).
+    Bursts(Pattern),
+    /// Its timelines are flat: a short test measured what lasts.
+    Flat,
+    /// No timeline classifies it as bursting or flat.
+    NotMeasured,
+}
+
+impl Lasting {
+    /// How the `ok` records of a configuration (indices into `records`)
+    /// classify it: a burst in any of its timelines makes it bursting.
+    pub fn of(records: &[&Record], indices: &[usize]) -> Lasting {
+        let mut flat = false;
+        for r in indices.iter().filter_map(|&i| records.get(i).copied()) {
+            if r.status != Status::Ok {
+                continue;
+            }
+            match r.timeline.as_ref().and_then(|t| t.pattern) {
+                Some(p @ (Pattern::CreditBurst | Pattern::PeriodicBurst)) => {
+                    return Lasting::Bursts(p)
+                }
+                Some(Pattern::Flat) => flat = true,
+                _ => {}
+            }
+        }
+        if flat {
+            Lasting::Flat
+        } else {
+            Lasting::NotMeasured
+        }
+    }
+
+    /// Whether the configuration bursts.
+    pub fn bursts(self) -> bool {
+        matches!(self, Lasting::Bursts(_))
+    }
+}
+
 /// The `ok` records of a configuration's test.
 fn ok_records<'a>(
     records: &'a [&'a Record],

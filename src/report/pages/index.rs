@@ -1,5 +1,5 @@
 //! `index.html`: the list of studies, newest measurement first, each with
-//! its one-line answer and a link to its page.
+//! its headline answer and a link to its page.
 
 use anyhow::Result;
 use askama::Template;
@@ -21,8 +21,8 @@ pub struct StudySummary {
     pub source: String,
     /// `3 configurations, 5 tests`.
     pub size: String,
-    /// The answer in one line.
-    pub answer: String,
+    /// The study's headline, a sentence each.
+    pub answer: Vec<String>,
     /// How many runs failed or were skipped, in words; empty for none.
     pub failures: String,
 }
@@ -69,7 +69,7 @@ pub(super) fn build(ctx: PageCtx, problems: &[Problem], site: &mut Site) -> Resu
                     if configs == 1 { "" } else { "s" },
                     if tests == 1 { "" } else { "s" }
                 ),
-                answer: st.one_line.clone(),
+                answer: st.headline.clone(),
                 failures: match st.failures.len() {
                     0 => String::new(),
                     1 => "1 run failed or was skipped".to_string(),

@@ -96,17 +96,26 @@ pub(super) fn build(
         .collect();
     let mut charts = Vec::new();
     let mut images = Vec::new();
-    if let Some(t) = story::key_table(sv) {
-        let path = format!("charts/{sslug}/overview.svg");
+    // a cost vs performance chart per headline dimension, the first as
+    // the study's overview
+    let mut dims = story::headline::dimensions(sv);
+    if dims.is_empty() {
+        dims.extend(story::key_table(sv).map(|t| (story::headline::Dimension::RandomIo, t)));
+    }
+    for (i, (dim, t)) in dims.iter().enumerate() {
+        let path = match i {
+            0 => format!("charts/{sslug}/overview.svg"),
+            _ => format!("charts/{sslug}/{}.svg", crate::record::slug(dim.heading())),
+        };
         if let Some(c) = super::value::value_chart_for(ctx, true, study, sv, t, site, path.clone())
         {
             images.push((
                 format!(
                     "{}: {} against cost",
                     sv.study,
-                    crate::metrics::human_name(&t.metric)
+                    story::headline::metric_words(t)
                 ),
-                format!("../{path}"),
+                path,
             ));
             charts.push(c);
         }
@@ -125,7 +134,8 @@ pub(super) fn build(
     }
     let queue_depths = super::qdepth::groups(ctx, &sv.study, &order, site);
     let bursts = super::burst::groups(ctx, &sv.study, study, &order);
-    let mut markdown = crate::report::export::study_md(&story, &images);
+    let mut markdown =
+        crate::report::export::study_md(&story, &images, ctx.opts.base_url.as_deref());
     markdown.extend(super::burst::markdown(&bursts).into_bytes());
     site.add(format!("data/{sslug}.md"), markdown);
     // hundreds of configurations: the matrix shows the first (the Markdown
