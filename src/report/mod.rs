@@ -174,6 +174,8 @@ pub struct ReportOptions {
     pub out: PathBuf,
     /// Price list (CSV) overriding the records' prices.
     pub prices: Option<PathBuf>,
+    /// Exchange rates (CSV) converting prices into the baseline's currency.
+    pub rates: Option<PathBuf>,
     /// Published performance limits (CSV).
     pub limits: Option<PathBuf>,
     /// Offering to compare against instead of the cheapest.
@@ -273,6 +275,10 @@ pub fn command(args: &ReportOptions) -> Result<u8> {
     let prices = match &args.prices {
         Some(p) => PriceBook::load(p)?,
         None => PriceBook::default(),
+    };
+    let prices = match &args.rates {
+        Some(r) => prices.with_rates(analysis::prices::Rates::load(r)?),
+        None => prices,
     };
     for e in prices.unmatched(loaded.records.iter().map(|f| {
         (
