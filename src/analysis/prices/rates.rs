@@ -137,20 +137,30 @@ impl Rates {
     /// Parses rates CSV; `file` names it in errors, which read
     /// `FILE:LINE: column N (NAME): what was found, what was expected`.
     pub fn parse(text: &str, file: &str) -> Result<Rates> {
+        // a line starting with `#` is a comment, as in the limits list;
+        // line numbers count it
         let mut reader = csv::ReaderBuilder::new()
             .trim(csv::Trim::All)
             .flexible(true)
+            .comment(Some(b'#'))
             .from_reader(text.as_bytes());
         let headers = reader
             .headers()
             .with_context(|| format!("{file}:1: unreadable header"))?
             .clone();
+        // the reader skips comments and blank lines before the header
+        let header_line = 1 + text
+            .lines()
+            .take_while(|l| l.starts_with('#') || l.trim().is_empty())
+            .count();
         let expected = COLUMNS.join(",");
         let mut cols = [0usize; 5];
         for (slot, name) in cols.iter_mut().zip(COLUMNS) {
             match headers.iter().position(|h| h == name) {
                 Some(i) => *slot = i,
-                None => bail!("{file}:1: missing column `{name}` (expected the header {expected})"),
+                None => bail!(
+                    "{file}:{header_line}: missing column `{name}` (expected the header {expected})"
+                ),
             }
         }
         let mut rates = Rates::default();
@@ -384,6 +394,20 @@ mod tests {
             .unwrap_err()
         );
         assert!(e.starts_with("r.csv:2: column 1 (rate)"), "{e}");
+    }
+
+    #[test]
+    fn comment_lines_are_skipped_and_counted() {
+        let text = "# rates for the 2026 study\nfrom,to,rate,as_of,source\n# ECB reference rates\nEUR,USD,1.16,2026-11-30,ECB\nGBP,USD,x,2026-11-30,ECB\n";
+        let e = format!("{:#}", Rates::parse(text, "r.csv").unwrap_err());
+        assert!(e.starts_with("r.csv:5: column 3 (rate)"), "{e}");
+        let ok = Rates::parse(&text.replace(",x,", ",1.27,"), "r.csv").unwrap();
+        assert_eq!(ok.iter().count(), 2);
+        let e = format!(
+            "{:#}",
+            Rates::parse("# c\nfrom,to,rate\n", "r.csv").unwrap_err()
+        );
+        assert!(e.starts_with("r.csv:2: missing column `as_of`"), "{e}");
     }
 
     #[test]
