@@ -176,6 +176,13 @@ impl Rates {
             if row.iter().all(str::is_empty) {
                 continue;
             }
+            if row.len() > headers.len() {
+                bail!(
+                    "{file}:{line}: column {} is past the header's {} columns (quote a source that holds a comma)",
+                    headers.len() + 1,
+                    headers.len()
+                );
+            }
             let cell = |k: usize| -> Result<&str> {
                 let (idx, name) = (cols[k], COLUMNS[k]);
                 row.get(idx).with_context(|| {
@@ -363,6 +370,17 @@ mod tests {
             e.starts_with("r.csv:3: column 3 (rate): EUR→USD is 1.2 here and 1.1 on line 2"),
             "{e}"
         );
+        let e = err("EUR,USD,1.1,2026-11-30,ECB, daily\n");
+        assert!(
+            e.starts_with("r.csv:2: column 6 is past the header's 5 columns"),
+            "{e}"
+        );
+        let quoted = format!("{HEADER}EUR,USD,1.1,2026-11-30,\"ECB, daily\"\n");
+        let r = Rates::parse(&quoted, "r").unwrap();
+        assert_eq!(
+            r.iter().next().unwrap().source.as_deref(),
+            Some("ECB, daily")
+        );
         // the same rate again is no contradiction
         assert!(Rates::parse(
             &format!("{HEADER}EUR,USD,1.1,2026-11-30,x\neur,usd,1.10,2026-11-30,x\n"),
@@ -408,6 +426,16 @@ mod tests {
             Rates::parse("# c\nfrom,to,rate\n", "r.csv").unwrap_err()
         );
         assert!(e.starts_with("r.csv:2: missing column `as_of`"), "{e}");
+    }
+
+    #[test]
+    fn the_example_file_parses() {
+        let text = include_str!("../../../docs/rates.example.csv");
+        let rates = Rates::parse(text, "docs/rates.example.csv").unwrap();
+        let c = rates.conversion("EUR", "USD").unwrap();
+        assert_eq!((c.factor, c.rate.as_of.as_str()), (1.16, "2026-11-30"));
+        // JPY→USD only as USD→JPY: inverted
+        assert!(rates.conversion("JPY", "USD").unwrap().inverse);
     }
 
     #[test]
