@@ -171,8 +171,27 @@ fn a_rate_converts_the_eur_price_for_every_ratio_and_the_pages_say_which() {
     assert!(page.contains("20.00 EUR (23.20 USD)"), "monthly cost");
     assert!(page.contains("0.200 EUR (0.232 USD)"), "price per GB");
     assert!(!page.contains("Not compared for lack of an exchange rate"));
-    assert!(read(&site, "value.html").contains(sentence));
+    let value = read(&site, "value.html");
+    assert!(value.contains(sentence));
+    // IOPS per USD of monthly cost: 2,200 / 23.20 = 94.8, in the USD column
+    assert!(
+        value.contains("<td class=\"num\">94.8 IOPS</td>"),
+        "{value}"
+    );
+    assert!(!value.contains("per EUR"));
     assert!(read(&site, "data/fx.md").contains(sentence));
+    assert!(read(&site, "data/summary.md").contains(sentence));
+    // the chart places it at its converted cost, in USD
+    let chart = read(&site, "charts/fx/overview.svg");
+    assert!(
+        chart.contains("Hetzner Volume: 23.2 monthly cost (USD)"),
+        "{chart}"
+    );
+    assert!(chart.contains("Prices in EUR converted to USD"));
+    // its own page: both prices and the rate
+    let offering = read(&site, "offerings/fx/hetzner-volume.html");
+    assert!(offering.contains("20.00 EUR (23.20 USD)"));
+    assert!(offering.contains(sentence));
 
     let doc = json(&site);
     let study = &doc["studies"][0];
@@ -310,5 +329,35 @@ fn bad_rows_are_errors_naming_file_line_and_column() {
     assert!(
         stderr.contains(&format!("{}:1: missing column `as_of`", path.display())),
         "{stderr}"
+    );
+}
+
+#[test]
+fn a_hostile_source_is_text_on_every_page() {
+    let (_dir, site) = site(Some(&format!(
+        "{HEADER}EUR,USD,1.16,2026-11-30,\"<script>alert(1)</script> *bold* [x](y)\"\n"
+    )));
+    for page in [
+        "studies/fx.html",
+        "value.html",
+        "offerings/fx/hetzner-volume.html",
+    ] {
+        let html = read(&site, page);
+        assert!(!html.contains("<script>alert"), "{page}");
+        assert!(
+            html.contains("&lt;script&gt;alert(1)&lt;/script&gt;")
+                || html.contains("&#60;script&#62;alert(1)&#60;/script&#62;"),
+            "{page}"
+        );
+    }
+    let md = read(&site, "data/fx.md");
+    assert!(
+        md.contains("source &lt;script&gt;alert(1)&lt;/script&gt; \\*bold\\* \\[x\\](y))."),
+        "{md}"
+    );
+    let doc = json(&site);
+    assert_eq!(
+        doc["studies"][0]["exchange_rates"][0]["source"],
+        "<script>alert(1)</script> *bold* [x](y)"
     );
 }
