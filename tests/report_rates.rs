@@ -43,6 +43,12 @@ fn write_study(dir: &Path) {
 
 /// A site of the study built with `rates` (a rates file's text) or without.
 fn site(rates: Option<&str>) -> (tempfile::TempDir, PathBuf) {
+    let (dir, out, _) = site_and_stderr(rates);
+    (dir, out)
+}
+
+/// [`site`], with what the build printed on stderr.
+fn site_and_stderr(rates: Option<&str>) -> (tempfile::TempDir, PathBuf, String) {
     let dir = tempfile::tempdir().unwrap();
     let input = dir.path().join("in");
     write_study(&input);
@@ -61,7 +67,7 @@ fn site(rates: Option<&str>) -> (tempfile::TempDir, PathBuf) {
     let args: Vec<&std::ffi::OsStr> = args.iter().map(|a| a.as_os_str()).collect();
     let (ok, _, stderr) = report(&args);
     assert!(ok, "report failed: {stderr}");
-    (dir, out)
+    (dir, out, stderr)
 }
 
 /// `data/value.csv`'s row of a configuration, by column name.
@@ -259,7 +265,12 @@ fn the_inverse_rate_is_used_when_only_it_is_given_and_changes_the_verdict() {
 
 #[test]
 fn a_rate_for_another_pair_leaves_the_configuration_out() {
-    let (_dir, site) = site(Some(&format!("{HEADER}GBP,USD,1.27,2026-11-30,\n")));
+    let (_dir, site, stderr) =
+        site_and_stderr(Some(&format!("{HEADER}GBP,USD,1.27,2026-11-30,\n")));
+    assert!(
+        stderr.contains("warning: rates row GBP,USD converts nothing: the prices are in EUR, USD"),
+        "{stderr}"
+    );
     let study = &json(&site)["studies"][0];
     assert_eq!(study["exchange_rates"], serde_json::json!([]));
     assert_eq!(study["excluded"][0]["offering"], "Hetzner Volume");
