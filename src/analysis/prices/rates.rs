@@ -125,6 +125,18 @@ fn is_date(s: &str) -> bool {
     (1..=days).contains(&d)
 }
 
+/// The 1-based line of the record starting at `byte`: the reader's own
+/// count is off by one after a CRLF line end, where a record may start at
+/// the `\n` of the line before.
+fn line_at(text: &str, byte: u64) -> usize {
+    let bytes = text.as_bytes();
+    let mut at = usize::try_from(byte).unwrap_or(usize::MAX).min(bytes.len());
+    while at < bytes.len() && matches!(bytes[at], b'\r' | b'\n') {
+        at += 1;
+    }
+    1 + bytes[..at].iter().filter(|b| **b == b'\n').count()
+}
+
 impl Rates {
     /// Reads a rates file; errors name the file, line and column
     /// (`rates.csv:3: column 3 (rate): ...`).
@@ -171,7 +183,7 @@ impl Rates {
             let row = row.with_context(|| format!("{file}:{fallback}: unreadable row"))?;
             let line = row
                 .position()
-                .and_then(|p| usize::try_from(p.line()).ok())
+                .map(|p| line_at(text, p.byte()))
                 .unwrap_or(fallback);
             if row.iter().all(str::is_empty) {
                 continue;
@@ -426,6 +438,21 @@ mod tests {
             Rates::parse("# c\nfrom,to,rate\n", "r.csv").unwrap_err()
         );
         assert!(e.starts_with("r.csv:2: missing column `as_of`"), "{e}");
+    }
+
+    #[test]
+    fn a_spreadsheet_export_parses() {
+        // a byte-order mark, CRLF line ends and padded cells
+        let text = "\u{feff}from,to,rate,as_of,source\r\n EUR , USD , 1.16 , 2026-11-30 , ECB \r\n";
+        let rates = Rates::parse(text, "r.csv").unwrap();
+        let c = rates.conversion("EUR", "USD").unwrap();
+        assert_eq!(c.factor, 1.16);
+        assert_eq!(c.rate.source.as_deref(), Some("ECB"));
+        let e = format!(
+            "{:#}",
+            Rates::parse(&text.replace("1.16", "x"), "r.csv").unwrap_err()
+        );
+        assert!(e.starts_with("r.csv:2: column 3 (rate)"), "{e}");
     }
 
     #[test]
