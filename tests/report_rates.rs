@@ -123,6 +123,8 @@ fn without_a_rate_the_eur_configuration_is_named_as_left_out() {
         )),
         "the study summary names it"
     );
+    // the matrix cell says why where the verdict would be
+    assert!(page.contains(&format!("<strong>{why}: not compared</strong>")));
     let row = value_row(&site, "Volume");
     assert_eq!(row["price_ratio"], "");
     assert_eq!(row["verdict"], "");

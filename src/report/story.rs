@@ -750,6 +750,12 @@ fn matrix(sv: &StudyValue) -> Matrix {
                             verdict: match (r.verdict_text(), withheld) {
                                 (Some(v), _) => v,
                                 (None, Some(m)) => m.words().to_string(),
+                                // the one reason a rates file can fix, said
+                                // where the verdict would be
+                                (None, None) if sv.no_rate.contains_key(c) => r
+                                    .no_verdict
+                                    .clone()
+                                    .unwrap_or_else(|| "not compared".into()),
                                 (None, None) => "not compared".into(),
                             },
                             class: match withheld {
