@@ -37,7 +37,11 @@ fn value_rows(site: &Path) -> Vec<csv::StringRecord> {
             "value_ratio",
             "value_ratio_low",
             "value_ratio_high",
-            "verdict"
+            "verdict",
+            "compared_currency",
+            "rate",
+            "rate_as_of",
+            "converted_monthly_cost"
         ]
     );
     r.records()
@@ -639,7 +643,7 @@ fn another_currency_is_not_compared_and_says_why() {
     );
     let value = std::fs::read_to_string(site.join("value.html")).unwrap();
     assert!(
-        value.contains("<td>priced in EUR, the baseline in USD: not compared</td>"),
+        value.contains("<td>priced in EUR, no EUR→USD rate in --rates: not compared</td>"),
         "the reader is told why the EUR offering has no verdict"
     );
     // per-cost figures: the column is in USD, the EUR row says its currency
@@ -651,7 +655,7 @@ fn another_currency_is_not_compared_and_says_why() {
     assert!(value.contains("<td class=\"num\">10.0 IOPS</td>"));
     let md = std::fs::read_to_string(site.join("data/summary.md")).unwrap();
     assert!(
-        md.contains("| priced in EUR, the baseline in USD: not compared |"),
+        md.contains("| priced in EUR, no EUR→USD rate in --rates: not compared |"),
         "{md}"
     );
     // the study page lists the EUR offering after the USD ones, not as the cheapest

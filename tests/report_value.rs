@@ -436,9 +436,10 @@ fn a_bursting_volume_is_judged_on_what_lasts_and_its_burst_is_said_beside_it() {
     let site = dir.path().join("site");
     build(&input, &site);
 
-    // value.csv keeps its 19 columns; the test's only table is what lasts
+    // value.csv keeps its 23 columns (19, then the exchange rate's four);
+    // the test's only table is what lasts
     let text = std::fs::read_to_string(site.join("data/value.csv")).unwrap();
-    assert_eq!(text.lines().next().unwrap().split(',').count(), 19);
+    assert_eq!(text.lines().next().unwrap().split(',').count(), 23);
     let rows = value_csv(&site);
     let metrics: std::collections::BTreeSet<&str> =
         rows.iter().map(|r| r["metric"].as_str()).collect();

@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use anyhow::{bail, Result};
 use rayon::prelude::*;
 
-use crate::analysis::prices::{EffectivePrice, PriceBook};
+use crate::analysis::prices::{Conversion, EffectivePrice, PriceBook};
 use crate::analysis::stats::{Dataset, OfferingData, Study};
 use crate::metrics::metric_order;
 use crate::record::{slug, Record, Status};
@@ -147,8 +147,13 @@ pub struct ValueRow {
     pub no_verdict: Option<String>,
     /// Monthly cost of the tested configuration, when it is known.
     pub monthly_cost: Option<f64>,
-    /// Median per unit of monthly cost (higher-is-better metrics only).
+    /// Median per unit of monthly cost (higher-is-better metrics only), in
+    /// the baseline's currency when `rate` converted the cost.
     pub per_cost: Option<f64>,
+    /// Units of the baseline's currency per unit of this configuration's,
+    /// when its price is in another currency and `--rates` converted it;
+    /// `None` in the baseline's currency (and without a rate).
+    pub rate: Option<f64>,
     /// The burst beside a sustained level's verdict, where this
     /// configuration or the baseline bursts; `None` for other metrics.
     pub burst: Option<Burst>,
@@ -200,6 +205,18 @@ impl Measured {
 }
 
 impl ValueRow {
+    /// The monthly cost in the baseline's currency: converted at `rate`
+    /// where the price is in another currency.
+    pub fn converted_monthly_cost(&self) -> Option<f64> {
+        Some(self.monthly_cost? * self.rate.unwrap_or(1.0))
+    }
+
+    /// The price per GB-month in the baseline's currency (see
+    /// [`ValueRow::converted_monthly_cost`]).
+    pub fn converted_per_gb(&self) -> Option<f64> {
+        Some(self.price.as_ref()?.per_gb_month()? * self.rate.unwrap_or(1.0))
+    }
+
     /// The verdict as pages and `value.csv` say it: `nearly worth it`,
     /// `nearly worth it, uncertain: 0.71 to 1.12`, `worth it, single run`,
     /// `worth it, single run, steady state not reached`, `baseline`;
@@ -304,6 +321,16 @@ pub struct StudyValue {
     pub failures: BTreeMap<String, Vec<Failure>>,
     /// Configuration name to what its sustained tests show of its burst.
     pub lasting: BTreeMap<String, Lasting>,
+    /// The baseline's currency, which every ratio is in; `None` without a
+    /// baseline.
+    pub currency: Option<String>,
+    /// The exchange rates that converted configurations priced in other
+    /// currencies into `currency`, one per currency, by currency.
+    pub conversions: Vec<Conversion>,
+    /// Configuration name to why its price cannot be compared with the
+    /// baseline's for lack of an exchange rate (`priced in EUR, no EUR→USD
+    /// rate in --rates`).
+    pub no_rate: BTreeMap<String, String>,
     /// Tables in test order, judged metrics in display order within a test.
     pub tables: Vec<ValueTable>,
 }
@@ -324,6 +351,9 @@ fn names(wanted: &str, off: &OfferingData) -> bool {
 struct Priced {
     price: Option<EffectivePrice>,
     monthly: Result<f64, String>,
+    /// Into the baseline's currency, for a price in another currency with
+    /// a rate in `--rates`.
+    to_base: Option<Conversion>,
 }
 
 impl Priced {
@@ -337,6 +367,20 @@ impl Priced {
 
     fn currency(&self) -> Option<&str> {
         self.price.as_ref().map(|p| p.currency.as_str())
+    }
+
+    /// Units of the baseline's currency per unit of this price's, when
+    /// the price is converted.
+    fn factor(&self) -> Option<f64> {
+        self.to_base.as_ref().map(|c| c.factor)
+    }
+
+    /// The currency the price compares in: the baseline's when converted.
+    fn compared_currency(&self) -> Option<&str> {
+        match &self.to_base {
+            Some(c) => Some(c.to.as_str()),
+            None => self.currency(),
+        }
     }
 
     /// The cost the study's basis ranks by.
@@ -358,26 +402,36 @@ fn price_ratio(row: &Priced, base: &Priced) -> Result<(PriceBasis, f64), String>
             "no priced baseline".into()
         });
     };
-    if p.currency != b.currency {
-        return Err(format!(
-            "priced in {}, the baseline in {}",
-            p.currency, b.currency
-        ));
-    }
+    // a price in another currency compares once converted into the
+    // baseline's; the baseline itself is never converted
+    let factor = if p.currency == b.currency {
+        1.0
+    } else {
+        match row.to_base.as_ref().filter(|c| c.to == b.currency) {
+            Some(c) => c.factor,
+            None => return Err(no_rate_reason(&p.currency, &b.currency)),
+        }
+    };
     if let (Ok(m), Ok(mb)) = (&row.monthly, &base.monthly) {
         if *mb > 0.0 {
-            return Ok((PriceBasis::Monthly, m / mb));
+            return Ok((PriceBasis::Monthly, m * factor / mb));
         }
     }
     if let (true, true, Some(g), Some(gb)) = (row.flat(), base.flat(), row.per_gb(), base.per_gb())
     {
-        return Ok((PriceBasis::PerGb, g / gb));
+        return Ok((PriceBasis::PerGb, g * factor / gb));
     }
     Err(match (&row.monthly, &base.monthly) {
         (Err(m), _) => m.clone(),
         (_, Err(m)) => format!("the baseline's {m}"),
         _ => "the baseline's monthly cost is zero".into(),
     })
+}
+
+/// Why a price in `currency` cannot be compared with a baseline priced in
+/// `base`: `priced in EUR, no EUR→USD rate in --rates`.
+pub fn no_rate_reason(currency: &str, base: &str) -> String {
+    format!("priced in {currency}, no {currency}→{base} rate in --rates")
 }
 
 /// Runs the value analysis over every study of `data` (grouped from
@@ -435,7 +489,14 @@ pub fn analyse(
                             .map_err(|m| m.to_string()),
                         None => Err("no price".to_string()),
                     };
-                    (o.name.clone(), Priced { price, monthly })
+                    (
+                        o.name.clone(),
+                        Priced {
+                            price,
+                            monthly,
+                            to_base: None,
+                        },
+                    )
                 })
                 .collect();
             let chosen = baseline.and_then(|w| {
@@ -482,6 +543,32 @@ pub fn analyse(
                     None => (None, None, "cheapest per GB"),
                 },
             };
+            // prices in other currencies than the baseline's, converted
+            // where --rates has a rate, named where it has none
+            let currency = base
+                .as_ref()
+                .and_then(|b| priced[b].currency())
+                .map(str::to_string);
+            let mut priced = priced;
+            let mut conversions: BTreeMap<String, Conversion> = BTreeMap::new();
+            let mut no_rate = BTreeMap::new();
+            if let Some(to) = &currency {
+                for (n, p) in priced.iter_mut() {
+                    let Some(from) = p.currency().filter(|c| c != to).map(str::to_string) else {
+                        continue;
+                    };
+                    match book.rates().conversion(&from, to) {
+                        Some(c) => {
+                            conversions.entry(from).or_insert_with(|| c.clone());
+                            p.to_base = Some(c);
+                        }
+                        None => {
+                            no_rate.insert(n.clone(), no_rate_reason(&from, to));
+                        }
+                    }
+                }
+            }
+            let priced = priced;
             let lasting: BTreeMap<String, Lasting> = study
                 .offerings
                 .values()
@@ -525,6 +612,9 @@ pub fn analyse(
                     .collect(),
                 failures: failures(records, study),
                 lasting,
+                currency,
+                conversions: conversions.into_values().collect(),
+                no_rate,
                 tables,
             }
         })
@@ -673,6 +763,7 @@ fn tables(
         let no_price = Priced {
             price: None,
             monthly: Err("no price".into()),
+            to_base: None,
         };
         let base_priced = baseline.and_then(|b| priced.get(b)).unwrap_or(&no_price);
         let base_stats = baseline.and_then(stats_of);
@@ -695,6 +786,9 @@ fn tables(
                 let ratio = price_ratio(p, base_priced);
                 let per_gb_ratio = match (p.per_gb(), base_priced.per_gb()) {
                     (Some(g), Some(gb)) if p.currency() == base_priced.currency() => Some(g / gb),
+                    (Some(g), Some(gb)) if p.compared_currency() == base_priced.currency() => {
+                        p.factor().map(|f| g * f / gb)
+                    }
                     _ => None,
                 };
                 let s = &st.summary;
@@ -764,7 +858,9 @@ fn tables(
                     format!("{why}: not compared")
                 });
                 let monthly_cost = p.monthly.as_ref().ok().copied();
+                let rate = p.factor();
                 let per_cost = monthly_cost
+                    .map(|c| c * rate.unwrap_or(1.0))
                     .filter(|c| *c > 0.0 && unit.higher_is_better())
                     .map(|c| s.median / c);
                 let price_only = ratio.as_ref().ok().map(|(_, r)| *r);
@@ -801,6 +897,7 @@ fn tables(
                     no_verdict,
                     monthly_cost,
                     per_cost,
+                    rate,
                     burst,
                     steady,
                     qualifier,
@@ -811,10 +908,15 @@ fn tables(
         // the baseline's currency first, cheapest on the study's basis
         let base_currency = base_priced.currency();
         // borrowed, so that no comparison of the sorts below allocates
+        // a converted price ranks among the baseline's currency by its
+        // converted cost
         let rank = |name: &str| -> (u8, bool, &str, f64) {
             let p = &priced[name];
-            let cost = basis.and_then(|b| p.cost(b)).or(p.per_gb());
-            match p.currency() {
+            let cost = basis
+                .and_then(|b| p.cost(b))
+                .or(p.per_gb())
+                .map(|c| c * p.factor().unwrap_or(1.0));
+            match p.compared_currency() {
                 Some(c) => (
                     0,
                     c != base_currency.unwrap_or(c),

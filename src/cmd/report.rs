@@ -18,6 +18,10 @@ pub struct ReportArgs {
     /// Price list (CSV) overriding the records' prices.
     #[arg(long, value_name = "FILE")]
     pub prices: Option<PathBuf>,
+    /// Exchange rates (CSV: from,to,rate,as_of,source) that convert prices in
+    /// other currencies into each study baseline's; columns in docs/publishing.md.
+    #[arg(long, value_name = "FILE")]
+    pub rates: Option<PathBuf>,
     /// Published performance limits (CSV) to put beside burst and sustained levels
     /// ("measured / promised"); columns in docs/publishing.md.
     #[arg(long, value_name = "FILE")]
@@ -47,6 +51,7 @@ pub fn options(args: &ReportArgs) -> ReportOptions {
         dirs: args.dirs.clone(),
         out: args.out.clone(),
         prices: args.prices.clone(),
+        rates: args.rates.clone(),
         limits: args.limits.clone(),
         baseline: args.baseline.clone(),
         title: args.title.clone(),

@@ -13,8 +13,11 @@ use crate::format;
 use crate::metrics::{human_name, metric_order};
 use crate::report::story::Story;
 
-/// The columns of `data/value.csv`.
-pub const VALUE_COLUMNS: [&str; 19] = [
+/// The columns of `data/value.csv`. `currency` and `monthly_cost` are the
+/// configuration's own; the ratios are in `compared_currency`, the
+/// baseline's, into which `rate` (from `--rates`, read on `rate_as_of`)
+/// converted a price in another currency (`converted_monthly_cost`).
+pub const VALUE_COLUMNS: [&str; 23] = [
     "study",
     "test",
     "metric",
@@ -34,6 +37,10 @@ pub const VALUE_COLUMNS: [&str; 19] = [
     "value_ratio_low",
     "value_ratio_high",
     "verdict",
+    "compared_currency",
+    "rate",
+    "rate_as_of",
+    "converted_monthly_cost",
 ];
 
 /// The columns of `data/summary.csv`.
@@ -109,6 +116,9 @@ pub fn value_csv(a: &Analysis) -> Result<Vec<u8>> {
                     continue;
                 };
                 let (lo, hi) = r.value_range.unzip();
+                let conversion = r
+                    .rate
+                    .and_then(|_| crate::report::story::conversion_of(sv, &r.offering));
                 w.write_record(format::csv_row([
                     sv.study.as_str(),
                     t.test.as_str(),
@@ -131,6 +141,19 @@ pub fn value_csv(a: &Analysis) -> Result<Vec<u8>> {
                     &opt_ratio(lo),
                     &opt_ratio(hi),
                     &csv_verdict(r),
+                    // a price compared in the baseline's currency: its own
+                    // or converted into it
+                    if r.price_ratio.is_some() {
+                        sv.currency.as_deref().unwrap_or("")
+                    } else {
+                        ""
+                    },
+                    &r.rate.map(format::data).unwrap_or_default(),
+                    conversion.map(|c| c.rate.as_of.as_str()).unwrap_or(""),
+                    &r.rate
+                        .and(r.converted_monthly_cost())
+                        .map(|c| format::fixed(c, 2))
+                        .unwrap_or_default(),
                 ]))?;
             }
         }
@@ -194,6 +217,13 @@ struct JsonStudy<'a> {
     /// The study's answer, a sentence each, as the study page leads with it.
     headline: Vec<String>,
     baseline: Option<&'a str>,
+    /// The baseline's currency: every ratio compares prices in it.
+    currency: Option<&'a str>,
+    /// The rates (`--rates`) that converted prices in other currencies.
+    exchange_rates: Vec<JsonRate<'a>>,
+    /// Priced configurations no ratio could compare, and why (no exchange
+    /// rate for their currency).
+    excluded: Vec<JsonExcluded<'a>>,
     offerings: Vec<JsonOffering<'a>>,
     value: Vec<JsonValue<'a>>,
 }
@@ -210,12 +240,34 @@ struct JsonOffering<'a> {
     provisioned_iops: Option<f64>,
     provisioned_mbps: Option<f64>,
     monthly_cost: Option<f64>,
+    /// The monthly cost in the baseline's currency, for a price converted
+    /// at an exchange rate.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    converted_monthly_cost: Option<f64>,
     /// Why the monthly cost is unknown, for a priced configuration.
     monthly_cost_missing: Option<&'a str>,
     records: usize,
     /// Runs that failed or were skipped.
     failures: Vec<JsonFailure<'a>>,
     tests: BTreeMap<&'a str, BTreeMap<&'a str, JsonStat<'a>>>,
+}
+
+#[derive(Serialize)]
+struct JsonRate<'a> {
+    from: &'a str,
+    to: &'a str,
+    /// Units of `to` per unit of `from`, as applied.
+    rate: f64,
+    /// Whether `rate` is the inverse of the file's `to,from` row.
+    inverse: bool,
+    as_of: &'a str,
+    source: Option<&'a str>,
+}
+
+#[derive(Serialize)]
+struct JsonExcluded<'a> {
+    offering: &'a str,
+    reason: &'a str,
 }
 
 #[derive(Serialize)]
@@ -311,6 +363,9 @@ pub fn summary_json(a: &Analysis) -> Result<Vec<u8>> {
                     provisioned_iops: o.provisioned_iops,
                     provisioned_mbps: o.provisioned_mbps,
                     monthly_cost: sv.monthly_costs.get(&o.name).copied().flatten(),
+                    converted_monthly_cost: crate::report::story::conversion_of(sv, &o.name)
+                        .zip(sv.monthly_costs.get(&o.name).copied().flatten())
+                        .map(|(c, m)| m * c.factor),
                     monthly_cost_missing: sv.cost_missing.get(&o.name).map(String::as_str),
                     records: o.records.len(),
                     failures: sv
@@ -393,6 +448,24 @@ pub fn summary_json(a: &Analysis) -> Result<Vec<u8>> {
             study: &sv.study,
             headline: crate::report::story::headline::headline(sv),
             baseline: sv.baseline.as_deref(),
+            currency: sv.currency.as_deref(),
+            exchange_rates: sv
+                .conversions
+                .iter()
+                .map(|c| JsonRate {
+                    from: &c.from,
+                    to: &c.to,
+                    rate: c.factor,
+                    inverse: c.inverse,
+                    as_of: &c.rate.as_of,
+                    source: c.rate.source.as_deref(),
+                })
+                .collect(),
+            excluded: sv
+                .no_rate
+                .iter()
+                .map(|(offering, reason)| JsonExcluded { offering, reason })
+                .collect(),
             offerings,
             value,
         });
@@ -449,6 +522,9 @@ pub fn study_md(story: &Story, images: &[(String, String)], base_url: Option<&st
         md(&story.sources.join("; ")),
         md(&story.baseline)
     ));
+    if !story.rates.is_empty() {
+        s.push_str(&format!("{}\n\n", md(&story.rates.join(" "))));
+    }
     let post = &story.post;
     if !post.headers.is_empty() {
         s.push_str("| configuration | monthly cost |");
@@ -518,6 +594,12 @@ pub fn summary_md(a: &Analysis) -> Vec<u8> {
                 sv.baseline_reason
             )),
             None => s.push_str("No offering has a price: no ratios.\n\n"),
+        }
+        for line in crate::report::story::rate_sentences(sv)
+            .into_iter()
+            .chain(crate::report::story::no_rate_sentence(sv))
+        {
+            s.push_str(&format!("{}\n\n", md(&line)));
         }
         let mut tests: Vec<&str> = sv.tables.iter().map(|t| t.test.as_str()).collect();
         tests.dedup();

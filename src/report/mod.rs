@@ -174,6 +174,8 @@ pub struct ReportOptions {
     pub out: PathBuf,
     /// Price list (CSV) overriding the records' prices.
     pub prices: Option<PathBuf>,
+    /// Exchange rates (CSV) converting prices into the baseline's currency.
+    pub rates: Option<PathBuf>,
     /// Published performance limits (CSV).
     pub limits: Option<PathBuf>,
     /// Offering to compare against instead of the cheapest.
@@ -274,6 +276,10 @@ pub fn command(args: &ReportOptions) -> Result<u8> {
         Some(p) => PriceBook::load(p)?,
         None => PriceBook::default(),
     };
+    let prices = match &args.rates {
+        Some(r) => prices.with_rates(analysis::prices::Rates::load(r)?),
+        None => prices,
+    };
     for e in prices.unmatched(loaded.records.iter().map(|f| {
         (
             f.record.subject.provider.as_deref(),
@@ -286,6 +292,9 @@ pub fn command(args: &ReportOptions) -> Result<u8> {
         );
     }
     for w in price_conflicts(loaded.records.iter().map(|f| &f.record), &prices) {
+        eprintln!("warning: {w}");
+    }
+    for w in unused_rates(loaded.records.iter().map(|f| &f.record), &prices) {
         eprintln!("warning: {w}");
     }
     let limits = match &args.limits {
@@ -354,6 +363,45 @@ pub fn price_conflicts<'a>(
         .collect()
 }
 
+/// The warnings a build prints about `--rates`: a rate between currencies
+/// that the records' prices (after the price list) do not both use, which
+/// can convert nothing (a typo such as `EUD`, or a forgotten price list).
+pub fn unused_rates<'a>(
+    records: impl IntoIterator<Item = &'a Record>,
+    book: &PriceBook,
+) -> Vec<String> {
+    if book.rates().is_empty() {
+        return Vec::new();
+    }
+    let currencies: BTreeSet<String> = records
+        .into_iter()
+        .filter_map(|r| {
+            book.effective(
+                r.subject.provider.as_deref(),
+                r.subject.offering.as_deref(),
+                r.subject.price.as_ref(),
+            )
+        })
+        .map(|p| p.currency)
+        .collect();
+    book.rates()
+        .iter()
+        .filter(|r| !(currencies.contains(&r.from) && currencies.contains(&r.to)))
+        .map(|r| {
+            format!(
+                "rates row {},{} converts nothing: the prices are in {}",
+                r.from,
+                r.to,
+                if currencies.is_empty() {
+                    "no currency".to_string()
+                } else {
+                    currencies.iter().cloned().collect::<Vec<_>>().join(", ")
+                }
+            )
+        })
+        .collect()
+}
+
 /// Gives each name a file-name-safe slug, unique within the set: names are
 /// taken in sorted order so the same set always gets the same slugs.
 pub fn unique_slugs<'a>(names: impl IntoIterator<Item = &'a str>) -> BTreeMap<String, String> {
@@ -401,6 +449,31 @@ mod tests {
         std::sync::Arc::make_mut(&mut big.subject).size_gb = Some(1000.0);
         let small = record("f", "P", "z", Some(0.2), "t", &[("iops", 1.0, "IOPS")]);
         assert!(price_conflicts(&[big, small], &PriceBook::default()).is_empty());
+    }
+
+    #[test]
+    fn a_rate_between_currencies_no_price_uses_is_named() {
+        use crate::analysis::prices::Rates;
+        use crate::analysis::testing::record;
+        let mut eur = record("b", "H", "v", Some(0.05), "t", &[("iops", 1.0, "IOPS")]);
+        if let Some(p) = std::sync::Arc::make_mut(&mut eur.subject).price.as_mut() {
+            p.currency = "EUR".into();
+        }
+        let recs = [
+            record("a", "P", "x", Some(0.1), "t", &[("iops", 1.0, "IOPS")]),
+            eur,
+        ];
+        let rates = Rates::parse(
+            "from,to,rate,as_of,source\nEUR,USD,1.16,2026-11-30,\nGBP,USD,1.27,2026-11-30,\n",
+            "r.csv",
+        )
+        .unwrap();
+        let book = PriceBook::default().with_rates(rates);
+        assert_eq!(
+            unused_rates(&recs, &book),
+            ["rates row GBP,USD converts nothing: the prices are in EUR, USD"]
+        );
+        assert!(unused_rates(&recs, &PriceBook::default()).is_empty());
     }
 
     #[test]

@@ -5,6 +5,7 @@
 
 use std::collections::BTreeSet;
 
+use crate::analysis::prices::Conversion;
 use crate::analysis::value::{StudyValue, ValueRow, ValueTable, BASELINE_VERDICT};
 use crate::analysis::Analysis;
 use crate::format;
@@ -35,6 +36,10 @@ pub struct Story {
     pub baseline: String,
     /// The executive summary, one sentence per item.
     pub summary: Vec<String>,
+    /// Which exchange rate of which date converted each other currency
+    /// into the baseline's, a sentence each ([`rate_sentences`]); empty
+    /// when every price is in one currency.
+    pub rates: Vec<String>,
     /// The answer in a few sentences, for the index, the study page and
     /// the post: the sustained level first where there is one, then random
     /// I/O and sequential throughput, then the most for the money.
@@ -137,11 +142,81 @@ pub fn failure_lines(sv: &StudyValue, config: &str) -> Vec<String> {
         .unwrap_or_default()
 }
 
-/// What a configuration costs a month, or why that is unknown.
+/// The exchange rate that converts a configuration's price into the
+/// baseline's currency, when it is priced in another currency and
+/// `--rates` has one.
+pub fn conversion_of<'a>(sv: &'a StudyValue, config: &str) -> Option<&'a Conversion> {
+    let p = sv.prices.get(config).and_then(Option::as_ref)?;
+    let to = sv.currency.as_deref()?;
+    sv.conversions
+        .iter()
+        .find(|c| c.from == p.currency && c.to == to)
+}
+
+/// `Prices in EUR converted at 1 EUR = 1.16 USD (as of 2026-11-30, source
+/// ...).`, one per currency converted in the study.
+pub fn rate_sentences(sv: &StudyValue) -> Vec<String> {
+    sv.conversions.iter().map(Conversion::sentence).collect()
+}
+
+/// The configurations that cannot be compared for lack of an exchange
+/// rate, with why: `Not compared for lack of an exchange rate: Hetzner
+/// Volume (priced in EUR, no EUR→USD rate in --rates).`; `None` when there
+/// are none.
+pub fn no_rate_sentence(sv: &StudyValue) -> Option<String> {
+    if sv.no_rate.is_empty() {
+        return None;
+    }
+    // one reason, many names: said once
+    let mut grouped: Vec<(&str, Vec<String>)> = Vec::new();
+    for (name, why) in &sv.no_rate {
+        match grouped.iter_mut().find(|(w, _)| *w == why) {
+            Some((_, names)) => names.push(name.clone()),
+            None => grouped.push((why, vec![name.clone()])),
+        }
+    }
+    let items: Vec<String> = grouped
+        .into_iter()
+        .map(|(why, names)| format!("{} ({why})", and_list(&names)))
+        .collect();
+    Some(format!(
+        "Not compared for lack of an exchange rate: {}.",
+        items.join("; ")
+    ))
+}
+
+/// A configuration's price per GB-month: `0.050 EUR`, with its converted
+/// price beside it where `--rates` converted it (`0.050 EUR (0.058 USD)`);
+/// `unknown` without one.
+pub fn price_per_gb_text(sv: &StudyValue, config: &str) -> String {
+    let Some(p) = sv.prices.get(config).and_then(Option::as_ref) else {
+        return "unknown".into();
+    };
+    let own = format::price_per_gb(p);
+    match (conversion_of(sv, config), p.per_gb_month()) {
+        (Some(c), Some(v)) => {
+            let converted =
+                crate::analysis::prices::EffectivePrice::flat(v * c.factor, &c.to, None);
+            format!("{own} ({})", format::price_per_gb(&converted))
+        }
+        _ => own,
+    }
+}
+
+/// What a configuration costs a month, or why that is unknown; in its own
+/// currency, with the converted cost beside it where `--rates` converted
+/// it (`10.00 EUR (11.60 USD)`).
 pub fn monthly_text(sv: &StudyValue, config: &str) -> String {
     let price = sv.prices.get(config).and_then(Option::as_ref);
     match (sv.monthly_costs.get(config).copied().flatten(), price) {
-        (Some(c), Some(p)) => format::money(c, &p.currency),
+        (Some(c), Some(p)) => match conversion_of(sv, config) {
+            Some(conv) => format!(
+                "{} ({})",
+                format::money(c, &p.currency),
+                format::money(c * conv.factor, &conv.to)
+            ),
+            None => format::money(c, &p.currency),
+        },
         _ => match sv.cost_missing.get(config) {
             Some(why) => format!("unknown ({why})"),
             None => "unknown".to_string(),
@@ -399,6 +474,7 @@ pub fn tell(a: &Analysis, sv: &StudyValue) -> Story {
                 .to_string(),
         },
         summary: summary(sv),
+        rates: rate_sentences(sv),
         headline: match headline::headline(sv) {
             h if h.is_empty() => vec![no_answer(sv)],
             h => h,
@@ -537,6 +613,7 @@ fn summary(sv: &StudyValue) -> Vec<String> {
     }
     // dearer configurations, cheapest first, each with up to four verdicts
     let Some(key) = key_table(sv) else {
+        out.extend(no_rate_sentence(sv));
         return out;
     };
     let mut dearer: Vec<&ValueRow> = key
@@ -554,6 +631,7 @@ fn summary(sv: &StudyValue) -> Vec<String> {
             out.push(format!("{sentence}."));
         }
     }
+    out.extend(no_rate_sentence(sv));
     out
 }
 
@@ -642,58 +720,53 @@ fn matrix(sv: &StudyValue) -> Matrix {
         .collect();
     let rows = configs
         .iter()
-        .map(|c| {
-            let price = sv.prices.get(c).and_then(Option::as_ref);
-            MatrixRow {
-                config: c.clone(),
-                price_per_gb: price
-                    .map(format::price_per_gb)
-                    .unwrap_or_else(|| "unknown".into()),
-                monthly: monthly_text(sv, c),
-                is_baseline: sv.baseline.as_deref() == Some(c.as_str()),
-                cells: tables
-                    .iter()
-                    .zip(&units)
-                    .map(|(t, du)| match t.rows.iter().find(|r| &r.offering == c) {
-                        None => Cell {
-                            verdict: t
-                                .unmeasured
-                                .iter()
-                                .find(|u| &u.offering == c)
-                                .map(|u| u.reason.clone())
-                                .unwrap_or_else(|| "no result".into()),
-                            ..Cell::default()
-                        },
-                        Some(r) => {
-                            let withheld =
-                                r.measured.filter(|m| !m.keeps_verdict() && !r.is_baseline);
-                            Cell {
-                                value: format::in_column(r.median, t.unit, *du),
-                                performance: r
-                                    .performance_ratio
-                                    .map(format::ratio)
-                                    .unwrap_or_default(),
-                                value_ratio: match r.verdict {
-                                    Some(BASELINE_VERDICT) | None => String::new(),
-                                    _ => {
-                                        r.value_ratio.map(|v| format!("{v:.2}")).unwrap_or_default()
-                                    }
-                                },
-                                verdict: match (r.verdict_text(), withheld) {
-                                    (Some(v), _) => v,
-                                    (None, Some(m)) => m.words().to_string(),
-                                    (None, None) => "not compared".into(),
-                                },
-                                class: match withheld {
-                                    Some(_) => "while-bursting".to_string(),
-                                    None => r.verdict.map(crate::record::slug).unwrap_or_default(),
-                                },
-                                burst: burst_line(t, r, *du),
-                            }
+        .map(|c| MatrixRow {
+            config: c.clone(),
+            price_per_gb: price_per_gb_text(sv, c),
+            monthly: monthly_text(sv, c),
+            is_baseline: sv.baseline.as_deref() == Some(c.as_str()),
+            cells: tables
+                .iter()
+                .zip(&units)
+                .map(|(t, du)| match t.rows.iter().find(|r| &r.offering == c) {
+                    None => Cell {
+                        verdict: t
+                            .unmeasured
+                            .iter()
+                            .find(|u| &u.offering == c)
+                            .map(|u| u.reason.clone())
+                            .unwrap_or_else(|| "no result".into()),
+                        ..Cell::default()
+                    },
+                    Some(r) => {
+                        let withheld = r.measured.filter(|m| !m.keeps_verdict() && !r.is_baseline);
+                        Cell {
+                            value: format::in_column(r.median, t.unit, *du),
+                            performance: r.performance_ratio.map(format::ratio).unwrap_or_default(),
+                            value_ratio: match r.verdict {
+                                Some(BASELINE_VERDICT) | None => String::new(),
+                                _ => r.value_ratio.map(|v| format!("{v:.2}")).unwrap_or_default(),
+                            },
+                            verdict: match (r.verdict_text(), withheld) {
+                                (Some(v), _) => v,
+                                (None, Some(m)) => m.words().to_string(),
+                                // the one reason a rates file can fix, said
+                                // where the verdict would be
+                                (None, None) if sv.no_rate.contains_key(c) => r
+                                    .no_verdict
+                                    .clone()
+                                    .unwrap_or_else(|| "not compared".into()),
+                                (None, None) => "not compared".into(),
+                            },
+                            class: match withheld {
+                                Some(_) => "while-bursting".to_string(),
+                                None => r.verdict.map(crate::record::slug).unwrap_or_default(),
+                            },
+                            burst: burst_line(t, r, *du),
                         }
-                    })
-                    .collect(),
-            }
+                    }
+                })
+                .collect(),
         })
         .collect();
     Matrix {

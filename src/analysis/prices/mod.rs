@@ -15,6 +15,7 @@
 
 mod cost;
 mod long;
+pub mod rates;
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -24,6 +25,7 @@ use anyhow::{bail, Context, Result};
 use crate::record::Price;
 
 pub use cost::{Band, Component, Missing};
+pub use rates::{Conversion, Rates};
 
 /// One offering's price in a price list: one row of the wide format, or all
 /// the rows of one provider and offering in the long format.
@@ -142,10 +144,13 @@ impl EffectivePrice {
     }
 }
 
-/// A price list keyed by `(provider, offering)`, compared case-insensitively.
+/// A price list keyed by `(provider, offering)`, compared case-insensitively,
+/// and the exchange rates (`--rates`) that convert prices in other
+/// currencies into a study baseline's.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct PriceBook {
     entries: BTreeMap<(String, String), PriceEntry>,
+    rates: Rates,
 }
 
 /// A currency cell as the records hold it: an upper-case ISO 4217 code.
@@ -187,6 +192,7 @@ impl PriceBook {
         if headers.iter().any(|h| h == "component") {
             return Ok(PriceBook {
                 entries: long::parse(reader, &headers)?,
+                rates: Rates::default(),
             });
         }
         let col = |name: &str| headers.iter().position(|h| h == name);
@@ -312,6 +318,17 @@ impl PriceBook {
     /// Whether the list is empty.
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
+    }
+
+    /// The book with `rates` to convert prices between currencies.
+    pub fn with_rates(mut self, rates: Rates) -> PriceBook {
+        self.rates = rates;
+        self
+    }
+
+    /// The exchange rates the book converts with (empty without `--rates`).
+    pub fn rates(&self) -> &Rates {
+        &self.rates
     }
 
     /// The effective price of an offering: the list's, else the record's.

@@ -385,9 +385,84 @@ fn another_currency_gets_no_price_ratio() {
     assert!((row.performance_ratio.unwrap() - 3.0).abs() < 1e-12);
     assert_eq!(
         row.no_verdict.as_deref(),
-        Some("priced in EUR, the baseline in USD: not compared")
+        Some("priced in EUR, no EUR→USD rate in --rates: not compared")
     );
     assert_eq!(usd2.no_verdict, None);
+    assert_eq!(v[0].currency.as_deref(), Some("USD"));
+    assert!(v[0].conversions.is_empty());
+    assert_eq!(
+        v[0].no_rate.get("P euro").map(String::as_str),
+        Some("priced in EUR, no EUR→USD rate in --rates")
+    );
+}
+
+#[test]
+fn a_rate_converts_another_currency_into_the_baselines() {
+    use crate::analysis::prices::Rates;
+    // 0.05 EUR at 1.16 USD is 0.058 USD per GB, 5.80 USD a month for 100 GB
+    let mut eur = record(
+        "b",
+        "P",
+        "euro",
+        Some(0.05),
+        "t",
+        &[("iops", 300.0, "IOPS")],
+    );
+    if let Some(p) = std::sync::Arc::make_mut(&mut eur.subject).price.as_mut() {
+        p.currency = "EUR".into();
+    }
+    let recs = [
+        record("a", "P", "usd", Some(0.1), "t", &[("iops", 100.0, "IOPS")]),
+        eur,
+        record("c", "P", "usd2", Some(0.2), "t", &[("iops", 250.0, "IOPS")]),
+    ];
+    let refs: Vec<_> = recs.iter().collect();
+    let rates = Rates::parse(
+        "from,to,rate,as_of,source\nEUR,USD,1.16,2026-11-30,ECB\n",
+        "r.csv",
+    )
+    .unwrap();
+    let book = PriceBook::default().with_rates(rates);
+    let v = analyse(&refs, &group(&refs), &book, None).unwrap();
+    assert_eq!(v[0].baseline.as_deref(), Some("P usd"));
+    assert!(v[0].no_rate.is_empty());
+    assert_eq!(v[0].conversions.len(), 1);
+    assert_eq!(v[0].conversions[0].factor, 1.16);
+    let t = &v[0].tables[0];
+    // the converted price ranks among the USD ones: 5.80 < 10.00 < 20.00
+    let names: Vec<&str> = t.rows.iter().map(|r| r.offering.as_str()).collect();
+    assert_eq!(names, ["P euro", "P usd", "P usd2"]);
+    let euro = &t.rows[0];
+    assert_eq!(euro.rate, Some(1.16));
+    assert!((euro.price_ratio.unwrap() - 0.58).abs() < 1e-12);
+    assert!((euro.per_gb_ratio.unwrap() - 0.58).abs() < 1e-12);
+    assert_eq!(euro.price_basis, Some(PriceBasis::Monthly));
+    // 3x the IOPS for 0.58x the cost: 5.172
+    assert!((euro.value_ratio.unwrap() - 3.0 / 0.58).abs() < 1e-9);
+    assert_eq!(euro.verdict, Some("worth it"));
+    // its own cost stays in EUR; the converted one is in USD
+    assert_eq!(euro.monthly_cost, Some(5.0));
+    assert!((euro.converted_monthly_cost().unwrap() - 5.8).abs() < 1e-12);
+    assert!((euro.converted_per_gb().unwrap() - 0.058).abs() < 1e-12);
+    // IOPS per USD of monthly cost: 300 / 5.80
+    assert!((euro.per_cost.unwrap() - 300.0 / 5.8).abs() < 1e-9);
+    assert_eq!(t.rows[1].rate, None);
+
+    // only the inverse given: USD→EUR 0.8 makes 1 EUR = 1.25 USD
+    let rates = Rates::parse(
+        "from,to,rate,as_of,source\nUSD,EUR,0.8,2026-11-30,\n",
+        "r.csv",
+    )
+    .unwrap();
+    let book = PriceBook::default().with_rates(rates);
+    let v = analyse(&refs, &group(&refs), &book, None).unwrap();
+    let euro = v[0].tables[0]
+        .rows
+        .iter()
+        .find(|r| r.offering == "P euro")
+        .unwrap();
+    assert!(v[0].conversions[0].inverse);
+    assert!((euro.price_ratio.unwrap() - 0.625).abs() < 1e-12);
 }
 
 /// A record of configuration `offering` at `size` GB with labels.

@@ -79,9 +79,13 @@ pub(super) fn build(ctx: PageCtx, study: &str, off: &OfferingData, site: &mut Si
         ),
         p(
             "price per GB-month",
-            price
-                .map(format::price_per_gb)
-                .unwrap_or_else(|| "unknown".into()),
+            match sv {
+                // with its price converted into the baseline's currency
+                Some(v) if price.is_some() => crate::report::story::price_per_gb_text(v, &off.name),
+                _ => price
+                    .map(format::price_per_gb)
+                    .unwrap_or_else(|| "unknown".into()),
+            },
         ),
     ];
     if let Some(note) = price.and_then(|p| p.note.clone()) {
@@ -89,11 +93,20 @@ pub(super) fn build(ctx: PageCtx, study: &str, off: &OfferingData, site: &mut Si
     }
     subject.push(p(
         "monthly cost of the tested configuration",
-        match (cost, price) {
-            (Some(c), Some(pr)) => format::money(c, &pr.currency),
+        match (cost, price, sv) {
+            (Some(_), Some(_), Some(v)) => crate::report::story::monthly_text(v, &off.name),
+            (Some(c), Some(pr), None) => format::money(c, &pr.currency),
             _ => "unknown".into(),
         },
     ));
+    // which rate converted it, or why none could
+    if let Some(v) = sv {
+        if let Some(c) = crate::report::story::conversion_of(v, &off.name) {
+            subject.push(p("exchange rate", c.sentence()));
+        } else if let Some(why) = v.no_rate.get(&off.name) {
+            subject.push(p("exchange rate", format!("none: {why}, so not compared")));
+        }
+    }
     for (k, v) in &off.labels {
         subject.push(p(&format!("label {k}"), v.clone()));
     }

@@ -82,6 +82,11 @@ pub struct StudyValueView {
     /// Link to the study's own page.
     pub page: Link,
     pub baseline: String,
+    /// Which exchange rate of which date converted each other currency.
+    pub rates: Vec<String>,
+    /// The configurations not compared for lack of an exchange rate, and
+    /// why; empty when there are none.
+    pub no_rate: String,
     /// `configuration: test failed: error` for every run without a result.
     pub failures: Vec<String>,
     pub tables: Vec<ValueTableView>,
@@ -126,11 +131,27 @@ pub(super) fn value_chart_for(
         return None;
     }
     let du = display_unit(t.unit, priced.iter().map(|r| r.median).fold(0.0, f64::max));
-    let currency = priced
-        .first()
-        .and_then(|r| r.price.as_ref())
-        .map(|p| p.currency.clone())
+    // the baseline's currency, which converted prices are in
+    let currency = sv
+        .currency
+        .clone()
+        .or_else(|| {
+            priced
+                .first()
+                .and_then(|r| r.price.as_ref())
+                .map(|p| p.currency.clone())
+        })
         .unwrap_or_default();
+    let converted: Vec<&str> = sv
+        .conversions
+        .iter()
+        .filter(|c| {
+            priced
+                .iter()
+                .any(|r| r.rate.is_some() && r.price.as_ref().is_some_and(|p| p.currency == c.from))
+        })
+        .map(|c| c.from.as_str())
+        .collect();
     let human = human_name(&t.metric);
     let names: Vec<&str> = priced.iter().map(|r| r.offering.as_str()).collect();
     let labels = chart_labels(study, &names);
@@ -139,9 +160,10 @@ pub(super) fn value_chart_for(
         .zip(labels)
         .map(|(r, label)| charts::ValuePoint {
             label,
+            // in the baseline's currency: a converted price at its rate
             price_per_gb: match basis {
-                value::PriceBasis::Monthly => r.monthly_cost,
-                value::PriceBasis::PerGb => r.price.as_ref().and_then(|p| p.per_gb_month()),
+                value::PriceBasis::Monthly => r.converted_monthly_cost(),
+                value::PriceBasis::PerGb => r.converted_per_gb(),
             }
             .unwrap_or(0.0),
             performance: r.median / du.factor,
@@ -151,7 +173,7 @@ pub(super) fn value_chart_for(
     let spec = charts::ValueChart {
         title: format!("{}: {human} vs {} ({})", sv.study, basis.words(), t.test),
         desc: format!(
-            "{} against median {human} in {} for {} configurations of study {}; lines of equal value run through the baseline {}.",
+            "{} against median {human} in {} for {} configurations of study {}; lines of equal value run through the baseline {}.{}",
             match basis {
                 value::PriceBasis::Monthly => "Monthly cost",
                 value::PriceBasis::PerGb => "Price per GB-month",
@@ -161,7 +183,15 @@ pub(super) fn value_chart_for(
             sv.study,
             t.baseline_row()
                 .map(|r| r.offering.as_str())
-                .unwrap_or("(none)")
+                .unwrap_or("(none)"),
+            if converted.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    " Prices in {} converted to {currency} at the study's exchange rates.",
+                    converted.join(", ")
+                )
+            }
         ),
         x_label: match basis {
             value::PriceBasis::Monthly => format!("monthly cost ({currency})"),
@@ -311,6 +341,8 @@ pub(super) fn build(ctx: PageCtx, site: &mut Site) -> Result<()> {
             anchor: format!("study-{sslug}"),
             page: ctx.link(&sv.study, &ctx.paths.study_page(&sv.study)),
             baseline: baseline_text(sv),
+            rates: crate::report::story::rate_sentences(sv),
+            no_rate: crate::report::story::no_rate_sentence(sv).unwrap_or_default(),
             failures: ctx
                 .analysis
                 .data
@@ -419,9 +451,10 @@ fn row_views(
                 .per_cost
                 .map(|v| {
                     let shown = format::value(v, t.unit);
-                    // the column is headed with the baseline's currency
+                    // the column is headed with the baseline's currency,
+                    // which a converted cost is in
                     match &r.price {
-                        Some(p) if p.currency != currency => {
+                        Some(p) if p.currency != currency && r.rate.is_none() => {
                             format!("{shown} per {}", p.currency)
                         }
                         _ => shown,

@@ -339,7 +339,7 @@ fn most_for_money(dims: &[(Dimension, &ValueTable)]) -> Option<String> {
 }
 
 /// Configurations with a price that no headline table could compare, with
-/// why (`Hetzner Volume (priced in EUR, the baseline in USD)`).
+/// why (`Hetzner Volume (priced in EUR, no EUR→USD rate in --rates)`).
 fn left_out(dims: &[(Dimension, &ValueTable)]) -> Vec<String> {
     let mut out: Vec<(String, String)> = Vec::new();
     for (_, t) in dims {
