@@ -269,13 +269,9 @@ fn the_noisy_hdd_baseline_is_flat_with_its_steady_state_reached() {
 }
 
 #[test]
-#[ignore = "issue 27 item 3: `report --rates` is not on main; pass rates.csv where the TODO says"]
 fn configurations_priced_in_eur_are_compared_at_the_given_rate() {
     let rates = fixture().join("rates.csv");
-    let extra: Vec<&str> = Vec::new();
-    // TODO(issue 27 item 3): let extra = ["--rates", rates.to_str().unwrap()];
-    let _ = &rates;
-    let (_tmp, site) = build(&extra);
+    let (_tmp, site) = build(&["--rates", rates.to_str().unwrap()]);
     // Hetzner Volume: 4.40 EUR = 5.10 USD, 2.04x the HDD's 2.50 USD, for
     // 14.8x its 4 KiB random read IOPS: worth it, not "not compared"
     let hetzner = verdict(&site, RANDREAD, "read_iops", "Hetzner", "Volume");
