@@ -326,3 +326,21 @@ fn queue_depth_groups_only_tests_of_the_same_kind() {
         "QD 32 sustained shown by queue depth"
     );
 }
+
+#[test]
+fn without_a_rate_the_eur_configurations_are_named_as_left_out() {
+    let (_tmp, site) = build(&[]);
+    let money = headline(&site).last().unwrap().clone();
+    assert!(
+        money.contains("Left out: ") && money.contains("Hetzner Volume · 100 GB"),
+        "{money}"
+    );
+    assert!(
+        money.contains("(priced in EUR, no EUR→USD rate in --rates)"),
+        "{money}"
+    );
+    let json: serde_json::Value = serde_json::from_str(&read(&site, "data/summary.json")).unwrap();
+    let excluded = json["studies"][0]["excluded"].as_array().unwrap();
+    // Hetzner, OVH Classic, OVH High Speed Gen2, Scaleway 5K and 15K
+    assert_eq!(excluded.len(), 5, "{excluded:?}");
+}
