@@ -343,4 +343,14 @@ fn without_a_rate_the_eur_configurations_are_named_as_left_out() {
     let excluded = json["studies"][0]["excluded"].as_array().unwrap();
     // Hetzner, OVH Classic, OVH High Speed Gen2, Scaleway 5K and 15K
     assert_eq!(excluded.len(), 5, "{excluded:?}");
+    // one of each is said in the singular
+    let index = read(&site, "index.html");
+    assert!(
+        index.contains("Built from 98 records in 1 study."),
+        "{index}"
+    );
+    assert!(
+        index.contains("measured with diskdash run (1 record); imported from 97 tool output files with diskdash import"),
+        "{index}"
+    );
 }

@@ -403,12 +403,18 @@ pub fn tell(a: &Analysis, sv: &StudyValue) -> Story {
     }
     let mut sources: Vec<String> = sources.into_iter().collect();
     if run > 0 {
-        sources.insert(0, format!("measured with diskdash run ({run} records)"));
+        sources.insert(
+            0,
+            format!(
+                "measured with diskdash run ({})",
+                format::count_of(run, "record", "records")
+            ),
+        );
     }
     if !imported.is_empty() {
         sources.push(format!(
-            "imported from {} tool output file(s) with diskdash import",
-            imported.len()
+            "imported from {} with diskdash import",
+            format::count_of(imported.len(), "tool output file", "tool output files")
         ));
     }
     // one line per distinct host (or target), naming the configurations it

@@ -98,9 +98,9 @@ pub(super) fn build(ctx: PageCtx, problems: &[Problem], site: &mut Site) -> Resu
         page: ctx.meta(ctx.opts.title.clone(), Vec::new()),
         studies,
         records: format!(
-            "Built from {} records in {} studies{}.",
-            ctx.analysis.records.len(),
-            ctx.analysis.data.studies.len(),
+            "Built from {} in {}{}.",
+            format::count_of(ctx.analysis.records.len(), "record", "records"),
+            format::count_of(ctx.analysis.data.studies.len(), "study", "studies"),
             if left_out.is_empty() {
                 String::new()
             } else {
