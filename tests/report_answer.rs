@@ -232,6 +232,18 @@ fn the_post_is_one_narrow_table_with_charts_for_light_and_dark() {
         .find(|l| l.starts_with("| Cloud gp2 |"))
         .unwrap_or_else(|| panic!("no gp2 row:\n{md}"));
     assert!(gp2.contains("while bursting"), "{gp2}");
+    // nosus has no sustained test: its sustained cell says the burst was
+    // not measured, once, and its short test's verdict stands without it
+    let nosus = md
+        .lines()
+        .find(|l| l.starts_with("| Cloud nosus |"))
+        .unwrap_or_else(|| panic!("no nosus row:\n{md}"));
+    assert!(
+        nosus.contains("| not tested: burst not measured |"),
+        "{nosus}"
+    );
+    assert!(nosus.contains("· nearly worth it, single run |"), "{nosus}");
+    assert_eq!(nosus.matches("burst not measured").count(), 1, "{nosus}");
     assert!(
         md.contains("srcset=\"https://example.org/results/charts/"),
         "{md}"

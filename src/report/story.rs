@@ -6,7 +6,7 @@
 use std::collections::BTreeSet;
 
 use crate::analysis::prices::Conversion;
-use crate::analysis::value::{StudyValue, ValueRow, ValueTable, BASELINE_VERDICT};
+use crate::analysis::value::{Measured, StudyValue, ValueRow, ValueTable, BASELINE_VERDICT};
 use crate::analysis::Analysis;
 use crate::format;
 use crate::metrics::{human_name, metric_order};
@@ -529,6 +529,13 @@ fn post_table(sv: &StudyValue) -> PostTable {
         .iter()
         .map(|c| {
             let mut row = vec![c.to_string(), monthly_text(sv, c)];
+            // said once, in the cell of the sustained test it lacks,
+            // rather than after every verdict of the row
+            let burst_unmeasured = dims.iter().any(|(_, t)| {
+                t.rows
+                    .iter()
+                    .any(|r| r.offering == *c && r.measured == Some(Measured::BurstNotMeasured))
+            });
             for ((_, t), du) in dims.iter().zip(&units) {
                 row.push(match t.rows.iter().find(|r| r.offering == *c) {
                     None => t
@@ -536,8 +543,14 @@ fn post_table(sv: &StudyValue) -> PostTable {
                         .iter()
                         .find(|u| u.offering == *c)
                         .map(|u| u.reason.clone())
-                        .unwrap_or_else(|| "no result".into()),
-                    Some(r) => post_cell(r, *du),
+                        .unwrap_or_else(|| {
+                            if burst_unmeasured {
+                                "not tested: burst not measured".into()
+                            } else {
+                                "not tested".into()
+                            }
+                        }),
+                    Some(r) => post_cell(r, *du, burst_unmeasured),
                 });
             }
             row
@@ -547,8 +560,9 @@ fn post_table(sv: &StudyValue) -> PostTable {
 }
 
 /// `1,100 · 3.20x · worth it`, `15,800 · 5.3x · while bursting`, `3,000 ·
-/// baseline`, `1,100 · no price: not compared`.
-fn post_cell(r: &ValueRow, du: format::DisplayUnit) -> String {
+/// baseline`, `1,100 · no price: not compared`; without `burst not
+/// measured` where the row's sustained cell says it.
+fn post_cell(r: &ValueRow, du: format::DisplayUnit, burst_said: bool) -> String {
     let mut parts = vec![format::number(r.median / du.factor)];
     match (r.performance_ratio, r.price_ratio) {
         _ if r.is_baseline => {}
@@ -559,6 +573,10 @@ fn post_cell(r: &ValueRow, du: format::DisplayUnit) -> String {
         _ => {}
     }
     parts.push(match (r.verdict_text(), r.measured) {
+        (Some(v), Some(Measured::BurstNotMeasured)) if burst_said => v
+            .strip_suffix(", burst not measured")
+            .map(str::to_string)
+            .unwrap_or(v),
         (Some(v), _) => v,
         (None, Some(m)) if !m.keeps_verdict() => m.words().to_string(),
         (None, _) => r
