@@ -828,6 +828,46 @@ mod tests {
         );
     }
 
+    /// The read IOPS per second of a record of `tests/fixtures/emulated/`
+    /// (real fio behind a throttled loop device, 90 s).
+    fn emulated(json: &str) -> Vec<f64> {
+        let r: crate::record::Record = serde_json::from_str(json).unwrap();
+        r.timeline.unwrap().read.unwrap().iops
+    }
+
+    #[test]
+    fn the_emulated_volumes_keep_their_class_under_15_percent_noise() {
+        let burst = emulated(include_str!(
+            "../../tests/fixtures/emulated/credit-burst.json"
+        ));
+        let flat = emulated(include_str!(
+            "../../tests/fixtures/emulated/empty-bucket.json"
+        ));
+        // as recorded: the real throttle's jitter is within 10%
+        let d = detect(&burst, 1.0).unwrap();
+        assert_eq!(d.pattern, Pattern::CreditBurst);
+        assert_eq!((d.burst, d.sustained), (Some(2000.0), 200.0));
+        assert_eq!(d.tolerance, MIN_TOLERANCE);
+        let d = detect(&flat, 1.0).unwrap();
+        assert_eq!(
+            (d.pattern, d.sustained, d.burst),
+            (Pattern::Flat, 200.0, None)
+        );
+        // the same seconds with +-15% noise on each (an HDD, a busy host)
+        for seed in 1..=10 {
+            let d = detect(&with_noise(burst.clone(), 0.15, seed), 1.0).unwrap();
+            assert_eq!(d.pattern, Pattern::CreditBurst, "seed {seed}: {d:?}");
+            assert!(close(d.burst.unwrap(), 2000.0, 0.1), "{:?}", d.burst);
+            assert!(close(d.sustained, 200.0, 0.1), "{}", d.sustained);
+            let t = d.burst_duration_s.unwrap();
+            assert!((t - 23.0).abs() <= 2.0, "seed {seed}: {t}");
+            assert!(d.tolerance > MIN_TOLERANCE, "{}", d.tolerance);
+            let d = detect(&with_noise(flat.clone(), 0.15, seed), 1.0).unwrap();
+            assert_eq!(d.pattern, Pattern::Flat, "seed {seed}: {d:?}");
+            assert!(close(d.sustained, 200.0, 0.1), "{}", d.sustained);
+        }
+    }
+
     #[test]
     fn short_runs_scale_the_windows() {
         // 60 s: 2000 IOPS for 20 s, then 200 (the emulated volume's shape)
