@@ -692,4 +692,118 @@ mod tests {
         assert_eq!(iops.unit, Unit::Iops);
         assert_eq!((iops.summary.n, iops.summary.median), (2, 200.0));
     }
+
+    /// A run of the sustained test of `offering`, classified `pattern`,
+    /// `runtime` s long, with `metrics`.
+    fn timed(
+        id: &str,
+        offering: &str,
+        pattern: crate::record::Pattern,
+        runtime: f64,
+        metrics: &[(&str, f64, &str)],
+    ) -> Record {
+        let mut r = crate::analysis::testing::record(
+            id,
+            "Azure",
+            offering,
+            Some(0.1),
+            "fio-sustained-randread-4k-qd32",
+            metrics,
+        );
+        std::sync::Arc::make_mut(&mut r.test)
+            .parameters
+            .insert("runtime".into(), serde_json::Value::from(runtime));
+        r.timeline = Some(Box::new(crate::record::Timeline {
+            interval_s: 1.0,
+            read: None,
+            write: None,
+            trim: None,
+            logs: BTreeMap::new(),
+            pattern: Some(pattern),
+            burst_on_s: None,
+            burst_off_s: None,
+        }));
+        r
+    }
+
+    #[test]
+    fn runs_that_never_left_their_burst_are_left_out_with_why() {
+        use crate::record::Pattern::*;
+        // P15: a 45-minute run bursts at 3,500 for 30 minutes, then 1,100;
+        // a 20-minute run stays at 3,500; another 20-minute one started
+        // with an empty bucket, at 1,150 (within 10% of 1,100)
+        let records = [
+            timed(
+                "a",
+                "P15",
+                CreditBurst,
+                2700.0,
+                &[
+                    ("read_iops_sustained", 1100.0, "IOPS"),
+                    ("read_iops_burst", 3500.0, "IOPS"),
+                    ("burst_duration", 1800.0, "s"),
+                    ("steady_state", 1.0, "count"),
+                ],
+            ),
+            timed(
+                "b",
+                "P15",
+                Flat,
+                1200.0,
+                &[
+                    ("read_iops_sustained", 3500.0, "IOPS"),
+                    ("steady_state", 1.0, "count"),
+                    ("ss_range", 3.0, "%"),
+                ],
+            ),
+            timed(
+                "c",
+                "P15",
+                Flat,
+                1200.0,
+                &[("read_iops_sustained", 1150.0, "IOPS")],
+            ),
+        ];
+        let refs: Vec<&Record> = records.iter().collect();
+        let t = &group(&refs).studies["s"].offerings["Azure P15"].tests
+            ["fio-sustained-randread-4k-qd32"];
+        assert_eq!(t.left_out.len(), 1);
+        assert_eq!(t.left_out[0].record, 1);
+        assert_eq!(
+            t.left_out_note().as_deref(),
+            Some("1 run of 20 min left out: shorter than the 30 min burst another run showed")
+        );
+        // its level and steady state count for nothing; the others' do
+        let s = &t.metrics["read_iops_sustained"].summary;
+        assert_eq!((s.n, s.min, s.max), (2, 1100.0, 1150.0));
+        assert_eq!(t.metrics["steady_state"].summary.n, 1);
+        assert!(!t.metrics.contains_key("ss_range"));
+
+        // alone, the 20-minute run is left out only where --limits
+        // promises 3,500 as a burst
+        let alone = [records[1].clone()];
+        let refs: Vec<&Record> = alone.iter().collect();
+        let t = |l: &Limits| {
+            group_with(&refs, l).studies["s"].offerings["Azure P15"].tests
+                ["fio-sustained-randread-4k-qd32"]
+                .clone()
+        };
+        assert!(t(&Limits::default()).left_out.is_empty());
+        let header = crate::analysis::limits::COLUMNS.join(",");
+        let limits = |row: &str| Limits::parse(&format!("{header}\n{row}\n")).unwrap();
+        let p15 = limits("Azure,P15,,,1100,,3500,,,,,");
+        let left = t(&p15);
+        assert_eq!(
+            left.left_out_note().as_deref(),
+            Some("1 run of 20 min left out: at the promised burst of 3,500 IOPS")
+        );
+        assert!(!left.metrics.contains_key("read_iops_sustained"));
+        // a promise it is 10% off, or a baseline as high as the burst, is not
+        assert!(t(&limits("Azure,P15,,,1100,,3900,,,,,"))
+            .left_out
+            .is_empty());
+        assert!(t(&limits("Azure,P15,,,3500,,3500,,,,,"))
+            .left_out
+            .is_empty());
+    }
 }
