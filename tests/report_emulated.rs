@@ -141,6 +141,25 @@ fn a_run_at_a_promised_burst_level_is_not_exhausted_and_not_compared() {
         "{page}"
     );
     assert!(!page.contains("3,500"));
+    // its chart says so too, and draws no sustained line
+    let id = records[0]["id"].as_str().unwrap();
+    let svg = read(
+        &site,
+        &format!("charts/{STUDY}/{TIMELINE_TEST}/timeline-{id}.svg"),
+    );
+    assert!(
+        svg.contains("burst not exhausted, left out of the sustained level: at the promised burst of 2,000 IOPS"),
+        "{svg}"
+    );
+    assert!(
+        svg.contains("sustained level not reached in 18 s: at least 2,048 IOPS; no steady state;"),
+        "{svg}"
+    );
+    assert!(
+        svg.contains("Measured / promised: burst 2,048 / 2,000 IOPS (102%)"),
+        "{svg}"
+    );
+    assert!(!svg.contains(">sustained 2,048 IOPS<"), "{svg}");
     // without the limits list nothing says 2,000 is a burst: one level
     let (_dir, site) = build_without_limits(&records);
     let md = read(&site, &format!("data/{STUDY}.md"));
