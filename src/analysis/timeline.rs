@@ -296,9 +296,13 @@ pub fn detect(samples: &[f64], interval_s: f64) -> Option<Detection> {
     let from = (0..x.len())
         .position(|i| t(i) > end_s - w.sustained_s)
         .unwrap_or(0);
-    let wide = rolling_median(x, 3 * w.rolling);
+    // only over the window (and the half width before it that its first
+    // medians see), not the whole run
+    let wide_w = 3 * w.rolling;
+    let lo = from.saturating_sub(wide_w / 2);
+    let wide = rolling_median(&x[lo..], wide_w);
     let sigma_steps = step_noise(x);
-    let sigma = sigma_steps.max(noise(&x[from..], &wide[from..]));
+    let sigma = sigma_steps.max(noise(&x[from..], &wide[from - lo..]));
     let tol = tolerance(sigma, w.rolling);
     let p = persistence(w.rolling);
 
