@@ -118,6 +118,13 @@ fn a_run_shorter_than_the_burst_another_run_showed_is_left_out() {
         page.contains("for 1.00x its sustained read IOPS (nearly worth it, single run, 1 run of 18 s left out: shorter than the 23 s burst another run showed)"),
         "{page}"
     );
+    // the value page's steady state: the run that stands behind the level
+    // reached it, and the one left out is named
+    let value = read(&site, "value.html");
+    assert!(
+        value.contains("<td>reached (range 3.2%, slope 3.3%); 1 run of 18 s left out: shorter than the 23 s burst another run showed</td>"),
+        "{value}"
+    );
 }
 
 #[test]

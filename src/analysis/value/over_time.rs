@@ -102,9 +102,11 @@ impl Steady {
 
     /// The steady state for the value page: `reached (range 4.1%, slope
     /// 2.0%)`, `not reached in 1 of 3 runs (...)`, `sustained level not
-    /// reached (...)`.
+    /// reached (...)`, followed by `; 1 run of 20 min left out: ...` where
+    /// runs were left out.
     pub fn text(&self) -> String {
-        let head = match self.shortfall() {
+        let head = match self.own_shortfall() {
+            None if self.runs == 0 => "not judged".to_string(),
             None => "reached".to_string(),
             Some(s) => s
                 .strip_prefix("steady state ")
@@ -118,10 +120,14 @@ impl Steady {
         if let Some(s) = self.slope {
             parts.push(format!("slope {}", crate::format::percent(s / 100.0)));
         }
-        if parts.is_empty() {
+        let text = if parts.is_empty() {
             head
         } else {
             format!("{head} ({})", parts.join(", "))
+        };
+        match &self.left_out {
+            Some(note) => format!("{text}; {note}"),
+            None => text,
         }
     }
 }
