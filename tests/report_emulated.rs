@@ -43,6 +43,152 @@ fn emulated(fixture: &str, offering: &str, price: f64, strip: bool) -> serde_jso
     r
 }
 
+/// The emulated bursting record cut to its first `n` seconds and
+/// classified again, as a run of `n` s would be: `n` below its 23 s burst
+/// never leaves the burst. Its id gets `-{n}s`.
+fn cut(offering: &str, price: f64, n: usize) -> serde_json::Value {
+    let mut v = emulated("credit-burst", offering, price, false);
+    let mut tl: diskdash::record::Timeline = serde_json::from_value(v["timeline"].clone()).unwrap();
+    for s in [tl.read.as_deref_mut(), tl.write.as_deref_mut()]
+        .into_iter()
+        .flatten()
+    {
+        s.iops.truncate(n);
+        s.bw.truncate(n);
+        for l in [s.lat.as_mut(), s.clat.as_mut()].into_iter().flatten() {
+            l.truncate(n);
+        }
+    }
+    let found =
+        diskdash::analysis::timeline::classify(&mut tl, diskdash::metrics::TestKind::BlockIo);
+    v["timeline"] = serde_json::to_value(&tl).unwrap();
+    let m = v["metrics"].as_object_mut().unwrap();
+    m.retain(|k, _| {
+        !diskdash::analysis::stats::of_the_sustained_level(k)
+            && !k.ends_with("_burst")
+            && !k.starts_with("burst_")
+    });
+    for (k, metric) in found {
+        m.insert(k, serde_json::to_value(metric).unwrap());
+    }
+    v["test"]["parameters"]["runtime"] = (n as f64).into();
+    v["duration_s"] = (n as f64).into();
+    let id = format!("{}-{n}s", v["id"].as_str().unwrap());
+    v["id"] = id.into();
+    v
+}
+
+/// The burst table's row of `config` in `md`.
+fn burst_row<'a>(md: &'a str, config: &str) -> &'a str {
+    let start = md.find("## Burst and sustained").expect("a burst section");
+    md[start..]
+        .lines()
+        .find(|l| l.starts_with(&format!("| {config} |")))
+        .unwrap_or_else(|| panic!("no burst row for {config}: {md}"))
+}
+
+#[test]
+fn a_run_shorter_than_the_burst_another_run_showed_is_left_out() {
+    let short = cut("Bursting SSD", 0.10, 18);
+    // alone, cut short, it looks like one level at the burst
+    let p = short["timeline"]["pattern"].as_str().unwrap().to_string();
+    assert_eq!(p, "flat");
+    let (_dir, site) = build(&[
+        emulated("credit-burst", "Bursting SSD", 0.10, false),
+        short,
+        emulated("empty-bucket", "Flat SSD", 0.08, false),
+    ]);
+    let md = read(&site, &format!("data/{STUDY}.md"));
+    let row = burst_row(&md, "Emulated Bursting SSD");
+    // never "flat", its level never the sustained one, and how many runs
+    // stand behind each level, with why one is left out
+    assert!(!row.contains("flat"), "{row}");
+    assert!(
+        row.contains("| burst not exhausted / credit burst, then a lower level |"),
+        "{row}"
+    );
+    assert!(row.contains("| 200 / 200 IOPS (100%) |"), "{row}");
+    assert!(
+        row.contains("| burst: 2 runs; sustained: 1 of 2 runs (1 run of 18 s left out: shorter than the 23 s burst another run showed) |"),
+        "{row}"
+    );
+    // the verdict stands on the one run that fell to 200, and says so
+    let page = read(&site, &format!("studies/{STUDY}.html"));
+    assert!(
+        page.contains("for 1.00x its sustained read IOPS (nearly worth it, single run, 1 run of 18 s left out: shorter than the 23 s burst another run showed)"),
+        "{page}"
+    );
+    // the value page's steady state: the run that stands behind the level
+    // reached it, and the one left out is named
+    let value = read(&site, "value.html");
+    assert!(
+        value.contains("<td>reached (range 3.2%, slope 3.3%); 1 run of 18 s left out: shorter than the 23 s burst another run showed</td>"),
+        "{value}"
+    );
+}
+
+#[test]
+fn a_run_at_a_promised_burst_level_is_not_exhausted_and_not_compared() {
+    let records = [
+        cut("Bursting SSD", 0.10, 18),
+        emulated("empty-bucket", "Flat SSD", 0.08, false),
+    ];
+    let (_dir, site) = build(&records);
+    let md = read(&site, &format!("data/{STUDY}.md"));
+    let row = burst_row(&md, "Emulated Bursting SSD");
+    // its level is the burst it never left: 2,048 IOPS in its first 18 s
+    assert!(row.starts_with("| Emulated Bursting SSD | burst not exhausted | 2,048 / 2,000 IOPS (102%) | not measured: burst not exhausted |"), "{row}");
+    assert!(
+        row.contains("| not judged: burst not exhausted | burst: 1 run; sustained: 0 of 1 run (1 run of 18 s left out: at the promised burst of 2,000 IOPS) |"),
+        "{row}"
+    );
+    let page = read(&site, &format!("studies/{STUDY}.html"));
+    assert!(
+        page.contains("burst not exhausted (1 run of 18 s left out: at the promised burst of 2,000 IOPS): not compared"),
+        "{page}"
+    );
+    assert!(!page.contains("3,500"));
+    // its chart says so too, and draws no sustained line
+    let id = records[0]["id"].as_str().unwrap();
+    let svg = read(
+        &site,
+        &format!("charts/{STUDY}/{TIMELINE_TEST}/timeline-{id}.svg"),
+    );
+    assert!(
+        svg.contains("burst not exhausted, left out of the sustained level: at the promised burst of 2,000 IOPS"),
+        "{svg}"
+    );
+    assert!(
+        svg.contains("sustained level not reached in 18 s: at least 2,048 IOPS; no steady state;"),
+        "{svg}"
+    );
+    assert!(
+        svg.contains("Measured / promised: burst 2,048 / 2,000 IOPS (102%)"),
+        "{svg}"
+    );
+    assert!(!svg.contains(">sustained 2,048 IOPS<"), "{svg}");
+    // without the limits list nothing says 2,000 is a burst: one level
+    let (_dir, site) = build_without_limits(&records);
+    let md = read(&site, &format!("data/{STUDY}.md"));
+    let row = burst_row(&md, "Emulated Bursting SSD");
+    assert!(row.contains("| flat: one level throughout |"), "{row}");
+    assert!(row.contains("| 1 run |"), "{row}");
+}
+
+/// Builds the study from `records` without a limits list.
+fn build_without_limits(records: &[serde_json::Value]) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in");
+    std::fs::create_dir_all(&input).unwrap();
+    for (i, r) in records.iter().enumerate() {
+        std::fs::write(input.join(format!("{i}.json")), r.to_string()).unwrap();
+    }
+    let site = dir.path().join("site");
+    let (ok, _, stderr) = report(&[input.as_os_str(), "--out".as_ref(), site.as_os_str()]);
+    assert!(ok, "report failed: {stderr}");
+    (dir, site)
+}
+
 /// Builds the study from `records` with a limits list for both volumes.
 fn build(records: &[serde_json::Value]) -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().unwrap();

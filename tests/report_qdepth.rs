@@ -168,3 +168,87 @@ fn a_fio_test_page_shows_the_latency_distribution() {
     assert!(page.contains("id=\"metric-read-clat-p99\""));
     assert!(!page.contains("id=\"metric-read-clat-p95\""));
 }
+
+/// Every record file under `dir`, parsed.
+fn records_under(dir: &Path) -> Vec<(PathBuf, serde_json::Value)> {
+    let mut out = Vec::new();
+    for e in walkdir::WalkDir::new(dir).sort_by_file_name() {
+        let e = e.unwrap();
+        if e.path().extension().is_some_and(|x| x == "json") {
+            let v = serde_json::from_str(&std::fs::read_to_string(e.path()).unwrap()).unwrap();
+            out.push((e.path().to_path_buf(), v));
+        }
+    }
+    out
+}
+
+#[test]
+fn time_based_tests_are_never_one_workload_with_size_bound_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    build_site(dir.path());
+    let records = dir.path().join("records");
+    // the size-bound QD 64 read of Standard, copied into time-based tests
+    // of the same rw, block size and jobs: a 45-minute sustained test at
+    // QD 32 and at QD 1, and a 20-minute one at QD 16 (P15's burst and
+    // after averaged: 2,701 IOPS)
+    let (_, base) = records_under(&records)
+        .into_iter()
+        .find(|(_, r)| {
+            r["test"]["id"] == "fio-randread-4k-qd64"
+                && r["subject"]["offering"] == "Standard <SSD>"
+        })
+        .expect("the imported QD 64 record");
+    for (test, depth, runtime, iops) in [
+        ("fio-sustained-randread-4k-qd32", 32, 2700.0, 2701.0),
+        ("fio-sustained-randread-4k-qd1", 1, 2700.0, 900.0),
+        ("fio-sustained20-randread-4k-qd16", 16, 1200.0, 1500.0),
+    ] {
+        let mut r = base.clone();
+        r["id"] = format!("timed.{test}").into();
+        r["test"]["id"] = test.into();
+        let p = &mut r["test"]["parameters"];
+        p["iodepth"] = depth.into();
+        p["time_based"] = true.into();
+        p["runtime"] = runtime.into();
+        r["metrics"]["read_iops"]["value"] = iops.into();
+        std::fs::write(records.join(format!("timed-{test}.json")), r.to_string()).unwrap();
+    }
+    let site = dir.path().join("site2");
+    report_common::build(&records, &site);
+    let study = read(&site, "studies/qd.html");
+    let qd = section(&study, "queue-depth");
+    let groups: Vec<&str> = qd.split("<h3>").skip(1).collect();
+    let heading = |g: &str| g.split("</h3>").next().unwrap().to_string();
+    let headings: Vec<String> = groups.iter().map(|g| heading(g)).collect();
+    // the size-bound group as before, and one of the two 45-minute tests;
+    // the 20-minute test has no other depth of its kind, so no group
+    assert_eq!(
+        headings,
+        [
+            "randread, 4 KiB blocks, 1 job: read IOPS and p99 read latency",
+            "randread, 4 KiB blocks, 1 job, time-based for 45 min: read IOPS and p99 read latency",
+        ],
+        "{qd}"
+    );
+    let depths = |g: &str| -> Vec<String> {
+        g.split("\">QD ")
+            .skip(1)
+            .map(|s| s.split('<').next().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(depths(groups[0]), ["1", "4", "16", "64"]);
+    assert!(!groups[0].contains("fio-sustained"), "{}", groups[0]);
+    assert_eq!(depths(groups[1]), ["1", "32"]);
+    assert!(
+        groups[1].contains("href=\"../tests/qd/fio-sustained-randread-4k-qd32.html\">QD 32</a>")
+    );
+    assert!(groups[1].contains("2,701 IOPS"), "{}", groups[1]);
+    assert!(!qd.contains("fio-sustained20"), "{qd}");
+    // each group its own chart file
+    assert!(site
+        .join("charts/qd/qd-randread-4k-j1-t2700s-acme-standard-ssd.svg")
+        .is_file());
+    assert!(site
+        .join("charts/qd/qd-randread-4k-j1-acme-standard-ssd.svg")
+        .is_file());
+}

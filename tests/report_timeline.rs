@@ -297,3 +297,77 @@ fn write_site_for_screenshots() {
     std::fs::rename(&site, &out).unwrap();
     drop(dir);
 }
+
+/// `n` seconds at `level`, each strayed by up to `amp` (a fraction):
+/// deterministic noise from a linear congruential generator.
+fn noisy(level: f64, n: usize, amp: f64, seed: u64) -> Vec<f64> {
+    let mut s = seed;
+    (0..n)
+        .map(|_| {
+            s = s
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let u = ((s >> 11) as f64 / (1u64 << 53) as f64) * 2.0 - 1.0;
+            level * (1.0 + amp * u)
+        })
+        .collect()
+}
+
+#[test]
+fn a_noisy_flat_baseline_and_a_jittering_throttle_read_as_their_levels() {
+    let dir = tempfile::tempdir().unwrap();
+    let records = dir.path().join("records");
+    // a 10-minute HDD run, +-15% each second around 150 IOPS, the
+    // cheapest: the baseline of every verdict
+    let mut hdd = timeline_record(
+        "b.hdd",
+        "Vultr",
+        "HDD",
+        read_timeline(noisy(150.0, 600, 0.15, 11)),
+    );
+    std::sync::Arc::make_mut(&mut hdd.subject)
+        .price
+        .as_mut()
+        .unwrap()
+        .per_gb_month = 0.02;
+    // gp2 behind a throttle that jitters 12% each second after its bucket
+    let gp2: Vec<f64> = (0..600)
+        .map(|i| match i {
+            i if i < 200 => 3000.0,
+            i if i % 2 == 0 => 336.0,
+            _ => 264.0,
+        })
+        .collect();
+    let gp2 = timeline_record("b.gp2", "AWS", "gp2", read_timeline(gp2));
+    write_record(&records, "hdd.json", &hdd);
+    write_record(&records, "gp2.json", &gp2);
+    let site = dir.path().join("site");
+    let (ok, _, stderr) = report(&[records.as_os_str(), "--out".as_ref(), site.as_os_str()]);
+    assert!(ok, "report failed: {stderr}");
+    let md = read(&site, &format!("data/{STUDY}.md"));
+    let bursts = &md[md.find("## Burst and sustained").expect("a burst section")..];
+    let row = |config: &str| {
+        bursts
+            .lines()
+            .find(|l| l.starts_with(&format!("| {config} | ")))
+            .unwrap_or_else(|| panic!("no burst row for {config}: {md}"))
+            .to_string()
+    };
+    // the HDD is flat, its steady state reached, one run behind its level
+    let hdd = row("Vultr HDD");
+    assert!(
+        hdd.starts_with("| Vultr HDD | flat: one level throughout | none | "),
+        "{hdd}"
+    );
+    assert!(hdd.ends_with("| reached | 1 run |"), "{hdd}");
+    // gp2 fell to its jittering baseline: the median of 264 and 336
+    let gp2 = row("AWS gp2");
+    assert_eq!(
+        gp2,
+        "| AWS gp2 | credit burst, then a lower level | 3,000 IOPS | 300 IOPS | 3 min | 540.0 k I/Os | reached | 1 run |"
+    );
+    // and no verdict is qualified by a level "not reached"
+    assert!(!md.contains("not reached"), "{md}");
+    let page = read(&site, &format!("studies/{STUDY}.html"));
+    assert!(!page.contains("not reached"), "{page}");
+}

@@ -38,11 +38,23 @@ impl<'a> Analysis<'a> {
         book: &PriceBook,
         baseline: Option<&str>,
     ) -> Result<Analysis<'a>> {
+        Analysis::with_limits(records, book, baseline, &limits::Limits::default())
+    }
+
+    /// [`Analysis::new`], with the published limits (`--limits`) that tell
+    /// a run at a promised burst level, left out of its sustained level
+    /// ([`stats::left_out`]).
+    pub fn with_limits(
+        records: impl IntoIterator<Item = &'a Record>,
+        book: &PriceBook,
+        baseline: Option<&str>,
+        limits: &limits::Limits,
+    ) -> Result<Analysis<'a>> {
         let mut records: Vec<&Record> = records.into_iter().collect();
         // the input order must not matter: everything downstream follows ids
         records.sort_by(|a, b| a.id.cmp(&b.id));
         records.dedup_by(|a, b| a.id == b.id);
-        let data = stats::group(&records);
+        let data = stats::group_with(&records, limits);
         let values = value::analyse(&records, &data, book, baseline)?;
         Ok(Analysis {
             records,

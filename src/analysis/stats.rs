@@ -9,6 +9,7 @@
 use rayon::prelude::*;
 use std::collections::{BTreeMap, BTreeSet};
 
+use crate::analysis::limits::{Limit, Limits};
 use crate::metrics::TestKind;
 use crate::record::{is_positive, Price, Record, Status};
 use crate::units::Unit;
@@ -88,8 +89,176 @@ pub struct MetricStats {
 pub struct TestResults {
     /// Indices into the record list, sorted by record id.
     pub records: Vec<usize>,
-    /// Metric name to statistics, from records with status `ok`.
+    /// Metric name to statistics, from records with status `ok` (without
+    /// the sustained levels and steady state of the runs left out).
     pub metrics: BTreeMap<String, MetricStats>,
+    /// Runs whose timeline never left the burst: not exhausted, and left
+    /// out of the sustained level, in record order.
+    pub left_out: Vec<LeftOut>,
+}
+
+/// A run of a timed test that never left its burst, so measured no
+/// sustained level: "not exhausted", never "flat", and left out of its
+/// configuration's sustained level and verdict.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LeftOut {
+    /// Index into the record list.
+    pub record: usize,
+    /// The run's length in seconds (its `runtime`, else its duration).
+    pub length_s: Option<f64>,
+    /// Why, in words: `shorter than the 30 min burst another run
+    /// showed`, `at the promised burst of 3,500 IOPS`.
+    pub why: String,
+}
+
+impl TestResults {
+    /// Whether the run of record `i` is left out of the sustained level.
+    pub fn is_left_out(&self, i: usize) -> bool {
+        self.left_out.iter().any(|l| l.record == i)
+    }
+
+    /// The runs left out, in words: `1 run of 20 min left out: shorter
+    /// than the 30 min burst another run showed`; one clause per reason,
+    /// joined with `; `. `None` when no run is left out.
+    pub fn left_out_note(&self) -> Option<String> {
+        let mut by_why: BTreeMap<&str, Vec<Option<f64>>> = BTreeMap::new();
+        for l in &self.left_out {
+            by_why.entry(&l.why).or_default().push(l.length_s);
+        }
+        let clauses: Vec<String> = by_why
+            .into_iter()
+            .map(|(why, lengths)| {
+                let n = lengths.len();
+                let runs = if n == 1 { "run" } else { "runs" };
+                let words: BTreeSet<String> = lengths
+                    .iter()
+                    .map(|l| {
+                        l.map(crate::report::charts::duration_words)
+                            .unwrap_or_default()
+                    })
+                    .collect();
+                match words.iter().next() {
+                    Some(w) if words.len() == 1 && !w.is_empty() => {
+                        format!("{n} {runs} of {w} left out: {why}")
+                    }
+                    _ => format!("{n} {runs} left out: {why}"),
+                }
+            })
+            .collect();
+        (!clauses.is_empty()).then(|| clauses.join("; "))
+    }
+}
+
+/// Whether `metric` comes from a run's sustained level (its level and
+/// steady state), which a run left out does not give.
+pub fn of_the_sustained_level(metric: &str) -> bool {
+    metric.ends_with(crate::metrics::SUSTAINED)
+        || matches!(metric, "steady_state" | "ss_range" | "ss_slope")
+}
+
+/// The runs of one configuration's timed test (`ok` record indices) that
+/// never left their burst:
+///
+/// - a run classified flat or not exhausted, shorter than the burst
+///   another run of the configuration showed (`burst_duration`), whose
+///   level is not that run's sustained level (within the tolerance
+///   below): it ran on the burst throughout;
+/// - a run classified flat or not exhausted whose level is a promised
+///   burst level from `--limits` (within its tolerance: the larger of 10%
+///   and its steady-state range, at most 50%), where the promised
+///   baseline is lower.
+///
+/// Works on what every record keeps when held as a summary (pattern,
+/// metrics, parameters), so a site is the same however records are held.
+pub fn left_out(
+    records: &[&Record],
+    indices: &[usize],
+    limit: Option<&Limit>,
+    size_gb: Option<f64>,
+) -> Vec<LeftOut> {
+    use crate::record::Pattern;
+    let runs: Vec<(usize, &Record)> = indices
+        .iter()
+        .filter_map(|&i| Some((i, *records.get(i)?)))
+        .filter(|(_, r)| r.status == Status::Ok)
+        .collect();
+    let Some((_, first)) = runs.first() else {
+        return Vec::new();
+    };
+    let kind = crate::tools::spec(first.test.tool).kind(&first.test.parameters);
+    let (what, unit) = if kind == TestKind::Throughput {
+        ("bw", Unit::BytesPerSec)
+    } else {
+        ("iops", Unit::Iops)
+    };
+    let metric = |r: &Record, m: &str| r.metrics.get(m).map(|m| m.value).filter(|v| v.is_finite());
+    let level = |r: &Record| {
+        metric(r, &format!("read_{what}_sustained"))
+            .or_else(|| metric(r, &format!("write_{what}_sustained")))
+    };
+    let pattern = |r: &Record| r.timeline.as_ref().and_then(|t| t.pattern);
+    let tolerance = |r: &Record| {
+        let range = metric(r, "ss_range").map_or(0.0, |p| p / 100.0);
+        range.clamp(
+            crate::analysis::timeline::MIN_TOLERANCE,
+            crate::analysis::timeline::MAX_TOLERANCE,
+        )
+    };
+    let length = |r: &Record| {
+        r.test
+            .parameters
+            .get("runtime")
+            .and_then(serde_json::Value::as_f64)
+            .or(r.duration_s)
+            .filter(|s| s.is_finite() && *s > 0.0)
+    };
+    // the longest credit burst of the configuration's runs, with the
+    // level its run fell to
+    let mut longest: Option<(f64, f64)> = None;
+    for (_, r) in &runs {
+        if pattern(r) != Some(Pattern::CreditBurst) {
+            continue;
+        }
+        if let (Some(d), Some(s)) = (metric(r, "burst_duration"), level(r)) {
+            if longest.is_none_or(|(l, _)| d > l) {
+                longest = Some((d, s));
+            }
+        }
+    }
+    let by_bw = what == "bw";
+    let promise = limit.map(|l| l.promise(by_bw, size_gb)).unwrap_or_default();
+    let mut out = Vec::new();
+    for (i, r) in &runs {
+        if !matches!(pattern(r), Some(Pattern::Flat | Pattern::NotExhausted)) {
+            continue;
+        }
+        let Some(s) = level(r) else { continue };
+        let tol = tolerance(r);
+        let len = length(r);
+        let why = match (longest, len) {
+            (Some((d, after)), Some(l)) if l < d && (s - after).abs() > tol * after => {
+                Some(format!(
+                    "shorter than the {} burst another run showed",
+                    crate::report::charts::duration_words(d)
+                ))
+            }
+            _ => None,
+        };
+        let why = why.or_else(|| {
+            let b = promise.burst.filter(|b| *b > 0.0)?;
+            let below = promise.baseline.is_none_or(|base| base < b * (1.0 - tol));
+            ((s - b).abs() <= tol * b && below)
+                .then(|| format!("at the promised burst of {}", crate::format::value(b, unit)))
+        });
+        if let Some(why) = why {
+            out.push(LeftOut {
+                record: *i,
+                length_s: len,
+                why,
+            });
+        }
+    }
+    out
 }
 
 /// One tested configuration within a study.
@@ -275,6 +444,12 @@ fn config_names(configs: &[(ConfigKey, String)]) -> Vec<String> {
 /// groups but add no numbers; a metric whose unit is not canonical, or
 /// differs from the unit its first record used, is left out.
 pub fn group(records: &[&Record]) -> Dataset {
+    group_with(records, &Limits::default())
+}
+
+/// [`group`], with the published limits that tell a run at a promised
+/// burst level (see [`left_out`]).
+pub fn group_with(records: &[&Record], limits: &Limits) -> Dataset {
     // each record's configuration is borrowed from it, and worked out again
     // where needed rather than held for every record; names are made once
     // per configuration and everything below is keyed by borrowed text, so
@@ -343,7 +518,7 @@ pub fn group(records: &[&Record]) -> Dataset {
         let offerings: Vec<(&str, OfferingGroup)> = s.offerings.into_iter().collect();
         let summarised: Vec<OfferingData> = offerings
             .into_par_iter()
-            .map(|(name, o)| offering_data(records, name, o))
+            .map(|(name, o)| offering_data(records, name, o, limits))
             .collect();
         for off in summarised {
             study.offerings.insert(off.name.clone(), off);
@@ -353,22 +528,38 @@ pub fn group(records: &[&Record]) -> Dataset {
 }
 
 /// The summary of one configuration's records, grouped by test.
-fn offering_data(records: &[&Record], name: &str, o: OfferingGroup) -> OfferingData {
+fn offering_data(
+    records: &[&Record],
+    name: &str,
+    o: OfferingGroup,
+    limits: &Limits,
+) -> OfferingData {
     let r = records[o.first];
     let key = ConfigKey::of(r);
+    let size_gb = key.size_gb.map(f64::from_bits);
+    let limit = limits.find(
+        r.subject.provider.as_deref(),
+        r.subject.offering.as_deref(),
+        size_gb,
+    );
     let name = name.to_string();
     let mut tests = BTreeMap::new();
     for (test, t) in o.tests {
         // the values of one configuration's test at a time, not of
         // every record at once (25 MB for 100,000 fio records)
         let mut values: BTreeMap<(ConfigKey, &str), (Unit, Vec<f64>)> = BTreeMap::new();
+        let left_out = left_out(records, &t.records, limit, size_gb);
         for &i in &t.records {
             let r = records[i];
             if r.status != Status::Ok {
                 continue;
             }
             let key = ConfigKey::of(r);
+            let left = left_out.iter().any(|l| l.record == i);
             for (metric, m) in &r.metrics {
+                if left && of_the_sustained_level(metric) {
+                    continue;
+                }
                 let Some(unit) = Unit::parse(m.unit) else {
                     continue;
                 };
@@ -394,6 +585,7 @@ fn offering_data(records: &[&Record], name: &str, o: OfferingGroup) -> OfferingD
             TestResults {
                 records: t.records,
                 metrics,
+                left_out,
             },
         );
     }
@@ -499,5 +691,119 @@ mod tests {
         let iops = &t.metrics.get("iops").unwrap();
         assert_eq!(iops.unit, Unit::Iops);
         assert_eq!((iops.summary.n, iops.summary.median), (2, 200.0));
+    }
+
+    /// A run of the sustained test of `offering`, classified `pattern`,
+    /// `runtime` s long, with `metrics`.
+    fn timed(
+        id: &str,
+        offering: &str,
+        pattern: crate::record::Pattern,
+        runtime: f64,
+        metrics: &[(&str, f64, &str)],
+    ) -> Record {
+        let mut r = crate::analysis::testing::record(
+            id,
+            "Azure",
+            offering,
+            Some(0.1),
+            "fio-sustained-randread-4k-qd32",
+            metrics,
+        );
+        std::sync::Arc::make_mut(&mut r.test)
+            .parameters
+            .insert("runtime".into(), serde_json::Value::from(runtime));
+        r.timeline = Some(Box::new(crate::record::Timeline {
+            interval_s: 1.0,
+            read: None,
+            write: None,
+            trim: None,
+            logs: BTreeMap::new(),
+            pattern: Some(pattern),
+            burst_on_s: None,
+            burst_off_s: None,
+        }));
+        r
+    }
+
+    #[test]
+    fn runs_that_never_left_their_burst_are_left_out_with_why() {
+        use crate::record::Pattern::*;
+        // P15: a 45-minute run bursts at 3,500 for 30 minutes, then 1,100;
+        // a 20-minute run stays at 3,500; another 20-minute one started
+        // with an empty bucket, at 1,150 (within 10% of 1,100)
+        let records = [
+            timed(
+                "a",
+                "P15",
+                CreditBurst,
+                2700.0,
+                &[
+                    ("read_iops_sustained", 1100.0, "IOPS"),
+                    ("read_iops_burst", 3500.0, "IOPS"),
+                    ("burst_duration", 1800.0, "s"),
+                    ("steady_state", 1.0, "count"),
+                ],
+            ),
+            timed(
+                "b",
+                "P15",
+                Flat,
+                1200.0,
+                &[
+                    ("read_iops_sustained", 3500.0, "IOPS"),
+                    ("steady_state", 1.0, "count"),
+                    ("ss_range", 3.0, "%"),
+                ],
+            ),
+            timed(
+                "c",
+                "P15",
+                Flat,
+                1200.0,
+                &[("read_iops_sustained", 1150.0, "IOPS")],
+            ),
+        ];
+        let refs: Vec<&Record> = records.iter().collect();
+        let t = &group(&refs).studies["s"].offerings["Azure P15"].tests
+            ["fio-sustained-randread-4k-qd32"];
+        assert_eq!(t.left_out.len(), 1);
+        assert_eq!(t.left_out[0].record, 1);
+        assert_eq!(
+            t.left_out_note().as_deref(),
+            Some("1 run of 20 min left out: shorter than the 30 min burst another run showed")
+        );
+        // its level and steady state count for nothing; the others' do
+        let s = &t.metrics["read_iops_sustained"].summary;
+        assert_eq!((s.n, s.min, s.max), (2, 1100.0, 1150.0));
+        assert_eq!(t.metrics["steady_state"].summary.n, 1);
+        assert!(!t.metrics.contains_key("ss_range"));
+
+        // alone, the 20-minute run is left out only where --limits
+        // promises 3,500 as a burst
+        let alone = [records[1].clone()];
+        let refs: Vec<&Record> = alone.iter().collect();
+        let t = |l: &Limits| {
+            group_with(&refs, l).studies["s"].offerings["Azure P15"].tests
+                ["fio-sustained-randread-4k-qd32"]
+                .clone()
+        };
+        assert!(t(&Limits::default()).left_out.is_empty());
+        let header = crate::analysis::limits::COLUMNS.join(",");
+        let limits = |row: &str| Limits::parse(&format!("{header}\n{row}\n")).unwrap();
+        let p15 = limits("Azure,P15,,,1100,,3500,,,,,");
+        let left = t(&p15);
+        assert_eq!(
+            left.left_out_note().as_deref(),
+            Some("1 run of 20 min left out: at the promised burst of 3,500 IOPS")
+        );
+        assert!(!left.metrics.contains_key("read_iops_sustained"));
+        // a promise it is 10% off, or a baseline as high as the burst, is not
+        assert!(t(&limits("Azure,P15,,,1100,,3900,,,,,"))
+            .left_out
+            .is_empty());
+        assert!(t(&limits("Azure,P15,,,3500,,3500,,,,,"))
+            .left_out
+            .is_empty());
     }
 }

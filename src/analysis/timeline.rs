@@ -60,6 +60,13 @@ pub struct Detection {
     pub start_s: f64,
     /// The 15 s (scaled) rolling median, one value per used sample.
     pub rolling: Vec<f64>,
+    /// How far, as a fraction of a level, the rolling median may stray
+    /// from it and still be at it: 10%, or more where the run's own
+    /// per-second noise makes its rolling median wander further (see
+    /// [`tolerance`]).
+    pub tolerance: f64,
+    /// Time in seconds at the end of the last sample: the run's length.
+    pub length_s: f64,
 }
 
 /// The windows of one run, scaled to its length.
@@ -117,6 +124,120 @@ pub fn median(v: &[f64]) -> Option<f64> {
     })
 }
 
+/// The smallest tolerance: a level within 10% is the same level.
+pub const MIN_TOLERANCE: f64 = 0.10;
+
+/// The largest tolerance, however noisy the run: a level half as high
+/// again, or half as low, is always another level.
+pub const MAX_TOLERANCE: f64 = 0.50;
+
+/// The per-second noise of a series (or a stretch of it, with its rolling
+/// median): the robust standard deviation
+/// (1.4826 × the median absolute deviation) of each sample from its
+/// rolling median, as a fraction of that median. Level changes barely
+/// move it (a step disturbs a few samples near its edge), so a burst does
+/// not count as noise; 0 for a series without positive levels.
+pub fn noise(x: &[f64], rolling: &[f64]) -> f64 {
+    let dev: Vec<f64> = x
+        .iter()
+        .zip(rolling)
+        .filter(|(_, r)| **r > 0.0)
+        .map(|(v, r)| (v - r).abs() / r)
+        .collect();
+    median(&dev).map_or(0.0, |m| 1.4826 * m)
+}
+
+/// The per-second noise of a series from its successive differences: the
+/// robust standard deviation (1.4826 × the median absolute difference of
+/// two neighbouring samples, as a fraction of their mean, over √2). A
+/// change of level is one difference of many, so it does not count; 0
+/// for fewer than two positive samples.
+pub fn step_noise(x: &[f64]) -> f64 {
+    let d: Vec<f64> = x
+        .windows(2)
+        .filter(|p| p[0] + p[1] > 0.0)
+        .map(|p| 2.0 * (p[1] - p[0]).abs() / (p[0] + p[1]))
+        .collect();
+    median(&d).map_or(0.0, |m| 1.4826 * m / std::f64::consts::SQRT_2)
+}
+
+/// The tolerance of a rolling median of width `w` over samples of
+/// relative noise `sigma`: four standard errors of a median of `w`
+/// samples (1.2533 σ / √w; four, as the run has many such medians and
+/// its S is itself a median of noisy samples), at least
+/// [`MIN_TOLERANCE`] and at most [`MAX_TOLERANCE`]. A flat volume with
+/// ±15% per-second noise and a 3-sample rolling median (a run of a few
+/// minutes) gets about 30%, with a 15-sample one (a run of half an hour)
+/// about 14%.
+pub fn tolerance(sigma: f64, w: usize) -> f64 {
+    let t = 4.0 * 1.2533 * sigma / (w.max(1) as f64).sqrt();
+    if t.is_finite() {
+        t.clamp(MIN_TOLERANCE, MAX_TOLERANCE)
+    } else {
+        MAX_TOLERANCE
+    }
+}
+
+/// Consecutive rolling-median samples on one side of a level, outside its
+/// tolerance, that make a change of level: half the rolling window (what
+/// a step takes to pass through the median), at least 2. Fewer, or
+/// samples alternating above and below (a throttle's jitter), are the
+/// level.
+pub fn persistence(w: usize) -> usize {
+    (w / 2 + 1).max(2)
+}
+
+/// Where the rolling median settles at `level` to the end: the first index
+/// of the last stretch of `rolling` with no change of level (no
+/// [`persistence`] `p` consecutive samples on one side of `level` beyond
+/// `tol`), starting at a sample within `tol`; `None` when the last sample
+/// is already part of a change.
+fn settled_from(rolling: &[f64], level: f64, tol: f64, p: usize) -> Option<usize> {
+    let mut first = None;
+    // (side, count) of the current run of samples outside the tolerance
+    let mut run: (i8, usize) = (0, 0);
+    for i in (0..rolling.len()).rev() {
+        let r = rolling[i];
+        if (r - level).abs() <= tol * level {
+            first = Some(i);
+            run = (0, 0);
+            continue;
+        }
+        let side = if r > level { 1 } else { -1 };
+        run = if run.0 == side {
+            (side, run.1 + 1)
+        } else {
+            (side, 1)
+        };
+        if run.1 >= p {
+            break;
+        }
+    }
+    first
+}
+
+/// Whether `rolling` leaves `level` anywhere: [`persistence`] `p`
+/// consecutive samples on one side of it beyond `tol`.
+fn changes(rolling: &[f64], level: f64, tol: f64, p: usize) -> bool {
+    let mut run: (i8, usize) = (0, 0);
+    for &r in rolling {
+        if (r - level).abs() <= tol * level {
+            run = (0, 0);
+            continue;
+        }
+        let side = if r > level { 1 } else { -1 };
+        run = if run.0 == side {
+            (side, run.1 + 1)
+        } else {
+            (side, 1)
+        };
+        if run.1 >= p {
+            return true;
+        }
+    }
+    false
+}
+
 /// Centred rolling median of width `w` (odd), shrinking at the edges.
 pub fn rolling_median(v: &[f64], w: usize) -> Vec<f64> {
     let half = w / 2;
@@ -166,6 +287,24 @@ pub fn detect(samples: &[f64], interval_s: f64) -> Option<Detection> {
     }
     let e = median(&early_window)?;
     let steady = steady_state(x, interval_s, w.round_s);
+    // the run's noise, the larger of: the spread of one second against
+    // the next over the whole run (a step is one pair of many), and over
+    // the sustained window the spread around a rolling median three times
+    // as wide as the one that is compared (a throttle whose level swings
+    // for seconds at a time moves the narrow median with it, not the wide
+    // one; a slow fall moves both)
+    let from = (0..x.len())
+        .position(|i| t(i) > end_s - w.sustained_s)
+        .unwrap_or(0);
+    // only over the window (and the half width before it that its first
+    // medians see), not the whole run
+    let wide_w = 3 * w.rolling;
+    let lo = from.saturating_sub(wide_w / 2);
+    let wide = rolling_median(&x[lo..], wide_w);
+    let sigma_steps = step_noise(x);
+    let sigma = sigma_steps.max(noise(&x[from..], &wide[from - lo..]));
+    let tol = tolerance(sigma, w.rolling);
+    let p = persistence(w.rolling);
 
     let mut d = Detection {
         pattern: Pattern::Flat,
@@ -179,23 +318,26 @@ pub fn detect(samples: &[f64], interval_s: f64) -> Option<Detection> {
         steady,
         start_s,
         rolling: rolling.clone(),
+        tolerance: tol,
+        length_s: end_s,
     };
-    let near = |v: f64, level: f64| (v - level).abs() <= 0.1 * level;
+    // how far apart two levels must be to be two levels at this tolerance
+    let ratio = |t: f64| (1.0 + t) / (1.0 - t);
 
     // credit burst: the earliest time after which the rolling median stays
-    // within 10% of S, if that time is late enough to be a burst
+    // at S (within the tolerance, brief or alternating excursions
+    // allowed), if that time is late enough to be a burst
     if e >= 1.2 * s {
-        let settled = (0..x.len())
-            .rev()
-            .take_while(|&i| near(rolling[i], s))
-            .last();
-        if let Some(first) = settled {
+        if let Some(first) = settled_from(&rolling, s, tol, p) {
             // t_drop is where the settled stretch begins
             let t_drop = t(first) - interval_s;
             // the settled stretch must hold at least half the sustained
             // window, so that S is the level after the drop
-            if t_drop >= w.min_drop_s && first > 0 && end_s - t_drop >= w.sustained_s / 2.0 {
-                let before = &x[..first];
+            let before = &x[..first];
+            // and the burst must stand out of the run's noise
+            let apart = median(before).is_some_and(|b| b >= s * ratio(tol).max(1.2));
+            if t_drop >= w.min_drop_s && first > 0 && end_s - t_drop >= w.sustained_s / 2.0 && apart
+            {
                 d.pattern = Pattern::CreditBurst;
                 d.burst = median(before);
                 d.burst_duration_s = Some(t_drop);
@@ -208,7 +350,10 @@ pub fn detect(samples: &[f64], interval_s: f64) -> Option<Detection> {
         }
     }
 
-    if let Some((b, low, on, off)) = periodic(&rolling, x, &t, w.periodic_after_s) {
+    // the rolling median's own noise must not pass for two levels
+    let noise_tol = (4.0 * 1.2533 * sigma_steps / (w.rolling as f64).sqrt()).min(MAX_TOLERANCE);
+    let min_ratio = ratio(noise_tol).max(ratio(tol)).max(1.2);
+    if let Some((b, low, on, off)) = periodic(&rolling, x, &t, w.periodic_after_s, min_ratio) {
         d.pattern = Pattern::PeriodicBurst;
         d.burst = Some(b);
         d.sustained = low;
@@ -217,12 +362,20 @@ pub fn detect(samples: &[f64], interval_s: f64) -> Option<Detection> {
         return Some(d);
     }
 
-    // the end of the run must be at S, and not moving
+    // the end of the run must be at S, and not moving; an end the SNIA
+    // test finds steady is at its level, however its rolling median
+    // wanders within the run's noise
     let tail_from = (0..x.len())
         .position(|i| t(i) > end_s - 5.0 * w.round_s)
         .unwrap_or(0);
-    let end_settled = rolling[tail_from..].iter().all(|&r| near(r, s));
-    if e >= 1.2 * s || !end_settled || steady.slope_pct > 10.0 {
+    let end_settled = !changes(&rolling[tail_from..], s, tol, p);
+    // the slope of noise alone over few samples can pass 10%: a slope
+    // within three of its standard errors (σ √(12 / n) of the mean over
+    // n samples) is not a level still moving
+    let per = ((steady.round_s / interval_s).round() as usize).max(1);
+    let n = (per * (x.len() / per).clamp(1, 5)) as f64;
+    let slope_limit = (300.0 * sigma * (12.0 / n).sqrt()).max(10.0);
+    if e >= 1.2 * s || (!end_settled && !steady.reached) || steady.slope_pct > slope_limit {
         d.pattern = Pattern::NotExhausted;
     }
     Some(d)
@@ -237,6 +390,7 @@ fn periodic(
     x: &[f64],
     t: &dyn Fn(usize) -> f64,
     after_s: f64,
+    min_ratio: f64,
 ) -> Option<(f64, f64, f64, f64)> {
     let from = (0..x.len()).position(|i| t(i) > after_s)?;
     let r = &rolling[from..];
@@ -244,7 +398,7 @@ fn periodic(
     sorted.sort_by(f64::total_cmp);
     let q = |p: f64| sorted[((sorted.len() - 1) as f64 * p).round() as usize];
     let (lo, hi) = (q(0.1), q(0.9));
-    if hi < 1.2 * lo || hi <= 0.0 {
+    if hi < min_ratio * lo || hi <= 0.0 {
         return None;
     }
     let mid = (hi + lo) / 2.0;
@@ -524,6 +678,198 @@ mod tests {
             (on - 20.0).abs() <= 2.0 && (off - 40.0).abs() <= 2.0,
             "{on} {off}"
         );
+    }
+
+    /// A series at `level` whose every second strays by up to `amp` (a
+    /// fraction, uniform), `n` seconds long.
+    fn noisy(level: f64, n: usize, amp: f64, seed: u64) -> Vec<f64> {
+        with_noise(vec![level; n], amp, seed)
+    }
+
+    #[test]
+    fn a_flat_volume_with_15_percent_noise_is_flat_at_any_length() {
+        // an HDD's per-second IOPS, +-15% around 1,000, from a 1-minute
+        // run (3-sample rolling median) to a 45-minute one; the sustained
+        // level and the steady state never contradict each other
+        for n in [60, 120, 300, 600, 1200, 2700] {
+            for seed in 1..=20 {
+                let d = detect(&noisy(1000.0, n, 0.15, seed), 1.0).unwrap();
+                assert_eq!(d.pattern, Pattern::Flat, "{n} s, seed {seed}: {d:?}");
+                assert!(
+                    close(d.sustained, 1000.0, 0.1),
+                    "{n} {seed} {}",
+                    d.sustained
+                );
+                assert_eq!(d.burst, None);
+                assert!(d.tolerance >= MIN_TOLERANCE && d.tolerance <= MAX_TOLERANCE);
+            }
+        }
+        // the tolerance comes from the noise: a quiet run keeps 10%, a
+        // noisy short one gets more
+        let quiet = detect(&noisy(1000.0, 120, 0.01, 1), 1.0).unwrap();
+        assert_eq!(quiet.tolerance, MIN_TOLERANCE);
+        let loud = detect(&noisy(1000.0, 120, 0.15, 1), 1.0).unwrap();
+        assert!(loud.tolerance > 0.15, "{}", loud.tolerance);
+        assert_eq!(loud.length_s, 120.0);
+    }
+
+    #[test]
+    fn noise_does_not_hide_a_burst_or_a_fall() {
+        // the same noise on a 2-minute credit burst: 2,000 for 22 s, then 200
+        let series: Vec<f64> = (0..120)
+            .map(|i| if i < 22 { 2000.0 } else { 200.0 })
+            .collect();
+        for seed in 1..=10 {
+            let d = detect(&with_noise(series.clone(), 0.15, seed), 1.0).unwrap();
+            assert_eq!(d.pattern, Pattern::CreditBurst, "seed {seed}: {d:?}");
+            assert!(close(d.burst.unwrap(), 2000.0, 0.1), "{d:?}");
+            assert!(close(d.sustained, 200.0, 0.1), "{}", d.sustained);
+            let t = d.burst_duration_s.unwrap();
+            assert!((t - 22.0).abs() <= 2.0, "seed {seed}: {t}");
+        }
+        // and a level still falling 30% over the run is not a level
+        let falling: Vec<f64> = (0..600).map(|i| 1000.0 - 0.5 * i as f64).collect();
+        let d = detect(&with_noise(falling, 0.15, 4), 1.0).unwrap();
+        assert_eq!(d.pattern, Pattern::NotExhausted, "{d:?}");
+    }
+
+    /// A throttle's jitter: `level` alternating `swing` (a fraction) above
+    /// and below it, `slice` seconds at a time.
+    fn jitter(level: f64, swing: f64, slice: usize, i: usize) -> f64 {
+        if (i / slice) % 2 == 0 {
+            level * (1.0 + swing)
+        } else {
+            level * (1.0 - swing)
+        }
+    }
+
+    #[test]
+    fn a_throttle_jittering_around_its_level_is_that_level() {
+        // a real cgroup throttle after the bucket empties: 2,000 IOPS for
+        // 22 s, then 200 alternating 12% each second (224, 176, ...)
+        let series: Vec<f64> = (0..120)
+            .map(|i| {
+                if i < 22 {
+                    2000.0
+                } else {
+                    jitter(200.0, 0.12, 1, i)
+                }
+            })
+            .collect();
+        let d = detect(&series, 1.0).unwrap();
+        assert_eq!(d.pattern, Pattern::CreditBurst, "{d:?}");
+        assert_eq!(d.burst, Some(2000.0));
+        assert_eq!(d.burst_duration_s, Some(22.0));
+        assert!(close(d.sustained, 200.0, 0.13), "{}", d.sustained);
+        // 45 minutes of gp2 whose baseline swings 12% in 3 s slices: its
+        // 15 s rolling median alternates between 264 and 336, a few
+        // samples at a time
+        let series: Vec<f64> = (0..2700)
+            .map(|i| {
+                if i < 2000 {
+                    3000.0
+                } else {
+                    jitter(300.0, 0.12, 3, i)
+                }
+            })
+            .collect();
+        let d = detect(&series, 1.0).unwrap();
+        assert_eq!(d.pattern, Pattern::CreditBurst, "{d:?}");
+        assert_eq!(d.burst, Some(3000.0));
+        let t = d.burst_duration_s.unwrap();
+        assert!((t - 2000.0).abs() <= 10.0, "{t}");
+        // the same baseline without the burst is flat, not periodic and not
+        // "not exhausted": a 24% swing is the level's noise, not two levels
+        let series: Vec<f64> = (0..2700).map(|i| jitter(300.0, 0.12, 3, i)).collect();
+        let d = detect(&series, 1.0).unwrap();
+        assert_eq!(d.pattern, Pattern::Flat, "{d:?}");
+        assert!(close(d.sustained, 300.0, 0.13), "{}", d.sustained);
+        let (lo, hi) = d
+            .rolling
+            .iter()
+            .fold((f64::MAX, 0.0f64), |(l, h), &r| (l.min(r), h.max(r)));
+        assert!(
+            close(lo, 264.0, 1e-9) && close(hi, 336.0, 1e-9),
+            "{lo} {hi}"
+        );
+    }
+
+    #[test]
+    fn a_change_of_level_must_persist() {
+        // the rolling median of a flat run with one excursion of a single
+        // sample (one stalled second is smoothed, two of five are not)
+        let mut r = vec![100.0; 20];
+        r[10] = 150.0;
+        assert!(!changes(&r, 100.0, 0.1, 2));
+        assert_eq!(settled_from(&r, 100.0, 0.1, 2), Some(0));
+        // alternating sides never persist
+        for (i, v) in r.iter_mut().enumerate().skip(5) {
+            *v = if i % 2 == 0 { 115.0 } else { 85.0 };
+        }
+        assert!(!changes(&r, 100.0, 0.1, 2));
+        // two on one side do
+        r[6] = 120.0;
+        r[7] = 120.0;
+        assert!(changes(&r, 100.0, 0.1, 2));
+        assert_eq!(
+            settled_from(&r, 100.0, 0.1, 2),
+            None,
+            "no sample after 7 is within 10%"
+        );
+        assert_eq!(persistence(3), 2);
+        assert_eq!(persistence(15), 8);
+        assert_eq!(tolerance(0.0, 15), MIN_TOLERANCE);
+        assert_eq!(tolerance(10.0, 3), MAX_TOLERANCE);
+        assert_eq!(tolerance(f64::NAN, 3), MAX_TOLERANCE);
+        assert_eq!(super::noise(&[], &[]), 0.0);
+        assert_eq!(step_noise(&[5.0]), 0.0);
+        assert_eq!(step_noise(&[0.0, 0.0, 0.0]), 0.0);
+        // 90, 110, 90, 110: each step is 20% of the pair's mean
+        let s = step_noise(&[90.0, 110.0, 90.0, 110.0]);
+        assert!(
+            (s - 1.4826 * 0.2 / std::f64::consts::SQRT_2).abs() < 1e-12,
+            "{s}"
+        );
+    }
+
+    /// The read IOPS per second of a record of `tests/fixtures/emulated/`
+    /// (real fio behind a throttled loop device, 90 s).
+    fn emulated(json: &str) -> Vec<f64> {
+        let r: crate::record::Record = serde_json::from_str(json).unwrap();
+        r.timeline.unwrap().read.unwrap().iops
+    }
+
+    #[test]
+    fn the_emulated_volumes_keep_their_class_under_15_percent_noise() {
+        let burst = emulated(include_str!(
+            "../../tests/fixtures/emulated/credit-burst.json"
+        ));
+        let flat = emulated(include_str!(
+            "../../tests/fixtures/emulated/empty-bucket.json"
+        ));
+        // as recorded: the real throttle's jitter is within 10%
+        let d = detect(&burst, 1.0).unwrap();
+        assert_eq!(d.pattern, Pattern::CreditBurst);
+        assert_eq!((d.burst, d.sustained), (Some(2000.0), 200.0));
+        assert_eq!(d.tolerance, MIN_TOLERANCE);
+        let d = detect(&flat, 1.0).unwrap();
+        assert_eq!(
+            (d.pattern, d.sustained, d.burst),
+            (Pattern::Flat, 200.0, None)
+        );
+        // the same seconds with +-15% noise on each (an HDD, a busy host)
+        for seed in 1..=10 {
+            let d = detect(&with_noise(burst.clone(), 0.15, seed), 1.0).unwrap();
+            assert_eq!(d.pattern, Pattern::CreditBurst, "seed {seed}: {d:?}");
+            assert!(close(d.burst.unwrap(), 2000.0, 0.1), "{:?}", d.burst);
+            assert!(close(d.sustained, 200.0, 0.1), "{}", d.sustained);
+            let t = d.burst_duration_s.unwrap();
+            assert!((t - 23.0).abs() <= 2.0, "seed {seed}: {t}");
+            assert!(d.tolerance > MIN_TOLERANCE, "{}", d.tolerance);
+            let d = detect(&with_noise(flat.clone(), 0.15, seed), 1.0).unwrap();
+            assert_eq!(d.pattern, Pattern::Flat, "seed {seed}: {d:?}");
+            assert!(close(d.sustained, 200.0, 0.1), "{}", d.sustained);
+        }
     }
 
     #[test]

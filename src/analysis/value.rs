@@ -572,7 +572,7 @@ pub fn analyse(
             let lasting: BTreeMap<String, Lasting> = study
                 .offerings
                 .values()
-                .map(|o| (o.name.clone(), Lasting::of(records, &o.records)))
+                .map(|o| (o.name.clone(), Lasting::of(records, o)))
                 .collect();
             // each test's tables apart from the others', in parallel, kept
             // in test order

@@ -338,6 +338,9 @@ struct JsonSteady {
     range_pct: Option<f64>,
     slope_pct: Option<f64>,
     not_exhausted: bool,
+    /// The runs left out of the level, in words, where any are.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    left_out: Option<String>,
 }
 
 /// `data/summary.json`: the statistics and value rows, canonical units.
@@ -440,6 +443,7 @@ pub fn summary_json(a: &Analysis) -> Result<Vec<u8>> {
                         range_pct: st.range,
                         slope_pct: st.slope,
                         not_exhausted: st.not_exhausted,
+                        left_out: st.left_out.clone(),
                     }),
                 })
             })

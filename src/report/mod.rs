@@ -79,10 +79,11 @@ pub fn build_into(
     opts: &Options,
     site: &mut site::Site,
 ) -> Result<()> {
-    let analysis = Analysis::new(
+    let analysis = Analysis::with_limits(
         found.iter().map(|f| &f.record),
         &opts.prices,
         opts.baseline.as_deref(),
+        &opts.limits,
     )?;
     // the record a page shows, whole: read again when held without its
     // output and series, its command decoded when held apart

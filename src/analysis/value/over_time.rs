@@ -4,7 +4,7 @@
 //! a configuration of a timed test without a sustained level is not
 //! compared.
 
-use crate::analysis::stats::TestResults;
+use crate::analysis::stats::{OfferingData, TestResults};
 use crate::metrics::{BURST, SUSTAINED};
 use crate::record::{Pattern, Record, Status};
 
@@ -63,6 +63,9 @@ pub struct Steady {
     /// Whether a run was still high or moving at its end (`not-exhausted`):
     /// its sustained level is a bound, not a level.
     pub not_exhausted: bool,
+    /// The runs left out of the level because they never left their
+    /// burst ([`TestResults::left_out_note`]).
+    pub left_out: Option<String>,
 }
 
 impl Steady {
@@ -71,7 +74,18 @@ impl Steady {
     /// not reached`, `steady state not reached in 1 of 3 runs`; `None`
     /// when every run reached it.
     pub fn shortfall(&self) -> Option<String> {
-        if self.not_exhausted {
+        let own = self.own_shortfall();
+        match (own, &self.left_out) {
+            (Some(a), Some(b)) => Some(format!("{a}; {b}")),
+            (a, b) => a.or_else(|| b.clone()),
+        }
+    }
+
+    /// [`Steady::shortfall`] of the runs that stand behind the level.
+    fn own_shortfall(&self) -> Option<String> {
+        if self.runs == 0 {
+            None
+        } else if self.not_exhausted {
             Some("sustained level not reached".into())
         } else if self.reached == self.runs {
             None
@@ -88,9 +102,11 @@ impl Steady {
 
     /// The steady state for the value page: `reached (range 4.1%, slope
     /// 2.0%)`, `not reached in 1 of 3 runs (...)`, `sustained level not
-    /// reached (...)`.
+    /// reached (...)`, followed by `; 1 run of 20 min left out: ...` where
+    /// runs were left out.
     pub fn text(&self) -> String {
-        let head = match self.shortfall() {
+        let head = match self.own_shortfall() {
+            None if self.runs == 0 => "not judged".to_string(),
             None => "reached".to_string(),
             Some(s) => s
                 .strip_prefix("steady state ")
@@ -104,10 +120,14 @@ impl Steady {
         if let Some(s) = self.slope {
             parts.push(format!("slope {}", crate::format::percent(s / 100.0)));
         }
-        if parts.is_empty() {
+        let text = if parts.is_empty() {
             head
         } else {
             format!("{head} ({})", parts.join(", "))
+        };
+        match &self.left_out {
+            Some(note) => format!("{text}; {note}"),
+            None => text,
         }
     }
 }
@@ -135,12 +155,19 @@ pub enum Lasting {
 }
 
 impl Lasting {
-    /// How the `ok` records of a configuration (indices into `records`)
-    /// classify it: a burst in any of its timelines makes it bursting.
-    pub fn of(records: &[&Record], indices: &[usize]) -> Lasting {
+    /// How the `ok` records of a configuration classify it: a burst in any
+    /// of its timelines makes it bursting; runs left out of a sustained
+    /// level (they never left their burst) make it neither.
+    pub fn of(records: &[&Record], o: &OfferingData) -> Lasting {
         let mut flat = false;
-        for r in indices.iter().filter_map(|&i| records.get(i).copied()) {
-            if r.status != Status::Ok {
+        let left_out = |i: usize| o.tests.values().any(|t| t.is_left_out(i));
+        for (i, r) in o
+            .records
+            .iter()
+            .filter_map(|&i| Some((i, *records.get(i)?)))
+        {
+            // a run that never left its burst says nothing of what lasts
+            if r.status != Status::Ok || left_out(i) {
                 continue;
             }
             match r.timeline.as_ref().and_then(|t| t.pattern) {
@@ -187,7 +214,13 @@ pub(super) fn burst_pattern(records: &[&Record], t: &TestResults) -> Option<Patt
 /// run tested it.
 pub(super) fn steady(records: &[&Record], t: &TestResults) -> Option<Steady> {
     let (mut reached, mut runs, mut not_exhausted) = (0, 0, false);
-    for r in ok_records(records, t) {
+    for r in t
+        .records
+        .iter()
+        .filter(|&&i| !t.is_left_out(i))
+        .filter_map(|&i| records.get(i).copied())
+        .filter(|r| r.status == Status::Ok)
+    {
         if let Some(m) = r.metrics.get("steady_state") {
             runs += 1;
             if m.value >= 1.0 {
@@ -198,12 +231,14 @@ pub(super) fn steady(records: &[&Record], t: &TestResults) -> Option<Steady> {
             r.timeline.as_ref().and_then(|tl| tl.pattern) == Some(Pattern::NotExhausted);
     }
     let median = |m: &str| t.metrics.get(m).map(|s| s.summary.median);
-    (runs > 0).then(|| Steady {
+    let left_out = t.left_out_note();
+    (runs > 0 || left_out.is_some()).then(|| Steady {
         reached,
         runs,
         range: median("ss_range"),
         slope: median("ss_slope"),
         not_exhausted,
+        left_out,
     })
 }
 
@@ -214,6 +249,9 @@ pub(super) fn unmeasured(records: &[&Record], t: &TestResults, metric: &str) -> 
     let twin = metric.strip_suffix(SUSTAINED)?;
     if t.metrics.contains_key(metric) || !t.metrics.contains_key(twin) {
         return None;
+    }
+    if let Some(note) = t.left_out_note() {
+        return Some(format!("burst not exhausted ({note}): not compared"));
     }
     let why = if ok_records(records, t).any(|r| r.timeline.is_some()) {
         "timeline too short to classify"

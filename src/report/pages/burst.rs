@@ -7,7 +7,7 @@
 
 use std::collections::BTreeSet;
 
-use crate::analysis::stats::{OfferingData, Study};
+use crate::analysis::stats::{OfferingData, Study, TestResults};
 use crate::metrics::TestKind;
 use crate::record::{Record, Status};
 use crate::report::charts::duration_words;
@@ -28,6 +28,9 @@ pub struct BurstRow {
     pub duration: String,
     pub volume: String,
     pub steady: String,
+    /// How many runs stand behind each level: `2 runs`, `burst: 2 of 2
+    /// runs; sustained: 1 of 2 runs (1 run of 20 min left out: ...)`.
+    pub runs: String,
     /// The first repetition's chart on the test page.
     pub chart: Link,
 }
@@ -42,6 +45,18 @@ pub struct BurstGroup {
     /// How to read "measured / promised" and where each configuration's
     /// promised levels come from, in one sentence; empty without limits.
     pub promised: String,
+}
+
+/// The pattern of a run left out of its configuration's sustained level.
+const LEFT_OUT_WORDS: &str = "burst not exhausted";
+
+/// Whether `r` is a run of `results` left out of the sustained level
+/// (`all`: the analysis's records, which the indices point into).
+fn is_left_out(all: &[&Record], results: &TestResults, r: &Record) -> bool {
+    results
+        .left_out
+        .iter()
+        .any(|l| all.get(l.record).is_some_and(|x| x.id == r.id))
 }
 
 /// The records of `o` in `test` that are ok and kept a classified timeline.
@@ -107,14 +122,26 @@ pub(super) fn groups(
             };
             let metrics = &results.metrics;
             let median = |m: &str| metrics.get(m).map(|s| s.summary.median);
-            let dir = if median(&format!("read_{what}_sustained")).is_some() {
+            let has = |r: &Record, m: &str| r.metrics.contains_key(m);
+            let dir = if records
+                .iter()
+                .any(|r| has(r, &format!("read_{what}_sustained")))
+            {
                 "read"
             } else {
                 "write"
             };
-            let Some(sustained) = median(&format!("{dir}_{what}_sustained")) else {
+            let level_of = format!("{dir}_{what}_sustained");
+            // the runs that never left their burst: their level is a burst
+            let left: Vec<f64> = records
+                .iter()
+                .filter(|r| is_left_out(&ctx.analysis.records, results, r))
+                .filter_map(|r| r.metrics.get(&level_of).map(|m| m.value))
+                .collect();
+            let sustained = median(&level_of);
+            if sustained.is_none() && left.is_empty() {
                 continue;
-            };
+            }
             dirs.insert(dir);
             let burst = median(&format!("{dir}_{what}_burst"));
             let limit =
@@ -133,12 +160,27 @@ pub(super) fn groups(
                     format!("{}: {row}, {}", o.name, l.note())
                 });
             }
-            let patterns: BTreeSet<_> = records
+            // a run left out never left its burst: "burst not exhausted",
+            // whatever one run alone looked like
+            let patterns: BTreeSet<&str> = records
                 .iter()
-                .filter_map(|r| r.timeline.as_ref()?.pattern)
+                .filter_map(|r| {
+                    let p = r.timeline.as_ref()?.pattern?;
+                    Some(if is_left_out(&ctx.analysis.records, results, r) {
+                        LEFT_OUT_WORDS
+                    } else {
+                        pattern_words(p)
+                    })
+                })
                 .collect();
-            let exhausted = !patterns.contains(&crate::record::Pattern::NotExhausted);
-            let sustained_text = against(sustained, promise.baseline, unit);
+            let standing: Vec<&&Record> = records
+                .iter()
+                .filter(|r| !is_left_out(&ctx.analysis.records, results, r))
+                .collect();
+            let exhausted = !standing.iter().any(|r| {
+                r.timeline.as_ref().and_then(|t| t.pattern)
+                    == Some(crate::record::Pattern::NotExhausted)
+            });
             let tl = first.timeline.as_ref();
             let periodic = tl.and_then(|t| t.burst_on_s.zip(t.burst_off_s));
             let duration = match (median("burst_duration"), periodic) {
@@ -157,19 +199,44 @@ pub(super) fn groups(
                 (None, Some(b)) => with_unit(b, display_unit(Unit::Bytes, b)),
                 _ => String::new(),
             };
-            let steady_runs = records
+            // a run whose level was still high or moving has not reached
+            // its steady state, whatever its last rounds looked like
+            let steady_runs = standing
                 .iter()
                 .filter(|r| {
                     r.metrics
                         .get("steady_state")
                         .is_some_and(|m| m.value == 1.0)
+                        && r.timeline.as_ref().and_then(|t| t.pattern)
+                            != Some(crate::record::Pattern::NotExhausted)
                 })
                 .count();
-            let steady = match (steady_runs, records.len()) {
+            let steady = match (steady_runs, standing.len()) {
+                (_, 0) => "not judged: burst not exhausted".to_string(),
                 (0, _) => "not reached".to_string(),
                 (k, n) if k == n => "reached".to_string(),
                 (k, n) => format!("reached in {k} of {n} runs"),
             };
+            let n = records.len();
+            let burst_of = format!("{dir}_{what}_burst");
+            let bursts = standing.iter().filter(|r| has(r, &burst_of)).count() + left.len();
+            let lasting = standing.iter().filter(|r| has(r, &level_of)).count();
+            let count = |k: usize| {
+                if k == n {
+                    format!("{n} run{}", if n == 1 { "" } else { "s" })
+                } else {
+                    format!("{k} of {n} run{}", if n == 1 { "" } else { "s" })
+                }
+            };
+            let mut runs = if bursts == 0 || (bursts == n && lasting == n) {
+                count(lasting)
+            } else {
+                format!("burst: {}; sustained: {}", count(bursts), count(lasting))
+            };
+            if let Some(note) = results.left_out_note() {
+                runs.push_str(&format!(" ({note})"));
+            }
+            let burst = burst.or_else(|| crate::analysis::timeline::median(&left));
             // the test page draws this run's timeline when it draws every
             // one; past that, the run's own page does
             let chart_page = if all_drawn {
@@ -179,22 +246,19 @@ pub(super) fn groups(
             };
             rows.push(BurstRow {
                 config: ctx.link(&o.name, &ctx.paths.offering_page(study_name, &o.name)),
-                pattern: patterns
-                    .into_iter()
-                    .map(pattern_words)
-                    .collect::<Vec<_>>()
-                    .join(" / "),
+                pattern: patterns.into_iter().collect::<Vec<_>>().join(" / "),
                 burst: burst
                     .map(|b| against(b, promise.burst, unit))
                     .unwrap_or_else(|| "none".into()),
-                sustained: if exhausted {
-                    sustained_text
-                } else {
-                    format!("at least {sustained_text}")
+                sustained: match sustained {
+                    None => "not measured: burst not exhausted".into(),
+                    Some(s) if exhausted => against(s, promise.baseline, unit),
+                    Some(s) => format!("at least {}", against(s, promise.baseline, unit)),
                 },
                 duration,
                 volume,
                 steady,
+                runs,
                 chart: ctx.link("chart", &format!("{chart_page}#timeline-{}", first.id)),
             });
         }
@@ -230,8 +294,8 @@ pub(super) fn markdown(groups: &[BurstGroup]) -> String {
     let mut s = String::from("## Burst and sustained\n\n");
     for g in groups {
         s.push_str(&format!("### {}\n\n", md(&g.heading)));
-        s.push_str("| configuration | pattern | burst | sustained | burst duration | burst volume | steady state |\n");
-        s.push_str("|---|---|---:|---:|---:|---:|---|\n");
+        s.push_str("| configuration | pattern | burst | sustained | burst duration | burst volume | steady state | runs |\n");
+        s.push_str("|---|---|---:|---:|---:|---:|---|---|\n");
         for r in &g.rows {
             let cells = [
                 &r.config.text,
@@ -241,6 +305,7 @@ pub(super) fn markdown(groups: &[BurstGroup]) -> String {
                 &r.duration,
                 &r.volume,
                 &r.steady,
+                &r.runs,
             ];
             s.push('|');
             for c in cells {

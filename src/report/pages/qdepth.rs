@@ -46,11 +46,37 @@ pub struct QdGroup {
 /// One depth of one configuration: iodepth, median IOPS, median p99 (s).
 type DepthPoint = (u32, Option<f64>, Option<f64>);
 
-/// (rw, block size in bytes, numjobs) of a fio test.
-type Workload = (String, u64, u64);
+/// What ends a fio test: the amount of data (`size`), or the clock
+/// (`time_based` with a `runtime`, in whole seconds; `None` when not
+/// stated). A time-based test runs on whatever the volume gives over its
+/// runtime, bursts included, so it is never one workload with a
+/// size-bound test, nor with a time-based one of another runtime.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Bound {
+    Size,
+    Time(Option<u64>),
+}
+
+/// (rw, block size in bytes, numjobs, what ends it) of a fio test.
+type Workload = (String, u64, u64, Bound);
+
+/// What ends `r`'s test: time-based when its parameters say so, or when
+/// it kept a per-second timeline (only time-based tests do).
+fn bound(r: &Record) -> Bound {
+    let p = &r.test.parameters;
+    if !crate::tools::fio::is_time_based(p) && r.timeline.is_none() {
+        return Bound::Size;
+    }
+    let runtime = p
+        .get("runtime")
+        .and_then(Value::as_f64)
+        .filter(|s| s.is_finite() && *s > 0.0)
+        .map(|s| s.round() as u64);
+    Bound::Time(runtime)
+}
 
 /// The workload and iodepth a fio record states; `None` for other tools
-/// and for records that do not state all four.
+/// and for records that do not state rw, block size and iodepth.
 fn workload(r: &Record) -> Option<(Workload, u32)> {
     if r.test.tool != Tool::Fio {
         return None;
@@ -60,7 +86,7 @@ fn workload(r: &Record) -> Option<(Workload, u32)> {
     let bs = p.get("bs").and_then(Value::as_u64)?;
     let jobs = p.get("numjobs").and_then(Value::as_u64).unwrap_or(1);
     let depth = p.get("iodepth").and_then(Value::as_u64)?;
-    Some(((rw, bs, jobs), u32::try_from(depth).ok()?))
+    Some(((rw, bs, jobs, bound(r)), u32::try_from(depth).ok()?))
 }
 
 /// The study's queue-depth groups, in workload order, with their charts
@@ -99,7 +125,7 @@ pub(super) fn groups(
     }
     let sslug = ctx.paths.study_slug(study_name).to_string();
     let mut out = Vec::new();
-    for ((rw, bs, jobs), depths) in by_workload {
+    for ((rw, bs, jobs, ends), depths) in by_workload {
         if depths.len() < 2 {
             continue;
         }
@@ -170,7 +196,15 @@ pub(super) fn groups(
         } else {
             format!("{jobs} jobs")
         };
-        let workload_text = format!("{rw}, {bs_text} blocks, {jobs_text}");
+        let (ends_text, ends_slug) = match ends {
+            Bound::Size => (String::new(), String::new()),
+            Bound::Time(Some(s)) => (
+                format!(", time-based for {}", charts::duration_words(s as f64)),
+                format!("-t{s}s"),
+            ),
+            Bound::Time(None) => (", time-based".to_string(), "-t".to_string()),
+        };
+        let workload_text = format!("{rw}, {bs_text} blocks, {jobs_text}{ends_text}");
         let short = crate::units::short_size(bs);
         let mut charts_out = Vec::new();
         let mut rows = Vec::new();
@@ -194,7 +228,7 @@ pub(super) fn groups(
             };
             charts_out.push(ctx.chart(
                 site,
-                format!("charts/{sslug}/qd-{rw}-{short}-j{jobs}-{cslug}.svg"),
+                format!("charts/{sslug}/qd-{rw}-{short}-j{jobs}{ends_slug}-{cslug}.svg"),
                 charts::draw(&spec),
             ));
             rows.push(QdRow {

@@ -153,6 +153,24 @@ pub(super) fn limit_of<'a>(limits: &'a Limits, r: &Record) -> Option<&'a Limit> 
     )
 }
 
+/// Why `r` is left out of its configuration's sustained level, where it
+/// is (see `stats::left_out`).
+fn left_out_why(ctx: &PageCtx, r: &Record) -> Option<String> {
+    let study = ctx.analysis.data.studies.get(r.study())?;
+    study
+        .offerings
+        .values()
+        .filter_map(|o| o.tests.get(&r.test.id))
+        .flat_map(|t| t.left_out.iter())
+        .find(|l| {
+            ctx.analysis
+                .records
+                .get(l.record)
+                .is_some_and(|x| x.id == r.id)
+        })
+        .map(|l| l.why.clone())
+}
+
 /// A direction's series when it holds any samples.
 fn pick(s: &Option<Box<Series>>) -> Option<&Series> {
     s.as_deref()
@@ -226,25 +244,45 @@ pub(super) fn charts(
             }
         });
         let run_s = values.len() as f64 * tl.interval_s;
+        // a run that never left its burst reads as one, whatever it
+        // looked like alone
+        let left_out = left_out_why(ctx, r);
+        let pattern = if left_out.is_some() {
+            crate::record::Pattern::NotExhausted
+        } else {
+            d.pattern
+        };
         let mut caption = charts::caption(&charts::Words {
-            pattern: d.pattern.name(),
+            pattern: pattern.name(),
             burst: burst.as_deref(),
             sustained: &sustained,
             burst_s: d.burst_duration_s,
             volume: volume.as_deref(),
             on_off_s: d.on_s.zip(d.off_s),
             run_s,
-            steady: d.steady.reached,
+            // a level not reached is no steady state, however still its end
+            steady: d.steady.reached && pattern != crate::record::Pattern::NotExhausted,
         });
         let limit = limit_of(&ctx.opts.limits, r);
         let promise = limit.and_then(|l| {
-            promised_words(
-                l.promise(by_bw, r.subject.size_gb),
-                d.burst,
-                d.sustained,
-                unit,
-            )
+            let promised = l.promise(by_bw, r.subject.size_gb);
+            if left_out.is_some() {
+                // its level is the burst it never left, against the
+                // promised burst, never the promised baseline
+                let burst_only = Promise {
+                    baseline: None,
+                    ..promised
+                };
+                promised_words(burst_only, Some(d.sustained), d.sustained, unit)
+            } else {
+                promised_words(promised, d.burst, d.sustained, unit)
+            }
         });
+        if let Some(why) = &left_out {
+            caption.push_str(&format!(
+                "; burst not exhausted, left out of the sustained level: {why}"
+            ));
+        }
         if let Some(p) = &promise {
             caption.push_str(&format!(". Measured / promised: {p}"));
         }
@@ -261,7 +299,8 @@ pub(super) fn charts(
             rolling: d.rolling.iter().copied().map(scaled).collect(),
             rolling_start_s: d.start_s,
             burst: d.burst.map(scaled),
-            sustained: Some(scaled(d.sustained)),
+            // the level of a run that never left its burst is no sustained one
+            sustained: left_out.is_none().then(|| scaled(d.sustained)),
             burst_end_s: d.burst_duration_s,
             caption,
             latency: latency_panel(series, tl.interval_s),

@@ -195,6 +195,11 @@ pub(super) fn settings(
     if let Some(r) = opt(opts, &["runtime", "timeout"]).and_then(option_seconds) {
         parameters.insert("runtime".to_string(), Value::from(r));
     }
+    // a flag: fio prints it with an empty value or `1`; kept as `run`
+    // writes it, so that a time-based test is told from a size-bound one
+    if opts.get("time_based").and_then(|v| flag_value(v)) == Some(1) {
+        parameters.insert("time_based".to_string(), Value::from(true));
+    }
     let test_id = match (&rw, bs) {
         (Some(rw), Some(bs)) => Some(test_id(rw, bs, iodepth.unwrap_or(1), numjobs)),
         _ => None,

@@ -1030,3 +1030,21 @@ fn a_steadystate_job_is_attained_only_when_every_job_attained_it() {
     assert_eq!(m(&doc(1, 0), "fio_ss_attained"), 0.0);
     close(m(&doc(1, 1), "fio_ss_criterion"), 2.5);
 }
+
+#[test]
+fn a_time_based_job_keeps_its_flag() {
+    // fio prints a flag option with an empty value
+    let timed = RANDREAD_JSON.replace(
+        "\"job options\" : {",
+        "\"job options\" : {\n        \"time_based\" : \"\",",
+    );
+    let p = one(&timed);
+    assert_eq!(param(&p, "time_based"), true);
+    // `0` turns it off, and a size-bound job has none
+    let off = RANDREAD_JSON.replace(
+        "\"job options\" : {",
+        "\"job options\" : {\n        \"time_based\" : \"0\",",
+    );
+    assert!(!one(&off).parameters.contains_key("time_based"));
+    assert!(!one(RANDREAD_JSON).parameters.contains_key("time_based"));
+}
