@@ -243,7 +243,7 @@ fn the_noisy_hdd_baseline_is_flat_with_its_steady_state_reached() {
     assert!(row.contains("| flat"), "{row}");
     assert!(row.contains("| none |"), "{row}");
     assert!(row.contains("/ 500 IOPS"), "{row}");
-    assert!(row.ends_with("| reached |"), "{row}");
+    assert!(row.ends_with("| reached | 1 run |"), "{row}");
     assert!(!row.contains("not reached"), "{row}");
     // so no sustained verdict of the study says the baseline's level was
     // not reached (DigitalOcean's own periodic run may say its own was not)
@@ -289,7 +289,6 @@ fn configurations_priced_in_eur_are_compared_at_the_given_rate() {
 }
 
 #[test]
-#[ignore = "issue 27 item 4: the 20-minute P15 run that never left its burst is classified flat and counted as sustained"]
 fn a_run_shorter_than_the_burst_is_not_exhausted_and_left_out_of_the_sustained_verdict() {
     let (_tmp, site) = build(&[]);
     let md = read(&site, &format!("data/{STUDY_SLUG}.md"));
@@ -315,7 +314,6 @@ fn a_run_shorter_than_the_burst_is_not_exhausted_and_left_out_of_the_sustained_v
 }
 
 #[test]
-#[ignore = "issue 27 item 5: the queue-depth view mixes the time-based QD 32 sustained test with the size-bound QD 64 test"]
 fn queue_depth_groups_only_tests_of_the_same_kind() {
     let (_tmp, site) = build(&[]);
     let page = read(&site, &format!("studies/{STUDY_SLUG}.html"));

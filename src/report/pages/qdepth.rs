@@ -101,19 +101,32 @@ pub(super) fn groups(
         return Vec::new();
     };
     // each test's workload, from its first record by id (the record list
-    // is sorted by id, so the smallest index)
+    // is sorted by id, so the smallest index); time-based when any of its
+    // records shows it, since a failed run keeps no timeline and fio's JSON
+    // does not echo `time_based`
     let mut by_workload: BTreeMap<Workload, BTreeMap<u32, &str>> = BTreeMap::new();
     for test in &study.tests {
-        let first = study
+        let mut indices: Vec<usize> = study
             .offerings
             .values()
             .filter_map(|o| o.tests.get(test))
             .flat_map(|t| t.records.iter().copied())
-            .min();
-        let Some(r) = first.and_then(|i| ctx.analysis.records.get(i)) else {
+            .collect();
+        indices.sort_unstable();
+        let records: Vec<&Record> = indices
+            .iter()
+            .filter_map(|i| ctx.analysis.records.get(*i).copied())
+            .collect();
+        let Some(r) = records.first() else {
             continue;
         };
-        if let Some((w, depth)) = workload(r) {
+        if let Some(((rw, bs, jobs, _), depth)) = workload(r) {
+            let ends = records
+                .iter()
+                .map(|r| bound(r))
+                .find(|b| *b != Bound::Size)
+                .unwrap_or(Bound::Size);
+            let w = (rw, bs, jobs, ends);
             // two tests of one workload and depth (another engine, say):
             // the first by id stands for the depth
             by_workload
