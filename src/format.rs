@@ -387,6 +387,21 @@ pub fn ratio(r: f64) -> String {
     }
 }
 
+/// A value ratio in a table, beside its verdict: three decimals below 10,
+/// where the verdict bands lie (`0.800`, `1.250`), then at most four
+/// significant digits (`27.84`, `511.1`, `2,048`); no unit.
+pub fn ratio_table(r: f64) -> String {
+    let a = r.abs();
+    if !r.is_finite() || a < 10.0 {
+        return fixed(r, 3);
+    }
+    let decimals = (3 - a.log10().floor() as i32).max(0) as usize;
+    if decimals == 0 {
+        return number(r);
+    }
+    fixed(r, decimals)
+}
+
 /// A ratio for data files: three decimals, no unit (`4.667`).
 pub fn ratio_data(r: f64) -> String {
     fixed(r, 3)
@@ -993,6 +1008,10 @@ mod tests {
         assert_eq!(number(158584.0), "158,600");
         assert_eq!(number(99_995.0), "100,000");
         assert_eq!(number(10_000.4), "10,000");
+        assert_eq!(
+            [0.8, 1.25, 9.9996, 27.8434, 511.06, 2048.4, 70845.0].map(ratio_table),
+            ["0.800", "1.250", "10.000", "27.84", "511.1", "2,048", "70,850"]
+        );
         assert_eq!(number(24.84), "24.8");
         assert_eq!(number(1.6), "1.60");
         assert_eq!(number(0.0), "0");
