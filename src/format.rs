@@ -277,9 +277,11 @@ pub fn with_unit(v: f64, du: DisplayUnit) -> String {
 }
 
 /// A canonical value in its own best display unit: `310 µs`, `70,850 IOPS`.
-/// A count that is whole reads as one (`12`, not `12.0`).
+/// A count that is whole reads as one (`12`, not `12.0`); from 10,000 up it
+/// keeps four significant digits (`5,394,000` I/Os of a burst).
 pub fn value(v: f64, unit: Unit) -> String {
-    if unit == Unit::Count && v.is_finite() && v.fract() == 0.0 && v.abs() < 1e15 {
+    // from 10,000 up a count keeps four digits like any measurement
+    if unit == Unit::Count && v.is_finite() && v.fract() == 0.0 && v.abs() < 1e4 {
         let n = whole(v.abs() as u64);
         return if v < 0.0 { format!("-{n}") } else { n };
     }
@@ -965,7 +967,7 @@ mod tests {
         assert_eq!(value(95981.0 * 1024.0, Unit::BytesPerSec), "98.3 MB/s");
         assert_eq!(value(12.0, Unit::Percent), "12.0 %");
         assert_eq!(value(7.0, Unit::Count), "7");
-        assert_eq!(value(12345.0, Unit::Count), "12,345");
+        assert_eq!(value(12345.0, Unit::Count), "12,350");
         // the smallest unit keeps three digits below one, never "0.00"
         assert_eq!(value(0.5, Unit::BytesPerSec), "0.500 B/s");
         assert_eq!(value(0.00125, Unit::Iops), "0.00125 IOPS");
@@ -1008,6 +1010,9 @@ mod tests {
         assert_eq!(number(158584.0), "158,600");
         assert_eq!(number(99_995.0), "100,000");
         assert_eq!(number(10_000.4), "10,000");
+        assert_eq!(value(12.0, Unit::Count), "12");
+        assert_eq!(value(9_999.0, Unit::Count), "9,999");
+        assert_eq!(value(5_394_490.0, Unit::Count), "5,394,000");
         assert_eq!(
             [0.8, 1.25, 9.9996, 27.8434, 511.06, 2048.4, 70845.0].map(ratio_table),
             ["0.800", "1.250", "10.000", "27.84", "511.1", "2,048", "70,850"]
