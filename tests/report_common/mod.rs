@@ -326,10 +326,20 @@ pub const REAL_STUDY: &str = "block-storage-2026";
 /// Its sustained test: 45 minutes of 4 KiB random reads at QD 32.
 pub const REAL_SUSTAINED: &str = "fio-sustained-randread-4k-qd32";
 
+/// A configuration of [`REAL_CONFIGS`].
+pub type RealConfig = (
+    &'static str,
+    &'static str,
+    f64,
+    &'static str,
+    f64,
+    Option<f64>,
+);
+
 /// The 18 configurations of [`write_realistic_study`]: provider, offering,
 /// price per GB-month, currency, 4 KiB random-read IOPS at QD 32 it keeps,
 /// and what it gives while a burst lasts (`None`: flat).
-pub const REAL_CONFIGS: [(&str, &str, f64, &str, f64, Option<f64>); 18] = [
+pub const REAL_CONFIGS: [RealConfig; 18] = [
     ("AWS", "EBS gp2 100 GB", 0.10, "USD", 300.0, Some(3000.0)),
     ("AWS", "EBS gp3 100 GB", 0.08, "USD", 3000.0, None),
     (
