@@ -277,7 +277,8 @@ pub(super) fn charts(
         let chart = if inline {
             chart
         } else {
-            chart.as_image(format!("{}. {}", spec.title, spec.desc))
+            // what the chart found, in words, for who cannot see it
+            chart.as_image(format!("{}: {}", spec.title, spec.caption))
         };
         out.push(TimelineView {
             anchor: format!("timeline-{}", r.id),
