@@ -1,7 +1,8 @@
 //! Every number diskdash shows people is formatted here: the site's pages,
 //! the numbers handed to its charts, and the terminal's progress display.
 //! Measurements keep three significant digits in a unit chosen per value
-//! (`215 µs`, `4.02 ms`, `1.20 s`), with thousands separators (`70,845 IOPS`);
+//! (`215 µs`, `4.02 ms`, `1.20 s`), four from 1,000 up (`2,848 IOPS`,
+//! `70,850 IOPS`), with thousands separators;
 //! sizes given as parameters read in binary units (`4 KiB`, `1 GiB`); money is
 //! shown to cents. Data files take [`data`] and [`ratio_data`] instead.
 
@@ -107,8 +108,13 @@ pub fn in_column(v: f64, unit: Unit, col: Option<DisplayUnit>) -> String {
     }
 }
 
-/// A number with three significant digits and thousands separators:
-/// `70,845`, `1,969`, `24.8`, `1.60`, `0.00125`; `n/a` when not finite.
+/// Significant digits a whole number of five or more digits keeps: never a
+/// figure more exact than a measurement can be (`158,600`, not `158,584`).
+const WHOLE_DIGITS: i32 = 4;
+
+/// A number with three significant digits (four from 1,000 up) and
+/// thousands separators: `70,850`, `1,969`, `24.8`, `1.60`, `0.00125`;
+/// `n/a` when not finite.
 pub fn number(v: f64) -> String {
     let mut out = String::new();
     push_number(&mut out, v);
@@ -126,7 +132,14 @@ pub fn push_number(out: &mut String, v: f64) {
         return;
     }
     let start = out.len();
-    push_fixed(out, v.abs(), decimals(v));
+    let a = v.abs();
+    if a >= 10f64.powi(WHOLE_DIGITS) {
+        // rounded to the nearest 10^k that leaves four digits
+        let step = 10f64.powi(a.log10().floor() as i32 + 1 - WHOLE_DIGITS);
+        push_fixed(out, (a / step).round() * step, 0);
+    } else {
+        push_fixed(out, a, decimals(v));
+    }
     // "-0.00" reads as noise
     let negative = v < 0.0
         && out[start..]
@@ -263,10 +276,12 @@ pub fn with_unit(v: f64, du: DisplayUnit) -> String {
     out
 }
 
-/// A canonical value in its own best display unit: `310 µs`, `70,845 IOPS`.
-/// A count that is whole reads as one (`12`, not `12.0`).
+/// A canonical value in its own best display unit: `310 µs`, `70,850 IOPS`.
+/// A count that is whole reads as one (`12`, not `12.0`); from 10,000 up it
+/// keeps four significant digits (`5,394,000` I/Os of a burst).
 pub fn value(v: f64, unit: Unit) -> String {
-    if unit == Unit::Count && v.is_finite() && v.fract() == 0.0 && v.abs() < 1e15 {
+    // from 10,000 up a count keeps four digits like any measurement
+    if unit == Unit::Count && v.is_finite() && v.fract() == 0.0 && v.abs() < 1e4 {
         let n = whole(v.abs() as u64);
         return if v < 0.0 { format!("-{n}") } else { n };
     }
@@ -300,24 +315,59 @@ pub fn size(bytes: u64) -> String {
 /// Test parameters (as records store them) that are sizes in bytes.
 /// NOTE: the names come from the argv builders and parsers in `src/tools/`
 /// (fio and dd `bs`/`size`, dd `bytes`, ioping `size`/`work_size`, bonnie++
-/// `file_size`/`chunk_size`/`file_min_size`/`file_max_size`).
-const SIZE_PARAMETERS: [&str; 8] = [
+/// `file_size`/`chunk_size`/`file_min_size`/`file_max_size`/`ram_size`).
+const SIZE_PARAMETERS: [&str; 9] = [
     "bs",
     "bytes",
     "chunk_size",
     "file_max_size",
     "file_min_size",
     "file_size",
+    "ram_size",
     "size",
     "work_size",
 ];
 
+/// Test parameters (as records store them) that are durations in seconds.
+/// NOTE: the names come from the fio argv builder and parser in
+/// `src/tools/fio/` (`runtime`, `ramp_time`, `startdelay`); no other tool
+/// takes a duration.
+const DURATION_PARAMETERS: [&str; 3] = ["ramp_time", "runtime", "startdelay"];
+
+/// A parameter that is a duration in seconds, exactly: `45 min`, `90 s`,
+/// `1 h 30 min`, `2 min 5 s`, `0.5 s`.
+pub fn parameter_duration(secs: f64) -> String {
+    if !(secs.is_finite() && secs >= 0.0) || secs.fract() != 0.0 || secs < 120.0 {
+        let mut s = String::new();
+        push_data(&mut s, secs);
+        return format!("{s} s");
+    }
+    let secs = secs as u64;
+    let (h, m, s) = (secs / 3600, secs / 60 % 60, secs % 60);
+    let mut parts = Vec::new();
+    if h > 0 {
+        parts.push(format!("{} h", whole(h)));
+    }
+    if m > 0 {
+        parts.push(format!("{m} min"));
+    }
+    if s > 0 {
+        parts.push(format!("{s} s"));
+    }
+    parts.join(" ")
+}
+
 /// A test parameter's value for people: sizes in bytes as [`size`]
-/// (`1 GiB`), every other value as stored (strings without quotes).
+/// (`1 GiB`), durations in seconds as [`parameter_duration`] (`45 min`),
+/// every other value as stored (strings without quotes).
 pub fn parameter(key: &str, v: &serde_json::Value) -> String {
     match v {
         serde_json::Value::Number(n) if SIZE_PARAMETERS.contains(&key) => match n.as_u64() {
             Some(b) => size(b),
+            None => n.to_string(),
+        },
+        serde_json::Value::Number(n) if DURATION_PARAMETERS.contains(&key) => match n.as_f64() {
+            Some(secs) => parameter_duration(secs),
             None => n.to_string(),
         },
         serde_json::Value::String(s) => s.clone(),
@@ -337,6 +387,21 @@ pub fn ratio(r: f64) -> String {
     } else {
         "n/a".to_string()
     }
+}
+
+/// A value ratio in a table, beside its verdict: three decimals below 10,
+/// where the verdict bands lie (`0.800`, `1.250`), then at most four
+/// significant digits (`27.84`, `511.1`, `2,048`); no unit.
+pub fn ratio_table(r: f64) -> String {
+    let a = r.abs();
+    if !r.is_finite() || a < 10.0 {
+        return fixed(r, 3);
+    }
+    let decimals = (3 - a.log10().floor() as i32).max(0) as usize;
+    if decimals == 0 {
+        return number(r);
+    }
+    fixed(r, decimals)
 }
 
 /// A ratio for data files: three decimals, no unit (`4.667`).
@@ -738,7 +803,13 @@ mod tests {
         if v == 0.0 {
             return "0".to_string();
         }
-        let s = fixed(v.abs(), decimals(v));
+        let a = v.abs();
+        let s = if a >= 1e4 {
+            let step = 10f64.powi(a.log10().floor() as i32 - 3);
+            fixed((a / step).round() * step, 0)
+        } else {
+            fixed(a, decimals(v))
+        };
         let negative = v < 0.0 && s.chars().any(|c| c.is_ascii_digit() && c != '0');
         let (whole, frac) = s.split_once('.').unwrap_or((&s, ""));
         let mut out = String::new();
@@ -776,7 +847,7 @@ mod tests {
         ] {
             assert_eq!(number(x), number_by_steps(x), "{x}");
         }
-        assert_eq!(number(-1234567.0), "-1,234,567");
+        assert_eq!(number(-1234567.0), "-1,235,000");
         assert_eq!(number(-0.0004), "-0.000400");
     }
 
@@ -890,13 +961,13 @@ mod tests {
         assert_eq!(value(1.64e-3, Unit::Seconds), "1.64 ms");
         assert_eq!(value(4.0213e-3, Unit::Seconds), "4.02 ms");
         assert_eq!(value(1.2, Unit::Seconds), "1.20 s");
-        assert_eq!(value(70845.0, Unit::Iops), "70,845 IOPS");
+        assert_eq!(value(70845.0, Unit::Iops), "70,850 IOPS");
         assert_eq!(value(1969.0, Unit::OpsPerSec), "1,969 ops/s");
         assert_eq!(value(473.4, Unit::OpsPerSec), "473 ops/s");
         assert_eq!(value(95981.0 * 1024.0, Unit::BytesPerSec), "98.3 MB/s");
         assert_eq!(value(12.0, Unit::Percent), "12.0 %");
         assert_eq!(value(7.0, Unit::Count), "7");
-        assert_eq!(value(12345.0, Unit::Count), "12,345");
+        assert_eq!(value(12345.0, Unit::Count), "12,350");
         // the smallest unit keeps three digits below one, never "0.00"
         assert_eq!(value(0.5, Unit::BytesPerSec), "0.500 B/s");
         assert_eq!(value(0.00125, Unit::Iops), "0.00125 IOPS");
@@ -922,7 +993,7 @@ mod tests {
         assert_eq!(du.label, "ms");
         assert_eq!(in_column(4.02e-3, Unit::Seconds, Some(du)), "4.02");
         let iops = column_unit(Unit::Iops, [70845.0, 24.84]).unwrap();
-        assert_eq!(in_column(70845.0, Unit::Iops, Some(iops)), "70,845");
+        assert_eq!(in_column(70845.0, Unit::Iops, Some(iops)), "70,850");
         assert_eq!(in_column(24.84, Unit::Iops, Some(iops)), "24.8");
         let du = display_unit(Unit::BytesPerSec, 95981.0 * 1024.0);
         assert_eq!(du.label, "MB/s");
@@ -932,8 +1003,20 @@ mod tests {
     #[test]
     fn numbers_have_separators_and_no_negative_zero() {
         assert_eq!(number(1969.0), "1,969");
-        assert_eq!(number(1_073_741_824.0), "1,073,741,824");
-        assert_eq!(number(-70845.4), "-70,845");
+        assert_eq!(number(1_073_741_824.0), "1,074,000,000");
+        assert_eq!(number(-70845.4), "-70,850");
+        // four significant digits from 10,000 up: never more than measured
+        assert_eq!(number(2847.8013625111657), "2,848");
+        assert_eq!(number(158584.0), "158,600");
+        assert_eq!(number(99_995.0), "100,000");
+        assert_eq!(number(10_000.4), "10,000");
+        assert_eq!(value(12.0, Unit::Count), "12");
+        assert_eq!(value(9_999.0, Unit::Count), "9,999");
+        assert_eq!(value(5_394_490.0, Unit::Count), "5,394,000");
+        assert_eq!(
+            [0.8, 1.25, 9.9996, 27.8434, 511.06, 2048.4, 70845.0].map(ratio_table),
+            ["0.800", "1.250", "10.000", "27.84", "511.1", "2,048", "70,850"]
+        );
         assert_eq!(number(24.84), "24.8");
         assert_eq!(number(1.6), "1.60");
         assert_eq!(number(0.0), "0");
@@ -955,9 +1038,16 @@ mod tests {
         let v = |j: &str| serde_json::from_str::<serde_json::Value>(j).unwrap();
         assert_eq!(parameter("size", &v("1073741824")), "1 GiB");
         assert_eq!(parameter("bs", &v("4096")), "4 KiB");
+        assert_eq!(parameter("ram_size", &v("1782579200")), "1,700 MiB");
         assert_eq!(parameter("bs", &v("\"4k-16k\"")), "4k-16k");
         assert_eq!(parameter("iodepth", &v("64")), "64");
-        assert_eq!(parameter("runtime", &v("30.0")), "30.0");
+        assert_eq!(parameter("runtime", &v("30.0")), "30 s");
+        assert_eq!(parameter("runtime", &v("2700")), "45 min");
+        assert_eq!(parameter("runtime", &v("5400.0")), "1 h 30 min");
+        assert_eq!(parameter("ramp_time", &v("125")), "2 min 5 s");
+        assert_eq!(parameter("startdelay", &v("0.5")), "0.5 s");
+        // a duration fio was given as text is shown as given
+        assert_eq!(parameter("runtime", &v("\"30s\"")), "30s");
         assert_eq!(parameter("direct", &v("true")), "true");
     }
 

@@ -1,7 +1,9 @@
 //! The site in a real browser: `tests/browser/check.mjs` opens pages in
-//! headless Chromium and checks sideways scroll at 390 px, requests leaving
-//! the site, console errors and chart text sizes (docs/publishing.md,
-//! "Checked in a browser"). Needs node, `npm ci --prefix tests/browser` and
+//! headless Chromium and checks sideways scroll, requests leaving the
+//! site, console errors, chart text sizes, images that do not load and
+//! axe-core's serious and critical accessibility rules (docs/publishing.md,
+//! "Checked in a browser"); here also the height of a realistic study's
+//! pages on a phone, and its Markdown post rendered as GitHub renders it. Needs node, `npm ci --prefix tests/browser` and
 //! Chromium; without them these tests print a note and pass, unless
 //! `DISKDASH_REQUIRE_BROWSER=1` (as in CI), where they fail naming what is
 //! missing.
@@ -25,9 +27,11 @@ fn missing() -> Vec<String> {
     if !node.map(|o| o.status.success()).unwrap_or(false) {
         missing.push("node (Debian: apt-get install nodejs)".to_string());
     }
-    let package = checker_dir().join("node_modules/playwright-core/package.json");
-    if !package.is_file() {
-        missing.push("playwright-core (run `npm ci --prefix tests/browser`)".to_string());
+    for package in ["playwright-core/package.json", "axe-core/axe.min.js"] {
+        if !checker_dir().join("node_modules").join(package).is_file() {
+            let name = package.split('/').next().unwrap_or(package);
+            missing.push(format!("{name} (run `npm ci --prefix tests/browser`)"));
+        }
     }
     // the same places check.mjs looks
     let chromium = std::env::var_os("CHROMIUM")
@@ -196,7 +200,7 @@ fn checker_names_each_kind_of_failure() {
     // 390 px viewport, 1rem padding: 358 px of content
     page(
         "index.html",
-        r#"<div class="scroll"><div style="width:900px">wide, in a box of its own</div></div>
+        r#"<div class="scroll" tabindex="0" role="region" aria-label="wide"><div style="width:900px">wide, in a box of its own</div></div>
 <svg viewBox="0 0 358 100"><title>fine</title><text y="50" font-size="9">nine</text></svg>"#,
     );
     page("wide.html", r#"<div style="width:500px">wide</div>"#);
@@ -220,6 +224,11 @@ fn checker_names_each_kind_of_failure() {
         "img.html",
         r#"<div style="height:3000px"></div><img src="chart.svg" alt="c" loading="lazy">"#,
     );
+    // a button without a name: critical for axe-core
+    page(
+        "unnamed.html",
+        r#"<main><h1>h</h1><button></button></main>"#,
+    );
     let pages = [
         "index.html",
         "wide.html",
@@ -228,6 +237,7 @@ fn checker_names_each_kind_of_failure() {
         "thrown.html",
         "inline.html",
         "img.html",
+        "unnamed.html",
     ];
     let args: Vec<&str> = pages.iter().flat_map(|p| ["--page", p]).collect();
     let (code, stdout) = check(site, &args);
@@ -241,6 +251,8 @@ fn checker_names_each_kind_of_failure() {
         "thrown.html @390 light: page error: kaboom",
         r#"inline.html @390 light: chart "small labels" smallest text 6.0 px (< 9): "small""#,
         r#"img.html @390 dark: chart "file chart" smallest text 8.0 px (< 9): "sixteen""#,
+        "unnamed.html @1280 light: accessibility (critical): button-name: Buttons must have discernible text: 1 element(s), e.g. button",
+        "unnamed.html @390 dark: accessibility (critical): button-name",
     ] {
         assert!(
             stdout.lines().any(|l| l.starts_with(line)),
@@ -251,8 +263,168 @@ fn checker_names_each_kind_of_failure() {
     assert!(!stdout.contains("wide.html @1280"), "{stdout}");
     assert!(!stdout.contains("inline.html @1280"), "{stdout}");
     assert!(!stdout.contains("index.html"), "{stdout}");
-    // 7 pages x 2 widths x 2 schemes; the foreign, console and thrown pages
-    // fail at all four, the others at 390 px in both schemes; index passes;
-    // chart.svg is no page
-    assert_eq!(tally(&stdout), (10, 18), "{stdout}");
+    // 8 pages x 2 widths x 2 schemes; the foreign, console, thrown and
+    // unnamed pages fail at all four, the others at 390 px in both schemes;
+    // index passes; chart.svg is no page
+    assert_eq!(tally(&stdout), (10, 22), "{stdout}");
+}
+
+/// `measured REL @WIDTH SCHEME: height H px, first chart Y px` lines of
+/// `check.mjs --measure`: (page, width, scheme) to (height, first chart).
+fn measured(stdout: &str) -> Vec<(String, u32, String, u32, Option<u32>)> {
+    stdout
+        .lines()
+        .filter_map(|l| l.strip_prefix("measured "))
+        .map(|l| {
+            let (page, rest) = l.split_once(" @").unwrap();
+            let (width, rest) = rest.split_once(' ').unwrap();
+            let (scheme, rest) = rest.split_once(": height ").unwrap();
+            let (height, rest) = rest.split_once(" px, first chart ").unwrap();
+            let chart = rest.strip_suffix(" px").map(|c| c.parse().unwrap());
+            (
+                page.to_string(),
+                width.parse().unwrap(),
+                scheme.to_string(),
+                height.parse().unwrap(),
+                chart,
+            )
+        })
+        .collect()
+}
+
+/// A study as large as a real one (18 configurations, five short tests of
+/// three runs each, a 45-minute sustained test): every page kind passes
+/// every check, axe-core's included, and on a 390 px phone the study page is
+/// at most 15,000 px tall and each test page's first chart starts within
+/// 3,000 px.
+#[test]
+fn a_realistic_study_in_a_browser() {
+    if !browser_available() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let records = dir.path().join("records");
+    report_common::write_realistic_study(&records);
+    let site = dir.path().join("site");
+    build(&records, &site);
+    let study = report_common::REAL_STUDY;
+    let mut pages = vec![
+        "index.html".to_string(),
+        "value.html".to_string(),
+        format!("studies/{study}.html"),
+        format!("offerings/{study}/aws-ebs-gp2-100-gb.html"),
+        "runs/real.c00.sustained.html".to_string(),
+        "runs/real.c00.fio-randread-4k-qd32.r1.html".to_string(),
+    ];
+    let tests: Vec<String> = std::fs::read_dir(site.join("tests").join(study))
+        .unwrap()
+        .map(|e| format!("tests/{study}/{}", e.unwrap().file_name().to_string_lossy()))
+        .collect();
+    assert_eq!(tests.len(), 6, "{tests:?}");
+    pages.extend(tests.iter().cloned());
+    let args: Vec<&str> = pages
+        .iter()
+        .flat_map(|p| ["--page", p.as_str()])
+        .chain(["--measure"])
+        .collect();
+    let (code, stdout) = check(&site, &args);
+    assert_eq!(
+        (code, tally(&stdout).1),
+        (0, 0),
+        "fails in the browser:\n{stdout}"
+    );
+    let measured = measured(&stdout);
+    assert_eq!(measured.len(), pages.len() * 4, "{stdout}");
+    let at_390 = |page: &str| {
+        measured
+            .iter()
+            .find(|m| m.0 == page && m.1 == 390 && m.2 == "light")
+            .unwrap_or_else(|| panic!("{page} not measured: {stdout}"))
+    };
+    let study_page = at_390(&format!("studies/{study}.html"));
+    assert!(
+        study_page.3 <= 15_000,
+        "the study page is {} px tall at 390 px",
+        study_page.3
+    );
+    for test in &tests {
+        let m = at_390(test);
+        let chart = m.4.unwrap_or_else(|| panic!("{test} has no chart"));
+        assert!(
+            chart <= 3_000,
+            "{test}: first chart at {chart} px at 390 px"
+        );
+    }
+}
+
+/// The study's post (`data/<study>.md`) as GitHub renders Markdown, in a
+/// 740 px column as a blog shows it and on a 390 px phone: its table fits or
+/// scrolls in its own box, its charts load, and axe-core finds nothing
+/// serious.
+#[test]
+fn the_markdown_post_renders_as_a_post() {
+    if !browser_available() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let records = dir.path().join("records");
+    report_common::write_realistic_study(&records);
+    let site = dir.path().join("site");
+    build(&records, &site);
+    let study = report_common::REAL_STUDY;
+    let md = std::fs::read_to_string(site.join(format!("data/{study}.md"))).unwrap();
+    let mut body = String::new();
+    let options = pulldown_cmark::Options::ENABLE_TABLES
+        | pulldown_cmark::Options::ENABLE_STRIKETHROUGH
+        | pulldown_cmark::Options::ENABLE_TASKLISTS;
+    pulldown_cmark::html::push_html(&mut body, pulldown_cmark::Parser::new_ext(&md, options));
+    // GitHub's markdown-body, as far as layout goes: a table is a block
+    // that scrolls sideways, images never wider than the column
+    let post = format!(
+        r#"<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="color-scheme" content="light dark"><title>{study}</title><style>
+body {{ margin: 0 auto; max-width: 740px; padding: 0 16px; font: 16px/1.5 -apple-system, "Segoe UI", sans-serif; }}
+table {{ display: block; width: max-content; max-width: 100%; overflow: auto; border-collapse: collapse; }}
+th, td {{ border: 1px solid #d0d7de; padding: 6px 13px; }}
+img {{ max-width: 100%; box-sizing: content-box; }}
+@media print {{ :root {{ color-scheme: light; }} body {{ color: #000; background: #fff; }} }}
+</style></head><body><main>
+{body}</main></body></html>"#
+    );
+    // the post and the charts it links, without the site's other pages
+    let blog = dir.path().join("blog");
+    std::fs::create_dir_all(blog.join("data")).unwrap();
+    std::fs::write(blog.join("data/post.html"), post).unwrap();
+    std::fs::write(
+        blog.join("index.html"),
+        r#"<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>blog</title></head><body><main><h1>blog</h1><a href="data/post.html">post</a></main></body></html>"#,
+    )
+    .unwrap();
+    let charts = format!("charts/{study}");
+    std::fs::create_dir_all(blog.join(&charts)).unwrap();
+    for e in std::fs::read_dir(site.join(&charts)).unwrap() {
+        let e = e.unwrap();
+        if e.file_type().unwrap().is_file() {
+            std::fs::copy(e.path(), blog.join(&charts).join(e.file_name())).unwrap();
+        }
+    }
+    let (code, stdout) = check(
+        &blog,
+        &[
+            "--page",
+            "data/post.html",
+            "--widths",
+            "740,390",
+            // GitHub's tables scroll without taking focus: the blog's
+            // style, not something Markdown can change
+            "--skip-axe-rule",
+            "scrollable-region-focusable",
+        ],
+    );
+    // the post at both widths in both schemes, and the index once
+    assert_eq!(
+        (code, tally(&stdout)),
+        (0, (5, 0)),
+        "the post fails in the browser:\n{stdout}"
+    );
+    assert!(body.contains("<table>") && body.contains("<img "), "{body}");
 }

@@ -242,7 +242,7 @@ fn a_dearer_bursting_volume_is_judged_on_its_sustained_level_with_the_burst_besi
     );
     // a configuration with no number starts its cell with why, not a blank line
     assert!(
-        page.contains("data-label=\"sustained read IOPS (fio-sustained-randread-4k-qd32)\"><strong>no timeline: not compared</strong>"),
+        page.contains("data-label=\"sustained read IOPS in IOPS (fio-sustained-randread-4k-qd32)\"><strong>no timeline: not compared</strong>"),
         "{page}"
     );
     // and the burst table names it too, last, without a chart to link

@@ -82,14 +82,14 @@ fn the_study_page_charts_iops_and_p99_against_queue_depth() {
     // "iops": 10890.554723 and "99.000000": 154624 ns at iodepth 1;
     // 45206.896552 and 6717440 ns at 64 (a-randread-4k-qd*.json)
     assert!(
-        qd.contains("<td class=\"num\">10,891 IOPS<br><span class=\"muted\">155 µs</span></td>")
+        qd.contains("<td class=\"num\">10,890 IOPS<br><span class=\"muted\">155 µs</span></td>")
     );
     assert!(
-        qd.contains("<td class=\"num\">45,207 IOPS<br><span class=\"muted\">6.72 ms</span></td>")
+        qd.contains("<td class=\"num\">45,210 IOPS<br><span class=\"muted\">6.72 ms</span></td>")
     );
     // b at 64: 54999.0005 IOPS, 4816896 ns
     assert!(
-        qd.contains("<td class=\"num\">54,999 IOPS<br><span class=\"muted\">4.82 ms</span></td>")
+        qd.contains("<td class=\"num\">55,000 IOPS<br><span class=\"muted\">4.82 ms</span></td>")
     );
     // a chart per configuration, inline and standalone
     for slug in ["acme-standard-ssd", "acme-premium-nvme"] {
@@ -102,7 +102,7 @@ fn the_study_page_charts_iops_and_p99_against_queue_depth() {
     let a = read(&site, "charts/qd/qd-randread-4k-j1-acme-standard-ssd.svg");
     assert!(a.contains("Acme Standard &lt;SSD&gt;: randread, 4 KiB blocks, 1 job, by queue depth"));
     assert!(
-        a.contains("queue depth 1: 10891 IOPS, p99 0.155 ms; queue depth 4: 24939 IOPS, p99 0.668 ms; queue depth 16: 32981 IOPS, p99 4.49 ms; queue depth 64: 45207 IOPS, p99 6.72 ms"),
+        a.contains("queue depth 1: 10,890 IOPS, p99 0.155 ms; queue depth 4: 24,940 IOPS, p99 0.668 ms; queue depth 16: 32,980 IOPS, p99 4.49 ms; queue depth 64: 45,210 IOPS, p99 6.72 ms"),
         "{a}"
     );
     // one test per depth: no queue-depth section on a study without that

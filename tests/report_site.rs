@@ -126,7 +126,7 @@ fn rackspace_answer_is_in_value_csv() {
     // the study page: the same answer, the value matrix, a Markdown twin
     let study = std::fs::read_to_string(site.join("studies/rackspace-2013.html")).unwrap();
     assert!(study.contains(answer));
-    assert!(study.contains("<table class=\"value-matrix\">"));
+    assert!(study.contains("<table class=\"value-matrix sticky\">"));
     assert!(study.contains("<strong>nearly worth it, single run</strong>"));
     assert!(study.contains("4.2x the random seeks (nearly worth it, single run), 1.0x the sequential block read (no, single run), 0.9x the sequential write (no, single run), 1.0x the write throughput (no, single run)."));
     let md = std::fs::read_to_string(site.join("data/rackspace-2013.md")).unwrap();
@@ -742,7 +742,9 @@ fn a_failed_run_on_the_cheapest_does_not_blank_a_test() {
         test.contains("<pre><code>fio --name=&#60;varies&#62;</code></pre>"),
         "{test}"
     );
-    assert!(test.contains("<p>name varies:</p>"));
+    assert!(test.contains(
+        "<details class=\"varies\"><summary>name varies: what each configuration ran</summary>"
+    ));
     assert!(
         test.contains("<tr><th>P dear</th><td>dear</td></tr>"),
         "{test}"

@@ -68,6 +68,8 @@ fn study_markdown_renders_as_a_post() {
     assert!(out.contains("<img src=\"../charts/rackspace-2013/overview.svg\""));
     // the dark chart for a dark blog, through <picture>
     assert!(out.contains("srcset=\"../charts/rackspace-2013/overview-dark.svg\""));
+    // and the narrow drawing for a phone
+    assert!(out.contains("<source media=\"(max-width: 600px)\" srcset=\"../charts/rackspace-2013/overview-narrow.svg\">"));
     // every chart it links exists in the site
     for link in out
         .split("src=\"")

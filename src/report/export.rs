@@ -509,7 +509,7 @@ pub(crate) fn md(text: &str) -> String {
 /// columns (configuration, monthly cost, a column per headline dimension:
 /// [`crate::report::story::PostTable`]), the failures, and the charts of
 /// `images` (alt text, the chart's path in the site) as `<picture>`s with
-/// their dark twins, linked under `base_url` when given (else relative to
+/// their dark and narrow twins, linked under `base_url` when given (else relative to
 /// `data/`). The burst table follows from the study page.
 pub fn study_md(story: &Story, images: &[(String, String)], base_url: Option<&str>) -> Vec<u8> {
     let mut s = format!("# {}\n\n", md(&story.study));
@@ -563,13 +563,15 @@ pub fn study_md(story: &Story, images: &[(String, String)], base_url: Option<&st
             Some(base) => format!("{base}/{p}"),
             None => format!("../{p}"),
         };
-        let dark = path
-            .strip_suffix(".svg")
-            .map(|stem| format!("{stem}-dark.svg"))
-            .unwrap_or_else(|| path.clone());
+        let stem = path.strip_suffix(".svg").unwrap_or(path);
+        let twin = |suffix: &str| attr(&href(&format!("{stem}{suffix}.svg")));
+        // a phone gets the narrow drawing, whose text stays 9 px or more
+        // where the wide one would shrink it to 6
         s.push_str(&format!(
-            "<picture>\n  <source media=\"(prefers-color-scheme: dark)\" srcset=\"{}\">\n  <img src=\"{}\" alt=\"{}\">\n</picture>\n\n",
-            attr(&href(&dark)),
+            "<picture>\n  <source media=\"(max-width: 600px) and (prefers-color-scheme: dark)\" srcset=\"{}\">\n  <source media=\"(max-width: 600px)\" srcset=\"{}\">\n  <source media=\"(prefers-color-scheme: dark)\" srcset=\"{}\">\n  <img src=\"{}\" alt=\"{}\">\n</picture>\n\n",
+            twin("-narrow-dark"),
+            twin("-narrow"),
+            twin("-dark"),
             attr(&href(path)),
             attr(alt)
         ));

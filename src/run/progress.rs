@@ -264,7 +264,7 @@ mod tests {
         assert_eq!(human(123_456_789.0, "B/s"), "123 MB/s");
         assert_eq!(human(0.000_215, "s"), "215 µs");
         assert_eq!(human(0.0123, "s"), "12.3 ms");
-        assert_eq!(human(20456.4, "IOPS"), "20,456 IOPS");
+        assert_eq!(human(20456.4, "IOPS"), "20,460 IOPS");
         assert_eq!(human(3.0, "%"), "3.00 %");
         assert_eq!(human(3.0, "furlongs"), "3.00 furlongs");
     }

@@ -1,9 +1,12 @@
 // Opens one page of each kind of a diskdash site in headless Chromium and
 // checks what a reader's browser would show:
-//   - at 390 px no page scrolls sideways (document scroll width <= viewport);
+//   - no page scrolls sideways (document scroll width <= viewport), and
+//     every image of a page checked in full loads;
 //   - at 1280 and 390 px no request goes anywhere but the site itself;
 //   - no console error and no uncaught page error;
-//   - at 390 px every chart's smallest rendered text is at least 9 px.
+//   - at 390 px every chart's smallest rendered text is at least 9 px;
+//   - axe-core finds no accessibility violation of serious or critical
+//     impact (pages checked in full, at both widths in both schemes).
 // One page of each kind (index, value, the largest test, offering, run and
 // study page) gets every check at both widths, in light and dark colour
 // schemes, its lazy images scrolled into view and SVGs shown through <img>
@@ -12,9 +15,16 @@
 // and inline chart text as it loads. At 1280 px in dark, pages checked in
 // full are also laid out for print: navigation hidden, each chart's section
 // kept on one page, black on white. --all gives every page the full checks;
-// --page (repeatable) names the pages to check in full instead.
+// --page (repeatable) names the pages to check in full instead. --measure
+// prints, for every page checked in full, a line
+// "measured REL @WIDTH SCHEME: height H px, first chart Y px" (Y is "none"
+// without a chart) for the caller to hold to its own limits.
 //
-//   node check.mjs SITE_DIR [--all | --page REL...] [--screenshots DIR]
+// --widths W,W... checks at these viewport widths instead of 1280 and 390
+// (a width of 390 or less gets the narrow checks). --skip-axe-rule ID
+// (repeatable) leaves one axe-core rule out, for pages styled by others.
+//
+//   node check.mjs SITE_DIR [--all | --page REL...] [--measure] [--widths W,...] [--skip-axe-rule ID...] [--screenshots DIR]
 //
 // Prints one line per failure and then "N passed, M failed", counting a page
 // at one width in one scheme as one; exits 1 on any failure, 2 on a usage or
@@ -26,6 +36,12 @@ import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import { chromium } from "playwright-core";
+import { createRequire } from "node:module";
+
+const require = createRequire(import.meta.url);
+// injected into each page checked in full; it reads the page, sends nothing
+const AXE = fs.readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
+const AXE_IMPACTS = ["serious", "critical"];
 
 const WIDTHS = [1280, 390];
 const NARROW = 390;
@@ -36,15 +52,24 @@ const PAGE_TIMEOUT_S = 60;
 
 function usage(msg) {
   if (msg) console.error(`check: ${msg}`);
-  console.error("usage: node check.mjs SITE_DIR [--all | --page REL...] [--screenshots DIR]");
+  console.error("usage: node check.mjs SITE_DIR [--all | --page REL...] [--measure] [--widths W,...] [--skip-axe-rule ID...] [--screenshots DIR]");
   process.exit(2);
 }
 
 function parseArgs(argv) {
-  const opts = { site: null, all: false, screenshots: null, pages: [] };
+  const opts = { site: null, all: false, measure: false, widths: WIDTHS, skipAxe: [], screenshots: null, pages: [] };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === "--all") opts.all = true;
+    else if (a === "--measure") opts.measure = true;
+    else if (a === "--skip-axe-rule") {
+      opts.skipAxe.push(argv[++i]);
+      if (!opts.skipAxe.at(-1)) usage("--skip-axe-rule needs a rule id, e.g. color-contrast");
+    }
+    else if (a === "--widths") {
+      opts.widths = (argv[++i] || "").split(",").map(Number);
+      if (!opts.widths.every((w) => Number.isInteger(w) && w > 0)) usage("--widths needs widths in px, e.g. 740,390");
+    }
     else if (a === "--page") {
       opts.pages.push(argv[++i]);
       if (!opts.pages.at(-1)) usage("--page needs a page, e.g. tests/s/t.html");
@@ -218,6 +243,31 @@ function printInPage() {
   return wrong.slice(0, 3);
 }
 
+// Runs in the page (after axe-core is injected): the violations of serious or
+// critical impact, each with up to three of the elements it was found on.
+async function axeInPage([impacts, skip]) {
+  const rules = Object.fromEntries(skip.map((id) => [id, { enabled: false }]));
+  const result = await window.axe.run(document, { resultTypes: ["violations"], rules });
+  return result.violations
+    .filter((v) => impacts.includes(v.impact))
+    .map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      nodes: v.nodes.length,
+      targets: v.nodes.slice(0, 3).map((n) => n.target.join(" ")),
+    }));
+}
+
+// Runs in the page: its height and where its first chart starts.
+function heightInPage() {
+  const chart = document.querySelector("figure.chart");
+  return {
+    height: document.documentElement.scrollHeight,
+    chart: chart ? Math.round(chart.getBoundingClientRect().top + window.scrollY) : null,
+  };
+}
+
 /** Loads every lazy image by scrolling the page through, then waits for quiet. */
 async function settle(page) {
   await page.evaluate(async () => {
@@ -276,7 +326,7 @@ async function main() {
   let failed = 0;
   try {
     for (const scheme of SCHEMES) {
-      for (const width of WIDTHS) {
+      for (const width of opts.widths) {
         const context = await browser.newContext({
           viewport: { width, height: 900 },
           colorScheme: scheme,
@@ -311,7 +361,7 @@ async function main() {
           });
 
         // every other page gets the cheap checks once, at 390 px in light
-        const rest = width === NARROW && scheme === SCHEMES[0] ? others : [];
+        const rest = width <= NARROW && scheme === SCHEMES[0] ? others : [];
         for (const [rel, full] of [...pages.map((p) => [p, true]), ...rest.map((p) => [p, false])]) {
           foreign = [];
           errors = [];
@@ -327,12 +377,18 @@ async function main() {
             await page.goto(`${origin}/${rel}`, { waitUntil: "load" });
             if (full) await settle(page);
 
-            if (width === NARROW) {
-              const o = await page.evaluate(overflowInPage);
-              if (o.scrollWidth > o.innerWidth) {
-                const what = o.sticking.length ? `: ${o.sticking.join("; ")}` : "";
-                problems.push(`scrolls sideways: scroll width ${o.scrollWidth} px > viewport ${o.innerWidth} px${what}`);
-              }
+            const o = await page.evaluate(overflowInPage);
+            if (o.scrollWidth > o.innerWidth) {
+              const what = o.sticking.length ? `: ${o.sticking.join("; ")}` : "";
+              problems.push(`scrolls sideways: scroll width ${o.scrollWidth} px > viewport ${o.innerWidth} px${what}`);
+            }
+            if (full) {
+              const broken = await page.evaluate(() =>
+                [...document.images].filter((i) => i.complete && i.naturalWidth === 0).map((i) => i.getAttribute("src")),
+              );
+              for (const src of broken.slice(0, 3)) problems.push(`image did not load: ${src}`);
+            }
+            if (width <= NARROW) {
               const charts = await page.evaluate(chartsInPage, 1);
               const measured = charts.inline.map((c) => ({ ...c }));
               for (const img of full ? charts.imgs : []) {
@@ -352,7 +408,16 @@ async function main() {
                   );
               }
             }
-            if (full && width !== NARROW && scheme === SCHEMES[SCHEMES.length - 1]) {
+            if (full) {
+              await page.addScriptTag({ content: AXE });
+              for (const v of await page.evaluate(axeInPage, [AXE_IMPACTS, opts.skipAxe]))
+                problems.push(`accessibility (${v.impact}): ${v.id}: ${v.help}: ${v.nodes} element(s), e.g. ${v.targets.join("; ")}`);
+            }
+            if (full && opts.measure) {
+              const m = await page.evaluate(heightInPage);
+              console.log(`measured ${rel} @${width} ${scheme}: height ${m.height} px, first chart ${m.chart === null ? "none" : `${m.chart} px`}`);
+            }
+            if (full && width > NARROW && scheme === SCHEMES[SCHEMES.length - 1]) {
               // printed from a browser in the dark scheme, the harder case
               await page.emulateMedia({ media: "print" });
               for (const w of await page.evaluate(printInPage)) problems.push(`print: ${w}`);

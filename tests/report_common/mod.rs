@@ -320,3 +320,245 @@ pub fn write_timeline_study(dir: &Path) {
     write_record(dir, "gp2.json", &gp2);
     write_record(dir, "gp3.json", &gp3);
 }
+
+/// The study of [`write_realistic_study`].
+pub const REAL_STUDY: &str = "block-storage-2026";
+/// Its sustained test: 45 minutes of 4 KiB random reads at QD 32.
+pub const REAL_SUSTAINED: &str = "fio-sustained-randread-4k-qd32";
+
+/// A configuration of [`REAL_CONFIGS`].
+pub type RealConfig = (
+    &'static str,
+    &'static str,
+    f64,
+    &'static str,
+    f64,
+    Option<f64>,
+);
+
+/// The 18 configurations of [`write_realistic_study`]: provider, offering,
+/// price per GB-month, currency, 4 KiB random-read IOPS at QD 32 it keeps,
+/// and what it gives while a burst lasts (`None`: flat).
+pub const REAL_CONFIGS: [RealConfig; 18] = [
+    ("AWS", "EBS gp2 100 GB", 0.10, "USD", 300.0, Some(3000.0)),
+    ("AWS", "EBS gp3 100 GB", 0.08, "USD", 3000.0, None),
+    (
+        "AWS",
+        "EBS io2 100 GB, 16000 IOPS",
+        0.125,
+        "USD",
+        16000.0,
+        None,
+    ),
+    ("AWS", "EBS st1 500 GB", 0.045, "USD", 250.0, Some(1200.0)),
+    (
+        "Google Cloud",
+        "pd-standard 100 GB",
+        0.04,
+        "USD",
+        75.0,
+        None,
+    ),
+    (
+        "Google Cloud",
+        "pd-balanced 100 GB",
+        0.10,
+        "USD",
+        3000.0,
+        None,
+    ),
+    ("Google Cloud", "pd-ssd 100 GB", 0.17, "USD", 6000.0, None),
+    (
+        "Google Cloud",
+        "Hyperdisk Balanced 100 GB",
+        0.06,
+        "USD",
+        3000.0,
+        None,
+    ),
+    (
+        "Microsoft Azure",
+        "Premium SSD P10 128 GiB",
+        0.148,
+        "USD",
+        500.0,
+        Some(3500.0),
+    ),
+    (
+        "Microsoft Azure",
+        "Premium SSD P15 256 GiB",
+        0.135,
+        "USD",
+        1100.0,
+        Some(3500.0),
+    ),
+    (
+        "Microsoft Azure",
+        "Standard SSD E10 128 GiB",
+        0.075,
+        "USD",
+        500.0,
+        None,
+    ),
+    (
+        "Microsoft Azure",
+        "Premium SSD v2 100 GiB",
+        0.12,
+        "USD",
+        3000.0,
+        None,
+    ),
+    ("Hetzner", "Cloud Volume 100 GB", 0.044, "EUR", 7500.0, None),
+    ("Hetzner", "Cloud Volume 500 GB", 0.044, "EUR", 7500.0, None),
+    (
+        "DigitalOcean",
+        "Volumes Block Storage 100 GB",
+        0.10,
+        "USD",
+        5000.0,
+        Some(7500.0),
+    ),
+    (
+        "Vultr",
+        "Block Storage HDD 100 GB",
+        0.025,
+        "USD",
+        400.0,
+        None,
+    ),
+    (
+        "Vultr",
+        "Block Storage NVMe 100 GB",
+        0.10,
+        "USD",
+        12000.0,
+        None,
+    ),
+    (
+        "Linode",
+        "Block Storage NVMe 100 GB",
+        0.10,
+        "USD",
+        8000.0,
+        None,
+    ),
+];
+
+/// A deterministic noise source in [-1, 1).
+fn noise(state: &mut u64) -> f64 {
+    *state = state
+        .wrapping_mul(6364136223846793005)
+        .wrapping_add(1442695040888963407);
+    ((*state >> 11) as f64 / (1u64 << 53) as f64) * 2.0 - 1.0
+}
+
+/// A study as a real 2026 comparison looks: the 18 [`REAL_CONFIGS`], five
+/// short fio tests of three repetitions each (every run with its own
+/// scratch directory, 54 per test), and a 45-minute sustained test with
+/// per-second logs (±5% noise, bursting volumes at their burst level for the
+/// first 1,800 s). Returns how many records it wrote.
+pub fn write_realistic_study(dir: &Path) -> usize {
+    let mut n = 0;
+    let mut seed = 27u64;
+    let shorts: [(&str, &str, u64, u32, f64); 5] = [
+        ("fio-randread-4k-qd1", "randread", 4096, 1, 0.08),
+        ("fio-randread-4k-qd32", "randread", 4096, 32, 1.0),
+        ("fio-randwrite-4k-qd32", "randwrite", 4096, 32, 0.8),
+        ("fio-seqread-1m-qd8", "read", 1 << 20, 8, 0.05),
+        ("fio-seqwrite-1m-qd8", "write", 1 << 20, 8, 0.04),
+    ];
+    for (i, &(provider, offering, per_gb, currency, sustained, burst)) in
+        REAL_CONFIGS.iter().enumerate()
+    {
+        let price = Price {
+            per_gb_month: per_gb,
+            currency: currency.to_string(),
+            note: Some(format!("{provider} list price, 2026-11")),
+        };
+        // short tests ran on the burst where there is one
+        let level = burst.unwrap_or(sustained);
+        for &(test, rw, bs, qd, scale) in &shorts {
+            for rep in 1..=3u32 {
+                let id = format!("real.c{i:02}.{test}.r{rep}");
+                let iops = level * scale * (1.0 + 0.04 * noise(&mut seed));
+                let dir_ = if rw.contains("write") {
+                    "write"
+                } else {
+                    "read"
+                };
+                let bw = iops * bs as f64;
+                let lat = qd as f64 / iops;
+                let metrics = [
+                    (format!("{dir_}_iops"), iops, "IOPS"),
+                    (format!("{dir_}_bw"), bw, "B/s"),
+                    (format!("{dir_}_clat_p50"), lat * 0.9, "s"),
+                    (format!("{dir_}_clat_p99"), lat * 2.7, "s"),
+                    (format!("{dir_}_clat_p99_9"), lat * 4.1, "s"),
+                ];
+                let metrics: Vec<(&str, f64, &str)> = metrics
+                    .iter()
+                    .map(|(m, v, u)| (m.as_str(), *v, *u))
+                    .collect();
+                let mut r = record(
+                    &id,
+                    REAL_STUDY,
+                    provider,
+                    offering,
+                    Some(per_gb),
+                    test,
+                    rep,
+                    &metrics,
+                );
+                std::sync::Arc::make_mut(&mut r.subject).price = Some(price.clone());
+                let scratch = format!("/mnt/bench/diskdash-scratch-{id}");
+                let t = std::sync::Arc::make_mut(&mut r.test);
+                t.parameters = BTreeMap::from([
+                    ("filename".into(), serde_json::json!(scratch)),
+                    ("rw".into(), serde_json::json!(rw)),
+                    ("bs".into(), serde_json::json!(bs)),
+                    ("iodepth".into(), serde_json::json!(qd)),
+                    ("size".into(), serde_json::json!(1u64 << 30)),
+                    ("ramp_time".into(), serde_json::json!(5)),
+                ]);
+                t.command = Some(format!(
+                    "fio --name={test} --filename={scratch} --rw={rw} --bs={bs} --iodepth={qd} --size=1G --ramp_time=5 --direct=1 --ioengine=libaio --output-format=json"
+                ));
+                write_record(dir, &format!("c{i:02}/{test}.r{rep}.json"), &r);
+                n += 1;
+            }
+        }
+        // 45 minutes, second by second
+        let iops: Vec<f64> = (0..2700)
+            .map(|s| {
+                let base = match burst {
+                    Some(b) if s < 1800 => b,
+                    _ => sustained,
+                };
+                base * (1.0 + 0.05 * noise(&mut seed))
+            })
+            .collect();
+        let mut tl = read_timeline(iops);
+        if let Some(read) = tl.read.as_mut() {
+            read.clat = Some(read.iops.iter().map(|v| 32.0 / v).collect());
+        }
+        let id = format!("real.c{i:02}.sustained");
+        let mut r = timeline_record(&id, provider, offering, tl);
+        let subject = std::sync::Arc::make_mut(&mut r.subject);
+        subject.study = Some(REAL_STUDY.to_string());
+        subject.price = Some(price);
+        let scratch = format!("/mnt/bench/diskdash-scratch-{id}");
+        let t = std::sync::Arc::make_mut(&mut r.test);
+        t.id = REAL_SUSTAINED.to_string();
+        t.parameters
+            .insert("filename".into(), serde_json::json!(scratch));
+        t.parameters.insert("iodepth".into(), serde_json::json!(32));
+        t.parameters
+            .insert("runtime".into(), serde_json::json!(2700));
+        t.command = Some(format!(
+            "fio --name={REAL_SUSTAINED} --filename={scratch} --rw=randread --bs=4096 --iodepth=32 --time_based --runtime=2700 --write_iops_log=t --log_avg_msec=1000"
+        ));
+        write_record(dir, &format!("c{i:02}/sustained.json"), &r);
+        n += 1;
+    }
+    n
+}

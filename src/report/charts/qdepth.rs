@@ -331,7 +331,7 @@ mod tests {
             })
             .collect();
         assert!(depth_x.windows(2).all(|w| w[0] < w[1]), "{depth_x:?}");
-        for v in ["10900", "24900", "33000", "45200"] {
+        for v in ["10,900", "24,900", "33,000", "45,200"] {
             assert!(t.contains(&v.to_string()), "{v} in {t:?}");
         }
         let group = |class: &str| {
@@ -366,7 +366,7 @@ mod tests {
             .unwrap();
         assert!(
             desc.contains(
-                "queue depth 1: 10900 IOPS, p99 0.155 ms; queue depth 4: 24900 IOPS, p99 0.668 ms"
+                "queue depth 1: 10,900 IOPS, p99 0.155 ms; queue depth 4: 24,900 IOPS, p99 0.668 ms"
             ),
             "{desc}"
         );

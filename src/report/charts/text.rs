@@ -19,20 +19,10 @@ pub(super) fn join_desc(desc: &str, parts: &[String]) -> String {
     out.join(" ")
 }
 
-/// A number in fixed precision: three significant digits, no more than needed.
+/// A number as the pages write it ([`crate::format::number`]): three
+/// significant digits, four from 1,000 up, with thousands separators.
 pub(super) fn fmt_num(v: f64) -> String {
-    let a = v.abs();
-    if !v.is_finite() {
-        return "n/a".to_string();
-    }
-    if a == 0.0 {
-        return "0".to_string();
-    }
-    if a < 0.001 {
-        return format!("{v:.2e}");
-    }
-    let decimals = (2 - a.log10().floor() as i32).clamp(0, 4) as usize;
-    crate::format::fixed(v, decimals)
+    crate::format::number(v)
 }
 
 /// A label on one line: control characters become spaces.

@@ -25,8 +25,12 @@ pub struct FigureRow {
 pub struct RunMetric {
     pub human: String,
     pub metric: String,
+    /// In its display unit with three significant digits: `2,848 IOPS`.
     pub value: String,
-    pub canonical: String,
+    /// The value as recorded, for `<data value>`: `2847.8013625111657`.
+    pub raw: String,
+    /// The unit it was recorded in: `IOPS`, `B/s`, `s`.
+    pub unit: String,
 }
 
 /// A page per record.
@@ -180,12 +184,8 @@ pub(super) fn build(
             value: Unit::parse(v.unit)
                 .map(|u| format::value(v.value, u))
                 .unwrap_or_else(|| format!("{} {}", format::number(v.value), v.unit)),
-            canonical: {
-                let mut c = String::with_capacity(24 + v.unit.len());
-                format::push_data(&mut c, v.value);
-                c.extend([" ", v.unit]);
-                c
-            },
+            raw: format::data(v.value),
+            unit: v.unit.to_string(),
         })
         .collect();
     let raw = parts.raw.unwrap_or_default();
@@ -198,7 +198,7 @@ pub(super) fn build(
         .unwrap_or_else(|| crate::tools::spec(r.test.tool).kind(&r.test.parameters));
     let tslug = ctx.paths.test_slug(study, &r.test.id).to_string();
     let timelines = match parts.timeline.as_deref() {
-        Some(tl) => super::timeline::charts(&ctx, site, &[(r, tl)], &sslug, &tslug, kind),
+        Some(tl) => super::timeline::charts(&ctx, site, &[(r, tl)], &sslug, &tslug, kind, true),
         None => Vec::new(),
     };
     let offering = {

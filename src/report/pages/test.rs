@@ -180,11 +180,17 @@ pub(super) fn build(ctx: PageCtx, study: &str, test: &str, site: &mut Site) -> R
                 .insert(format::parameter(k, v));
         }
     }
+    // a parameter with a value per run (the scratch path) would fill a
+    // phone's screen: it is counted here, and listed under the command
     let parameters = params
         .into_iter()
         .map(|(k, v)| Pair {
             key: k.to_string(),
-            value: capped(&v.into_iter().collect::<Vec<_>>()),
+            value: if v.len() > PARAMETER_VALUES_SHOWN {
+                format!("{} different values (each run's page has its own)", v.len())
+            } else {
+                capped(&v.into_iter().collect::<Vec<_>>())
+            },
         })
         .collect();
     // every metric the test gave, judged or not: bookkeeping stays here;
@@ -439,7 +445,7 @@ pub(super) fn build(ctx: PageCtx, study: &str, test: &str, site: &mut Site) -> R
         .zip(&parts)
         .filter_map(|(r, p)| Some((*r, p.timeline.as_deref()?)))
         .collect();
-    let timelines = super::timeline::charts(&ctx, site, &timed, &sslug, &tslug, kind);
+    let timelines = super::timeline::charts(&ctx, site, &timed, &sslug, &tslug, kind, false);
     let page = TestPage {
         page: ctx.meta(
             format!("{test} in {study}"),
@@ -507,6 +513,10 @@ pub const INLINE_BARS_MAX: usize = 600;
 fn inline_charts(configs: usize, metrics: usize) -> bool {
     configs <= INLINE_CHARTS_MAX && configs * metrics <= INLINE_BARS_MAX
 }
+
+/// At most this many distinct values of a parameter are listed on a test
+/// page; past that they are counted.
+const PARAMETER_VALUES_SHOWN: usize = 3;
 
 /// `view` inline when `inline`, else as an image described by `alt`.
 fn inline_or_image(inline: bool, view: ChartView, alt: &str) -> ChartView {

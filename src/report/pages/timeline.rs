@@ -204,7 +204,9 @@ fn latency_panel(series: &Series, interval_s: f64) -> Option<charts::LatencyPane
 /// given), drawn from its judged direction and series: reads before writes,
 /// bandwidth for a throughput test, IOPS otherwise. The files are
 /// `charts/<study>/<test>/timeline-<record id>.svg`, the same for the test
-/// page and the run page.
+/// page and the run page. `inline` draws them into the page; else the page
+/// shows the files as lazily loaded images: a timeline of 45 minutes is
+/// some 100 KB of SVG, and a test page of twenty of them would be megabytes.
 pub(super) fn charts(
     ctx: &PageCtx,
     site: &mut Site,
@@ -212,6 +214,7 @@ pub(super) fn charts(
     sslug: &str,
     tslug: &str,
     kind: TestKind,
+    inline: bool,
 ) -> Vec<TimelineView> {
     let mut out = Vec::new();
     for &(r, tl) in records {
@@ -310,6 +313,12 @@ pub(super) fn charts(
             format!("charts/{sslug}/{tslug}/timeline-{}.svg", r.id),
             charts::draw(&spec),
         );
+        let chart = if inline {
+            chart
+        } else {
+            // what the chart found, in words, for who cannot see it
+            chart.as_image(format!("{}: {}", spec.title, spec.caption))
+        };
         out.push(TimelineView {
             anchor: format!("timeline-{}", r.id),
             chart,

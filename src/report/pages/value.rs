@@ -439,7 +439,7 @@ fn row_views(
                 None => String::new(),
             },
             performance_ratio: r.performance_ratio.map(format::ratio).unwrap_or_default(),
-            value_ratio: r.value_ratio.map(format::ratio_data).unwrap_or_default(),
+            value_ratio: r.value_ratio.map(format::ratio_table).unwrap_or_default(),
             // the ratios have columns of their own: the verdict in words
             verdict: r
                 .verdict_text()
@@ -471,7 +471,7 @@ fn row_views(
                         text.push_str(&format!(": {}", format::ratio(p)));
                     }
                     if let Some(v) = b.value_ratio {
-                        text.push_str(&format!(", value {}", format::ratio_data(v)));
+                        text.push_str(&format!(", value {}", format::ratio_table(v)));
                     }
                     text
                 })
