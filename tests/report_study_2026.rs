@@ -352,3 +352,32 @@ fn without_a_rate_the_eur_configurations_are_named_as_left_out() {
         "{index}"
     );
 }
+
+#[test]
+fn the_post_has_one_table_of_headline_columns_in_one_unit_each() {
+    let rates = fixture().join("rates.csv");
+    let (_tmp, site) = build(&["--rates", rates.to_str().unwrap()]);
+    let md = read(&site, &format!("data/{STUDY_SLUG}.md"));
+    let header = md
+        .lines()
+        .find(|l| l.starts_with("| configuration | monthly cost |"))
+        .unwrap_or_else(|| panic!("no post table:\n{md}"));
+    // configuration, cost, sustained, random IOPS, p99 latency, sequential
+    assert_eq!(header.matches(" | ").count() + 1, 6, "{header}");
+    // p99s from 18.7 ms (io2) to 3.86 s (pd-standard) share the ms column
+    assert!(header.contains("read latency (ms)"), "{header}");
+    let row = |name: &str| {
+        md.lines()
+            .find(|l| l.starts_with(&format!("| {name} |")))
+            .unwrap_or_else(|| panic!("no row for {name}"))
+            .to_string()
+    };
+    assert!(row("GCP pd-standard · 100 GB").contains("| 3,856 · 0.2x · no, single run |"));
+    assert!(row("AWS io2 · 100 GB · 16000 IOPS").contains("| 18.7 · 32.0x · no, single run |"));
+    // gp2 is judged on its sustained 300 IOPS, its short tests on a burst
+    let gp2 = row("AWS gp2 · 100 GB");
+    assert!(gp2.contains("| 299 · 0.6x · no, single run |"), "{gp2}");
+    assert!(gp2.contains("| 3,009 · 6.0x · while bursting |"), "{gp2}");
+    // Hetzner's own price beside the converted one
+    assert!(row("Hetzner Volume · 100 GB").contains("| 4.40 EUR (5.10 USD) |"));
+}
