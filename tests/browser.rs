@@ -357,6 +357,63 @@ fn a_realistic_study_in_a_browser() {
     }
 }
 
+/// The imported study-2026 fixture (real tool formats, two currencies
+/// converted at a rate whose source is a long address, limits, a failed
+/// run): its study, value, sustained test and an EUR offering's pages pass
+/// every check at both widths, none scrolls sideways on a phone, and the
+/// study page stays within 15,000 px at 390 px.
+#[test]
+fn the_imported_2026_study_in_a_browser() {
+    if !browser_available() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let records = dir.path().join("records");
+    report_common::import_study_2026(&records);
+    let site = dir.path().join("site");
+    let fixture = report_common::study_2026();
+    let mut args: Vec<std::ffi::OsString> =
+        vec![records.clone().into(), "--out".into(), site.clone().into()];
+    for (flag, file) in [
+        ("--prices", "prices.csv"),
+        ("--limits", "limits.csv"),
+        ("--rates", "rates.csv"),
+    ] {
+        args.push(flag.into());
+        args.push(fixture.join(file).into());
+    }
+    let args: Vec<&std::ffi::OsStr> = args.iter().map(|a| a.as_os_str()).collect();
+    let (ok, _, stderr) = report_common::report(&args);
+    assert!(ok, "report failed: {stderr}");
+    let study = "block-storage-2026";
+    let pages = [
+        format!("studies/{study}.html"),
+        "value.html".to_string(),
+        format!("tests/{study}/fio-randread-4k-qd32.html"),
+        format!("offerings/{study}/hetzner-volume-100-gb.html"),
+    ];
+    let args: Vec<&str> = pages
+        .iter()
+        .flat_map(|p| ["--page", p.as_str()])
+        .chain(["--measure"])
+        .collect();
+    let (code, stdout) = check(&site, &args);
+    assert_eq!(
+        (code, tally(&stdout).1),
+        (0, 0),
+        "fails in the browser:\n{stdout}"
+    );
+    let study_page = measured(&stdout)
+        .into_iter()
+        .find(|m| m.0 == pages[0] && m.1 == 390 && m.2 == "light")
+        .unwrap_or_else(|| panic!("the study page was not measured: {stdout}"));
+    assert!(
+        study_page.3 <= 15_000,
+        "the study page is {} px tall at 390 px",
+        study_page.3
+    );
+}
+
 /// The study's post (`data/<study>.md`) as GitHub renders Markdown, in a
 /// 740 px column as a blog shows it and on a 390 px phone: its table fits or
 /// scrolls in its own box, its charts load, and axe-core finds nothing

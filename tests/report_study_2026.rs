@@ -12,6 +12,8 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+mod report_common;
+
 const BIN: &str = env!("CARGO_BIN_EXE_diskdash");
 const STUDY_SLUG: &str = "block-storage-2026";
 const BASELINE: &str = "Vultr Block Storage HDD · 100 GB";
@@ -19,25 +21,13 @@ const SUSTAINED: &str = "fio-randread-4k-qd32";
 const RANDREAD: &str = "fio-randread-4k-qd64";
 
 fn fixture() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/study-2026")
+    report_common::study_2026()
 }
 
-/// Imports the fixture into `<tmp>/records` with its `make.sh`; returns
-/// the records directory.
+/// Imports the fixture into `<tmp>/records`; returns the records directory.
 fn import(tmp: &Path) -> PathBuf {
     let records = tmp.join("records");
-    let out = Command::new("sh")
-        .arg(fixture().join("make.sh"))
-        .arg(&records)
-        .arg(BIN)
-        .output()
-        .expect("sh runs make.sh");
-    assert!(
-        out.status.success(),
-        "make.sh failed:\n{}\n{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
+    report_common::import_study_2026(&records);
     records
 }
 

@@ -562,3 +562,27 @@ pub fn write_realistic_study(dir: &Path) -> usize {
     }
     n
 }
+
+/// `tests/fixtures/study-2026`: a study that looks like a real one (18
+/// offerings in real tool formats, per-second logs, two currencies, a
+/// failed and a short run), with its prices, limits and rates files.
+pub fn study_2026() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/study-2026")
+}
+
+/// Imports `study_2026()` into `records` with its `make.sh` and the built
+/// binary.
+pub fn import_study_2026(records: &Path) {
+    let out = std::process::Command::new("sh")
+        .arg(study_2026().join("make.sh"))
+        .arg(records)
+        .arg(env!("CARGO_BIN_EXE_diskdash"))
+        .output()
+        .expect("sh runs make.sh");
+    assert!(
+        out.status.success(),
+        "make.sh failed:\n{}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
