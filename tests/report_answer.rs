@@ -139,6 +139,10 @@ fn short_tests_of_a_bursting_volume_get_no_plain_verdict_anywhere() {
     // the study page's matrix says so in gp2's cell, with no verdict word
     let page = read(&site, &format!("studies/{STUDY}.html"));
     assert!(page.contains("while-bursting"), "no while-bursting cell");
+    // and its cost-against-performance chart draws gp2's burst as one
+    let chart = read(&site, &format!("charts/{STUDY}/random-i-o.svg"));
+    assert!(chart.contains(">gp2 (while bursting)<"), "{chart}");
+    assert!(!chart.contains("gp3 (while bursting)"), "{chart}");
 }
 
 #[test]

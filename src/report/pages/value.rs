@@ -159,7 +159,12 @@ pub(super) fn value_chart_for(
         .iter()
         .zip(labels)
         .map(|(r, label)| charts::ValuePoint {
-            label,
+            // a short test measured on a burst is drawn where it was
+            // measured, but says it is not what the verdict is made of
+            label: match r.measured.filter(|m| !m.keeps_verdict()) {
+                Some(m) => format!("{label} ({})", m.words()),
+                None => label,
+            },
             // in the baseline's currency: a converted price at its rate
             price_per_gb: match basis {
                 value::PriceBasis::Monthly => r.converted_monthly_cost(),
@@ -173,7 +178,7 @@ pub(super) fn value_chart_for(
     let spec = charts::ValueChart {
         title: format!("{}: {human} vs {} ({})", sv.study, basis.words(), t.test),
         desc: format!(
-            "{} against median {human} in {} for {} configurations of study {}; lines of equal value run through the baseline {}.{}",
+            "{} against median {human} in {} for {} configurations of study {}; lines of equal value run through the baseline {}.{}{}",
             match basis {
                 value::PriceBasis::Monthly => "Monthly cost",
                 value::PriceBasis::PerGb => "Price per GB-month",
@@ -191,6 +196,14 @@ pub(super) fn value_chart_for(
                     " Prices in {} converted to {currency} at the study's exchange rates.",
                     converted.join(", ")
                 )
+            },
+            if priced
+                .iter()
+                .any(|r| r.measured.is_some_and(|m| !m.keeps_verdict()))
+            {
+                " Points marked while bursting were measured on a burst that a sustained test shows does not last, and are not judged."
+            } else {
+                ""
             }
         ),
         x_label: match basis {
