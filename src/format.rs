@@ -661,6 +661,17 @@ pub fn duration(v: f64) -> String {
     value(v, Unit::Seconds)
 }
 
+/// A duration in words: `45 s`, `33 min`, `2.5 h`.
+pub fn duration_words(s: f64) -> String {
+    if s < 120.0 {
+        format!("{} s", s.round())
+    } else if s < 2.0 * 3600.0 {
+        format!("{} min", (s / 60.0).round())
+    } else {
+        format!("{:.1} h", s / 3600.0)
+    }
+}
+
 /// A byte count in the best SI unit: `8.00 GB`.
 pub fn bytes(v: u64) -> String {
     value(v as f64, Unit::Bytes)

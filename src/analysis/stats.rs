@@ -132,10 +132,7 @@ impl TestResults {
                 let runs = if n == 1 { "run" } else { "runs" };
                 let words: BTreeSet<String> = lengths
                     .iter()
-                    .map(|l| {
-                        l.map(crate::report::charts::duration_words)
-                            .unwrap_or_default()
-                    })
+                    .map(|l| l.map(crate::format::duration_words).unwrap_or_default())
                     .collect();
                 match words.iter().next() {
                     Some(w) if words.len() == 1 && !w.is_empty() => {
@@ -239,7 +236,7 @@ pub fn left_out(
             (Some((d, after)), Some(l)) if l < d && (s - after).abs() > tol * after => {
                 Some(format!(
                     "shorter than the {} burst another run showed",
-                    crate::report::charts::duration_words(d)
+                    crate::format::duration_words(d)
                 ))
             }
             _ => None,

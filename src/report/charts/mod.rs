@@ -44,7 +44,7 @@ pub use bar::{bar_chart, Bar, BarChart};
 pub use distribution::{distribution_chart, pct_label, DistributionChart, DistributionSeries};
 pub use percentile::{percentile_chart, PercentileChart, PercentileSeries};
 pub use qdepth::{qd_chart, QdChart, QdPoint};
-pub use timeline::{caption, duration_words, timeline_chart, LatencyPanel, TimelineChart, Words};
+pub use timeline::{caption, timeline_chart, LatencyPanel, TimelineChart, Words};
 pub use value::{value_chart, ValueChart, ValuePoint};
 
 use anyhow::Result;

@@ -72,17 +72,6 @@ pub struct Words<'a> {
     pub steady: bool,
 }
 
-/// A duration in words: `45 s`, `33 min`, `2.5 h`.
-pub fn duration_words(s: f64) -> String {
-    if s < 120.0 {
-        format!("{} s", s.round())
-    } else if s < 2.0 * 3600.0 {
-        format!("{} min", (s / 60.0).round())
-    } else {
-        format!("{:.1} h", s / 3600.0)
-    }
-}
-
 /// The caption of a timeline: "3,000 IOPS for 33 min (5.4 M I/Os), then 300
 /// IOPS; steady state reached".
 pub fn caption(w: &Words<'_>) -> String {
@@ -95,7 +84,7 @@ pub fn caption(w: &Words<'_>) -> String {
         ("credit-burst", Some(b)) => {
             let how_long = w
                 .burst_s
-                .map(|s| format!(" for {}", duration_words(s)))
+                .map(|s| format!(" for {}", crate::format::duration_words(s)))
                 .unwrap_or_default();
             let volume = w.volume.map(|v| format!(" ({v})")).unwrap_or_default();
             format!("{b}{how_long}{volume}, then {}", w.sustained)
@@ -103,15 +92,15 @@ pub fn caption(w: &Words<'_>) -> String {
         ("periodic-burst", Some(b)) => match w.on_off_s {
             Some((on, off)) => format!(
                 "{b} for {} in every {}, {} between",
-                duration_words(on),
-                duration_words(on + off),
+                crate::format::duration_words(on),
+                crate::format::duration_words(on + off),
                 w.sustained
             ),
             None => format!("{b} in bursts, {} between", w.sustained),
         },
         ("not-exhausted", _) => format!(
             "sustained level not reached in {}: at least {}",
-            duration_words(w.run_s),
+            crate::format::duration_words(w.run_s),
             w.sustained
         ),
         _ => format!("{} throughout", w.sustained),
@@ -434,7 +423,7 @@ mod tests {
             ..w
         };
         assert_eq!(caption(&w), "900 IOPS throughout; steady state reached");
-        assert_eq!(duration_words(7200.0), "2.0 h");
+        assert_eq!(crate::format::duration_words(7200.0), "2.0 h");
     }
 
     #[test]

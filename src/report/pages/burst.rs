@@ -8,9 +8,9 @@
 use std::collections::BTreeSet;
 
 use crate::analysis::stats::{OfferingData, Study, TestResults};
+use crate::format::duration_words;
 use crate::metrics::TestKind;
 use crate::record::{Record, Status};
-use crate::report::charts::duration_words;
 use crate::report::format::{display_unit, with_unit};
 use crate::units::Unit;
 

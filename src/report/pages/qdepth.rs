@@ -212,7 +212,7 @@ pub(super) fn groups(
         let (ends_text, ends_slug) = match ends {
             Bound::Size => (String::new(), String::new()),
             Bound::Time(Some(s)) => (
-                format!(", time-based for {}", charts::duration_words(s as f64)),
+                format!(", time-based for {}", format::duration_words(s as f64)),
                 format!("-t{s}s"),
             ),
             Bound::Time(None) => (", time-based".to_string(), "-t".to_string()),
