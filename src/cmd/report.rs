@@ -1,11 +1,16 @@
-//! `diskdash report`: its flags, and how they become [`crate::report::ReportOptions`].
+//! `diskdash report`: its flags, what it prints, and the site the library
+//! builds from them ([`crate::report::build_into`]).
 
+use std::collections::BTreeSet;
 use std::path::PathBuf;
+use std::time::Instant;
 
-use anyhow::Result;
+use anyhow::{bail, Context, Result};
 use clap::Args;
 
-use crate::report::{self, ReportOptions};
+use crate::analysis::limits::Limits;
+use crate::analysis::prices::{PriceBook, Rates};
+use crate::report;
 
 #[derive(Args, Debug, Clone)]
 pub struct ReportArgs {
@@ -45,23 +50,147 @@ pub struct ReportArgs {
     pub force: bool,
 }
 
-/// The report's options from its flags.
-pub fn options(args: &ReportArgs) -> ReportOptions {
-    ReportOptions {
-        dirs: args.dirs.clone(),
-        out: args.out.clone(),
-        prices: args.prices.clone(),
-        rates: args.rates.clone(),
-        limits: args.limits.clone(),
-        baseline: args.baseline.clone(),
-        title: args.title.clone(),
-        base_url: args.base_url.clone(),
-        strict: args.strict,
-        force: args.force,
+/// `--base-url` checked and without its trailing slashes: an `http` or
+/// `https` URL with a host, since the post links its charts there.
+fn base_url(url: Option<&str>) -> Result<Option<String>> {
+    let Some(url) = url else {
+        return Ok(None);
+    };
+    let trimmed = url.trim().trim_end_matches('/');
+    let host = trimmed
+        .strip_prefix("https://")
+        .or_else(|| trimmed.strip_prefix("http://"))
+        .map(|rest| rest.split('/').next().unwrap_or(""));
+    match host {
+        Some(h) if !h.is_empty() && !trimmed.contains(char::is_whitespace) => {
+            Ok(Some(trimmed.to_string()))
+        }
+        _ => anyhow::bail!(
+            "--base-url `{url}`: expected an http:// or https:// URL with a host, where the site is published"
+        ),
     }
 }
 
-/// Runs the command.
+/// Fails when `--out` is an input, lies inside one, or holds one: the
+/// site's marker makes every later walk skip that directory, so its
+/// records would silently drop out of the next build.
+fn out_is_apart_from_inputs(out: &std::path::Path, inputs: &[std::path::PathBuf]) -> Result<()> {
+    let out_abs = absolute(out);
+    for input in inputs {
+        let Ok(input_abs) = std::fs::canonicalize(input) else {
+            continue;
+        };
+        if out_abs.starts_with(&input_abs) || input_abs.starts_with(&out_abs) {
+            bail!(
+                "--out `{}` and the input `{}` overlap: a site's directory is skipped when \
+                 records are read, so records there would drop out of later builds; \
+                 build the site into a directory apart from the records",
+                out.display(),
+                input.display()
+            );
+        }
+    }
+    Ok(())
+}
+
+/// `path` made absolute with symlinks resolved as far as it exists.
+fn absolute(path: &std::path::Path) -> std::path::PathBuf {
+    if let Ok(p) = std::fs::canonicalize(path) {
+        return p;
+    }
+    match (path.parent(), path.file_name()) {
+        (Some(parent), Some(name)) => {
+            let parent = if parent.as_os_str().is_empty() {
+                std::path::Path::new(".")
+            } else {
+                parent
+            };
+            absolute(parent).join(name)
+        }
+        _ => path.to_path_buf(),
+    }
+}
+
+/// Runs the command; returns the process exit status.
 pub fn execute(args: &ReportArgs) -> Result<u8> {
-    report::command(&options(args))
+    let start = Instant::now();
+    out_is_apart_from_inputs(&args.out, &args.dirs).map_err(crate::error::usage)?;
+    // held without their tool output and series, which only the pages
+    // drawing them read again
+    let mut loaded = crate::ingest::load_with(&args.dirs, false)?;
+    // a path that cannot be read is left out like an invalid record: the
+    // rest still makes a site (and --strict refuses)
+    for p in &mut loaded.unreadable {
+        p.message = format!("cannot read: {}", p.message);
+    }
+    loaded.problems.append(&mut loaded.unreadable);
+    loaded.problems.sort();
+    for p in &loaded.problems {
+        eprintln!(
+            "left out: {}",
+            crate::error::escape_controls(&p.to_string())
+        );
+    }
+    let left_out: BTreeSet<(&std::path::Path, Option<usize>)> = loaded
+        .problems
+        .iter()
+        .map(|p| (p.path.as_path(), p.line))
+        .collect();
+    if args.strict && !loaded.problems.is_empty() {
+        bail!(
+            "{} record(s) are invalid (listed above); without --strict they would be left out",
+            left_out.len()
+        );
+    }
+    if loaded.records.is_empty() && loaded.problems.is_empty() {
+        let dirs: Vec<String> = args
+            .dirs
+            .iter()
+            .map(|d| format!("`{}`", d.display()))
+            .collect();
+        bail!(
+            "no records found under {} (expected *.json or *.jsonl written by `diskdash run` or `diskdash import`)",
+            dirs.join(", ")
+        );
+    }
+    let prices = match &args.prices {
+        Some(p) => PriceBook::load(p)?,
+        None => PriceBook::default(),
+    };
+    let prices = match &args.rates {
+        Some(r) => prices.with_rates(Rates::load(r)?),
+        None => prices,
+    };
+    let limits = match &args.limits {
+        Some(p) => Limits::load(p)?,
+        None => Limits::default(),
+    };
+    for w in report::input_warnings(&loaded.records, &prices, &limits) {
+        eprintln!("warning: {w}");
+    }
+    let opts = report::Options {
+        title: args.title.clone(),
+        baseline: args.baseline.clone(),
+        prices,
+        limits,
+        base_url: base_url(args.base_url.as_deref())?,
+        reread: true,
+    };
+    let mut site = report::site::Site::streaming(&args.out, args.force)?;
+    report::build_into(&loaded.records, &loaded.problems, &opts, &mut site)?;
+    // every page is written: the records are let go before the marker is
+    // read back and sorted
+    let records = std::mem::take(&mut loaded.records).len();
+    let pages = site.pages();
+    site.finish()
+        .with_context(|| format!("failed to write the site to `{}`", args.out.display()))?;
+    println!(
+        "report: {} records read, {} left out, {} pages written to `{}` in {:.2} s",
+        records + left_out.len(),
+        left_out.len(),
+        pages,
+        args.out.display(),
+        start.elapsed().as_secs_f64()
+    );
+    Ok(0)
 }

@@ -1,14 +1,12 @@
 //! `diskdash report`: records → static site (pages, charts, data exports).
 //!
-//! The command ingests records, runs the analysis, and renders every page
+//! [`build_into`] runs the analysis over ingested records and renders every page
 //! and chart into one [`site::Site`], which writes each file into the site
 //! directory as soon as it is rendered (tests hold the site in memory).
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::PathBuf;
-use std::time::Instant;
 
-use anyhow::{bail, Context, Result};
+use anyhow::Result;
 
 use crate::analysis::limits::Limits;
 use crate::analysis::prices::PriceBook;
@@ -41,27 +39,6 @@ pub struct Options {
     /// (`ingest::load_with`): each run page, and a test page for the
     /// timelines it draws, reads the record's file again.
     pub reread: bool,
-}
-
-/// `--base-url` checked and without its trailing slashes: an `http` or
-/// `https` URL with a host, since the post links its charts there.
-fn base_url(url: Option<&str>) -> Result<Option<String>> {
-    let Some(url) = url else {
-        return Ok(None);
-    };
-    let trimmed = url.trim().trim_end_matches('/');
-    let host = trimmed
-        .strip_prefix("https://")
-        .or_else(|| trimmed.strip_prefix("http://"))
-        .map(|rest| rest.split('/').next().unwrap_or(""));
-    match host {
-        Some(h) if !h.is_empty() && !trimmed.contains(char::is_whitespace) => {
-            Ok(Some(trimmed.to_string()))
-        }
-        _ => anyhow::bail!(
-            "--base-url `{url}`: expected an http:// or https:// URL with a host, where the site is published"
-        ),
-    }
 }
 
 /// Builds the whole site in memory from valid records (`found`, any order)
@@ -166,178 +143,37 @@ impl pages::Apart for HeldApart<'_> {
 /// The site's style sheet, compiled into the binary.
 pub const STYLE: &str = include_str!("../../static/style.css");
 
-/// What one `diskdash report` is asked to do.
-#[derive(Clone, Debug, Default)]
-pub struct ReportOptions {
-    /// Directories (or files) of records.
-    pub dirs: Vec<PathBuf>,
-    /// The site directory.
-    pub out: PathBuf,
-    /// Price list (CSV) overriding the records' prices.
-    pub prices: Option<PathBuf>,
-    /// Exchange rates (CSV) converting prices into the baseline's currency.
-    pub rates: Option<PathBuf>,
-    /// Published performance limits (CSV).
-    pub limits: Option<PathBuf>,
-    /// Offering to compare against instead of the cheapest.
-    pub baseline: Option<String>,
-    /// Site title.
-    pub title: String,
-    /// The URL the site is published at (`--base-url`).
-    pub base_url: Option<String>,
-    /// An invalid record is an error instead of being left out.
-    pub strict: bool,
-    /// Write into a non-empty directory that is not an earlier diskdash site.
-    pub force: bool,
-}
-
-/// Fails when `--out` is an input, lies inside one, or holds one: the
-/// site's marker makes every later walk skip that directory, so its
-/// records would silently drop out of the next build.
-fn out_is_apart_from_inputs(out: &std::path::Path, inputs: &[std::path::PathBuf]) -> Result<()> {
-    let out_abs = absolute(out);
-    for input in inputs {
-        let Ok(input_abs) = std::fs::canonicalize(input) else {
-            continue;
-        };
-        if out_abs.starts_with(&input_abs) || input_abs.starts_with(&out_abs) {
-            bail!(
-                "--out `{}` and the input `{}` overlap: a site's directory is skipped when \
-                 records are read, so records there would drop out of later builds; \
-                 build the site into a directory apart from the records",
-                out.display(),
-                input.display()
-            );
-        }
-    }
-    Ok(())
-}
-
-/// `path` made absolute with symlinks resolved as far as it exists.
-fn absolute(path: &std::path::Path) -> std::path::PathBuf {
-    if let Ok(p) = std::fs::canonicalize(path) {
-        return p;
-    }
-    match (path.parent(), path.file_name()) {
-        (Some(parent), Some(name)) => {
-            let parent = if parent.as_os_str().is_empty() {
-                std::path::Path::new(".")
-            } else {
-                parent
-            };
-            absolute(parent).join(name)
-        }
-        _ => path.to_path_buf(),
-    }
-}
-
-/// Runs the command; returns the process exit status.
-pub fn command(args: &ReportOptions) -> Result<u8> {
-    let start = Instant::now();
-    out_is_apart_from_inputs(&args.out, &args.dirs).map_err(crate::error::usage)?;
-    // held without their tool output and series, which only the pages
-    // drawing them read again
-    let mut loaded = ingest::load_with(&args.dirs, false)?;
-    // a path that cannot be read is left out like an invalid record: the
-    // rest still makes a site (and --strict refuses)
-    for p in &mut loaded.unreadable {
-        p.message = format!("cannot read: {}", p.message);
-    }
-    loaded.problems.append(&mut loaded.unreadable);
-    loaded.problems.sort();
-    for p in &loaded.problems {
-        eprintln!(
-            "left out: {}",
-            crate::error::escape_controls(&p.to_string())
-        );
-    }
-    let left_out: BTreeSet<(&std::path::Path, Option<usize>)> = loaded
-        .problems
-        .iter()
-        .map(|p| (p.path.as_path(), p.line))
+/// The warnings a build prints about its inputs: price list and limits
+/// rows that match no offering of the records, offerings whose records
+/// disagree on their price, rates that convert nothing.
+pub fn input_warnings(found: &[Found], prices: &PriceBook, limits: &Limits) -> Vec<String> {
+    let subjects = || {
+        found.iter().map(|f| {
+            (
+                f.record.subject.provider.as_deref(),
+                f.record.subject.offering.as_deref(),
+            )
+        })
+    };
+    let mut out: Vec<String> = prices
+        .unmatched(subjects())
+        .into_iter()
+        .map(|e| {
+            format!(
+                "price list row `{},{}` matches no offering in the records (provider and offering must match the records' subject)",
+                e.provider, e.offering
+            )
+        })
         .collect();
-    if args.strict && !loaded.problems.is_empty() {
-        bail!(
-            "{} record(s) are invalid (listed above); without --strict they would be left out",
-            left_out.len()
-        );
-    }
-    if loaded.records.is_empty() && loaded.problems.is_empty() {
-        let dirs: Vec<String> = args
-            .dirs
-            .iter()
-            .map(|d| format!("`{}`", d.display()))
-            .collect();
-        bail!(
-            "no records found under {} (expected *.json or *.jsonl written by `diskdash run` or `diskdash import`)",
-            dirs.join(", ")
-        );
-    }
-    let prices = match &args.prices {
-        Some(p) => PriceBook::load(p)?,
-        None => PriceBook::default(),
-    };
-    let prices = match &args.rates {
-        Some(r) => prices.with_rates(analysis::prices::Rates::load(r)?),
-        None => prices,
-    };
-    for e in prices.unmatched(loaded.records.iter().map(|f| {
-        (
-            f.record.subject.provider.as_deref(),
-            f.record.subject.offering.as_deref(),
-        )
-    })) {
-        eprintln!(
-            "warning: price list row `{},{}` matches no offering in the records (provider and offering must match the records' subject)",
-            e.provider, e.offering
-        );
-    }
-    for w in price_conflicts(loaded.records.iter().map(|f| &f.record), &prices) {
-        eprintln!("warning: {w}");
-    }
-    for w in unused_rates(loaded.records.iter().map(|f| &f.record), &prices) {
-        eprintln!("warning: {w}");
-    }
-    let limits = match &args.limits {
-        Some(p) => Limits::load(p)?,
-        None => Limits::default(),
-    };
-    for l in limits.unmatched(loaded.records.iter().map(|f| {
-        (
-            f.record.subject.provider.as_deref(),
-            f.record.subject.offering.as_deref(),
-        )
-    })) {
-        eprintln!(
-            "warning: limits list line {} `{},{}` matches no offering in the records (provider and offering must match the records' subject)",
+    out.extend(price_conflicts(found.iter().map(|f| &f.record), prices));
+    out.extend(unused_rates(found.iter().map(|f| &f.record), prices));
+    out.extend(limits.unmatched(subjects()).into_iter().map(|l| {
+        format!(
+            "limits list line {} `{},{}` matches no offering in the records (provider and offering must match the records' subject)",
             l.line, l.provider, l.offering
-        );
-    }
-    let opts = Options {
-        title: args.title.clone(),
-        baseline: args.baseline.clone(),
-        prices,
-        limits,
-        base_url: base_url(args.base_url.as_deref())?,
-        reread: true,
-    };
-    let mut site = site::Site::streaming(&args.out, args.force)?;
-    build_into(&loaded.records, &loaded.problems, &opts, &mut site)?;
-    // every page is written: the records are let go before the marker is
-    // read back and sorted
-    let records = std::mem::take(&mut loaded.records).len();
-    let pages = site.pages();
-    site.finish()
-        .with_context(|| format!("failed to write the site to `{}`", args.out.display()))?;
-    println!(
-        "report: {} records read, {} left out, {} pages written to `{}` in {:.2} s",
-        records + left_out.len(),
-        left_out.len(),
-        pages,
-        args.out.display(),
-        start.elapsed().as_secs_f64()
-    );
-    Ok(0)
+        )
+    }));
+    out
 }
 
 /// The warnings a build prints about prices: offerings whose records carry
