@@ -13,6 +13,10 @@ use crate::format;
 use crate::metrics::{human_name, metric_order};
 use crate::report::story::Story;
 
+pub mod markdown;
+pub(crate) use markdown::md;
+use markdown::{Align, Table};
+
 /// The columns of `data/value.csv`. `currency` and `monthly_cost` are the
 /// configuration's own; the ratios are in `compared_currency`, the
 /// baseline's, into which `rate` (from `--rates`, read on `rate_as_of`)
@@ -483,27 +487,6 @@ pub fn summary_json(a: &Analysis) -> Result<Vec<u8>> {
     Ok(out)
 }
 
-/// Escapes text for a Markdown table cell: pipes, HTML markup, and the
-/// Markdown punctuation (emphasis, code, links) that a blog engine would
-/// otherwise render.
-pub(crate) fn md(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '|' | '\\' | '`' | '*' | '_' | '[' | ']' | '~' | '!' | '#' => {
-                out.push('\\');
-                out.push(c);
-            }
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '&' => out.push_str("&amp;"),
-            '\n' | '\r' => out.push(' '),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
 /// `data/<study>.md`: one study ready to paste into a post: its title, the
 /// headline, when and how it was measured, one table of at most six
 /// columns (configuration, monthly cost, a column per headline dimension:
@@ -531,22 +514,18 @@ pub fn study_md(story: &Story, images: &[(String, String)], base_url: Option<&st
     }
     let post = &story.post;
     if !post.headers.is_empty() {
-        s.push_str("| configuration | monthly cost |");
-        for h in &post.headers {
-            s.push_str(&format!(" {} |", md(h)));
-        }
-        s.push_str("\n|---|---:|");
-        for _ in &post.headers {
-            s.push_str("---|");
-        }
-        s.push('\n');
+        let mut table = Table::new(
+            [
+                ("configuration", Align::Left),
+                ("monthly cost", Align::Right),
+            ]
+            .into_iter()
+            .chain(post.headers.iter().map(|h| (h.as_str(), Align::Left))),
+        );
         for row in &post.rows {
-            s.push('|');
-            for cell in row {
-                s.push_str(&format!(" {} |", md(cell)));
-            }
-            s.push('\n');
+            table.row(row);
         }
+        s.push_str(&table.render());
         s.push_str(
             "\nEach cell: the median, the performance ratio against the baseline and the verdict (value ratio = performance ratio / price ratio: 1 or more is worth it).\n\n",
         );
@@ -611,50 +590,46 @@ pub fn summary_md(a: &Analysis) -> Vec<u8> {
         tests.dedup();
         for test in tests {
             s.push_str(&format!("### {}\n\n", md(test)));
-            s.push_str("| metric | offering | median | runs | price ratio | performance ratio | verdict |\n");
-            s.push_str("|---|---|---:|---:|---:|---:|---|\n");
+            let mut table = Table::new([
+                ("metric", Align::Left),
+                ("offering", Align::Left),
+                ("median", Align::Right),
+                ("runs", Align::Right),
+                ("price ratio", Align::Right),
+                ("performance ratio", Align::Right),
+                ("verdict", Align::Left),
+            ]);
             for t in sv.tables.iter().filter(|t| t.test == test) {
                 let human = human_name(&t.metric);
                 for r in &t.rows {
-                    s.push_str(&format!(
-                        "| {} | {} | {} | {} | {} | {} | {} |\n",
-                        md(&human),
-                        md(&r.offering),
+                    table.row([
+                        human.clone(),
+                        r.offering.clone(),
                         format::value(r.median, t.unit),
-                        r.runs,
+                        r.runs.to_string(),
                         r.price_ratio.map(format::ratio).unwrap_or_default(),
                         r.performance_ratio.map(format::ratio).unwrap_or_default(),
                         r.verdict_text()
                             .or_else(|| r.no_verdict.clone())
                             .unwrap_or_default(),
-                    ));
+                    ]);
                 }
                 for u in &t.unmeasured {
-                    s.push_str(&format!(
-                        "| {} | {} |  |  |  |  | {} |\n",
-                        md(&human),
-                        md(&u.offering),
-                        md(&u.reason)
-                    ));
+                    let reason = u.reason.clone();
+                    table.row([
+                        human.clone(),
+                        u.offering.clone(),
+                        String::new(),
+                        String::new(),
+                        String::new(),
+                        String::new(),
+                        reason,
+                    ]);
                 }
             }
+            s.push_str(&table.render());
             s.push('\n');
         }
     }
     s.into_bytes()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn markdown_cells_render_as_the_text_they_hold() {
-        assert_eq!(
-            md("**fast** [x](javascript:alert(1)) `c` a|b <i>"),
-            "\\*\\*fast\\*\\* \\[x\\](javascript:alert(1)) \\`c\\` a\\|b &lt;i&gt;"
-        );
-        assert_eq!(md("Local SSD (1 GB plan)"), "Local SSD (1 GB plan)");
-        assert_eq!(md("my_metric\\"), "my\\_metric\\\\");
-    }
 }

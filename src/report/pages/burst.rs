@@ -287,17 +287,25 @@ pub(super) fn groups(
 
 /// The section in Markdown, for `data/<study>.md`; empty without groups.
 pub(super) fn markdown(groups: &[BurstGroup]) -> String {
-    use crate::report::export::md;
+    use crate::report::export::markdown::{md, Align, Table};
     if groups.is_empty() {
         return String::new();
     }
     let mut s = String::from("## Burst and sustained\n\n");
     for g in groups {
         s.push_str(&format!("### {}\n\n", md(&g.heading)));
-        s.push_str("| configuration | pattern | burst | sustained | burst duration | burst volume | steady state | runs |\n");
-        s.push_str("|---|---|---:|---:|---:|---:|---|---|\n");
+        let mut table = Table::new([
+            ("configuration", Align::Left),
+            ("pattern", Align::Left),
+            ("burst", Align::Right),
+            ("sustained", Align::Right),
+            ("burst duration", Align::Right),
+            ("burst volume", Align::Right),
+            ("steady state", Align::Left),
+            ("runs", Align::Left),
+        ]);
         for r in &g.rows {
-            let cells = [
+            table.row([
                 &r.config.text,
                 &r.pattern,
                 &r.burst,
@@ -306,13 +314,9 @@ pub(super) fn markdown(groups: &[BurstGroup]) -> String {
                 &r.volume,
                 &r.steady,
                 &r.runs,
-            ];
-            s.push('|');
-            for c in cells {
-                s.push_str(&format!(" {} |", md(c)));
-            }
-            s.push('\n');
+            ]);
         }
+        s.push_str(&table.render());
         s.push('\n');
         if !g.promised.is_empty() {
             s.push_str(&format!("{}\n\n", md(&g.promised)));
