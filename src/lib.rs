@@ -18,5 +18,4 @@ pub mod record;
 pub mod report;
 pub mod run;
 pub mod tools;
-pub mod transcribe;
 pub mod units;

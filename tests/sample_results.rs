@@ -1,12 +1,18 @@
 //! `sample-results/`: the committed records are exactly what the committed
 //! published figures give, hold every published number, and pin the values
 //! the studies' conclusions rest on.
+//!
+//! The generator is not in the shipped crate: it is the `transcribe` example
+//! (`cargo run --example transcribe`), whose module this test compiles in,
+//! together with that module's own unit tests.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use diskdash::record::{self, Record, Source};
-use diskdash::transcribe;
+
+#[path = "../examples/transcribe/figures.rs"]
+mod transcribe;
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("sample-results")

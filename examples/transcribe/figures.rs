@@ -1,6 +1,11 @@
 //! Records transcribed from published benchmark figures
 //! (`sample-results/published/figures.csv`): one record per test execution
 //! a post reported, every printed number kept as it was printed.
+//!
+//! Not part of the shipped crate: the `transcribe` example runs it, and
+//! `tests/sample_results.rs` includes this file (`#[path]`) to check that
+//! `sample-results/` is exactly what it gives. It uses only diskdash's public
+//! API.
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -9,11 +14,11 @@ use anyhow::{bail, Context, Result};
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::record::{
+use diskdash::record::{
     self, Host, Metric, Price, PublishedFigure, Record, Source, Subject, Target, TestInfo, Tool,
 };
-use crate::tools;
-use crate::units::{self, Prefixes, Unit};
+use diskdash::tools;
+use diskdash::units::{self, Prefixes, Unit};
 
 /// One row of `figures.csv`: one number as a post printed it.
 #[derive(Deserialize, Clone, Debug)]
@@ -374,19 +379,6 @@ fn contains_words(text: &str, phrase: &str) -> bool {
 
 // ---------------------------------------------------------- command lines
 
-/// The stable test id (DESIGN.md) of a published command line of `tool`,
-/// as the tool's own command reader gives it (`ToolSpec::read_published_command`,
-/// the reading `import` gives the same line pasted above output): for
-/// example `dd if=/dev/zero of=f bs=8k count=16k oflag=dsync` is
-/// `dd-write-8k-dsync`, `ioping -RL` is `ioping-seq`, and
-/// `fio reads.ini: rw=randread bs=4k iodepth=64` is `fio-randread-4k-qd64`.
-///
-/// Fails on a command that does not start with the tool or that its reader
-/// cannot turn into a test id.
-pub fn test_id_for(tool: Tool, command: &str) -> Result<String> {
-    Ok(parse_command(tool, command)?.0)
-}
-
 /// The test id and parameters of a published command line of `tool`.
 fn parse_command(tool: Tool, command: &str) -> Result<(String, BTreeMap<String, Value>)> {
     let program = command.split_whitespace().next().unwrap_or("");
@@ -555,7 +547,7 @@ fn map_figure(
     .with_context(|| {
         format!(
             "metric `{label}` of {tool} test {test_id}: no metric name known for it \
-             (add it to the mapping in src/transcribe.rs)"
+             (add it to the mapping in examples/transcribe/figures.rs)"
         )
     })?;
 
@@ -649,6 +641,19 @@ fn join_notes(published: &str, ours: Option<&str>) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The stable test id (DESIGN.md) of a published command line of `tool`,
+    /// as the tool's own command reader gives it (`ToolSpec::read_published_command`,
+    /// the reading `import` gives the same line pasted above output): for
+    /// example `dd if=/dev/zero of=f bs=8k count=16k oflag=dsync` is
+    /// `dd-write-8k-dsync`, `ioping -RL` is `ioping-seq`, and
+    /// `fio reads.ini: rw=randread bs=4k iodepth=64` is `fio-randread-4k-qd64`.
+    ///
+    /// Fails on a command that does not start with the tool or that its reader
+    /// cannot turn into a test id.
+    fn test_id_for(tool: Tool, command: &str) -> Result<String> {
+        Ok(parse_command(tool, command)?.0)
+    }
 
     const HEADER: &str = "study,provider,offering,date,setup,price_per_gb_month,currency,\
                           price_note,tool,command,metric,value,unit,note\n";
