@@ -1354,51 +1354,14 @@ fn timeline_problems(tl: &crate::record::Timeline) -> Vec<String> {
     p
 }
 
-/// `YYYY-MM-DDTHH:MM:SS[.fff]Z` (or `+00:00`).
+/// `YYYY-MM-DDTHH:MM:SS[.fff]Z` (or `+00:00`), a real date and time from
+/// 1970 on, as [`humantime::parse_rfc3339`] reads it; the lower-case `t`
+/// and `z` RFC 3339 also allows are read as `T` and `Z`.
 fn is_rfc3339_utc(t: &str) -> bool {
-    let b = t.as_bytes();
-    let digits = |r: std::ops::Range<usize>| {
-        b.get(r.clone())
-            .is_some_and(|s| s.iter().all(u8::is_ascii_digit))
-    };
-    let at = |i: usize, c: u8| b.get(i) == Some(&c);
-    let head = digits(0..4)
-        && at(4, b'-')
-        && digits(5..7)
-        && at(7, b'-')
-        && digits(8..10)
-        && (at(10, b'T') || at(10, b't'))
-        && digits(11..13)
-        && at(13, b':')
-        && digits(14..16)
-        && at(16, b':')
-        && digits(17..19);
-    if !head {
-        return false;
+    if t.bytes().any(|b| b == b't' || b == b'z') {
+        return humantime::parse_rfc3339(&t.to_ascii_uppercase()).is_ok();
     }
-    let num = |r: std::ops::Range<usize>| t[r].parse::<u32>().unwrap_or(u32::MAX);
-    let (year, month, day) = (num(0..4), num(5..7), num(8..10));
-    let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
-    let days = match month {
-        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
-        4 | 6 | 9 | 11 => 30,
-        2 if leap => 29,
-        2 => 28,
-        _ => return false,
-    };
-    // second 60 is a leap second
-    if day == 0 || day > days || num(11..13) > 23 || num(14..16) > 59 || num(17..19) > 60 {
-        return false;
-    }
-    let mut rest = &t[19..];
-    if let Some(frac) = rest.strip_prefix('.') {
-        let n = frac.bytes().take_while(u8::is_ascii_digit).count();
-        if n == 0 {
-            return false;
-        }
-        rest = &frac[n..];
-    }
-    matches!(rest, "Z" | "z" | "+00:00")
+    humantime::parse_rfc3339(t).is_ok()
 }
 
 /// Whether a path names a record file (`*.json` or `*.jsonl`).
@@ -1611,6 +1574,47 @@ mod tests {
             let msg = problem_with(edit);
             assert!(msg.contains(expected), "{msg:?} lacks {expected:?}");
         }
+    }
+
+    #[test]
+    fn started_at_is_an_rfc_3339_utc_time() {
+        for t in [
+            "2026-12-01T10:48:09Z",
+            "2026-11-30T10:00:00+00:00",
+            "2026-11-30T10:00:00.123456Z",
+            "2026-11-30t10:00:00.5z",
+            "2024-02-29T23:59:60Z",
+            "1970-01-01T00:00:00Z",
+        ] {
+            assert!(is_rfc3339_utc(t), "{t}");
+        }
+        for t in [
+            "yesterday",
+            "",
+            "2026-12-01",
+            "2026-12-01 10:48:09Z",
+            "2026-12-01T10:48:09",
+            "2026-12-01T10:48:09+01:00",
+            "2026-12-01T10:48:09.5+02:00",
+            "2026-12-01T10:48:09.xZ",
+            "2026-02-29T10:00:00Z",
+            "2026-13-01T10:00:00Z",
+            "2026-12-00T10:00:00Z",
+            "2026-12-01T24:00:00Z",
+            "2026-12-01T10:60:00Z",
+            "2026-12-01T10:48:09Zjunk",
+            "2026-12-01T10:48:09Z ",
+            "１２３４-12-01T10:48:09Z",
+        ] {
+            assert!(!is_rfc3339_utc(t), "{t}");
+        }
+        let mut v = good();
+        v["started_at"] = "2026-12-01T10:48:09+01:00".into();
+        let msg = parse_record(&v.to_string()).unwrap_err();
+        assert!(
+            msg.contains("started_at `2026-12-01T10:48:09+01:00` is not an RFC 3339 UTC time (expected 2026-01-31T12:00:00Z)"),
+            "{msg}"
+        );
     }
 
     #[test]
