@@ -620,58 +620,30 @@ fn walk_records(path: &Path) -> Walk {
     walk_dir(path)
 }
 
-/// [`walk_records`] below `dir`, a directory: its entries in the order of
-/// their names, each subdirectory in its place, and the subdirectories
-/// walked in parallel.
+/// [`walk_records`] below `dir`, a directory, by [`crate::walk::tree`]
+/// (sorted by name, hidden entries left out, links not followed), with
+/// directories that are diskdash sites left out too.
 fn walk_dir(dir: &Path) -> Walk {
-    use rayon::prelude::*;
     let mut walk = Walk::default();
-    let mut entries: Vec<(std::ffi::OsString, std::fs::FileType)> = Vec::new();
-    match std::fs::read_dir(dir) {
-        Ok(read) => {
-            for entry in read {
-                match entry.map(|e| (e.file_type(), e)) {
-                    Ok((Ok(kind), e)) => entries.push((e.file_name(), kind)),
-                    Ok((Err(why), e)) => walk
-                        .unreadable
-                        .push(walk_problem(&e.path(), why.to_string())),
-                    Err(why) => walk.unreadable.push(walk_problem(dir, why.to_string())),
-                }
+    let not_a_site =
+        |e: &walkdir::DirEntry| !(e.file_type().is_dir() && e.path().join(SITE_MARKER).exists());
+    for entry in crate::walk::tree(dir, not_a_site) {
+        let entry = match entry {
+            Ok(entry) => entry,
+            Err(e) => {
+                let message = e
+                    .io_error()
+                    .map_or_else(|| e.to_string(), |io| io.to_string());
+                let path = e.path().unwrap_or(dir);
+                walk.unreadable.push(walk_problem(path, message));
+                continue;
             }
-        }
-        Err(e) => {
-            walk.unreadable.push(walk_problem(dir, e.to_string()));
-            return walk;
-        }
-    }
-    entries.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-    // what this directory holds, its subdirectories left to walk in place
-    enum Part {
-        Found(Walk),
-        Below(PathBuf),
-    }
-    let mut parts = vec![Part::Found(walk)];
-    for (name, kind) in entries {
-        // hidden entries, and directories that are diskdash sites, are skipped
-        if name.as_encoded_bytes().first() == Some(&b'.') {
-            continue;
-        }
-        let entry = dir.join(&name);
-        if kind.is_dir() {
-            if !entry.join(SITE_MARKER).exists() {
-                parts.push(Part::Below(entry));
-            }
-            continue;
-        }
-        if !is_record_file(&entry) || !(kind.is_symlink() || kind.is_file()) {
-            continue;
-        }
-        if !matches!(parts.last(), Some(Part::Found(_))) {
-            parts.push(Part::Found(Walk::default()));
-        }
-        let Some(Part::Found(here)) = parts.last_mut() else {
-            continue;
         };
+        let kind = entry.file_type();
+        if !is_record_file(entry.path()) || !(kind.is_symlink() || kind.is_file()) {
+            continue;
+        }
+        let entry = entry.into_path();
         if kind.is_symlink() {
             let to = std::fs::read_link(&entry)
                 .map(|t| t.display().to_string())
@@ -681,23 +653,10 @@ fn walk_dir(dir: &Path) -> Walk {
             } else {
                 format!("a dangling symbolic link (to `{to}`); left out")
             };
-            here.problems.push(walk_problem(&entry, message));
+            walk.problems.push(walk_problem(&entry, message));
         } else {
-            here.files.push(entry);
+            walk.files.push(entry);
         }
-    }
-    let walked: Vec<Walk> = parts
-        .into_par_iter()
-        .map(|part| match part {
-            Part::Found(w) => w,
-            Part::Below(d) => walk_dir(&d),
-        })
-        .collect();
-    let mut walk = Walk::default();
-    for w in walked {
-        walk.files.extend(w.files);
-        walk.problems.extend(w.problems);
-        walk.unreadable.extend(w.unreadable);
     }
     walk
 }

@@ -20,3 +20,4 @@ pub mod run;
 pub mod tools;
 pub mod transcribe;
 pub mod units;
+pub mod walk;
