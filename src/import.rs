@@ -106,16 +106,13 @@ struct Options<'a> {
     test_id: Option<&'a str>,
 }
 
-/// Walks a directory: every recognised file is imported; the rest are
-/// listed as skipped with the reason.
+/// Walks a directory ([`crate::walk::tree`]: sorted by name, hidden
+/// entries left out, links not followed): every recognised file is
+/// imported; the rest are listed as skipped with the reason.
 fn import_dir(dir: &Path, opts: &Options, out: &Path, tally: &mut Tally) -> Result<()> {
     let out_abs = std::fs::canonicalize(out).ok();
     let (mut logs, mut used) = (Vec::new(), std::collections::BTreeSet::new());
-    let walker = walkdir::WalkDir::new(dir)
-        .sort_by_file_name()
-        .into_iter()
-        .filter_entry(|e| e.depth() == 0 || !e.file_name().to_string_lossy().starts_with('.'));
-    for entry in walker {
+    for entry in crate::walk::tree(dir, |_| true) {
         let entry = entry.with_context(|| format!("cannot walk `{}`", dir.display()))?;
         if !entry.file_type().is_file() {
             continue;

@@ -620,58 +620,30 @@ fn walk_records(path: &Path) -> Walk {
     walk_dir(path)
 }
 
-/// [`walk_records`] below `dir`, a directory: its entries in the order of
-/// their names, each subdirectory in its place, and the subdirectories
-/// walked in parallel.
+/// [`walk_records`] below `dir`, a directory, by [`crate::walk::tree`]
+/// (sorted by name, hidden entries left out, links not followed), with
+/// directories that are diskdash sites left out too.
 fn walk_dir(dir: &Path) -> Walk {
-    use rayon::prelude::*;
     let mut walk = Walk::default();
-    let mut entries: Vec<(std::ffi::OsString, std::fs::FileType)> = Vec::new();
-    match std::fs::read_dir(dir) {
-        Ok(read) => {
-            for entry in read {
-                match entry.map(|e| (e.file_type(), e)) {
-                    Ok((Ok(kind), e)) => entries.push((e.file_name(), kind)),
-                    Ok((Err(why), e)) => walk
-                        .unreadable
-                        .push(walk_problem(&e.path(), why.to_string())),
-                    Err(why) => walk.unreadable.push(walk_problem(dir, why.to_string())),
-                }
+    let not_a_site =
+        |e: &walkdir::DirEntry| !(e.file_type().is_dir() && e.path().join(SITE_MARKER).exists());
+    for entry in crate::walk::tree(dir, not_a_site) {
+        let entry = match entry {
+            Ok(entry) => entry,
+            Err(e) => {
+                let message = e
+                    .io_error()
+                    .map_or_else(|| e.to_string(), |io| io.to_string());
+                let path = e.path().unwrap_or(dir);
+                walk.unreadable.push(walk_problem(path, message));
+                continue;
             }
-        }
-        Err(e) => {
-            walk.unreadable.push(walk_problem(dir, e.to_string()));
-            return walk;
-        }
-    }
-    entries.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-    // what this directory holds, its subdirectories left to walk in place
-    enum Part {
-        Found(Walk),
-        Below(PathBuf),
-    }
-    let mut parts = vec![Part::Found(walk)];
-    for (name, kind) in entries {
-        // hidden entries, and directories that are diskdash sites, are skipped
-        if name.as_encoded_bytes().first() == Some(&b'.') {
-            continue;
-        }
-        let entry = dir.join(&name);
-        if kind.is_dir() {
-            if !entry.join(SITE_MARKER).exists() {
-                parts.push(Part::Below(entry));
-            }
-            continue;
-        }
-        if !is_record_file(&entry) || !(kind.is_symlink() || kind.is_file()) {
-            continue;
-        }
-        if !matches!(parts.last(), Some(Part::Found(_))) {
-            parts.push(Part::Found(Walk::default()));
-        }
-        let Some(Part::Found(here)) = parts.last_mut() else {
-            continue;
         };
+        let kind = entry.file_type();
+        if !is_record_file(entry.path()) || !(kind.is_symlink() || kind.is_file()) {
+            continue;
+        }
+        let entry = entry.into_path();
         if kind.is_symlink() {
             let to = std::fs::read_link(&entry)
                 .map(|t| t.display().to_string())
@@ -681,23 +653,10 @@ fn walk_dir(dir: &Path) -> Walk {
             } else {
                 format!("a dangling symbolic link (to `{to}`); left out")
             };
-            here.problems.push(walk_problem(&entry, message));
+            walk.problems.push(walk_problem(&entry, message));
         } else {
-            here.files.push(entry);
+            walk.files.push(entry);
         }
-    }
-    let walked: Vec<Walk> = parts
-        .into_par_iter()
-        .map(|part| match part {
-            Part::Found(w) => w,
-            Part::Below(d) => walk_dir(&d),
-        })
-        .collect();
-    let mut walk = Walk::default();
-    for w in walked {
-        walk.files.extend(w.files);
-        walk.problems.extend(w.problems);
-        walk.unreadable.extend(w.unreadable);
     }
     walk
 }
@@ -1354,51 +1313,14 @@ fn timeline_problems(tl: &crate::record::Timeline) -> Vec<String> {
     p
 }
 
-/// `YYYY-MM-DDTHH:MM:SS[.fff]Z` (or `+00:00`).
+/// `YYYY-MM-DDTHH:MM:SS[.fff]Z` (or `+00:00`), a real date and time from
+/// 1970 on, as [`humantime::parse_rfc3339`] reads it; the lower-case `t`
+/// and `z` RFC 3339 also allows are read as `T` and `Z`.
 fn is_rfc3339_utc(t: &str) -> bool {
-    let b = t.as_bytes();
-    let digits = |r: std::ops::Range<usize>| {
-        b.get(r.clone())
-            .is_some_and(|s| s.iter().all(u8::is_ascii_digit))
-    };
-    let at = |i: usize, c: u8| b.get(i) == Some(&c);
-    let head = digits(0..4)
-        && at(4, b'-')
-        && digits(5..7)
-        && at(7, b'-')
-        && digits(8..10)
-        && (at(10, b'T') || at(10, b't'))
-        && digits(11..13)
-        && at(13, b':')
-        && digits(14..16)
-        && at(16, b':')
-        && digits(17..19);
-    if !head {
-        return false;
+    if t.bytes().any(|b| b == b't' || b == b'z') {
+        return humantime::parse_rfc3339(&t.to_ascii_uppercase()).is_ok();
     }
-    let num = |r: std::ops::Range<usize>| t[r].parse::<u32>().unwrap_or(u32::MAX);
-    let (year, month, day) = (num(0..4), num(5..7), num(8..10));
-    let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
-    let days = match month {
-        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
-        4 | 6 | 9 | 11 => 30,
-        2 if leap => 29,
-        2 => 28,
-        _ => return false,
-    };
-    // second 60 is a leap second
-    if day == 0 || day > days || num(11..13) > 23 || num(14..16) > 59 || num(17..19) > 60 {
-        return false;
-    }
-    let mut rest = &t[19..];
-    if let Some(frac) = rest.strip_prefix('.') {
-        let n = frac.bytes().take_while(u8::is_ascii_digit).count();
-        if n == 0 {
-            return false;
-        }
-        rest = &frac[n..];
-    }
-    matches!(rest, "Z" | "z" | "+00:00")
+    humantime::parse_rfc3339(t).is_ok()
 }
 
 /// Whether a path names a record file (`*.json` or `*.jsonl`).
@@ -1611,6 +1533,47 @@ mod tests {
             let msg = problem_with(edit);
             assert!(msg.contains(expected), "{msg:?} lacks {expected:?}");
         }
+    }
+
+    #[test]
+    fn started_at_is_an_rfc_3339_utc_time() {
+        for t in [
+            "2026-12-01T10:48:09Z",
+            "2026-11-30T10:00:00+00:00",
+            "2026-11-30T10:00:00.123456Z",
+            "2026-11-30t10:00:00.5z",
+            "2024-02-29T23:59:60Z",
+            "1970-01-01T00:00:00Z",
+        ] {
+            assert!(is_rfc3339_utc(t), "{t}");
+        }
+        for t in [
+            "yesterday",
+            "",
+            "2026-12-01",
+            "2026-12-01 10:48:09Z",
+            "2026-12-01T10:48:09",
+            "2026-12-01T10:48:09+01:00",
+            "2026-12-01T10:48:09.5+02:00",
+            "2026-12-01T10:48:09.xZ",
+            "2026-02-29T10:00:00Z",
+            "2026-13-01T10:00:00Z",
+            "2026-12-00T10:00:00Z",
+            "2026-12-01T24:00:00Z",
+            "2026-12-01T10:60:00Z",
+            "2026-12-01T10:48:09Zjunk",
+            "2026-12-01T10:48:09Z ",
+            "１２３４-12-01T10:48:09Z",
+        ] {
+            assert!(!is_rfc3339_utc(t), "{t}");
+        }
+        let mut v = good();
+        v["started_at"] = "2026-12-01T10:48:09+01:00".into();
+        let msg = parse_record(&v.to_string()).unwrap_err();
+        assert!(
+            msg.contains("started_at `2026-12-01T10:48:09+01:00` is not an RFC 3339 UTC time (expected 2026-01-31T12:00:00Z)"),
+            "{msg}"
+        );
     }
 
     #[test]

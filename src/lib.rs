@@ -19,3 +19,4 @@ pub mod report;
 pub mod run;
 pub mod tools;
 pub mod units;
+pub mod walk;

@@ -74,16 +74,30 @@ impl Invocation {
     }
 }
 
-/// Quotes `s` for a POSIX shell when it holds anything but plain characters.
+/// Quotes `s` for a POSIX shell when it holds anything but plain
+/// characters, by [`shlex`]: a word of letters, digits and `-_./=:,+@%`
+/// stays bare (`--rw=randread`, which `shlex` would put in quotes for its
+/// `=`, is unambiguous after the program's name), any other word is quoted
+/// so that [`split_command`] reads it back. A NUL byte, which no argument
+/// can carry to a program, is left in place.
 pub fn shell_quote(s: &str) -> String {
     let plain = !s.is_empty()
         && s.bytes()
             .all(|b| b.is_ascii_alphanumeric() || b"-_./=:,+@%".contains(&b));
     if plain {
-        s.to_string()
-    } else {
-        format!("'{}'", s.replace('\'', "'\\''"))
+        return s.to_string();
     }
+    shlex::Quoter::new()
+        .allow_nul(true)
+        .quote(s)
+        .map_or_else(|_| s.to_string(), |q| q.into_owned())
+}
+
+/// Splits a command line into its words as a POSIX shell would (quotes
+/// and backslashes, a `# comment`), by [`shlex`]; `None` when a quote is
+/// left open.
+pub fn split_command(line: &str) -> Option<Vec<String>> {
+    shlex::split(line)
 }
 
 /// Reads tool parameters one by one, resolving sizes, and refuses keys
@@ -244,6 +258,21 @@ mod tests {
     fn quoting_only_when_needed() {
         assert_eq!(shell_quote("/a/b-c.d"), "/a/b-c.d");
         assert_eq!(shell_quote("a b"), "'a b'");
-        assert_eq!(shell_quote("it's"), "'it'\\''s'");
+        assert_eq!(shell_quote("--rw=randread"), "--rw=randread");
+        assert_eq!(shell_quote(""), "''");
+        assert_eq!(split_command(&shell_quote("it's")).unwrap(), ["it's"]);
+    }
+
+    #[test]
+    fn split_reads_quotes_and_refuses_open_ones() {
+        assert_eq!(
+            split_command(r#"fio --filename="/mnt/my disk/f" '--rw=read' a\ b"#).unwrap(),
+            ["fio", "--filename=/mnt/my disk/f", "--rw=read", "a b"]
+        );
+        assert_eq!(
+            split_command("fio --name=x # a comment").unwrap(),
+            ["fio", "--name=x"]
+        );
+        assert_eq!(split_command("fio --description=it's"), None);
     }
 }

@@ -7,6 +7,7 @@ use anyhow::{bail, Result};
 use serde_json::Value;
 
 use super::{size_bytes, test_id, whole};
+use crate::tools::argv::split_command;
 use crate::tools::Parsed;
 
 /// The bonnie++ command line pasted above the CSV lines, with what the
@@ -68,9 +69,21 @@ pub(super) fn command_chunk_size(cmd: &str) -> Option<u64> {
     size_bytes(chunk, false)
 }
 
+/// The arguments of a command line, as a shell splits them (see
+/// [`split_command`]; a line whose quotes do not close is split on
+/// whitespace), without the program.
+fn arguments(cmd: &str) -> Vec<String> {
+    let mut words =
+        split_command(cmd).unwrap_or_else(|| cmd.split_whitespace().map(str::to_string).collect());
+    if !words.is_empty() {
+        words.remove(0);
+    }
+    words
+}
+
 /// The value of single-letter option `-x` (`-x VALUE` or `-xVALUE`).
-fn option_value(cmd: &str, letter: char) -> Option<&str> {
-    let mut words = cmd.split_whitespace().skip(1);
+fn option_value(cmd: &str, letter: char) -> Option<String> {
+    let mut words = arguments(cmd).into_iter();
     while let Some(w) = words.next() {
         let Some(rest) = w.strip_prefix('-') else {
             continue;
@@ -81,7 +94,7 @@ fn option_value(cmd: &str, letter: char) -> Option<&str> {
             return if attached.is_empty() {
                 words.next()
             } else {
-                Some(attached)
+                Some(attached.to_string())
             };
         }
     }
@@ -90,8 +103,8 @@ fn option_value(cmd: &str, letter: char) -> Option<&str> {
 
 /// Whether single-letter flag `-x` is on the command line (alone or with a value).
 fn has_flag(cmd: &str, letter: char) -> bool {
-    cmd.split_whitespace()
-        .skip(1)
+    arguments(cmd)
+        .iter()
         .any(|w| w.strip_prefix('-').and_then(|r| r.chars().next()) == Some(letter))
 }
 
@@ -109,12 +122,13 @@ pub(super) fn command_parameters(cmd: &str, params: &mut BTreeMap<String, Value>
             params.entry(key.to_string()).or_insert(Value::from(v));
         }
     };
-    fill("file_size", sizes.and_then(command_file_size));
+    fill("file_size", sizes.as_deref().and_then(command_file_size));
     fill("chunk_size", command_chunk_size(cmd));
     if let Some(n) = option_value(cmd, 'n').filter(|n| whole(n).is_some()) {
         if !params.contains_key("num_files") {
+            let count = whole(&n).and_then(|n| n.checked_mul(1024));
             params.insert("num_files".into(), Value::from(n));
-            if let Some(count) = whole(n).and_then(|n| n.checked_mul(1024)) {
+            if let Some(count) = count {
                 params.insert("file_count".into(), Value::from(count));
             }
         }

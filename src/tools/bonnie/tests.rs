@@ -454,6 +454,10 @@ fn read_command_gives_id_parameters_and_command() {
     );
     let e = read_command("bonnie -s 1g").unwrap_err().to_string();
     assert!(e.contains("expected a bonnie++ command line"), "{e}");
+    // a quoted directory with a space is one argument
+    let p = read_command(r#"$ bonnie++ -d "/mnt/my disk" -s 1g -f"#).unwrap();
+    assert_eq!(p.parameters["directory"], "/mnt/my disk");
+    assert_eq!(p.parameters["skip_char_tests"], true);
 }
 
 // ------------------------------------------ pastes: text between runs, tables

@@ -6,6 +6,7 @@ use anyhow::{bail, Result};
 
 use super::combine::settings;
 use super::text::{job_header, job_result_start};
+use crate::tools::argv::split_command;
 use crate::tools::Parsed;
 
 /// Options found above the output: a pasted command line and job file text.
@@ -98,25 +99,31 @@ pub fn read_command(line: &str) -> Result<Parsed> {
 }
 
 /// A line that runs fio (`fio ...`, `./fio job.ini`, `$ sudo fio ...`):
-/// the command from `fio` on, and its arguments.
+/// the command from `fio` on, and its arguments as a shell splits them
+/// (`--filename="/mnt/my disk/f"` is one argument). The prompt and `sudo`
+/// before `fio` are plain words; a line whose quotes do not close is split
+/// on whitespace.
 pub(super) fn command_line(t: &str) -> Option<(String, Vec<String>)> {
-    let tokens: Vec<&str> = t.split_whitespace().collect();
-    let pos = tokens
-        .iter()
-        .position(|tok| tok.rsplit('/').next() == Some("fio"))?;
-    let before_ok = tokens.get(..pos)?.iter().all(|tok| {
-        matches!(*tok, "$" | "#" | ">" | "sudo") || tok.ends_with('$') || tok.ends_with('#')
-    });
-    let args: Vec<String> = tokens
-        .get(pos + 1..)?
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
-    if !before_ok || args.is_empty() || args.iter().any(|a| a == "--version" || a == "-v") {
+    let mut rest = t.trim_start();
+    loop {
+        let word = rest.split_whitespace().next()?;
+        if word.rsplit('/').next() == Some("fio") {
+            break;
+        }
+        let prompt =
+            matches!(word, "$" | "#" | ">" | "sudo") || word.ends_with('$') || word.ends_with('#');
+        if !prompt {
+            return None;
+        }
+        rest = rest.get(word.len()..)?.trim_start();
+    }
+    let words = split_command(rest)
+        .unwrap_or_else(|| rest.split_whitespace().map(str::to_string).collect());
+    let args: Vec<String> = words.into_iter().skip(1).collect();
+    if args.is_empty() || args.iter().any(|a| a == "--version" || a == "-v") {
         return None;
     }
-    let start = t.find(tokens.get(pos)?)?;
-    Some((t.get(start..)?.to_string(), args))
+    Some((rest.to_string(), args))
 }
 
 /// Sorts `--key=value` arguments into global options (before the first

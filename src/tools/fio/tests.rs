@@ -457,6 +457,71 @@ fn command_lines_are_recognised() {
 }
 
 #[test]
+fn a_pasted_command_is_split_as_a_shell_splits_it() {
+    let line = r#"$ sudo fio --name="rand read" --filename="/mnt/my disk/f" '--rw=randread' --bs=4k --iodepth=32"#;
+    let (cmd, args) = command_line(line).unwrap();
+    assert_eq!(cmd, line.strip_prefix("$ sudo ").unwrap());
+    assert_eq!(
+        args,
+        [
+            "--name=rand read",
+            "--filename=/mnt/my disk/f",
+            "--rw=randread",
+            "--bs=4k",
+            "--iodepth=32"
+        ]
+    );
+    let mut pre = PastedCommand::default();
+    apply_args(&args, &mut pre);
+    let job = &pre.per_job["rand read"];
+    assert_eq!(job["filename"], "/mnt/my disk/f");
+    assert_eq!(job["rw"], "randread");
+    // the quoted `--rw` was dropped when the line was split on whitespace
+    let p = read_command(line).unwrap();
+    assert_eq!(p.test_id.as_deref(), Some("fio-randread-4k-qd32"));
+    assert_eq!(p.parameters["bs"], 4096);
+    // a quote left open: the line is split on whitespace, as before
+    let (_, args) = command_line("fio --rw=read --description=it's").unwrap();
+    assert_eq!(args, ["--rw=read", "--description=it's"]);
+}
+
+#[test]
+fn a_command_run_builds_round_trips_through_quote_and_split() {
+    use crate::tools::argv::split_command;
+    let ctx = BuildCtx {
+        dir: std::path::Path::new("/mnt/my disk/run 1/it's $HOME"),
+        memory_bytes: Some(4 << 30),
+        is_root: false,
+        test_id: "fio-randread-4k-qd32",
+        free_bytes: None,
+        data_file: None,
+    };
+    let params: Params = [("rw", "randread"), ("bs", "4k"), ("iodepth", "32")]
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), Value::from(v)))
+        .collect();
+    let mut inv = invocation::command(&params, &ctx).unwrap();
+    let line = inv.display();
+    let words = split_command(&line).unwrap();
+    assert_eq!(words[0], inv.program);
+    assert_eq!(words[1..], inv.args[..], "{line}");
+    assert!(
+        words.contains(&"--filename=/mnt/my disk/run 1/it's $HOME/fio.dat".to_string()),
+        "{line}"
+    );
+    // and imports as the test it ran
+    let p = read_command(&line).unwrap();
+    assert_eq!(p.test_id.as_deref(), Some("fio-randread-4k-qd32"));
+    assert_eq!(p.command.as_deref(), Some(line.as_str()));
+    // any argument, and the environment first
+    inv.args.push("a\tb \"c\" `d` ~e *f {g,h} !i".into());
+    inv.env.push(("LC_ALL".into(), "C x".into()));
+    let words = split_command(&inv.display()).unwrap();
+    assert_eq!(words[0], "LC_ALL=C x");
+    assert_eq!(words[2..], inv.args[..]);
+}
+
+#[test]
 fn detection() {
     for t in [
         RANDREAD_JSON,
