@@ -993,3 +993,60 @@ fn a_run_page_shows_a_bounded_excerpt_of_long_tool_output() {
     assert!(html.contains("FIRST-LINE") && html.contains("LAST-LINE"));
     assert!(html.contains("diskdash left out"), "no cut line");
 }
+
+/// Tool output is text that the run page's template escapes: markup in it,
+/// a `</pre>` that would end the block, quotes and `&`, on stdout and
+/// stderr alike, show as the tool printed them and never as markup.
+#[test]
+fn hostile_tool_output_is_escaped_on_the_run_page() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in");
+    let mut r = record(
+        "out-1",
+        "s",
+        "p",
+        "o",
+        Some(0.1),
+        "fio-randread-4k-qd64",
+        1,
+        &[("read_iops", 1000.0, "IOPS")],
+    );
+    let stdout = "{\"jobname\" : \"<rand'read>\", \"a&b\" : 1}\n</pre><script>alert(1)</script>\n";
+    let stderr = "fio: </pre><img src=x onerror=alert(2)> \"x\" & 'y' &amp;\n";
+    let raw = r.raw.as_mut().unwrap();
+    raw.stdout = Some(stdout.into());
+    raw.stderr = Some(stderr.into());
+    write_record(&input, "out-1.json", &r);
+    let site = dir.path().join("site");
+    build(&input, &site);
+    let page = walkdir::WalkDir::new(site.join("runs"))
+        .into_iter()
+        .map(|e| e.unwrap())
+        .find(|e| e.file_name().to_string_lossy().starts_with("out-1"))
+        .unwrap();
+    let html = std::fs::read_to_string(page.path()).unwrap();
+    for raw in ["<script", "<img", "<rand", "\"a&b\"", "&amp;\n"] {
+        assert!(!html.contains(raw), "run page contains raw {raw}");
+    }
+    // one block per stream (and the command's), each closed by its own `</pre>`
+    assert_eq!(html.matches("<pre class=\"raw\">").count(), 2);
+    assert_eq!(
+        html.matches("</pre>").count(),
+        html.matches("<pre").count(),
+        "{html}"
+    );
+    assert!(
+        html.contains(
+            "<h3>stdout</h3><pre class=\"raw\">{&#34;jobname&#34; : &#34;&#60;rand&#39;read&#62;&#34;, \
+             &#34;a&#38;b&#34; : 1}\n&#60;/pre&#62;&#60;script&#62;alert(1)&#60;/script&#62;\n</pre>"
+        ),
+        "{html}"
+    );
+    assert!(
+        html.contains(
+            "<h3>stderr</h3><pre class=\"raw\">fio: &#60;/pre&#62;&#60;img src=x onerror=alert(2)&#62; \
+             &#34;x&#34; &#38; &#39;y&#39; &#38;amp;\n</pre>"
+        ),
+        "{html}"
+    );
+}

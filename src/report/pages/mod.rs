@@ -303,30 +303,6 @@ fn direction(higher_is_better: bool) -> &'static str {
     }
 }
 
-/// `text` escaped for HTML as the templates escape it (`"&'<>` as
-/// `&#34;` `&#38;` `&#39;` `&#60;` `&#62;`), for output too long to
-/// escape field by field: tool output on run pages.
-fn escape_html(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + text.len() / 8);
-    let mut plain = 0;
-    for (at, byte) in text.bytes().enumerate() {
-        let entity = match byte {
-            b'"' => "&#34;",
-            b'&' => "&#38;",
-            b'\'' => "&#39;",
-            b'<' => "&#60;",
-            b'>' => "&#62;",
-            _ => continue,
-        };
-        // `at` is an ASCII byte's position, so a character boundary
-        out.push_str(&text[plain..at]);
-        out.push_str(entity);
-        plain = at + 1;
-    }
-    out.push_str(&text[plain..]);
-    out
-}
-
 /// Renders a page and adds it to the site at `path`.
 fn render<T: Template>(site: &mut Site, path: String, page: &T) -> Result<()> {
     // room for a run page at once, instead of growing by doubling from
@@ -722,30 +698,6 @@ mod tests {
         ] {
             assert_eq!(trimmed(s.to_string()), s.trim(), "{s:?}");
         }
-    }
-
-    #[test]
-    fn tool_output_is_escaped_as_the_templates_escape() {
-        let askama = |t: &str| {
-            askama::filters::escape(t, askama::filters::Html)
-                .map(|e| e.to_string())
-                .unwrap_or_default()
-        };
-        let fio = r#"{"jobname" : "<rand'read>", "error" : 0, "a&b" : "c"}"#;
-        for text in [
-            "",
-            "plain",
-            fio,
-            "</pre><script>alert(1)</script>",
-            "é&ü\"'<>日本&&",
-            "\u{1F600}<\u{1F600}>",
-        ] {
-            assert_eq!(escape_html(text), askama(text), "{text}");
-        }
-        assert_eq!(
-            escape_html("<a href='x'>&</a>"),
-            "&#60;a href=&#39;x&#39;&#62;&#38;&#60;/a&#62;"
-        );
     }
 
     #[test]

@@ -36,7 +36,7 @@ pub struct RunMetric {
 /// A page per record.
 #[derive(Template, Debug)]
 #[template(path = "run.html")]
-pub struct RunPage<'a> {
+pub struct RunPage<'a, 'o> {
     pub page: PageMeta,
     pub id: String,
     pub offering: Link,
@@ -55,10 +55,11 @@ pub struct RunPage<'a> {
     pub metrics: Vec<RunMetric>,
     /// The record's timeline chart, when it kept one (the test page's file).
     pub timelines: Vec<super::timeline::TimelineView>,
-    /// The tool's output, HTML-escaped already ([`super::escape_html`]):
-    /// pages of it are escaped faster in one pass than by the template.
-    pub stdout_html: String,
-    pub stderr_html: String,
+    /// The tool's output as it printed it (at most
+    /// [`crate::bounded::PAGE_LIMIT`] bytes of each stream), plain text that
+    /// the template escapes.
+    pub stdout: std::borrow::Cow<'o, str>,
+    pub stderr: std::borrow::Cow<'o, str>,
     pub exit_code: String,
 }
 
@@ -231,8 +232,8 @@ pub(super) fn build(
         target: details.target(r),
         metrics,
         timelines,
-        stdout_html: super::escape_html(&page_excerpt(raw.stdout.as_deref())),
-        stderr_html: super::escape_html(&page_excerpt(raw.stderr.as_deref())),
+        stdout: page_excerpt(raw.stdout.as_deref()),
+        stderr: page_excerpt(raw.stderr.as_deref()),
         exit_code: raw.exit_code.map(|c| c.to_string()).unwrap_or_default(),
     };
     render(site, ctx.paths.run_page(&r.id), &page)
