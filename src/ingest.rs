@@ -232,9 +232,6 @@ pub(crate) fn load_holding(
     // bound), so that no page needs its file again; a large one reads them
     // again, and each record is held as its summary
     let small = files.len() <= small_files;
-    if !small {
-        keep_pages_small();
-    }
     let held = std::sync::atomic::AtomicUsize::new(0);
     // parsed in parallel, gathered in file order, one slot per file
     let shared = Shared::default();
@@ -482,36 +479,6 @@ impl Shared {
         by_json(&self.tests, &mut r.test);
         by_json(&self.sources, &mut r.source);
     }
-}
-
-/// Asks the kernel for no more huge pages for this process, and runs what
-/// [`on_large_build`] was given. The binary's allocator asks for huge
-/// pages (see `src/main.rs`): a small build, whose memory is a few tens of
-/// MB, takes a fraction of the page faults with them. A large one would
-/// hold memory in 2 MB pieces where it frees most of what it reads
-/// (100,000 records of timelines peak about 10 MB higher). Only later
-/// faults are affected: pages the walk took stay as they are.
-fn keep_pages_small() {
-    #[cfg(target_os = "linux")]
-    // SAFETY: PR_SET_THP_DISABLE takes an integer and touches no memory of
-    // the caller's; a kernel without it fails the call, which is harmless
-    unsafe {
-        libc::prctl(libc::PR_SET_THP_DISABLE, 1, 0, 0, 0);
-    }
-    if let Some(hook) = LARGE_BUILD.get() {
-        hook();
-    }
-}
-
-/// What a load runs once it has counted more than [`SMALL_BUILD_FILES`]
-/// files: the binary has its allocator give back the memory freed from
-/// then on, which it keeps while a build is small.
-static LARGE_BUILD: std::sync::OnceLock<fn()> = std::sync::OnceLock::new();
-
-/// Has every later load of more than [`SMALL_BUILD_FILES`] files run
-/// `hook` once it has counted them (the first hook given stays).
-pub fn on_large_build(hook: fn()) {
-    let _ = LARGE_BUILD.set(hook);
 }
 
 /// The parts of a record a large build holds it without (see
@@ -1783,13 +1750,6 @@ mod tests {
         // past the file count: left out, and read again when asked for
         let large = load_holding(&paths, false, 1, 1 << 20).unwrap();
         assert!(large.records.iter().all(|f| f.record.raw.is_none()));
-        // and from then on, no huge pages (no other test asks for none)
-        #[cfg(target_os = "linux")]
-        // SAFETY: an integer query of the process's own flag
-        assert_eq!(
-            unsafe { libc::prctl(libc::PR_GET_THP_DISABLE, 0, 0, 0, 0) },
-            1
-        );
         let again = reread(&large.records[0])
             .unwrap()
             .and_then(|l| l.raw?.stdout);

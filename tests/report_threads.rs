@@ -92,27 +92,3 @@ fn a_site_of_600_records_is_the_same_with_1_and_4_threads() {
     // 600 run pages, and the rest
     assert!(n > 600, "only {n} files");
 }
-
-#[cfg(target_os = "linux")]
-#[test]
-fn the_binary_allocates_from_two_jemalloc_arenas() {
-    // jemalloc prints its options at exit when asked to through the
-    // environment; the two arenas come from the binary's own options
-    let out = Command::cargo_bin("diskdash")
-        .unwrap()
-        .env("_RJEM_MALLOC_CONF", "stats_print:true")
-        .arg("--version")
-        .output()
-        .unwrap();
-    assert!(out.status.success());
-    let stats = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        stats.contains("opt.narenas: 2\n"),
-        "jemalloc does not run with two arenas: {}",
-        stats
-            .lines()
-            .filter(|l| l.contains("narenas"))
-            .collect::<Vec<_>>()
-            .join(" | ")
-    );
-}
