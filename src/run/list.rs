@@ -1,0 +1,124 @@
+//! What `--list` and `--dry-run` print: the suite's tests with their
+//! commands, and the jobs a run would do.
+
+use std::path::Path;
+
+use super::plan::{Job, PrefillStep};
+use super::progress;
+use super::*;
+
+pub(super) fn list_text(
+    suite: &str,
+    jobs: &[Job],
+    prefill: Option<&PrefillStep>,
+    auto: bool,
+) -> String {
+    let mut s = format!(
+        "suite {suite} (SCRATCH is the scratch directory, DIR the job's directory in it{})\n",
+        if auto {
+            format!(
+                "; `size = \"auto\"` is shown as on a target with {} free or more",
+                gib(2 * crate::tools::fio::AUTO_SIZE_MAX)
+            )
+        } else {
+            String::new()
+        }
+    );
+    let mut seen = Vec::new();
+    for (i, j) in jobs.iter().enumerate() {
+        if let Some(p) = prefill.filter(|p| p.before == i) {
+            s.push_str(&format!(
+                "pre-fill  [fio, once before {}; not a test: it writes the file the sustained tests read]\n    {}\n",
+                j.test_id,
+                p.job.invocation.display()
+            ));
+        }
+        if seen.contains(&&j.test_id) {
+            continue;
+        }
+        seen.push(&j.test_id);
+        s.push_str(&format!(
+            "{}  [{}, x{}]\n    {}\n",
+            j.test_id,
+            j.tool,
+            j.repetitions,
+            j.invocation
+                .display()
+                .replace(&format!("SCRATCH/{}.r1", j.test_id), "DIR")
+        ));
+    }
+    s
+}
+
+pub(super) fn dry_run_text(
+    suite: &str,
+    target: &Path,
+    scratch: &Path,
+    jobs: &[Job],
+    prefill: Option<&PrefillStep>,
+    free: Option<u64>,
+) -> String {
+    let mut s = format!(
+        "dry run of suite {suite}: {} jobs{} against `{}` (nothing is written)\nscratch directory: {}\nfree space: {}\n",
+        jobs.len(),
+        if prefill.is_some() { " and a pre-fill" } else { "" },
+        target.display(),
+        scratch.display(),
+        free.map(gib).unwrap_or_else(|| "unknown".into())
+    );
+    let not_enough = |free: Option<u64>, bytes: u64| match free {
+        Some(f) if f < bytes.saturating_add(margin(bytes)) => {
+            "  NOT ENOUGH FREE SPACE: would be skipped"
+        }
+        _ => "",
+    };
+    let mut total_s = 0.0;
+    for (i, j) in jobs.iter().enumerate() {
+        let mut free_now = free;
+        if let Some(p) = prefill {
+            let bytes = p.job.invocation.bytes;
+            if p.before == i {
+                total_s += p.job.invocation.estimate_s;
+                s.push_str(&format!(
+                    "pre-fill before {} (once, not a test): writes {} of incompressible data, \
+                     the file the sustained tests read; about {}, limit {} s{}\n    {}\n",
+                    j.test_id,
+                    gib(bytes),
+                    progress::clock(p.job.invocation.estimate_s),
+                    p.job.timeout_s,
+                    not_enough(free, bytes),
+                    p.job.invocation.display()
+                ));
+            }
+            // the pre-filled file stays until the last sustained test ends
+            if (p.before..=p.last).contains(&i) {
+                free_now = free.map(|f| f.saturating_sub(bytes));
+            }
+        }
+        let fits = not_enough(free_now, j.invocation.bytes);
+        total_s += j.invocation.estimate_s;
+        let writes = if j.reads_prefill() && prefill.is_some() {
+            "reads the pre-filled file".to_string()
+        } else {
+            format!("writes up to {}", gib(j.invocation.bytes))
+        };
+        s.push_str(&format!(
+            "{} r{}/{}: {writes}, limit {} s{fits}\n    {}\n",
+            j.test_id,
+            j.repetition,
+            j.repetitions,
+            j.timeout_s,
+            j.invocation.display()
+        ));
+    }
+    s.push_str(&format!(
+        "rough duration: {}{} (the tools' speed decides)\n",
+        progress::clock(total_s),
+        if prefill.is_some() {
+            ", the pre-fill included"
+        } else {
+            ""
+        }
+    ));
+    s
+}

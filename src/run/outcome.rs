@@ -1,0 +1,255 @@
+//! One job run and its outcome turned into a record: the tool's exit and
+//! output judged, its metrics and logs attached.
+
+use std::path::Path;
+use std::time::{Duration, SystemTime};
+
+use crate::record::{Raw, Record, Source, Status, TestInfo};
+use crate::tools::argv::OutputFrom;
+
+use super::exec::{Executor, Outcome};
+use super::plan::Job;
+use super::scratch::Scratch;
+use super::*;
+
+pub(super) fn base_record(ctx: &Facts, job: &Job, version: Option<&str>) -> Record {
+    let mut target = ctx.target.clone();
+    target.free_bytes = target
+        .path
+        .as_deref()
+        .and_then(|p| host::free_bytes(Path::new(p)))
+        .or(target.free_bytes);
+    let test = TestInfo {
+        id: job.test_id.clone(),
+        tool: job.tool,
+        tool_version: version.map(str::to_string),
+        parameters: job.invocation.parameters.clone(),
+        command: Some(job.invocation.display()),
+    };
+    let source = Source::Run {
+        diskdash_version: env!("CARGO_PKG_VERSION").to_string(),
+    };
+    let id = format!("{}.{}.r{}", ctx.run_id, job.test_id, job.repetition);
+    Record {
+        host: ctx.host.clone().into(),
+        target: target.into(),
+        run_id: Some(ctx.run_id.to_string()),
+        repetition: job.repetition,
+        started_at: Some(humantime::format_rfc3339_seconds(SystemTime::now()).to_string()),
+        status: Status::Skipped,
+        ..Record::new(id, source, ctx.subject.clone(), test)
+    }
+}
+
+/// Runs one job and returns its record, and the signal if one stopped it.
+pub(super) fn run_job(
+    ctx: &Facts,
+    job: &Job,
+    scratch: &Scratch,
+    executor: &mut dyn Executor,
+    version: Option<&str>,
+) -> (Record, Option<i32>) {
+    let mut rec = base_record(ctx, job, version);
+    let program = &job.invocation.program;
+    if !executor.available(program) {
+        rec.error = Some(format!(
+            "`{program}` is not installed (not found on PATH); install it with: {}",
+            doctor::install_hint(&[job.tool])
+        ));
+        return (rec, None);
+    }
+    let need = job.invocation.bytes;
+    let margin = margin(need);
+    if let Some(free) = rec.target.free_bytes {
+        if free < need.saturating_add(margin) {
+            rec.error = Some(format!(
+                "not enough free space: the test writes up to {} and keeps {} spare, {} is free",
+                gib(need),
+                gib(margin),
+                gib(free)
+            ));
+            return (rec, None);
+        }
+    }
+    if let Err(e) = scratch.create_job_dir(&job.dir) {
+        rec.status = Status::Failed;
+        rec.error = Some(format!("{e:#}"));
+        return (rec, None);
+    }
+    let timeout = Duration::from_secs(job.timeout_s);
+    let outcome = match executor.run(&job.test_id, &job.invocation, &job.dir, timeout) {
+        Ok(o) => o,
+        Err(e) => {
+            rec.status = Status::Failed;
+            rec.error = Some(format!("{e:#}"));
+            return (rec, None);
+        }
+    };
+    rec.duration_s = Some(outcome.duration.as_secs_f64());
+    rec.raw = Some(Box::new(raw_of(&outcome, &job.invocation.output)));
+    if rec.test.tool_version.is_none() {
+        std::sync::Arc::make_mut(&mut rec.test).tool_version =
+            crate::tools::spec(job.tool).version_from_run_stderr(&outcome.stderr);
+    }
+    match judge(job, &outcome) {
+        Ok(parsed) => {
+            rec.status = Status::Ok;
+            rec.metrics = parsed.metrics.into_iter().collect();
+            for (k, v) in parsed.parameters {
+                std::sync::Arc::make_mut(&mut rec.test)
+                    .parameters
+                    .entry(k)
+                    .or_insert(v);
+            }
+            if rec.test.tool_version.is_none() {
+                std::sync::Arc::make_mut(&mut rec.test).tool_version = parsed.tool_version;
+            }
+            attach_logs(&mut rec, &outcome);
+        }
+        Err(e) => {
+            rec.status = Status::Failed;
+            rec.error = Some(e);
+        }
+    }
+    (rec, outcome.interrupted)
+}
+
+/// Gives a fio record the timeline of the per-second logs its run left
+/// (those of [`crate::tools::fio::LOG_PREFIX`]). A log that cannot be read
+/// costs the timeline, not the test: the record keeps its metrics and says
+/// why in a `timeline_error` parameter.
+fn attach_logs(rec: &mut Record, o: &Outcome) {
+    let ours: Vec<(String, Vec<u8>)> = o
+        .logs
+        .iter()
+        .filter(|(n, _)| {
+            crate::tools::fio::log::log_name(n)
+                .is_some_and(|(p, _, _)| p == crate::tools::fio::LOG_PREFIX)
+        })
+        .cloned()
+        .collect();
+    if rec.test.tool != crate::record::Tool::Fio || ours.is_empty() {
+        return;
+    }
+    if let Err(e) = crate::analysis::timeline::attach_logs(rec, &ours) {
+        std::sync::Arc::make_mut(&mut rec.test)
+            .parameters
+            .insert("timeline_error".into(), format!("{e:#}").into());
+    }
+}
+
+/// The bytes a finished test moved: the tool's own count where it gives
+/// one, else the most it was planned to write; 0 for a test that did not
+/// start.
+pub(super) fn bytes_moved(rec: &Record, job: &Job) -> f64 {
+    if rec.duration_s.is_none() {
+        return 0.0;
+    }
+    let reported: Vec<f64> = rec
+        .metrics
+        .iter()
+        .filter(|(n, _)| *n == "bytes" || n.ends_with("_io_bytes"))
+        .map(|(_, m)| m.value)
+        .collect();
+    if reported.is_empty() {
+        job.invocation.bytes as f64
+    } else {
+        reported.iter().sum()
+    }
+}
+
+fn raw_of(o: &Outcome, from: &OutputFrom) -> Raw {
+    let (stdout, stderr) = match (from, &o.output_file) {
+        // fio: the record's stdout is the JSON file; anything fio printed
+        // besides goes with stderr so nothing is lost
+        (OutputFrom::File(_), Some(file)) => {
+            let mut err = o.stderr.clone();
+            if !o.stdout.is_empty() {
+                err.push_str("\n[stdout]\n");
+                err.push_str(&o.stdout);
+            }
+            (file.clone(), err)
+        }
+        _ => (o.stdout.clone(), o.stderr.clone()),
+    };
+    let truncated = o.stdout_bytes.is_some() || o.stderr_bytes.is_some();
+    Raw {
+        stdout: Some(stdout),
+        stderr: Some(stderr),
+        exit_code: o.exit_code,
+        truncated,
+        stdout_bytes: truncated.then(|| o.stdout_bytes.unwrap_or(o.stdout.len() as u64)),
+        stderr_bytes: truncated.then(|| o.stderr_bytes.unwrap_or(o.stderr.len() as u64)),
+    }
+}
+
+/// The line of a tool's stderr that says what went wrong: the last one
+/// that reads like an error (dd prints `No space left on device` before
+/// its statistics), else the last non-empty line.
+fn error_line(stderr: &str) -> Option<&str> {
+    let lines = || {
+        stderr
+            .lines()
+            .rev()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+    };
+    let erring = |l: &&str| {
+        let l = l.to_ascii_lowercase();
+        [
+            "error",
+            "no space",
+            "cannot",
+            "failed",
+            "denied",
+            "read-only",
+        ]
+        .iter()
+        .any(|w| l.contains(w))
+    };
+    lines().find(erring).or_else(|| lines().next())
+}
+
+/// The parsed result of a finished tool, or why the test failed.
+pub(super) fn judge(job: &Job, o: &Outcome) -> std::result::Result<crate::tools::Parsed, String> {
+    let program = &job.invocation.program;
+    if let Some(sig) = o.interrupted {
+        return Err(format!(
+            "interrupted by {}; the run stopped",
+            signal_name(sig)
+        ));
+    }
+    if o.timed_out {
+        return Err(format!(
+            "timed out after {} s and was stopped (raise the limit with --timeout or the suite's timeout_s)",
+            job.timeout_s
+        ));
+    }
+    let last_err = error_line(&o.stderr)
+        .map(|l| format!(": {l}"))
+        .unwrap_or_default();
+    if let Some(sig) = o.signal {
+        return Err(format!(
+            "`{program}` was killed by {}{last_err}",
+            signal_name(sig)
+        ));
+    }
+    match o.exit_code {
+        Some(0) => {}
+        Some(c) => return Err(format!("`{program}` exited with status {c}{last_err}")),
+        None => return Err(format!("`{program}` ended without an exit status")),
+    }
+    let text = o
+        .parser_input(&job.invocation.output)
+        .ok_or_else(|| format!("`{program}` did not write its output file{last_err}"))?;
+    let parsed = crate::tools::parse(job.tool, text)
+        .map_err(|e| format!("cannot parse the output of `{program}`: {e:#}"))?;
+    let first = parsed
+        .into_iter()
+        .next()
+        .ok_or_else(|| format!("the output of `{program}` holds no result"))?;
+    if first.metrics.is_empty() {
+        return Err(format!("the output of `{program}` holds no metric"));
+    }
+    Ok(first)
+}

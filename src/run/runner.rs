@@ -1,0 +1,252 @@
+//! The run's loop: each job in turn (and the pre-fill before the first
+//! that needs it), each record written as its test ends.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use anyhow::{Context, Result};
+
+use crate::error::usage;
+use crate::record::{self, Record, Status, Tool};
+
+use super::exec::Executor;
+use super::outcome::{bytes_moved, run_job};
+use super::prefill::{prefill_failed, run_prefill, PrefillDone};
+use super::progress::{self, Progress};
+use super::scratch::Scratch;
+use super::*;
+
+pub(super) fn execute(
+    ready: Ready,
+    executor: &mut dyn Executor,
+    signal: &AtomicUsize,
+) -> Result<u8> {
+    let Ready {
+        target,
+        scratch,
+        run_id,
+        subject,
+        jobs,
+        prefill,
+        out,
+        clean_stale: opts_clean_stale,
+    } = ready;
+    let host_facts = host::host();
+    let target_facts = host::target(&target);
+    let dir = match &out {
+        Out::Dir(o) => Some(records_dir(o, &subject, &run_id)),
+        Out::Stdout => None,
+    };
+    for found in scratch::scratches(&target) {
+        if opts_clean_stale && !found.alive {
+            match scratch::remove_stale(&found) {
+                Ok(()) => eprintln!("removed {}", scratch::describe(&found)),
+                Err(e) => eprintln!("warning: {e:#}"),
+            }
+        } else {
+            eprintln!("warning: scratch directory {}", scratch::describe(&found));
+        }
+    }
+    // a target that cannot be written is found first (a usage error, and
+    // no empty records directory left behind), and a records directory
+    // that cannot be made now, not after the first test
+    let scratch = Scratch::create(scratch).map_err(usage)?;
+    if let Some(d) = &dir {
+        crate::fsio::create_dir(d)
+            .context("check --out")
+            .map_err(usage)?;
+    }
+    let mut progress = Progress::new(jobs.len());
+    progress.line(&format!(
+        "diskdash run {run_id}: {} jobs against `{}`{}",
+        jobs.len(),
+        target.display(),
+        prefill
+            .as_ref()
+            .map(|p| format!(
+                ", after a pre-fill of {} before {}",
+                gib(p.job.invocation.bytes),
+                jobs[p.before].test_id
+            ))
+            .unwrap_or_default()
+    ));
+    let ctx = Facts {
+        run_id: &run_id,
+        subject: &subject,
+        host: &host_facts,
+        target: &target_facts,
+    };
+    let mut versions: BTreeMap<Tool, Option<String>> = BTreeMap::new();
+    let mut records: Vec<Record> = Vec::new();
+    let mut stopped_by = None;
+    let mut write_error = None;
+    let mut vanished_error = None;
+    let mut prior = record::PriorIo::default();
+    // what the pre-fill did, once it ran; the sustained tests carry it
+    let mut prefilled: Option<PrefillDone> = None;
+    for (index, job) in jobs.iter().enumerate() {
+        let sig = signal.load(Ordering::SeqCst);
+        if sig != 0 {
+            stopped_by = Some(sig as i32);
+            break;
+        }
+        if let Some(step) = prefill.as_ref().filter(|p| p.before == index) {
+            progress.start_step(
+                "pre-fill",
+                step.job.invocation.estimate_s + progress.estimate_left(&jobs[index..]),
+            );
+            let (done, interrupted) = run_prefill(&ctx, step, &scratch, executor, &progress);
+            if let Some(d) = &done {
+                prior.seconds += d.facts.seconds;
+                prior.bytes += d.moved;
+            }
+            prefilled = done;
+            if interrupted.is_some() {
+                stopped_by = interrupted;
+                break;
+            }
+        }
+        progress.start(index, &jobs);
+        let version = versions
+            .entry(job.tool)
+            .or_insert_with(|| {
+                if executor.available(&job.invocation.program) {
+                    executor.version(job.tool)
+                } else {
+                    None
+                }
+            })
+            .clone();
+        let sustained = job.reads_prefill().then_some(prefilled.as_ref()).flatten();
+        let (mut record, interrupted) = match sustained {
+            // no measurement of blocks nobody wrote: the test does not run
+            Some(p) if p.facts.error.is_some() => {
+                (prefill_failed(&ctx, job, version.as_deref(), p), None)
+            }
+            _ => run_job(&ctx, job, &scratch, executor, version.as_deref()),
+        };
+        if let Some(p) = sustained {
+            record.prefill = Some(Box::new(p.facts.clone()));
+        }
+        record.prior_io = Some(prior.clone());
+        prior.seconds += record.duration_s.unwrap_or(0.0);
+        prior.bytes += bytes_moved(&record, job);
+        // a test whose scratch vanished under it measured nothing we can
+        // name (or another disk): its record says so and the run stops
+        let vanished = scratch.verify().err();
+        if let Some(e) = &vanished {
+            record.status = Status::Failed;
+            record.metrics.clear();
+            if !record
+                .error
+                .as_deref()
+                .is_some_and(|m| m.starts_with("target vanished"))
+            {
+                record.error = Some(format!("{e:#}"));
+            }
+        }
+        let record = passing_check(record);
+        let written = match &dir {
+            Some(d) => write_record_file(d, &record),
+            None => write_record_line(&record),
+        };
+        progress.finish_job(index, job, &record);
+        // the next test gets the space back; the pre-filled file once the
+        // last sustained test is done with it
+        if let Err(e) = scratch.clear(&job.dir) {
+            progress.line(&format!("warning: {e:#}"));
+        }
+        if let Some(step) = prefill.as_ref().filter(|p| p.last == index) {
+            if let Err(e) = scratch.clear(&step.job.dir) {
+                progress.line(&format!("warning: {e:#}"));
+            }
+        }
+        if let Err(e) = written {
+            // the measurement must not be lost with the file: it goes to
+            // stderr as the JSON line a `.jsonl` records file holds
+            if let Ok(line) = serde_json::to_string(&record) {
+                progress.line(&format!(
+                    "error: the record of {} r{} could not be written ({e:#}); here it is, \
+                     save it as a .jsonl file:\n{line}",
+                    job.test_id, job.repetition
+                ));
+            }
+            records.push(record);
+            write_error = Some(e);
+            break;
+        }
+        records.push(record);
+        if interrupted.is_some() {
+            stopped_by = interrupted;
+            break;
+        }
+        if let Some(e) = vanished {
+            vanished_error = Some(e);
+            break;
+        }
+    }
+    let wall = progress.done();
+    let removed = scratch.remove();
+    if let Some(e) = write_error {
+        return Err(e.context("the run stopped: a record could not be written"));
+    }
+    if let Some(e) = vanished_error {
+        eprint!("\n{}", progress::summary(&jobs, &records));
+        return Err(e);
+    }
+    removed?;
+    eprint!("\n{}", progress::summary(&jobs, &records));
+    let ok = records.iter().filter(|r| r.status == Status::Ok).count();
+    let where_ = match &dir {
+        Some(d) if !records.is_empty() => format!("records in {}", d.display()),
+        Some(_) => "no records written".to_string(),
+        None => "records streamed to stdout".to_string(),
+    };
+    eprintln!(
+        "{ok} of {} jobs ok in {}; {where_}",
+        jobs.len(),
+        progress::clock(wall.as_secs_f64())
+    );
+    if let Some(sig) = stopped_by {
+        eprintln!(
+            "interrupted by {}: the scratch directory was removed, finished records are kept",
+            signal_name(sig)
+        );
+        return Ok(128u8.saturating_add(u8::try_from(sig).unwrap_or(0)));
+    }
+    Ok(if ok == jobs.len() { 0 } else { 1 })
+}
+
+/// The record as written: validated with the code `check` uses, on the
+/// JSON text itself (a value that overflowed to infinity is written as
+/// `null`). A measurement `check` would refuse becomes a `failed` record
+/// saying why, its metrics dropped and the tool's raw output kept.
+fn passing_check(mut rec: Record) -> Record {
+    let problem = match record::to_json(&rec) {
+        Ok(text) => crate::ingest::parse_record(&text).err(),
+        Err(e) => Some(format!("{e:#}")),
+    };
+    if let Some(why) = problem {
+        rec.status = Status::Failed;
+        rec.metrics.clear();
+        rec.error = Some(format!(
+            "the result would not pass `diskdash check` ({why}); the tool's raw output is kept"
+        ));
+    }
+    rec
+}
+
+fn write_record_file(dir: &Path, record: &Record) -> Result<()> {
+    let text = record::to_json(record)?;
+    crate::fsio::write_new(&dir.join(record.file_name()), text.as_bytes())
+}
+
+fn write_record_line(record: &Record) -> Result<()> {
+    let line = serde_json::to_string(record).context("cannot serialise a record")?;
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{line}")
+        .and_then(|_| out.flush())
+        .context("cannot write a record to stdout")
+}
