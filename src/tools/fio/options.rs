@@ -20,6 +20,25 @@ use crate::units;
 /// empty value.
 pub(super) type OptionMap = BTreeMap<String, String>;
 
+/// fio JSON's `"global options"` or a job's `"job options"` as an
+/// [`OptionMap`]: fio writes every value as a string; a number or boolean
+/// is taken as its text, anything else is skipped.
+pub(super) fn json_options(v: &Value) -> OptionMap {
+    let mut out = OptionMap::new();
+    if let Some(map) = v.as_object() {
+        for (k, v) in map {
+            let s = match v {
+                Value::String(s) => s.clone(),
+                Value::Number(n) => n.to_string(),
+                Value::Bool(b) => b.to_string(),
+                _ => continue,
+            };
+            out.insert(k.clone(), s);
+        }
+    }
+    out
+}
+
 /// A command line's or job file's options: those for every job (before
 /// the first `--name`, or `[global]`) and those of each named job.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -366,6 +385,35 @@ mod tests {
         assert_eq!(p["runtime"], 2.0);
         assert!(p["runtime"].is_f64());
         assert!(!p.contains_key("time_based"));
+    }
+
+    #[test]
+    fn the_fixtures_job_options_name_their_tests() {
+        // what the fio fixtures' own JSON holds, read as the parser reads it
+        let cases = [
+            ("randread-4k-qd64.json", "fio-randread-4k-qd64"),
+            ("randwrite-4k-qd64.json", "fio-randwrite-4k-qd64"),
+            ("randrw-4k-qd16.json", "fio-randrw-4k-qd16"),
+            ("read-1m-qd1-j2.json", "fio-read-1m-qd1-j2"),
+            ("steadystate-bw-abs-j2.json", "fio-read-1m-qd4-j2"),
+            ("note-sync-qd4.json", "fio-randread-4k-qd4"),
+        ];
+        for (file, id) in cases {
+            let path = format!("{}/tests/fixtures/fio/{file}", env!("CARGO_MANIFEST_DIR"));
+            let text = std::fs::read_to_string(&path).unwrap();
+            let json = &text[text.find('{').unwrap()..];
+            let doc: Value = serde_json::Deserializer::from_str(json)
+                .into_iter()
+                .next()
+                .unwrap()
+                .unwrap();
+            let opts = json_options(&doc["jobs"][0]["job options"]);
+            let o = TestOptions::from_job_options(&opts);
+            assert_eq!(o.test_id(1).as_deref(), Some(id), "{file}");
+            assert!(!o.time_based, "{file}: fio's JSON does not echo time_based");
+        }
+        let o = json_options(&serde_json::json!({"bs": "4k", "iodepth": 8, "x": true, "y": null}));
+        assert_eq!(o, map(&[("bs", "4k"), ("iodepth", "8"), ("x", "true")]));
     }
 
     #[test]
