@@ -5,17 +5,18 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use super::pasted::PastedCommand;
-use super::test_id;
-use super::{Dir, Header, Job};
+use super::options::{CommandOptions, TestOptions};
+use super::{Dir, Job};
 use crate::record::Metric;
 use crate::tools::Parsed;
 use crate::units::{self, Unit};
 
 /// Combines one group's jobs into metrics and parameters.
+/// `pasted` holds the options and command found above the output.
 pub(super) fn group_parsed(
     jobs: &[Job],
-    pre: &PastedCommand,
+    pasted: &CommandOptions,
+    command: Option<&str>,
     version: Option<&str>,
 ) -> Option<Parsed> {
     let first = jobs.first()?;
@@ -54,16 +55,15 @@ pub(super) fn group_parsed(
     metrics.extend(ss_metrics);
 
     // options: command line and job file, then what the output states
-    let mut opts = pre.global.clone();
-    if let Some(job_opts) = pre.per_job.get(&first.name) {
-        opts.extend(job_opts.clone());
-    }
+    let mut opts = pasted.for_job(&first.name);
     opts.extend(first.options.clone());
     let fallback_jobs = jobs
         .iter()
         .fold(0u32, |n, j| n.saturating_add(j.jobs))
         .max(1);
-    let (mut parameters, test_id) = settings(&opts, first.header.as_ref(), fallback_jobs);
+    let (mut parameters, test_id) = TestOptions::from_job_options(&opts)
+        .with_header(first.header.as_ref())
+        .settings(fallback_jobs);
     if mixed.is_some() {
         parameters.insert("unified_rw_reporting".to_string(), Value::from(1));
     }
@@ -76,7 +76,7 @@ pub(super) fn group_parsed(
         parameters,
         tool_version: version.map(str::to_string),
         test_id,
-        command: pre.command.clone(),
+        command: command.map(str::to_string),
         error: None,
     })
 }
@@ -143,157 +143,6 @@ fn steadystate(jobs: &[Job]) -> (BTreeMap<String, Metric>, BTreeMap<String, Valu
         }
     }
     (metrics, parameters)
-}
-
-/// The parameters and test id that a job's options (command line and job
-/// file, then what the output states) and its text header give. The header
-/// wins for rw, iodepth and ioengine because it is what fio ran; numjobs
-/// falls back to `fallback_jobs` when no option states it.
-pub(super) fn settings(
-    opts: &BTreeMap<String, String>,
-    header: Option<&Header>,
-    fallback_jobs: u32,
-) -> (BTreeMap<String, Value>, Option<String>) {
-    let kb_base_si = opts.get("kb_base").is_some_and(|v| v.trim() == "1000");
-    let rw = header
-        .and_then(|h| h.rw.clone())
-        .or_else(|| opt(opts, &["rw", "readwrite"]).map(str::to_string))
-        .map(|rw| normalise_rw(&rw));
-    let iodepth = header
-        .and_then(|h| h.iodepth)
-        .or_else(|| opt(opts, &["iodepth"]).and_then(|v| v.trim().parse().ok()));
-    let ioengine = header
-        .and_then(|h| h.ioengine.clone())
-        .or_else(|| opt(opts, &["ioengine"]).map(str::to_string));
-    let numjobs: u32 = opt(opts, &["numjobs"])
-        .and_then(|v| v.trim().parse().ok())
-        .unwrap_or(fallback_jobs);
-    let bs = opt(opts, &["bs", "blocksize"])
-        .and_then(|v| option_bs(v, rw.as_deref(), kb_base_si))
-        .or_else(|| header.and_then(|h| fixed_bs(&h.bs, rw.as_deref())));
-
-    let mut parameters = BTreeMap::new();
-    if let Some(rw) = &rw {
-        parameters.insert("rw".to_string(), Value::from(rw.clone()));
-    }
-    if let Some(bs) = bs {
-        parameters.insert("bs".to_string(), Value::from(bs));
-    }
-    if let Some(d) = iodepth {
-        parameters.insert("iodepth".to_string(), Value::from(d));
-    }
-    if let Some(e) = ioengine {
-        parameters.insert("ioengine".to_string(), Value::from(e));
-    }
-    if let Some(d) = opt(opts, &["direct"]).and_then(flag_value) {
-        parameters.insert("direct".to_string(), Value::from(d));
-    }
-    if let Some(s) = opt(opts, &["size"]).and_then(|v| option_size(v, kb_base_si)) {
-        parameters.insert("size".to_string(), Value::from(s));
-    }
-    parameters.insert("numjobs".to_string(), Value::from(numjobs));
-    if let Some(r) = opt(opts, &["runtime", "timeout"]).and_then(option_seconds) {
-        parameters.insert("runtime".to_string(), Value::from(r));
-    }
-    // a flag: fio prints it with an empty value or `1`; kept as `run`
-    // writes it, so that a time-based test is told from a size-bound one
-    if opts.get("time_based").and_then(|v| flag_value(v)) == Some(1) {
-        parameters.insert("time_based".to_string(), Value::from(true));
-    }
-    let test_id = match (&rw, bs) {
-        (Some(rw), Some(bs)) => Some(test_id(rw, bs, iodepth.unwrap_or(1), numjobs)),
-        _ => None,
-    };
-    (parameters, test_id)
-}
-
-pub(super) fn opt<'a>(opts: &'a BTreeMap<String, String>, keys: &[&str]) -> Option<&'a str> {
-    keys.iter()
-        .find_map(|k| opts.get(*k))
-        .map(String::as_str)
-        .filter(|v| !v.trim().is_empty())
-}
-
-/// `randread:8` → `randread`; `readwrite` → `rw`; `randread` stays.
-fn normalise_rw(rw: &str) -> String {
-    let rw = rw.split(':').next().unwrap_or(rw).trim();
-    match rw {
-        "readwrite" => "rw".to_string(),
-        other => other.to_string(),
-    }
-}
-
-/// Which block-size slots (read, write) a workload uses.
-fn used_dirs(rw: Option<&str>) -> &'static [usize] {
-    match rw {
-        Some("read" | "randread") => &[0],
-        Some("write" | "randwrite" | "trimwrite") => &[1],
-        _ => &[0, 1],
-    }
-}
-
-/// The one fixed block size the workload's directions share, if any.
-pub(super) fn fixed_bs(per_dir: &[(u64, u64)], rw: Option<&str>) -> Option<u64> {
-    let mut sizes = used_dirs(rw).iter().filter_map(|&i| per_dir.get(i));
-    let &(lo, hi) = sizes.next()?;
-    (lo == hi && lo > 0 && sizes.all(|&(l, h)| l == lo && h == lo)).then_some(lo)
-}
-
-/// A `bs=` option (`4k`, `4k,64k`) to the workload's one block size.
-pub(super) fn option_bs(v: &str, rw: Option<&str>, si: bool) -> Option<u64> {
-    let parts: Vec<u64> = v
-        .split(',')
-        .map(|p| option_size(p, si))
-        .collect::<Option<Vec<_>>>()?;
-    // fio reuses the last given size for the directions not given
-    let per_dir: Vec<(u64, u64)> = (0..3)
-        .filter_map(|i| parts.get(i).or(parts.last()).map(|&b| (b, b)))
-        .collect();
-    fixed_bs(&per_dir, rw)
-}
-
-/// A size option as fio reads it: by default (`kb_base=1024`) `k`, `kB`,
-/// `KB` mean 1024 and, for compatibility, `KiB` means 1000; with
-/// `kb_base=1000` it is the other way round.
-pub(super) fn option_size(v: &str, si: bool) -> Option<u64> {
-    let (n, unit) = units::split_number(v)?;
-    let u = unit.trim();
-    let binary_form = u.len() >= 2 && (u.ends_with("iB") || u.ends_with("ib"));
-    let letter = u.chars().next().map(|c| c.to_ascii_lowercase());
-    let power = match letter {
-        None => 0,
-        Some('b') if u.len() == 1 => 0,
-        Some('k') => 1,
-        Some('m') => 2,
-        Some('g') => 3,
-        Some('t') => 4,
-        Some('p') => 5,
-        _ => return None,
-    };
-    let base: f64 = if binary_form != si { 1000.0 } else { 1024.0 };
-    let b = n * base.powi(power);
-    (b.is_finite() && (0.0..1e18).contains(&b)).then_some(b.round() as u64)
-}
-
-/// A time option (`2`, `30s`, `2m`, `1h`, `1d`, `500ms`): seconds; a bare
-/// number is seconds.
-pub(super) fn option_seconds(v: &str) -> Option<f64> {
-    let (n, unit) = units::split_number(v)?;
-    let s = if unit.trim().is_empty() {
-        n
-    } else {
-        units::seconds(n, unit)?
-    };
-    Some(s).filter(|s| s.is_finite() && *s >= 0.0)
-}
-
-/// `1`, `0`, `true` → 1/0; a bare flag (empty value) counts as 1.
-fn flag_value(v: &str) -> Option<u32> {
-    match v.trim() {
-        "1" | "true" | "" => Some(1),
-        "0" | "false" => Some(0),
-        _ => None,
-    }
 }
 
 /// The metric name part of a percentile given in thousandths of a percent:

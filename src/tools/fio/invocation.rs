@@ -4,7 +4,7 @@ use std::path::Path;
 
 use anyhow::{bail, Result};
 
-use super::combine::option_size;
+use super::options::{is_time_based, option_size};
 use crate::tools::argv::{parse_size, BuildCtx, Invocation, OutputFrom, ParamReader, Params};
 
 /// Options that would send fio's I/O, output or logs somewhere other than
@@ -305,17 +305,6 @@ pub fn prefill_command(
 /// for a time-based test (`fio_iops.1.log`, `fio_bw.1.log`, `fio_lat.1.log`,
 /// `fio_clat.1.log`, `fio_slat.1.log`).
 pub const LOG_PREFIX: &str = "fio";
-
-/// Whether a suite's parameters make the test time-based (`time_based =
-/// true`, `1` or `"1"`).
-pub fn is_time_based(params: &Params) -> bool {
-    match params.get("time_based") {
-        Some(serde_json::Value::Bool(b)) => *b,
-        Some(serde_json::Value::Number(n)) => n.as_u64() == Some(1),
-        Some(serde_json::Value::String(s)) => s == "1" || s == "true",
-        _ => false,
-    }
-}
 
 /// A number stays a number in the record, everything else a string.
 fn json_scalar(text: &str) -> serde_json::Value {

@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 use anyhow::{bail, Result};
 use serde_json::{Map, Value};
 
+use super::options::json_options;
 use super::{Dir, Job, SteadyState};
 use crate::units::{self};
 
@@ -69,7 +70,7 @@ pub(super) fn json_jobs(doc: &Value) -> Result<(Vec<Job>, Option<String>)> {
     };
     let global = doc
         .get("global options")
-        .map(string_options)
+        .map(json_options)
         .unwrap_or_default();
     // io_bytes was KiB until fio 2.21 added io_kbytes and bw_bytes
     let kib_hint = version.as_deref().and_then(|v| version_below(v, 2, 21));
@@ -77,7 +78,7 @@ pub(super) fn json_jobs(doc: &Value) -> Result<(Vec<Job>, Option<String>)> {
     for entry in list {
         let mut options = global.clone();
         if let Some(o) = entry.get("job options") {
-            options.extend(string_options(o));
+            options.extend(json_options(o));
         }
         let name = entry
             .get("jobname")
@@ -129,22 +130,6 @@ fn json_steadystate(v: &Value) -> Option<SteadyState> {
             .trim()
             .to_string(),
     })
-}
-
-fn string_options(v: &Value) -> BTreeMap<String, String> {
-    let mut out = BTreeMap::new();
-    if let Some(map) = v.as_object() {
-        for (k, v) in map {
-            let s = match v {
-                Value::String(s) => s.clone(),
-                Value::Number(n) => n.to_string(),
-                Value::Bool(b) => b.to_string(),
-                _ => continue,
-            };
-            out.insert(k.clone(), s);
-        }
-    }
-    out
 }
 
 fn num(obj: &Map<String, Value>, key: &str) -> Option<f64> {

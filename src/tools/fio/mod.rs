@@ -21,6 +21,7 @@ mod combine;
 mod invocation;
 mod json;
 pub mod log;
+mod options;
 mod pasted;
 mod runs;
 mod terse;
@@ -30,9 +31,9 @@ mod text;
 mod yabs;
 
 pub use invocation::{
-    auto_size, command, is_time_based, prefill_command, AUTO_SIZE, AUTO_SIZE_MAX, LOG_PREFIX,
-    PREFILL_NAME,
+    auto_size, command, prefill_command, AUTO_SIZE, AUTO_SIZE_MAX, LOG_PREFIX, PREFILL_NAME,
 };
+pub use options::is_time_based;
 pub use pasted::read_command;
 
 use combine::group_parsed;
@@ -162,7 +163,12 @@ fn parse_run(text: &str) -> Result<Vec<Parsed>> {
     for jobs in groups.values() {
         if let Some(failed) = jobs.iter().find(|j| j.error != 0) {
             out.push(failed_group(failed, jobs, &pre, version.as_deref(), form));
-        } else if let Some(p) = group_parsed(jobs, &pre, version.as_deref()) {
+        } else if let Some(p) = group_parsed(
+            jobs,
+            &pre.options,
+            pre.command.as_deref(),
+            version.as_deref(),
+        ) {
             out.push(p);
         }
     }
@@ -192,16 +198,19 @@ fn failed_group(
         Some(w) => format!("{} with error {} ({w})", form.name(), failed.error),
         None => format!("{} with error {}", form.name(), failed.error),
     };
-    let mut p = group_parsed(jobs, pre, version).unwrap_or_else(|| {
-        let (parameters, test_id) = combine::settings(&failed.options, failed.header.as_ref(), 1);
-        Parsed {
-            parameters,
-            test_id,
-            tool_version: version.map(str::to_string),
-            command: pre.command.clone(),
-            ..Parsed::default()
-        }
-    });
+    let mut p =
+        group_parsed(jobs, &pre.options, pre.command.as_deref(), version).unwrap_or_else(|| {
+            let (parameters, test_id) = options::TestOptions::from_job_options(&failed.options)
+                .with_header(failed.header.as_ref())
+                .settings(1);
+            Parsed {
+                parameters,
+                test_id,
+                tool_version: version.map(str::to_string),
+                command: pre.command.clone(),
+                ..Parsed::default()
+            }
+        });
     p.metrics.clear();
     p.error = Some(format!("{error} in job `{}`", failed.name));
     p

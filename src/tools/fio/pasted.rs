@@ -1,10 +1,8 @@
 //! A fio command line or job file pasted above the output.
 
-use std::collections::BTreeMap;
-
 use anyhow::{bail, Result};
 
-use super::combine::settings;
+use super::options::{CommandOptions, TestOptions};
 use super::text::{job_header, job_result_start};
 use crate::tools::argv::split_command;
 use crate::tools::Parsed;
@@ -13,8 +11,7 @@ use crate::tools::Parsed;
 #[derive(Clone, Debug, Default)]
 pub(super) struct PastedCommand {
     pub(super) command: Option<String>,
-    pub(super) global: BTreeMap<String, String>,
-    pub(super) per_job: BTreeMap<String, BTreeMap<String, String>>,
+    pub(super) options: CommandOptions,
 }
 
 /// Finds a pasted fio command line and job file text above the output.
@@ -28,7 +25,7 @@ pub(super) fn preamble(text: &str) -> PastedCommand {
         }
         if pre.command.is_none() {
             if let Some((cmd, args)) = command_line(t) {
-                apply_args(&args, &mut pre);
+                pre.options.add_args(&args);
                 pre.command = Some(cmd);
                 section = None;
                 continue;
@@ -51,9 +48,9 @@ pub(super) fn preamble(text: &str) -> PastedCommand {
             continue;
         }
         let map = if sec == "global" {
-            &mut pre.global
+            &mut pre.options.global
         } else {
-            pre.per_job.entry(sec.to_string()).or_default()
+            pre.options.per_job.entry(sec.to_string()).or_default()
         };
         map.insert(k.to_string(), v.trim().to_string());
     }
@@ -74,19 +71,10 @@ pub fn read_command(line: &str) -> Result<Parsed> {
     let Some((command, args)) = command_line(line.trim()) else {
         bail!("`{line}`: expected a fio command line such as `fio --rw=randread --bs=4k`");
     };
-    let mut pre = PastedCommand::default();
-    apply_args(&args, &mut pre);
-    if pre.per_job.len() > 1 {
-        bail!(
-            "`{line}`: expected options for one job, found {} `--name` jobs",
-            pre.per_job.len()
-        );
-    }
-    let mut opts = pre.global;
-    for job_opts in pre.per_job.into_values() {
-        opts.extend(job_opts);
-    }
-    let (parameters, test_id) = settings(&opts, None, 1);
+    let test = TestOptions::from_args(&args).or_else(|jobs| {
+        bail!("`{line}`: expected options for one job, found {jobs} `--name` jobs")
+    })?;
+    let (parameters, test_id) = test.settings(1);
     if test_id.is_none() {
         bail!("`{line}`: expected `--rw=` and a fixed `--bs=` to name the test");
     }
@@ -124,35 +112,6 @@ pub(super) fn command_line(t: &str) -> Option<(String, Vec<String>)> {
         return None;
     }
     Some((rest.to_string(), args))
-}
-
-/// Sorts `--key=value` arguments into global options (before the first
-/// `--name`) and per-job options.
-pub(super) fn apply_args(args: &[String], pre: &mut PastedCommand) {
-    let mut job: Option<String> = None;
-    for a in args {
-        let Some(opt) = a.strip_prefix("--").or_else(|| a.strip_prefix('-')) else {
-            continue;
-        };
-        let (k, v) = opt.split_once('=').unwrap_or((opt, ""));
-        let v = v.trim_matches(['"', '\'']).to_string();
-        if k == "name" {
-            job = Some(v.clone());
-            pre.per_job.entry(v).or_default();
-            continue;
-        }
-        match &job {
-            Some(j) => {
-                pre.per_job
-                    .entry(j.clone())
-                    .or_default()
-                    .insert(k.to_string(), v);
-            }
-            None => {
-                pre.global.insert(k.to_string(), v);
-            }
-        }
-    }
 }
 
 /// The publication's notation for fio, `fio [JOBFILE:] key=value ...` (the

@@ -1,7 +1,7 @@
 //! Tests of the fio parser and command builder.
 
-use super::combine::*;
 use super::json::*;
+use super::options::*;
 use super::pasted::*;
 use super::text::*;
 use super::*;
@@ -433,8 +433,9 @@ fn fio_option_sizes_follow_kb_base() {
     assert_eq!(option_size("4k", true), Some(4000));
     assert_eq!(option_size("4KiB", true), Some(4096));
     assert_eq!(option_size("50%", false), None);
-    assert_eq!(option_bs("4k,64k", Some("randwrite"), false), Some(65536));
-    assert_eq!(option_bs("4k,64k", Some("randrw"), false), None);
+    let bs = option_bs("4k,64k", false).unwrap();
+    assert_eq!(fixed_bs(&bs, Some("randwrite")), Some(65536));
+    assert_eq!(fixed_bs(&bs, Some("randrw")), None);
     assert_eq!(option_seconds("2m"), Some(120.0));
     assert_eq!(option_seconds("30"), Some(30.0));
 }
@@ -447,11 +448,8 @@ fn command_lines_are_recognised() {
     assert!(command_line("fio --version").is_none());
     assert!(command_line("filename=/dev/fio").is_none());
     assert!(command_line("we ran fio --rw=read").is_none());
-    let mut pre = PastedCommand::default();
-    apply_args(
-        &["--direct=1".into(), "--name=a".into(), "--bs=8k".into()],
-        &mut pre,
-    );
+    let pre =
+        CommandOptions::from_args(&["--direct=1".into(), "--name=a".into(), "--bs=8k".into()]);
     assert_eq!(pre.global.get("direct").map(String::as_str), Some("1"));
     assert_eq!(pre.per_job["a"].get("bs").map(String::as_str), Some("8k"));
 }
@@ -471,8 +469,7 @@ fn a_pasted_command_is_split_as_a_shell_splits_it() {
             "--iodepth=32"
         ]
     );
-    let mut pre = PastedCommand::default();
-    apply_args(&args, &mut pre);
+    let pre = CommandOptions::from_args(&args);
     let job = &pre.per_job["rand read"];
     assert_eq!(job["filename"], "/mnt/my disk/f");
     assert_eq!(job["rw"], "randread");

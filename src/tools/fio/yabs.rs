@@ -24,8 +24,8 @@ use std::collections::BTreeMap;
 use anyhow::{bail, Result};
 use serde_json::Value;
 
-use super::combine::option_size;
 use super::json::first_json_value;
+use super::options::option_size;
 use super::test_id;
 use crate::record::Metric;
 use crate::tools::Parsed;
