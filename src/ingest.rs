@@ -405,36 +405,14 @@ type MetricNames = Vec<(crate::record::Name, crate::record::Name)>;
 /// second copy of every record's test.
 type Keyed<T> = std::sync::Mutex<std::collections::HashMap<u64, Vec<std::sync::Arc<T>>>>;
 
-/// Hashes what serde_json writes as it writes it, so that nothing is
-/// buffered: eight bytes at a time, multiplied and rotated (values of one
-/// hash are then told apart by `==`, so it needs to spread, not to resist
-/// anyone; SipHash took most of the time of sharing).
+/// Feeds what serde_json writes to std's hasher as it is written, so that
+/// nothing is buffered (values of one hash are then told apart by `==`).
 #[derive(Default)]
-struct HashWriter(u64);
-
-impl HashWriter {
-    fn mix(&mut self, word: u64) {
-        self.0 = (self.0 ^ word)
-            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
-            .rotate_left(29);
-    }
-}
+struct HashWriter(std::hash::DefaultHasher);
 
 impl std::io::Write for HashWriter {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        let mut chunks = buf.chunks_exact(8);
-        for c in &mut chunks {
-            let mut word = [0u8; 8];
-            word.copy_from_slice(c);
-            self.mix(u64::from_le_bytes(word));
-        }
-        let rest = chunks.remainder();
-        if !rest.is_empty() {
-            let mut word = [0u8; 8];
-            word[..rest.len()].copy_from_slice(rest);
-            // the length too, so that a piece's zero bytes count
-            self.mix(u64::from_le_bytes(word) ^ ((rest.len() as u64) << 59));
-        }
+        std::hash::Hasher::write(&mut self.0, buf);
         Ok(buf.len())
     }
     fn flush(&mut self) -> std::io::Result<()> {
@@ -464,7 +442,7 @@ impl Shared {
             if serde_json::to_writer(&mut hasher, &**value).is_err() {
                 return;
             }
-            let key = hasher.0;
+            let key = std::hash::Hasher::finish(&hasher.0);
             let mut map = map.lock().unwrap_or_else(|e| e.into_inner());
             let same = map.entry(key).or_default();
             match same.iter().find(|held| ***held == **value) {
