@@ -785,11 +785,9 @@ fn parse_checked(text: &str) -> std::result::Result<Record, String> {
         }
     };
     // serde_json keeps the last of two equal keys: which one a reader sees
-    // must not depend on that. The text is valid JSON by now, and a scan of
-    // its keys alone tells most records apart from those to check in full.
-    if may_repeat_a_key(text.as_bytes()) {
-        no_duplicate_keys(text)?;
-    }
+    // must not depend on that, so every record's objects are read once more
+    // by a visitor that refuses a key seen twice.
+    no_duplicate_keys(text)?;
     check_schema(record.schema)?;
     let problems = validate(&record);
     if problems.is_empty() {
@@ -805,106 +803,6 @@ fn no_duplicate_keys(text: &str) -> std::result::Result<(), String> {
     serde_json::from_str::<NoDuplicateKeys>(text)
         .map(|_| ())
         .map_err(|e| format!("not valid JSON ({e}); expected a diskdash record"))
-}
-
-/// Whether an object in `text`, valid JSON, may hold one key twice: `false`
-/// only when no object does. Keys are compared as written, so a key with an
-/// escape, or an object of very many keys, counts as a maybe (for
-/// [`no_duplicate_keys`] to decide); strings are skipped, never decoded.
-fn may_repeat_a_key(text: &[u8]) -> bool {
-    /// Past this many keys in one object, comparing each with all before
-    /// it is left to the full check.
-    const MANY: usize = 64;
-    // the keys of every open object, innermost last; `open[i]` is where the
-    // keys of the i-th open container start (`None` for an array)
-    let mut keys: Vec<&[u8]> = Vec::new();
-    let mut open: Vec<Option<usize>> = Vec::new();
-    let mut key_next = false;
-    let mut i = 0;
-    while let Some(n) = memchr::memchr3(b'"', b'{', b'[', &text[i..]) {
-        let at = i + n;
-        // between two strings, only structure: close what closes first
-        let (closing, was_comma) = scan_structure(&text[i..at], &mut open, &mut keys);
-        if closing {
-            key_next = false;
-        }
-        if was_comma {
-            key_next = matches!(open.last(), Some(Some(_)));
-        }
-        match text[at] {
-            b'{' => {
-                open.push(Some(keys.len()));
-                key_next = true;
-                i = at + 1;
-            }
-            b'[' => {
-                open.push(None);
-                key_next = false;
-                i = at + 1;
-            }
-            _ => {
-                // a string: find its closing quote, stepping over escapes
-                let start = at + 1;
-                let mut j = start;
-                let mut escaped = false;
-                loop {
-                    match memchr::memchr2(b'"', b'\\', &text[j..]) {
-                        None => return true,
-                        Some(n) if text[j + n] == b'\\' => {
-                            escaped = true;
-                            j += n + 2;
-                            if j > text.len() {
-                                return true;
-                            }
-                        }
-                        Some(n) => {
-                            j += n;
-                            break;
-                        }
-                    }
-                }
-                if key_next {
-                    let Some(Some(first)) = open.last().copied() else {
-                        return true;
-                    };
-                    let key = &text[start..j];
-                    if escaped || keys.len() - first >= MANY || keys[first..].contains(&key) {
-                        return true;
-                    }
-                    keys.push(key);
-                    key_next = false;
-                }
-                i = j + 1;
-            }
-        }
-    }
-    false
-}
-
-/// Reads the structure between two strings or openings: closes containers
-/// at each `}` or `]` (dropping an object's keys); returns whether
-/// anything closed, and whether the last of it was a `,`.
-fn scan_structure(
-    between: &[u8],
-    open: &mut Vec<Option<usize>>,
-    keys: &mut Vec<&[u8]>,
-) -> (bool, bool) {
-    let mut closing = false;
-    let mut comma = false;
-    for &b in between {
-        match b {
-            b'}' | b']' => {
-                if let Some(Some(first)) = open.pop() {
-                    keys.truncate(first);
-                }
-                closing = true;
-                comma = false;
-            }
-            b',' => comma = true,
-            _ => {}
-        }
-    }
-    (closing, comma)
 }
 
 /// Why `text`, valid JSON without duplicate keys, is not a record: the
@@ -1522,19 +1420,22 @@ mod tests {
     }
 
     #[test]
-    fn the_key_scan_finds_every_repeated_key() {
+    fn every_repeated_key_is_refused() {
         let repeats = [
             r#"{"a":1,"a":2}"#,
             r#"{"x":[{"b":1}],"y":{"c":{"d":1,"d":2}}}"#,
             r#"[{"a":1},{"b":[1,{"c":1,"c":2}]}]"#,
             r#"{"x":{"a":1},"y":"}","y":2}"#,
             r#"{"a":"x\"y","a":{}}"#,
+            r#"{"\u0061":1,"a":2}"#,
         ];
         for text in repeats {
-            assert!(may_repeat_a_key(text.as_bytes()), "{text}");
-            assert!(no_duplicate_keys(text)
-                .unwrap_err()
-                .contains("duplicate key"));
+            assert!(
+                no_duplicate_keys(text)
+                    .unwrap_err()
+                    .contains("duplicate key"),
+                "{text}"
+            );
         }
         let distinct = [
             r#"{"a":1,"b":2}"#,
@@ -1542,18 +1443,21 @@ mod tests {
             r#"{"x":{"a":1},"a":{"x":[{"a":1}]}}"#,
             r#"{"s":"{\"s\":1,\"s\":2}","t":["{","[","\\"],"u":{}}"#,
             r#"{"a":[],"b":[[],{}],"c":null}"#,
+            r#"{"\u0061":1,"b":2}"#,
         ];
         for text in distinct {
-            assert!(!may_repeat_a_key(text.as_bytes()), "{text}");
-            assert!(no_duplicate_keys(text).is_ok());
+            assert!(no_duplicate_keys(text).is_ok(), "{text}");
         }
-        assert!(!may_repeat_a_key(good().to_string().as_bytes()));
-        // keys with escapes, and objects of very many keys, go to the full check
-        assert!(may_repeat_a_key(br#"{"\u0061":1,"b":2}"#));
+        assert!(no_duplicate_keys(&good().to_string()).is_ok());
         let many: Vec<String> = (0..100).map(|i| format!("\"k{i}\":{i}")).collect();
         let many = format!("{{{}}}", many.join(","));
-        assert!(may_repeat_a_key(many.as_bytes()));
         assert!(no_duplicate_keys(&many).is_ok());
+        // an unknown field repeated in a record is refused too
+        let text = good()
+            .to_string()
+            .replace(r#""study":"demo""#, r#""study":"demo","zz":1,"\u007az":2"#);
+        let msg = parse_record(&text).unwrap_err();
+        assert!(msg.contains("duplicate key `zz`"), "{msg}");
     }
 
     #[test]
