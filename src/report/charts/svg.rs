@@ -413,7 +413,7 @@ impl Shapes<'_> {
 
 /// `v` in decimal digits.
 fn push_int(out: &mut String, v: i64) {
-    crate::format::push_scaled(out, v.unsigned_abs(), 0, v < 0);
+    out.push_str(itoa::Buffer::new().format(v));
 }
 
 /// The SVG document being written: our own root, `<title>`, `<desc>`, style
