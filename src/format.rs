@@ -145,12 +145,7 @@ pub fn push_number(out: &mut String, v: f64) {
         && out[start..]
             .bytes()
             .any(|c| c.is_ascii_digit() && c != b'0');
-    let point = out[start..].find('.').map_or(out.len(), |at| start + at);
-    let mut comma = point;
-    while comma > start + 3 {
-        comma -= 3;
-        out.insert(comma, ',');
-    }
+    group_from(out, start);
     if negative {
         out.insert(start, '-');
     }
@@ -250,19 +245,27 @@ pub fn count_of(n: usize, one: &str, many: &str) -> String {
 
 /// A whole number with thousands separators: `1,073,741,824`.
 pub fn whole(n: u64) -> String {
-    grouped(&n.to_string())
+    grouped(itoa::Buffer::new().format(n))
 }
 
 /// Digits with a comma every three from the right.
 pub(crate) fn grouped(digits: &str) -> String {
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
+    out.push_str(digits);
+    group_from(&mut out, 0);
     out
+}
+
+/// The thousands separators of the unsigned number that `out` holds from
+/// `start` (digits, then perhaps a point and decimals): a comma every three
+/// digits left of the point. The one grouping rule every number follows.
+fn group_from(out: &mut String, start: usize) {
+    let point = out[start..].find('.').map_or(out.len(), |at| start + at);
+    let mut comma = point;
+    while comma > start + 3 {
+        comma -= 3;
+        out.insert(comma, ',');
+    }
 }
 
 /// A canonical value shown in `du`, with the unit: `98.3 MB/s`.
@@ -409,208 +412,31 @@ pub fn ratio_data(r: f64) -> String {
     fixed(r, 3)
 }
 
-/// A number for data files: shortest form that reads back to the same f64.
+/// A number for data files: the shortest form that reads back to the same
+/// f64, as zmij prints it (`0.3`, `2.5e-7`, `1.5e+20`), a whole number below
+/// 2^53 without a decimal point (`42`, `-0`); `NaN`, `inf`, `-inf` when not
+/// finite.
 pub fn data(v: f64) -> String {
     let mut out = String::with_capacity(24);
     push_data(&mut out, v);
     out
 }
 
-/// [`data`], appended to `out`: the bytes `format!("{v}")` gives, never
-/// in exponent form.
+/// [`data`], appended to `out`.
 pub fn push_data(out: &mut String, v: f64) {
-    if let Some(n) = whole_below_2_53(v) {
-        push_scaled(out, n, 0, v.is_sign_negative());
-        return;
-    }
-    if !v.is_finite() || may_tie(v) {
-        use std::fmt::Write as _;
-        let _ = write!(out, "{v}");
-        return;
-    }
-    let mut zb = zmij::Buffer::new();
-    let text = zb.format_finite(v);
-    // a fraction without an exponent is written as `std` writes it
-    match Shortest::of(text) {
-        Some(d) => d.push_plain(out),
-        None => out.push_str(text),
-    }
-}
-
-/// `v` as `format!("{v:?}")` writes it: as [`data`] with at least one
-/// decimal from 0.0001 up to 10^16, in exponent form (`1e16`, `2.5e-5`)
-/// outside that.
-pub fn push_debug(out: &mut String, v: f64) {
-    if let Some(n) = whole_below_2_53(v) {
-        push_scaled(out, n, 0, v.is_sign_negative());
-        out.push_str(".0");
-        return;
-    }
-    if !v.is_finite() || may_tie(v) {
-        use std::fmt::Write as _;
-        let _ = write!(out, "{v:?}");
-        return;
-    }
-    // a fraction not in exponent form: as `{}` writes it
-    if (1e-4..1e16).contains(&v.abs()) {
-        push_data(out, v);
-        return;
-    }
-    let mut zb = zmij::Buffer::new();
-    let text = zb.format_finite(v);
-    let Some(d) = Shortest::parse(text) else {
-        use std::fmt::Write as _;
-        let _ = write!(out, "{v:?}");
-        return;
-    };
-    if d.negative {
-        out.push('-');
-    }
-    let digits = d.digits();
-    out.push_str(&digits[..1]);
-    if digits.len() > 1 {
-        out.push('.');
-        out.push_str(&digits[1..]);
-    }
-    out.push('e');
-    push_int(out, d.point - 1);
-}
-
-/// |v| when `v` is a whole number below 2^53, which every f64 of that
-/// size reads back from and `std` writes in full.
-fn whole_below_2_53(v: f64) -> Option<u64> {
-    (v.fract() == 0.0 && v.abs() < 9_007_199_254_740_992.0).then(|| v.abs() as u64)
-}
-
-/// The shortest decimal digits that read back to one finite f64, taken
-/// from zmij's text of it (the digits `std` writes too, but at a tie, see
-/// [`may_tie`]), with where the decimal point goes.
-struct Shortest {
-    negative: bool,
-    /// The digits, without leading or trailing zeros (none at all for 0).
-    buf: [u8; 40],
-    len: usize,
-    /// The value is 0.DIGITS times 10^point.
-    point: i32,
-}
-
-impl Shortest {
-    /// The digits of zmij's `text` when it is in exponent form (`1e-7`,
-    /// `1.5e+300`), which `std` writes otherwise.
-    fn of(text: &str) -> Option<Shortest> {
-        if text.contains('e') {
-            Shortest::parse(text)
-        } else {
-            None
-        }
-    }
-
-    /// The digits of zmij's `text`: `[-]int[.frac][e(+|-)exp]`.
-    fn parse(text: &str) -> Option<Shortest> {
-        let (negative, text) = match text.strip_prefix('-') {
-            Some(rest) => (true, rest),
-            None => (false, text),
-        };
-        let (mantissa, exp) = match text.split_once('e') {
-            Some((m, e)) => (m, e.parse::<i32>().ok()?),
-            None => (text, 0),
-        };
-        let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
-        let mut d = Shortest {
-            negative,
-            buf: [0; 40],
-            len: 0,
-            point: i32::try_from(int.len()).ok()? + exp,
-        };
-        for b in int.bytes().chain(frac.bytes()) {
-            if !b.is_ascii_digit() {
-                return None;
-            }
-            if d.len == 0 && b == b'0' {
-                d.point -= 1;
-                continue;
-            }
-            *d.buf.get_mut(d.len)? = b;
-            d.len += 1;
-        }
-        while d.len > 0 && d.buf[d.len - 1] == b'0' {
-            d.len -= 1;
-        }
-        if d.len == 0 {
-            d.point = 0;
-        }
-        Some(d)
-    }
-
-    fn digits(&self) -> &str {
-        // ASCII digits only
-        std::str::from_utf8(&self.buf[..self.len]).unwrap_or("0")
-    }
-
-    /// Written out in full, as `{}` writes an f64: `-0`, `0.00001`, `1e20`
-    /// as twenty-one digits.
-    fn push_plain(&self, out: &mut String) {
-        if self.negative {
+    if v.is_nan() {
+        out.push_str("NaN");
+    } else if v.is_infinite() {
+        out.push_str(if v > 0.0 { "inf" } else { "-inf" });
+    } else if v.fract() == 0.0 && v.abs() < 9_007_199_254_740_992.0 {
+        // every whole number below 2^53 is exact, and reads back, in full
+        if v.is_sign_negative() {
             out.push('-');
         }
-        let digits = self.digits();
-        if digits.is_empty() {
-            out.push('0');
-            return;
-        }
-        let len = digits.len() as i32;
-        if self.point <= 0 {
-            out.push_str("0.");
-            (0..-self.point).for_each(|_| out.push('0'));
-            out.push_str(digits);
-        } else if self.point >= len {
-            out.push_str(digits);
-            (0..self.point - len).for_each(|_| out.push('0'));
-        } else {
-            let (whole, frac) = digits.split_at(self.point as usize);
-            out.push_str(whole);
-            out.push('.');
-            out.push_str(frac);
-        }
-    }
-}
-
-/// Whether `v` may lie exactly halfway between two shortest forms, which
-/// zmij and `std` break differently (`965817170205906.25`: `.2` or
-/// `.3`). Such a midpoint has at most 18 significant digits, so `v` may be
-/// one only if its exact decimal expansion is that short: a whole number
-/// (those below 2^53 are written in full before this is asked), or a
-/// fraction of few binary digits.
-fn may_tie(v: f64) -> bool {
-    const LOG10_5: f64 = 0.698_970_004_336_018_8;
-    let bits = v.to_bits();
-    let exponent = ((bits >> 52) & 0x7ff) as i32;
-    let fraction = bits & ((1u64 << 52) - 1);
-    // v = m · 2^e, m odd
-    let (mut m, mut e) = if exponent == 0 {
-        (fraction, -1074)
+        out.push_str(itoa::Buffer::new().format(v.abs() as u64));
     } else {
-        (fraction | (1u64 << 52), exponent - 1075)
-    };
-    if m == 0 {
-        return false;
+        out.push_str(zmij::Buffer::new().format_finite(v));
     }
-    let zeros = m.trailing_zeros();
-    m >>= zeros;
-    e += zeros as i32;
-    if e >= 0 {
-        return true;
-    }
-    // the exact value is m · 5^-e / 10^-e: as many significant digits as
-    // m · 5^-e, at most log10(2)·bits(m) + log10(5)·(-e) and one less
-    // than that at least; a margin of two digits
-    f64::from(u64::BITS - m.leading_zeros()) * std::f64::consts::LOG10_2 + f64::from(-e) * LOG10_5
-        < 20.0
-}
-
-/// A whole number in decimal, with its sign.
-fn push_int(out: &mut String, n: i32) {
-    push_scaled(out, u64::from(n.unsigned_abs()), 0, n < 0);
 }
 
 /// A coefficient of variation as a percentage, one decimal.
@@ -720,88 +546,31 @@ pub fn csv_row<const N: usize>(cells: [&str; N]) -> impl Iterator<Item = Cow<'_,
 mod tests {
     use super::*;
 
-    /// f64s of every kind: random bit patterns (every exponent), random
-    /// values in the ranges records hold, and the edges of each form.
-    fn floats() -> Vec<f64> {
-        let mut v = vec![
-            0.0,
-            -0.0,
-            1.0,
-            -1.0,
-            0.1,
-            0.5,
-            1e-4,
-            9.999999999999999e-5,
-            1e-5,
-            1e-7,
-            1e15,
-            9.999999999999998e15,
-            1e16,
-            1e17,
-            1e20,
-            1e21,
-            1e22,
-            1e23,
-            5e-324,
-            -5e-324,
-            f64::MIN_POSITIVE,
-            f64::MAX,
-            f64::MIN,
-            f64::EPSILON,
-            102269080.51426782,
-            504.0031359118675,
-            123456.789,
-            1.5e300,
-            2.5e-5,
-            0.3,
-            2.0f64.powi(53),
-            2.0f64.powi(63),
-            2.0f64.powi(64),
-        ];
-        // xorshift: the same values every run
+    #[test]
+    fn data_is_the_shortest_form_that_reads_back() {
+        assert_eq!(data(0.0), "0");
+        assert_eq!(data(-0.0), "-0");
+        assert_eq!(data(42.0), "42");
+        assert_eq!(data(-1e15), "-1000000000000000");
+        assert_eq!(data(0.3), "0.3");
+        assert_eq!(data(0.1 + 0.2), "0.30000000000000004");
+        assert_eq!(data(2.15e-5), "0.0000215");
+        assert_eq!(data(123456.789), "123456.789");
+        assert_eq!(data(1e-7), "1e-7");
+        assert_eq!(data(1.5e20), "1.5e+20");
+        assert_eq!(data(f64::NAN), "NaN");
+        assert_eq!(data(f64::NEG_INFINITY), "-inf");
+        // xorshift: the same values every run, of every exponent
         let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
-        let mut next = || {
+        for _ in 0..20_000 {
             x ^= x << 13;
             x ^= x >> 7;
             x ^= x << 17;
-            x
-        };
-        for _ in 0..100_000 {
-            let f = f64::from_bits(next());
-            if f.is_finite() {
-                v.push(f);
+            let v = f64::from_bits(x);
+            if v.is_finite() {
+                let text = data(v);
+                assert_eq!(text.parse::<f64>().map(f64::to_bits), Ok(x), "{text}");
             }
-            // few binary fraction digits: where halfway ties are
-            let p = f64::from(1u32 << (next() % 12));
-            v.push((next() >> 11) as f64 / p);
-            // powers of two and their neighbours, where the interval of
-            // values that read back is lopsided
-            let two = 2f64.powi((next() % 2000) as i32 - 1000);
-            v.extend([
-                two,
-                f64::from_bits(two.to_bits() + 1),
-                f64::from_bits(two.to_bits() - 1),
-            ]);
-            let scale = 10f64.powi((next() % 40) as i32 - 20);
-            v.push((next() >> 11) as f64 / (1u64 << 53) as f64 * scale);
-            v.push((next() % 1_000_000) as f64 / [1.0, 10.0, 100.0, 1000.0][(next() % 4) as usize]);
-        }
-        v
-    }
-
-    #[test]
-    fn data_writes_what_std_writes() {
-        for v in floats() {
-            assert_eq!(data(v), format!("{v}"), "{:?}", v.to_bits());
-            let mut out = String::new();
-            push_debug(&mut out, v);
-            assert_eq!(out, format!("{v:?}"), "{:?}", v.to_bits());
-        }
-        for v in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
-            assert_eq!(data(v), format!("{v}"));
-            let mut out = String::new();
-            push_debug(&mut out, v);
-            assert_eq!(out, format!("{v:?}"));
         }
     }
 

@@ -54,21 +54,21 @@ pub fn bar_chart(chart: &BarChart) -> Result<String> {
 
 impl Chart for BarChart {
     /// Every field, in order.
-    fn content_key(&self) -> String {
+    fn content_key(&self) -> ChartId {
         Key::new("BarChart")
             .text("title", &self.title)
             .text("desc", &self.desc)
             .text("unit", &self.unit)
             .flag("higher_is_better", self.higher_is_better)
-            .list("bars", self.bars.iter().map(Bar::key))
+            .list("bars", self.bars.iter(), Bar::key)
             .finish()
     }
 
-    fn draw_keyed(&self, look: Look, key: &str) -> Result<String> {
+    fn draw_keyed(&self, look: Look, key: ChartId) -> Result<String> {
         draw_bars(&BarWords::new(self), look, key)
     }
 
-    fn draw_widths(&self, key: &str) -> Result<[String; 2]> {
+    fn draw_widths(&self, key: ChartId) -> Result<[String; 2]> {
         let words = BarWords::new(self);
         Ok([
             draw_bars(&words, Look::WIDE, key)?,
@@ -185,7 +185,7 @@ impl<'c> BarWords<'c> {
     }
 }
 
-fn draw_bars(w: &BarWords, look: Look, key: &str) -> Result<String> {
+fn draw_bars(w: &BarWords, look: Look, key: ChartId) -> Result<String> {
     let (chart, rows, spreads) = (w.chart, &w.rows, &w.spreads);
     let plot = if look.narrow { NARROW_PLOT } else { ROW_PLOT };
     let xs = Scale::fit_bars(&w.medians, &w.extent, plot.0, plot.1);
@@ -255,15 +255,13 @@ fn draw_bars(w: &BarWords, look: Look, key: &str) -> Result<String> {
 }
 
 impl Bar {
-    /// This bar's part of the chart's content key.
-    fn key(&self) -> String {
-        Key::new("Bar")
-            .text("label", &self.label)
+    /// This bar's fields, added to the chart's id hash.
+    fn key(&self, k: Key) -> Key {
+        k.text("label", &self.label)
             .number("median", self.median)
             .number("min", self.min)
             .number("max", self.max)
             .count("runs", self.runs)
-            .finish()
     }
 }
 

@@ -89,23 +89,23 @@ pub fn distribution_chart(chart: &DistributionChart) -> Result<String> {
 
 impl Chart for DistributionChart {
     /// Every field, in order.
-    fn content_key(&self) -> String {
+    fn content_key(&self) -> ChartId {
         Key::new("DistributionChart")
             .text("title", &self.title)
             .text("desc", &self.desc)
             .text("unit", &self.unit)
-            .list("series", self.series.iter().map(DistributionSeries::key))
+            .list("series", self.series.iter(), DistributionSeries::key)
             .finish()
     }
 
-    fn draw_keyed(&self, look: Look, key: &str) -> Result<String> {
+    fn draw_keyed(&self, look: Look, key: ChartId) -> Result<String> {
         draw_in(self, look, key)
     }
 }
 
 /// Draws the chart in `look`; its narrow variant is the wide layout at full
 /// width, scrolled sideways inside its figure on a phone.
-fn draw_in(chart: &DistributionChart, look: Look, key: &str) -> Result<String> {
+fn draw_in(chart: &DistributionChart, look: Look, key: ChartId) -> Result<String> {
     let unit = one_line(&chart.unit);
     let mut notes = Vec::new();
     let hidden = chart.series.len().saturating_sub(MAX_SERIES);
@@ -326,20 +326,12 @@ fn point_mark(b: &mut Shapes<'_>, k: usize, x: i32, y: i32) -> Result<()> {
 }
 
 impl DistributionSeries {
-    /// This series' part of the chart's content key.
-    fn key(&self) -> String {
-        Key::new("DistributionSeries")
-            .text("label", &self.label)
-            .list(
-                "points",
-                self.points.iter().map(|(p, v)| {
-                    Key::new("Point")
-                        .number("percentile", *p)
-                        .number("latency", *v)
-                        .finish()
-                }),
-            )
-            .finish()
+    /// This series' fields, added to the chart's id hash.
+    fn key(&self, k: Key) -> Key {
+        k.text("label", &self.label)
+            .list("points", self.points.iter(), |(p, v), k| {
+                k.number("percentile", *p).number("latency", *v)
+            })
     }
 }
 

@@ -1,106 +1,122 @@
-//! Content keys: the text a chart's element ids are hashed from.
+//! Chart ids: hashed from a chart's field values.
 //!
 //! Ids must be stable (the site's bytes depend on them) and must differ
-//! between charts inlined on one page, so each chart spec spells out its own
-//! key from its data. The key keeps the layout the ids were first made from,
-//! `Name { field: value, list: [Item { .. }, ..] }`, so that no id moved when
-//! keys were made explicit; text and numbers are written as Rust literals
-//! (`"a \"b\""`, `104.2`, `Some(0.5)`).
+//! between charts inlined on one page, so each chart spec feeds its own
+//! fields to one SHA-256 hasher: names and text as length-prefixed bytes,
+//! numbers as their bits, absent values as a tag. No number is formatted.
 
-use std::fmt::Write as _;
+use sha2::{Digest, Sha256};
 
-/// Writes a content key one field at a time.
-pub(super) struct Key {
-    out: String,
-    fields: usize,
+/// The id a chart's elements are named with: the first five bytes of the
+/// hash of its field values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ChartId(pub(super) [u8; 5]);
+
+impl ChartId {
+    /// The id as ten lower-case hex digits.
+    pub fn hex(self) -> String {
+        use std::fmt::Write as _;
+        let mut out = String::with_capacity(10);
+        for byte in self.0 {
+            let _ = write!(out, "{byte:02x}");
+        }
+        out
+    }
 }
 
+/// Hashes a chart's fields one at a time.
+pub(super) struct Key(Sha256);
+
 impl Key {
-    /// Starts the key of a value named `name` (the chart kind or its part).
+    /// Starts the key of a value named `name` (the chart kind).
     pub(super) fn new(name: &str) -> Key {
-        Key {
-            out: name.to_string(),
-            fields: 0,
-        }
+        let mut key = Key(Sha256::new());
+        key.bytes(name.as_bytes());
+        key
+    }
+
+    /// Length-prefixed bytes, so that no two field sequences run together.
+    fn bytes(&mut self, b: &[u8]) {
+        self.0.update((b.len() as u64).to_le_bytes());
+        self.0.update(b);
     }
 
     /// Starts the next field.
-    fn field(&mut self, name: &str) -> &mut String {
-        self.out
-            .push_str(if self.fields == 0 { " { " } else { ", " });
-        self.fields += 1;
-        self.out.push_str(name);
-        self.out.push_str(": ");
-        &mut self.out
+    fn field(&mut self, name: &str) {
+        self.bytes(name.as_bytes());
     }
 
-    /// A text field, quoted and escaped as a Rust string literal.
+    /// A text field.
     pub(super) fn text(mut self, name: &str, v: &str) -> Key {
-        let _ = write!(self.field(name), "{v:?}");
+        self.field(name);
+        self.bytes(v.as_bytes());
         self
     }
 
-    /// A number field, written as Rust writes an `f64` literal.
+    /// A number field, as its bits.
     pub(super) fn number(mut self, name: &str, v: f64) -> Key {
-        crate::format::push_debug(self.field(name), v);
+        self.field(name);
+        self.0.update(v.to_bits().to_le_bytes());
         self
     }
 
-    /// A number field that may be absent: `Some(1.5)` or `None`.
+    /// A number field that may be absent.
     pub(super) fn maybe_number(mut self, name: &str, v: Option<f64>) -> Key {
-        let f = self.field(name);
+        self.field(name);
         match v {
             Some(v) => {
-                f.push_str("Some(");
-                crate::format::push_debug(f, v);
-                f.push(')');
+                self.0.update([1]);
+                self.0.update(v.to_bits().to_le_bytes());
             }
-            None => f.push_str("None"),
+            None => self.0.update([0]),
         }
         self
     }
 
     /// A count field.
     pub(super) fn count(mut self, name: &str, v: usize) -> Key {
-        let _ = write!(self.field(name), "{v}");
+        self.field(name);
+        self.0.update((v as u64).to_le_bytes());
         self
     }
 
-    /// A count field that may be absent: `Some(2)` or `None`.
+    /// A count field that may be absent.
     pub(super) fn maybe_count(mut self, name: &str, v: Option<usize>) -> Key {
-        let f = self.field(name);
-        let _ = match v {
-            Some(v) => write!(f, "Some({v})"),
-            None => write!(f, "None"),
-        };
-        self
-    }
-
-    /// A yes/no field: `true` or `false`.
-    pub(super) fn flag(mut self, name: &str, v: bool) -> Key {
-        let _ = write!(self.field(name), "{v}");
-        self
-    }
-
-    /// A list field of finished keys: `[A { .. }, B { .. }]`.
-    pub(super) fn list(mut self, name: &str, items: impl IntoIterator<Item = String>) -> Key {
-        let f = self.field(name);
-        f.push('[');
-        for (i, item) in items.into_iter().enumerate() {
-            if i > 0 {
-                f.push_str(", ");
+        self.field(name);
+        match v {
+            Some(v) => {
+                self.0.update([1]);
+                self.0.update((v as u64).to_le_bytes());
             }
-            f.push_str(&item);
+            None => self.0.update([0]),
         }
-        f.push(']');
         self
     }
 
-    /// The finished key.
-    pub(super) fn finish(mut self) -> String {
-        if self.fields > 0 {
-            self.out.push_str(" }");
-        }
-        self.out
+    /// A yes/no field.
+    pub(super) fn flag(mut self, name: &str, v: bool) -> Key {
+        self.field(name);
+        self.0.update([u8::from(v)]);
+        self
+    }
+
+    /// A list field: its length, then each item's fields as `each` adds them.
+    pub(super) fn list<T>(
+        mut self,
+        name: &str,
+        items: impl ExactSizeIterator<Item = T>,
+        each: impl Fn(T, Key) -> Key,
+    ) -> Key {
+        self.field(name);
+        self.0.update((items.len() as u64).to_le_bytes());
+        items.fold(self, |key, item| each(item, key))
+    }
+
+    /// The finished id.
+    pub(super) fn finish(self) -> ChartId {
+        let hash = self.0.finalize();
+        let mut id = [0; 5];
+        id.copy_from_slice(&hash[..5]);
+        ChartId(id)
     }
 }

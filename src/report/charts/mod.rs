@@ -17,13 +17,13 @@
 //! that no text renders below 9 px; each in a theme that follows the reader's
 //! colour scheme (inlined on pages) or a fixed light or dark one (standalone
 //! files). Both scale with `width="100%"`. The output depends only on the
-//! input, ids included: each spec spells out the content key its ids are
-//! hashed from.
+//! input, ids included: each spec feeds its field values to the hash its ids
+//! are made of.
 //!
 //! One file per chart family (`bar`, `percentile`, `timeline`, `value`), the row frame
 //! that bar and percentile charts share (`rows`), axes (`scale`), the SVG
-//! document (`svg`), text measuring and wording (`text`) and content keys
-//! (`key`).
+//! document (`svg`), text measuring and wording (`text`) and chart ids
+//! hashed from field values (`key`).
 
 mod bar;
 mod distribution;
@@ -42,6 +42,7 @@ mod tests;
 
 pub use bar::{bar_chart, Bar, BarChart};
 pub use distribution::{distribution_chart, pct_label, DistributionChart, DistributionSeries};
+pub use key::ChartId;
 pub use percentile::{percentile_chart, PercentileChart, PercentileSeries};
 pub use qdepth::{qd_chart, QdChart, QdPoint};
 pub use timeline::{caption, timeline_chart, LatencyPanel, TimelineChart, Words};
@@ -130,25 +131,25 @@ impl Look {
 
 /// A chart spec that can be drawn in any [`Look`].
 pub trait Chart {
-    /// The text the chart's element ids are hashed from (see `key`), the
-    /// same in every look.
-    fn content_key(&self) -> String;
+    /// The id the chart's elements are named with, hashed from its field
+    /// values (see `key`), the same in every look.
+    fn content_key(&self) -> ChartId;
 
     /// Draws the chart as a standalone SVG document whose ids come from
     /// `key`, its [`Chart::content_key`]. Fails only if plotters fails to
     /// draw into memory.
-    fn draw_keyed(&self, look: Look, key: &str) -> Result<String>;
+    fn draw_keyed(&self, look: Look, key: ChartId) -> Result<String>;
 
     /// Draws the chart as a standalone SVG document. Fails only if plotters
     /// fails to draw into memory.
     fn draw(&self, look: Look) -> Result<String> {
-        self.draw_keyed(look, &self.content_key())
+        self.draw_keyed(look, self.content_key())
     }
 
     /// Draws the chart wide and narrow, following the reader's colour
     /// scheme, with ids from `key`; a chart whose words are the same at
     /// both widths works them out once.
-    fn draw_widths(&self, key: &str) -> Result<[String; 2]> {
+    fn draw_widths(&self, key: ChartId) -> Result<[String; 2]> {
         let look = |narrow| Look {
             narrow,
             theme: Theme::Auto,
@@ -185,7 +186,7 @@ pub struct Drawn {
 pub fn draw(chart: &impl Chart) -> Result<Drawn> {
     // the key is spelt out once for both widths
     let key = chart.content_key();
-    let [wide, narrow] = chart.draw_widths(&key)?;
+    let [wide, narrow] = chart.draw_widths(key)?;
     Ok(Drawn {
         light: svg::restyle(&wide, Theme::Light),
         dark: svg::restyle(&wide, Theme::Dark),

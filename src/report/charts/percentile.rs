@@ -45,21 +45,21 @@ pub fn percentile_chart(chart: &PercentileChart) -> Result<String> {
 
 impl Chart for PercentileChart {
     /// Every field, in order.
-    fn content_key(&self) -> String {
+    fn content_key(&self) -> ChartId {
         Key::new("PercentileChart")
             .text("title", &self.title)
             .text("desc", &self.desc)
             .text("unit", &self.unit)
-            .list("series", self.series.iter().map(PercentileSeries::key))
+            .list("series", self.series.iter(), PercentileSeries::key)
             .finish()
     }
 
-    fn draw_keyed(&self, look: Look, key: &str) -> Result<String> {
+    fn draw_keyed(&self, look: Look, key: ChartId) -> Result<String> {
         draw_percentiles(self, look, key)
     }
 }
 
-fn draw_percentiles(chart: &PercentileChart, look: Look, key: &str) -> Result<String> {
+fn draw_percentiles(chart: &PercentileChart, look: Look, key: ChartId) -> Result<String> {
     const NAMES: [&str; 3] = ["p50", "p99", "p99.9"];
     let mut notes = Vec::new();
     let hidden = chart.series.len().saturating_sub(MAX_ROWS);
@@ -196,14 +196,12 @@ fn draw_percentiles(chart: &PercentileChart, look: Look, key: &str) -> Result<St
 }
 
 impl PercentileSeries {
-    /// This series' part of the chart's content key.
-    fn key(&self) -> String {
-        Key::new("PercentileSeries")
-            .text("label", &self.label)
+    /// This series' fields, added to the chart's id hash.
+    fn key(&self, k: Key) -> Key {
+        k.text("label", &self.label)
             .maybe_number("p50", self.p50)
             .maybe_number("p99", self.p99)
             .maybe_number("p99_9", self.p99_9)
-            .finish()
     }
 }
 

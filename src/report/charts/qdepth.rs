@@ -54,23 +54,23 @@ pub fn qd_chart(chart: &QdChart) -> Result<String> {
 
 impl Chart for QdChart {
     /// Every field, in order.
-    fn content_key(&self) -> String {
+    fn content_key(&self) -> ChartId {
         Key::new("QdChart")
             .text("title", &self.title)
             .text("desc", &self.desc)
             .text("latency_unit", &self.latency_unit)
-            .list("points", self.points.iter().map(QdPoint::key))
+            .list("points", self.points.iter(), QdPoint::key)
             .finish()
     }
 
-    fn draw_keyed(&self, look: Look, key: &str) -> Result<String> {
+    fn draw_keyed(&self, look: Look, key: ChartId) -> Result<String> {
         draw_in(self, look, key)
     }
 }
 
 /// Draws the chart in `look`; its narrow variant is the wide layout at full
 /// width, scrolled sideways inside its figure on a phone.
-fn draw_in(chart: &QdChart, look: Look, key: &str) -> Result<String> {
+fn draw_in(chart: &QdChart, look: Look, key: ChartId) -> Result<String> {
     let unit = one_line(&chart.latency_unit);
     let mut notes = Vec::new();
     let mut points = chart.points.clone();
@@ -270,13 +270,11 @@ fn draw_in(chart: &QdChart, look: Look, key: &str) -> Result<String> {
 const LEGEND_LINE_X: f64 = 290.0;
 
 impl QdPoint {
-    /// This point's part of the chart's content key.
-    fn key(&self) -> String {
-        Key::new("QdPoint")
-            .count("iodepth", self.iodepth as usize)
+    /// This point's fields, added to the chart's id hash.
+    fn key(&self, k: Key) -> Key {
+        k.count("iodepth", self.iodepth as usize)
             .maybe_number("iops", self.iops)
             .maybe_number("p99", self.p99)
-            .finish()
     }
 }
 

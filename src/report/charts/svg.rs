@@ -5,7 +5,6 @@ use std::fmt::Write as _;
 
 use anyhow::{anyhow, Result};
 use plotters::style::{Color, RGBColor, ShapeStyle};
-use sha2::{Digest, Sha256};
 
 use super::scale::{fmt_tick, Scale};
 use super::text::*;
@@ -225,26 +224,6 @@ pub(super) fn title_drop(title: &str, look: Look) -> f64 {
     TITLE_LINE * (title_lines(title, look.width()).len().max(1) - 1) as f64
 }
 
-/// The first five bytes of the SHA-256 of `key`, which a chart's ids are
-/// made of. Both variants of a chart are drawn one after the other from one
-/// key, so the last key hashed on this thread is remembered.
-fn key_digest(key: &str) -> [u8; 5] {
-    thread_local! {
-        static LAST: std::cell::RefCell<Option<(String, [u8; 5])>> =
-            const { std::cell::RefCell::new(None) };
-    }
-    LAST.with_borrow_mut(|last| match last {
-        Some((k, digest)) if k == key => *digest,
-        _ => {
-            let hash = Sha256::digest(key.as_bytes());
-            let mut digest = [0; 5];
-            digest.copy_from_slice(&hash[..5]);
-            *last = Some((key.to_string(), digest));
-            digest
-        }
-    })
-}
-
 /// Shapes drawn into a chart's document: the drawing calls of plotters'
 /// `DrawingBackend` that the charts make, each writing the element that
 /// plotters' SVG backend writes for it, byte for byte (attributes in its
@@ -434,7 +413,7 @@ impl Shapes<'_> {
 
 /// `v` in decimal digits.
 fn push_int(out: &mut String, v: i64) {
-    crate::format::push_scaled(out, v.unsigned_abs(), 0, v < 0);
+    out.push_str(itoa::Buffer::new().format(v));
 }
 
 /// The SVG document being written: our own root, `<title>`, `<desc>`, style
@@ -445,13 +424,13 @@ pub(super) struct Doc {
 }
 
 impl Doc {
-    /// Starts the document; ids come from a hash of `key` (the chart's content key),
+    /// Starts the document; ids come from `key` (hashed from the chart's fields),
     /// so they are stable and differ between charts inlined on one page.
     /// The narrow variant's ids end in `-n`, as both variants are inlined on one page.
     pub(super) fn begin(
         look: Look,
         kind: &str,
-        key: &str,
+        key: ChartId,
         height: f64,
         title: &str,
         desc: &str,
@@ -466,7 +445,7 @@ impl Doc {
     pub(super) fn begin_fixed(
         look: Look,
         kind: &str,
-        key: &str,
+        key: ChartId,
         height: f64,
         title: &str,
         desc: &str,
@@ -477,16 +456,14 @@ impl Doc {
     fn begin_as(
         look: Look,
         kind: &str,
-        key: &str,
+        key: ChartId,
         height: f64,
         title: &str,
         desc: &str,
         fixed: bool,
     ) -> Doc {
         let mut id = format!("dd-{kind}-");
-        for byte in key_digest(key) {
-            let _ = write!(id, "{byte:02x}");
-        }
+        id.push_str(&key.hex());
         if look.narrow {
             id.push_str("-n");
         }

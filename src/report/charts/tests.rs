@@ -8,7 +8,6 @@ use super::svg::{css, esc, hex};
 use super::text::*;
 use super::value::*;
 use super::*;
-use sha2::Digest as _;
 
 const EVIL: &str = "<script>alert(1)</script> & \"quotes\"";
 
@@ -1136,7 +1135,7 @@ fn write_samples() {
 }
 
 #[test]
-fn ids_are_hashed_from_content_keys_that_name_every_field() {
+fn ids_are_hashed_from_every_field_value() {
     let bars = BarChart {
         title: "t".to_string(),
         desc: "a \"d\"".to_string(),
@@ -1144,27 +1143,52 @@ fn ids_are_hashed_from_content_keys_that_name_every_field() {
         higher_is_better: true,
         bars: vec![bar("A", 1.5, 1.0, 2.0, 3)],
     };
+    let id = bars.content_key();
     assert_eq!(
-        bars.content_key(),
-        r#"BarChart { title: "t", desc: "a \"d\"", unit: "MB/s", higher_is_better: true, bars: [Bar { label: "A", median: 1.5, min: 1.0, max: 2.0, runs: 3 }] }"#
+        id,
+        bars.clone().content_key(),
+        "the same fields, the same id"
     );
+    // changing any one field moves the id
+    let changed: [fn(&mut BarChart); 10] = [
+        |c| c.title.push('x'),
+        |c| c.desc.push('x'),
+        |c| c.unit.push('x'),
+        |c| c.higher_is_better = false,
+        |c| c.bars[0].label.push('x'),
+        |c| c.bars[0].median = 1.5000000000000002,
+        |c| c.bars[0].min = -0.0,
+        |c| c.bars[0].max = 2.5,
+        |c| c.bars[0].runs = 4,
+        |c| c.bars.push(bar("A", 1.5, 1.0, 2.0, 3)),
+    ];
+    for (i, change) in changed.iter().enumerate() {
+        let mut other = bars.clone();
+        change(&mut other);
+        assert_ne!(other.content_key(), id, "change {i} kept the id");
+    }
+    // text is length-prefixed: moving a byte between fields moves the id
+    let mut shifted = bars.clone();
+    shifted.title = "ta".to_string();
+    shifted.desc = " \"d\"".to_string();
+    assert_ne!(shifted.content_key(), id);
     let mut pct = sample_percentiles();
     pct.series.truncate(1);
+    let with = pct.content_key();
     pct.series[0].p99 = None;
-    assert_eq!(
+    assert_ne!(
         pct.content_key(),
-        r#"PercentileChart { title: "fio random read 4k QD64: completion latency", desc: "", unit: "ms", series: [PercentileSeries { label: "Rackspace SATA volume", p50: Some(2.1), p99: None, p99_9: Some(45.0) }] }"#
+        with,
+        "an absent value is not a present one"
     );
     let mut value = sample_value();
-    value.points.truncate(1);
-    assert_eq!(
-        value.content_key(),
-        r#"ValueChart { title: "Random seeks vs price", desc: "", x_label: "price per GB-month (USD)", y_label: "random seeks (ops/s)", higher_is_better: true, points: [ValuePoint { label: "Rackspace SATA volume", price_per_gb: 0.15, performance: 310.0 }], baseline: Some(0) }"#
-    );
-    // the id is the first five bytes of the key's SHA-256
+    let with = value.content_key();
+    value.baseline = None;
+    assert_ne!(value.content_key(), with);
+    // the id names the chart's elements
     let svg = bar_chart(&bars).unwrap();
-    let hash = sha2::Sha256::digest(bars.content_key().as_bytes());
-    let hex: String = hash.iter().take(5).map(|b| format!("{b:02x}")).collect();
+    let hex = id.hex();
+    assert_eq!(hex.len(), 10);
     assert!(svg.contains(&format!(
         "aria-labelledby=\"dd-bar-{hex}-title dd-bar-{hex}-desc\""
     )));
@@ -1236,10 +1260,10 @@ fn restyled_looks_are_byte_for_byte_the_looks_drawn_on_their_own() {
     for chart in &charts {
         struct Each<'a>(&'a dyn Fn(Look) -> String);
         impl Chart for Each<'_> {
-            fn content_key(&self) -> String {
-                String::new()
+            fn content_key(&self) -> ChartId {
+                ChartId([0; 5])
             }
-            fn draw_keyed(&self, look: Look, _: &str) -> anyhow::Result<String> {
+            fn draw_keyed(&self, look: Look, _: ChartId) -> anyhow::Result<String> {
                 Ok((self.0)(look))
             }
         }

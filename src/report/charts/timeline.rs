@@ -6,6 +6,7 @@
 
 use anyhow::Result;
 
+use super::key::Key;
 use super::scale::Scale;
 use super::svg::*;
 use super::text::*;
@@ -118,16 +119,15 @@ pub fn timeline_chart(chart: &TimelineChart) -> Result<String> {
 
 impl Chart for TimelineChart {
     /// Title, unit and the number of values.
-    fn content_key(&self) -> String {
-        format!(
-            "timeline|{}|{}|{}",
-            self.title,
-            self.unit,
-            self.values.len()
-        )
+    fn content_key(&self) -> ChartId {
+        Key::new("TimelineChart")
+            .text("title", &self.title)
+            .text("unit", &self.unit)
+            .count("values", self.values.len())
+            .finish()
     }
 
-    fn draw_keyed(&self, look: Look, key: &str) -> Result<String> {
+    fn draw_keyed(&self, look: Look, key: ChartId) -> Result<String> {
         draw_timeline(self, look, key)
     }
 }
@@ -185,7 +185,7 @@ fn draw_series(
     }
 }
 
-fn draw_timeline(chart: &TimelineChart, look: Look, key: &str) -> Result<String> {
+fn draw_timeline(chart: &TimelineChart, look: Look, key: ChartId) -> Result<String> {
     let width = look.width();
     let drop = title_drop(&chart.title, look);
     let caption_lines = wrap_lines(&chart.caption, width - 24.0, LABEL_PX, 6);

@@ -55,24 +55,24 @@ pub fn value_chart(chart: &ValueChart) -> Result<String> {
 
 impl Chart for ValueChart {
     /// Every field, in order.
-    fn content_key(&self) -> String {
+    fn content_key(&self) -> ChartId {
         Key::new("ValueChart")
             .text("title", &self.title)
             .text("desc", &self.desc)
             .text("x_label", &self.x_label)
             .text("y_label", &self.y_label)
             .flag("higher_is_better", self.higher_is_better)
-            .list("points", self.points.iter().map(ValuePoint::key))
+            .list("points", self.points.iter(), ValuePoint::key)
             .maybe_count("baseline", self.baseline)
             .finish()
     }
 
-    fn draw_keyed(&self, look: Look, key: &str) -> Result<String> {
+    fn draw_keyed(&self, look: Look, key: ChartId) -> Result<String> {
         draw_value(self, look, key)
     }
 }
 
-fn draw_value(chart: &ValueChart, look: Look, key: &str) -> Result<String> {
+fn draw_value(chart: &ValueChart, look: Look, key: ChartId) -> Result<String> {
     let lay = value_layout_in(chart, look);
     let mut doc = Doc::begin(look, "value", key, lay.height, &chart.title, &lay.desc);
     if lay.points.is_empty() {
@@ -229,13 +229,11 @@ fn draw_value(chart: &ValueChart, look: Look, key: &str) -> Result<String> {
 }
 
 impl ValuePoint {
-    /// This point's part of the chart's content key.
-    fn key(&self) -> String {
-        Key::new("ValuePoint")
-            .text("label", &self.label)
+    /// This point's fields, added to the chart's id hash.
+    fn key(&self, k: Key) -> Key {
+        k.text("label", &self.label)
             .number("price_per_gb", self.price_per_gb)
             .number("performance", self.performance)
-            .finish()
     }
 }
 
