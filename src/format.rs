@@ -380,16 +380,21 @@ pub fn parameter(key: &str, v: &serde_json::Value) -> String {
 
 /// A ratio for sentences and tables: one decimal and `x` (`4.7x`).
 pub fn ratio(r: f64) -> String {
-    if r.is_finite() {
-        // `{:.1}` rounds a tie to even, so 10.00 / 8.00 = 1.25 would read
-        // 1.2x beside a value ratio of 0.80; a reader rounds it up to 1.3x
-        let r = (r * 10.0).round() / 10.0;
-        let mut out = fixed(r, 1);
-        out.push('x');
-        out
-    } else {
-        "n/a".to_string()
+    ratio_to(r, 1)
+}
+
+/// A ratio with `decimals` decimals and `x` (`1.25x`), rounded half away
+/// from zero: `{:.1}` rounds a tie to even, so 10.00 / 8.00 = 1.25 would
+/// read 1.2x beside a value ratio of 0.80, where a reader rounds it up to
+/// 1.3x.
+pub fn ratio_to(r: f64, decimals: usize) -> String {
+    if !r.is_finite() {
+        return "n/a".to_string();
     }
+    let f = 10f64.powi(decimals as i32);
+    let mut out = fixed((r * f).round() / f, decimals);
+    out.push('x');
+    out
 }
 
 /// A value ratio in a table, beside its verdict: three decimals below 10,
@@ -503,20 +508,25 @@ pub fn bytes(v: u64) -> String {
     value(v as f64, Unit::Bytes)
 }
 
-/// A performance ratio in words for a metric: `4.2x the random seeks`, or
-/// for a lower-is-better metric (whose ratio is already inverted, so above
-/// one is better) `1.3x better average latency`; below one that reads
-/// `2.0x worse average latency` (its reciprocal), since "0.5x better" would
-/// call a worse result better; one that rounds to 1.0 reads
-/// `1.0x the average latency`.
-pub fn performance_words(r: f64, metric_human: &str, higher_is_better: bool) -> String {
-    let perf = ratio(r);
-    if higher_is_better || perf == ratio(1.0) {
+/// A performance ratio in words for a metric, with `decimals` decimals:
+/// `4.2x the random seeks`, or for a lower-is-better metric (whose ratio
+/// is already inverted, so above one is better) `1.3x better average
+/// latency`; below one that reads `2.0x worse average latency` (its
+/// reciprocal), since "0.5x better" would call a worse result better; one
+/// that rounds to 1.0 reads `1.0x the average latency`.
+pub fn performance_words(
+    r: f64,
+    metric_human: &str,
+    higher_is_better: bool,
+    decimals: usize,
+) -> String {
+    let perf = ratio_to(r, decimals);
+    if higher_is_better || perf == ratio_to(1.0, decimals) {
         format!("{perf} the {metric_human}")
     } else if r > 1.0 {
         format!("{perf} better {metric_human}")
     } else {
-        format!("{} worse {metric_human}", ratio(1.0 / r))
+        format!("{} worse {metric_human}", ratio_to(1.0 / r, decimals))
     }
 }
 
@@ -857,25 +867,32 @@ mod tests {
     fn performance_reads_right_both_ways() {
         let r = 1969.0 / 473.4;
         assert_eq!(
-            performance_words(r, "random seeks", true),
+            performance_words(r, "random seeks", true, 1),
             "4.2x the random seeks"
         );
         assert_eq!(
-            performance_words(r, "average latency", false),
+            performance_words(r, "average latency", false, 1),
             "4.2x better average latency"
         );
         // worse latency is called worse, never "0.5x better"
         assert_eq!(
-            performance_words(0.5, "average latency", false),
+            performance_words(0.5, "average latency", false, 1),
             "2.0x worse average latency"
         );
         assert_eq!(
-            performance_words(0.5, "random seeks", true),
+            performance_words(0.5, "random seeks", true, 1),
             "0.5x the random seeks"
         );
         assert_eq!(
-            performance_words(388.4 / 386.0, "average latency", false),
+            performance_words(388.4 / 386.0, "average latency", false, 1),
             "1.0x the average latency"
         );
+        // the decimals a sentence needs to agree with its verdict
+        assert_eq!(
+            performance_words(0.8, "average latency", false, 2),
+            "1.25x worse average latency"
+        );
+        assert_eq!(ratio_to(1.25, 1), "1.3x");
+        assert_eq!(ratio_to(1.0, 2), "1.00x");
     }
 }

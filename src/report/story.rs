@@ -259,7 +259,7 @@ fn verdict_phrase(t: &ValueTable, r: &ValueRow, decimals: usize) -> Option<Strin
     let higher = t.unit.higher_is_better();
     let Some(verdict) = r.verdict_text() else {
         let m = r.measured.filter(|m| !m.keeps_verdict())?;
-        let what = headline::performance_words(perf, &human_name(&t.metric), higher, decimals);
+        let what = format::performance_words(perf, &human_name(&t.metric), higher, decimals);
         return Some(format!("{what} {} (not judged)", m.words()));
     };
     if let Some((b, burst_perf)) = r
@@ -271,15 +271,15 @@ fn verdict_phrase(t: &ValueTable, r: &ValueRow, decimals: usize) -> Option<Strin
             .metric
             .strip_suffix(crate::metrics::SUSTAINED)
             .unwrap_or(&t.metric);
-        let what = headline::performance_words(burst_perf, &human_name(base), higher, decimals);
+        let what = format::performance_words(burst_perf, &human_name(base), higher, decimals);
         return Some(format!(
             "{what} {}, {} {} ({verdict})",
             b.while_words(),
-            headline::ratio(perf, decimals),
+            format::ratio_to(perf, decimals),
             b.after_words()
         ));
     }
-    let what = headline::performance_words(perf, &human_name(&t.metric), higher, decimals);
+    let what = format::performance_words(perf, &human_name(&t.metric), higher, decimals);
     Some(format!("{what} ({verdict})"))
 }
 
@@ -577,7 +577,7 @@ fn post_cell(r: &ValueRow, du: format::DisplayUnit, burst_said: bool) -> String 
     match (r.performance_ratio, r.price_ratio) {
         _ if r.is_baseline => {}
         (Some(perf), Some(price)) => {
-            parts.push(headline::ratio(perf, headline::decimals_for(price, perf)))
+            parts.push(format::ratio_to(perf, headline::decimals_for(price, perf)))
         }
         (Some(perf), None) => parts.push(format::ratio(perf)),
         _ => {}
@@ -702,7 +702,7 @@ fn dearer_sentence(tables: &[&ValueTable], r: &ValueRow, n: usize) -> Option<Str
     Some(format!(
         "{}: {} the {basis}: {}",
         r.offering,
-        headline::ratio(price, decimals),
+        format::ratio_to(price, decimals),
         phrases.join(", ")
     ))
 }

@@ -112,17 +112,10 @@ pub fn dimensions(sv: &StudyValue) -> Vec<(Dimension, &ValueTable)> {
         .collect()
 }
 
-/// A price ratio and a performance ratio with the decimals that make them
-/// agree with the verdict of the value ratio they divide into: 1.25x and
-/// 0.80x read `1.25x` and `0.80x`, not `1.3x` and `0.8x` (which reads as
-/// 0.62, "not quite", beside "nearly worth it").
-pub fn consistent_ratios(price: f64, perf: f64) -> (String, String) {
-    let d = decimals_for(price, perf);
-    (ratio(price, d), ratio(perf, d))
-}
-
 /// The fewest decimals (1 to 3) at which `perf / price`, worked out from
-/// the two ratios as shown, falls in the verdict band of the real quotient.
+/// the two ratios as shown, falls in the verdict band of the real quotient:
+/// 1.25x the price for 1.00x the performance, not 1.3x and 1.0x (which
+/// reads as 0.77, "not quite", beside "nearly worth it").
 pub fn decimals_for(price: f64, perf: f64) -> usize {
     let wanted = value::verdict(perf / price);
     (1..=3)
@@ -136,29 +129,6 @@ pub fn decimals_for(price: f64, perf: f64) -> usize {
 fn round(v: f64, decimals: usize) -> f64 {
     let f = 10f64.powi(decimals as i32);
     (v * f).round() / f
-}
-
-/// `1.25x` with `decimals` decimals, rounded half away from zero as
-/// [`decimals_for`] worked it out.
-pub fn ratio(v: f64, decimals: usize) -> String {
-    if !v.is_finite() {
-        return "n/a".into();
-    }
-    let mut s = format::fixed(round(v, decimals), decimals);
-    s.push('x');
-    s
-}
-
-/// `4.20x the random seeks`, `2.0x better p99 read latency`, `1.5x worse
-/// ...`: a performance ratio in words with `decimals` decimals.
-pub fn performance_words(r: f64, metric: &str, higher_is_better: bool, decimals: usize) -> String {
-    if higher_is_better || ratio(r, decimals) == ratio(1.0, decimals) {
-        format!("{} the {metric}", ratio(r, decimals))
-    } else if r > 1.0 {
-        format!("{} better {metric}", ratio(r, decimals))
-    } else {
-        format!("{} worse {metric}", ratio(1.0 / r, decimals))
-    }
 }
 
 /// The name a sentence gives a dimension's metric: `sustained read IOPS`,
@@ -267,11 +237,11 @@ fn dimension_sentence(dim: Dimension, t: &ValueTable) -> Option<String> {
         };
         let basis = dearest.price_basis.map(|b| b.words()).unwrap_or("price");
         let d = decimals_for(price, perf);
-        let price_s = ratio(price, d);
+        let price_s = format::ratio_to(price, d);
         let perf_words = if t.unit.higher_is_better() {
-            format!("{} its {words}", ratio(perf, d))
+            format!("{} its {words}", format::ratio_to(perf, d))
         } else {
-            performance_words(perf, &words, false, d)
+            format::performance_words(perf, &words, false, d)
         };
         let who = if dearer.len() == 1 {
             format!("; {}", dearest.offering)
@@ -287,7 +257,11 @@ fn dimension_sentence(dim: Dimension, t: &ValueTable) -> Option<String> {
         // what the verdict is not made of
         if let Some(b) = dearest.burst.as_ref().filter(|b| !b.baseline_only) {
             if let Some(p) = b.performance_ratio {
-                s.push_str(&format!(", after {} {}", ratio(p, d), b.while_words()));
+                s.push_str(&format!(
+                    ", after {} {}",
+                    format::ratio_to(p, d),
+                    b.while_words()
+                ));
             }
         }
     }
@@ -395,17 +369,15 @@ mod tests {
     fn ratios_take_the_digits_their_verdict_needs() {
         // 1.25x the price for 1.0x the performance is 0.80: nearly worth it
         assert_eq!(value::verdict(1.0 / 1.25), "nearly worth it");
-        assert_eq!(
-            consistent_ratios(1.25, 1.0),
-            ("1.25x".into(), "1.00x".into())
-        );
+        let shown = |price: f64, perf: f64| {
+            let d = decimals_for(price, perf);
+            (format::ratio_to(price, d), format::ratio_to(perf, d))
+        };
+        assert_eq!(shown(1.25, 1.0), ("1.25x".into(), "1.00x".into()));
         // one decimal is enough when it agrees
-        assert_eq!(consistent_ratios(4.0, 2.0), ("4.0x".into(), "2.0x".into()));
+        assert_eq!(shown(4.0, 2.0), ("4.0x".into(), "2.0x".into()));
         // 2.04x for 1.02x is 0.5: "not quite"; 2.0x and 1.0x agree
-        assert_eq!(
-            consistent_ratios(2.04, 1.02),
-            ("2.0x".into(), "1.0x".into())
-        );
+        assert_eq!(shown(2.04, 1.02), ("2.0x".into(), "1.0x".into()));
     }
 
     #[test]
