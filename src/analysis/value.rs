@@ -222,6 +222,17 @@ impl ValueRow {
     /// `worth it, single run, steady state not reached`, `baseline`;
     /// `None` without a verdict.
     pub fn verdict_text(&self) -> Option<String> {
+        let mut text = self.verdict_words()?;
+        if let Some(m) = self.measured.filter(|m| m.keeps_verdict()) {
+            text.push_str(", ");
+            text.push_str(m.words());
+        }
+        Some(text)
+    }
+
+    /// [`Self::verdict_text`] without how the figure was measured (`burst
+    /// not measured`), for a table that says that once per configuration.
+    pub fn verdict_words(&self) -> Option<String> {
         let v = self.verdict?;
         let mut text = if v == BASELINE_VERDICT {
             v.to_string()
@@ -241,10 +252,6 @@ impl ValueRow {
         if let Some(q) = &self.qualifier {
             text.push_str(", ");
             text.push_str(q);
-        }
-        if let Some(m) = self.measured.filter(|m| m.keeps_verdict()) {
-            text.push_str(", ");
-            text.push_str(m.words());
         }
         Some(text)
     }

@@ -583,10 +583,9 @@ fn post_cell(r: &ValueRow, du: format::DisplayUnit, burst_said: bool) -> String 
         _ => {}
     }
     parts.push(match (r.verdict_text(), r.measured) {
-        (Some(v), Some(Measured::BurstNotMeasured)) if burst_said => v
-            .strip_suffix(", burst not measured")
-            .map(str::to_string)
-            .unwrap_or(v),
+        (Some(_), Some(Measured::BurstNotMeasured)) if burst_said => {
+            r.verdict_words().unwrap_or_default()
+        }
         (Some(v), _) => v,
         (None, Some(m)) if !m.keeps_verdict() => m.words().to_string(),
         (None, _) => r
