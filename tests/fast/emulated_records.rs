@@ -1,0 +1,85 @@
+//! The emulated volume's pieces that need no root, and the records it
+//! made: the controller reads both cgroup formats and keeps an empty
+//! bucket at the baseline, and the real records in
+//! `tests/fixtures/emulated/` (made by `tests/system/burst_emulated.rs`)
+//! still classify as they did.
+
+use std::path::Path;
+
+use crate::emulated_volume;
+use diskdash::record::{Pattern, Record};
+
+const BUCKET: f64 = 40_000.0;
+
+fn metric(r: &Record, name: &str) -> Option<f64> {
+    r.metrics.get(name).map(|m| m.value)
+}
+
+fn within(value: Option<f64>, expected: f64, tol: f64) -> bool {
+    value.is_some_and(|v| (v - expected).abs() <= tol * expected)
+}
+
+#[test]
+fn the_controller_reads_both_cgroup_formats_and_keeps_an_empty_bucket_at_the_baseline() {
+    // v1 blkio.throttle.io_serviced and v2 io.stat, as the kernel prints them
+    let v1 =
+        "7:1 Read 10\n7:0 Read 1234\n7:0 Write 77\n7:0 Sync 1311\n7:0 Total 1311\nTotal 1321\n";
+    assert_eq!(emulated_volume::parse_reads(v1, "7:0", true), 1234);
+    assert_eq!(emulated_volume::parse_reads(v1, "7:2", true), 0);
+    let v2 = "7:1 rbytes=4096 wbytes=0 rios=1 wios=0 dbytes=0 dios=0\n\
+              7:0 rbytes=5054464 wbytes=8192 rios=1234 wios=2 dbytes=0 dios=0\n";
+    assert_eq!(emulated_volume::parse_reads(v2, "7:0", false), 1234);
+    assert_eq!(emulated_volume::parse_reads("", "7:0", false), 0);
+    // a full bucket bursts; an empty one stays at the baseline until a
+    // tenth of it is earned back, and a burst runs until the bucket is dry
+    let step = |c, b| emulated_volume::bucket_step(c, b, 2000, 200, 40_000.0);
+    assert_eq!(step(40_000.0, true), (2000, true));
+    assert_eq!(step(-5.0, true), (200, false));
+    assert_eq!(step(3_999.0, false), (200, false));
+    assert_eq!(step(4_000.0, false), (2000, true));
+    assert_eq!(step(1.0, true), (2000, true));
+}
+
+#[test]
+fn the_recorded_emulated_runs_still_classify_as_they_did() {
+    // the fixtures are real records of the first two scenarios (see
+    // tests/fixtures/emulated/README.md): the detector, run again on their
+    // timelines, must find what the volumes did, without root
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/emulated");
+    let read = |name: &str| -> Record {
+        let text = std::fs::read_to_string(dir.join(name)).unwrap();
+        serde_json::from_str(&text).unwrap()
+    };
+    let again = |r: &Record| {
+        let mut tl = r.timeline.clone().unwrap();
+        tl.pattern = None;
+        let kind = diskdash::tools::spec(r.test.tool).kind(&r.test.parameters);
+        let m = diskdash::analysis::timeline::classify(&mut tl, kind);
+        let m: std::collections::BTreeMap<String, f64> =
+            m.into_iter().map(|(k, v)| (k, v.value)).collect();
+        (tl.pattern, m)
+    };
+
+    let burst = read("credit-burst.json");
+    let (p, m) = again(&burst);
+    assert_eq!(p, Some(Pattern::CreditBurst));
+    assert_eq!(m.get("read_iops_burst"), Some(&2000.0));
+    assert_eq!(m.get("read_iops_sustained"), Some(&200.0));
+    // 40,000 / 1,800 = 22.2 s; the mixed second 22-23 counts to the burst
+    assert_eq!(m.get("burst_duration"), Some(&23.0));
+    assert!(within(m.get("burst_ios").copied(), BUCKET, 0.02), "{m:?}");
+    assert_eq!(m.get("steady_state"), Some(&1.0));
+    // and it is what the run recorded
+    for (k, v) in &m {
+        assert_eq!(metric(&burst, k), Some(*v), "{k}");
+    }
+
+    let flat = read("empty-bucket.json");
+    let (p, m) = again(&flat);
+    assert_eq!(p, Some(Pattern::Flat));
+    assert_eq!(m.get("read_iops_sustained"), Some(&200.0));
+    assert!(!m.contains_key("read_iops_burst") && !m.contains_key("burst_duration"));
+    for (k, v) in &m {
+        assert_eq!(metric(&flat, k), Some(*v), "{k}");
+    }
+}

@@ -1,0 +1,36 @@
+//! The fast tier: unit-speed integration tests that need nothing beyond
+//! the built binary, fake tools (`tests/fakes/`) and the fixtures. One
+//! binary, so the test build links once; `cargo test` runs it. The system
+//! tier (real tools, root, a browser, Ansible) is `tests/system/`.
+
+#[path = "../system/emulated_volume.rs"]
+#[allow(dead_code)] // the fast tier uses only its arithmetic
+mod emulated_volume;
+#[path = "../report_common/mod.rs"]
+mod report_common;
+
+mod cli_check_schema;
+mod cli_import;
+mod cli_shell;
+mod emulated_records;
+mod install_tools;
+mod prop_bonnie;
+mod prop_check;
+mod prop_dd_ioping;
+mod prop_fio;
+mod report_answer;
+mod report_emulated;
+mod report_length;
+mod report_numbers;
+mod report_qdepth;
+mod report_rates;
+mod report_site;
+mod report_size;
+mod report_snapshots;
+mod report_study_2026;
+mod report_threads;
+mod report_timeline;
+mod report_value;
+mod run_faults;
+mod run_replay;
+mod sample_results;

@@ -1,0 +1,1125 @@
+//! Fault cases of `diskdash run`, driving the binary with fake tools first
+//! on PATH (`tests/fakes/`: fail, hang, garbage) or tools missing from PATH:
+//! record status and error, scratch gone, exit status, Ctrl-C and SIGTERM.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use diskdash::record::{Record, Status};
+
+const BIN: &str = env!("CARGO_BIN_EXE_diskdash");
+
+fn fake(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fakes")
+        .join(name)
+}
+
+/// A directory with `links` (tool name → program) to put on PATH.
+fn bin_dir(links: &[(&str, PathBuf)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, to) in links {
+        std::os::unix::fs::symlink(to, dir.path().join(name)).unwrap();
+    }
+    dir
+}
+
+/// PATH with `first` in front of the current one.
+fn path_with(first: &Path) -> String {
+    format!(
+        "{}:{}",
+        first.display(),
+        std::env::var("PATH").unwrap_or_default()
+    )
+}
+
+fn records(dir: &Path) -> Vec<Record> {
+    if !dir.exists() {
+        return Vec::new();
+    }
+    let mut out: Vec<Record> = walkdir::WalkDir::new(dir)
+        .into_iter()
+        .map(|e| e.unwrap())
+        .filter(|e| e.file_type().is_file() && e.path().extension().is_some_and(|x| x == "json"))
+        .map(|e| serde_json::from_str(&std::fs::read_to_string(e.path()).unwrap()).unwrap())
+        .collect();
+    out.sort_by(|a, b| a.id.cmp(&b.id));
+    out
+}
+
+fn is_empty_dir(p: &Path) -> bool {
+    std::fs::read_dir(p).unwrap().next().is_none()
+}
+
+struct Run {
+    code: Option<i32>,
+    stdout: String,
+    stderr: String,
+}
+
+fn run(path: &str, args: &[&str]) -> Run {
+    let o = Command::new(BIN)
+        .arg("run")
+        .args(args)
+        .env("PATH", path)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    Run {
+        code: o.status.code(),
+        stdout: String::from_utf8_lossy(&o.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
+    }
+}
+
+#[test]
+fn a_tool_that_fails_gives_a_failed_record_and_exit_1() {
+    let bin = bin_dir(&[("fio", fake("fail"))]);
+    let target = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let r = run(
+        &path_with(bin.path()),
+        &[
+            "--target",
+            target.path().to_str().unwrap(),
+            "--suite",
+            "quick",
+            "--only",
+            "fio-randread-4k-qd64,fio-randwrite-4k-qd64",
+            "--out",
+            out.path().to_str().unwrap(),
+        ],
+    );
+    assert_eq!(r.code, Some(1), "{}", r.stderr);
+    let recs = records(out.path());
+    assert_eq!(recs.len(), 2, "the run goes on after a failure");
+    for rec in &recs {
+        assert_eq!(rec.status, Status::Failed);
+        assert_eq!(
+            rec.error.as_deref(),
+            Some("`fio` exited with status 1: fio: cannot open the device: Input/output error")
+        );
+        let raw = rec.raw.as_ref().unwrap();
+        assert_eq!(raw.exit_code, Some(1));
+        assert_eq!(
+            raw.stderr.as_deref(),
+            Some("fio: cannot open the device: Input/output error\n")
+        );
+    }
+    assert!(is_empty_dir(target.path()), "scratch left behind");
+    assert!(
+        r.stderr.contains("[2/2] fio-randwrite-4k-qd64 r1/1 failed"),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn a_record_that_cannot_be_written_is_printed_not_lost() {
+    let bin = bin_dir(&[("dd", fake("lose-out"))]);
+    let target = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let o = Command::new(BIN)
+        .args([
+            "run",
+            "--target",
+            target.path().to_str().unwrap(),
+            "--suite",
+            "quick",
+            "--only",
+            "dd-write-8k-dsync",
+            "--out",
+            out.path().to_str().unwrap(),
+        ])
+        .env("PATH", path_with(bin.path()))
+        .env("DISKDASH_FAKE_OUT", out.path())
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("a record could not be written"), "{stderr}");
+    // the record is on stderr, whole, and valid
+    let line = stderr
+        .lines()
+        .find(|l| l.starts_with('{'))
+        .unwrap_or_else(|| panic!("no record on stderr: {stderr}"));
+    let rec = diskdash::ingest::parse_record(line).unwrap();
+    assert_eq!(rec.test.id, "dd-write-8k-dsync");
+    assert_eq!(rec.status, Status::Ok);
+    assert_eq!(
+        rec.metrics.get("write_bw").unwrap().value,
+        4194304.0 / 1.2232
+    );
+    assert!(is_empty_dir(target.path()), "scratch left behind");
+}
+
+#[test]
+fn a_hanging_tool_is_stopped_at_the_time_limit() {
+    let bin = bin_dir(&[("fio", fake("hang"))]);
+    let target = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let start = Instant::now();
+    let r = run(
+        &path_with(bin.path()),
+        &[
+            "--target",
+            target.path().to_str().unwrap(),
+            "--suite",
+            "quick",
+            "--only",
+            "fio-randread-4k-qd64",
+            "--timeout",
+            "1",
+            "--out",
+            out.path().to_str().unwrap(),
+        ],
+    );
+    assert!(
+        start.elapsed() < Duration::from_secs(15),
+        "took {:?}",
+        start.elapsed()
+    );
+    assert_eq!(r.code, Some(1), "{}", r.stderr);
+    let recs = records(out.path());
+    assert_eq!(recs.len(), 1);
+    let rec = &recs[0];
+    assert_eq!(rec.status, Status::Failed);
+    assert!(
+        rec.error
+            .as_deref()
+            .unwrap()
+            .starts_with("timed out after 1 s and was stopped"),
+        "{:?}",
+        rec.error
+    );
+    let d = rec.duration_s.unwrap();
+    assert!((1.0..5.0).contains(&d), "{d}");
+    // fio wrote no output file: what it printed is kept instead
+    let raw = rec.raw.as_ref().unwrap();
+    assert_eq!(raw.stdout.as_deref(), Some("started\n"));
+    assert_eq!(raw.exit_code, None);
+    assert!(is_empty_dir(target.path()));
+}
+
+#[test]
+fn garbage_output_is_a_failed_record_with_the_raw_text() {
+    let bin = bin_dir(&[("ioping", fake("garbage"))]);
+    let target = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let r = run(
+        &path_with(bin.path()),
+        &[
+            "--target",
+            target.path().to_str().unwrap(),
+            "--suite",
+            "quick",
+            "--only",
+            "ioping-latency",
+            "--out",
+            out.path().to_str().unwrap(),
+        ],
+    );
+    assert_eq!(r.code, Some(1));
+    let recs = records(out.path());
+    assert_eq!(recs.len(), 1);
+    assert_eq!(recs[0].status, Status::Failed);
+    assert!(recs[0]
+        .error
+        .as_deref()
+        .unwrap()
+        .starts_with("cannot parse the output of `ioping`"));
+    assert_eq!(
+        recs[0].raw.as_ref().unwrap().stdout.as_deref(),
+        Some("<html><body>502 Bad Gateway</body></html>\n")
+    );
+    assert!(is_empty_dir(target.path()));
+}
+
+#[test]
+fn missing_tools_are_skipped_with_an_install_hint() {
+    let dd = diskdash::run::exec::which("dd").expect("dd is on PATH");
+    // PATH holds dd and nothing else
+    let bin = bin_dir(&[("dd", dd)]);
+    let target = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let r = run(
+        bin.path().to_str().unwrap(),
+        &[
+            "--target",
+            target.path().to_str().unwrap(),
+            "--suite",
+            "quick",
+            "--only",
+            "dd-write-128k-fdatasync,ioping-latency,fio-randread-4k-qd64",
+            "--out",
+            out.path().to_str().unwrap(),
+        ],
+    );
+    assert_eq!(r.code, Some(1));
+    let recs = records(out.path());
+    assert_eq!(recs.len(), 3);
+    let by_id = |id: &str| recs.iter().find(|r| r.test.id == id).unwrap();
+    for (id, tool) in [
+        ("ioping-latency", "ioping"),
+        ("fio-randread-4k-qd64", "fio"),
+    ] {
+        let rec = by_id(id);
+        assert_eq!(rec.status, Status::Skipped);
+        let e = rec.error.as_deref().unwrap();
+        assert!(
+            e.starts_with(&format!(
+                "`{tool}` is not installed (not found on PATH); install it with: "
+            )),
+            "{e}"
+        );
+        assert!(e.contains(tool), "{e}");
+    }
+    // dd ran (its record holds what it printed)
+    let dd = by_id("dd-write-128k-fdatasync");
+    assert_eq!(dd.raw.as_ref().unwrap().exit_code, Some(0));
+    assert!(dd
+        .raw
+        .as_ref()
+        .unwrap()
+        .stderr
+        .as_deref()
+        .unwrap()
+        .contains("records out"));
+    assert!(is_empty_dir(target.path()));
+}
+
+/// Kills the child if a test fails before it ends, so no run outlives its test.
+struct KillOnDrop(std::process::Child);
+
+impl Drop for KillOnDrop {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Starts a run whose second test hangs, waits until the first record is
+/// written and the second test runs, sends `sig`, and checks the aftermath.
+fn interrupt_mid_test(sig: libc::c_int, expected_code: i32, signal_name: &str) {
+    let bin = bin_dir(&[("fio", fake("hang"))]);
+    let target = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let mut guard = KillOnDrop(
+        Command::new(BIN)
+            .args([
+                "run",
+                "--target",
+                target.path().to_str().unwrap(),
+                "--suite",
+                "quick",
+                "--only",
+                "dd-write-128k-fdatasync,fio-randread-4k-qd64",
+                "--out",
+                out.path().to_str().unwrap(),
+            ])
+            .env("PATH", path_with(bin.path()))
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap(),
+    );
+    let child = &mut guard.0;
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let fio_running = || {
+        std::fs::read_dir(target.path())
+            .unwrap()
+            .filter_map(|e| e.ok())
+            .any(|scratch| scratch.path().join("fio-randread-4k-qd64.r1").exists())
+    };
+    while !(records(out.path()).len() == 1 && fio_running()) {
+        assert!(
+            Instant::now() < deadline,
+            "the run never reached the fio test"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    // let the fake tool get going
+    std::thread::sleep(Duration::from_millis(300));
+    let before = std::fs::read_to_string(
+        walkdir::WalkDir::new(out.path())
+            .into_iter()
+            .map(|e| e.unwrap())
+            .find(|e| e.file_type().is_file())
+            .unwrap()
+            .path(),
+    )
+    .unwrap();
+    // SAFETY: signalling our own child process.
+    unsafe {
+        libc::kill(child.id() as libc::pid_t, sig);
+    }
+    let start = Instant::now();
+    let status = child.wait().unwrap();
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut stderr).unwrap();
+    assert!(start.elapsed() < Duration::from_secs(10));
+    assert_eq!(status.code(), Some(expected_code), "{stderr}");
+    assert!(
+        stderr.contains(&format!("interrupted by {signal_name}")),
+        "{stderr}"
+    );
+
+    let recs = records(out.path());
+    assert_eq!(recs.len(), 2);
+    let dd = recs
+        .iter()
+        .find(|r| r.test.id == "dd-write-128k-fdatasync")
+        .unwrap();
+    assert_eq!(dd.raw.as_ref().unwrap().exit_code, Some(0));
+    // the finished record is intact, byte for byte
+    let after = serde_json::to_string_pretty(dd).unwrap() + "\n";
+    assert_eq!(after, before);
+    let fio = recs
+        .iter()
+        .find(|r| r.test.id == "fio-randread-4k-qd64")
+        .unwrap();
+    assert_eq!(fio.status, Status::Failed);
+    assert_eq!(
+        fio.error.as_deref(),
+        Some(format!("interrupted by {signal_name}; the run stopped").as_str())
+    );
+    assert!(is_empty_dir(target.path()), "scratch left behind");
+}
+
+#[test]
+fn ctrl_c_mid_test_keeps_finished_records_removes_scratch_exits_130() {
+    interrupt_mid_test(libc::SIGINT, 130, "SIGINT");
+}
+
+#[test]
+fn sigterm_mid_test_exits_143() {
+    interrupt_mid_test(libc::SIGTERM, 143, "SIGTERM");
+}
+
+#[test]
+fn out_dash_streams_json_lines_with_progress_on_stderr() {
+    let bin = bin_dir(&[("fio", fake("fail")), ("ioping", fake("garbage"))]);
+    let target = tempfile::tempdir().unwrap();
+    let r = run(
+        &path_with(bin.path()),
+        &[
+            "--target",
+            target.path().to_str().unwrap(),
+            "--suite",
+            "quick",
+            "--only",
+            "fio-randread-4k-qd64,ioping-latency",
+            "--out",
+            "-",
+            "--study",
+            "s",
+        ],
+    );
+    assert_eq!(r.code, Some(1));
+    let lines: Vec<&str> = r.stdout.lines().collect();
+    assert_eq!(lines.len(), 2, "{}", r.stdout);
+    let recs: Vec<Record> = lines
+        .iter()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(recs[0].test.id, "fio-randread-4k-qd64");
+    assert_eq!(recs[1].test.id, "ioping-latency");
+    assert_eq!(recs[1].subject.study.as_deref(), Some("s"));
+    assert!(r.stderr.contains("[1/2] fio-randread-4k-qd64"));
+    assert!(r.stderr.contains("records streamed to stdout"));
+    assert!(is_empty_dir(target.path()));
+    // nothing written to ./results or anywhere else in the target
+}
+
+#[test]
+fn dry_run_and_list_touch_nothing() {
+    let target = tempfile::tempdir().unwrap();
+    let out = target.path().join("results");
+    let r = run(
+        &std::env::var("PATH").unwrap_or_default(),
+        &[
+            "--target",
+            target.path().to_str().unwrap(),
+            "--suite",
+            "standard",
+            "--only",
+            "dd-write-bulk",
+            "--out",
+            out.to_str().unwrap(),
+            "--dry-run",
+        ],
+    );
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert!(
+        r.stdout.contains("dry run of suite standard: 3 jobs"),
+        "{}",
+        r.stdout
+    );
+    assert!(r.stdout.contains("bs=1M count="));
+    assert!(r.stdout.contains("conv=fdatasync"));
+    assert!(!r.stdout.contains("pre-fill"), "{}", r.stdout);
+    assert!(is_empty_dir(target.path()));
+
+    // the whole suite: the pre-fill first, and the time it all takes
+    let r = run(
+        &std::env::var("PATH").unwrap_or_default(),
+        &[
+            "--target",
+            target.path().to_str().unwrap(),
+            "--suite",
+            "standard",
+            "--dry-run",
+        ],
+    );
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    let lines: Vec<&str> = r.stdout.lines().collect();
+    assert!(
+        lines[0].starts_with("dry run of suite standard: 36 jobs and a pre-fill"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        lines[3].starts_with("pre-fill before fio-sustained-randread-4k-qd32 (once, not a test)"),
+        "{}",
+        r.stdout
+    );
+    assert!(lines[4].contains("--rw=write --bs=1M") && lines[4].contains("--refill_buffers"));
+    assert!(lines[5].starts_with("fio-sustained-randread-4k-qd32 r1/1: reads the pre-filled file"));
+    let total = lines.last().unwrap();
+    assert!(
+        total.starts_with("rough duration: ") && total.contains("the pre-fill included"),
+        "{total}"
+    );
+    assert!(is_empty_dir(target.path()));
+
+    let r = run(
+        &std::env::var("PATH").unwrap_or_default(),
+        &["--list", "--suite", "quick"],
+    );
+    assert_eq!(r.code, Some(0));
+    for id in [
+        "dd-write-bulk",
+        "ioping-seq-cached",
+        "bonnie",
+        "fio-randwrite-4k-qd64",
+    ] {
+        assert!(
+            r.stdout.contains(&format!("\n{id}  [")),
+            "{id}: {}",
+            r.stdout
+        );
+    }
+    assert!(r.stdout.contains("ioping -B -w 2 -RLC DIR"), "{}", r.stdout);
+}
+
+#[test]
+fn bad_targets_exit_2_with_a_clear_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("f");
+    std::fs::write(&file, "x").unwrap();
+    let path = std::env::var("PATH").unwrap_or_default();
+    for (target, msg) in [
+        (dir.path().join("missing"), "does not exist"),
+        (file.clone(), "is not a directory"),
+        (PathBuf::from("/dev/null"), "is a device"),
+    ] {
+        let r = run(
+            &path,
+            &["--target", target.to_str().unwrap(), "--suite", "quick"],
+        );
+        assert_eq!(r.code, Some(2), "{}", r.stderr);
+        assert!(r.stderr.starts_with("error: target `"), "{}", r.stderr);
+        assert!(r.stderr.contains(msg), "{}", r.stderr);
+    }
+    let o = Command::new(BIN)
+        .args(["doctor", "--target", file.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn doctor_names_missing_tools_and_how_to_install_them() {
+    let target = tempfile::tempdir().unwrap();
+    let empty = tempfile::tempdir().unwrap();
+    let o = Command::new(BIN)
+        .args(["doctor", "--target", target.path().to_str().unwrap()])
+        .env("PATH", empty.path())
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(1), "{text}");
+    // bonnie++ may still be found in /usr/sbin, searched after PATH
+    for tool in ["dd", "fio", "ioping"] {
+        assert!(
+            text.contains(&format!("  {tool:<10} MISSING")),
+            "{tool}: {text}"
+        );
+    }
+    let install = text.lines().find(|l| l.starts_with("install ")).unwrap();
+    // the package list, whichever distribution's command precedes it
+    assert!(install.contains(" coreutils fio ioping"), "{install}");
+    assert!(text.contains("O_DIRECT     "), "{text}");
+    assert!(text.contains("the standard suite needs"), "{text}");
+    assert!(text.starts_with(&format!(
+        "target       {}\n",
+        target.path().canonicalize().unwrap().display()
+    )));
+    // the O_DIRECT probe cleaned up after itself
+    assert!(is_empty_dir(target.path()));
+}
+
+fn assert_vanished_run(r: &Run, out: &Path) {
+    assert_eq!(r.code, Some(1), "{}", r.stderr);
+    assert!(r.stderr.contains("target vanished"), "{}", r.stderr);
+    let recs = records(out);
+    assert_eq!(
+        recs.len(),
+        1,
+        "the run stops at the test whose target vanished"
+    );
+    let rec = &recs[0];
+    assert_eq!(rec.test.id, "dd-write-128k-fdatasync");
+    assert_eq!(rec.status, Status::Failed);
+    assert!(rec.metrics.is_empty());
+    assert!(
+        rec.error.as_deref().unwrap().starts_with("target vanished"),
+        "{:?}",
+        rec.error
+    );
+    // what the tool printed is kept
+    assert!(rec
+        .raw
+        .as_ref()
+        .unwrap()
+        .stderr
+        .as_deref()
+        .unwrap()
+        .contains("copied"));
+}
+
+#[test]
+fn a_target_removed_mid_run_is_not_recreated_and_the_run_stops() {
+    let bin = bin_dir(&[("dd", fake("vanish"))]);
+    let parent = tempfile::tempdir().unwrap();
+    let target = parent.path().join("volume");
+    std::fs::create_dir(&target).unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let o = Command::new(BIN)
+        .args([
+            "run",
+            "--target",
+            target.to_str().unwrap(),
+            "--suite",
+            "quick",
+        ])
+        .args(["--only", "dd-write-8k-dsync,dd-write-128k-fdatasync"])
+        .args(["--out", out.path().to_str().unwrap()])
+        .env("PATH", path_with(bin.path()))
+        .env("DISKDASH_FAKE_TARGET", &target)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let r = Run {
+        code: o.status.code(),
+        stdout: String::from_utf8_lossy(&o.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
+    };
+    assert_vanished_run(&r, out.path());
+    assert!(!target.exists(), "the target was recreated");
+}
+
+#[test]
+fn a_tool_leaving_children_on_its_pipes_does_not_hold_the_run() {
+    let bin = bin_dir(&[("dd", fake("linger"))]);
+    let target = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let pid_file = target
+        .path()
+        .join("..")
+        .join(format!("diskdash-linger-{}.pid", std::process::id()));
+    let start = Instant::now();
+    let o = Command::new(BIN)
+        .args(["run", "--target", target.path().to_str().unwrap()])
+        .args([
+            "--suite",
+            "quick",
+            "--only",
+            "dd-write-8k-dsync",
+            "--timeout",
+            "2",
+        ])
+        .args(["--out", out.path().to_str().unwrap()])
+        .env("PATH", path_with(bin.path()))
+        .env("DISKDASH_FAKE_PID", &pid_file)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let took = start.elapsed();
+    if let Ok(pid) = std::fs::read_to_string(&pid_file) {
+        if let Ok(pid) = pid.trim().parse::<libc::pid_t>() {
+            // SAFETY: ending the fake's escaped child.
+            unsafe {
+                libc::kill(pid, libc::SIGKILL);
+            }
+        }
+        let _ = std::fs::remove_file(&pid_file);
+    }
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(took < Duration::from_secs(8), "took {took:?}: {stderr}");
+    assert_eq!(o.status.code(), Some(0), "{stderr}");
+    let recs = records(out.path());
+    assert_eq!(recs.len(), 1);
+    assert_eq!(recs[0].status, Status::Ok);
+    assert!(recs[0]
+        .raw
+        .as_ref()
+        .unwrap()
+        .stderr
+        .as_deref()
+        .unwrap()
+        .contains("copied"));
+    assert!(is_empty_dir(target.path()), "scratch left behind");
+}
+
+#[test]
+fn a_second_signal_exits_at_once_and_the_first_decides_the_status() {
+    let bin = bin_dir(&[("fio", fake("stubborn"))]);
+    let target = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let mut guard = KillOnDrop(
+        Command::new(BIN)
+            .args(["run", "--target", target.path().to_str().unwrap()])
+            .args(["--suite", "quick", "--only", "fio-randread-4k-qd64"])
+            .args(["--out", out.path().to_str().unwrap()])
+            .env("PATH", path_with(bin.path()))
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap(),
+    );
+    let child = &mut guard.0;
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let running = || {
+        std::fs::read_dir(target.path())
+            .unwrap()
+            .filter_map(|e| e.ok())
+            .any(|s| s.path().join("fio-randread-4k-qd64.r1").exists())
+    };
+    while !running() {
+        assert!(
+            Instant::now() < deadline,
+            "the run never reached the fio test"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    let pid = child.id() as libc::pid_t;
+    // SAFETY: signalling our own child process.
+    unsafe {
+        libc::kill(pid, libc::SIGTERM);
+    }
+    // the tool ignores SIGTERM: diskdash would wait 3 s before SIGKILL
+    std::thread::sleep(Duration::from_millis(300));
+    let second = Instant::now();
+    // SAFETY: as above.
+    unsafe {
+        libc::kill(pid, libc::SIGINT);
+    }
+    let status = child.wait().unwrap();
+    let took = second.elapsed();
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut stderr).unwrap();
+    assert!(
+        took < Duration::from_millis(1500),
+        "took {took:?}: {stderr}"
+    );
+    assert_eq!(status.code(), Some(143), "{stderr}");
+    assert!(stderr.contains("second signal"), "{stderr}");
+}
+
+#[test]
+fn a_tool_printing_without_end_gives_a_bounded_record_marked_truncated() {
+    let bin = bin_dir(&[("dd", fake("flood"))]);
+    let target = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let o = Command::new(BIN)
+        .args(["run", "--target", target.path().to_str().unwrap()])
+        .args(["--suite", "quick", "--only", "dd-write-8k-dsync"])
+        .args(["--out", out.path().to_str().unwrap()])
+        .env("PATH", path_with(bin.path()))
+        .env("DISKDASH_FAKE_MIB", "24")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{stderr}");
+    let file = walkdir::WalkDir::new(out.path())
+        .into_iter()
+        .map(|e| e.unwrap())
+        .find(|e| e.file_type().is_file())
+        .unwrap();
+    let size = file.metadata().unwrap().len();
+    assert!(size < 5 << 20, "record of {size} bytes");
+    let rec = &records(out.path())[0];
+    // the tail kept dd's summary: the measurement is there
+    assert_eq!(rec.status, Status::Ok, "{:?}", rec.error);
+    let raw = rec.raw.as_ref().unwrap();
+    assert!(raw.truncated);
+    assert_eq!(raw.stdout_bytes, Some(24 << 20));
+    assert!(raw.stderr_bytes.unwrap() > 24 << 20);
+    let stdout = raw.stdout.as_deref().unwrap();
+    assert!(stdout.len() <= (2 << 20) + 100, "{}", stdout.len());
+    assert!(stdout.contains("[... diskdash left out "), "no cut line");
+    assert!(raw.stderr.as_deref().unwrap().ends_with("3.4 MB/s\n"));
+}
+
+#[test]
+fn a_fio_output_file_linked_elsewhere_is_not_read() {
+    let bin = bin_dir(&[("fio", fake("fio-link"))]);
+    let target = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let secret_dir = tempfile::tempdir().unwrap();
+    let secret = secret_dir.path().join("secret");
+    std::fs::write(&secret, "SECRET-NOT-FOR-RECORDS\n").unwrap();
+    let o = Command::new(BIN)
+        .args(["run", "--target", target.path().to_str().unwrap()])
+        .args(["--suite", "quick", "--only", "fio-randread-4k-qd64"])
+        .args(["--out", out.path().to_str().unwrap()])
+        .env("PATH", path_with(bin.path()))
+        .env("DISKDASH_FAKE_LINK", &secret)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{stderr}");
+    let recs = records(out.path());
+    assert_eq!(recs[0].status, Status::Failed);
+    assert!(
+        recs[0]
+            .error
+            .as_deref()
+            .unwrap()
+            .contains("did not write its output file"),
+        "{:?}",
+        recs[0].error
+    );
+    let text = serde_json::to_string(&recs[0]).unwrap();
+    assert!(!text.contains("SECRET-NOT-FOR-RECORDS"), "{text}");
+}
+
+#[test]
+fn a_result_check_would_refuse_is_written_as_a_failed_record() {
+    let bin = bin_dir(&[("dd", fake("huge"))]);
+    let target = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let r = run(
+        &path_with(bin.path()),
+        &[
+            "--target",
+            target.path().to_str().unwrap(),
+            "--suite",
+            "quick",
+            "--only",
+            "dd-write-8k-dsync",
+            "--out",
+            out.path().to_str().unwrap(),
+        ],
+    );
+    assert_eq!(r.code, Some(1), "{}", r.stderr);
+    let recs = records(out.path());
+    assert_eq!(recs[0].status, Status::Failed);
+    assert!(recs[0].metrics.is_empty());
+    let e = recs[0].error.as_deref().unwrap();
+    assert!(e.contains("would not pass `diskdash check`"), "{e}");
+    assert!(e.contains("implausibly large"), "{e}");
+    assert!(recs[0]
+        .raw
+        .as_ref()
+        .unwrap()
+        .stderr
+        .as_deref()
+        .unwrap()
+        .contains("17 EB/s"));
+    // and check accepts what run wrote
+    let o = Command::new(BIN)
+        .arg("check")
+        .arg(out.path())
+        .output()
+        .unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+}
+
+#[test]
+fn a_suite_cannot_make_fio_run_programs_or_load_engines() {
+    let dir = tempfile::tempdir().unwrap();
+    let target = tempfile::tempdir().unwrap();
+    let path = std::env::var("PATH").unwrap_or_default();
+    for (extra, expected) in [
+        (
+            "ioengine = \"exec\"\nprogram = \"touch\"\narguments = \"/tmp/pwned\"",
+            "ioengine = exec",
+        ),
+        (
+            "ioengine = \"external:/tmp/lib.so\"",
+            "ioengine = external:/tmp/lib.so",
+        ),
+        ("ioengine = \"/tmp/lib.so\"", "ioengine = /tmp/lib.so"),
+        ("ioeng = \"exec\"", "fio parameter `ioeng`"),
+        ("program = \"touch\"", "fio parameter `program`"),
+        ("arguments = \"x\"", "fio parameter `arguments`"),
+        ("std_redirect = 1", "fio parameter `std_redirect`"),
+    ] {
+        let suite = dir.path().join("s.toml");
+        std::fs::write(
+            &suite,
+            format!("[[test]]\nid = \"evil\"\ntool = \"fio\"\n{extra}\n"),
+        )
+        .unwrap();
+        let r = run(
+            &path,
+            &[
+                "--target",
+                target.path().to_str().unwrap(),
+                "--suite",
+                suite.to_str().unwrap(),
+                "--dry-run",
+            ],
+        );
+        assert_eq!(r.code, Some(2), "{extra}: {}", r.stderr);
+        assert!(r.stderr.contains(expected), "{extra}: {}", r.stderr);
+    }
+    // the allowed engines still pass
+    for engine in ["io_uring", "psync", "null"] {
+        let suite = dir.path().join("s.toml");
+        std::fs::write(
+            &suite,
+            format!("[[test]]\nid = \"ok\"\ntool = \"fio\"\nioengine = \"{engine}\"\n"),
+        )
+        .unwrap();
+        let r = run(
+            &path,
+            &[
+                "--target",
+                target.path().to_str().unwrap(),
+                "--suite",
+                suite.to_str().unwrap(),
+                "--dry-run",
+            ],
+        );
+        assert_eq!(r.code, Some(0), "{engine}: {}", r.stderr);
+    }
+    assert!(is_empty_dir(target.path()));
+}
+
+#[test]
+fn out_dash_refuses_to_start_into_a_closed_or_null_stdout() {
+    use std::os::unix::process::CommandExt;
+    let bin = bin_dir(&[("dd", fake("fail"))]);
+    let target = tempfile::tempdir().unwrap();
+    for closed in [false, true] {
+        let mut cmd = Command::new(BIN);
+        cmd.args(["run", "--target", target.path().to_str().unwrap()])
+            .args([
+                "--suite",
+                "quick",
+                "--only",
+                "dd-write-8k-dsync",
+                "--out",
+                "-",
+            ])
+            .env("PATH", path_with(bin.path()))
+            .stdin(Stdio::null())
+            .stdout(Stdio::null());
+        if closed {
+            // SAFETY: close(2) in the child before exec, nothing else.
+            unsafe {
+                cmd.pre_exec(|| {
+                    libc::close(1);
+                    Ok(())
+                });
+            }
+        }
+        let o = cmd.output().unwrap();
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "closed={closed}: {stderr}");
+        assert!(
+            stderr.contains("standard output is closed or /dev/null"),
+            "{stderr}"
+        );
+        assert!(!stderr.contains("records streamed"), "{stderr}");
+        assert!(is_empty_dir(target.path()));
+    }
+}
+
+/// Whether process `pid` has ended (gone, or a zombie nobody reaped yet).
+fn ended(pid: libc::pid_t) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Err(_) => true,
+        Ok(stat) => stat
+            .rsplit_once(')')
+            .is_some_and(|(_, rest)| rest.trim_start().starts_with('Z')),
+    }
+}
+
+#[test]
+fn sigkill_takes_the_tool_along_and_the_scratch_left_is_found_and_cleaned() {
+    use std::os::fd::AsRawFd;
+    let bin = bin_dir(&[("fio", fake("hang-pid")), ("dd", fake("fail"))]);
+    let target = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let pid_file = out.path().join("tool.pid");
+    let mut guard = KillOnDrop(
+        Command::new(BIN)
+            .args(["run", "--target", target.path().to_str().unwrap()])
+            .args(["--suite", "quick", "--only", "fio-randread-4k-qd64"])
+            .args(["--out", out.path().join("r").to_str().unwrap()])
+            .env("PATH", path_with(bin.path()))
+            .env("DISKDASH_FAKE_PID", &pid_file)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let tool = loop {
+        if let Some(pid) = std::fs::read_to_string(&pid_file)
+            .ok()
+            .and_then(|t| t.trim().parse::<libc::pid_t>().ok())
+        {
+            break pid;
+        }
+        assert!(Instant::now() < deadline, "the tool never started");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    guard.0.kill().unwrap();
+    guard.0.wait().unwrap();
+    let deadline = Instant::now() + Duration::from_secs(3);
+    while !ended(tool) {
+        if Instant::now() > deadline {
+            // SAFETY: ending the orphan so that it does not outlive the test.
+            unsafe {
+                libc::kill(tool, libc::SIGKILL);
+            }
+            panic!("the tool kept running after diskdash was killed");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let stale: Vec<_> = std::fs::read_dir(target.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(stale.len(), 1, "{stale:?}");
+    let run_id = stale[0]
+        .strip_prefix(".diskdash-scratch-")
+        .unwrap()
+        .to_string();
+    // a scratch whose run is alive (its lock held here) is listed, never removed
+    let live = target
+        .path()
+        .join(".diskdash-scratch-20260101T000000Z-aaaaaa");
+    std::fs::create_dir(&live).unwrap();
+    let lock = std::fs::File::create(live.join(".lock")).unwrap();
+    // SAFETY: flock(2) on a descriptor this test owns.
+    assert_eq!(unsafe { libc::flock(lock.as_raw_fd(), libc::LOCK_EX) }, 0);
+
+    let o = Command::new(BIN)
+        .args(["doctor", "--target", target.path().to_str().unwrap()])
+        .env("PATH", path_with(bin.path()))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(1), "{text}");
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("scratch ") && l.contains(&run_id))
+        .unwrap_or_else(|| panic!("stale scratch not listed: {text}"));
+    assert!(
+        line.contains("GiB") && line.contains("--clean-stale"),
+        "{line}"
+    );
+    assert!(
+        text.contains("run 20260101T000000Z-aaaaaa, 0.00 GiB, still running"),
+        "{text}"
+    );
+
+    let r = run(
+        &path_with(bin.path()),
+        &[
+            "--target",
+            target.path().to_str().unwrap(),
+            "--suite",
+            "quick",
+            "--only",
+            "dd-write-8k-dsync",
+            "--out",
+            out.path().join("r").to_str().unwrap(),
+            "--clean-stale",
+        ],
+    );
+    assert!(
+        r.stderr.contains("removed `") && r.stderr.contains(&run_id),
+        "{}",
+        r.stderr
+    );
+    let left: Vec<_> = std::fs::read_dir(target.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(left, [live], "{}", r.stderr);
+}
+
+#[test]
+fn a_full_disk_is_named_in_the_failed_record() {
+    let bin = bin_dir(&[("dd", fake("enospc"))]);
+    let target = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let r = run(
+        &path_with(bin.path()),
+        &[
+            "--target",
+            target.path().to_str().unwrap(),
+            "--suite",
+            "quick",
+            "--only",
+            "dd-write-8k-dsync",
+            "--out",
+            out.path().to_str().unwrap(),
+        ],
+    );
+    assert_eq!(r.code, Some(1), "{}", r.stderr);
+    let recs = records(out.path());
+    assert_eq!(
+        recs[0].error.as_deref(),
+        Some("`dd` exited with status 1: dd: error writing 'dd.out': No space left on device")
+    );
+}
+
+#[test]
+fn a_zero_timeout_is_refused() {
+    let target = tempfile::tempdir().unwrap();
+    let r = run(
+        &std::env::var("PATH").unwrap_or_default(),
+        &[
+            "--target",
+            target.path().to_str().unwrap(),
+            "--suite",
+            "quick",
+            "--timeout",
+            "0",
+            "--dry-run",
+        ],
+    );
+    assert_eq!(r.code, Some(2), "{}", r.stderr);
+    assert!(r.stderr.contains("--timeout"), "{}", r.stderr);
+}

@@ -1,0 +1,397 @@
+//! deploy/ansible/benchmark.yml for real: an sshd of the test's own on
+//! 127.0.0.1 with a key made for the test, and an inventory of four hosts:
+//! two that are this machine over SSH (different targets and subjects),
+//! one whose target is a device, and one that is unreachable. The two good
+//! hosts' records arrive under `results/<study>/<offering>/<run id>/`,
+//! pass `diskdash check` and give a site with both configurations; the
+//! other two fail alone, each with its reason; a second run adds records
+//! beside the first's; nothing is left on the hosts.
+//!
+//! Needs ansible-playbook, sshd and ssh-keygen (`.ci/run` installs them);
+//! a missing one fails the test.
+
+use crate::require;
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+const BIN: &str = env!("CARGO_BIN_EXE_diskdash");
+
+fn sshd_path() -> Option<PathBuf> {
+    diskdash::run::exec::which("sshd")
+}
+
+fn need_tools() {
+    require::need(
+        "Ansible fleet test",
+        &require::programs_missing(&["ansible-playbook", "sshd", "ssh-keygen", "ssh"]),
+        "apt-get install ansible-core openssh-server",
+    );
+}
+
+/// The test's sshd, stopped when dropped (also when the test fails).
+struct Sshd {
+    child: Child,
+    port: u16,
+}
+
+impl Drop for Sshd {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A port on 127.0.0.1 that was free a moment ago.
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+fn run_ok(cmd: &mut Command) -> Output {
+    let o = cmd.output().unwrap();
+    assert!(
+        o.status.success(),
+        "{cmd:?}: {}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    o
+}
+
+fn keygen(path: &Path) {
+    run_ok(
+        Command::new("ssh-keygen")
+            .args(["-q", "-t", "ed25519", "-N", "", "-C", "diskdash-test", "-f"])
+            .arg(path),
+    );
+}
+
+/// Starts sshd on 127.0.0.1 that lets in `key.pub` and nothing else.
+fn start_sshd(dir: &Path, key: &Path) -> Sshd {
+    // sshd refuses to start without its privilege separation directory,
+    // which the ssh service creates at boot
+    if !Path::new("/run/sshd").exists() && diskdash::run::host::is_root() {
+        std::fs::create_dir_all("/run/sshd").unwrap();
+    }
+    keygen(&dir.join("host_key"));
+    std::fs::copy(key.with_extension("pub"), dir.join("authorized_keys")).unwrap();
+    let port = free_port();
+    let config = dir.join("sshd_config");
+    std::fs::write(
+        &config,
+        format!(
+            "Port {port}\nListenAddress 127.0.0.1\nHostKey {host}\nAuthorizedKeysFile {auth}\n\
+             PidFile {pid}\nPasswordAuthentication no\nKbdInteractiveAuthentication no\n\
+             PubkeyAuthentication yes\nPermitRootLogin prohibit-password\nStrictModes no\n\
+             UsePAM no\nSubsystem sftp internal-sftp\nLogLevel ERROR\n",
+            host = dir.join("host_key").display(),
+            auth = dir.join("authorized_keys").display(),
+            pid = dir.join("sshd.pid").display(),
+        ),
+    )
+    .unwrap();
+    let log = std::fs::File::create(dir.join("sshd.log")).unwrap();
+    let child = Command::new(sshd_path().unwrap())
+        .args(["-D", "-e", "-f"])
+        .arg(&config)
+        .stdin(Stdio::null())
+        .stdout(log.try_clone().unwrap())
+        .stderr(log)
+        .spawn()
+        .unwrap();
+    let mut sshd = Sshd { child, port };
+    let start = Instant::now();
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        if let Ok(Some(status)) = sshd.child.try_wait() {
+            panic!(
+                "sshd exited with {status}: {}",
+                std::fs::read_to_string(dir.join("sshd.log")).unwrap_or_default()
+            );
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "sshd did not start"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    sshd.port = port;
+    sshd
+}
+
+fn user() -> String {
+    let o = run_ok(Command::new("id").arg("-un"));
+    String::from_utf8(o.stdout).unwrap().trim().to_string()
+}
+
+/// The inventory: two hosts that are this machine, one with a device as
+/// its target, one that cannot be reached.
+fn inventory(sshd: &Sshd, key: &Path, targets: &[PathBuf; 2], closed_port: u16) -> String {
+    let ssh_args = "-o UserKnownHostsFile=/dev/null -o StrictHostKeyChecking=no \
+                    -o IdentitiesOnly=yes -o ConnectTimeout=5";
+    format!(
+        r#"all:
+  vars:
+    ansible_user: {user}
+    ansible_ssh_private_key_file: {key}
+    ansible_ssh_common_args: "{ssh_args}"
+    ansible_python_interpreter: auto_silent
+    ansible_pipelining: true
+    diskdash_study: Fleet test
+    # one quick test (a host may choose its own)
+    diskdash_only: dd-write-8k-fdatasync
+  hosts:
+    volume-a:
+      ansible_host: 127.0.0.1
+      ansible_port: {port}
+      diskdash_target: {a}
+      diskdash_subject:
+        provider: Loopback
+        offering: Volume A
+        region: lo
+        size_gb: 10
+        price_per_gb_month: 0.1
+        currency: USD
+        labels:
+          provisioned_iops: 3000
+    volume-b:
+      ansible_host: 127.0.0.1
+      ansible_port: {port}
+      diskdash_target: {b}
+      diskdash_subject:
+        provider: Loopback
+        offering: Volume B
+        size_gb: 20
+        price_per_gb_month: 0.2
+      # the sustained read takes 20 s: stopped after 3, its record says
+      # failed (skipped without fio), and the run exits 1, which must not
+      # fail the host
+      diskdash_only: dd-write-8k-fdatasync,fio-sustained-randread-4k-qd32
+      diskdash_run_args: ["--timeout", "3"]
+    a-device:
+      ansible_host: 127.0.0.1
+      ansible_port: {port}
+      diskdash_target: /dev/null
+      diskdash_subject:
+        offering: Not a directory
+    gone:
+      ansible_host: 127.0.0.1
+      ansible_port: {closed_port}
+      diskdash_target: /mnt/volume
+      diskdash_subject:
+        offering: Unreachable
+"#,
+        user = user(),
+        key = key.display(),
+        port = sshd.port,
+        a = targets[0].display(),
+        b = targets[1].display(),
+    )
+}
+
+fn playbook(work: &Path, extra: &[String]) -> (Option<i32>, String) {
+    let book = Path::new(env!("CARGO_MANIFEST_DIR")).join("deploy/ansible/benchmark.yml");
+    let ansible = work.join("ansible");
+    let mut cmd = Command::new("ansible-playbook");
+    cmd.current_dir(work)
+        .env("PWD", work)
+        // everything Ansible keeps goes into the test's directory
+        .env("ANSIBLE_HOME", &ansible)
+        .env("ANSIBLE_LOCAL_TEMP", ansible.join("tmp"))
+        .env("ANSIBLE_REMOTE_TEMP", ansible.join("remote-tmp"))
+        .env("ANSIBLE_SSH_CONTROL_PATH_DIR", ansible.join("cp"))
+        .env("ANSIBLE_CONFIG", work.join("no-ansible.cfg"))
+        .env("ANSIBLE_NOCOLOR", "1")
+        .env("ANSIBLE_HOST_KEY_CHECKING", "False")
+        .env("ANSIBLE_FORKS", "4")
+        .arg("-i")
+        .arg(work.join("inventory.yml"))
+        .arg(book)
+        .args(["-e", "diskdash_install_tools=false"])
+        .args(["-e", "diskdash_poll=1"])
+        .arg("-e")
+        .arg(format!("diskdash_binary={BIN}"))
+        .arg("-e")
+        .arg(format!("diskdash_controller_bin={BIN}"))
+        .arg("-e")
+        .arg(format!(
+            "diskdash_remote_tmp={}",
+            work.join("on-host").display()
+        ))
+        .args(extra)
+        .stdin(Stdio::null());
+    let o = cmd.output().unwrap();
+    (
+        o.status.code(),
+        format!(
+            "{}{}",
+            String::from_utf8_lossy(&o.stdout),
+            String::from_utf8_lossy(&o.stderr)
+        ),
+    )
+}
+
+/// The PLAY RECAP line of `host`: its counters by name.
+fn recap(out: &str, host: &str) -> std::collections::BTreeMap<String, u32> {
+    let recap = out.split("PLAY RECAP").nth(1).expect(out);
+    let line = recap
+        .lines()
+        .find(|l| l.split_whitespace().next() == Some(host))
+        .unwrap_or_else(|| panic!("no recap for {host}: {out}"));
+    line.split_whitespace()
+        .filter_map(|w| w.split_once('='))
+        .map(|(k, v)| (k.to_string(), v.parse().unwrap()))
+        .collect()
+}
+
+fn records(dir: &Path) -> Vec<(PathBuf, diskdash::record::Record)> {
+    let mut out: Vec<_> = walkdir::WalkDir::new(dir)
+        .into_iter()
+        .map(|e| e.unwrap())
+        .filter(|e| e.file_type().is_file())
+        .map(|e| {
+            let rel = e.path().strip_prefix(dir).unwrap().to_path_buf();
+            let rec = serde_json::from_str(&std::fs::read_to_string(e.path()).unwrap())
+                .unwrap_or_else(|err| panic!("{}: {err}", e.path().display()));
+            (rel, rec)
+        })
+        .collect();
+    out.sort_by(|a, b| a.0.cmp(&b.0));
+    out
+}
+
+fn is_empty_dir(p: &Path) -> bool {
+    std::fs::read_dir(p).unwrap().next().is_none()
+}
+
+#[test]
+#[ignore = "system tier: needs ansible-playbook, sshd, ssh-keygen and ssh"]
+fn the_playbook_benchmarks_two_hosts_over_ssh_and_publishes_one_site() {
+    need_tools();
+    let started = Instant::now();
+    // under target/, not /tmp: the records' targets are real directories
+    // on a real filesystem, as on a rented machine
+    let work = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
+    let work = work.path();
+    let key = work.join("id_ed25519");
+    keygen(&key);
+    let sshd = start_sshd(work, &key);
+    let targets = [work.join("volume-a"), work.join("volume-b")];
+    for t in &targets {
+        std::fs::create_dir(t).unwrap();
+    }
+    std::fs::create_dir(work.join("on-host")).unwrap();
+    std::fs::write(
+        work.join("inventory.yml"),
+        inventory(&sshd, &key, &targets, free_port()),
+    )
+    .unwrap();
+
+    let (code, out) = playbook(work, &[]);
+    eprintln!(
+        "fleet test: first run after {:.1} s",
+        started.elapsed().as_secs_f64()
+    );
+    // the unreachable host makes the playbook fail (4: a host was unreachable)
+    assert_eq!(code, Some(4), "{out}");
+    for good in ["volume-a", "volume-b"] {
+        let r = recap(&out, good);
+        assert_eq!((r["failed"], r["unreachable"]), (0, 0), "{good}: {out}");
+    }
+    assert_eq!(recap(&out, "gone")["unreachable"], 1, "{out}");
+    assert_eq!(recap(&out, "a-device")["failed"], 1, "{out}");
+    assert!(
+        out.contains("target /dev/null on a-device is a device; diskdash never writes to devices"),
+        "{out}"
+    );
+
+    let results = work.join("results");
+    let recs = records(&results);
+    assert_eq!(recs.len(), 3, "{recs:#?}\n{out}");
+    let (path_a, a) = &recs[0];
+    let (path_b, b) = recs
+        .iter()
+        .find(|(_, r)| {
+            r.subject.offering.as_deref() == Some("Volume B")
+                && r.test.tool == diskdash::record::Tool::Dd
+        })
+        .unwrap();
+    let (_, stopped) = recs
+        .iter()
+        .find(|(_, r)| r.test.id == "fio-sustained-randread-4k-qd32")
+        .unwrap();
+    assert_eq!(stopped.subject.offering.as_deref(), Some("Volume B"));
+    assert_ne!(stopped.status, diskdash::record::Status::Ok);
+    // results/<study>/<offering>/<run id>/<record>.json
+    let parts =
+        |p: &Path| -> Vec<String> { p.iter().map(|c| c.to_string_lossy().into_owned()).collect() };
+    assert_eq!(parts(path_a)[..2], ["fleet-test", "volume-a"]);
+    assert_eq!(parts(path_b)[..2], ["fleet-test", "volume-b"]);
+    assert_eq!(parts(path_a).len(), 4);
+    assert_ne!(parts(path_a)[2], parts(path_b)[2], "each host its own run");
+    // the host whose run exited 1 says so, and was not failed for it
+    assert!(out.contains("1 of 2 jobs ok"), "{out}");
+    assert_eq!(a.test.id, "dd-write-8k-fdatasync");
+    assert_eq!(a.status, diskdash::record::Status::Ok);
+    assert_eq!(a.subject.study.as_deref(), Some("Fleet test"));
+    assert_eq!(a.subject.provider.as_deref(), Some("Loopback"));
+    assert_eq!(a.subject.region.as_deref(), Some("lo"));
+    assert_eq!(a.subject.size_gb, Some(10.0));
+    assert_eq!(a.subject.price.as_ref().unwrap().per_gb_month, 0.1);
+    assert_eq!(a.subject.labels["provisioned_iops"], "3000");
+    assert_eq!(
+        a.target.path.as_deref(),
+        std::fs::canonicalize(&targets[0]).unwrap().to_str()
+    );
+    assert_eq!(b.subject.offering.as_deref(), Some("Volume B"));
+    assert_eq!(b.subject.size_gb, Some(20.0));
+    assert_eq!(b.subject.region, None);
+    assert!(b.subject.labels.is_empty());
+    assert!(b.metrics.get("write_bw").unwrap().value > 0.0);
+
+    // the records pass check; the site has both configurations
+    run_ok(Command::new(BIN).arg("check").arg(&results));
+    let site = work.join("site");
+    let index = std::fs::read_to_string(site.join("index.html")).unwrap();
+    assert!(index.contains("Fleet test"), "{index}");
+    let pages: Vec<String> = std::fs::read_dir(site.join("offerings/fleet-test"))
+        .unwrap()
+        .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())
+        .collect();
+    assert_eq!(pages.len(), 2, "a page per configuration");
+    for offering in ["Volume A", "Volume B"] {
+        assert_eq!(
+            pages.iter().filter(|p| p.contains(offering)).count(),
+            1,
+            "{offering}"
+        );
+    }
+    let value = std::fs::read_to_string(site.join("data/value.csv")).unwrap();
+    for row in ["Loopback,Volume A,10,3000,", "Loopback,Volume B,20,,"] {
+        assert!(value.contains(row), "{row}: {value}");
+    }
+
+    // nothing left on the hosts: no binary, no records, no scratch
+    assert!(is_empty_dir(&work.join("on-host")));
+    for t in &targets {
+        assert!(is_empty_dir(t), "{} not empty", t.display());
+    }
+
+    // a second run adds records beside the first's
+    let (code, out) = playbook(work, &["--limit".into(), "volume-a,gone".into()]);
+    assert_eq!(code, Some(4), "{out}");
+    let again = records(&results);
+    assert_eq!(again.len(), 4, "{again:#?}");
+    let runs_a: std::collections::BTreeSet<_> = again
+        .iter()
+        .filter(|(p, _)| parts(p)[1] == "volume-a")
+        .map(|(p, _)| parts(p)[2].clone())
+        .collect();
+    assert_eq!(runs_a.len(), 2, "{runs_a:?}");
+    assert_eq!(recap(&out, "volume-a")["failed"], 0, "{out}");
+    eprintln!("fleet test: {:.1} s", started.elapsed().as_secs_f64());
+}

@@ -1,0 +1,17 @@
+//! The system tier: tests that need real fio, ioping, bonnie++ and dd on a
+//! real directory, root (tmpfs mounts, loop devices, cgroups), Chromium or
+//! Ansible with an sshd. Every test here is
+//! `#[ignore = "system tier: needs …"]`: a plain `cargo test` lists them
+//! as ignored; `cargo test -- --include-ignored` runs them, and a missing
+//! tool then fails the test, naming it. `.ci/run` installs what they need.
+
+mod emulated_volume;
+#[path = "../report_common/mod.rs"]
+mod report_common;
+mod require;
+
+mod browser;
+mod burst_emulated;
+mod fleet_ansible;
+mod mounts;
+mod run_real;

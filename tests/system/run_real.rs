@@ -1,0 +1,168 @@
+//! The quick suite with the real tools against a temporary directory: one
+//! `ok` record per test with non-zero metrics, raw output, host and target
+//! facts, no scratch left, and records that `diskdash check` accepts.
+//!
+//! A missing tool fails the test (system tier: run with
+//! `cargo test -- --include-ignored`).
+
+use crate::require;
+
+use std::path::Path;
+use std::process::Command;
+
+use diskdash::record::{Record, Status, Tool};
+
+const BIN: &str = env!("CARGO_BIN_EXE_diskdash");
+
+fn need_tools() {
+    let names: Vec<&str> = Tool::ALL.iter().map(|t| t.name()).collect();
+    require::need(
+        "real-tool test",
+        &require::programs_missing(&names),
+        "install them",
+    );
+}
+
+fn records(dir: &Path) -> Vec<Record> {
+    walkdir::WalkDir::new(dir)
+        .into_iter()
+        .map(|e| e.unwrap())
+        .filter(|e| e.file_type().is_file())
+        .map(|e| serde_json::from_str(&std::fs::read_to_string(e.path()).unwrap()).unwrap())
+        .collect()
+}
+
+#[test]
+#[ignore = "system tier: needs fio, ioping, bonnie++ and dd"]
+fn quick_suite_with_the_real_tools() {
+    need_tools();
+    // under target/, not /tmp: a tmpfs /tmp refuses fio's O_DIRECT
+    let target = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
+    if let Err(e) = diskdash::run::doctor::o_direct_works(target.path()) {
+        panic!("O_DIRECT does not work in {}: {e}", target.path().display());
+    }
+    let out = tempfile::tempdir().unwrap();
+    let o = Command::new(BIN)
+        .args([
+            "run",
+            "--target",
+            target.path().to_str().unwrap(),
+            "--suite",
+            "quick",
+            "--out",
+            out.path().to_str().unwrap(),
+            "--study",
+            "demo",
+            "--provider",
+            "local",
+            "--offering",
+            "disk",
+        ])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{stderr}");
+    assert!(stderr.contains("13 of 13 jobs ok"), "{stderr}");
+
+    let recs = records(out.path());
+    assert_eq!(recs.len(), 13);
+    let mut ids: Vec<&str> = recs.iter().map(|r| r.test.id.as_str()).collect();
+    ids.sort();
+    let mut expected = vec![
+        "fio-sustained-randread-4k-qd32",
+        "dd-write-bulk",
+        "dd-write-128k-fdatasync",
+        "dd-write-8k-fdatasync",
+        "dd-write-128k-dsync",
+        "dd-write-8k-dsync",
+        "fio-randread-4k-qd64",
+        "fio-randwrite-4k-qd64",
+        "ioping-latency",
+        "ioping-seek",
+        "ioping-seq",
+        "ioping-seq-cached",
+        "bonnie",
+    ];
+    expected.sort();
+    assert_eq!(ids, expected);
+    for r in &recs {
+        assert_eq!(r.status, Status::Ok, "{}: {:?}", r.test.id, r.error);
+        assert!(!r.metrics.is_empty(), "{}", r.test.id);
+        for (name, m) in &r.metrics {
+            assert!(
+                m.value.is_finite() && m.value >= 0.0,
+                "{} {name}",
+                r.test.id
+            );
+        }
+        let headline = match r.test.tool {
+            Tool::Dd => "write_bw",
+            Tool::Fio if r.test.id.contains("randread") => "read_iops",
+            Tool::Fio => "write_iops",
+            Tool::Ioping => "iops",
+            Tool::Bonnie => "seq_char_write_bw",
+        };
+        assert!(
+            r.metrics.get(headline).unwrap().value > 0.0,
+            "{} {headline}",
+            r.test.id
+        );
+        assert!(r.test.tool_version.is_some(), "{}", r.test.id);
+        assert!(r
+            .test
+            .command
+            .as_deref()
+            .unwrap()
+            .contains(".diskdash-scratch-"));
+        let raw = r.raw.as_ref().unwrap();
+        assert_eq!(raw.exit_code, Some(0));
+        let printed = raw.stdout.as_deref().unwrap().len() + raw.stderr.as_deref().unwrap().len();
+        assert!(printed > 0, "{}: no raw output kept", r.test.id);
+        let h = &r.host;
+        assert!(h.cpu_count.is_some() && h.memory_bytes.is_some() && h.kernel.is_some());
+        assert!(h.arch.is_some() && h.os.is_some());
+        let t = &r.target;
+        assert!(t.path.is_some() && t.fs_type.is_some() && t.mount_point.is_some());
+        assert!(t.device.is_some() && t.mount_options.is_some());
+        assert!(t.size_bytes.unwrap() > 0 && t.free_bytes.unwrap() > 0);
+        assert!(r.duration_s.unwrap() > 0.0);
+    }
+    // no scratch left behind
+    assert!(std::fs::read_dir(target.path()).unwrap().next().is_none());
+    // the sustained test kept 20 s of real per-second logs
+    let sustained = recs
+        .iter()
+        .find(|r| r.test.id == "fio-sustained-randread-4k-qd32")
+        .unwrap();
+    let tl = sustained.timeline.as_ref().expect("a timeline");
+    let n = tl.read.as_ref().unwrap().iops.len();
+    assert!((18..=21).contains(&n), "{n} samples");
+    assert_eq!(tl.logs.len(), 4, "{:?}", tl.logs.keys());
+    assert!(tl.pattern.is_some());
+    assert!(sustained.metrics.get("read_iops_sustained").unwrap().value > 0.0);
+    // it read a file written once with incompressible data, by fio itself
+    let pre = sustained.prefill.as_ref().expect("a pre-fill");
+    assert_eq!(pre.error, None);
+    assert_eq!(pre.bytes, (64u64 << 20) as f64);
+    assert!(pre.bw.unwrap() > 0.0 && pre.seconds > 0.0, "{pre:?}");
+    assert!(pre.command.contains("--refill_buffers"), "{}", pre.command);
+    let cmd = sustained.test.command.as_deref().unwrap();
+    assert!(cmd.contains("/prefill/fio.dat"), "{cmd}");
+    // its I/O counts before the sustained test's own
+    let prior = sustained.prior_io.as_ref().unwrap();
+    assert!(prior.bytes >= pre.bytes && prior.seconds > 0.0, "{prior:?}");
+    assert!(stderr.contains("pre-fill: ok"), "{stderr}");
+
+    let check = Command::new(BIN)
+        .arg("check")
+        .arg(out.path())
+        .output()
+        .unwrap();
+    assert_eq!(
+        check.status.code(),
+        Some(0),
+        "{}{}",
+        String::from_utf8_lossy(&check.stdout),
+        String::from_utf8_lossy(&check.stderr)
+    );
+}
