@@ -18,6 +18,8 @@ mod prop_bonnie;
 mod prop_check;
 mod prop_dd_ioping;
 mod prop_fio;
+mod prop_format;
+mod prop_record;
 mod report_answer;
 mod report_emulated;
 mod report_length;
