@@ -1,7 +1,7 @@
 //! How long the pages of a study as large as a real one are: a sustained
 //! test's page stays under 1 MB of HTML, and the per-run command variations
 //! (54 scratch directories) fold away so that the first chart comes early.
-//! The heights in a phone-sized browser are measured in `tests/browser.rs`.
+//! The heights in a phone-sized browser are measured in `tests/system/browser.rs`.
 
 use crate::report_common;
 
@@ -23,11 +23,14 @@ fn read(site: &Path, rel: &str) -> String {
 }
 
 /// Writes the realistic records to `$DISKDASH_REAL_RECORDS`, to look at
-/// the site they make: `cargo test --test report_length -- --ignored`.
+/// the site they make: `DISKDASH_REAL_RECORDS=DIR cargo test --test fast
+/// write_realistic_records -- --ignored`; without it, to a temporary
+/// directory (as `cargo test -- --include-ignored` runs it).
 #[test]
-#[ignore]
+#[ignore = "writes records to look at: set DISKDASH_REAL_RECORDS"]
 fn write_realistic_records() {
-    let dir = std::env::var_os("DISKDASH_REAL_RECORDS").expect("set DISKDASH_REAL_RECORDS");
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = std::env::var_os("DISKDASH_REAL_RECORDS").unwrap_or_else(|| tmp.path().into());
     write_realistic_study(Path::new(&dir));
 }
 

@@ -1,6 +1,6 @@
 //! Snapshots of the pages, charts and data files built from
 //! `sample-results/`: any change to what readers see shows up as a diff.
-//! Update with `INSTA_UPDATE=always cargo test --test report_snapshots`
+//! Update with `INSTA_UPDATE=always cargo test --test fast report_snapshots`
 //! (or `cargo insta review`) after checking the change is wanted.
 
 use crate::report_common;

@@ -1,8 +1,7 @@
 //! The site does not depend on the number of threads: the sample results
 //! and 600 generated records (pages written by several threads at once),
 //! each built by the binary with 1 and with 4 threads, give the same files,
-//! byte for byte. And the binary's allocator is set up as `src/main.rs`
-//! says: its arenas bound the peak memory of a build on many threads.
+//! byte for byte.
 
 use crate::report_common;
 

@@ -284,11 +284,15 @@ fn hostile_names_are_escaped_in_the_burst_section() {
     );
 }
 
-/// Writes the study's site to `$DISKDASH_TIMELINE_SITE` for looking at it.
+/// Writes the study's site to `$DISKDASH_TIMELINE_SITE` for looking at it;
+/// without it, to a temporary directory (as `cargo test --
+/// --include-ignored` runs it).
 #[test]
-#[ignore]
+#[ignore = "writes a site to look at: set DISKDASH_TIMELINE_SITE"]
 fn write_site_for_screenshots() {
-    let out = std::path::PathBuf::from(std::env::var("DISKDASH_TIMELINE_SITE").unwrap());
+    let tmp = tempfile::tempdir().unwrap();
+    let out = std::env::var_os("DISKDASH_TIMELINE_SITE")
+        .map_or_else(|| tmp.path().join("site"), std::path::PathBuf::from);
     let (dir, site) = build_with(Some(
         "AWS,gp2,1,1000,100,3,3000,,,,https://docs.aws.amazon.com/ebs/latest/userguide/general-purpose.html,2026-12-01\n\
          AWS,gp3,1,16384,3000,,,131.072,,,https://docs.aws.amazon.com/ebs/latest/userguide/general-purpose.html,2026-12-01\n",

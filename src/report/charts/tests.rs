@@ -1078,7 +1078,7 @@ fn numbers_have_fixed_precision() {
 /// Writes the sample charts for a look in a browser:
 /// `DISKDASH_CHART_SAMPLES=/some/dir cargo test --lib charts -- --ignored`.
 #[test]
-#[ignore]
+#[ignore = "writes sample charts to look at: set DISKDASH_CHART_SAMPLES"]
 fn write_samples() {
     let Ok(dir) = std::env::var("DISKDASH_CHART_SAMPLES") else {
         return;
