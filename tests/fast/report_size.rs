@@ -5,6 +5,10 @@
 use crate::report_common;
 
 use diskdash::ingest::Found;
+use diskdash::report::pages::runlist::RUNS_SHOWN;
+use diskdash::report::pages::study::MATRIX_ROWS_SHOWN;
+use diskdash::report::pages::test::{INLINE_BARS_MAX, INLINE_CHARTS_MAX};
+use diskdash::report::pages::value::TABLE_ROWS_SHOWN;
 use diskdash::report::{build_site, Options};
 use report_common::record;
 
@@ -132,10 +136,11 @@ fn index_value_and_study_pages_stay_small_for_50_configurations() {
 
 #[test]
 fn an_offering_with_thousands_of_runs_lists_them_on_bounded_pages() {
-    // one configuration, one test, 2,500 repetitions: past the 1,000 runs
-    // one page lists, so the offering page and the test page link to three
-    // run lists (1,000 + 1,000 + 500) instead of listing every run
-    let found: Vec<Found> = (1..=2500u32)
+    // one configuration, one test, two and a half times the runs one page
+    // lists (2,500 of 1,000): the offering page and the test page link to
+    // three run lists (1,000 + 1,000 + 500) instead of listing every run
+    let (per_page, n) = (RUNS_SHOWN, RUNS_SHOWN * 5 / 2);
+    let found: Vec<Found> = (1..=n as u32)
         .map(|rep| {
             Found::new(
                 format!("{rep}.json").into(),
@@ -170,7 +175,10 @@ fn an_offering_with_thousands_of_runs_lists_them_on_bounded_pages() {
                 "{name} page lacks a link to {n}"
             );
         }
-        assert!(page.contains(">2500<"), "{name} page lacks the run count");
+        assert!(
+            page.contains(&format!(">{n}<")),
+            "{name} page lacks the run count"
+        );
         assert!(
             page.len() < 100 * 1024,
             "{name} page is {} bytes",
@@ -190,11 +198,12 @@ fn an_offering_with_thousands_of_runs_lists_them_on_bounded_pages() {
         .iter()
         .map(|l| l.matches("href=\"../../../runs/many.r").count())
         .collect();
-    assert_eq!(counts, [1000, 1000, 500]);
-    assert!(lists[0].contains("runs 1 to 1000 of 2500"));
-    assert!(lists[2].contains("runs 2001 to 2500 of 2500"));
+    assert_eq!(counts, [per_page, per_page, n - 2 * per_page]);
+    assert!(lists[0].contains(&format!("runs 1 to {per_page} of {n}")));
+    assert!(lists[2].contains(&format!("runs {} to {n} of {n}", 2 * per_page + 1)));
     assert!(
-        lists[1].contains("runs/many.r01001.html") && lists[1].contains("runs/many.r02000.html")
+        lists[1].contains(&format!("runs/many.r{:05}.html", per_page + 1))
+            && lists[1].contains(&format!("runs/many.r{:05}.html", 2 * per_page))
     );
     assert!(!site
         .files
@@ -213,12 +222,14 @@ fn an_offering_with_thousands_of_runs_lists_them_on_bounded_pages() {
 #[test]
 fn a_test_with_more_runs_than_a_page_lists_over_configurations_of_fewer_lists_them_by_configuration(
 ) {
-    // one test, 1,200 runs over three configurations of 400: each offering
-    // page lists its own runs, the test page links to a run list per
-    // configuration, and the other test (60 runs) has no run lists
+    // one test, more runs than a page lists (1,200 of 1,000) over three
+    // configurations of fewer (400): each offering page lists its own runs,
+    // the test page links to a run list per configuration, and the other
+    // test (60 runs) has no run lists
+    let per = RUNS_SHOWN * 2 / 5;
     let mut found: Vec<Found> = Vec::new();
     for (c, volume) in ["A", "B", "C"].iter().enumerate() {
-        for rep in 1..=400u32 {
+        for rep in 1..=per as u32 {
             found.push(Found::new(
                 format!("{volume}{rep}.json").into(),
                 None,
@@ -265,12 +276,15 @@ fn a_test_with_more_runs_than_a_page_lists_over_configurations_of_fewer_lists_th
         let listed = text(&list);
         assert_eq!(
             listed.matches("href=\"../../../runs/wide.").count(),
-            400,
+            per,
             "{list}"
         );
         // the offering page is under the limit and lists its own runs
         let offering = text(&format!("offerings/wide/provider-{volume}.html"));
-        assert!(offering.matches("runs/wide.").count() >= 420, "{volume}");
+        assert!(
+            offering.matches("runs/wide.").count() >= per + 20,
+            "{volume}"
+        );
     }
     let lists: Vec<&String> = site
         .files
@@ -283,9 +297,17 @@ fn a_test_with_more_runs_than_a_page_lists_over_configurations_of_fewer_lists_th
 #[test]
 fn value_tables_and_the_matrix_of_many_configurations_show_their_first_rows_and_say_where_the_rest_are(
 ) {
-    // 120 configurations of one test: value.html shows the 50 cheapest and
-    // links to a page of all 120, whose links lead to real pages
-    let found: Vec<Found> = (0..120u32)
+    // more configurations of one test (120) than a value table (50), the
+    // study's matrix (100) or inline charts (100) show: value.html shows
+    // the 50 cheapest and links to a page of all 120, whose links lead to
+    // real pages
+    let n = TABLE_ROWS_SHOWN
+        .max(MATRIX_ROWS_SHOWN)
+        .max(INLINE_CHARTS_MAX)
+        + 20;
+    let (rows, matrix) = (TABLE_ROWS_SHOWN, MATRIX_ROWS_SHOWN);
+    let volume = |o: usize| format!("Volume {o:03}<");
+    let found: Vec<Found> = (0..n as u32)
         .map(|o| {
             Found::new(
                 format!("{o}.json").into(),
@@ -307,14 +329,15 @@ fn value_tables_and_the_matrix_of_many_configurations_show_their_first_rows_and_
     let text = |p: &str| String::from_utf8_lossy(&site.files[p]).to_string();
     let value = text("value.html");
     let rows_of = |page: &str| page.matches("<tr class=").count();
-    assert_eq!(rows_of(&value), 50);
-    assert!(value.contains("Volume 049<") && !value.contains("Volume 050<"));
-    assert!(value.contains(
-        "<p>70 more configurations: <a href=\"value/wide/fio-randread-4k-qd64--read-iops.html\">the whole table</a>.</p>"
-    ));
+    assert_eq!(rows_of(&value), rows);
+    assert!(value.contains(&volume(rows - 1)) && !value.contains(&volume(rows)));
+    assert!(value.contains(&format!(
+        "<p>{} more configurations: <a href=\"value/wide/fio-randread-4k-qd64--read-iops.html\">the whole table</a>.</p>",
+        n - rows
+    )));
     let whole = text("value/wide/fio-randread-4k-qd64--read-iops.html");
-    assert_eq!(rows_of(&whole), 120);
-    assert!(whole.contains("Volume 119<"));
+    assert_eq!(rows_of(&whole), n);
+    assert!(whole.contains(&volume(n - 1)));
     for href in whole
         .split("href=\"../../")
         .skip(1)
@@ -326,13 +349,16 @@ fn value_tables_and_the_matrix_of_many_configurations_show_their_first_rows_and_
     }
     // the study's value matrix shows the first 100 and says where the rest are
     let study = text("studies/wide.html");
-    assert_eq!(matrix_rows(&study), 100);
+    assert_eq!(matrix_rows(&study), matrix);
     assert!(
-        study.contains("Volume 099<")
-            && study.contains("<p>20 more configurations follow in cost order: ")
+        study.contains(&volume(matrix - 1))
+            && study.contains(&format!(
+                "<p>{} more configurations follow in cost order: ",
+                n - matrix
+            ))
     );
     // its configurations table still lists every one
-    assert!(study.contains(">Provider Volume 119</a>"));
+    assert!(study.contains(&format!(">Provider {}/a>", volume(n - 1))));
     // past 100 configurations the test page shows its charts as images
     let test = text("tests/wide/fio-randread-4k-qd64.html");
     assert!(!test.contains("<svg"));
@@ -347,13 +373,14 @@ fn value_tables_and_the_matrix_of_many_configurations_show_their_first_rows_and_
         .nth(1)
         .and_then(|s| s.split("</section>").next())
         .expect("a read IOPS section");
-    assert_eq!(stat_rows(section), 50);
-    assert!(section.contains(
-        "<p>70 more configurations: <a href=\"../../tests/wide/fio-randread-4k-qd64/read-iops.html\">the whole table</a>.</p>"
-    ));
+    assert_eq!(stat_rows(section), rows);
+    assert!(section.contains(&format!(
+        "<p>{} more configurations: <a href=\"../../tests/wide/fio-randread-4k-qd64/read-iops.html\">the whole table</a>.</p>",
+        n - rows
+    )));
     let whole = text("tests/wide/fio-randread-4k-qd64/read-iops.html");
-    assert_eq!(stat_rows(&whole), 120);
-    assert!(whole.contains(">Provider Volume 119</a>") && !whole.contains("<svg"));
+    assert_eq!(stat_rows(&whole), n);
+    assert!(whole.contains(&format!(">Provider {}/a>", volume(n - 1))) && !whole.contains("<svg"));
     assert!(
         whole.contains("href=\"../../../tests/wide/fio-randread-4k-qd64.html#metric-read-iops\"")
     );
@@ -373,8 +400,11 @@ fn value_tables_and_the_matrix_of_many_configurations_show_their_first_rows_and_
 }
 
 #[test]
-fn a_test_page_draws_its_charts_inline_up_to_600_bars_in_all() {
-    // 50 configurations: twelve metrics (600 bars) inline, thirteen from files
+fn a_test_page_draws_its_charts_inline_up_to_its_bar_limit_then_from_files() {
+    // 50 configurations: as many metrics as the page draws bars inline
+    // (twelve, 600 bars) inline, one more from files
+    let inline = INLINE_BARS_MAX / 50;
+    assert!(inline >= 1, "no chart of 50 bars is ever inline");
     let page = |metrics: usize| {
         let names: Vec<String> = (0..metrics).map(|m| format!("extra_{m:02}")).collect();
         let found: Vec<Found> = (0..50u32)
@@ -401,16 +431,16 @@ fn a_test_page_draws_its_charts_inline_up_to_600_bars_in_all() {
         let site = build_site(&found, &[], &Options::default()).unwrap();
         String::from_utf8_lossy(&site.files["tests/bars/fio-randread-4k-qd64.html"]).to_string()
     };
-    let twelve = page(12);
+    let within = page(inline);
     assert_eq!(
-        twelve.matches("<svg").count(),
-        24,
+        within.matches("<svg").count(),
+        2 * inline,
         "wide and narrow, inline"
     );
-    assert!(!twelve.contains("<img src="));
-    let thirteen = page(13);
-    assert!(!thirteen.contains("<svg"));
-    assert_eq!(thirteen.matches("<img src=").count(), 13);
+    assert!(!within.contains("<img src="));
+    let past = page(inline + 1);
+    assert!(!past.contains("<svg"));
+    assert_eq!(past.matches("<img src=").count(), inline + 1);
 }
 
 /// The rows of a study page's value matrix (the configurations table below
