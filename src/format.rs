@@ -134,9 +134,13 @@ pub fn push_number(out: &mut String, v: f64) {
     let start = out.len();
     let a = v.abs();
     if a >= 10f64.powi(WHOLE_DIGITS) {
-        // rounded to the nearest 10^k that leaves four digits
-        let step = 10f64.powi(a.log10().floor() as i32 + 1 - WHOLE_DIGITS);
-        push_fixed(out, (a / step).round() * step, 0);
+        // four significant digits, then zeros: the digits written as they
+        // are, not the product `digits * 10^k`, which past about 1e21 is not
+        // a whole number that prints as zeros
+        let zeros = a.log10().floor() as i32 + 1 - WHOLE_DIGITS;
+        let digits = (a / 10f64.powi(zeros)).round() as u64;
+        out.push_str(itoa::Buffer::new().format(digits));
+        out.extend(std::iter::repeat_n('0', zeros.max(0) as usize));
     } else {
         push_fixed(out, a, decimals(v));
     }
@@ -612,6 +616,14 @@ mod tests {
             out.push_str(frac);
         }
         out
+    }
+
+    #[test]
+    fn number_past_1e21_is_four_digits_then_zeros() {
+        // the product 1224 * 10^42 is not a whole number that prints as zeros
+        assert_eq!(number(1.2241e45), format!("1,224{}", ",000".repeat(14)));
+        assert_eq!(number(-9.9996e30), format!("-10,000{}", ",000".repeat(9)));
+        assert_eq!(number(f64::MAX).len(), 309 + 102);
     }
 
     #[test]

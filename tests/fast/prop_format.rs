@@ -63,12 +63,6 @@ fn within(printed: &str, v: f64) -> Result<(), TestCaseError> {
     Ok(())
 }
 
-/// The magnitudes checked for `format::number` and what prints through it.
-/// Beyond about 1e21 it prints the digits of a product that is not exact
-/// (1.2241e45 as `1,224,000,000,000,000,063,605,…,456`), not four
-/// significant digits and zeros; no measurement comes near that.
-const SHOWN: f64 = 1e21;
-
 proptest! {
     #[test]
     fn data_reads_back_exactly(v in finite()) {
@@ -78,7 +72,7 @@ proptest! {
     }
 
     #[test]
-    fn number_is_within_half_its_last_digit(v in finite().prop_filter("shown", |v| v.abs() < SHOWN)) {
+    fn number_is_within_half_its_last_digit(v in finite()) {
         within(&format::number(v), v)?;
     }
 
@@ -91,7 +85,7 @@ proptest! {
 
     #[test]
     fn value_in_its_unit_is_within_half_its_last_digit(
-        v in finite().prop_filter("shown", |v| v.abs() < SHOWN),
+        v in finite(),
         unit in prop::sample::select(vec![
             Unit::BytesPerSec, Unit::Seconds, Unit::Bytes, Unit::Iops,
             Unit::OpsPerSec, Unit::Percent, Unit::Count,
@@ -117,12 +111,15 @@ proptest! {
 
     #[test]
     fn ratios_money_and_percentages_are_within_half_their_last_digit(
-        v in finite().prop_filter("shown", |v| v.abs() < SHOWN),
+        v in finite(),
         decimals in 0usize..4,
     ) {
         within(format::ratio_to(v, decimals).strip_suffix('x').unwrap(), v)?;
         within(format::ratio_table(v).as_str(), v)?;
         within(format::money(v, "USD").strip_suffix(" USD").unwrap(), v)?;
-        within(format::percent(v).strip_suffix('%').unwrap(), v * 100.0)?;
+        // a percentage whose hundredfold overflows has no finite digits
+        if (v * 100.0).is_finite() {
+            within(format::percent(v).strip_suffix('%').unwrap(), v * 100.0)?;
+        }
     }
 }
