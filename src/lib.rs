@@ -8,6 +8,7 @@ pub mod analysis;
 pub mod bounded;
 pub mod check;
 pub mod cmd;
+pub mod digest;
 pub mod error;
 pub mod format;
 pub mod fsio;

@@ -541,7 +541,7 @@ pub fn attach_logs(
     let mut texts = Vec::new();
     let mut digests = BTreeMap::new();
     for (name, bytes) in files {
-        digests.insert(name.clone(), crate::import::hex_sha256(bytes));
+        digests.insert(name.clone(), crate::digest::hex_sha256(bytes));
         let text = std::str::from_utf8(bytes)
             .map_err(|_| anyhow::anyhow!("fio log `{name}` is not UTF-8 text"))?;
         texts.push((name.clone(), text.to_string()));
