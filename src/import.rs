@@ -224,7 +224,7 @@ fn attach_fio_logs(path: &Path, bytes: &[u8], records: &mut [Record]) -> Result<
         read.push(log_path);
         files.push((name.clone(), data));
     }
-    crate::analysis::timeline::attach_logs(record, &files)?;
+    crate::timeline::attach_logs(record, &files)?;
     let text = crate::record::to_json(record)?;
     if let Err(why) = crate::ingest::parse_record(&text) {
         bail!("the record made from it and its fio logs would not pass `diskdash check`: {why}");

@@ -18,6 +18,7 @@ pub mod metrics;
 pub mod record;
 pub mod report;
 pub mod run;
+pub mod timeline;
 pub mod tools;
 pub mod units;
 pub mod walk;

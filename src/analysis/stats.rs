@@ -197,8 +197,8 @@ pub fn left_out(
     let tolerance = |r: &Record| {
         let range = metric(r, "ss_range").map_or(0.0, |p| p / 100.0);
         range.clamp(
-            crate::analysis::timeline::MIN_TOLERANCE,
-            crate::analysis::timeline::MAX_TOLERANCE,
+            crate::timeline::MIN_TOLERANCE,
+            crate::timeline::MAX_TOLERANCE,
         )
     };
     let length = |r: &Record| {
