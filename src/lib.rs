@@ -14,6 +14,8 @@ pub mod format;
 pub mod fsio;
 pub mod import;
 pub mod ingest;
+#[cfg(test)]
+mod layering;
 pub mod metrics;
 pub mod record;
 pub mod report;
