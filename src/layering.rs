@@ -15,6 +15,8 @@ fn top_level_modules_form_no_cycle() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let graph = graph_of(&src);
     assert!(graph.len() > 5, "read too few modules: {graph:?}");
+    // shown with `cargo test --lib layering -- --nocapture`
+    println!("{}", describe(&graph));
     if let Some(cycle) = find_cycle(&graph) {
         panic!(
             "import cycle between top-level modules: {}\n\ngraph:\n{}",
