@@ -13,7 +13,6 @@ use rayon::prelude::*;
 
 use crate::analysis::prices::{Conversion, EffectivePrice, PriceBook};
 use crate::analysis::stats::{Dataset, OfferingData, Study};
-use crate::metrics::metric_order;
 use crate::record::{slug, Record, Status};
 use crate::units::Unit;
 

@@ -4,8 +4,13 @@
 
 use std::collections::BTreeMap;
 
+use super::over_time::{self, Lasting, Steady, Unmeasured};
 use super::price::{cheapest_of, price_ratio, Priced};
-use super::*;
+use super::{verdict, Measured, PriceBasis, ValueRow, ValueTable, BASELINE_VERDICT};
+use crate::analysis::stats::Study;
+use crate::metrics::metric_order;
+use crate::record::Record;
+use crate::units::Unit;
 
 /// The value tables of one test of a study, one per judged metric. When the
 /// study's baseline is the cheapest configuration (not one named with
