@@ -18,7 +18,10 @@ pub use crate::record::Pattern;
 use crate::record::{Metric, Series, Timeline};
 use crate::units::Unit;
 
-pub use detect::*;
+pub use detect::{
+    detect, median, noise, persistence, rolling_median, steady_state, step_noise, tolerance,
+    Detection, SteadyState, FULL_SCALE_S, MAX_TOLERANCE, MIN_TOLERANCE, SKIP_S,
+};
 
 /// Classifies a record's timeline and returns the metrics it gives:
 /// `<dir>_iops_sustained` and `<dir>_bw_sustained` for each direction with
