@@ -6,7 +6,6 @@
 //! sizes given as parameters read in binary units (`4 KiB`, `1 GiB`); money is
 //! shown to cents. Data files take [`data`] and [`ratio_data`] instead.
 
-use crate::analysis::prices::EffectivePrice;
 use crate::units::Unit;
 use std::borrow::Cow;
 
@@ -455,20 +454,6 @@ pub fn percent(cv: f64) -> String {
     out
 }
 
-/// A price per GB-month: `0.150 USD`; at least three significant digits, so
-/// archive-class prices keep their value (`0.000990 USD`, not `0.001 USD`).
-pub fn price_per_gb(p: &EffectivePrice) -> String {
-    let Some(v) = p.per_gb_month() else {
-        return format!("not per GB ({})", p.currency);
-    };
-    let decimals = if v.is_finite() && v > 0.0 {
-        (2 - v.log10().floor() as i64).clamp(3, 12) as usize
-    } else {
-        3
-    };
-    format!("{v:.decimals$} {}", p.currency)
-}
-
 /// An amount of money, to cents: `15.00 USD`, `1,234.50 USD`.
 pub fn money(v: f64, currency: &str) -> String {
     if !v.is_finite() {
@@ -865,12 +850,6 @@ mod tests {
         assert_eq!(money(0.004, "USD"), "0.00 USD");
         assert_eq!(size_gb(100.0), "100 GB");
         assert_eq!(size_gb(0.5), "0.500 GB");
-        let price = |v: f64| price_per_gb(&EffectivePrice::flat(v, "USD", None));
-        assert_eq!(price(0.15), "0.150 USD");
-        assert_eq!(price(1.25), "1.250 USD");
-        assert_eq!(price(0.08), "0.0800 USD");
-        assert_eq!(price(0.00099), "0.000990 USD");
-        assert_eq!(price(0.0045), "0.00450 USD");
         assert_eq!(percent(0.1234), "12.3%");
         assert_eq!(data(0.1), "0.1");
     }

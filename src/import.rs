@@ -10,10 +10,12 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use anyhow::{anyhow, bail, Context, Result};
-use sha2::{Digest, Sha256};
 
 use crate::record::{is_valid_id, slug, Raw, Record, Source, Status, Subject, TestInfo, Tool};
 use crate::{fsio, tools};
+
+/// Kept for the binary-level tests, which name it here.
+pub use crate::digest::hex_sha256;
 
 /// What one import run did, for the summary.
 #[derive(Debug, Default)]
@@ -222,7 +224,7 @@ fn attach_fio_logs(path: &Path, bytes: &[u8], records: &mut [Record]) -> Result<
         read.push(log_path);
         files.push((name.clone(), data));
     }
-    crate::analysis::timeline::attach_logs(record, &files)?;
+    crate::timeline::attach_logs(record, &files)?;
     let text = crate::record::to_json(record)?;
     if let Err(why) = crate::ingest::parse_record(&text) {
         bail!("the record made from it and its fio logs would not pass `diskdash check`: {why}");
@@ -403,25 +405,9 @@ fn write_records(records: &[Record], out: &Path, tally: &mut Tally) -> Result<()
     Ok(())
 }
 
-/// SHA-256 of `bytes` as lowercase hex.
-pub fn hex_sha256(bytes: &[u8]) -> String {
-    Sha256::digest(bytes)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn sha256_matches_a_known_digest() {
-        assert_eq!(
-            hex_sha256(b"abc"),
-            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
-        );
-    }
 
     #[test]
     fn garbage_is_refused_with_what_was_expected() {

@@ -11,7 +11,8 @@ use crate::record::Record;
 pub mod limits;
 pub mod prices;
 pub mod stats;
-pub mod timeline;
+/// Kept for code that names the time series here.
+pub use crate::timeline;
 pub mod value;
 
 use prices::PriceBook;

@@ -192,12 +192,12 @@ pub fn price_per_gb_text(sv: &StudyValue, config: &str) -> String {
     let Some(p) = sv.prices.get(config).and_then(Option::as_ref) else {
         return "unknown".into();
     };
-    let own = format::price_per_gb(p);
+    let own = p.per_gb_text();
     match (conversion_of(sv, config), p.per_gb_month()) {
         (Some(c), Some(v)) => {
             let converted =
                 crate::analysis::prices::EffectivePrice::flat(v * c.factor, &c.to, None);
-            format!("{own} ({})", format::price_per_gb(&converted))
+            format!("{own} ({})", converted.per_gb_text())
         }
         _ => own,
     }

@@ -107,7 +107,6 @@ pub enum Out {
 
 /// A run id: UTC time and a short random part (`20261130T101500Z-3f9a1c`).
 pub fn new_run_id() -> String {
-    use sha2::Digest;
     let now = SystemTime::now();
     let stamp = humantime::format_rfc3339_seconds(now)
         .to_string()
@@ -117,8 +116,9 @@ pub fn new_run_id() -> String {
         .map(|d| d.as_nanos())
         .unwrap_or(0);
     let seed = format!("{nanos}-{}-{:p}", std::process::id(), &now);
-    let hash = sha2::Sha256::digest(seed.as_bytes());
-    let hex: String = hash.iter().take(3).map(|b| format!("{b:02x}")).collect();
+    let mut hash = crate::digest::Hasher::new();
+    hash.update(seed.as_bytes());
+    let hex = crate::digest::hex(&hash.finish()[..3]);
     format!("{stamp}-{hex}")
 }
 

@@ -131,7 +131,7 @@ fn attach_logs(rec: &mut Record, o: &Outcome) {
     if rec.test.tool != crate::record::Tool::Fio || ours.is_empty() {
         return;
     }
-    if let Err(e) = crate::analysis::timeline::attach_logs(rec, &ours) {
+    if let Err(e) = crate::timeline::attach_logs(rec, &ours) {
         std::sync::Arc::make_mut(&mut rec.test)
             .parameters
             .insert("timeline_error".into(), format!("{e:#}").into());

@@ -107,6 +107,21 @@ impl EffectivePrice {
         cost::per_gb_month(&self.components)
     }
 
+    /// The price per GB-month for people: `0.150 USD`; at least three
+    /// significant digits, so archive-class prices keep their value
+    /// (`0.000990 USD`, not `0.001 USD`).
+    pub fn per_gb_text(&self) -> String {
+        let Some(v) = self.per_gb_month() else {
+            return format!("not per GB ({})", self.currency);
+        };
+        let decimals = if v.is_finite() && v > 0.0 {
+            (2 - v.log10().floor() as i64).clamp(3, 12) as usize
+        } else {
+            3
+        };
+        format!("{v:.decimals$} {}", self.currency)
+    }
+
     /// Whether the price is a per-GB capacity price and nothing else that
     /// bills: no fixed charge, size tiers, IOPS or MB/s. A record's price is.
     pub fn is_flat(&self) -> bool {
@@ -421,6 +436,16 @@ AWS,gp3,0.08,USD,2024-06,aws pricing page,,0.005,3000\n";
         });
         let cost = p.monthly_cost(Some(100.0), &BTreeMap::new()).unwrap();
         assert!((cost - 70.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn a_price_per_gb_keeps_three_significant_digits() {
+        let price = |v: f64| EffectivePrice::flat(v, "USD", None).per_gb_text();
+        assert_eq!(price(0.15), "0.150 USD");
+        assert_eq!(price(1.25), "1.250 USD");
+        assert_eq!(price(0.08), "0.0800 USD");
+        assert_eq!(price(0.00099), "0.000990 USD");
+        assert_eq!(price(0.0045), "0.00450 USD");
     }
 
     #[test]

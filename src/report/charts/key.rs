@@ -5,7 +5,7 @@
 //! fields to one SHA-256 hasher: names and text as length-prefixed bytes,
 //! numbers as their bits, absent values as a tag. No number is formatted.
 
-use sha2::{Digest, Sha256};
+use crate::digest::Hasher;
 
 /// The id a chart's elements are named with: the first five bytes of the
 /// hash of its field values.
@@ -15,22 +15,17 @@ pub struct ChartId(pub(super) [u8; 5]);
 impl ChartId {
     /// The id as ten lower-case hex digits.
     pub fn hex(self) -> String {
-        use std::fmt::Write as _;
-        let mut out = String::with_capacity(10);
-        for byte in self.0 {
-            let _ = write!(out, "{byte:02x}");
-        }
-        out
+        crate::digest::hex(&self.0)
     }
 }
 
 /// Hashes a chart's fields one at a time.
-pub(super) struct Key(Sha256);
+pub(super) struct Key(Hasher);
 
 impl Key {
     /// Starts the key of a value named `name` (the chart kind).
     pub(super) fn new(name: &str) -> Key {
-        let mut key = Key(Sha256::new());
+        let mut key = Key(Hasher::new());
         key.bytes(name.as_bytes());
         key
     }
@@ -114,7 +109,7 @@ impl Key {
 
     /// The finished id.
     pub(super) fn finish(self) -> ChartId {
-        let hash = self.0.finalize();
+        let hash = self.0.finish();
         let mut id = [0; 5];
         id.copy_from_slice(&hash[..5]);
         ChartId(id)

@@ -358,7 +358,7 @@ mod tests {
         let values: Vec<f64> = (0..2700)
             .map(|i| if i < 2000 { 3000.0 } else { 300.0 })
             .collect();
-        let d = crate::analysis::timeline::detect(&values, 1.0).unwrap();
+        let d = crate::timeline::detect(&values, 1.0).unwrap();
         TimelineChart {
             title: "AWS gp2 100 GB: 4 KiB random reads over time".into(),
             desc: "per-second read IOPS".into(),

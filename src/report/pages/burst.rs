@@ -236,7 +236,7 @@ pub(super) fn groups(
             if let Some(note) = results.left_out_note() {
                 runs.push_str(&format!(" ({note})"));
             }
-            let burst = burst.or_else(|| crate::analysis::timeline::median(&left));
+            let burst = burst.or_else(|| crate::timeline::median(&left));
             // the test page draws this run's timeline when it draws every
             // one; past that, the run's own page does
             let chart_page = if all_drawn {

@@ -83,7 +83,7 @@ pub(super) fn build(ctx: PageCtx, study: &str, off: &OfferingData, site: &mut Si
                 // with its price converted into the baseline's currency
                 Some(v) if price.is_some() => crate::report::story::price_per_gb_text(v, &off.name),
                 _ => price
-                    .map(format::price_per_gb)
+                    .map(|p| p.per_gb_text())
                     .unwrap_or_else(|| "unknown".into()),
             },
         ),

@@ -6,12 +6,12 @@
 //! wording helpers.
 
 use crate::analysis::limits::{Limit, Limits, Promise};
-use crate::analysis::timeline::detect;
 use crate::metrics::TestKind;
 use crate::record::{Pattern, Record, Series, Timeline};
 use crate::report::charts;
 use crate::report::format::{display_unit, number, with_unit};
 use crate::report::site::Site;
+use crate::timeline::detect;
 use crate::units::Unit;
 
 use super::{ChartView, PageCtx};

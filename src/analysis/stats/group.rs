@@ -1,0 +1,310 @@
+//! Grouping records into studies, configurations and tests: what makes two
+//! records one configuration, the names configurations are shown by, and
+//! each test's statistics.
+
+use rayon::prelude::*;
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::{left_out, of_the_sustained_level, Dataset, OfferingData, Summary};
+use super::{MetricStats, TestResults};
+use crate::analysis::limits::Limits;
+use crate::metrics::TestKind;
+use crate::record::{is_positive, Record, Status};
+use crate::units::Unit;
+
+/// What makes two records one configuration: provider, offering (as
+/// written), size, provisioned IOPS and MB/s, the numbers as bits so they
+/// order and compare exactly. Borrowed from the record it was read from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(super) struct ConfigKey<'r> {
+    provider: Option<&'r str>,
+    offering: Option<&'r str>,
+    size_gb: Option<u64>,
+    iops: Option<u64>,
+    mbps: Option<u64>,
+}
+
+/// A label holding a positive number (`provisioned_iops = "6000"`).
+pub(super) fn number_label(labels: &BTreeMap<String, String>, key: &str) -> Option<f64> {
+    labels
+        .get(key)
+        .and_then(|v| v.trim().parse::<f64>().ok())
+        .filter(|v| is_positive(*v))
+}
+
+impl<'r> ConfigKey<'r> {
+    fn of(r: &'r Record) -> ConfigKey<'r> {
+        let bits = |v: Option<f64>| v.map(f64::to_bits);
+        ConfigKey {
+            provider: r.subject.provider.as_deref(),
+            offering: r.subject.offering.as_deref(),
+            size_gb: bits(r.subject.size_gb.filter(|s| is_positive(*s))),
+            iops: bits(number_label(&r.subject.labels, "provisioned_iops")),
+            mbps: bits(number_label(&r.subject.labels, "provisioned_mbps")),
+        }
+    }
+}
+
+/// A number for a configuration name: `500`, `1.5`.
+pub(super) fn short(v: f64) -> String {
+    if v.fract() == 0.0 && v.abs() < 1e15 {
+        format!("{v:.0}")
+    } else {
+        format!("{v}")
+    }
+}
+
+/// Names the configurations of one study: `provider offering`, plus each
+/// part (size, provisioned IOPS, provisioned MB/s) that takes more than one
+/// known value in the study; unknown parts are left out, so a study whose
+/// configurations differ only by offering reads as before. Should two
+/// configurations still share a name (one size known, one not), theirs
+/// spell out every part, `size unknown` included.
+pub(super) fn config_names(configs: &[(ConfigKey, String)]) -> Vec<String> {
+    type Part = fn(&ConfigKey) -> Option<u64>;
+    let parts: [(Part, &str, &str); 3] = [
+        (|k| k.size_gb, "GB", "size unknown"),
+        (|k| k.iops, "IOPS", "provisioned IOPS unknown"),
+        (|k| k.mbps, "MB/s", "provisioned MB/s unknown"),
+    ];
+    let varies = |part: Part| {
+        configs
+            .iter()
+            .filter_map(|(k, _)| part(k))
+            .collect::<BTreeSet<_>>()
+            .len()
+            > 1
+    };
+    let shown: Vec<bool> = parts.iter().map(|(p, _, _)| varies(*p)).collect();
+    // `spell[i]`: show part i even where unknown (for configurations whose
+    // names would otherwise collide)
+    let name = |k: &ConfigKey, base: &str, spell: [bool; 3]| {
+        let mut name = base.to_string();
+        for (((part, unit, unknown), shown), spell) in parts.iter().zip(&shown).zip(spell) {
+            match part(k) {
+                Some(b) if *shown || spell => {
+                    name.push_str(&format!(" · {} {unit}", short(f64::from_bits(b))));
+                }
+                None if spell => name.push_str(&format!(" · {unknown}")),
+                _ => {}
+            }
+        }
+        name
+    };
+    let first: Vec<String> = configs
+        .iter()
+        .map(|(k, b)| name(k, b, [false; 3]))
+        .collect();
+    configs
+        .iter()
+        .zip(&first)
+        .map(|((k, b), n)| {
+            let twins: Vec<&ConfigKey> = configs
+                .iter()
+                .zip(&first)
+                .filter(|(_, m)| *m == n)
+                .map(|((k, _), _)| k)
+                .collect();
+            if twins.len() < 2 {
+                return n.clone();
+            }
+            let mut spell = [false; 3];
+            for (i, (part, _, _)) in parts.iter().enumerate() {
+                spell[i] = twins.iter().map(|t| part(t)).collect::<BTreeSet<_>>().len() > 1;
+            }
+            name(k, b, spell)
+        })
+        .collect()
+}
+
+/// Groups `records` (which must be sorted by id for a deterministic choice of
+/// record price and labels) by study, configuration and test, and
+/// summarises every metric. Records that are not `ok` are kept in the
+/// groups but add no numbers; a metric whose unit is not canonical, or
+/// differs from the unit its first record used, is left out.
+pub fn group(records: &[&Record]) -> Dataset {
+    group_with(records, &Limits::default())
+}
+
+/// [`group`], with the published limits that tell a run at a promised
+/// burst level (see [`left_out`]).
+pub fn group_with(records: &[&Record], limits: &Limits) -> Dataset {
+    // each record's configuration is borrowed from it, and worked out again
+    // where needed rather than held for every record; names are made once
+    // per configuration and everything below is keyed by borrowed text, so
+    // that a record costs lookups, not copies.
+    // Configurations first, so that each study's names can say what differs.
+    let mut configs: BTreeMap<&str, BTreeMap<ConfigKey, usize>> = BTreeMap::new();
+    for (i, r) in records.iter().enumerate() {
+        configs
+            .entry(r.study())
+            .or_default()
+            .entry(ConfigKey::of(r))
+            .or_insert(i);
+    }
+    let names: BTreeMap<(&str, ConfigKey), String> = configs
+        .into_iter()
+        .flat_map(|(study, keys)| {
+            let keys: Vec<(ConfigKey, String)> = keys
+                .into_iter()
+                .map(|(k, first)| (k, records[first].offering_name()))
+                .collect();
+            let names = config_names(&keys);
+            keys.into_iter()
+                .zip(names)
+                .map(move |((k, _), n)| ((study, k), n))
+        })
+        .collect();
+    let mut studies: BTreeMap<&str, StudyGroup> = BTreeMap::new();
+    for (i, r) in records.iter().enumerate() {
+        let key = &ConfigKey::of(r);
+        let study = studies.entry(r.study()).or_default();
+        let test = r.test.id.as_str();
+        study
+            .kinds
+            .entry(test)
+            .or_insert_with(|| crate::tools::spec(r.test.tool).kind(&r.test.parameters));
+        // every configuration was named above
+        let Some(name) = names.get(&(r.study(), *key)) else {
+            continue;
+        };
+        let off = study
+            .offerings
+            .entry(name.as_str())
+            .or_insert_with(|| OfferingGroup {
+                first: i,
+                priced: None,
+                records: Vec::new(),
+                tests: BTreeMap::new(),
+            });
+        if off.priced.is_none()
+            && r.subject
+                .price
+                .as_ref()
+                .is_some_and(|p| is_positive(p.per_gb_month))
+        {
+            off.priced = Some(i);
+        }
+        off.records.push(i);
+        off.tests.entry(test).or_default().records.push(i);
+    }
+    let mut data = Dataset::default();
+    for (study_name, s) in studies {
+        let study = data.studies.entry(study_name.to_string()).or_default();
+        study.tests = s.kinds.keys().map(|t| t.to_string()).collect();
+        study.kinds = s.kinds.iter().map(|(t, k)| (t.to_string(), *k)).collect();
+        // each configuration summarised on its own, in parallel
+        let offerings: Vec<(&str, OfferingGroup)> = s.offerings.into_iter().collect();
+        let summarised: Vec<OfferingData> = offerings
+            .into_par_iter()
+            .map(|(name, o)| offering_data(records, name, o, limits))
+            .collect();
+        for off in summarised {
+            study.offerings.insert(off.name.clone(), off);
+        }
+    }
+    data
+}
+
+/// The summary of one configuration's records, grouped by test.
+pub(super) fn offering_data(
+    records: &[&Record],
+    name: &str,
+    o: OfferingGroup,
+    limits: &Limits,
+) -> OfferingData {
+    let r = records[o.first];
+    let key = ConfigKey::of(r);
+    let size_gb = key.size_gb.map(f64::from_bits);
+    let limit = limits.find(
+        r.subject.provider.as_deref(),
+        r.subject.offering.as_deref(),
+        size_gb,
+    );
+    let name = name.to_string();
+    let mut tests = BTreeMap::new();
+    for (test, t) in o.tests {
+        // the values of one configuration's test at a time, not of
+        // every record at once (25 MB for 100,000 fio records)
+        let mut values: BTreeMap<(ConfigKey, &str), (Unit, Vec<f64>)> = BTreeMap::new();
+        let left_out = left_out(records, &t.records, limit, size_gb);
+        for &i in &t.records {
+            let r = records[i];
+            if r.status != Status::Ok {
+                continue;
+            }
+            let key = ConfigKey::of(r);
+            let left = left_out.iter().any(|l| l.record == i);
+            for (metric, m) in &r.metrics {
+                if left && of_the_sustained_level(metric) {
+                    continue;
+                }
+                let Some(unit) = Unit::parse(m.unit) else {
+                    continue;
+                };
+                if !m.value.is_finite() {
+                    continue;
+                }
+                let slot = values.entry((key, metric)).or_insert((unit, Vec::new()));
+                if slot.0 == unit {
+                    slot.1.push(m.value);
+                }
+            }
+        }
+        let mut metrics = BTreeMap::new();
+        // in configuration order, as two configurations of one name
+        // have always been summarised: the last one's figures stand
+        for ((_, metric), (unit, vals)) in values {
+            if let Some(summary) = Summary::of(&vals) {
+                metrics.insert(metric.to_string(), MetricStats { unit, summary });
+            }
+        }
+        tests.insert(
+            test.to_string(),
+            TestResults {
+                records: t.records,
+                metrics,
+                left_out,
+            },
+        );
+    }
+    OfferingData {
+        name,
+        offering_name: r.offering_name(),
+        provider: r.subject.provider.clone(),
+        offering: r.subject.offering.clone(),
+        record_price: o.priced.and_then(|i| records[i].subject.price.clone()),
+        size_gb: key.size_gb.map(f64::from_bits),
+        provisioned_iops: key.iops.map(f64::from_bits),
+        provisioned_mbps: key.mbps.map(f64::from_bits),
+        labels: r.subject.labels.clone(),
+        records: o.records,
+        tests,
+    }
+}
+
+/// One study while its records are grouped, keyed by text borrowed from them.
+#[derive(Default)]
+pub(super) struct StudyGroup<'r> {
+    /// Test id to its kind, from the test's first record.
+    kinds: BTreeMap<&'r str, TestKind>,
+    /// Configuration name to its records.
+    offerings: BTreeMap<&'r str, OfferingGroup<'r>>,
+}
+
+/// One configuration's records while they are grouped.
+pub(super) struct OfferingGroup<'r> {
+    /// Its first record, which gives its labels and names.
+    first: usize,
+    /// Its first record with a positive price per GB-month.
+    priced: Option<usize>,
+    records: Vec<usize>,
+    tests: BTreeMap<&'r str, TestGroup>,
+}
+
+/// One test's records of a configuration (their values are gathered
+/// when the test is summarised).
+#[derive(Default)]
+pub(super) struct TestGroup {
+    records: Vec<usize>,
+}
