@@ -15,7 +15,7 @@ use crate::record::{is_valid_id, slug, Raw, Record, Source, Status, Subject, Tes
 use crate::{fsio, tools};
 
 /// Kept for the binary-level tests, which name it here.
-pub use crate::digest::hex_sha256;
+use crate::digest::hex_sha256;
 
 /// What one import run did, for the summary.
 #[derive(Debug, Default)]

@@ -174,7 +174,7 @@ pub struct Series {
     pub clat: Option<Vec<f64>>,
 }
 
-/// How a series behaves over time (`src/analysis/timeline.rs` decides).
+/// How a series behaves over time (`src/timeline/` decides).
 #[derive(
     Serialize, Deserialize, JsonSchema, Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord,
 )]

@@ -11,8 +11,6 @@ use crate::record::Record;
 pub mod limits;
 pub mod prices;
 pub mod stats;
-/// Kept for code that names the time series here.
-pub use crate::timeline;
 pub mod value;
 
 use prices::PriceBook;

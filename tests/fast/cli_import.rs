@@ -56,7 +56,7 @@ fn a_dd_log_becomes_a_record_with_the_runs_test_id_and_exact_bandwidth() {
         Source::Import { file, sha256, .. } => {
             assert_eq!(file, "tests/fixtures/dd/gnu91-write-8k-dsync.txt");
             let bytes = std::fs::read(file).unwrap();
-            assert_eq!(sha256, &diskdash::import::hex_sha256(&bytes));
+            assert_eq!(sha256, &diskdash::digest::hex_sha256(&bytes));
         }
         other => panic!("source {other:?}"),
     }
@@ -418,7 +418,7 @@ fn fio_logs_beside_the_json_become_its_timeline() {
     assert!(read.iops.len() >= 14, "{}", read.iops.len());
     assert!(read.clat.is_some() && read.lat.is_some());
     let sha = |n: &str| {
-        diskdash::import::hex_sha256(
+        diskdash::digest::hex_sha256(
             &std::fs::read(format!("tests/fixtures/fio/logs/tree/{n}")).unwrap(),
         )
     };

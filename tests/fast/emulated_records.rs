@@ -54,7 +54,7 @@ fn the_recorded_emulated_runs_still_classify_as_they_did() {
         let mut tl = r.timeline.clone().unwrap();
         tl.pattern = None;
         let kind = diskdash::tools::spec(r.test.tool).kind(&r.test.parameters);
-        let m = diskdash::analysis::timeline::classify(&mut tl, kind);
+        let m = diskdash::timeline::classify(&mut tl, kind);
         let m: std::collections::BTreeMap<String, f64> =
             m.into_iter().map(|(k, v)| (k, v.value)).collect();
         (tl.pattern, m)

@@ -59,8 +59,7 @@ fn cut(offering: &str, price: f64, n: usize) -> serde_json::Value {
             l.truncate(n);
         }
     }
-    let found =
-        diskdash::analysis::timeline::classify(&mut tl, diskdash::metrics::TestKind::BlockIo);
+    let found = diskdash::timeline::classify(&mut tl, diskdash::metrics::TestKind::BlockIo);
     v["timeline"] = serde_json::to_value(&tl).unwrap();
     let m = v["metrics"].as_object_mut().unwrap();
     m.retain(|k, _| {

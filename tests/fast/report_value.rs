@@ -10,11 +10,11 @@ use std::sync::atomic::AtomicUsize;
 
 use assert_cmd::Command;
 use clap::Parser;
-use diskdash::analysis::timeline;
 use diskdash::cmd::{Cli, Command as Sub};
 use diskdash::metrics::TestKind;
 use diskdash::record::{Pattern, Record, Tool};
 use diskdash::run::exec::ReplayExecutor;
+use diskdash::timeline;
 use report_common::*;
 
 /// `data/value.csv` as maps from column name to cell.

@@ -521,7 +521,7 @@ fn a_time_based_fio_test_keeps_its_per_second_logs_as_a_timeline() {
     assert_eq!(tl.read.as_ref().unwrap().iops[0], 891.0);
     assert_eq!(
         tl.logs["fio_iops.1.log"],
-        diskdash::import::hex_sha256(read("seqread_iops.1.log").as_bytes())
+        diskdash::digest::hex_sha256(read("seqread_iops.1.log").as_bytes())
     );
     assert!(tl.pattern.is_some());
     assert_eq!(r.metrics.get("read_bw_sustained").unwrap().unit, "B/s");

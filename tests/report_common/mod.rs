@@ -7,12 +7,12 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
-use diskdash::analysis::timeline::classify;
 use diskdash::metrics::TestKind;
 use diskdash::record::{
     Host, Metric, Price, Raw, Record, Series, Source, Status, Subject, Target, TestInfo, Timeline,
     Tool,
 };
+use diskdash::timeline::classify;
 
 /// The shipped sample results.
 pub fn sample_results() -> PathBuf {
