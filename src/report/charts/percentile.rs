@@ -2,7 +2,6 @@
 //! as distinct markers on one axis.
 
 use anyhow::Result;
-use plotters::style::Color;
 
 use super::key::Key;
 use super::rows::*;
@@ -38,7 +37,7 @@ pub struct PercentileChart {
 /// One row per offering with p50, p99 and p99.9 as distinct markers on a
 /// shared axis, logarithmic when the drawn values span ten times or more.
 /// Values that cannot be drawn (not finite, negative, zero on a log axis) are
-/// named in the `<desc>`. Fails only if plotters fails to draw into memory.
+/// named in the `<desc>`.
 pub fn percentile_chart(chart: &PercentileChart) -> Result<String> {
     chart.draw(Look::WIDE)
 }
@@ -153,8 +152,7 @@ fn draw_percentiles(chart: &PercentileChart, look: Look, key: ChartId) -> Result
             let hi = drawn.iter().copied().fold(f64::NEG_INFINITY, f64::max);
             if drawn.len() > 1 && hi > lo {
                 let cy = px(frame.mid(i));
-                b.draw_line((px(lo), cy), (px(hi), cy), &stroke(NEUTRAL, 2))
-                    .map_err(draw_err)?;
+                b.draw_line((px(lo), cy), (px(hi), cy), &stroke(NEUTRAL, 2));
             }
         }
         Ok(())
@@ -220,6 +218,6 @@ pub(super) fn marker(b: &mut Shapes<'_>, k: usize, x: f64, y: f64) -> Result<()>
             [(x, y - 7), (x - 6, y + 5), (x + 6, y + 5)],
             &colour.filled(),
         ),
-    }
-    .map_err(draw_err)
+    };
+    Ok(())
 }

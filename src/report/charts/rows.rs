@@ -120,8 +120,7 @@ impl RowFrame {
                     (x, px(self.top - 4.0)),
                     (x, px(self.axis_y)),
                     &stroke(NEUTRAL, 1),
-                )
-                .map_err(draw_err)?;
+                );
             }
             if row_lines {
                 for i in 0..self.rows {
@@ -130,8 +129,7 @@ impl RowFrame {
                         (px(self.plot.0), cy),
                         (px(self.plot.1), cy),
                         &stroke(NEUTRAL, 1),
-                    )
-                    .map_err(draw_err)?;
+                    );
                 }
             }
             Ok(())
@@ -147,15 +145,14 @@ impl RowFrame {
                     (x0, px(self.top - 4.0)),
                     (x0, px(self.axis_y)),
                     &stroke(NEUTRAL, 1),
-                )
-                .map_err(draw_err)?;
+                );
             }
             b.draw_line(
                 (x0, px(self.axis_y)),
                 (px(self.plot.1), px(self.axis_y)),
                 &stroke(NEUTRAL, 1),
-            )
-            .map_err(draw_err)
+            );
+            Ok(())
         })
     }
 

@@ -2,7 +2,6 @@
 //! of equal value through the baseline.
 
 use anyhow::Result;
-use plotters::style::Color;
 
 use super::key::Key;
 use super::scale::{fmt_tick, Scale};
@@ -48,7 +47,7 @@ pub(super) const MAX_POINTS: usize = 200;
 /// values span ten times or more. With a drawable baseline, lines of equal
 /// value (0.5x, 1x, 2x the baseline's performance per price) show who gives
 /// more for the money. Offerings that cannot be drawn are named in the
-/// `<desc>`. Fails only if plotters fails to draw into memory.
+/// `<desc>`.
 pub fn value_chart(chart: &ValueChart) -> Result<String> {
     chart.draw(Look::WIDE)
 }
@@ -84,24 +83,21 @@ fn draw_value(chart: &ValueChart, look: Look, key: ChartId) -> Result<String> {
     doc.plot("dd-grid", |b| {
         for t in &xticks {
             let x = px(xs.map(*t));
-            b.draw_line((x, px(ys.a)), (x, px(ys.b)), &stroke(NEUTRAL, 1))
-                .map_err(draw_err)?;
+            b.draw_line((x, px(ys.a)), (x, px(ys.b)), &stroke(NEUTRAL, 1));
         }
         for t in &yticks {
             let y = px(ys.map(*t));
-            b.draw_line((px(xs.a), y), (px(xs.b), y), &stroke(NEUTRAL, 1))
-                .map_err(draw_err)?;
+            b.draw_line((px(xs.a), y), (px(xs.b), y), &stroke(NEUTRAL, 1));
         }
         Ok(())
     })?;
     doc.plot("dd-axis", |b| {
         let corner = (px(xs.a), px(ys.a));
-        b.draw_line(corner, (px(xs.b), px(ys.a)), &stroke(NEUTRAL, 1))
-            .map_err(draw_err)?;
-        b.draw_line(corner, (px(xs.a), px(ys.b)), &stroke(NEUTRAL, 1))
-            .map_err(draw_err)
+        b.draw_line(corner, (px(xs.b), px(ys.a)), &stroke(NEUTRAL, 1));
+        b.draw_line(corner, (px(xs.a), px(ys.b)), &stroke(NEUTRAL, 1));
+        Ok(())
     })?;
-    // written here rather than by plotters, whose whole-pixel points make curves jagged
+    // to a tenth of a unit, not the shapes' whole units, which make curves jagged
     for line in &lay.lines {
         doc.polyline(
             if line.multiple == 1.0 {
@@ -115,8 +111,7 @@ fn draw_value(chart: &ValueChart, look: Look, key: ChartId) -> Result<String> {
     }
     doc.plot("dd-ink", |b| {
         for p in lay.points.iter().filter(|p| p.baseline) {
-            b.draw_circle((px(p.x), px(p.y)), 10, &stroke(NEUTRAL, 2), false)
-                .map_err(draw_err)?;
+            b.draw_circle((px(p.x), px(p.y)), 10, &stroke(NEUTRAL, 2), false);
         }
         Ok(())
     })?;
@@ -124,8 +119,7 @@ fn draw_value(chart: &ValueChart, look: Look, key: ChartId) -> Result<String> {
     for (c, colour) in PALETTE.iter().enumerate().take(lay.points.len()) {
         doc.plot(&format!("dd-points dd-c{c}"), |b| {
             for p in lay.points.iter().skip(c).step_by(PALETTE.len()) {
-                b.draw_circle((px(p.x), px(p.y)), 6, &colour.filled(), true)
-                    .map_err(draw_err)?;
+                b.draw_circle((px(p.x), px(p.y)), 6, &colour.filled(), true);
             }
             Ok(())
         })?;
@@ -210,8 +204,7 @@ fn draw_value(chart: &ValueChart, look: Look, key: ChartId) -> Result<String> {
         for (c, colour) in PALETTE.iter().enumerate().take(lay.key.len()) {
             doc.plot(&format!("dd-points dd-c{c}"), |b| {
                 for k in lay.key.iter().skip(c).step_by(PALETTE.len()) {
-                    b.draw_circle((px(k.x + 5.0), px(k.y - 4.0)), 5, &colour.filled(), true)
-                        .map_err(draw_err)?;
+                    b.draw_circle((px(k.x + 5.0), px(k.y - 4.0)), 5, &colour.filled(), true);
                 }
                 Ok(())
             })?;
