@@ -18,7 +18,8 @@
 //! input, ids included: each spec feeds its field values to the hash its ids
 //! are made of.
 //!
-//! One file per chart family (`bar`, `percentile`, `timeline`, `value`), the row frame
+//! One file per chart family (`bar`, `percentile`, `timeline`, `value` with
+//! `value_layout`), the row frame
 //! that bar and percentile charts share (`rows`), axes (`scale`), the SVG
 //! document (`svg`), text measuring and wording (`text`) and chart ids
 //! hashed from field values (`key`).
@@ -35,6 +36,7 @@ mod svg;
 mod text;
 mod timeline;
 mod value;
+mod value_layout;
 
 #[cfg(test)]
 mod tests;

@@ -7,6 +7,7 @@ use super::scale::*;
 use super::svg::{css, esc, hex};
 use super::text::*;
 use super::value::*;
+use super::value_layout::*;
 use super::*;
 
 const EVIL: &str = "<script>alert(1)</script> & \"quotes\"";
