@@ -214,8 +214,8 @@ fn draw_bars(w: &BarWords, look: Look, key: ChartId) -> Result<String> {
     }
 
     let ticks = frame.ticks(&xs);
-    frame.grid(&mut doc, &xs, &ticks, false)?;
-    frame.axis(&mut doc, true)?;
+    frame.grid(&mut doc, &xs, &ticks, false);
+    frame.axis(&mut doc, true);
     let at = |v: f64| xs.map(v.max(xs.lo));
     doc.plot("dd-bars dd-c0", |b| {
         for (i, bar) in rows.iter().enumerate() {
@@ -227,8 +227,7 @@ fn draw_bars(w: &BarWords, look: Look, key: ChartId) -> Result<String> {
                 true,
             );
         }
-        Ok(())
-    })?;
+    });
     doc.plot("dd-ink", |b| {
         for (i, s) in spreads.iter().enumerate() {
             let Some((lo, hi)) = s else { continue };
@@ -239,8 +238,7 @@ fn draw_bars(w: &BarWords, look: Look, key: ChartId) -> Result<String> {
             b.draw_line((x0, cy - 5), (x0, cy + 5), &ink);
             b.draw_line((x1, cy - 5), (x1, cy + 5), &ink);
         }
-        Ok(())
-    })?;
+    });
 
     for (i, bar) in rows.iter().enumerate() {
         frame.label(&mut doc, i, &labels[i], &w.tips[i]);

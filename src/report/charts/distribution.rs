@@ -195,14 +195,12 @@ fn draw_in(chart: &DistributionChart, look: Look, key: ChartId) -> Result<String
             let y = px(ys.map(*t));
             b.draw_line((px(PLOT.0), y), (px(PLOT.1), y), &stroke(NEUTRAL, 1));
         }
-        Ok(())
-    })?;
+    });
     doc.plot("dd-axis", |b| {
         let corner = (px(PLOT.0), px(PLOT.3));
         b.draw_line(corner, (px(PLOT.1), px(PLOT.3)), &stroke(NEUTRAL, 1));
         b.draw_line(corner, (px(PLOT.0), px(PLOT.2)), &stroke(NEUTRAL, 1));
-        Ok(())
-    })?;
+    });
     doc.plot("dd-lines", |b| {
         for (k, (_, pts)) in lines.iter().enumerate() {
             let colour = PALETTE[k % PALETTE.len()];
@@ -214,7 +212,7 @@ fn draw_in(chart: &DistributionChart, look: Look, key: ChartId) -> Result<String
                 b.draw_path(path.iter().copied(), &stroke(colour, 2));
             }
             for &(x, y) in &path {
-                point_mark(b, k, x, y)?;
+                point_mark(b, k, x, y);
             }
         }
         for k in 0..lines.len() {
@@ -224,10 +222,9 @@ fn draw_in(chart: &DistributionChart, look: Look, key: ChartId) -> Result<String
                 (px(x + 22.0), px(y - 4.0)),
                 &stroke(PALETTE[k % PALETTE.len()], 2),
             );
-            point_mark(b, k, px(x + 11.0), px(y - 4.0))?;
+            point_mark(b, k, px(x + 11.0), px(y - 4.0));
         }
-        Ok(())
-    })?;
+    });
     for a in &ANCHORS[lo..=hi] {
         let label = pct_label(*a);
         doc.text(
@@ -309,14 +306,13 @@ fn log_scale(values: impl Iterator<Item = f64>) -> Scale {
 
 /// The marker of line `k`: the shape changes with each round of colours,
 /// so lines sharing a colour still differ.
-fn point_mark(b: &mut Shapes<'_>, k: usize, x: i32, y: i32) -> Result<()> {
+fn point_mark(b: &mut Shapes<'_>, k: usize, x: i32, y: i32) {
     let colour = PALETTE[k % PALETTE.len()].filled();
     match (k / PALETTE.len()) % 3 {
         0 => b.draw_circle((x, y), 4, &colour, true),
         1 => b.draw_rect((x - 4, y - 4), (x + 4, y + 4), &colour, true),
         _ => b.fill_polygon([(x, y - 5), (x - 5, y + 4), (x + 5, y + 4)], &colour),
     };
-    Ok(())
 }
 
 impl DistributionSeries {

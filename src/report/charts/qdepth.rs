@@ -140,15 +140,13 @@ fn draw_in(chart: &QdChart, look: Look, key: ChartId) -> Result<String> {
             let y = px(left.map(*t));
             b.draw_line((px(PLOT.0), y), (px(PLOT.1), y), &stroke(NEUTRAL, 1));
         }
-        Ok(())
-    })?;
+    });
     doc.plot("dd-axis", |b| {
         let (l, r, bot) = (px(PLOT.0), px(PLOT.1), px(PLOT.3));
         b.draw_line((l, bot), (r, bot), &stroke(NEUTRAL, 1));
         b.draw_line((l, bot), (l, px(PLOT.2)), &stroke(NEUTRAL, 1));
         b.draw_line((r, bot), (r, px(PLOT.2)), &stroke(NEUTRAL, 1));
-        Ok(())
-    })?;
+    });
     doc.plot("dd-bars", |b| {
         for (i, v) in bars.iter().enumerate() {
             let Some(v) = v else { continue };
@@ -161,8 +159,7 @@ fn draw_in(chart: &QdChart, look: Look, key: ChartId) -> Result<String> {
         }
         // legend swatch
         b.draw_rect((96, 42), (110, 54), &PALETTE[0].filled(), true);
-        Ok(())
-    })?;
+    });
     let line: Vec<(usize, f64)> = marks
         .iter()
         .enumerate()
@@ -184,8 +181,7 @@ fn draw_in(chart: &QdChart, look: Look, key: ChartId) -> Result<String> {
         let x0 = px(LEGEND_LINE_X);
         b.draw_line((x0, 48), (x0 + 22, 48), &stroke(colour, 2));
         b.draw_rect((x0 + 6, 43), (x0 + 16, 53), &colour.filled(), true);
-        Ok(())
-    })?;
+    });
     doc.text(Txt::new(116.0, 52.5, "IOPS (bars, left axis)").size(SMALL_PX));
     let legend_line = format!(
         "p99 latency, {} (line, right axis)",

@@ -106,13 +106,7 @@ impl RowFrame {
     }
 
     /// Grid lines at the ticks, and a line through each row when `row_lines`.
-    pub(super) fn grid(
-        &self,
-        doc: &mut Doc,
-        xs: &Scale,
-        ticks: &[f64],
-        row_lines: bool,
-    ) -> Result<()> {
+    pub(super) fn grid(&self, doc: &mut Doc, xs: &Scale, ticks: &[f64], row_lines: bool) {
         doc.plot("dd-grid", |b| {
             for t in ticks {
                 let x = px(xs.map(*t));
@@ -132,12 +126,11 @@ impl RowFrame {
                     );
                 }
             }
-            Ok(())
         })
     }
 
     /// The value axis, with a line up the left of the rows when `left_line`.
-    pub(super) fn axis(&self, doc: &mut Doc, left_line: bool) -> Result<()> {
+    pub(super) fn axis(&self, doc: &mut Doc, left_line: bool) {
         doc.plot("dd-axis", |b| {
             let x0 = px(self.plot.0);
             if left_line {
@@ -152,7 +145,6 @@ impl RowFrame {
                 (px(self.plot.1), px(self.axis_y)),
                 &stroke(NEUTRAL, 1),
             );
-            Ok(())
         })
     }
 

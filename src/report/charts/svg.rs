@@ -358,17 +358,12 @@ impl Doc {
     }
 
     /// Lets the chart draw shapes into a group with `class` (which the style colours).
-    pub(super) fn plot(
-        &mut self,
-        class: &str,
-        draw: impl FnOnce(&mut Shapes<'_>) -> Result<()>,
-    ) -> Result<()> {
+    pub(super) fn plot(&mut self, class: &str, draw: impl FnOnce(&mut Shapes<'_>)) {
         self.out.push_str("<g class=\"");
         self.out.push_str(class);
         self.out.push_str("\">\n");
-        draw(&mut Shapes { out: &mut self.out })?;
+        draw(&mut Shapes { out: &mut self.out });
         self.out.push_str("</g>\n");
-        Ok(())
     }
 
     /// A polyline in `class` with coordinates to a tenth of a unit.

@@ -90,14 +90,12 @@ fn draw_value(chart: &ValueChart, look: Look, key: ChartId) -> Result<String> {
             let y = px(ys.map(*t));
             b.draw_line((px(xs.a), y), (px(xs.b), y), &stroke(NEUTRAL, 1));
         }
-        Ok(())
-    })?;
+    });
     doc.plot("dd-axis", |b| {
         let corner = (px(xs.a), px(ys.a));
         b.draw_line(corner, (px(xs.b), px(ys.a)), &stroke(NEUTRAL, 1));
         b.draw_line(corner, (px(xs.a), px(ys.b)), &stroke(NEUTRAL, 1));
-        Ok(())
-    })?;
+    });
     // to a tenth of a unit, not the shapes' whole units, which make curves jagged
     for line in &lay.lines {
         doc.polyline(
@@ -114,16 +112,14 @@ fn draw_value(chart: &ValueChart, look: Look, key: ChartId) -> Result<String> {
         for p in lay.points.iter().filter(|p| p.baseline) {
             b.draw_circle((px(p.x), px(p.y)), 10, &stroke(NEUTRAL, 2), false);
         }
-        Ok(())
-    })?;
+    });
     // one group per colour, so that the style colours each per theme
     for (c, colour) in PALETTE.iter().enumerate().take(lay.points.len()) {
         doc.plot(&format!("dd-points dd-c{c}"), |b| {
             for p in lay.points.iter().skip(c).step_by(PALETTE.len()) {
                 b.draw_circle((px(p.x), px(p.y)), 6, &colour.filled(), true);
             }
-            Ok(())
-        })?;
+        });
     }
     for line in &lay.lines {
         let end = line.label_at;
@@ -207,8 +203,7 @@ fn draw_value(chart: &ValueChart, look: Look, key: ChartId) -> Result<String> {
                 for k in lay.key.iter().skip(c).step_by(PALETTE.len()) {
                     b.draw_circle((px(k.x + 5.0), px(k.y - 4.0)), 5, &colour.filled(), true);
                 }
-                Ok(())
-            })?;
+            });
         }
         for k in &lay.key {
             let n = k.number.to_string();
