@@ -154,90 +154,16 @@ pub fn push_number(out: &mut String, v: f64) {
     }
 }
 
-/// `v` with `decimals` decimals, appended to `out`: the bytes
-/// `format!("{v:.decimals$}")` gives (rounded from the exact value of `v`,
-/// `-` on every negative value, `-0.0` included), made with integer
-/// arithmetic where that is sure to agree, by `std` where not (a product
-/// too near a tie to round, or too large for an integer, or not finite).
-/// Charts write tens of thousands of coordinates; `std`'s exact mode often
-/// falls back to big-number arithmetic for them.
+/// `v` with `decimals` decimals, appended to `out`: `write!`'s
+/// `{v:.decimals$}`.
 pub fn push_fixed(out: &mut String, v: f64, decimals: usize) {
-    const POW10: [u64; 16] = [
-        1,
-        10,
-        100,
-        1_000,
-        10_000,
-        100_000,
-        1_000_000,
-        10_000_000,
-        100_000_000,
-        1_000_000_000,
-        10_000_000_000,
-        100_000_000_000,
-        1_000_000_000_000,
-        10_000_000_000_000,
-        100_000_000_000_000,
-        1_000_000_000_000_000,
-    ];
-    if let Some(&scale) = POW10.get(decimals) {
-        // powers of ten to 10^15 are exact in f64, so `y` is |v|·10^d rounded
-        // once: within half an ulp, y·2^-53, of the exact product
-        let y = v.abs() * scale as f64;
-        if y < 4.0e15 {
-            let floor = y.floor();
-            let frac = y - floor;
-            // four times that error away from a tie, both round the same way
-            if (frac - 0.5).abs() > y * f64::EPSILON * 2.0 {
-                let n = floor as u64 + u64::from(frac > 0.5);
-                push_scaled(out, n, decimals, v.is_sign_negative());
-                return;
-            }
-        }
-    }
     use std::fmt::Write as _;
     let _ = write!(out, "{v:.decimals$}");
 }
 
-/// `v` with `decimals` decimals, as `format!("{v:.decimals$}")` gives it
-/// (see [`push_fixed`]).
+/// `v` with `decimals` decimals: `format!("{v:.decimals$}")`.
 pub fn fixed(v: f64, decimals: usize) -> String {
-    let mut out = String::with_capacity(24);
-    push_fixed(&mut out, v, decimals);
-    out
-}
-
-/// `n` / 10^`decimals` with `decimals` decimals (at most 21), after a `-`
-/// when `negative`: the digits written from the right, so that no division
-/// by a power of ten that is not a constant is made.
-pub(crate) fn push_scaled(out: &mut String, mut n: u64, decimals: usize, negative: bool) {
-    // at most 22 digits (20 of a u64, or 21 decimals and a unit), a point
-    // and a sign
-    let mut buf = [b'0'; 24];
-    let mut at = buf.len();
-    if decimals > 0 {
-        for _ in 0..decimals {
-            at -= 1;
-            buf[at] = b'0' + (n % 10) as u8;
-            n /= 10;
-        }
-        at -= 1;
-        buf[at] = b'.';
-    }
-    loop {
-        at -= 1;
-        buf[at] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    if negative {
-        at -= 1;
-        buf[at] = b'-';
-    }
-    // ASCII only
-    out.push_str(std::str::from_utf8(&buf[at..]).unwrap_or_default());
+    format!("{v:.decimals$}")
 }
 
 /// `n` with thousands separators and the noun that agrees with it:
@@ -643,83 +569,6 @@ mod tests {
         assert_eq!(count_of(1, "run", "runs"), "1 run");
         assert_eq!(count_of(0, "run", "runs"), "0 runs");
         assert_eq!(count_of(1200, "run", "runs"), "1,200 runs");
-    }
-
-    #[test]
-    fn fixed_decimals_are_the_bytes_std_writes() {
-        let mut values = vec![
-            0.0,
-            -0.0,
-            0.25,
-            0.05,
-            0.15,
-            0.35,
-            2.5,
-            3.5,
-            -2.5,
-            0.125,
-            0.375,
-            1.005,
-            -0.04,
-            -0.05,
-            -0.06,
-            9.95,
-            9.96,
-            99.95,
-            999.9999,
-            0.5,
-            1.5,
-            -0.5,
-            1e-300,
-            5e-324,
-            4.0e15,
-            3.9e15,
-            1e16,
-            1e20,
-            -1e20,
-            f64::MAX,
-            f64::MIN_POSITIVE,
-            f64::NAN,
-            f64::INFINITY,
-            f64::NEG_INFINITY,
-        ];
-        // ties and the doubles either side of them, at every scale a chart uses
-        for k in -4_000i64..4_000 {
-            for div in [2.0, 20.0, 200.0, 8.0] {
-                let v = k as f64 / div;
-                values.push(v);
-                values.push(f64::from_bits(v.to_bits() + 1));
-                values.push(f64::from_bits(v.to_bits().saturating_sub(1)));
-            }
-        }
-        // and spread over many magnitudes
-        let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
-        for _ in 0..40_000 {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            let mantissa = (seed >> 11) as f64 / (1u64 << 53) as f64;
-            let exp = (seed % 40) as i32 - 20;
-            let sign = if seed & (1 << 5) == 0 { 1.0 } else { -1.0 };
-            values.push(sign * mantissa * 10f64.powi(exp));
-        }
-        for v in values {
-            for d in 0..18 {
-                assert_eq!(fixed(v, d), format!("{v:.d$}"), "{v:e} to {d} decimals");
-            }
-        }
-    }
-
-    #[test]
-    fn whole_numbers_scaled_by_nothing_are_the_bytes_std_writes() {
-        for v in [0, 7, -7, 10, -100, 123_456_789, i64::MAX, i64::MIN] {
-            let mut out = String::new();
-            push_scaled(&mut out, v.unsigned_abs(), 0, v < 0);
-            assert_eq!(out, v.to_string());
-        }
-        let mut out = String::new();
-        push_scaled(&mut out, u64::MAX, 21, true);
-        assert_eq!(out, "-0.018446744073709551615");
     }
 
     #[test]

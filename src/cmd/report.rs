@@ -176,14 +176,15 @@ pub fn execute(args: &ReportArgs) -> Result<u8> {
         base_url: base_url(args.base_url.as_deref())?,
         reread: true,
     };
-    let mut site = report::site::Site::streaming(&args.out, args.force)?;
-    report::build_into(&loaded.records, &loaded.problems, &opts, &mut site)?;
+    let site = report::site::Dir::open(&args.out, args.force)?;
+    report::build_into(&loaded.records, &loaded.problems, &opts, &site)?;
     // every page is written: the records are let go before the marker is
-    // read back and sorted
+    // sorted
     let records = std::mem::take(&mut loaded.records).len();
-    let pages = site.pages();
-    site.finish()
-        .with_context(|| format!("failed to write the site to `{}`", args.out.display()))?;
+    let pages = site
+        .finish()
+        .with_context(|| format!("failed to write the site to `{}`", args.out.display()))?
+        .pages;
     println!(
         "report: {} records read, {} left out, {} pages written to `{}` in {:.2} s",
         records + left_out.len(),

@@ -1,8 +1,8 @@
 //! `diskdash report`: records → static site (pages, charts, data exports).
 //!
 //! [`build_into`] runs the analysis over ingested records and renders every page
-//! and chart into one [`site::Site`], which writes each file into the site
-//! directory as soon as it is rendered (tests hold the site in memory).
+//! and chart into one [`site::Output`], which writes each file as soon as it
+//! is rendered: into the site directory, or into memory for tests.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -44,9 +44,9 @@ pub struct Options {
 /// Builds the whole site in memory from valid records (`found`, any order)
 /// and the problems of records left out.
 pub fn build_site(found: &[Found], problems: &[Problem], opts: &Options) -> Result<site::Site> {
-    let mut site = site::Site::default();
-    build_into(found, problems, opts, &mut site)?;
-    Ok(site)
+    let memory = site::Memory::default();
+    build_into(found, problems, opts, &memory)?;
+    Ok(memory.into_site())
 }
 
 /// Builds every page, chart and data file into `site`.
@@ -54,7 +54,7 @@ pub fn build_into(
     found: &[Found],
     problems: &[Problem],
     opts: &Options,
-    site: &mut site::Site,
+    site: &dyn site::Output,
 ) -> Result<()> {
     let analysis = Analysis::with_limits(
         found.iter().map(|f| &f.record),
@@ -79,17 +79,13 @@ pub fn build_into(
         .iter()
         .map(|&(path, make)| {
             let analysis = &analysis;
-            move |site: &mut site::Site| {
-                site.add(path, make(analysis)?);
-                Ok(())
-            }
+            move |site: &dyn site::Output| site.write(path, &make(analysis)?)
         })
         .collect();
     let beside: Vec<&pages::Beside> = exports.iter().map(|f| f as &pages::Beside).collect();
     pages::build(&analysis, problems, opts, site, &apart, &beside)?;
-    site.add("style.css", STYLE.as_bytes());
-    site.add(".nojekyll", Vec::new());
-    Ok(())
+    site.write("style.css", STYLE.as_bytes())?;
+    site.write(".nojekyll", &[])
 }
 
 /// The records a build holds, by where they are held, to find what each

@@ -1,8 +1,11 @@
-//! The site in memory (relative path → bytes) and writing it to disk through
-//! `crate::fsio`, guarded by a marker file listing what diskdash wrote.
+//! Where a site's files go: one [`Output`] that every page, chart and data
+//! file is written through, into a directory ([`Dir`], the command) or into
+//! memory ([`Memory`], tests and snapshots). The build does not know which.
 
 use std::collections::{BTreeMap, HashSet};
+use std::io::Write as _;
 use std::path::{Component, Path, PathBuf};
+use std::sync::Mutex;
 
 use anyhow::{bail, Context, Result};
 
@@ -13,173 +16,83 @@ pub const MARKER: &str = ".diskdash-site";
 const MARKER_HEADER: &str =
     "diskdash site: files written by `diskdash report` (safe to delete the directory)";
 
-/// A site being built: held in memory (tests, snapshots), or streamed to
-/// an output directory as each file is added (the command), so that a build
-/// of many thousand run pages never holds them all.
-#[derive(Debug, Default)]
-pub struct Site {
-    /// In memory: relative path (with `/`) to content. Empty when streaming.
-    pub files: BTreeMap<String, Vec<u8>>,
-    /// HTML pages added (when streaming, a page added twice counts twice).
-    /// A streaming site holds nothing else per file: the paths are listed
-    /// in its marker as they are added, and read back from there.
-    pages: usize,
-    /// Where files go when streaming.
-    stream: Option<Stream>,
+/// Where a build writes its files. Pages are built in parallel, so files
+/// are written from several threads at once; a path written twice holds
+/// the second content (two pages writing one path write the same bytes).
+pub trait Output: Sync {
+    /// Writes the file at `path`, relative with `/`.
+    fn write(&self, path: &str, bytes: &[u8]) -> Result<()>;
 }
 
+/// A site held in memory.
+#[derive(Debug, Default)]
+pub struct Memory(Mutex<BTreeMap<String, Vec<u8>>>);
+
+impl Output for Memory {
+    fn write(&self, path: &str, bytes: &[u8]) -> Result<()> {
+        let mut files = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        files.insert(path.to_string(), bytes.to_vec());
+        Ok(())
+    }
+}
+
+impl Memory {
+    /// The files written.
+    pub fn into_site(self) -> Site {
+        Site {
+            files: self.0.into_inner().unwrap_or_else(|e| e.into_inner()),
+        }
+    }
+}
+
+/// A site's files: relative path (with `/`) to content.
+#[derive(Debug, Default)]
+pub struct Site {
+    pub files: BTreeMap<String, Vec<u8>>,
+}
+
+impl Site {
+    /// Writes the files into `out` (see [`Dir::open`] for which
+    /// directories are accepted).
+    pub fn write(&self, out: &Path, force: bool) -> Result<Written> {
+        let dir = Dir::open(out, force)?;
+        for (path, bytes) in &self.files {
+            dir.write(path, bytes)?;
+        }
+        dir.finish()
+    }
+}
+
+/// A site written into a directory, file by file as the build makes them.
+///
+/// Every path is listed in the directory's marker before its file is
+/// written, after the files of earlier builds, so that a build stopped on
+/// the way leaves every file it wrote listed and the next build accepts the
+/// directory. [`Dir::finish`] removes the files an earlier build listed
+/// that this one did not write, and lists this build's files alone.
 #[derive(Debug)]
-struct Stream {
+pub struct Dir {
     out: PathBuf,
-    /// The marker, open for adding each path as it is added (after the
-    /// files an earlier build listed in it), so that a build stopped on the
-    /// way leaves every file it wrote listed.
-    list: std::io::BufWriter<std::fs::File>,
-    /// Where in the marker this build's paths begin: the lines before are
-    /// its header and the files of earlier builds.
-    ours_from: usize,
     /// The directory held nothing when the build began: no earlier file to
     /// compare with, and no reader of a page that is half written, so files
     /// are created directly (never over an existing one) instead of through
     /// a temp file and a rename.
     fresh: bool,
+    /// The files an earlier build listed, as the marker held them.
+    earlier: Vec<u8>,
+    state: Mutex<State>,
+}
+
+#[derive(Debug)]
+struct State {
+    /// The marker, open for adding each path as it is written.
+    list: std::io::BufWriter<std::fs::File>,
+    /// The paths written, one a line, in the order written.
+    ours: String,
     /// Directories below `out` (relative, with `/`) known to be plain
     /// directories that exist: each is checked and created once.
     dirs: HashSet<String>,
     written: Written,
-    /// The first write error; later files are not attempted.
-    error: Option<anyhow::Error>,
-}
-
-/// How one file is to be written, decided before the (parallel) write.
-enum Plan {
-    /// Into a fresh directory: created, never replacing anything.
-    Create,
-    /// Over an earlier build: compared, then replaced through a temp file.
-    Replace,
-}
-
-impl Stream {
-    /// Makes sure the directory of `rel` exists below `out` as plain
-    /// directories (no symbolic link on the way), checking each once.
-    fn prepare(&mut self, rel: &str) -> Result<()> {
-        let Some((dir, _)) = rel.rsplit_once('/') else {
-            return Ok(());
-        };
-        if self.dirs.contains(dir) {
-            return Ok(());
-        }
-        no_symlink_below(&self.out, dir)?;
-        fsio::create_dir(&self.out.join(dir))?;
-        let mut at = dir;
-        loop {
-            self.dirs.insert(at.to_string());
-            match at.rsplit_once('/') {
-                Some((parent, _)) => at = parent,
-                None => break,
-            }
-        }
-        Ok(())
-    }
-
-    /// Writes one file as planned; `true` when its content changed.
-    fn write(out: &Path, rel: &str, bytes: &[u8], plan: Plan) -> Result<bool> {
-        let full = out.join(rel);
-        match plan {
-            // a path added twice is there already: its first content is replaced
-            Plan::Create => match fsio::write_fresh(&full, bytes) {
-                Err(e)
-                    if e.downcast_ref::<std::io::Error>().map(std::io::Error::kind)
-                        == Some(std::io::ErrorKind::AlreadyExists) =>
-                {
-                    Stream::write(out, rel, bytes, Plan::Replace)
-                }
-                written => written.map(|()| true),
-            },
-            Plan::Replace => {
-                // the directories were checked; the file itself may be a link
-                if std::fs::symlink_metadata(&full).is_ok_and(|m| m.file_type().is_symlink()) {
-                    bail!(
-                        "`{}` is a symbolic link inside the site; diskdash never writes or removes \
-                         through one (remove the link, or build into an empty directory)",
-                        full.display()
-                    );
-                }
-                // unchanged files keep their modification time: rebuilds stay cheap
-                if std::fs::read(&full).ok().as_deref() == Some(bytes) {
-                    return Ok(false);
-                }
-                fsio::replace_unsynced(&full, bytes).map(|()| true)
-            }
-        }
-    }
-
-    /// Plans the writing of files (directories made, each file's way of
-    /// writing chosen); nothing is planned once a write has failed.
-    fn plan(&mut self, files: Vec<(String, Vec<u8>)>) -> Planned {
-        let mut planned = Planned {
-            out: self.out.clone(),
-            files: Vec::with_capacity(files.len()),
-        };
-        if self.error.is_some() {
-            return planned;
-        }
-        for (rel, bytes) in files {
-            if let Err(e) = self.prepare(&rel) {
-                self.error = Some(e);
-                break;
-            }
-            let plan = if self.fresh {
-                Plan::Create
-            } else {
-                Plan::Replace
-            };
-            planned.files.push((rel, bytes, plan));
-        }
-        planned
-    }
-
-    /// Counts what the writes did, keeping the first error in the order given.
-    fn record(&mut self, done: Done) {
-        for d in done.0 {
-            match d {
-                Ok(true) => self.written.changed += 1,
-                Ok(false) => self.written.unchanged += 1,
-                Err(e) => {
-                    if self.error.is_none() {
-                        self.error = Some(e);
-                    }
-                }
-            }
-        }
-    }
-}
-
-/// Files planned to be written into a streaming site ([`Site::plan`]),
-/// written without the site ([`Planned::write`]) so that several threads
-/// can write at once.
-pub struct Planned {
-    out: PathBuf,
-    files: Vec<(String, Vec<u8>, Plan)>,
-}
-
-/// What writing [`Planned`] files did, one result per file, for
-/// [`Site::record`].
-pub struct Done(Vec<Result<bool>>);
-
-impl Planned {
-    /// Writes the files (in parallel when there are several).
-    pub fn write(self) -> Done {
-        use rayon::prelude::*;
-        let out = &self.out;
-        let write =
-            |(rel, bytes, plan): (String, Vec<u8>, Plan)| Stream::write(out, &rel, &bytes, plan);
-        Done(if self.files.len() > 1 {
-            self.files.into_par_iter().map(write).collect()
-        } else {
-            self.files.into_iter().map(write).collect()
-        })
-    }
 }
 
 /// What a write did.
@@ -191,144 +104,127 @@ pub struct Written {
     pub unchanged: usize,
     /// Files of an earlier build that this build no longer has, removed.
     pub removed: usize,
+    /// HTML pages written.
+    pub pages: usize,
 }
 
-impl Site {
-    /// A site that writes each file into `out` as it is added. `out` must
-    /// not exist, be empty, or hold an earlier diskdash site (marker file);
-    /// anything else is refused unless `force`. Call [`Site::finish`] at the end.
-    pub fn streaming(out: &Path, force: bool) -> Result<Site> {
+impl Dir {
+    /// Opens `out` for a build. `out` must not exist, be empty, or hold an
+    /// earlier diskdash site (marker file); anything else is refused unless
+    /// `force`. Call [`Dir::finish`] at the end.
+    pub fn open(out: &Path, force: bool) -> Result<Dir> {
         let fresh = check_out_dir(out, force)?;
         // the marker goes first: a build stopped by a full disk (whose final
         // marker cannot be written either) still leaves a directory the
         // next build accepts without --force
         no_symlink_below(out, MARKER)?;
         let marker = out.join(MARKER);
-        if !marker.is_file() {
-            // its header: the paths follow as they are added
+        let earlier = if marker.is_file() {
+            std::fs::read(&marker)
+                .with_context(|| format!("failed to read `{}`", marker.display()))?
+        } else {
+            // its header: the paths follow as they are written
             fsio::write_atomic(&marker, format!("{MARKER_HEADER}\n").as_bytes())?;
+            Vec::new()
+        };
+        let mut list = std::io::BufWriter::new(
+            std::fs::OpenOptions::new()
+                .append(true)
+                .open(&marker)
+                .with_context(|| format!("failed to open `{}`", marker.display()))?,
+        );
+        // a line an earlier build left cut short is ended: no path of this
+        // build's is joined to it
+        if !earlier.is_empty() && !earlier.ends_with(b"\n") {
+            list.write_all(b"\n").with_context(|| listing(&marker))?;
         }
-        let list = std::fs::OpenOptions::new()
-            .append(true)
-            .open(&marker)
-            .with_context(|| format!("failed to open `{}`", marker.display()))?;
-        let ours_from = list
-            .metadata()
-            .with_context(|| format!("failed to read `{}`", marker.display()))?
-            .len() as usize;
-        Ok(Site {
-            stream: Some(Stream {
-                out: out.to_path_buf(),
-                list: std::io::BufWriter::new(list),
-                ours_from,
-                fresh,
+        Ok(Dir {
+            out: out.to_path_buf(),
+            fresh,
+            earlier,
+            state: Mutex::new(State {
+                list,
+                ours: String::new(),
                 dirs: HashSet::new(),
                 written: Written::default(),
-                error: None,
             }),
-            ..Site::default()
         })
     }
 
-    /// Adds a file (writing it at once when streaming). A write error is
-    /// kept and returned by [`Site::finish`].
-    pub fn add(&mut self, path: impl Into<String>, bytes: impl Into<Vec<u8>>) {
-        self.add_all(vec![(path.into(), bytes.into())]);
+    fn state(&self) -> std::sync::MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Adds files in order, as many [`Site::add`]s would; a streaming site
-    /// writes them in parallel.
-    pub fn add_all(&mut self, files: Vec<(String, Vec<u8>)>) {
-        let planned = self.plan(files);
-        let done = planned.write();
-        self.record(done);
-    }
-
-    /// Adds files and plans their writing: in memory they are added at
-    /// once, and nothing is left to write; when streaming they are written
-    /// by [`Planned::write`], which needs no site, and the result given to
-    /// [`Site::record`]. Between the two, other threads may add files.
-    pub fn plan(&mut self, files: Vec<(String, Vec<u8>)>) -> Planned {
-        let Some(st) = &mut self.stream else {
-            for (path, bytes) in files {
-                let page = path.ends_with(".html");
-                if self.files.insert(path, bytes).is_none() && page {
-                    self.pages += 1;
-                }
-            }
-            return Planned {
-                out: PathBuf::new(),
-                files: Vec::new(),
-            };
+    /// Lists `rel` in the marker and makes sure its directory exists below
+    /// `out` as plain directories (no symbolic link on the way), checking
+    /// each once.
+    fn prepare(&self, rel: &str) -> Result<()> {
+        let mut st = self.state();
+        st.ours.push_str(rel);
+        st.ours.push('\n');
+        writeln!(st.list, "{rel}").with_context(|| listing(&self.out.join(MARKER)))?;
+        let Some((dir, _)) = rel.rsplit_once('/') else {
+            return Ok(());
         };
-        let mut listed = Ok(());
-        for (path, _) in &files {
-            self.pages += usize::from(path.ends_with(".html"));
-            if listed.is_ok() {
-                use std::io::Write;
-                listed = writeln!(st.list, "{path}");
+        if st.dirs.contains(dir) {
+            return Ok(());
+        }
+        no_symlink_below(&self.out, dir)?;
+        fsio::create_dir(&self.out.join(dir))?;
+        let mut at = dir;
+        loop {
+            st.dirs.insert(at.to_string());
+            match at.rsplit_once('/') {
+                Some((parent, _)) => at = parent,
+                None => break,
             }
         }
-        if let Err(e) = listed {
-            st.error
-                .get_or_insert(anyhow::Error::new(e).context(format!(
-                    "failed to list the files written in `{}`",
-                    st.out.join(MARKER).display()
-                )));
-        }
-        st.plan(files)
+        Ok(())
     }
 
-    /// Takes in what writing planned files did (see [`Site::plan`]).
-    pub fn record(&mut self, done: Done) {
-        if let Some(st) = &mut self.stream {
-            st.record(done);
+    /// Writes one file; `true` when its content changed.
+    fn put(&self, rel: &str, bytes: &[u8]) -> Result<bool> {
+        let full = self.out.join(rel);
+        if self.fresh {
+            match fsio::write_fresh(&full, bytes) {
+                // a path written twice is there already: it is replaced
+                Err(e)
+                    if e.downcast_ref::<std::io::Error>().map(std::io::Error::kind)
+                        == Some(std::io::ErrorKind::AlreadyExists) => {}
+                written => return written.map(|()| true),
+            }
         }
-    }
-
-    /// Number of HTML pages.
-    pub fn pages(&self) -> usize {
-        self.pages
-    }
-
-    /// Ends a streaming build: removes files an earlier build listed that
-    /// this one did not write (no other file is ever deleted) and writes the
-    /// marker. After a write error the marker lists both builds' files, so
-    /// that nothing diskdash wrote is left unaccounted for, and the error is
-    /// returned. An in-memory site has nothing to finish.
-    pub fn finish(self) -> Result<Written> {
-        let Some(mut st) = self.stream else {
-            return Ok(Written::default());
-        };
-        let marker = st.out.join(MARKER);
-        no_symlink_below(&st.out, MARKER)?;
-        if let Err(e) = std::io::Write::flush(&mut st.list) {
-            st.error
-                .get_or_insert(anyhow::Error::new(e).context(format!(
-                    "failed to list the files written in `{}`",
-                    marker.display()
-                )));
-        }
-        drop(st.list);
-        // the marker lists the files of both builds: kept as it is
-        if let Some(e) = st.error {
-            return Err(e);
-        }
-        let text = std::fs::read(&marker)
-            .with_context(|| format!("failed to read `{}`", marker.display()))?;
-        if text.len() < st.ours_from {
+        // the directories were checked; the file itself may be a link
+        if std::fs::symlink_metadata(&full).is_ok_and(|m| m.file_type().is_symlink()) {
             bail!(
-                "`{}` changed during the build: it is shorter than when the build began",
-                marker.display()
+                "`{}` is a symbolic link inside the site; diskdash never writes or removes \
+                 through one (remove the link, or build into an empty directory)",
+                full.display()
             );
         }
-        // earlier builds' files first, then this build's as added, each
-        // sorted and listed once below
-        let (earlier, ours) = text.split_at(st.ours_from);
-        // an earlier line cut short (a build stopped mid-write) names no file
-        let earlier = String::from_utf8_lossy(earlier);
-        let ours = std::str::from_utf8(ours)
-            .with_context(|| format!("`{}` is not UTF-8 text", marker.display()))?;
+        // unchanged files keep their modification time: rebuilds stay cheap
+        if std::fs::read(&full).ok().as_deref() == Some(bytes) {
+            return Ok(false);
+        }
+        fsio::replace_unsynced(&full, bytes).map(|()| true)
+    }
+
+    /// Ends the build: removes files an earlier build listed that this one
+    /// did not write (no other file is ever deleted) and lists this build's
+    /// files in the marker, sorted. A build that failed is not finished:
+    /// its marker lists both builds' files, so that nothing diskdash wrote
+    /// is left unaccounted for.
+    pub fn finish(self) -> Result<Written> {
+        let marker = self.out.join(MARKER);
+        no_symlink_below(&self.out, MARKER)?;
+        let State {
+            mut list,
+            ours,
+            mut written,
+            ..
+        } = self.state.into_inner().unwrap_or_else(|e| e.into_inner());
+        list.flush().with_context(|| listing(&marker))?;
+        drop(list);
         fn sorted<'t>(lines: impl Iterator<Item = &'t str>) -> Vec<&'t str> {
             let mut v: Vec<&str> = lines.collect();
             v.sort_unstable();
@@ -336,21 +232,24 @@ impl Site {
             v
         }
         let ours = sorted(ours.lines());
+        // a path written twice is one page
+        written.pages = ours.iter().filter(|p| p.ends_with(".html")).count();
         let is_ours = |rel: &str| ours.binary_search(&rel).is_ok();
-        // only plain relative paths: a marker must never lead outside `out`
-        for rel in sorted(earlier.lines().skip(1)) {
+        // only plain relative paths: a marker must never lead outside `out`;
+        // a line that is not UTF-8 (one cut short, say) names no file
+        let earlier = self.earlier.split(|&b| b == b'\n').skip(1);
+        for rel in sorted(earlier.filter_map(|l| std::str::from_utf8(l).ok())) {
             if !is_plain_relative(rel) || is_ours(rel) {
                 continue;
             }
-            no_symlink_below(&st.out, rel)?;
-            let path = st.out.join(rel);
+            no_symlink_below(&self.out, rel)?;
+            let path = self.out.join(rel);
             if path.is_file() {
                 std::fs::remove_file(&path)
                     .with_context(|| format!("failed to remove `{}`", path.display()))?;
-                st.written.removed += 1;
+                written.removed += 1;
             }
         }
-        // this build's files, sorted, written as they are listed
         fsio::write_atomic_with(&marker, &mut |w| {
             writeln!(w, "{MARKER_HEADER}")?;
             for rel in &ours {
@@ -358,21 +257,26 @@ impl Site {
             }
             Ok(())
         })?;
-        Ok(st.written)
+        Ok(written)
     }
+}
 
-    /// Writes an in-memory site into `out` (see [`Site::streaming`] for
-    /// which directories are accepted).
-    pub fn write(&self, out: &Path, force: bool) -> Result<Written> {
-        let mut target = Site::streaming(out, force)?;
-        target.add_all(
-            self.files
-                .iter()
-                .map(|(rel, bytes)| (rel.clone(), bytes.clone()))
-                .collect(),
-        );
-        target.finish()
+impl Output for Dir {
+    fn write(&self, path: &str, bytes: &[u8]) -> Result<()> {
+        self.prepare(path)?;
+        let changed = self.put(path, bytes)?;
+        let mut st = self.state();
+        if changed {
+            st.written.changed += 1;
+        } else {
+            st.written.unchanged += 1;
+        }
+        Ok(())
     }
+}
+
+fn listing(marker: &Path) -> String {
+    format!("failed to list the files written in `{}`", marker.display())
 }
 
 /// Checks the output directory; returns whether it is fresh (missing or
@@ -384,11 +288,7 @@ fn check_out_dir(out: &Path, force: bool) -> Result<bool> {
     if !out.is_dir() {
         bail!("`{}` exists and is not a directory", out.display());
     }
-    let marker = out.join(MARKER);
-    if marker.is_file() {
-        // read at the end, to remove the files this build no longer has
-        std::fs::File::open(&marker)
-            .with_context(|| format!("failed to read `{}`", marker.display()))?;
+    if out.join(MARKER).is_file() {
         return Ok(false);
     }
     let mut entries =
@@ -442,11 +342,11 @@ mod tests {
     use super::*;
 
     fn site(files: &[(&str, &str)]) -> Site {
-        let mut s = Site::default();
+        let mem = Memory::default();
         for (p, c) in files {
-            s.add(*p, c.as_bytes());
+            mem.write(p, c.as_bytes()).unwrap();
         }
-        s
+        mem.into_site()
     }
 
     #[test]
@@ -478,7 +378,8 @@ mod tests {
             Written {
                 changed: 1,
                 unchanged: 1,
-                removed: 1
+                removed: 1,
+                pages: 2,
             }
         );
         assert!(!dir.path().join("runs/old.html").exists());
@@ -529,28 +430,28 @@ mod tests {
     }
 
     #[test]
-    fn the_marker_lists_each_file_as_it_is_added_and_sorted_at_the_end() {
+    fn the_marker_lists_each_file_as_it_is_written_and_sorted_at_the_end() {
         let dir = tempfile::tempdir().unwrap();
         let out = dir.path().join("site");
         let listed = || std::fs::read_to_string(out.join(MARKER)).unwrap();
-        let mut s = Site::streaming(&out, false).unwrap();
-        s.add("z.html", "1");
-        s.add("a/b.svg", "2");
-        s.add("z.html", "3");
-        // a build stopped here has listed what it wrote, as it was added;
-        // the path added twice holds its second content
-        drop(s);
+        let d = Dir::open(&out, false).unwrap();
+        d.write("z.html", b"1").unwrap();
+        d.write("a/b.svg", b"2").unwrap();
+        d.write("z.html", b"3").unwrap();
+        // a build stopped here has listed what it wrote, as it was written;
+        // the path written twice holds its second content
+        drop(d);
         assert_eq!(
             listed(),
             format!("{MARKER_HEADER}\nz.html\na/b.svg\nz.html\n")
         );
         assert_eq!(std::fs::read_to_string(out.join("z.html")).unwrap(), "3");
         // the next build lists its own, sorted, and removes the rest
-        let mut s = Site::streaming(&out, false).unwrap();
-        s.add("m.html", "4");
-        s.add("z.html", "3");
-        assert_eq!(s.pages(), 2);
-        let w = s.finish().unwrap();
+        let d = Dir::open(&out, false).unwrap();
+        d.write("m.html", b"4").unwrap();
+        d.write("z.html", b"3").unwrap();
+        let w = d.finish().unwrap();
+        assert_eq!(w.pages, 2);
         assert_eq!(w.removed, 1);
         assert!(!out.join("a/b.svg").exists());
         assert_eq!(listed(), format!("{MARKER_HEADER}\nm.html\nz.html\n"));
@@ -560,18 +461,18 @@ mod tests {
     fn a_line_an_earlier_build_left_cut_short_names_no_file() {
         let dir = tempfile::tempdir().unwrap();
         let out = dir.path().join("site");
-        let mut s = Site::streaming(&out, false).unwrap();
-        s.add("runs/a.html", "a");
-        s.add("runs/b.html", "b");
-        s.finish().unwrap();
+        let d = Dir::open(&out, false).unwrap();
+        d.write("runs/a.html", b"a").unwrap();
+        d.write("runs/b.html", b"b").unwrap();
+        d.finish().unwrap();
         // a build stopped while listing `runs/b.html` again
         let marker = out.join(MARKER);
         let mut text = std::fs::read_to_string(&marker).unwrap();
         text.push_str("runs/b.h");
         std::fs::write(&marker, text).unwrap();
-        let mut s = Site::streaming(&out, false).unwrap();
-        s.add("index.html", "i");
-        let w = s.finish().unwrap();
+        let d = Dir::open(&out, false).unwrap();
+        d.write("index.html", b"i").unwrap();
+        let w = d.finish().unwrap();
         // both earlier files are gone, and the cut line joined no path of
         // this build's into a name
         assert_eq!(w.removed, 2);
@@ -586,17 +487,15 @@ mod tests {
     fn a_failed_write_still_leaves_a_marker_listing_what_was_written() {
         let dir = tempfile::tempdir().unwrap();
         let out = dir.path().join("site");
-        let mut s = Site::streaming(&out, false).unwrap();
-        s.add("a/b.html", "ok");
-        // `a` is a directory now: this write fails
-        s.add("a", "clash");
-        s.add("c.html", "never attempted");
-        let err = s.finish().unwrap_err();
+        let d = Dir::open(&out, false).unwrap();
+        d.write("a/b.html", b"ok").unwrap();
+        // `a` is a directory now: this write fails, and the build with it
+        let err = d.write("a", b"clash").unwrap_err();
         assert!(format!("{err:#}").contains("failed to write"), "{err:#}");
-        assert!(!out.join("c.html").exists());
+        drop(d);
         let marker = std::fs::read_to_string(out.join(MARKER)).unwrap();
         assert!(marker.lines().any(|l| l == "a/b.html"), "{marker}");
         // so the next build is accepted without --force
-        assert!(Site::streaming(&out, false).is_ok());
+        assert!(Dir::open(&out, false).is_ok());
     }
 }

@@ -6,14 +6,18 @@
 use std::collections::BTreeSet;
 
 use crate::analysis::prices::Conversion;
-use crate::analysis::value::{Measured, StudyValue, ValueRow, ValueTable, BASELINE_VERDICT};
+use crate::analysis::value::{StudyValue, ValueRow, ValueTable};
 use crate::analysis::Analysis;
 use crate::format;
 use crate::metrics::{human_name, metric_order};
 use crate::record::{Record, Source};
 
 pub mod headline;
+mod matrix;
+mod post;
 use headline::and_list;
+pub use matrix::{Cell, Column, Matrix, MatrixRow};
+pub use post::PostTable;
 
 /// One study, told.
 #[derive(Clone, Debug, Default)]
@@ -50,83 +54,6 @@ pub struct Story {
     pub matrix: Matrix,
     /// The post's table: a column per headline dimension.
     pub post: PostTable,
-}
-
-/// The table of `data/<study>.md`: configuration, monthly cost, then one
-/// column per headline dimension, each cell `value · ratio · verdict` in
-/// the column's one unit. At most six columns, headers unique.
-#[derive(Clone, Debug, Default)]
-pub struct PostTable {
-    /// Column headers after `configuration` and `monthly cost`:
-    /// `sustained read IOPS`, `p99 read latency (ms)`.
-    pub headers: Vec<String>,
-    /// One per configuration, in the matrix's order: its name, monthly
-    /// cost, then a cell per header.
-    pub rows: Vec<Vec<String>>,
-}
-
-/// The value matrix of a study.
-#[derive(Clone, Debug, Default)]
-pub struct Matrix {
-    /// One per judged test and metric, in display order.
-    pub columns: Vec<Column>,
-    /// One per configuration, cheapest first.
-    pub rows: Vec<MatrixRow>,
-    /// Whether a column judges a timeline's sustained level.
-    pub timed: bool,
-}
-
-/// A judged test and metric.
-#[derive(Clone, Debug, Default)]
-pub struct Column {
-    /// Test id.
-    pub test: String,
-    /// Metric name.
-    pub metric: String,
-    /// The metric for people: `random seeks`.
-    pub human: String,
-    /// The unit its values are shown in: `ops/s`, `MB/s`, `ms`; empty when
-    /// the cells name their own units.
-    pub unit: String,
-}
-
-/// A configuration's row of the value matrix.
-#[derive(Clone, Debug, Default)]
-pub struct MatrixRow {
-    /// Configuration name.
-    pub config: String,
-    /// `0.150 USD`, `unknown`.
-    pub price_per_gb: String,
-    /// `70.00 USD`, `unknown (size unknown)`.
-    pub monthly: String,
-    /// Whether it is the study's baseline.
-    pub is_baseline: bool,
-    /// One per column.
-    pub cells: Vec<Cell>,
-}
-
-/// A value matrix cell.
-#[derive(Clone, Debug, Default)]
-pub struct Cell {
-    /// The median in the column's unit (`1,969`), or with its own unit
-    /// (`215 µs`) when the column names none.
-    pub value: String,
-    /// The performance ratio: `4.2x`; empty without one.
-    pub performance: String,
-    /// The value ratio: `0.89`; empty without one.
-    pub value_ratio: String,
-    /// The verdict in words (`nearly worth it (single run)`, `baseline`), or
-    /// why there is none (`not compared`, `no result`, `no timeline: not
-    /// compared`).
-    pub verdict: String,
-    /// For a sustained level where a burst exists on either side, the
-    /// burst as a secondary line: `burst 3,000 while credits last: 10.0x,
-    /// value 2.50`; for a flat configuration beside a bursting baseline
-    /// `300 while the baseline's credits last: 0.1x, value 0.40`; empty
-    /// otherwise.
-    pub burst: String,
-    /// CSS class of the verdict band (`worth-it`, ...), empty without one.
-    pub class: String,
 }
 
 /// A configuration's failed and skipped runs, one line each:
@@ -281,30 +208,6 @@ fn verdict_phrase(t: &ValueTable, r: &ValueRow, decimals: usize) -> Option<Strin
     }
     let what = format::performance_words(perf, &human_name(&t.metric), higher, decimals);
     Some(format!("{what} ({verdict})"))
-}
-
-/// A matrix cell's burst line: `burst 3,000 while credits last: 10.0x,
-/// value 2.50`, the baseline's `burst 3,000 while credits last`; a flat
-/// configuration beside a bursting baseline gives its one level, not a
-/// burst: `300 while the baseline's credits last: 0.1x, value 0.40`; empty
-/// without a burst.
-fn burst_line(t: &ValueTable, r: &ValueRow, du: Option<format::DisplayUnit>) -> String {
-    let Some(b) = &r.burst else {
-        return String::new();
-    };
-    let mut line = format!(
-        "{}{} {}",
-        if b.baseline_only { "" } else { "burst " },
-        format::in_column(b.level, t.unit, du),
-        b.while_words()
-    );
-    if let Some(p) = b.performance_ratio {
-        line.push_str(&format!(": {}", format::ratio(p)));
-        if let Some(v) = b.value_ratio {
-            line.push_str(&format!(", value {v:.2}"));
-        }
-    }
-    line
 }
 
 fn date_of(r: &Record) -> Option<String> {
@@ -486,114 +389,9 @@ pub fn tell(a: &Analysis, sv: &StudyValue) -> Story {
             h => h,
         },
         failures,
-        matrix: matrix(sv),
-        post: post_table(sv),
+        matrix: matrix::matrix(sv),
+        post: post::post_table(sv),
     }
-}
-
-/// The post's table ([`PostTable`]).
-fn post_table(sv: &StudyValue) -> PostTable {
-    let dims = headline::dimensions(sv);
-    let mut configs: Vec<&str> = Vec::new();
-    // every configuration of a headline table, with a number or with why
-    // it has none
-    for (_, t) in &dims {
-        let named = t.rows.iter().map(|r| r.offering.as_str());
-        for name in named.chain(t.unmeasured.iter().map(|u| u.offering.as_str())) {
-            if !configs.contains(&name) {
-                configs.push(name);
-            }
-        }
-    }
-    let units: Vec<format::DisplayUnit> = dims
-        .iter()
-        .map(|(_, t)| {
-            // one unit per column: where the values would choose different
-            // ones, the one of the middle value (ms for a column of p99s
-            // from 18.7 ms to 3.86 s), never the largest's (0.0187 s)
-            format::column_unit(t.unit, t.rows.iter().map(|r| r.median)).unwrap_or_else(|| {
-                let mut values: Vec<f64> = t
-                    .rows
-                    .iter()
-                    .map(|r| r.median.abs())
-                    .filter(|v| v.is_finite() && *v > 0.0)
-                    .collect();
-                values.sort_by(f64::total_cmp);
-                let middle = values.get(values.len() / 2).copied().unwrap_or(0.0);
-                format::display_unit(t.unit, middle)
-            })
-        })
-        .collect();
-    let mut headers: Vec<String> = Vec::new();
-    for ((_, t), du) in dims.iter().zip(&units) {
-        let mut h = headline::metric_words(t);
-        if headers.iter().any(|x| x.starts_with(&h)) {
-            h = format!("{h}, {}", t.test);
-        }
-        if !du.label.is_empty() && !h.ends_with(du.label) {
-            h = format!("{h} ({})", du.label);
-        }
-        headers.push(h);
-    }
-    let rows = configs
-        .iter()
-        .map(|c| {
-            let mut row = vec![c.to_string(), monthly_text(sv, c)];
-            // said once, in the cell of the sustained test it lacks,
-            // rather than after every verdict of the row
-            let burst_unmeasured = dims.iter().any(|(_, t)| {
-                t.rows
-                    .iter()
-                    .any(|r| r.offering == *c && r.measured == Some(Measured::BurstNotMeasured))
-            });
-            for ((_, t), du) in dims.iter().zip(&units) {
-                row.push(match t.rows.iter().find(|r| r.offering == *c) {
-                    None => t
-                        .unmeasured
-                        .iter()
-                        .find(|u| u.offering == *c)
-                        .map(|u| u.reason.clone())
-                        .unwrap_or_else(|| {
-                            if burst_unmeasured {
-                                "not tested: burst not measured".into()
-                            } else {
-                                "not tested".into()
-                            }
-                        }),
-                    Some(r) => post_cell(r, *du, burst_unmeasured),
-                });
-            }
-            row
-        })
-        .collect();
-    PostTable { headers, rows }
-}
-
-/// `1,100 · 3.20x · worth it`, `15,800 · 5.3x · while bursting`, `3,000 ·
-/// baseline`, `1,100 · no price: not compared`; without `burst not
-/// measured` where the row's sustained cell says it.
-fn post_cell(r: &ValueRow, du: format::DisplayUnit, burst_said: bool) -> String {
-    let mut parts = vec![format::number(r.median / du.factor)];
-    match (r.performance_ratio, r.price_ratio) {
-        _ if r.is_baseline => {}
-        (Some(perf), Some(price)) => {
-            parts.push(format::ratio_to(perf, headline::decimals_for(price, perf)))
-        }
-        (Some(perf), None) => parts.push(format::ratio(perf)),
-        _ => {}
-    }
-    parts.push(match (r.verdict_text(), r.measured) {
-        (Some(_), Some(Measured::BurstNotMeasured)) if burst_said => {
-            r.verdict_words().unwrap_or_default()
-        }
-        (Some(v), _) => v,
-        (None, Some(m)) if !m.keeps_verdict() => m.words().to_string(),
-        (None, _) => r
-            .no_verdict
-            .clone()
-            .unwrap_or_else(|| "not compared".into()),
-    });
-    parts.join(" · ")
 }
 
 /// The executive summary: for each judged metric, the configuration that
@@ -720,91 +518,5 @@ fn no_answer(sv: &StudyValue) -> String {
             t.rows[0].offering
         ),
         _ => "no configuration can be compared on price".to_string(),
-    }
-}
-
-/// The value matrix: configurations in the key table's order (cheapest
-/// first), the rest after by name; a column per judged test and metric.
-fn matrix(sv: &StudyValue) -> Matrix {
-    let tables = ordered(sv);
-    let mut configs: Vec<String> = key_table(sv)
-        .map(|t| t.rows.iter().map(|r| r.offering.clone()).collect())
-        .unwrap_or_default();
-    for name in sv.prices.keys() {
-        if !configs.contains(name) {
-            configs.push(name.clone());
-        }
-    }
-    // a column names its unit when every cell would choose it; else each
-    // cell carries its own (an SSD's µs beside a disk's ms)
-    let units: Vec<Option<format::DisplayUnit>> = tables
-        .iter()
-        .map(|t| format::column_unit(t.unit, t.rows.iter().map(|r| r.median)))
-        .collect();
-    let columns = tables
-        .iter()
-        .zip(&units)
-        .map(|(t, du)| Column {
-            test: t.test.clone(),
-            metric: t.metric.clone(),
-            human: human_name(&t.metric),
-            unit: du.map(|d| d.label).unwrap_or_default().to_string(),
-        })
-        .collect();
-    let rows = configs
-        .iter()
-        .map(|c| MatrixRow {
-            config: c.clone(),
-            price_per_gb: price_per_gb_text(sv, c),
-            monthly: monthly_text(sv, c),
-            is_baseline: sv.baseline.as_deref() == Some(c.as_str()),
-            cells: tables
-                .iter()
-                .zip(&units)
-                .map(|(t, du)| match t.rows.iter().find(|r| &r.offering == c) {
-                    None => Cell {
-                        verdict: t
-                            .unmeasured
-                            .iter()
-                            .find(|u| &u.offering == c)
-                            .map(|u| u.reason.clone())
-                            .unwrap_or_else(|| "no result".into()),
-                        ..Cell::default()
-                    },
-                    Some(r) => {
-                        let withheld = r.measured.filter(|m| !m.keeps_verdict() && !r.is_baseline);
-                        Cell {
-                            value: format::in_column(r.median, t.unit, *du),
-                            performance: r.performance_ratio.map(format::ratio).unwrap_or_default(),
-                            value_ratio: match r.verdict {
-                                Some(BASELINE_VERDICT) | None => String::new(),
-                                _ => r.value_ratio.map(|v| format!("{v:.2}")).unwrap_or_default(),
-                            },
-                            verdict: match (r.verdict_text(), withheld) {
-                                (Some(v), _) => v,
-                                (None, Some(m)) => m.words().to_string(),
-                                // the one reason a rates file can fix, said
-                                // where the verdict would be
-                                (None, None) if sv.no_rate.contains_key(c) => r
-                                    .no_verdict
-                                    .clone()
-                                    .unwrap_or_else(|| "not compared".into()),
-                                (None, None) => "not compared".into(),
-                            },
-                            class: match withheld {
-                                Some(_) => "while-bursting".to_string(),
-                                None => r.verdict.map(crate::record::slug).unwrap_or_default(),
-                            },
-                            burst: burst_line(t, r, *du),
-                        }
-                    }
-                })
-                .collect(),
-        })
-        .collect();
-    Matrix {
-        columns,
-        rows,
-        timed: tables.iter().any(|t| t.is_sustained()),
     }
 }

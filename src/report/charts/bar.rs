@@ -2,7 +2,6 @@
 //! min-max whisker.
 
 use anyhow::Result;
-use plotters::style::Color;
 
 use super::key::Key;
 use super::rows::*;
@@ -47,7 +46,7 @@ pub struct BarChart {
 /// Bars are horizontal, from zero to the median, with a whisker from min to
 /// max; the axis is logarithmic when the largest bar is more than 20 times
 /// the smallest. A bar whose median is not a finite number >= 0 is left out
-/// and named in the `<desc>`. Fails only if plotters fails to draw into memory.
+/// and named in the `<desc>`.
 pub fn bar_chart(chart: &BarChart) -> Result<String> {
     chart.draw(Look::WIDE)
 }
@@ -215,8 +214,8 @@ fn draw_bars(w: &BarWords, look: Look, key: ChartId) -> Result<String> {
     }
 
     let ticks = frame.ticks(&xs);
-    frame.grid(&mut doc, &xs, &ticks, false)?;
-    frame.axis(&mut doc, true)?;
+    frame.grid(&mut doc, &xs, &ticks, false);
+    frame.axis(&mut doc, true);
     let at = |v: f64| xs.map(v.max(xs.lo));
     doc.plot("dd-bars dd-c0", |b| {
         for (i, bar) in rows.iter().enumerate() {
@@ -226,25 +225,20 @@ fn draw_bars(w: &BarWords, look: Look, key: ChartId) -> Result<String> {
                 (px(at(bar.median)), px(y + 21.0)),
                 &PALETTE[0].filled(),
                 true,
-            )
-            .map_err(draw_err)?;
+            );
         }
-        Ok(())
-    })?;
+    });
     doc.plot("dd-ink", |b| {
         for (i, s) in spreads.iter().enumerate() {
             let Some((lo, hi)) = s else { continue };
             let cy = px(frame.mid(i));
             let (x0, x1) = (px(at(*lo)), px(at(*hi)));
             let ink = stroke(NEUTRAL, 2);
-            b.draw_line((x0, cy), (x1, cy), &ink).map_err(draw_err)?;
-            b.draw_line((x0, cy - 5), (x0, cy + 5), &ink)
-                .map_err(draw_err)?;
-            b.draw_line((x1, cy - 5), (x1, cy + 5), &ink)
-                .map_err(draw_err)?;
+            b.draw_line((x0, cy), (x1, cy), &ink);
+            b.draw_line((x0, cy - 5), (x0, cy + 5), &ink);
+            b.draw_line((x1, cy - 5), (x1, cy + 5), &ink);
         }
-        Ok(())
-    })?;
+    });
 
     for (i, bar) in rows.iter().enumerate() {
         frame.label(&mut doc, i, &labels[i], &w.tips[i]);

@@ -3,7 +3,6 @@
 //! p99.99 are as far apart as p1 and p5.
 
 use anyhow::Result;
-use plotters::style::Color;
 
 use super::key::Key;
 use super::scale::{fmt_tick, nice_ceil, nice_floor, Scale};
@@ -82,7 +81,7 @@ pub fn pct_label(p: f64) -> String {
 /// p50, p90, p99, p99.9 and p99.99 evenly. A point that cannot be drawn (a
 /// latency that is not a positive number, a percentile outside 0.1 to
 /// 99.999) is left out and named in the `<desc>`, as are lines past
-/// [`MAX_SERIES`]. Fails only if plotters fails to draw into memory.
+/// [`MAX_SERIES`].
 pub fn distribution_chart(chart: &DistributionChart) -> Result<String> {
     chart.draw(Look::WIDE)
 }
@@ -190,23 +189,18 @@ fn draw_in(chart: &DistributionChart, look: Look, key: ChartId) -> Result<String
     doc.plot("dd-grid", |b| {
         for a in &ANCHORS[lo..=hi] {
             let x = px(x_of(*a));
-            b.draw_line((x, px(PLOT.2)), (x, px(PLOT.3)), &stroke(NEUTRAL, 1))
-                .map_err(draw_err)?;
+            b.draw_line((x, px(PLOT.2)), (x, px(PLOT.3)), &stroke(NEUTRAL, 1));
         }
         for t in &yticks {
             let y = px(ys.map(*t));
-            b.draw_line((px(PLOT.0), y), (px(PLOT.1), y), &stroke(NEUTRAL, 1))
-                .map_err(draw_err)?;
+            b.draw_line((px(PLOT.0), y), (px(PLOT.1), y), &stroke(NEUTRAL, 1));
         }
-        Ok(())
-    })?;
+    });
     doc.plot("dd-axis", |b| {
         let corner = (px(PLOT.0), px(PLOT.3));
-        b.draw_line(corner, (px(PLOT.1), px(PLOT.3)), &stroke(NEUTRAL, 1))
-            .map_err(draw_err)?;
-        b.draw_line(corner, (px(PLOT.0), px(PLOT.2)), &stroke(NEUTRAL, 1))
-            .map_err(draw_err)
-    })?;
+        b.draw_line(corner, (px(PLOT.1), px(PLOT.3)), &stroke(NEUTRAL, 1));
+        b.draw_line(corner, (px(PLOT.0), px(PLOT.2)), &stroke(NEUTRAL, 1));
+    });
     doc.plot("dd-lines", |b| {
         for (k, (_, pts)) in lines.iter().enumerate() {
             let colour = PALETTE[k % PALETTE.len()];
@@ -215,11 +209,10 @@ fn draw_in(chart: &DistributionChart, look: Look, key: ChartId) -> Result<String
                 .map(|(p, v)| (px(x_of(*p)), px(ys.map(*v))))
                 .collect();
             if path.len() > 1 {
-                b.draw_path(path.iter().copied(), &stroke(colour, 2))
-                    .map_err(draw_err)?;
+                b.draw_path(path.iter().copied(), &stroke(colour, 2));
             }
             for &(x, y) in &path {
-                point_mark(b, k, x, y)?;
+                point_mark(b, k, x, y);
             }
         }
         for k in 0..lines.len() {
@@ -228,12 +221,10 @@ fn draw_in(chart: &DistributionChart, look: Look, key: ChartId) -> Result<String
                 (px(x), px(y - 4.0)),
                 (px(x + 22.0), px(y - 4.0)),
                 &stroke(PALETTE[k % PALETTE.len()], 2),
-            )
-            .map_err(draw_err)?;
-            point_mark(b, k, px(x + 11.0), px(y - 4.0))?;
+            );
+            point_mark(b, k, px(x + 11.0), px(y - 4.0));
         }
-        Ok(())
-    })?;
+    });
     for a in &ANCHORS[lo..=hi] {
         let label = pct_label(*a);
         doc.text(
@@ -315,14 +306,13 @@ fn log_scale(values: impl Iterator<Item = f64>) -> Scale {
 
 /// The marker of line `k`: the shape changes with each round of colours,
 /// so lines sharing a colour still differ.
-fn point_mark(b: &mut Shapes<'_>, k: usize, x: i32, y: i32) -> Result<()> {
+fn point_mark(b: &mut Shapes<'_>, k: usize, x: i32, y: i32) {
     let colour = PALETTE[k % PALETTE.len()].filled();
     match (k / PALETTE.len()) % 3 {
         0 => b.draw_circle((x, y), 4, &colour, true),
         1 => b.draw_rect((x - 4, y - 4), (x + 4, y + 4), &colour, true),
         _ => b.fill_polygon([(x, y - 5), (x - 5, y + 4), (x + 5, y + 4)], &colour),
-    }
-    .map_err(draw_err)
+    };
 }
 
 impl DistributionSeries {

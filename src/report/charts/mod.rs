@@ -5,12 +5,10 @@
 //! Values come in already scaled to the display unit named in `unit`
 //! (the caller picks MB/s, ms, ... in `crate::format`).
 //!
-//! Shapes are drawn with plotters' styles and drawing calls, and written as
-//! its SVG backend writes them, straight into the chart's document
-//! (`svg::Shapes`). Without a font library plotters can only guess text
-//! extents and writes fixed colours, so this module writes the `<svg>` root,
-//! `<title>`/`<desc>`, a theme `<style>` (light and dark), every text element
-//! and the equal-value curves itself. Text widths are estimated
+//! This module writes every byte of a chart itself: the `<svg>` root,
+//! `<title>`/`<desc>`, a theme `<style>` (light and dark), every text
+//! element, the equal-value curves, and the shapes (`shapes::Shapes`), so
+//! no drawing library and no font library is linked. Text widths are estimated
 //! on the wide side, since the reader's font is unknown. Each chart is drawn
 //! in several looks ([`draw`]): 720 units wide, and 360 wide with its layout
 //! reflowed (row labels above the marks, fewer ticks) for phone screens, so
@@ -20,7 +18,8 @@
 //! input, ids included: each spec feeds its field values to the hash its ids
 //! are made of.
 //!
-//! One file per chart family (`bar`, `percentile`, `timeline`, `value`), the row frame
+//! One file per chart family (`bar`, `percentile`, `timeline`, `value` with
+//! `value_layout`), the row frame
 //! that bar and percentile charts share (`rows`), axes (`scale`), the SVG
 //! document (`svg`), text measuring and wording (`text`) and chart ids
 //! hashed from field values (`key`).
@@ -32,10 +31,12 @@ mod percentile;
 mod qdepth;
 mod rows;
 mod scale;
+mod shapes;
 mod svg;
 mod text;
 mod timeline;
 mod value;
+mod value_layout;
 
 #[cfg(test)]
 mod tests;
@@ -49,7 +50,7 @@ pub use timeline::{caption, timeline_chart, LatencyPanel, TimelineChart, Words};
 pub use value::{value_chart, ValueChart, ValuePoint};
 
 use anyhow::Result;
-use plotters::style::RGBColor;
+use shapes::{px, stroke, Rgb, Shapes};
 
 /// Width of a wide chart in SVG user units; pages scale it with `width="100%"`.
 const WIDTH: f64 = 720.0;
@@ -67,30 +68,30 @@ const SMALL_PX: f64 = 12.0;
 /// Series colours on the light background: Okabe-Ito without black and
 /// yellow, with its orange and sky blue darkened (the originals reach only
 /// 2.2:1 on white); every colour has 3:1 or more against `#fff`.
-const PALETTE: [RGBColor; 6] = [
-    RGBColor(0x00, 0x72, 0xB2),
-    RGBColor(0xB5, 0x7E, 0x00),
-    RGBColor(0x00, 0x9E, 0x73),
-    RGBColor(0xD5, 0x5E, 0x00),
-    RGBColor(0xCC, 0x79, 0xA7),
-    RGBColor(0x3A, 0x8F, 0xC6),
+const PALETTE: [Rgb; 6] = [
+    Rgb(0x00, 0x72, 0xB2),
+    Rgb(0xB5, 0x7E, 0x00),
+    Rgb(0x00, 0x9E, 0x73),
+    Rgb(0xD5, 0x5E, 0x00),
+    Rgb(0xCC, 0x79, 0xA7),
+    Rgb(0x3A, 0x8F, 0xC6),
 ];
 /// The same series on the dark background: the Okabe-Ito originals, each
 /// 3:1 or more against `#0d1117`.
-const DARK_PALETTE: [RGBColor; 6] = [
-    RGBColor(0x00, 0x72, 0xB2),
-    RGBColor(0xE6, 0x9F, 0x00),
-    RGBColor(0x00, 0x9E, 0x73),
-    RGBColor(0xD5, 0x5E, 0x00),
-    RGBColor(0xCC, 0x79, 0xA7),
-    RGBColor(0x56, 0xB4, 0xE9),
+const DARK_PALETTE: [Rgb; 6] = [
+    Rgb(0x00, 0x72, 0xB2),
+    Rgb(0xE6, 0x9F, 0x00),
+    Rgb(0x00, 0x9E, 0x73),
+    Rgb(0xD5, 0x5E, 0x00),
+    Rgb(0xCC, 0x79, 0xA7),
+    Rgb(0x56, 0xB4, 0xE9),
 ];
 /// Background of the light and the dark theme.
-const LIGHT_BG: RGBColor = RGBColor(0xFF, 0xFF, 0xFF);
-const DARK_BG: RGBColor = RGBColor(0x0D, 0x11, 0x17);
+const LIGHT_BG: Rgb = Rgb(0xFF, 0xFF, 0xFF);
+const DARK_BG: Rgb = Rgb(0x0D, 0x11, 0x17);
 /// Drawn colour of grid, axes and whiskers; the `<style>` recolours them per theme,
 /// this grey only shows where a host strips the style and reads on light and dark.
-const NEUTRAL: RGBColor = RGBColor(0x80, 0x80, 0x80);
+const NEUTRAL: Rgb = Rgb(0x80, 0x80, 0x80);
 
 /// The colour scheme a chart is drawn in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -136,12 +137,10 @@ pub trait Chart {
     fn content_key(&self) -> ChartId;
 
     /// Draws the chart as a standalone SVG document whose ids come from
-    /// `key`, its [`Chart::content_key`]. Fails only if plotters fails to
-    /// draw into memory.
+    /// `key`, its [`Chart::content_key`].
     fn draw_keyed(&self, look: Look, key: ChartId) -> Result<String>;
 
-    /// Draws the chart as a standalone SVG document. Fails only if plotters
-    /// fails to draw into memory.
+    /// Draws the chart as a standalone SVG document.
     fn draw(&self, look: Look) -> Result<String> {
         self.draw_keyed(look, self.content_key())
     }
@@ -176,7 +175,7 @@ pub struct Drawn {
     pub narrow_dark: String,
 }
 
-/// Draws every variant of `chart`; fails only if plotters fails to draw into memory.
+/// Draws every variant of `chart`.
 ///
 /// Each width is drawn once: a theme changes nothing but the `<style>`
 /// element (`svg::css`), so the fixed light and dark files are the

@@ -2,7 +2,6 @@
 //! as distinct markers on one axis.
 
 use anyhow::Result;
-use plotters::style::Color;
 
 use super::key::Key;
 use super::rows::*;
@@ -38,7 +37,7 @@ pub struct PercentileChart {
 /// One row per offering with p50, p99 and p99.9 as distinct markers on a
 /// shared axis, logarithmic when the drawn values span ten times or more.
 /// Values that cannot be drawn (not finite, negative, zero on a log axis) are
-/// named in the `<desc>`. Fails only if plotters fails to draw into memory.
+/// named in the `<desc>`.
 pub fn percentile_chart(chart: &PercentileChart) -> Result<String> {
     chart.draw(Look::WIDE)
 }
@@ -144,8 +143,8 @@ fn draw_percentiles(chart: &PercentileChart, look: Look, key: ChartId) -> Result
         x += 10.0 + text_width(name, SMALL_PX) + 24.0;
     }
     let ticks = frame.ticks(&xs);
-    frame.grid(&mut doc, &xs, &ticks, true)?;
-    frame.axis(&mut doc, false)?;
+    frame.grid(&mut doc, &xs, &ticks, true);
+    frame.axis(&mut doc, false);
     doc.plot("dd-ink", |b| {
         for (i, row) in rows.iter().enumerate() {
             let drawn: Vec<f64> = row.iter().flatten().map(|v| xs.map(*v)).collect();
@@ -153,22 +152,20 @@ fn draw_percentiles(chart: &PercentileChart, look: Look, key: ChartId) -> Result
             let hi = drawn.iter().copied().fold(f64::NEG_INFINITY, f64::max);
             if drawn.len() > 1 && hi > lo {
                 let cy = px(frame.mid(i));
-                b.draw_line((px(lo), cy), (px(hi), cy), &stroke(NEUTRAL, 2))
-                    .map_err(draw_err)?;
+                b.draw_line((px(lo), cy), (px(hi), cy), &stroke(NEUTRAL, 2));
             }
         }
-        Ok(())
-    })?;
+    });
     // one group per marker kind, so that the style colours each per theme
     for k in 0..3 {
         doc.plot(&format!("dd-marks dd-c{}", MARK_COLOUR[k]), |b| {
             for (i, row) in rows.iter().enumerate() {
                 if let Some(v) = row[k] {
-                    marker(b, k, xs.map(v), frame.mid(i))?;
+                    marker(b, k, xs.map(v), frame.mid(i));
                 }
             }
-            marker(b, k, legend[k], 45.0 + drop)
-        })?;
+            marker(b, k, legend[k], 45.0 + drop);
+        });
     }
     for (name, x) in LEGEND.iter().zip(&legend) {
         doc.text(Txt::new(x + 10.0, 49.5 + drop, name).size(SMALL_PX));
@@ -210,7 +207,7 @@ const MARK_COLOUR: [usize; 3] = [0, 1, 3];
 
 /// Percentile marker `k` (0 = p50 circle, 1 = p99 square, 2 = p99.9 triangle):
 /// shape and colour both differ, so neither colour vision nor print is needed.
-pub(super) fn marker(b: &mut Shapes<'_>, k: usize, x: f64, y: f64) -> Result<()> {
+pub(super) fn marker(b: &mut Shapes<'_>, k: usize, x: f64, y: f64) {
     let (x, y) = (px(x), px(y));
     let colour = PALETTE[MARK_COLOUR[k.min(2)]];
     match k {
@@ -220,6 +217,5 @@ pub(super) fn marker(b: &mut Shapes<'_>, k: usize, x: f64, y: f64) -> Result<()>
             [(x, y - 7), (x - 6, y + 5), (x + 6, y + 5)],
             &colour.filled(),
         ),
-    }
-    .map_err(draw_err)
+    };
 }

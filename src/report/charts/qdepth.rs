@@ -3,7 +3,6 @@
 //! against fio's iodepth.
 
 use anyhow::Result;
-use plotters::style::Color;
 
 use super::key::Key;
 use super::scale::{fmt_tick, Scale};
@@ -47,7 +46,7 @@ pub struct QdChart {
 /// axis from zero, and a p99 marker joined by a line on the right axis,
 /// logarithmic when the latencies span ten times or more. A value that is
 /// not a number >= 0 (or not positive on a log axis) is left out and named
-/// in the `<desc>`. Fails only if plotters fails to draw into memory.
+/// in the `<desc>`.
 pub fn qd_chart(chart: &QdChart) -> Result<String> {
     chart.draw(Look::WIDE)
 }
@@ -139,20 +138,15 @@ fn draw_in(chart: &QdChart, look: Look, key: ChartId) -> Result<String> {
     doc.plot("dd-grid", |b| {
         for t in &lticks {
             let y = px(left.map(*t));
-            b.draw_line((px(PLOT.0), y), (px(PLOT.1), y), &stroke(NEUTRAL, 1))
-                .map_err(draw_err)?;
+            b.draw_line((px(PLOT.0), y), (px(PLOT.1), y), &stroke(NEUTRAL, 1));
         }
-        Ok(())
-    })?;
+    });
     doc.plot("dd-axis", |b| {
         let (l, r, bot) = (px(PLOT.0), px(PLOT.1), px(PLOT.3));
-        b.draw_line((l, bot), (r, bot), &stroke(NEUTRAL, 1))
-            .map_err(draw_err)?;
-        b.draw_line((l, bot), (l, px(PLOT.2)), &stroke(NEUTRAL, 1))
-            .map_err(draw_err)?;
-        b.draw_line((r, bot), (r, px(PLOT.2)), &stroke(NEUTRAL, 1))
-            .map_err(draw_err)
-    })?;
+        b.draw_line((l, bot), (r, bot), &stroke(NEUTRAL, 1));
+        b.draw_line((l, bot), (l, px(PLOT.2)), &stroke(NEUTRAL, 1));
+        b.draw_line((r, bot), (r, px(PLOT.2)), &stroke(NEUTRAL, 1));
+    });
     doc.plot("dd-bars", |b| {
         for (i, v) in bars.iter().enumerate() {
             let Some(v) = v else { continue };
@@ -161,13 +155,11 @@ fn draw_in(chart: &QdChart, look: Look, key: ChartId) -> Result<String> {
                 (px(cx(i) + half), px(PLOT.3)),
                 &PALETTE[0].filled(),
                 true,
-            )
-            .map_err(draw_err)?;
+            );
         }
         // legend swatch
-        b.draw_rect((96, 42), (110, 54), &PALETTE[0].filled(), true)
-            .map_err(draw_err)
-    })?;
+        b.draw_rect((96, 42), (110, 54), &PALETTE[0].filled(), true);
+    });
     let line: Vec<(usize, f64)> = marks
         .iter()
         .enumerate()
@@ -180,20 +172,16 @@ fn draw_in(chart: &QdChart, look: Look, key: ChartId) -> Result<String> {
             .map(|(i, v)| (px(cx(*i)), px(right.map(*v))))
             .collect();
         if path.len() > 1 {
-            b.draw_path(path.iter().copied(), &stroke(colour, 2))
-                .map_err(draw_err)?;
+            b.draw_path(path.iter().copied(), &stroke(colour, 2));
         }
         for (x, y) in &path {
-            b.draw_rect((x - 5, y - 5), (x + 5, y + 5), &colour.filled(), true)
-                .map_err(draw_err)?;
+            b.draw_rect((x - 5, y - 5), (x + 5, y + 5), &colour.filled(), true);
         }
         // legend swatch
         let x0 = px(LEGEND_LINE_X);
-        b.draw_line((x0, 48), (x0 + 22, 48), &stroke(colour, 2))
-            .map_err(draw_err)?;
-        b.draw_rect((x0 + 6, 43), (x0 + 16, 53), &colour.filled(), true)
-            .map_err(draw_err)
-    })?;
+        b.draw_line((x0, 48), (x0 + 22, 48), &stroke(colour, 2));
+        b.draw_rect((x0 + 6, 43), (x0 + 16, 53), &colour.filled(), true);
+    });
     doc.text(Txt::new(116.0, 52.5, "IOPS (bars, left axis)").size(SMALL_PX));
     let legend_line = format!(
         "p99 latency, {} (line, right axis)",

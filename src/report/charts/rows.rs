@@ -106,13 +106,7 @@ impl RowFrame {
     }
 
     /// Grid lines at the ticks, and a line through each row when `row_lines`.
-    pub(super) fn grid(
-        &self,
-        doc: &mut Doc,
-        xs: &Scale,
-        ticks: &[f64],
-        row_lines: bool,
-    ) -> Result<()> {
+    pub(super) fn grid(&self, doc: &mut Doc, xs: &Scale, ticks: &[f64], row_lines: bool) {
         doc.plot("dd-grid", |b| {
             for t in ticks {
                 let x = px(xs.map(*t));
@@ -120,8 +114,7 @@ impl RowFrame {
                     (x, px(self.top - 4.0)),
                     (x, px(self.axis_y)),
                     &stroke(NEUTRAL, 1),
-                )
-                .map_err(draw_err)?;
+                );
             }
             if row_lines {
                 for i in 0..self.rows {
@@ -130,16 +123,14 @@ impl RowFrame {
                         (px(self.plot.0), cy),
                         (px(self.plot.1), cy),
                         &stroke(NEUTRAL, 1),
-                    )
-                    .map_err(draw_err)?;
+                    );
                 }
             }
-            Ok(())
         })
     }
 
     /// The value axis, with a line up the left of the rows when `left_line`.
-    pub(super) fn axis(&self, doc: &mut Doc, left_line: bool) -> Result<()> {
+    pub(super) fn axis(&self, doc: &mut Doc, left_line: bool) {
         doc.plot("dd-axis", |b| {
             let x0 = px(self.plot.0);
             if left_line {
@@ -147,15 +138,13 @@ impl RowFrame {
                     (x0, px(self.top - 4.0)),
                     (x0, px(self.axis_y)),
                     &stroke(NEUTRAL, 1),
-                )
-                .map_err(draw_err)?;
+                );
             }
             b.draw_line(
                 (x0, px(self.axis_y)),
                 (px(self.plot.1), px(self.axis_y)),
                 &stroke(NEUTRAL, 1),
-            )
-            .map_err(draw_err)
+            );
         })
     }
 

@@ -1,10 +1,9 @@
 //! Writing the SVG document: the root, `<title>`, `<desc>`, theme style and
-//! text elements, and the groups plotters draws shapes into.
+//! text elements, and the groups shapes are drawn into.
 
 use std::fmt::Write as _;
 
-use anyhow::{anyhow, Result};
-use plotters::style::{Color, RGBColor, ShapeStyle};
+use anyhow::Result;
 
 use super::scale::{fmt_tick, Scale};
 use super::text::*;
@@ -13,7 +12,7 @@ use crate::format::push_fixed;
 
 /// The `<style>` of a chart in `theme`. Scoped to `.dd-chart` because an
 /// inline SVG's `<style>` applies to the whole page; CSS beats the colour
-/// attributes plotters writes. Series colours are the classes `dd-c0`..`dd-c5`.
+/// attributes the shapes carry. Series colours are the classes `dd-c0`..`dd-c5`.
 pub(super) fn css(theme: Theme) -> &'static str {
     // the same three strings in every chart: made once
     static CSS: std::sync::OnceLock<[String; 3]> = std::sync::OnceLock::new();
@@ -83,7 +82,7 @@ pub(super) fn restyle(doc: &str, theme: Theme) -> String {
 
 /// The colour rules of one theme: background, text, muted text and lines,
 /// grid, and the series palette.
-fn colours(bg: RGBColor, fg: &str, muted: &str, grid: &str, palette: &[RGBColor]) -> String {
+fn colours(bg: Rgb, fg: &str, muted: &str, grid: &str, palette: &[Rgb]) -> String {
     let bg = hex(bg);
     let mut out = format!(
         ".dd-chart .dd-bg{{fill:{bg}}}.dd-chart .dd-t{{fill:{fg}}}.dd-chart .dd-m{{fill:{muted}}}\
@@ -97,7 +96,7 @@ fn colours(bg: RGBColor, fg: &str, muted: &str, grid: &str, palette: &[RGBColor]
 }
 
 /// `#rrggbb`.
-pub(super) fn hex(c: RGBColor) -> String {
+pub(super) fn hex(c: Rgb) -> String {
     format!("#{:02x}{:02x}{:02x}", c.0, c.1, c.2)
 }
 
@@ -136,25 +135,6 @@ pub(super) fn push_esc(out: &mut String, s: &str) {
         plain = i + if b < 0x80 { 1 } else { 3 };
     }
     out.push_str(&s[plain..]);
-}
-
-/// A coordinate in whole units for plotters; non-finite values become 0.
-pub(super) fn px(v: f64) -> i32 {
-    if v.is_finite() {
-        v.round().clamp(-1e6, 1e6) as i32
-    } else {
-        0
-    }
-}
-
-/// A line style of `colour`, `width` units wide.
-pub(super) fn stroke(colour: RGBColor, width: u32) -> ShapeStyle {
-    colour.stroke_width(width)
-}
-
-/// The error of a failed plotters call.
-pub(super) fn draw_err(e: impl std::fmt::Display) -> anyhow::Error {
-    anyhow!("drawing chart: {e}")
 }
 
 /// A text element to write: position, look, content and an optional tooltip.
@@ -224,200 +204,8 @@ pub(super) fn title_drop(title: &str, look: Look) -> f64 {
     TITLE_LINE * (title_lines(title, look.width()).len().max(1) - 1) as f64
 }
 
-/// Shapes drawn into a chart's document: the drawing calls of plotters'
-/// `DrawingBackend` that the charts make, each writing the element that
-/// plotters' SVG backend writes for it, byte for byte (attributes in its
-/// order, colours in upper-case hex, whole-unit coordinates), straight into
-/// the document instead of into a document of its own that is then cut
-/// apart and copied. Nothing drawn into memory can fail.
-pub(super) struct Shapes<'a> {
-    out: &'a mut String,
-}
-
-/// What drawing a shape gives: it cannot fail.
-pub(super) type Shaped = std::result::Result<(), std::convert::Infallible>;
-
-impl Shapes<'_> {
-    /// A line from `from` to `to`.
-    pub(super) fn draw_line(
-        &mut self,
-        from: (i32, i32),
-        to: (i32, i32),
-        style: &ShapeStyle,
-    ) -> Shaped {
-        if let Some(c) = self.open("line", style) {
-            self.colour("stroke", c);
-            self.number("stroke-width", i64::from(style.stroke_width));
-            self.number("x1", from.0.into());
-            self.number("y1", from.1.into());
-            self.number("x2", to.0.into());
-            self.number("y2", to.1.into());
-            self.out.push_str("/>\n");
-        }
-        Ok(())
-    }
-
-    /// A rectangle from `upper_left` to `bottom_right`, filled or outlined.
-    pub(super) fn draw_rect(
-        &mut self,
-        upper_left: (i32, i32),
-        bottom_right: (i32, i32),
-        style: &ShapeStyle,
-        fill: bool,
-    ) -> Shaped {
-        let colour = style.color.to_backend_color().rgb;
-        if self.start("rect", style) {
-            self.number("x", upper_left.0.into());
-            self.number("y", upper_left.1.into());
-            self.number("width", i64::from(bottom_right.0) - i64::from(upper_left.0));
-            self.number(
-                "height",
-                i64::from(bottom_right.1) - i64::from(upper_left.1),
-            );
-            self.opacity(style);
-            self.fill_and_stroke(colour, fill);
-            self.out.push_str("/>\n");
-        }
-        Ok(())
-    }
-
-    /// A circle of `radius` around `center`, filled or outlined.
-    pub(super) fn draw_circle(
-        &mut self,
-        center: (i32, i32),
-        radius: u32,
-        style: &ShapeStyle,
-        fill: bool,
-    ) -> Shaped {
-        let colour = style.color.to_backend_color().rgb;
-        if self.start("circle", style) {
-            self.number("cx", center.0.into());
-            self.number("cy", center.1.into());
-            self.number("r", radius.into());
-            self.opacity(style);
-            self.fill_and_stroke(colour, fill);
-            self.number("stroke-width", i64::from(style.stroke_width));
-            self.out.push_str("/>\n");
-        }
-        Ok(())
-    }
-
-    /// A line through `path`.
-    pub(super) fn draw_path(
-        &mut self,
-        path: impl IntoIterator<Item = (i32, i32)>,
-        style: &ShapeStyle,
-    ) -> Shaped {
-        if self.start("polyline", style) {
-            self.out.push_str(" fill=\"none\"");
-            self.opacity(style);
-            self.colour("stroke", style.color.to_backend_color().rgb);
-            self.number("stroke-width", i64::from(style.stroke_width));
-            self.points(path);
-            self.out.push_str("/>\n");
-        }
-        Ok(())
-    }
-
-    /// A filled polygon with corners `path`.
-    pub(super) fn fill_polygon(
-        &mut self,
-        path: impl IntoIterator<Item = (i32, i32)>,
-        style: &ShapeStyle,
-    ) -> Shaped {
-        if let Some(c) = self.open("polygon", style) {
-            self.colour("fill", c);
-            self.points(path);
-            self.out.push_str("/>\n");
-        }
-        Ok(())
-    }
-
-    /// Opens element `tag` unless `style` is fully transparent (which
-    /// plotters does not draw); `false` when not drawn.
-    fn start(&mut self, tag: &str, style: &ShapeStyle) -> bool {
-        if style.color.to_backend_color().alpha == 0.0 {
-            return false;
-        }
-        self.out.push('<');
-        self.out.push_str(tag);
-        true
-    }
-
-    /// [`Shapes::start`] followed by the opacity, the first attribute of
-    /// lines and polygons; their colour when drawn.
-    fn open(&mut self, tag: &str, style: &ShapeStyle) -> Option<(u8, u8, u8)> {
-        if !self.start(tag, style) {
-            return None;
-        }
-        self.opacity(style);
-        Some(style.color.to_backend_color().rgb)
-    }
-
-    fn opacity(&mut self, style: &ShapeStyle) {
-        let alpha = style.color.to_backend_color().alpha;
-        self.out.push_str(" opacity=\"");
-        if alpha == 1.0 {
-            self.out.push('1');
-        } else {
-            let _ = write!(self.out, "{alpha}");
-        }
-        self.out.push('"');
-    }
-
-    /// ` fill` and ` stroke`: the colour on one, `none` on the other.
-    fn fill_and_stroke(&mut self, colour: (u8, u8, u8), fill: bool) {
-        if fill {
-            self.colour("fill", colour);
-            self.out.push_str(" stroke=\"none\"");
-        } else {
-            self.out.push_str(" fill=\"none\"");
-            self.colour("stroke", colour);
-        }
-    }
-
-    /// ` name="#RRGGBB"`.
-    fn colour(&mut self, name: &str, (r, g, b): (u8, u8, u8)) {
-        const HEX: &[u8; 16] = b"0123456789ABCDEF";
-        self.out.push(' ');
-        self.out.push_str(name);
-        self.out.push_str("=\"#");
-        for v in [r, g, b] {
-            self.out.push(HEX[usize::from(v >> 4)] as char);
-            self.out.push(HEX[usize::from(v & 15)] as char);
-        }
-        self.out.push('"');
-    }
-
-    /// ` name="v"`.
-    fn number(&mut self, name: &str, v: i64) {
-        self.out.push(' ');
-        self.out.push_str(name);
-        self.out.push_str("=\"");
-        push_int(self.out, v);
-        self.out.push('"');
-    }
-
-    /// ` points="x,y x,y "`, with the space plotters leaves after the last.
-    fn points(&mut self, path: impl IntoIterator<Item = (i32, i32)>) {
-        self.out.push_str(" points=\"");
-        for (x, y) in path {
-            push_int(self.out, x.into());
-            self.out.push(',');
-            push_int(self.out, y.into());
-            self.out.push(' ');
-        }
-        self.out.push('"');
-    }
-}
-
-/// `v` in decimal digits.
-fn push_int(out: &mut String, v: i64) {
-    out.push_str(itoa::Buffer::new().format(v));
-}
-
 /// The SVG document being written: our own root, `<title>`, `<desc>`, style
-/// and text; plotters draws the shapes into groups inside it.
+/// and text, with the shapes drawn into groups inside it.
 pub(super) struct Doc {
     out: String,
     width: f64,
@@ -570,17 +358,12 @@ impl Doc {
     }
 
     /// Lets the chart draw shapes into a group with `class` (which the style colours).
-    pub(super) fn plot(
-        &mut self,
-        class: &str,
-        draw: impl FnOnce(&mut Shapes<'_>) -> Result<()>,
-    ) -> Result<()> {
+    pub(super) fn plot(&mut self, class: &str, draw: impl FnOnce(&mut Shapes<'_>)) {
         self.out.push_str("<g class=\"");
         self.out.push_str(class);
         self.out.push_str("\">\n");
-        draw(&mut Shapes { out: &mut self.out })?;
+        draw(&mut Shapes { out: &mut self.out });
         self.out.push_str("</g>\n");
-        Ok(())
     }
 
     /// A polyline in `class` with coordinates to a tenth of a unit.

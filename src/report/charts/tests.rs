@@ -7,6 +7,7 @@ use super::scale::*;
 use super::svg::{css, esc, hex};
 use super::text::*;
 use super::value::*;
+use super::value_layout::*;
 use super::*;
 
 const EVIL: &str = "<script>alert(1)</script> & \"quotes\"";
@@ -183,11 +184,7 @@ fn hostile_labels_appear_only_escaped_in_every_chart() {
 #[test]
 fn title_and_desc_come_first_and_label_the_image() {
     for svg in all_samples() {
-        assert_eq!(
-            svg.matches("<svg").count(),
-            1,
-            "plotters' own root is not kept"
-        );
+        assert_eq!(svg.matches("<svg").count(), 1, "one root element");
         let doc = parse(&svg);
         let root = doc.root_element();
         assert_eq!(root.tag_name().name(), "svg");
@@ -825,7 +822,7 @@ const LOOKS: [Look; 6] = [
 ];
 
 /// The relative luminance of a colour (WCAG 2).
-fn luminance(c: plotters::style::RGBColor) -> f64 {
+fn luminance(c: Rgb) -> f64 {
     let lin = |v: u8| {
         let v = v as f64 / 255.0;
         if v <= 0.03928 {
@@ -838,14 +835,13 @@ fn luminance(c: plotters::style::RGBColor) -> f64 {
 }
 
 /// The WCAG contrast ratio of two colours.
-fn contrast(a: plotters::style::RGBColor, b: plotters::style::RGBColor) -> f64 {
+fn contrast(a: Rgb, b: Rgb) -> f64 {
     let (x, y) = (luminance(a), luminance(b));
     (x.max(y) + 0.05) / (x.min(y) + 0.05)
 }
 
 #[test]
 fn every_series_colour_has_3_to_1_contrast_in_its_theme() {
-    use plotters::style::RGBColor;
     assert_eq!(hex(LIGHT_BG), "#ffffff");
     assert_eq!(hex(DARK_BG), "#0d1117");
     for (c, light, dark) in PALETTE
@@ -865,8 +861,8 @@ fn every_series_colour_has_3_to_1_contrast_in_its_theme() {
         assert!(contrast(c, DARK_BG) >= 3.0, "{} on #0d1117", hex(c));
     }
     // which is why orange and sky blue are darkened for the light theme
-    assert!(contrast(RGBColor(0xE6, 0x9F, 0x00), LIGHT_BG) < 3.0);
-    assert!(contrast(RGBColor(0x56, 0xB4, 0xE9), LIGHT_BG) < 3.0);
+    assert!(contrast(Rgb(0xE6, 0x9F, 0x00), LIGHT_BG) < 3.0);
+    assert!(contrast(Rgb(0x56, 0xB4, 0xE9), LIGHT_BG) < 3.0);
     // and the style uses these colours: light first, dark under the media query
     let auto = css(Theme::Auto);
     let (light, dark) = auto

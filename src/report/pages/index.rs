@@ -6,7 +6,7 @@ use askama::Template;
 
 use super::*;
 use crate::ingest::Problem;
-use crate::report::site::Site;
+use crate::report::site::Output;
 use crate::report::story;
 
 /// One study on the index.
@@ -39,7 +39,7 @@ pub struct IndexPage {
 }
 
 /// Builds `index.html`; `problems` are the records left out, listed at the end.
-pub(super) fn build(ctx: PageCtx, problems: &[Problem], site: &mut Site) -> Result<()> {
+pub(super) fn build(ctx: PageCtx, problems: &[Problem], site: &dyn Output) -> Result<()> {
     let mut told: Vec<story::Story> = ctx
         .analysis
         .values

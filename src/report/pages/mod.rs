@@ -14,7 +14,7 @@ use crate::analysis::Analysis;
 use crate::format;
 use crate::ingest::Problem;
 use crate::record::Record;
-use crate::report::site::Site;
+use crate::report::site::Output;
 use crate::report::{charts, unique_slugs, Options};
 use crate::units::Unit;
 
@@ -237,25 +237,30 @@ impl<'a> PageCtx<'a> {
         }
     }
 
-    /// Renders a chart, adds its standalone file to the site, and returns the
-    /// view; a chart that cannot be drawn becomes a note, never a dead link.
+    /// Renders a chart, writes its standalone files, and returns the view;
+    /// a chart that cannot be drawn becomes a note, never a dead link.
     /// The standalone files are `path` (light), `-dark.svg`, `-narrow.svg`
     /// and `-narrow-dark.svg` beside it.
-    fn chart(&self, site: &mut Site, path: String, drawn: Result<charts::Drawn>) -> ChartView {
-        match drawn {
+    fn chart(
+        &self,
+        site: &dyn Output,
+        path: String,
+        drawn: Result<charts::Drawn>,
+    ) -> Result<ChartView> {
+        Ok(match drawn {
             Ok(d) => {
                 let stem = path.strip_suffix(".svg").unwrap_or(&path).to_string();
-                let mut href = |file: String, svg: String| {
-                    site.add(file.clone(), svg.into_bytes());
-                    format!("{}{file}", self.root)
+                let href = |file: String, svg: String| -> Result<String> {
+                    site.write(&file, svg.as_bytes())?;
+                    Ok(format!("{}{file}", self.root))
                 };
                 ChartView {
                     svg: trimmed(d.wide),
                     narrow: trimmed(d.narrow),
-                    file: href(path, d.light),
-                    dark_file: href(format!("{stem}-dark.svg"), d.dark),
-                    narrow_file: href(format!("{stem}-narrow.svg"), d.narrow_light),
-                    narrow_dark_file: href(format!("{stem}-narrow-dark.svg"), d.narrow_dark),
+                    file: href(path, d.light)?,
+                    dark_file: href(format!("{stem}-dark.svg"), d.dark)?,
+                    narrow_file: href(format!("{stem}-narrow.svg"), d.narrow_light)?,
+                    narrow_dark_file: href(format!("{stem}-narrow-dark.svg"), d.narrow_dark)?,
                     ..ChartView::default()
                 }
             }
@@ -263,7 +268,7 @@ impl<'a> PageCtx<'a> {
                 unavailable: format!("{e:#}"),
                 ..ChartView::default()
             },
-        }
+        })
     }
 
     /// A run in a list, linked from this page.
@@ -304,14 +309,13 @@ fn direction(higher_is_better: bool) -> &'static str {
 }
 
 /// Renders a page and adds it to the site at `path`.
-fn render<T: Template>(site: &mut Site, path: String, page: &T) -> Result<()> {
+fn render<T: Template>(site: &dyn Output, path: String, page: &T) -> Result<()> {
     // room for a run page at once, instead of growing by doubling from
     // the template's guess
     let mut html = String::with_capacity(PAGE_ROOM.max(T::SIZE_HINT));
     page.render_into(&mut html)
         .with_context(|| format!("failed to render `{path}`"))?;
-    site.add(path, html.into_bytes());
-    Ok(())
+    site.write(&path, html.as_bytes())
 }
 
 /// The room a page is rendered into at first: more than most pages take
@@ -319,70 +323,45 @@ fn render<T: Template>(site: &mut Site, path: String, page: &T) -> Result<()> {
 const PAGE_ROOM: usize = 16 * 1024;
 
 /// Builds the pages `0..n` in parallel (`build` is given a page's number),
-/// each into an in-memory site of its own whose files are added to `site`
-/// (written, when it streams) by the thread that built them as soon as the
-/// page is done: pages wait in memory only while they are being built and
-/// written, whatever the number of pages, and no thread waits for
-/// another's page. Every page is a job of its own, so that a few big pages
-/// next to each other are spread over the threads. The site is the same,
-/// byte for byte, whatever the number of threads: where two pages write
-/// one path they write the same bytes (a run page writes again the
-/// timeline chart its test page drew), and the second replaces the first.
-/// The first error in page order is returned, as a loop would.
+/// each writing its files as it makes them: pages wait in memory only while
+/// they are being built, whatever the number of pages, and no thread waits
+/// for another's page. Every page is a job of its own, so that a few big
+/// pages next to each other are spread over the threads. The site is the
+/// same, byte for byte, whatever the number of threads: where two pages
+/// write one path they write the same bytes (a run page writes again the
+/// timeline chart its test page drew). The first error in page order is
+/// returned, as a loop would.
 fn in_parallel(
     n: usize,
-    site: &mut Site,
-    build: impl Fn(usize, &mut Site) -> Result<()> + Sync,
+    site: &dyn Output,
+    build: impl Fn(usize, &dyn Output) -> Result<()> + Sync,
 ) -> Result<()> {
     use rayon::prelude::*;
-    let site = std::sync::Mutex::new(site);
-    let lock = || site.lock().unwrap_or_else(|e| e.into_inner());
     let done: Vec<Result<()>> = (0..n)
         .into_par_iter()
         .with_max_len(1)
-        .map(|item| {
-            let mut own = Site::default();
-            build(item, &mut own)?;
-            // the files are planned under the lock and written outside it
-            let planned = lock().plan(own.files.into_iter().collect());
-            let done = planned.write();
-            lock().record(done);
-            Ok(())
-        })
+        .map(|item| build(item, site))
         .collect();
     done.into_iter().collect()
 }
 
-/// `f` of every item, run in parallel, each into a site of its own whose
-/// files are then added to `site` in item order; the results in item order.
+/// `f` of every item, run in parallel; the results in item order.
 fn par_map<T: Sync, R: Send>(
     items: &[T],
-    site: &mut Site,
-    f: impl Fn(&T, &mut Site) -> R + Sync,
+    site: &dyn Output,
+    f: impl Fn(&T, &dyn Output) -> R + Sync,
 ) -> Vec<R> {
     use rayon::prelude::*;
-    let done: Vec<(R, Site)> = items
+    items
         .par_iter()
         .with_max_len(1)
-        .map(|item| {
-            let mut own = Site::default();
-            let r = f(item, &mut own);
-            (r, own)
-        })
-        .collect();
-    let mut files = Vec::new();
-    let mut out = Vec::with_capacity(done.len());
-    for (r, own) in done {
-        files.extend(own.files);
-        out.push(r);
-    }
-    site.add_all(files);
-    out
+        .map(|item| f(item, site))
+        .collect()
 }
 
-/// Files a build makes beside its pages (the data exports): each adds
-/// its files to the site it is given.
-pub type Beside<'a> = dyn Fn(&mut Site) -> Result<()> + Sync + 'a;
+/// Files a build makes beside its pages (the data exports): each writes
+/// its files to the output it is given.
+pub type Beside<'a> = dyn Fn(&dyn Output) -> Result<()> + Sync + 'a;
 
 /// The parts of a record that only the pages drawing them need: its tool
 /// output (the run page) and its timeline with the series (the run page and
@@ -410,7 +389,7 @@ pub fn build(
     a: &Analysis,
     problems: &[Problem],
     opts: &Options,
-    site: &mut Site,
+    site: &dyn Output,
     whole: &dyn Apart,
     beside: &[&Beside],
 ) -> Result<()> {
@@ -663,28 +642,26 @@ mod tests {
 
     #[test]
     fn pages_built_in_parallel_are_all_added_and_the_first_error_in_page_order_wins() {
-        let mut site = Site::default();
-        in_parallel(40, &mut site, |i, site| {
-            site.add(format!("p/{i}.html"), i.to_string());
-            Ok(())
+        let site = crate::report::site::Memory::default();
+        in_parallel(40, &site, |i, site| {
+            site.write(&format!("p/{i}.html"), i.to_string().as_bytes())
         })
         .unwrap();
-        assert_eq!(site.files.len(), 40);
-        assert_eq!(site.files["p/17.html"], b"17");
         // a later call may write a path again: the later content stays
-        in_parallel(2, &mut site, |i, site| {
-            site.add(format!("p/{i}.html"), format!("again {i}"));
-            Ok(())
+        in_parallel(2, &site, |i, site| {
+            site.write(&format!("p/{i}.html"), format!("again {i}").as_bytes())
         })
         .unwrap();
-        assert_eq!(site.files.len(), 40);
-        assert_eq!(site.files["p/1.html"], b"again 1");
-        let err = in_parallel(40, &mut site, |i, _| match i {
+        let err = in_parallel(40, &site, |i, _| match i {
             7 | 30 => anyhow::bail!("page {i} failed"),
             _ => Ok(()),
         })
         .unwrap_err();
         assert_eq!(err.to_string(), "page 7 failed");
+        let files = site.into_site().files;
+        assert_eq!(files.len(), 40);
+        assert_eq!(files["p/17.html"], b"17");
+        assert_eq!(files["p/1.html"], b"again 1");
     }
 
     #[test]

@@ -9,7 +9,7 @@ use crate::analysis::stats::OfferingData;
 use crate::format;
 use crate::metrics::{human_name, metric_order};
 use crate::record::Record;
-use crate::report::site::Site;
+use crate::report::site::Output;
 
 /// One test on an offering page.
 #[derive(Clone, Debug, Default)]
@@ -37,7 +37,12 @@ pub struct OfferingPage {
 }
 
 /// Builds the page of offering `off` in `study`.
-pub(super) fn build(ctx: PageCtx, study: &str, off: &OfferingData, site: &mut Site) -> Result<()> {
+pub(super) fn build(
+    ctx: PageCtx,
+    study: &str,
+    off: &OfferingData,
+    site: &dyn Output,
+) -> Result<()> {
     let sslug = ctx.paths.study_slug(study).to_string();
     let records: Vec<&Record> = off
         .records

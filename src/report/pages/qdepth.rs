@@ -11,7 +11,7 @@ use super::*;
 use crate::format::{self, display_unit};
 use crate::record::Tool;
 use crate::report::charts;
-use crate::report::site::Site;
+use crate::report::site::Output;
 
 /// One configuration at one queue depth.
 #[derive(Clone, Debug, Default)]
@@ -95,10 +95,10 @@ pub(super) fn groups(
     ctx: PageCtx,
     study_name: &str,
     order: &[&str],
-    site: &mut Site,
-) -> Vec<QdGroup> {
+    site: &dyn Output,
+) -> Result<Vec<QdGroup>> {
     let Some(study) = ctx.analysis.data.studies.get(study_name) else {
-        return Vec::new();
+        return Ok(Vec::new());
     };
     // each test's workload, from its first record by id (the record list
     // is sorted by id, so the smallest index); time-based when any of its
@@ -243,7 +243,7 @@ pub(super) fn groups(
                 site,
                 format!("charts/{sslug}/qd-{rw}-{short}-j{jobs}{ends_slug}-{cslug}.svg"),
                 charts::draw(&spec),
-            ));
+            )?);
             rows.push(QdRow {
                 config: ctx.link(*name, &ctx.paths.offering_page(study_name, name)),
                 cells: pts
@@ -271,7 +271,7 @@ pub(super) fn groups(
             charts: charts_out,
         });
     }
-    out
+    Ok(out)
 }
 
 /// A block size as fio users say it, in binary units: `4 KiB`, `1 MiB`, `512 B`.

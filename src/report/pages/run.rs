@@ -8,7 +8,7 @@ use super::*;
 use crate::format;
 use crate::metrics::{human_name, metric_order};
 use crate::record::{Record, Source};
-use crate::report::site::Site;
+use crate::report::site::Output;
 use crate::units::Unit;
 
 /// A figure as a publication printed it.
@@ -75,7 +75,7 @@ pub(super) fn build(
     r: &Record,
     parts: super::Parts,
     details: &Details,
-    site: &mut Site,
+    site: &dyn Output,
 ) -> Result<()> {
     let study = r.study();
     let sslug = ctx.paths.study_slug(study).to_string();
@@ -199,7 +199,7 @@ pub(super) fn build(
         .unwrap_or_else(|| crate::tools::spec(r.test.tool).kind(&r.test.parameters));
     let tslug = ctx.paths.test_slug(study, &r.test.id).to_string();
     let timelines = match parts.timeline.as_deref() {
-        Some(tl) => super::timeline::charts(&ctx, site, &[(r, tl)], &sslug, &tslug, kind, true),
+        Some(tl) => super::timeline::charts(&ctx, site, &[(r, tl)], &sslug, &tslug, kind, true)?,
         None => Vec::new(),
     };
     let offering = {

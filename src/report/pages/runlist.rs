@@ -10,7 +10,7 @@ use askama::Template;
 use super::*;
 use crate::analysis::stats::OfferingData;
 use crate::record::Record;
-use crate::report::site::Site;
+use crate::report::site::Output;
 
 /// The most runs one page lists.
 pub const RUNS_SHOWN: usize = 1000;
@@ -122,7 +122,7 @@ pub(super) fn build(
     study: &str,
     off: &OfferingData,
     bounded_tests: &BTreeSet<&str>,
-    site: &mut Site,
+    site: &dyn Output,
 ) -> Result<()> {
     let at = ctx.at("../../../");
     let sslug = ctx.paths.study_slug(study).to_string();

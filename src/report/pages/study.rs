@@ -6,7 +6,7 @@ use anyhow::Result;
 use askama::Template;
 
 use super::*;
-use crate::report::site::Site;
+use crate::report::site::Output;
 use crate::report::story::{self, Story};
 
 /// A configuration in the study's table.
@@ -54,7 +54,7 @@ pub struct StudyPage {
 pub(super) fn build(
     ctx: PageCtx,
     sv: &crate::analysis::value::StudyValue,
-    site: &mut Site,
+    site: &dyn Output,
 ) -> Result<()> {
     let Some(study) = ctx.analysis.data.studies.get(&sv.study) else {
         return Ok(());
@@ -108,6 +108,7 @@ pub(super) fn build(
             _ => format!("charts/{sslug}/{}.svg", crate::record::slug(dim.heading())),
         };
         if let Some(c) = super::value::value_chart_for(ctx, true, study, sv, t, site, path.clone())
+            .transpose()?
         {
             images.push((
                 format!(
@@ -132,12 +133,12 @@ pub(super) fn build(
             order.push(name);
         }
     }
-    let queue_depths = super::qdepth::groups(ctx, &sv.study, &order, site);
+    let queue_depths = super::qdepth::groups(ctx, &sv.study, &order, site)?;
     let bursts = super::burst::groups(ctx, &sv.study, study, &order);
     let mut markdown =
         crate::report::export::study_md(&story, &images, ctx.opts.base_url.as_deref());
     markdown.extend(super::burst::markdown(&bursts).into_bytes());
-    site.add(format!("data/{sslug}.md"), markdown);
+    site.write(&format!("data/{sslug}.md"), &markdown)?;
     // hundreds of configurations: the matrix shows the first (the Markdown
     // keeps them all) and says where the others are
     let matrix_more = match story.matrix.rows.len().checked_sub(MATRIX_ROWS_SHOWN) {

@@ -12,7 +12,7 @@ use super::*;
 use crate::format::{self, display_unit};
 use crate::metrics::{human_name, metric_order, TestKind};
 use crate::record::Record;
-use crate::report::site::Site;
+use crate::report::site::Output;
 use crate::report::{charts, unique_slugs};
 use crate::units::Unit;
 
@@ -145,7 +145,7 @@ struct Scope<'a> {
 }
 
 /// Builds the page of `test` in `study`, with its charts.
-pub(super) fn build(ctx: PageCtx, study: &str, test: &str, site: &mut Site) -> Result<()> {
+pub(super) fn build(ctx: PageCtx, study: &str, test: &str, site: &dyn Output) -> Result<()> {
     let Some(s) = ctx.analysis.data.studies.get(study) else {
         return Ok(());
     };
@@ -175,8 +175,8 @@ pub(super) fn build(ctx: PageCtx, study: &str, test: &str, site: &mut Site) -> R
         parameters,
     } = header::build(ctx, &keyed, &sorted);
     let metrics = tables::build(scope, &metric_names, site)?;
-    let percentiles = latency::percentiles(scope, site);
-    let distributions = latency::distributions(scope, site);
+    let percentiles = latency::percentiles(scope, site)?;
+    let distributions = latency::distributions(scope, site)?;
     let (timelines, timelines_note) = runs::timelines(scope, kind, &keyed, site)?;
     let runs::RunList {
         runs,

@@ -10,7 +10,7 @@ use crate::metrics::TestKind;
 use crate::record::{Pattern, Record, Series, Timeline};
 use crate::report::charts;
 use crate::report::format::{display_unit, number, with_unit};
-use crate::report::site::Site;
+use crate::report::site::Output;
 use crate::timeline::detect;
 use crate::units::Unit;
 
@@ -209,13 +209,13 @@ fn latency_panel(series: &Series, interval_s: f64) -> Option<charts::LatencyPane
 /// some 100 KB of SVG, and a test page of twenty of them would be megabytes.
 pub(super) fn charts(
     ctx: &PageCtx,
-    site: &mut Site,
+    site: &dyn Output,
     records: &[(&Record, &Timeline)],
     sslug: &str,
     tslug: &str,
     kind: TestKind,
     inline: bool,
-) -> Vec<TimelineView> {
+) -> anyhow::Result<Vec<TimelineView>> {
     let mut out = Vec::new();
     for &(r, tl) in records {
         let Some((dir, series)) = pick(&tl.read)
@@ -312,7 +312,7 @@ pub(super) fn charts(
             site,
             format!("charts/{sslug}/{tslug}/timeline-{}.svg", r.id),
             charts::draw(&spec),
-        );
+        )?;
         let chart = if inline {
             chart
         } else {
@@ -335,7 +335,7 @@ pub(super) fn charts(
             },
         });
     }
-    out
+    Ok(out)
 }
 
 #[cfg(test)]

@@ -11,7 +11,7 @@ use crate::analysis::stats::{Study, LARGE_SPREAD_CV};
 use crate::analysis::value::{self, ValueTable, BANDS};
 use crate::format::{self, display_unit};
 use crate::metrics::human_name;
-use crate::report::site::Site;
+use crate::report::site::Output;
 use crate::report::story::{failure_lines, monthly_text};
 use crate::report::{charts, unique_slugs};
 
@@ -117,9 +117,9 @@ pub(super) fn value_chart_for(
     study: &Study,
     sv: &value::StudyValue,
     t: &ValueTable,
-    site: &mut Site,
+    site: &dyn Output,
     path: String,
-) -> Option<ChartView> {
+) -> Option<Result<ChartView>> {
     // the chart's x axis is the cost the study's verdicts divide
     let basis = sv.basis?;
     let priced: Vec<&value::ValueRow> = t
@@ -217,11 +217,11 @@ pub(super) fn value_chart_for(
     };
     let alt = spec.desc.clone();
     let view = ctx.chart(site, path, charts::draw(&spec));
-    Some(if inline { view } else { view.as_image(alt) })
+    Some(view.map(|view| if inline { view } else { view.as_image(alt) }))
 }
 
 /// Builds `value.html`.
-pub(super) fn build(ctx: PageCtx, site: &mut Site) -> Result<()> {
+pub(super) fn build(ctx: PageCtx, site: &dyn Output) -> Result<()> {
     let bands = BANDS
         .iter()
         .enumerate()
@@ -289,7 +289,7 @@ pub(super) fn build(ctx: PageCtx, site: &mut Site) -> Result<()> {
         let mut tables = Vec::new();
         while let Some((_, t, _, tslug, mslug)) = slugged.next_if(|(of, ..)| std::ptr::eq(*of, sv))
         {
-            let chart = charts.next().flatten();
+            let chart = charts.next().flatten().transpose()?;
             let human = human_name(&t.metric);
             let base_price = sv
                 .baseline

@@ -5,7 +5,7 @@ use super::*;
 
 /// fio: the p50, p99 and p99.9 completion latency per direction, a chart
 /// each; empty for tests without them.
-pub(super) fn percentiles(scope: Scope, site: &mut Site) -> Vec<ChartView> {
+pub(super) fn percentiles(scope: Scope, site: &dyn Output) -> Result<Vec<ChartView>> {
     let Scope {
         ctx,
         s,
@@ -70,18 +70,18 @@ pub(super) fn percentiles(scope: Scope, site: &mut Site) -> Vec<ChartView> {
                 site,
                 format!("charts/{sslug}/{tslug}/latency-{dir}.svg"),
                 charts::draw(&spec),
-            ),
+            )?,
             &spec.desc,
         ));
     }
-    percentiles
+    Ok(percentiles)
 }
 
 /// fio's latency distribution per direction: every percentile's median over
 /// repetitions against the percentile, a line per configuration (in
 /// `order`), and a table of p50 to p99.99. Empty for tests without
 /// percentiles.
-pub(super) fn distributions(scope: Scope, site: &mut Site) -> Vec<DistributionView> {
+pub(super) fn distributions(scope: Scope, site: &dyn Output) -> Result<Vec<DistributionView>> {
     let Scope {
         ctx,
         s,
@@ -151,7 +151,7 @@ pub(super) fn distributions(scope: Scope, site: &mut Site) -> Vec<DistributionVi
                 site,
                 format!("charts/{sslug}/{tslug}/distribution-{dir}.svg"),
                 charts::draw(&spec),
-            ),
+            )?,
             &spec.desc,
         );
         let rows = lines
@@ -176,5 +176,5 @@ pub(super) fn distributions(scope: Scope, site: &mut Site) -> Vec<DistributionVi
             rows,
         });
     }
-    out
+    Ok(out)
 }

@@ -10,7 +10,7 @@ pub(super) fn timelines(
     scope: Scope,
     kind: TestKind,
     keyed: &[(&str, &Record)],
-    site: &mut Site,
+    site: &dyn Output,
 ) -> Result<(Vec<timeline::TimelineView>, String)> {
     let Scope {
         ctx, sslug, tslug, ..
@@ -26,7 +26,7 @@ pub(super) fn timelines(
         .zip(&parts)
         .filter_map(|(r, p)| Some((*r, p.timeline.as_deref()?)))
         .collect();
-    let timelines = timeline::charts(&ctx, site, &timed, sslug, tslug, kind, false);
+    let timelines = timeline::charts(&ctx, site, &timed, sslug, tslug, kind, false)?;
     Ok((timelines, timelines_note))
 }
 

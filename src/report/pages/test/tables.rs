@@ -32,7 +32,7 @@ pub(super) fn metric_names<'a>(
 pub(super) fn build(
     scope: Scope,
     metric_names: &[&String],
-    site: &mut Site,
+    site: &dyn Output,
 ) -> Result<Vec<MetricSection>> {
     let Scope {
         ctx,
@@ -123,7 +123,7 @@ pub(super) fn build(
                 site,
                 format!("charts/{sslug}/{tslug}/{mslug}.svg"),
                 charts::draw(&spec),
-            ),
+            )?,
             &spec.desc,
         );
         // the section's words; its rows and chart are added where it is shown
