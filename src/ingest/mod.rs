@@ -1,11 +1,31 @@
 //! Finding and reading records: walk directories for `*.json` and `*.jsonl`,
 //! validate each record, collect problems per file.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 
-use crate::record::{from_json, Record, Source};
+use crate::record::Record;
+
+mod command;
+mod pool;
+mod read;
+mod reread;
+mod walk;
+
+pub use command::HeldCommand;
+pub use read::MAX_RECORD_BYTES;
+pub use reread::{reread, LeftOut};
+pub use walk::is_record_file;
+
+use command::Pieces;
+use pool::Pool;
+use read::read_file;
+use walk::walk_records;
+
+/// Files parsed in parallel before their records' shared parts are held
+/// once on one thread.
+const CHUNK_FILES: usize = 4096;
 
 /// A record and where it was read from.
 #[derive(Clone, Debug, PartialEq)]
@@ -29,80 +49,6 @@ impl Found {
             line,
             record,
             command: None,
-        }
-    }
-}
-
-/// A command line held as a list of pieces, each piece held once for the
-/// whole build: a piece ends after a `/` or a space, so that the directory
-/// of a run's scratch path, named four or five times in each of its
-/// commands, and the options every repetition shares, are each held once.
-/// Every run's command differs (it names the run's scratch directory), so
-/// that held whole, the commands alone would take a build of 100,000 fio
-/// records 80 MB.
-#[derive(Clone, Debug)]
-pub struct HeldCommand {
-    pieces: std::sync::Arc<Pieces>,
-    ids: Box<[u32]>,
-}
-
-impl HeldCommand {
-    /// The command line, as written.
-    pub fn text(&self) -> String {
-        let held = self.pieces.lock();
-        let mut out = String::new();
-        for &id in &self.ids {
-            out.push_str(&held.1[id as usize]);
-        }
-        out
-    }
-}
-
-impl PartialEq for HeldCommand {
-    fn eq(&self, other: &HeldCommand) -> bool {
-        self.text() == other.text()
-    }
-}
-
-/// The pieces of the commands held in one build, by number and by text.
-#[derive(Debug, Default)]
-struct Pieces(std::sync::Mutex<PieceTable>);
-
-type PieceTable = (
-    std::collections::HashMap<std::sync::Arc<str>, u32>,
-    Vec<std::sync::Arc<str>>,
-);
-
-impl Pieces {
-    fn lock(&self) -> std::sync::MutexGuard<'_, PieceTable> {
-        self.0.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
-    /// `line` held as pieces of this table.
-    fn hold(self: &std::sync::Arc<Self>, line: &str) -> HeldCommand {
-        let mut held = self.lock();
-        let (by_text, all) = &mut *held;
-        let mut ids = Vec::new();
-        let mut rest = line;
-        while !rest.is_empty() {
-            let end = rest.find(['/', ' ']).map_or(rest.len(), |i| i + 1);
-            let (piece, after) = rest.split_at(end);
-            rest = after;
-            let id = match by_text.get(piece) {
-                Some(&id) => id,
-                None => {
-                    let id = all.len() as u32;
-                    let text: std::sync::Arc<str> = piece.into();
-                    all.push(text.clone());
-                    by_text.insert(text, id);
-                    id
-                }
-            };
-            ids.push(id);
-        }
-        HeldCommand {
-            pieces: self.clone(),
-            ids: ids.into_boxed_slice(),
         }
     }
 }
@@ -227,45 +173,65 @@ pub(crate) fn load_holding(
     // bound), so that no page needs its file again; a large one reads them
     // again, and each record is held as its summary
     let small = files.len() <= small_files;
-    let held = std::sync::atomic::AtomicUsize::new(0);
-    // parsed in parallel, gathered in file order, one slot per file
-    let shared = Shared::default();
-    let pieces = std::sync::Arc::new(Pieces::default());
-    let strip = |mut item: std::result::Result<Found, Problem>| {
-        if let Ok(found) = &mut item {
-            if !keep_raw && found.line.is_none() {
-                let size = found.record.raw.as_deref().map_or(0, raw_size)
-                    + found.record.timeline.as_deref().map_or(0, series_size);
-                let room = small
-                    && held.fetch_add(size, std::sync::atomic::Ordering::Relaxed) + size
-                        <= raw_bytes;
-                if !room {
-                    found.record.raw = None;
-                    // the command too: the test is then one of a few held once
-                    let test = std::sync::Arc::make_mut(&mut found.record.test);
-                    found.command = test.command.take().map(|line| pieces.hold(&line));
-                    if let Some(tl) = found.record.timeline.as_deref_mut() {
-                        (tl.read, tl.write, tl.trim) = (None, None, None);
-                        // the logs' digests too: validated, and no page shows them
-                        tl.logs = Default::default();
+    // left out of a record of a `*.json` file held as its summary
+    let summary = |found: &Found| !keep_raw && found.line.is_none();
+    let drop_output = |found: &mut Found| {
+        found.record.raw = None;
+        if let Some(tl) = found.record.timeline.as_deref_mut() {
+            (tl.read, tl.write, tl.trim) = (None, None, None);
+            // the logs' digests too: validated, and no page shows them
+            tl.logs = Default::default();
+        }
+    };
+    let mut held = 0usize;
+    let mut pool = Pool::default();
+    let mut pieces = Pieces::default();
+    // on one thread, in file order: the output a small build holds, the
+    // command held as pieces, the shared parts held once
+    let mut keep = |item: &mut std::result::Result<Found, Problem>| {
+        let Ok(found) = item else { return };
+        if summary(found) {
+            let size = found.record.raw.as_deref().map_or(0, raw_size)
+                + found.record.timeline.as_deref().map_or(0, series_size);
+            held += size;
+            if !small || held > raw_bytes {
+                drop_output(found);
+                // the command too: the test is then one of a few held once
+                let test = std::sync::Arc::make_mut(&mut found.record.test);
+                found.command = test.command.take().map(|line| pieces.hold(&line));
+            }
+        }
+        pool.share(&mut found.record);
+    };
+    // parsed in parallel a chunk at a time, then shared on this thread,
+    // gathered in file order, one slot per file
+    let mut read: Vec<FileRead> = Vec::with_capacity(files.len());
+    for chunk in files.chunks(CHUNK_FILES) {
+        let start = read.len();
+        read.par_extend(chunk.par_iter().map(|file| {
+            let mut items = read_file(file);
+            // a large build drops the output as it parses
+            if !small {
+                for found in items.iter_mut().flatten() {
+                    if summary(found) {
+                        drop_output(found);
                     }
                 }
             }
-            shared.share(&mut found.record);
-        }
-        item
-    };
-    let read: Vec<FileRead> = files
-        .par_iter()
-        .map(|file| {
-            let mut items = read_file(file);
             if items.len() == 1 {
-                FileRead::One(strip(items.remove(0)))
+                FileRead::One(items.remove(0))
             } else {
-                FileRead::Many(items.into_iter().map(strip).collect())
+                FileRead::Many(items)
             }
-        })
-        .collect();
+        }));
+        for slot in &mut read[start..] {
+            match slot {
+                FileRead::One(item) => keep(item),
+                FileRead::Many(items) => items.iter_mut().for_each(&mut keep),
+            }
+        }
+    }
+    drop(pool);
     // the records of `*.json` files stay where they were parsed (the
     // collect reuses the buffer): a second copy of every record would
     // double the peak memory of a large build
@@ -336,6 +302,7 @@ pub(crate) fn load_holding(
     drop((by_id, seq));
     let mut dropped = dropped.into_iter();
     records.retain(|_| !dropped.next().unwrap_or(false));
+    pieces.give(records.iter_mut().filter_map(|f| f.command.as_mut()));
     loaded.records = records;
     loaded.problems = problems;
     // ids are unique by now: an unstable sort needs no buffer of half the records
@@ -373,137 +340,6 @@ fn series_size(tl: &crate::record::Timeline) -> usize {
         .sum()
 }
 
-/// Sources, subjects, hosts, targets, tests and lists of metric names seen
-/// so far, each held once:
-/// the records of one run mostly carry equal ones, and each record then
-/// points to the one copy instead of holding its own.
-#[derive(Default)]
-struct Shared {
-    hosts: std::sync::Mutex<std::collections::HashSet<std::sync::Arc<crate::record::Host>>>,
-    targets: std::sync::Mutex<std::collections::HashSet<std::sync::Arc<crate::record::Target>>>,
-    /// Keyed by a hash of their JSON (a subject holds floats and a test
-    /// JSON values, so neither has `Hash`), each told apart from others of
-    /// its hash by `==`.
-    subjects: Keyed<crate::record::Subject>,
-    tests: Keyed<crate::record::TestInfo>,
-    sources: Keyed<Source>,
-    /// The names and units of a record's metrics: every record of a test
-    /// has the same.
-    metric_names: std::sync::Mutex<std::collections::HashSet<std::sync::Arc<MetricNames>>>,
-}
-
-/// The names and units of a record's metrics (`Metrics::names_mut`).
-use crate::record::MetricNames;
-
-/// Values held once, by the hash of their JSON: not the JSON itself, which
-/// for a test whose command names each run's scratch directory would be a
-/// second copy of every record's test.
-type Keyed<T> = std::sync::Mutex<std::collections::HashMap<u64, Vec<std::sync::Arc<T>>>>;
-
-/// Feeds what serde_json writes to std's hasher as it is written, so that
-/// nothing is buffered (values of one hash are then told apart by `==`).
-#[derive(Default)]
-struct HashWriter(std::hash::DefaultHasher);
-
-impl std::io::Write for HashWriter {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        std::hash::Hasher::write(&mut self.0, buf);
-        Ok(buf.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
-impl Shared {
-    /// Makes `r` point to the copies already held of its source, subject,
-    /// host, target, test and metric names, or holds its own as the copies
-    /// for later records.
-    fn share(&self, r: &mut Record) {
-        fn one<T: Eq + std::hash::Hash>(
-            set: &std::sync::Mutex<std::collections::HashSet<std::sync::Arc<T>>>,
-            value: &mut std::sync::Arc<T>,
-        ) {
-            let mut set = set.lock().unwrap_or_else(|e| e.into_inner());
-            match set.get(value) {
-                Some(held) => *value = held.clone(),
-                None => {
-                    set.insert(value.clone());
-                }
-            }
-        }
-        fn by_json<T: serde::Serialize + PartialEq>(map: &Keyed<T>, value: &mut std::sync::Arc<T>) {
-            let mut hasher = HashWriter::default();
-            if serde_json::to_writer(&mut hasher, &**value).is_err() {
-                return;
-            }
-            let key = std::hash::Hasher::finish(&hasher.0);
-            let mut map = map.lock().unwrap_or_else(|e| e.into_inner());
-            let same = map.entry(key).or_default();
-            match same.iter().find(|held| ***held == **value) {
-                Some(held) => *value = held.clone(),
-                None => same.push(value.clone()),
-            }
-        }
-        one(&self.hosts, &mut r.host);
-        one(&self.metric_names, r.metrics.names_mut());
-        one(&self.targets, &mut r.target);
-        by_json(&self.subjects, &mut r.subject);
-        by_json(&self.tests, &mut r.test);
-        by_json(&self.sources, &mut r.source);
-    }
-}
-
-/// The parts of a record a large build holds it without (see
-/// [`load_with`]), as [`reread`] reads them again.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct LeftOut {
-    /// The tool output.
-    pub raw: Option<crate::record::Raw>,
-    /// The timeline, its series and all.
-    pub timeline: Option<crate::record::Timeline>,
-}
-
-/// The tool output and timeline of the record `found` was read from: for a
-/// record held without them (see [`load_with`]), its file read once more,
-/// and of it only the `id` (to be sure it is the same record), the `raw`
-/// output and the `timeline`; `None` when the record held is whole
-/// already. Fails, naming the file, when the file no longer holds that
-/// record.
-pub fn reread(found: &Found) -> Result<Option<LeftOut>> {
-    /// The parts of a record read again.
-    #[derive(serde::Deserialize)]
-    struct Again {
-        id: String,
-        #[serde(default)]
-        raw: Option<crate::record::Raw>,
-        #[serde(default)]
-        timeline: Option<crate::record::Timeline>,
-    }
-    // the output and the series are held or left out together
-    if found.record.raw.is_some() || found.line.is_some() {
-        return Ok(None);
-    }
-    let path = &found.path;
-    let changed = || {
-        format!(
-            "`{}` no longer holds record `{}`: it changed while the site was built",
-            path.display(),
-            found.record.id
-        )
-    };
-    let text = std::fs::read(path)
-        .with_context(|| format!("failed to read `{}` again", path.display()))?;
-    let again: Again = serde_json::from_slice(&text).with_context(changed)?;
-    if again.id != found.record.id {
-        anyhow::bail!(changed());
-    }
-    Ok(Some(LeftOut {
-        raw: again.raw,
-        timeline: again.timeline,
-    }))
-}
-
 /// What reading one file gave: one record (or problem), or the lines of a
 /// `*.jsonl` file.
 // not boxed: the records of `*.json` files are kept in this very buffer
@@ -513,192 +349,10 @@ enum FileRead {
     Many(Vec<std::result::Result<Found, Problem>>),
 }
 
-/// What walking one path found.
-#[derive(Default)]
-struct Walk {
-    files: Vec<PathBuf>,
-    problems: Vec<Problem>,
-    unreadable: Vec<Problem>,
-}
-
-/// A problem of a whole file or directory that a walk found.
-fn walk_problem(path: &Path, message: String) -> Problem {
-    Problem {
-        path: path.to_path_buf(),
-        line: None,
-        message,
-    }
-}
-
-/// Walks one path: the file itself, or every `*.json` and `*.jsonl` below
-/// a directory (hidden entries and diskdash sites skipped); symlinked and
-/// dangling `*.json` links named as problems, and what could not be read.
-fn walk_records(path: &Path) -> Walk {
-    let mut walk = Walk::default();
-    let meta = match std::fs::metadata(path) {
-        Ok(m) => m,
-        Err(e) => {
-            walk.unreadable.push(walk_problem(path, e.to_string()));
-            return walk;
-        }
-    };
-    if !meta.is_dir() {
-        if meta.is_file() {
-            walk.files.push(path.to_path_buf());
-        } else {
-            // a FIFO would hang the read, /dev/zero never end it
-            walk.problems.push(walk_problem(
-                path,
-                "not a regular file (a FIFO, device or socket); expected a JSON record file".into(),
-            ));
-        }
-        return walk;
-    }
-    if path.join(SITE_MARKER).exists() {
-        return walk;
-    }
-    walk_dir(path)
-}
-
-/// [`walk_records`] below `dir`, a directory, by [`crate::walk::tree`]
-/// (sorted by name, hidden entries left out, links not followed), with
-/// directories that are diskdash sites left out too.
-fn walk_dir(dir: &Path) -> Walk {
-    let mut walk = Walk::default();
-    let not_a_site =
-        |e: &walkdir::DirEntry| !(e.file_type().is_dir() && e.path().join(SITE_MARKER).exists());
-    for entry in crate::walk::tree(dir, not_a_site) {
-        let entry = match entry {
-            Ok(entry) => entry,
-            Err(e) => {
-                let message = e
-                    .io_error()
-                    .map_or_else(|| e.to_string(), |io| io.to_string());
-                let path = e.path().unwrap_or(dir);
-                walk.unreadable.push(walk_problem(path, message));
-                continue;
-            }
-        };
-        let kind = entry.file_type();
-        if !is_record_file(entry.path()) || !(kind.is_symlink() || kind.is_file()) {
-            continue;
-        }
-        let entry = entry.into_path();
-        if kind.is_symlink() {
-            let to = std::fs::read_link(&entry)
-                .map(|t| t.display().to_string())
-                .unwrap_or_default();
-            let message = if entry.exists() {
-                format!("a symbolic link (to `{to}`); left out: records are read from regular files (copy it in, or name the link itself)")
-            } else {
-                format!("a dangling symbolic link (to `{to}`); left out")
-            };
-            walk.problems.push(walk_problem(&entry, message));
-        } else {
-            walk.files.push(entry);
-        }
-    }
-    walk
-}
-
-/// Reads one file: a `*.jsonl` file gives one result per non-empty line,
-/// anything else is one JSON record.
-fn read_file(path: &Path) -> Vec<std::result::Result<Found, Problem>> {
-    let problem = |line: Option<usize>, message: String| Problem {
-        path: path.to_path_buf(),
-        line,
-        message,
-    };
-    let lines = path.extension().and_then(|e| e.to_str()) == Some("jsonl");
-    // a record holds at most 4 MiB of tool output: anything far larger is
-    // not one, and reading it would cost its size in memory several times
-    let too_large = |len: u64| {
-        (!lines && len > MAX_RECORD_BYTES).then(|| {
-            vec![Err(problem(
-                None,
-                format!(
-                    "{len} bytes, larger than any record diskdash writes (at most {MAX_RECORD_BYTES}); left out unread"
-                ),
-            ))]
-        })
-    };
-    // the size from the open file: one look-up of the path, not two
-    let read = std::fs::File::open(path).and_then(|file| {
-        use std::io::Read;
-        let len = file.metadata().map(|m| m.len()).ok();
-        if let Some(refused) = len.and_then(too_large) {
-            return Ok(Err(refused));
-        }
-        let mut bytes = Vec::new();
-        bytes.try_reserve_exact(len.unwrap_or(0) as usize).ok();
-        // through `take`: a `File` would look its size up once more
-        file.take(u64::MAX)
-            .read_to_end(&mut bytes)
-            .map(|_| Ok(bytes))
-    });
-    let text = match read {
-        Ok(Err(refused)) => return refused,
-        Err(e) => {
-            // as when the size was looked up first: a file too large is
-            // named so, readable or not
-            if let Some(refused) = std::fs::metadata(path)
-                .ok()
-                .and_then(|m| too_large(m.len()))
-            {
-                return refused;
-            }
-            return vec![Err(problem(None, format!("cannot read: {e}")))];
-        }
-        Ok(Ok(bytes)) => match String::from_utf8(bytes) {
-            Ok(t) => t,
-            Err(_) => {
-                return vec![Err(problem(
-                    None,
-                    "not UTF-8 text (expected a JSON record)".into(),
-                ))]
-            }
-        },
-    };
-    if !lines {
-        return vec![from_json(&text)
-            .map(|record| Found::new(path.to_path_buf(), None, record))
-            .map_err(|m| problem(None, m))];
-    }
-    let mut out = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        if line.trim().is_empty() {
-            continue;
-        }
-        out.push(
-            from_json(line)
-                .map(|record| Found::new(path.to_path_buf(), Some(i + 1), record))
-                .map_err(|m| problem(Some(i + 1), m)),
-        );
-    }
-    if out.is_empty() {
-        out.push(Err(problem(
-            None,
-            "empty file (expected one JSON record per line)".into(),
-        )));
-    }
-    out
-}
-
-/// The largest `*.json` record file read: a record keeps at most 4 MiB of
-/// tool output (`crate::bounded`), and JSON escaping makes a control
-/// character six bytes (`\u0000`), so no record diskdash writes is larger.
-pub const MAX_RECORD_BYTES: u64 = 64 << 20;
-/// Whether a path names a record file (`*.json` or `*.jsonl`).
-pub fn is_record_file(path: &Path) -> bool {
-    matches!(
-        path.extension().and_then(|e| e.to_str()),
-        Some("json") | Some("jsonl")
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::path::Path;
 
     fn good() -> serde_json::Value {
         serde_json::json!({
@@ -910,29 +564,6 @@ mod tests {
         for (path, bytes) in &a.files {
             assert!(b.files.get(path) == Some(bytes), "{path} differs");
         }
-    }
-
-    #[test]
-    fn a_command_held_as_pieces_reads_back_as_written() {
-        let pieces = std::sync::Arc::new(Pieces::default());
-        let lines = [
-            "fio --filename=/mnt/a/.scratch-1/t.r1/f --output=/mnt/a/.scratch-1/t.r1/o",
-            "fio --filename=/mnt/a/.scratch-1/t.r2/f --output=/mnt/a/.scratch-1/t.r2/o",
-            "dd if=/dev/zero of='/mnt/my disk/x' ",
-            "",
-        ];
-        let held: Vec<HeldCommand> = lines.iter().map(|l| pieces.hold(l)).collect();
-        for (line, h) in lines.iter().zip(&held) {
-            assert_eq!(h.text(), *line);
-        }
-        // `fio `, `--filename=/`, `mnt/`, `a/`, `.scratch-1/`, `t.r1/`,
-        // `f `, `--output=/`, then four of those again, and `o`: the
-        // second line adds `t.r2/` alone, the third eight pieces
-        assert_eq!(held[0].ids.len(), 13);
-        assert!(held[3].ids.is_empty());
-        let table = pieces.lock();
-        assert_eq!(table.1.len(), 9 + 1 + 8);
-        assert_eq!(&*table.1[held[1].ids[5] as usize], "t.r2/");
     }
 
     #[test]

@@ -1,0 +1,64 @@
+//! The loader's pool: the parts records share, each held once for a build.
+//!
+//! The records of one run mostly carry the same source, subject, host,
+//! target, test and list of metric names. The loader parses a chunk of
+//! files in parallel, then hands the chunk's records to [`Pool::share`] on
+//! one thread, which points each record at the copy already held or holds
+//! the record's own for later records. Plain maps owned by the loader: no
+//! lock, nothing kept beyond the build.
+
+use std::collections::{HashMap, HashSet};
+use std::hash::Hash;
+use std::sync::Arc;
+
+use serde::Serialize;
+
+use crate::record::{Host, MetricNames, Record, Source, Subject, Target, TestInfo};
+
+/// The parts held so far.
+#[derive(Default)]
+pub(super) struct Pool {
+    hosts: HashSet<Arc<Host>>,
+    targets: HashSet<Arc<Target>>,
+    metric_names: HashSet<Arc<MetricNames>>,
+    /// A subject holds floats and a test JSON values, so neither has
+    /// `Hash`: these are keyed by their JSON text.
+    subjects: HashMap<String, Arc<Subject>>,
+    tests: HashMap<String, Arc<TestInfo>>,
+    sources: HashMap<String, Arc<Source>>,
+}
+
+impl Pool {
+    /// Makes `r` point to the copies already held of its parts, or holds
+    /// its own as the copies for later records.
+    pub(super) fn share(&mut self, r: &mut Record) {
+        by_value(&mut self.hosts, &mut r.host);
+        by_value(&mut self.targets, &mut r.target);
+        by_value(&mut self.metric_names, r.metrics.names_mut());
+        by_json(&mut self.subjects, &mut r.subject);
+        by_json(&mut self.tests, &mut r.test);
+        by_json(&mut self.sources, &mut r.source);
+    }
+}
+
+fn by_value<T: Eq + Hash>(set: &mut HashSet<Arc<T>>, value: &mut Arc<T>) {
+    match set.get(value) {
+        Some(held) => *value = held.clone(),
+        None => {
+            set.insert(value.clone());
+        }
+    }
+}
+
+fn by_json<T: Serialize>(map: &mut HashMap<String, Arc<T>>, value: &mut Arc<T>) {
+    // a part that cannot be written as JSON is held as it is
+    let Ok(key) = serde_json::to_string(&**value) else {
+        return;
+    };
+    match map.get(&key) {
+        Some(held) => *value = held.clone(),
+        None => {
+            map.insert(key, value.clone());
+        }
+    }
+}
