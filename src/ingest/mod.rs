@@ -11,17 +11,19 @@ mod command;
 mod pool;
 mod read;
 mod reread;
+mod scan;
 mod walk;
 
 pub use command::HeldCommand;
 pub use read::MAX_RECORD_BYTES;
 pub use reread::{reread, LeftOut};
+pub use scan::{check, Checked};
 pub use walk::is_record_file;
 
 use command::Pieces;
 use pool::Pool;
 use read::read_file;
-use walk::walk_records;
+use walk::{gather, Gathered};
 
 /// Files parsed in parallel before their records' shared parts are held
 /// once on one thread.
@@ -121,48 +123,11 @@ pub(crate) fn load_holding(
     raw_bytes: usize,
 ) -> Result<Loaded> {
     use rayon::prelude::*;
-    // (file, what it is on disk): the second tells two spellings of one
-    // file apart from two files, and is only needed when several paths
-    // are given (a walk reaches each file once)
-    let several = paths.len() > 1;
-    let mut files: Vec<(PathBuf, Option<PathBuf>)> = Vec::new();
-    let mut problems = Vec::new();
-    let mut unreadable = Vec::new();
-    for path in paths {
-        let walk = walk_records(path);
-        // links are not followed below the path itself, so only two paths
-        // can reach one file twice, and then through their real
-        // directories: one canonicalize per path
-        let real = if several {
-            std::fs::canonicalize(path).ok()
-        } else {
-            None
-        };
-        files.extend(walk.files.into_iter().map(|f| {
-            let key = several.then(|| match (&real, f.strip_prefix(path)) {
-                (Some(r), Ok(rel)) => r.join(rel),
-                _ => f.clone(),
-            });
-            (f, key)
-        }));
-        problems.extend(walk.problems);
-        unreadable.extend(walk.unreadable);
-    }
-    // Sorted so that which copy of a duplicate id wins, and the order of
-    // problems, do not depend on the order the paths were given in.
-    files.sort();
-    files.dedup();
-    if several {
-        // one file reached twice (`results` and `./results`, or through a
-        // symlink) is read once, not reported as a duplicate of itself
-        let mut real = std::collections::BTreeSet::new();
-        let first: Vec<bool> = files.iter().map(|(_, key)| real.insert(key)).collect();
-        drop(real);
-        let mut first = first.into_iter();
-        files.retain(|_| first.next().unwrap_or(true));
-    }
-    let files: Vec<PathBuf> = files.into_iter().map(|(f, _)| f).collect();
-
+    let Gathered {
+        files,
+        problems,
+        unreadable,
+    } = gather(paths);
     let mut loaded = Loaded {
         files: files.len(),
         problems,

@@ -4,6 +4,65 @@ use std::path::{Path, PathBuf};
 
 use super::{Problem, SITE_MARKER};
 
+/// The record files under the paths given, each once, sorted, and the
+/// problems the walks found.
+pub(super) struct Gathered {
+    pub(super) files: Vec<PathBuf>,
+    pub(super) problems: Vec<Problem>,
+    pub(super) unreadable: Vec<Problem>,
+}
+
+/// Walks every path given (see [`walk_records`]).
+pub(super) fn gather(paths: &[PathBuf]) -> Gathered {
+    // (file, what it is on disk): the second tells two spellings of one
+    // file apart from two files, and is only needed when several paths
+    // are given (a walk reaches each file once)
+    let several = paths.len() > 1;
+    let mut files: Vec<(PathBuf, Option<PathBuf>)> = Vec::new();
+    let mut problems = Vec::new();
+    let mut unreadable = Vec::new();
+    for path in paths {
+        let walk = walk_records(path);
+        // links are not followed below the path itself, so only two paths
+        // can reach one file twice, and then through their real
+        // directories: one canonicalize per path
+        let real = if several {
+            std::fs::canonicalize(path).ok()
+        } else {
+            None
+        };
+        files.extend(walk.files.into_iter().map(|f| {
+            let key = several.then(|| match (&real, f.strip_prefix(path)) {
+                (Some(r), Ok(rel)) => r.join(rel),
+                _ => f.clone(),
+            });
+            (f, key)
+        }));
+        problems.extend(walk.problems);
+        unreadable.extend(walk.unreadable);
+    }
+    // Sorted so that which copy of a duplicate id wins, and the order of
+    // problems, do not depend on the order the paths were given in.
+    files.sort();
+    files.dedup();
+    if several {
+        // one file reached twice (`results` and `./results`, or through a
+        // symlink) is read once, not reported as a duplicate of itself
+        let mut real = std::collections::BTreeSet::new();
+        let first: Vec<bool> = files.iter().map(|(_, key)| real.insert(key)).collect();
+        drop(real);
+        let mut first = first.into_iter();
+        files.retain(|_| first.next().unwrap_or(true));
+    }
+    let files: Vec<PathBuf> = files.into_iter().map(|(f, _)| f).collect();
+
+    Gathered {
+        files,
+        problems,
+        unreadable,
+    }
+}
+
 /// What walking one path found.
 #[derive(Default)]
 pub(super) struct Walk {
@@ -24,7 +83,7 @@ fn walk_problem(path: &Path, message: String) -> Problem {
 /// Walks one path: the file itself, or every `*.json` and `*.jsonl` below
 /// a directory (hidden entries and diskdash sites skipped); symlinked and
 /// dangling `*.json` links named as problems, and what could not be read.
-pub(super) fn walk_records(path: &Path) -> Walk {
+fn walk_records(path: &Path) -> Walk {
     let mut walk = Walk::default();
     let meta = match std::fs::metadata(path) {
         Ok(m) => m,
