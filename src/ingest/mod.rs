@@ -41,6 +41,9 @@ pub struct Found {
     /// The test's command line, when the record is held without it (see
     /// [`load_with`]).
     pub command: Option<HeldCommand>,
+    /// Whether the record is held whole; else [`reread`] reads its tool
+    /// output and series again.
+    pub whole: bool,
 }
 
 impl Found {
@@ -51,6 +54,7 @@ impl Found {
             line,
             record,
             command: None,
+            whole: true,
         }
     }
 }
@@ -101,27 +105,14 @@ pub fn load(paths: &[PathBuf]) -> Result<Loaded> {
     load_with(paths, true)
 }
 
-/// Like [`load`]; without `keep_raw`, the records of `*.json` files are held
-/// without their `raw` tool output and their timeline's series (each record
-/// a summary of itself: what it measured, where and how), which [`reread`]
-/// gives back for the pages that show them, so that memory does not grow
-/// with the output and series kept, and with their test's command line
-/// held apart as pieces (`Found::command`), so that the test itself is
-/// held once for all its runs; a build of at most
-/// [`SMALL_BUILD_FILES`] files keeps them all the same, up to
-/// [`SMALL_BUILD_RAW_BYTES`] in all.
+/// Like [`load`]; without `keep_raw`, records are held as summaries of
+/// themselves (what they measured, where and how): without their `raw`
+/// tool output, their timeline's series and log digests, and with their
+/// test's command line held apart as pieces (`Found::command`), so that a
+/// test is held once for all its runs. [`reread`] gives the output and
+/// series back to the pages that show them, so that memory does not grow
+/// with them.
 pub fn load_with(paths: &[PathBuf], keep_raw: bool) -> Result<Loaded> {
-    load_holding(paths, keep_raw, SMALL_BUILD_FILES, SMALL_BUILD_RAW_BYTES)
-}
-
-/// [`load_with`], holding the tool output and series of at most
-/// `small_files` files (and `raw_bytes` in all) when not asked to keep them.
-pub(crate) fn load_holding(
-    paths: &[PathBuf],
-    keep_raw: bool,
-    small_files: usize,
-    raw_bytes: usize,
-) -> Result<Loaded> {
     use rayon::prelude::*;
     let Gathered {
         files,
@@ -134,37 +125,16 @@ pub(crate) fn load_holding(
         unreadable,
         ..Loaded::default()
     };
-    // a small build holds the tool output and series it reads (up to a
-    // bound), so that no page needs its file again; a large one reads them
-    // again, and each record is held as its summary
-    let small = files.len() <= small_files;
-    // left out of a record of a `*.json` file held as its summary
-    let summary = |found: &Found| !keep_raw && found.line.is_none();
-    let drop_output = |found: &mut Found| {
-        found.record.raw = None;
-        if let Some(tl) = found.record.timeline.as_deref_mut() {
-            (tl.read, tl.write, tl.trim) = (None, None, None);
-            // the logs' digests too: validated, and no page shows them
-            tl.logs = Default::default();
-        }
-    };
-    let mut held = 0usize;
     let mut pool = Pool::default();
     let mut pieces = Pieces::default();
-    // on one thread, in file order: the output a small build holds, the
-    // command held as pieces, the shared parts held once
+    // on one thread, in file order: the command held as pieces, the
+    // shared parts held once
     let mut keep = |item: &mut std::result::Result<Found, Problem>| {
         let Ok(found) = item else { return };
-        if summary(found) {
-            let size = found.record.raw.as_deref().map_or(0, raw_size)
-                + found.record.timeline.as_deref().map_or(0, series_size);
-            held += size;
-            if !small || held > raw_bytes {
-                drop_output(found);
-                // the command too: the test is then one of a few held once
-                let test = std::sync::Arc::make_mut(&mut found.record.test);
-                found.command = test.command.take().map(|line| pieces.hold(&line));
-            }
+        if !keep_raw {
+            // the test is then one of a few held once
+            let test = std::sync::Arc::make_mut(&mut found.record.test);
+            found.command = test.command.take().map(|line| pieces.hold(&line));
         }
         pool.share(&mut found.record);
     };
@@ -175,13 +145,9 @@ pub(crate) fn load_holding(
         let start = read.len();
         read.par_extend(chunk.par_iter().map(|file| {
             let mut items = read_file(file);
-            // a large build drops the output as it parses
-            if !small {
-                for found in items.iter_mut().flatten() {
-                    if summary(found) {
-                        drop_output(found);
-                    }
-                }
+            // dropped as soon as parsed
+            if !keep_raw {
+                items.iter_mut().flatten().for_each(summarise);
             }
             if items.len() == 1 {
                 FileRead::One(items.remove(0))
@@ -279,30 +245,15 @@ pub(crate) fn load_holding(
     Ok(loaded)
 }
 
-/// Record files up to which a build that asked for records without their
-/// tool output holds it all the same (see [`load_with`]), as long as it
-/// comes to at most [`SMALL_BUILD_RAW_BYTES`]: reading a few thousand files
-/// again costs more than holding their output.
-pub const SMALL_BUILD_FILES: usize = 2_000;
-
-/// Bytes of tool output and series a small build holds at most.
-pub const SMALL_BUILD_RAW_BYTES: usize = 64 << 20;
-
-/// Bytes of text `raw` holds.
-fn raw_size(raw: &crate::record::Raw) -> usize {
-    raw.stdout.as_ref().map_or(0, String::len) + raw.stderr.as_ref().map_or(0, String::len)
-}
-
-/// Bytes the series of `tl` hold.
-fn series_size(tl: &crate::record::Timeline) -> usize {
-    [&tl.read, &tl.write, &tl.trim]
-        .into_iter()
-        .flatten()
-        .map(|s| {
-            let lat = s.lat.as_ref().map_or(0, Vec::len) + s.clat.as_ref().map_or(0, Vec::len);
-            (s.iops.len() + s.bw.len() + lat) * std::mem::size_of::<f64>()
-        })
-        .sum()
+/// Leaves the tool output, the timeline's series and the logs' digests
+/// (validated, and no page shows them) out of a record held as its summary.
+fn summarise(found: &mut Found) {
+    found.record.raw = None;
+    if let Some(tl) = found.record.timeline.as_deref_mut() {
+        (tl.read, tl.write, tl.trim) = (None, None, None);
+        tl.logs = Default::default();
+    }
+    found.whole = false;
 }
 
 /// What reading one file gave: one record (or problem), or the lines of a
@@ -399,7 +350,7 @@ mod tests {
     }
 
     #[test]
-    fn a_small_build_holds_the_tool_output_and_a_large_one_reads_it_again() {
+    fn a_summary_build_reads_the_tool_output_again() {
         let dir = tempfile::tempdir().unwrap();
         let mut v = good();
         v["raw"] = serde_json::json!({"stdout": "12 MB/s\n", "stderr": "", "exit_code": 0});
@@ -407,35 +358,34 @@ mod tests {
         let mut w = v.clone();
         w["id"] = "b".into();
         w["raw"]["stdout"] = "34 MB/s\n".into();
-        std::fs::write(dir.path().join("b.json"), w.to_string()).unwrap();
+        let mut x = v.clone();
+        x["id"] = "c".into();
+        x["raw"]["stdout"] = "56 MB/s\n".into();
+        std::fs::write(dir.path().join("b.jsonl"), format!("{w}\r\n\n{x}\n")).unwrap();
         let paths = [dir.path().to_path_buf()];
         let out = |f: &Found| f.record.raw.as_ref().and_then(|r| r.stdout.clone());
-        // two files: held as read, nothing to read again
-        let small = load_with(&paths, false).unwrap();
-        let held: Vec<_> = small.records.iter().map(out).collect();
-        // (in id order: `b` first)
-        assert_eq!(held, [Some("34 MB/s\n".into()), Some("12 MB/s\n".into())]);
-        assert_eq!(reread(&small.records[0]).unwrap(), None);
-        // past the file count: left out, and read again when asked for
-        let large = load_holding(&paths, false, 1, 1 << 20).unwrap();
-        assert!(large.records.iter().all(|f| f.record.raw.is_none()));
-        let again = reread(&large.records[0])
-            .unwrap()
-            .and_then(|l| l.raw?.stdout);
-        assert_eq!(again.as_deref(), Some("34 MB/s\n"));
-        // past the bytes: the first output that fits is held, the next is not
-        let bounded = load_holding(&paths, false, 10, 10).unwrap();
-        let held = bounded
+        // held whole: nothing to read again
+        let whole = load(&paths).unwrap();
+        assert!(whole.records.iter().all(|f| out(f).is_some()));
+        assert_eq!(reread(&whole.records[0]).unwrap(), None);
+        // held as summaries: left out, and read again when asked for, of
+        // a `*.jsonl` file's line too (in id order: `b`, `c`, then the first)
+        let summaries = load_with(&paths, false).unwrap();
+        assert!(summaries.records.iter().all(|f| out(f).is_none()));
+        let again: Vec<_> = summaries
             .records
             .iter()
-            .filter(|f| f.record.raw.is_some())
-            .count();
-        assert_eq!(held, 1);
+            .map(|f| reread(f).unwrap().and_then(|l| l.raw?.stdout))
+            .collect();
+        assert_eq!(
+            again,
+            ["34 MB/s\n", "56 MB/s\n", "12 MB/s\n"].map(|s| Some(s.to_string()))
+        );
         // a file that changed since is named
-        std::fs::write(dir.path().join("b.json"), v.to_string()).unwrap();
-        let e = reread(&large.records[0]).unwrap_err().to_string();
+        std::fs::write(dir.path().join("a.json"), w.to_string()).unwrap();
+        let e = reread(&summaries.records[2]).unwrap_err().to_string();
         assert!(
-            e.contains("b.json") && e.contains("no longer holds record `b`"),
+            e.contains("a.json") && e.contains("no longer holds record `demo"),
             "{e}"
         );
     }
@@ -468,13 +418,10 @@ mod tests {
     fn a_site_is_the_same_whether_tool_output_is_held_or_read_again() {
         // real `run` records, with their tool output and timelines
         let paths = [PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/emulated")];
-        let opts = crate::report::Options {
-            reread: true,
-            ..Default::default()
-        };
+        let opts = crate::report::Options::default();
         let build = |l: &Loaded| crate::report::build_site(&l.records, &l.problems, &opts).unwrap();
-        let held = load_with(&paths, false).unwrap();
-        let again = load_holding(&paths, false, 0, 0).unwrap();
+        let held = load(&paths).unwrap();
+        let again = load_with(&paths, false).unwrap();
         let series = |f: &Found| {
             f.record
                 .timeline

@@ -31,8 +31,7 @@ pub fn reread(found: &Found) -> Result<Option<LeftOut>> {
         #[serde(default)]
         timeline: Option<crate::record::Timeline>,
     }
-    // the output and the series are held or left out together
-    if found.record.raw.is_some() || found.line.is_some() {
+    if found.whole {
         return Ok(None);
     }
     let path = &found.path;
@@ -45,7 +44,15 @@ pub fn reread(found: &Found) -> Result<Option<LeftOut>> {
     };
     let text = std::fs::read(path)
         .with_context(|| format!("failed to read `{}` again", path.display()))?;
-    let again: Again = serde_json::from_slice(&text).with_context(changed)?;
+    // a `*.jsonl` file's line, or the whole file
+    let text = match found.line {
+        Some(n) => text
+            .split(|&b| b == b'\n')
+            .nth(n - 1)
+            .with_context(changed)?,
+        None => &text[..],
+    };
+    let again: Again = serde_json::from_slice(text).with_context(changed)?;
     if again.id != found.record.id {
         anyhow::bail!(changed());
     }
