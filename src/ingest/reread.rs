@@ -5,8 +5,8 @@ use anyhow::{Context, Result};
 
 use super::Found;
 
-/// The parts of a record a large build holds it without (see
-/// [`load_with`]), as [`reread`] reads them again.
+/// The parts of a record a build of summaries holds it without (see
+/// [`super::load_with`]), as [`reread`] reads them again.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct LeftOut {
     /// The tool output.
@@ -16,7 +16,7 @@ pub struct LeftOut {
 }
 
 /// The tool output and timeline of the record `found` was read from: for a
-/// record held without them (see [`load_with`]), its file read once more,
+/// record held without them (see [`super::load_with`]), its file read once more,
 /// and of it only the `id` (to be sure it is the same record), the `raw`
 /// output and the `timeline`; `None` when the record held is whole
 /// already. Fails, naming the file, when the file no longer holds that

@@ -80,7 +80,7 @@ pub struct Record {
     #[serde(default)]
     pub metrics: Metrics,
     /// The tool's own output, kept so every number can be traced back.
-    // boxed: a large build holds records without it (see `ingest::load_with`)
+    // boxed: a report build holds records without it (see `ingest::load_with`)
     #[serde(default)]
     pub raw: Option<Box<Raw>>,
     /// Per-second series of a time-based test, when the tool logged them;
@@ -140,7 +140,7 @@ pub struct Timeline {
     /// Seconds between samples (1 for the logs `run` asks fio for).
     pub interval_s: f64,
     /// Reads, when the test read.
-    // the series are boxed: a large build holds the timeline without them
+    // the series are boxed: a report build holds the timeline without them
     // (`ingest::load_with`), and would carry 96 bytes for each all the same
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub read: Option<Box<Series>>,
