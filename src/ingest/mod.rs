@@ -21,13 +21,13 @@ pub use scan::{check, Checked};
 pub use walk::is_record_file;
 
 use command::Pieces;
-use pool::{Keys, Pool};
+use pool::Pool;
 use read::read_file;
 use walk::{gather, Gathered};
 
 /// Files parsed in parallel before their records' shared parts are held
 /// once on one thread.
-const CHUNK_FILES: usize = 4096;
+const CHUNK_FILES: usize = 512;
 
 /// A record and where it was read from.
 #[derive(Clone, Debug, PartialEq)]
@@ -129,16 +129,14 @@ pub fn load_with(paths: &[PathBuf], keep_raw: bool) -> Result<Loaded> {
     let mut pieces = Pieces::default();
     // on one thread, in file order: the command held as pieces, the
     // shared parts held once
-    let mut keep = |item: &mut std::result::Result<Found, Problem>, keys: Option<Keys>| {
-        let (Ok(found), Some(keys)) = (item, keys) else {
-            return;
-        };
+    let mut keep = |item: &mut std::result::Result<Found, Problem>| {
+        let Ok(found) = item else { return };
         if !keep_raw {
             // the test is then one of a few held once
             let test = std::sync::Arc::make_mut(&mut found.record.test);
             found.command = test.command.take().map(|line| pieces.hold(&line));
         }
-        pool.share(&mut found.record, keys);
+        pool.share(&mut found.record);
     };
     // parsed in parallel a chunk at a time, then shared on this thread,
     // gathered in file order, one slot per file
@@ -157,27 +155,10 @@ pub fn load_with(paths: &[PathBuf], keep_raw: bool) -> Result<Loaded> {
                 FileRead::Many(items)
             }
         }));
-        // the pool's keys written in parallel, the command left out first
-        let keys: Vec<Vec<Option<Keys>>> = read[start..]
-            .par_iter()
-            .map(|slot| {
-                let items = match slot {
-                    FileRead::One(item) => std::slice::from_ref(item),
-                    FileRead::Many(items) => &items[..],
-                };
-                items
-                    .iter()
-                    .map(|item| Some(Keys::of(&item.as_ref().ok()?.record, !keep_raw)))
-                    .collect()
-            })
-            .collect();
-        for (slot, keys) in read[start..].iter_mut().zip(keys) {
-            let items = match slot {
-                FileRead::One(item) => std::slice::from_mut(item),
-                FileRead::Many(items) => &mut items[..],
-            };
-            for (item, keys) in items.iter_mut().zip(keys) {
-                keep(item, keys);
+        for slot in &mut read[start..] {
+            match slot {
+                FileRead::One(item) => keep(item),
+                FileRead::Many(items) => items.iter_mut().for_each(&mut keep),
             }
         }
     }

@@ -7,9 +7,11 @@
 //! the record's own for later records. Plain maps owned by the loader: no
 //! lock, nothing kept beyond the build.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::hash::Hash;
 use std::sync::Arc;
+
+use serde::Serialize;
 
 use crate::record::{Host, MetricNames, Record, Source, Subject, Target, TestInfo};
 
@@ -20,50 +22,42 @@ pub(super) struct Pool {
     targets: HashSet<Arc<Target>>,
     metric_names: HashSet<Arc<MetricNames>>,
     /// A subject holds floats and a test JSON values, so neither has
-    /// `Hash`: these are keyed by their JSON text.
-    subjects: HashMap<String, Arc<Subject>>,
-    tests: HashMap<String, Arc<TestInfo>>,
-    sources: HashMap<String, Arc<Source>>,
+    /// `Hash`: these are keyed by their JSON text, written only for a part
+    /// unlike the few held last (the records of a run are next to each
+    /// other in file order, and its tests come round again).
+    subjects: ByJson<Subject>,
+    tests: ByJson<TestInfo>,
+    sources: ByJson<Source>,
 }
 
-/// The JSON text of a record's subject, test and source: what the pool
-/// knows them by. Written beside the parse, in parallel, so that the one
-/// thread sharing the parts only looks them up.
-pub(super) struct Keys([Option<String>; 3]);
+/// Parts keyed by their JSON text, and the few held last.
+struct ByJson<T> {
+    all: HashMap<String, Arc<T>>,
+    recent: VecDeque<Arc<T>>,
+}
 
-impl Keys {
-    /// The keys of `r`'s parts (`None` for a part that cannot be written,
-    /// which is then held as it is), its test's `without_command` when the
-    /// loader holds the command apart.
-    pub(super) fn of(r: &Record, without_command: bool) -> Keys {
-        let test = if without_command && r.test.command.is_some() {
-            let test = TestInfo {
-                command: None,
-                ..(*r.test).clone()
-            };
-            serde_json::to_string(&test).ok()
-        } else {
-            serde_json::to_string(&*r.test).ok()
-        };
-        Keys([
-            serde_json::to_string(&*r.subject).ok(),
-            test,
-            serde_json::to_string(&*r.source).ok(),
-        ])
+impl<T> Default for ByJson<T> {
+    fn default() -> Self {
+        ByJson {
+            all: HashMap::new(),
+            recent: VecDeque::new(),
+        }
     }
 }
 
+/// Parts of each kind compared by `==` before their JSON is written.
+const RECENT: usize = 16;
+
 impl Pool {
     /// Makes `r` point to the copies already held of its parts, or holds
-    /// its own as the copies for later records; `keys` are [`Keys::of`] `r`.
-    pub(super) fn share(&mut self, r: &mut Record, keys: Keys) {
+    /// its own as the copies for later records.
+    pub(super) fn share(&mut self, r: &mut Record) {
         by_value(&mut self.hosts, &mut r.host);
         by_value(&mut self.targets, &mut r.target);
         by_value(&mut self.metric_names, r.metrics.names_mut());
-        let [subject, test, source] = keys.0;
-        by_json(&mut self.subjects, &mut r.subject, subject);
-        by_json(&mut self.tests, &mut r.test, test);
-        by_json(&mut self.sources, &mut r.source, source);
+        by_json(&mut self.subjects, &mut r.subject);
+        by_json(&mut self.tests, &mut r.test);
+        by_json(&mut self.sources, &mut r.source);
     }
 }
 
@@ -76,15 +70,23 @@ fn by_value<T: Eq + Hash>(set: &mut HashSet<Arc<T>>, value: &mut Arc<T>) {
     }
 }
 
-fn by_json<T>(map: &mut HashMap<String, Arc<T>>, value: &mut Arc<T>, key: Option<String>) {
+fn by_json<T: Serialize + PartialEq>(held: &mut ByJson<T>, value: &mut Arc<T>) {
+    if let Some(same) = held.recent.iter().find(|h| ***h == **value) {
+        *value = same.clone();
+        return;
+    }
     // a part that cannot be written as JSON is held as it is
-    let Some(key) = key else {
+    let Ok(key) = serde_json::to_string(&**value) else {
         return;
     };
-    match map.get(&key) {
-        Some(held) => *value = held.clone(),
+    match held.all.get(&key) {
+        Some(same) => *value = same.clone(),
         None => {
-            map.insert(key, value.clone());
+            held.all.insert(key, value.clone());
         }
     }
+    if held.recent.len() == RECENT {
+        held.recent.pop_back();
+    }
+    held.recent.push_front(value.clone());
 }
