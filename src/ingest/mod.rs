@@ -138,30 +138,43 @@ pub fn load_with(paths: &[PathBuf], keep_raw: bool) -> Result<Loaded> {
         }
         pool.share(&mut found.record);
     };
-    // parsed in parallel a chunk at a time, then shared on this thread,
-    // gathered in file order, one slot per file
-    let mut read: Vec<FileRead> = Vec::with_capacity(files.len());
-    for chunk in files.chunks(CHUNK_FILES) {
-        let start = read.len();
-        read.par_extend(chunk.par_iter().map(|file| {
-            let mut items = read_file(file);
-            // dropped as soon as parsed
-            if !keep_raw {
-                items.iter_mut().flatten().for_each(summarise);
-            }
-            if items.len() == 1 {
-                FileRead::One(items.remove(0))
-            } else {
-                FileRead::Many(items)
-            }
-        }));
-        for slot in &mut read[start..] {
+    // parsed in parallel a chunk at a time; each chunk's parts are shared
+    // on one thread while the next chunk is parsed; gathered in file
+    // order, one slot per file
+    let parse = |chunk: &[PathBuf]| -> Vec<FileRead> {
+        chunk
+            .par_iter()
+            .map(|file| {
+                let mut items = read_file(file);
+                // dropped as soon as parsed
+                if !keep_raw {
+                    items.iter_mut().flatten().for_each(summarise);
+                }
+                if items.len() == 1 {
+                    FileRead::One(items.remove(0))
+                } else {
+                    FileRead::Many(items)
+                }
+            })
+            .collect()
+    };
+    let mut share = |chunk: &mut Vec<FileRead>| {
+        for slot in chunk {
             match slot {
                 FileRead::One(item) => keep(item),
                 FileRead::Many(items) => items.iter_mut().for_each(&mut keep),
             }
         }
+    };
+    let mut read: Vec<FileRead> = Vec::with_capacity(files.len());
+    let mut shared_last: Vec<FileRead> = Vec::new();
+    for chunk in files.chunks(CHUNK_FILES) {
+        let (mut parsed, ()) = rayon::join(|| parse(chunk), || share(&mut shared_last));
+        read.append(&mut shared_last);
+        std::mem::swap(&mut parsed, &mut shared_last);
     }
+    share(&mut shared_last);
+    read.append(&mut shared_last);
     drop(pool);
     // the records of `*.json` files stay where they were parsed (the
     // collect reuses the buffer): a second copy of every record would
