@@ -284,7 +284,7 @@ fn timelines(count: usize, dir: &std::path::Path, offerings: usize) -> Result<()
         include_str!("../tests/fixtures/emulated/empty-bucket.json"),
     ]
     .iter()
-    .map(|t| diskdash::ingest::parse_record(t).map_err(anyhow::Error::msg))
+    .map(|t| diskdash::record::from_json(t).map_err(anyhow::Error::msg))
     .collect::<Result<_>>()?;
     let mut rng = Lcg(42);
     for i in 0..count {

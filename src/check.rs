@@ -10,7 +10,7 @@ use crate::ingest;
 /// summary. Returns 0 when every record is valid, 1 otherwise (also when
 /// no record was found at all).
 pub fn command(dirs: &[PathBuf]) -> Result<u8> {
-    let loaded = ingest::load(dirs)?;
+    let loaded = ingest::check(dirs)?;
     // a path that cannot be read is named, and the others are checked
     let esc = crate::error::escape_controls;
     for p in &loaded.unreadable {
@@ -43,8 +43,7 @@ pub fn command(dirs: &[PathBuf]) -> Result<u8> {
     if loaded.problems.is_empty() && loaded.unreadable.is_empty() {
         println!(
             "{} records in {} files: all valid",
-            loaded.records.len(),
-            loaded.files
+            loaded.records, loaded.files
         );
         Ok(0)
     } else {
@@ -53,7 +52,7 @@ pub fn command(dirs: &[PathBuf]) -> Result<u8> {
             loaded.problems.len() + loaded.unreadable.len(),
             bad_files,
             loaded.files,
-            loaded.records.len()
+            loaded.records
         );
         Ok(1)
     }

@@ -226,7 +226,7 @@ fn attach_fio_logs(path: &Path, bytes: &[u8], records: &mut [Record]) -> Result<
     }
     crate::timeline::attach_logs(record, &files)?;
     let text = crate::record::to_json(record)?;
-    if let Err(why) = crate::ingest::parse_record(&text) {
+    if let Err(why) = crate::record::from_json(&text) {
         bail!("the record made from it and its fio logs would not pass `diskdash check`: {why}");
     }
     Ok(read)
@@ -352,7 +352,7 @@ pub fn records_from_output(
     for record in &records {
         // the same check `check` makes, on the text that would be written
         let text = crate::record::to_json(record)?;
-        if let Err(why) = crate::ingest::parse_record(&text) {
+        if let Err(why) = crate::record::from_json(&text) {
             bail!("the record made from it would not pass `diskdash check`: {why}");
         }
     }
@@ -437,7 +437,7 @@ mod tests {
         assert!(is_valid_id(&r.id), "{}", r.id);
         let path = record_path(Path::new("out"), r);
         assert_eq!(path.parent(), Some(Path::new("out/unknown/unknown")));
-        assert!(crate::ingest::validate(r).is_empty());
+        assert!(crate::record::validate(r).is_empty());
     }
 
     #[test]

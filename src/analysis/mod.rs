@@ -188,7 +188,7 @@ pub(crate) mod testing {
                         n.to_string(),
                         Metric {
                             value: *v,
-                            unit: crate::record::intern(u),
+                            unit: crate::record::unit_name(u).expect("a canonical unit"),
                         },
                     )
                 })

@@ -174,7 +174,6 @@ pub fn execute(args: &ReportArgs) -> Result<u8> {
         prices,
         limits,
         base_url: base_url(args.base_url.as_deref())?,
-        reread: true,
     };
     let site = report::site::Dir::open(&args.out, args.force)?;
     report::build_into(&loaded.records, &loaded.problems, &opts, &site)?;

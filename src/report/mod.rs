@@ -35,10 +35,6 @@ pub struct Options {
     /// The URL the site is published at, without a trailing slash
     /// (`--base-url`): the post's charts link there.
     pub base_url: Option<String>,
-    /// The records were loaded without their tool output and series
-    /// (`ingest::load_with`): each run page, and a test page for the
-    /// timelines it draws, reads the record's file again.
-    pub reread: bool,
 }
 
 /// Builds the whole site in memory from valid records (`found`, any order)
@@ -64,16 +60,7 @@ pub fn build_into(
     )?;
     // the record a page shows, whole: read again when held without its
     // output and series, its command decoded when held apart
-    let apart = HeldApart {
-        by_address: if opts.reread || found.iter().any(|f| f.command.is_some()) {
-            found
-                .iter()
-                .map(|f| (std::ptr::addr_of!(f.record) as usize, f))
-                .collect()
-        } else {
-            Default::default()
-        },
-    };
+    let origins = Origins::new(found);
     // the data exports are made beside the pages, each written when made
     let exports: Vec<_> = export::DATA_FILES
         .iter()
@@ -83,26 +70,37 @@ pub fn build_into(
         })
         .collect();
     let beside: Vec<&pages::Beside> = exports.iter().map(|f| f as &pages::Beside).collect();
-    pages::build(&analysis, problems, opts, site, &apart, &beside)?;
+    pages::build(&analysis, problems, opts, site, &origins, &beside)?;
     site.write("style.css", STYLE.as_bytes())?;
     site.write(".nojekyll", &[])
 }
 
-/// The records a build holds, by where they are held, to find what each
-/// is held without.
-struct HeldApart<'f> {
-    by_address: std::collections::HashMap<usize, &'f Found>,
+/// Where each record of a build came from, by id (the analysis holds
+/// one record per id), to find what it is held without.
+struct Origins<'f> {
+    by_id: Vec<&'f Found>,
 }
 
-impl HeldApart<'_> {
+impl<'f> Origins<'f> {
+    fn new(found: &'f [Found]) -> Origins<'f> {
+        let mut by_id: Vec<&Found> = found.iter().collect();
+        // a loader gives them sorted already; of two equal ids the analysis
+        // keeps the first, as the stable sort does here
+        if !by_id.is_sorted_by(|a, b| a.record.id <= b.record.id) {
+            by_id.sort_by(|a, b| a.record.id.cmp(&b.record.id));
+        }
+        Origins { by_id }
+    }
+
     fn found(&self, r: &Record) -> Option<&Found> {
-        self.by_address
-            .get(&(std::ptr::from_ref(r) as usize))
-            .copied()
+        let i = self
+            .by_id
+            .partition_point(|f| f.record.id.as_str() < r.id.as_str());
+        self.by_id.get(i).copied().filter(|f| f.record.id == r.id)
     }
 }
 
-impl pages::Apart for HeldApart<'_> {
+impl pages::Apart for Origins<'_> {
     /// The tool output and timeline of `r`: read again from its file when
     /// it is held without them, else as held. Only those parts are read and
     /// given, never a copy of the whole record.

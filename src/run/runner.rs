@@ -225,7 +225,7 @@ pub(super) fn execute(
 /// saying why, its metrics dropped and the tool's raw output kept.
 fn passing_check(mut rec: Record) -> Record {
     let problem = match record::to_json(&rec) {
-        Ok(text) => crate::ingest::parse_record(&text).err(),
+        Ok(text) => crate::record::from_json(&text).err(),
         Err(e) => Some(format!("{e:#}")),
     };
     if let Some(why) = problem {

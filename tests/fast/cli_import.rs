@@ -324,9 +324,9 @@ fn a_yabs_json_becomes_one_fio_record_per_block_size() {
         assert_eq!(r.test.parameters["runner"], "yabs");
         assert_eq!(r.status, Status::Ok);
         assert!(
-            diskdash::ingest::validate(r).is_empty(),
+            diskdash::record::validate(r).is_empty(),
             "{:?}",
-            diskdash::ingest::validate(r)
+            diskdash::record::validate(r)
         );
     }
 }
@@ -345,7 +345,7 @@ fn a_bonnie_table_pasted_without_csv_imports_and_check_accepts_it() {
     for r in &records {
         assert_eq!(r.test.id, "bonnie");
         assert_eq!(r.status, Status::Ok);
-        assert!(diskdash::ingest::validate(r).is_empty());
+        assert!(diskdash::record::validate(r).is_empty());
     }
     diskdash().arg("check").arg(out.path()).assert().code(0);
 }

@@ -51,7 +51,7 @@ fn records_pass_check(text: &str, tool: diskdash::record::Tool) {
     {
         for r in records {
             let json = diskdash::record::to_json(&r).unwrap();
-            if let Err(why) = diskdash::ingest::parse_record(&json) {
+            if let Err(why) = diskdash::record::from_json(&json) {
                 panic!("import made a record check refuses: {why}");
             }
         }

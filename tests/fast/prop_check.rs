@@ -1,7 +1,7 @@
 //! Property tests: record validation rejects anything malformed with a
 //! message, and never panics.
 
-use diskdash::ingest::parse_record;
+use diskdash::record::from_json as parse_record;
 use proptest::prelude::*;
 
 const GOOD: &str = r#"{"schema":"diskdash.record/1","id":"demo.disk.ioping-seek.r1","source":{"kind":"run","diskdash_version":"0.1.0"},"subject":{"study":"demo","provider":"local","offering":"disk","price":{"per_gb_month":0.1,"currency":"USD"}},"host":{},"target":{},"test":{"id":"ioping-seek","tool":"ioping","parameters":{"count":10}},"repetition":1,"started_at":"2026-11-30T10:00:00Z","duration_s":3.0,"status":"ok","metrics":{"iops":{"value":11800.0,"unit":"IOPS"},"lat_avg":{"value":8.48e-5,"unit":"s"}},"raw":{"stdout":"x","stderr":"","exit_code":0}}"#;

@@ -9,7 +9,7 @@ use serde_json::{json, Value};
 
 /// The crate's record parser (reads and validates one record's JSON).
 fn parse(text: &str) -> Result<Record, String> {
-    diskdash::ingest::parse_record(text)
+    diskdash::record::from_json(text)
 }
 
 /// A real record with a per-second timeline, prior I/O and raw output.

@@ -145,7 +145,7 @@ fn a_record_that_cannot_be_written_is_printed_not_lost() {
         .lines()
         .find(|l| l.starts_with('{'))
         .unwrap_or_else(|| panic!("no record on stderr: {stderr}"));
-    let rec = diskdash::ingest::parse_record(line).unwrap();
+    let rec = diskdash::record::from_json(line).unwrap();
     assert_eq!(rec.test.id, "dd-write-8k-dsync");
     assert_eq!(rec.status, Status::Ok);
     assert_eq!(

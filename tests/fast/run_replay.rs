@@ -170,7 +170,7 @@ fn quick_suite_replayed_gives_one_ok_record_per_test() {
         assert_eq!(r.duration_s, Some(1.0));
         let raw = r.raw.as_ref().unwrap();
         assert_eq!(raw.exit_code, Some(0));
-        assert!(diskdash::ingest::validate(r).is_empty());
+        assert!(diskdash::record::validate(r).is_empty());
     }
 
     // the exact commands, with the scratch directory inside the target
@@ -580,7 +580,7 @@ fn a_failed_prefill_fails_the_sustained_tests_instead_of_reading_unwritten_block
     let next = find(&recs, "dd-write-bulk").prior_io.clone().unwrap();
     assert_eq!((next.seconds, next.bytes), (2.0, (64 << 20) as f64));
     for (_, r) in &recs {
-        assert!(diskdash::ingest::validate(r).is_empty(), "{}", r.test.id);
+        assert!(diskdash::record::validate(r).is_empty(), "{}", r.test.id);
     }
     assert!(is_empty_dir(target.path()));
 }

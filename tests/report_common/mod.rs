@@ -88,7 +88,7 @@ pub fn record(
                     n.to_string(),
                     Metric {
                         value: *v,
-                        unit: diskdash::record::intern(u),
+                        unit: diskdash::record::unit_name(u).expect("a canonical unit"),
                     },
                 )
             })

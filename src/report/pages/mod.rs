@@ -436,7 +436,7 @@ pub fn build(
     }
     let nested = ctx.at("../../");
     let runs = ctx.at("../");
-    let details = Details::new(&a.records);
+    let details = Tables::new(&a.records);
     let pages = jobs.len();
     in_parallel(pages + a.records.len(), site, |i, site| {
         let Some(job) = jobs.get(i) else {
@@ -537,31 +537,33 @@ fn target_pairs(records: &[&Record]) -> Vec<Pair> {
     target_rows(&held_once(records.iter().map(|r| &r.target)))
 }
 
-/// The host and target tables of each copy the records hold, by address:
+/// The host and target tables of each distinct host and target, by value:
 /// a run page shows its record's, made once for all the runs that share it.
-#[derive(Default)]
-struct Details {
-    hosts: std::collections::HashMap<usize, Vec<Pair>>,
-    targets: std::collections::HashMap<usize, Vec<Pair>>,
+struct Tables<'r> {
+    hosts: std::collections::HashMap<&'r crate::record::Host, Vec<Pair>>,
+    targets: std::collections::HashMap<&'r crate::record::Target, Vec<Pair>>,
 }
 
-impl Details {
-    fn new(records: &[&Record]) -> Details {
-        let mut d = Details::default();
-        for h in held_once(records.iter().map(|r| &r.host)) {
+impl<'r> Tables<'r> {
+    fn new(records: &[&'r Record]) -> Tables<'r> {
+        let mut d = Tables {
+            hosts: Default::default(),
+            targets: Default::default(),
+        };
+        for r in records {
             d.hosts
-                .insert(std::ptr::from_ref(h) as usize, host_rows(&[h]));
-        }
-        for t in held_once(records.iter().map(|r| &r.target)) {
+                .entry(&*r.host)
+                .or_insert_with(|| host_rows(&[&*r.host]));
             d.targets
-                .insert(std::ptr::from_ref(t) as usize, target_rows(&[t]));
+                .entry(&*r.target)
+                .or_insert_with(|| target_rows(&[&*r.target]));
         }
         d
     }
 
     /// The host table of one record.
     fn host(&self, r: &Record) -> std::borrow::Cow<'_, [Pair]> {
-        match self.hosts.get(&(std::ptr::from_ref(&*r.host) as usize)) {
+        match self.hosts.get(&*r.host) {
             Some(rows) => rows.into(),
             None => host_pairs(&[r]).into(),
         }
@@ -569,7 +571,7 @@ impl Details {
 
     /// The target table of one record.
     fn target(&self, r: &Record) -> std::borrow::Cow<'_, [Pair]> {
-        match self.targets.get(&(std::ptr::from_ref(&*r.target) as usize)) {
+        match self.targets.get(&*r.target) {
             Some(rows) => rows.into(),
             None => target_pairs(&[r]).into(),
         }

@@ -74,7 +74,7 @@ pub(super) fn build(
     ctx: PageCtx,
     r: &Record,
     parts: super::Parts,
-    details: &Details,
+    details: &Tables,
     site: &dyn Output,
 ) -> Result<()> {
     let study = r.study();

@@ -1,0 +1,128 @@
+//! Checking records without holding them: what `diskdash check` needs.
+
+use std::path::PathBuf;
+
+use anyhow::Result;
+
+use super::read::read_file;
+use super::walk::{gather, Gathered};
+use super::{Problem, CHUNK_FILES};
+
+/// A record's id and line, or the problem that left it out.
+type Seen = Result<(Box<str>, Option<usize>), Problem>;
+
+/// What checking the records under some paths found.
+#[derive(Clone, Debug, Default)]
+pub struct Checked {
+    /// Every problem, sorted by file: invalid records, duplicate ids,
+    /// symlinked records.
+    pub problems: Vec<Problem>,
+    /// Paths that could not be read or walked, each with the error.
+    pub unreadable: Vec<Problem>,
+    /// Number of record files read.
+    pub files: usize,
+    /// Number of valid records (a duplicate id counted once).
+    pub records: usize,
+}
+
+/// Reads and validates every record under `paths` as [`super::load`]
+/// does, with the same problems, but holds of each record only its id and
+/// where it is (to find duplicate ids): memory does not grow with what
+/// the records hold.
+pub fn check(paths: &[PathBuf]) -> Result<Checked> {
+    use rayon::prelude::*;
+    let Gathered {
+        files,
+        mut problems,
+        mut unreadable,
+    } = gather(paths);
+    // each valid record's id, file and line, in file order
+    let mut ids: Vec<(Box<str>, u32, Option<usize>)> = Vec::new();
+    for (c, chunk) in files.chunks(CHUNK_FILES).enumerate() {
+        let read: Vec<Vec<Seen>> = chunk
+            .par_iter()
+            .map(|file| {
+                read_file(file)
+                    .into_iter()
+                    .map(|item| item.map(|f| (f.record.id.into_boxed_str(), f.line)))
+                    .collect()
+            })
+            .collect();
+        for (k, items) in read.into_iter().enumerate() {
+            let file = (c * CHUNK_FILES + k) as u32;
+            for item in items {
+                match item {
+                    Ok((id, line)) => ids.push((id, file, line)),
+                    Err(problem) => problems.push(problem),
+                }
+            }
+        }
+    }
+    // of records sharing an id, the first in file order is kept
+    let mut by_id: Vec<u32> = (0..ids.len() as u32).collect();
+    by_id.sort_unstable_by(|&a, &b| ids[a as usize].0.cmp(&ids[b as usize].0).then(a.cmp(&b)));
+    let mut records = 0;
+    let mut first = 0usize;
+    for (k, &i) in by_id.iter().enumerate() {
+        let i = i as usize;
+        if k == 0 || ids[first].0 != ids[i].0 {
+            first = i;
+            records += 1;
+            continue;
+        }
+        let (_, kept_file, kept_line) = &ids[first];
+        let kept = files[*kept_file as usize].display();
+        let at = match kept_line {
+            Some(l) => format!("{kept}:{l}"),
+            None => kept.to_string(),
+        };
+        let (id, file, line) = &ids[i];
+        problems.push(Problem {
+            message: format!("duplicate record id `{id}` (first seen in `{at}`); left out"),
+            path: files[*file as usize].clone(),
+            line: *line,
+        });
+    }
+    problems.sort();
+    unreadable.sort();
+    Ok(Checked {
+        problems,
+        unreadable,
+        files: files.len(),
+        records,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn check_finds_what_load_finds() {
+        let fixtures = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+        let dir = tempfile::tempdir().unwrap();
+        let good = std::fs::read_dir(fixtures.join("emulated"))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .find(|p| p.extension().is_some_and(|e| e == "json"))
+            .unwrap();
+        let text = std::fs::read_to_string(good).unwrap();
+        std::fs::write(dir.path().join("a.json"), &text).unwrap();
+        std::fs::write(
+            dir.path().join("b.jsonl"),
+            text.replace('\n', "") + "\n{}\n",
+        )
+        .unwrap();
+        std::fs::write(dir.path().join("c.json"), "{").unwrap();
+        for paths in [vec![dir.path().to_path_buf()], vec![fixtures]] {
+            let loaded = super::super::load(&paths).unwrap();
+            let checked = check(&paths).unwrap();
+            assert_eq!(checked.problems, loaded.problems);
+            assert_eq!(checked.unreadable, loaded.unreadable);
+            assert_eq!(
+                (checked.files, checked.records),
+                (loaded.files, loaded.records.len())
+            );
+        }
+    }
+}

@@ -1,0 +1,96 @@
+//! Where records live and the rules every stage shares about their
+//! strings and numbers: a subject's folder, ids, slugs, currency codes,
+//! positive numbers.
+
+use std::path::PathBuf;
+
+use super::Subject;
+
+/// The folder a subject's records live in below a results directory:
+/// `<study>/<offering>` as slugs, `unknown` for a part not given. `run`
+/// adds the run id below it; `import` and the transcribed samples put the
+/// record files in it directly.
+pub fn subject_dir(subject: &Subject) -> PathBuf {
+    let part = |v: &Option<String>| v.as_deref().map(slug).unwrap_or_else(|| "unknown".into());
+    PathBuf::from(part(&subject.study)).join(part(&subject.offering))
+}
+
+/// Whether `code` is an ISO 4217 currency code as records store it: three
+/// upper-case ASCII letters (`USD`).
+pub fn is_currency_code(code: &str) -> bool {
+    code.len() == 3 && code.bytes().all(|b| b.is_ascii_uppercase())
+}
+
+/// A currency code as typed (` eur `) in the form records store (`EUR`);
+/// `None` when it is not three ASCII letters.
+pub fn currency_code(text: &str) -> Option<String> {
+    let code = text.trim().to_ascii_uppercase();
+    is_currency_code(&code).then_some(code)
+}
+
+/// Whether a size or price is usable: a finite number above zero (unknown
+/// is `null`, never zero).
+pub fn is_positive(v: f64) -> bool {
+    v.is_finite() && v > 0.0
+}
+
+/// The largest price per GB-month a record may hold: far above any
+/// storage sold, low enough that no cost computed from it overflows.
+pub const MAX_PRICE_PER_GB_MONTH: f64 = 1e4;
+
+/// The largest volume size in GB a record may hold (10 PB).
+pub const MAX_SIZE_GB: f64 = 1e7;
+
+/// Whether `id` is usable as a record id and file name.
+pub fn is_valid_id(id: &str) -> bool {
+    !id.is_empty()
+        && id.len() <= 200
+        && !id.starts_with('.')
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'.' || b == b'_' || b == b'-')
+}
+
+/// Turns free text into an id fragment: lowercase ASCII letters and digits,
+/// other runs of characters folded to one `-`.
+pub fn slug(text: &str) -> String {
+    let mut out = String::new();
+    for c in text.chars() {
+        if c.is_ascii_alphanumeric() {
+            out.push(c.to_ascii_lowercase());
+        } else if !out.ends_with('-') {
+            out.push('-');
+        }
+    }
+    let trimmed = out.trim_matches('-');
+    if trimmed.is_empty() {
+        "x".to_string()
+    } else {
+        trimmed.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slug_folds_punctuation_and_case() {
+        assert_eq!(
+            slug("Cloud Block Storage High-Performance (SSD)"),
+            "cloud-block-storage-high-performance-ssd"
+        );
+        assert_eq!(slug("<script>"), "script");
+        assert_eq!(slug("ümlaut"), "mlaut");
+        assert_eq!(slug("!!!"), "x");
+    }
+
+    #[test]
+    fn ids_must_be_filename_safe() {
+        assert!(is_valid_id("rackspace-2013.sata.dd-write-bulk.r1"));
+        assert!(!is_valid_id("../etc/passwd"));
+        assert!(!is_valid_id("a b"));
+        assert!(!is_valid_id(""));
+        assert!(!is_valid_id(".hidden"));
+    }
+}
