@@ -5,9 +5,6 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-/// Pairs allowed to import each other for now.
-const ALLOWED: &[(&str, &str)] = &[("record", "ingest")];
-
 type Graph = BTreeMap<String, BTreeSet<String>>;
 
 #[test]
@@ -42,11 +39,8 @@ fn a_cycle_is_found_and_printed() {
         find_cycle(&g).unwrap(),
         vec!["analysis", "format", "analysis"]
     );
-    edge(&mut g, "record", "ingest");
-    edge(&mut g, "ingest", "record");
-    assert!(find_cycle(&g).is_some());
     g.get_mut("format").unwrap().remove("analysis");
-    assert_eq!(find_cycle(&g), None, "the allowed pair is not a cycle");
+    assert_eq!(find_cycle(&g), None);
 }
 
 #[test]
@@ -276,13 +270,7 @@ fn uses_in(text: &str) -> BTreeSet<String> {
     found
 }
 
-fn allowed(a: &str, b: &str) -> bool {
-    ALLOWED
-        .iter()
-        .any(|&(x, y)| (a, b) == (x, y) || (a, b) == (y, x))
-}
-
-/// A cycle in the graph (the pairs of [`ALLOWED`] aside), as the modules along it with the first repeated at
+/// A cycle in the graph, as the modules along it with the first repeated at
 /// the end; None when there is none.
 fn find_cycle(graph: &Graph) -> Option<Vec<String>> {
     #[derive(Clone, Copy, PartialEq)]
@@ -300,9 +288,6 @@ fn find_cycle(graph: &Graph) -> Option<Vec<String>> {
         marks.insert(m, Mark::Open);
         path.push(m);
         for next in g.get(m).into_iter().flatten() {
-            if allowed(m, next) {
-                continue;
-            }
             match marks.get(next.as_str()).copied().unwrap_or(Mark::New) {
                 Mark::Open => {
                     let from = path.iter().position(|p| *p == next).unwrap();
