@@ -12,7 +12,8 @@
 #          (see examples/gen_records.rs: `run` records carry real tool
 #          output, fio's JSON among it; `timeline` ones, 20 KB each, a
 #          90-second per-second timeline too, and make five files a record,
-#          so that 100,000 of them write a site of about 9 GB a run);
+#          so that 100,000 of them write a site of about 9 GB a run;
+#          `sample` ones spread over 20 studies of 25 configurations);
 #          PLACES "disk tmpfs" (tmpfs is a
 #          directory under /dev/shm). RUNS (environment) sets the number of
 #          runs of each program, default 11 below 10,000 records, 5 from

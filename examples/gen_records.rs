@@ -12,6 +12,10 @@
 //! test with its per-second timeline, one volume that bursts and one that
 //! does not, 20 KB each), its levels scaled by the offering's speed: one
 //! test with many timelines, as a fleet running the burst suite writes.
+//! `sample` is `small` records spread as a published comparison's site is
+//! (`sample-results/`, scaled up): 20 studies of 25 configurations each, one
+//! test a study, repetitions counting up (10,000 records: 20 each);
+//! OFFERINGS is then ignored.
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -164,7 +168,7 @@ fn main() -> Result<()> {
                 .with_context(|| format!("COUNT `{c}` is not a number"))?,
             PathBuf::from(d),
         ),
-        _ => bail!("usage: gen_records COUNT DIR [OFFERINGS] [small|run|timeline]"),
+        _ => bail!("usage: gen_records COUNT DIR [OFFERINGS] [small|run|timeline|sample]"),
     };
     let offerings: usize = match args.get(2) {
         Some(o) => o
@@ -175,17 +179,30 @@ fn main() -> Result<()> {
     if offerings == 0 {
         bail!("OFFERINGS must be at least 1");
     }
-    let real = match args.get(3).map(String::as_str) {
-        None | Some("small") => false,
-        Some("run") => true,
-        Some("timeline") => return timelines(count, &dir, offerings),
-        Some(other) => bail!("SHAPE `{other}` is not `small`, `run` or `timeline`"),
+    let shape = args.get(3).map_or("small", String::as_str);
+    let real = match shape {
+        "small" | "sample" => false,
+        "run" => true,
+        "timeline" => return timelines(count, &dir, offerings),
+        other => bail!("SHAPE `{other}` is not `small`, `run`, `timeline` or `sample`"),
+    };
+    // (studies, configurations a study): `sample` spreads the records over
+    // studies of one test each, the others over one study of every test
+    let (studies, offerings) = if shape == "sample" {
+        (20, 25)
+    } else {
+        (1, offerings)
     };
     let mut rng = Lcg(42);
     for i in 0..count {
-        let off = i % offerings;
-        let test_no = (i / offerings) % TESTS.len();
-        let repetition = (i / (offerings * TESTS.len())) as u32 + 1;
+        let study_no = i % studies;
+        let off = i / studies % offerings;
+        let (test_no, repetition) = if studies > 1 {
+            (study_no % TESTS.len(), i / (studies * offerings))
+        } else {
+            ((i / offerings) % TESTS.len(), i / (offerings * TESTS.len()))
+        };
+        let repetition = repetition as u32 + 1;
         let (test, tool, metrics) = TESTS[test_no];
         // dearer offerings are faster, but not in proportion
         let speed = 1.0 + off as f64 * 0.15;
@@ -210,11 +227,16 @@ fn main() -> Result<()> {
                 .collect::<String>()
                 .repeat(8)
         };
-        let id = format!("synthetic.o{off:03}.{test}.r{repetition:05}");
+        let study = if studies > 1 {
+            format!("study-{study_no:02}")
+        } else {
+            "synthetic".to_string()
+        };
+        let id = format!("{study}.o{off:03}.{test}.r{repetition:05}");
         let source = Source::Run {
             diskdash_version: env!("CARGO_PKG_VERSION").to_string(),
         };
-        let subject = subject("synthetic", off);
+        let subject = subject(&study, off);
         let test = TestInfo {
             id: test.to_string(),
             tool,
