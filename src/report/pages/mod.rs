@@ -13,7 +13,7 @@ use crate::analysis::stats::{OfferingData, Study};
 use crate::analysis::Analysis;
 use crate::format;
 use crate::ingest::Problem;
-use crate::record::Record;
+use crate::record::Summary;
 use crate::report::site::Output;
 use crate::report::{charts, unique_slugs, Options};
 use crate::units::Unit;
@@ -272,7 +272,7 @@ impl<'a> PageCtx<'a> {
     }
 
     /// A run in a list, linked from this page.
-    fn run_link(&self, r: &Record) -> RunLink {
+    fn run_link(&self, r: &Summary) -> RunLink {
         RunLink {
             link: self.link(&r.id, &self.paths.run_page(&r.id)),
             offering: r.offering_name(),
@@ -372,14 +372,14 @@ pub struct Parts<'r> {
     pub timeline: Option<std::borrow::Cow<'r, crate::record::Timeline>>,
 }
 
-/// Where the pages find what the analysis may hold a record without (see
-/// `ingest::load_with`): read again or decoded where it is held apart,
-/// else borrowed from the record.
+/// Where the pages find what a [`Summary`] is held without: the tool
+/// output, the timeline's series and the command line, read again from the
+/// record's file or taken from where they are kept (see `ingest::Found`).
 pub trait Apart: Sync {
     /// The record's [`Parts`].
-    fn parts<'r>(&self, r: &'r Record) -> Result<Parts<'r>>;
+    fn parts(&self, r: &Summary) -> Result<Parts<'_>>;
     /// The command line the record's test ran.
-    fn command<'r>(&self, r: &'r Record) -> Option<std::borrow::Cow<'r, str>>;
+    fn command(&self, r: &Summary) -> Option<String>;
 }
 
 /// Builds every page and chart into `site`, and the files `beside` makes
@@ -529,11 +529,11 @@ fn held_once<'r, T: 'r>(items: impl Iterator<Item = &'r std::sync::Arc<T>>) -> V
     held
 }
 
-fn host_pairs(records: &[&Record]) -> Vec<Pair> {
+fn host_pairs(records: &[&Summary]) -> Vec<Pair> {
     host_rows(&held_once(records.iter().map(|r| &r.host)))
 }
 
-fn target_pairs(records: &[&Record]) -> Vec<Pair> {
+fn target_pairs(records: &[&Summary]) -> Vec<Pair> {
     target_rows(&held_once(records.iter().map(|r| &r.target)))
 }
 
@@ -545,7 +545,7 @@ struct Tables<'r> {
 }
 
 impl<'r> Tables<'r> {
-    fn new(records: &[&'r Record]) -> Tables<'r> {
+    fn new(records: &[&'r Summary]) -> Tables<'r> {
         let mut d = Tables {
             hosts: Default::default(),
             targets: Default::default(),
@@ -562,7 +562,7 @@ impl<'r> Tables<'r> {
     }
 
     /// The host table of one record.
-    fn host(&self, r: &Record) -> std::borrow::Cow<'_, [Pair]> {
+    fn host(&self, r: &Summary) -> std::borrow::Cow<'_, [Pair]> {
         match self.hosts.get(&*r.host) {
             Some(rows) => rows.into(),
             None => host_pairs(&[r]).into(),
@@ -570,7 +570,7 @@ impl<'r> Tables<'r> {
     }
 
     /// The target table of one record.
-    fn target(&self, r: &Record) -> std::borrow::Cow<'_, [Pair]> {
+    fn target(&self, r: &Summary) -> std::borrow::Cow<'_, [Pair]> {
         match self.targets.get(&*r.target) {
             Some(rows) => rows.into(),
             None => target_pairs(&[r]).into(),
