@@ -26,9 +26,12 @@ mod qdepth;
 pub mod run;
 pub mod runlist;
 pub mod study;
+mod tables;
 pub mod test;
 mod timeline;
 pub mod value;
+
+use tables::{host_pairs, target_pairs, Tables};
 
 /// What every page shares: titles and the path back to the site root.
 #[derive(Clone, Debug, Default)]
@@ -527,115 +530,6 @@ fn held_once<'r, T: 'r>(items: impl Iterator<Item = &'r std::sync::Arc<T>>) -> V
     held.sort_unstable_by_key(|t| std::ptr::from_ref(*t) as usize);
     held.dedup_by(|a, b| std::ptr::eq(*a, *b));
     held
-}
-
-fn host_pairs(records: &[&Summary]) -> Vec<Pair> {
-    host_rows(&held_once(records.iter().map(|r| &r.host)))
-}
-
-fn target_pairs(records: &[&Summary]) -> Vec<Pair> {
-    target_rows(&held_once(records.iter().map(|r| &r.target)))
-}
-
-/// The host and target tables of each distinct host and target, by value:
-/// a run page shows its record's, made once for all the runs that share it.
-struct Tables<'r> {
-    hosts: std::collections::HashMap<&'r crate::record::Host, Vec<Pair>>,
-    targets: std::collections::HashMap<&'r crate::record::Target, Vec<Pair>>,
-}
-
-impl<'r> Tables<'r> {
-    fn new(records: &[&'r Summary]) -> Tables<'r> {
-        let mut d = Tables {
-            hosts: Default::default(),
-            targets: Default::default(),
-        };
-        for r in records {
-            d.hosts
-                .entry(&*r.host)
-                .or_insert_with(|| host_rows(&[&*r.host]));
-            d.targets
-                .entry(&*r.target)
-                .or_insert_with(|| target_rows(&[&*r.target]));
-        }
-        d
-    }
-
-    /// The host table of one record.
-    fn host(&self, r: &Summary) -> std::borrow::Cow<'_, [Pair]> {
-        match self.hosts.get(&*r.host) {
-            Some(rows) => rows.into(),
-            None => host_pairs(&[r]).into(),
-        }
-    }
-
-    /// The target table of one record.
-    fn target(&self, r: &Summary) -> std::borrow::Cow<'_, [Pair]> {
-        match self.targets.get(&*r.target) {
-            Some(rows) => rows.into(),
-            None => target_pairs(&[r]).into(),
-        }
-    }
-}
-
-fn host_rows(records: &[&crate::record::Host]) -> Vec<Pair> {
-    let p = |k: &str, v: String| Pair {
-        key: k.into(),
-        value: v,
-    };
-    vec![
-        p("CPU", distinct(records, |r| r.cpu_model.clone())),
-        p(
-            "CPUs",
-            distinct(records, |r| r.cpu_count.map(|c| c.to_string())),
-        ),
-        p(
-            "memory",
-            distinct(records, |r| r.memory_bytes.map(format::bytes)),
-        ),
-        p("kernel", distinct(records, |r| r.kernel.clone())),
-        p("OS", distinct(records, |r| r.os.clone())),
-        p("architecture", distinct(records, |r| r.arch.clone())),
-        p(
-            "virtualisation",
-            distinct(records, |r| r.virtualization.clone()),
-        ),
-        p("description", distinct(records, |r| r.description.clone())),
-    ]
-}
-
-fn target_rows(records: &[&crate::record::Target]) -> Vec<Pair> {
-    let p = |k: &str, v: String| Pair {
-        key: k.into(),
-        value: v,
-    };
-    vec![
-        p("path", distinct(records, |r| r.path.clone())),
-        p("filesystem", distinct(records, |r| r.fs_type.clone())),
-        p(
-            "mount options",
-            distinct(records, |r| r.mount_options.clone()),
-        ),
-        p("mount point", distinct(records, |r| r.mount_point.clone())),
-        p("device", distinct(records, |r| r.device.clone())),
-        p(
-            "rotational",
-            distinct(records, |r| {
-                r.rotational
-                    .map(|b| if b { "yes" } else { "no" }.to_string())
-            }),
-        ),
-        p("scheduler", distinct(records, |r| r.scheduler.clone())),
-        p(
-            "size",
-            distinct(records, |r| r.size_bytes.map(format::bytes)),
-        ),
-        p(
-            "free at start",
-            distinct(records, |r| r.free_bytes.map(format::bytes)),
-        ),
-        p("description", distinct(records, |r| r.description.clone())),
-    ]
 }
 
 #[cfg(test)]
