@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use anyhow::Result;
 
-use crate::record::Record;
+use crate::record::Summary;
 
 pub mod limits;
 pub mod prices;
@@ -20,7 +20,7 @@ use value::{StudyValue, ValueTable};
 /// Everything the pages are made from.
 pub struct Analysis<'a> {
     /// Valid records, sorted by id.
-    pub records: Vec<&'a Record>,
+    pub records: Vec<&'a Summary>,
     /// Records grouped by study, offering and test.
     pub data: Dataset,
     /// Value analysis per study.
@@ -33,7 +33,7 @@ impl<'a> Analysis<'a> {
     ///
     /// Fails when `baseline` names no priced offering.
     pub fn new(
-        records: impl IntoIterator<Item = &'a Record>,
+        records: impl IntoIterator<Item = &'a Summary>,
         book: &PriceBook,
         baseline: Option<&str>,
     ) -> Result<Analysis<'a>> {
@@ -44,12 +44,12 @@ impl<'a> Analysis<'a> {
     /// a run at a promised burst level, left out of its sustained level
     /// ([`stats::left_out`]).
     pub fn with_limits(
-        records: impl IntoIterator<Item = &'a Record>,
+        records: impl IntoIterator<Item = &'a Summary>,
         book: &PriceBook,
         baseline: Option<&str>,
         limits: &limits::Limits,
     ) -> Result<Analysis<'a>> {
-        let mut records: Vec<&Record> = records.into_iter().collect();
+        let mut records: Vec<&Summary> = records.into_iter().collect();
         // the input order must not matter: everything downstream follows ids
         records.sort_by(|a, b| a.id.cmp(&b.id));
         records.dedup_by(|a, b| a.id == b.id);
@@ -88,7 +88,7 @@ pub struct PriceConflict {
 
 /// The offerings whose records disagree on their price, by study and offering.
 pub fn price_conflicts<'a>(
-    records: impl IntoIterator<Item = &'a Record>,
+    records: impl IntoIterator<Item = &'a Summary>,
     book: &PriceBook,
 ) -> Vec<PriceConflict> {
     type Key = (String, String, Option<u64>, String, String);

@@ -10,7 +10,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use crate::analysis::limits::Limit;
 use crate::metrics::TestKind;
-use crate::record::{Price, Record, Status};
+use crate::record::{self, Price, Status};
 use crate::units::Unit;
 
 mod group;
@@ -170,13 +170,13 @@ pub fn of_the_sustained_level(metric: &str) -> bool {
 /// Works on what every record keeps when held as a summary (pattern,
 /// metrics, parameters), so a site is the same however records are held.
 pub fn left_out(
-    records: &[&Record],
+    records: &[&record::Summary],
     indices: &[usize],
     limit: Option<&Limit>,
     size_gb: Option<f64>,
 ) -> Vec<LeftOut> {
     use crate::record::Pattern;
-    let runs: Vec<(usize, &Record)> = indices
+    let runs: Vec<(usize, &record::Summary)> = indices
         .iter()
         .filter_map(|&i| Some((i, *records.get(i)?)))
         .filter(|(_, r)| r.status == Status::Ok)
@@ -190,20 +190,21 @@ pub fn left_out(
     } else {
         ("iops", Unit::Iops)
     };
-    let metric = |r: &Record, m: &str| r.metrics.get(m).map(|m| m.value).filter(|v| v.is_finite());
-    let level = |r: &Record| {
+    let metric =
+        |r: &record::Summary, m: &str| r.metrics.get(m).map(|m| m.value).filter(|v| v.is_finite());
+    let level = |r: &record::Summary| {
         metric(r, &format!("read_{what}_sustained"))
             .or_else(|| metric(r, &format!("write_{what}_sustained")))
     };
-    let pattern = |r: &Record| r.timeline.as_ref().and_then(|t| t.pattern);
-    let tolerance = |r: &Record| {
+    let pattern = |r: &record::Summary| r.timeline.as_ref().and_then(|t| t.pattern);
+    let tolerance = |r: &record::Summary| {
         let range = metric(r, "ss_range").map_or(0.0, |p| p / 100.0);
         range.clamp(
             crate::timeline::MIN_TOLERANCE,
             crate::timeline::MAX_TOLERANCE,
         )
     };
-    let length = |r: &Record| {
+    let length = |r: &record::Summary| {
         r.test
             .parameters
             .get("runtime")
@@ -383,7 +384,8 @@ mod tests {
             // the same metric in another unit is left out, not mixed in
             record("d", "P", "x", None, "t", &[("iops", 5.0, "ops/s")]),
         ];
-        let refs: Vec<&Record> = recs.iter().collect();
+        let recs = recs.map(record::Summary::from);
+        let refs: Vec<&record::Summary> = recs.iter().collect();
         let data = group(&refs);
         let off = &data.studies["s"].offerings["P x"];
         assert_eq!(off.records, [0, 1, 2, 3]);
@@ -404,7 +406,7 @@ mod tests {
         pattern: crate::record::Pattern,
         runtime: f64,
         metrics: &[(&str, f64, &str)],
-    ) -> Record {
+    ) -> record::Record {
         let mut r = crate::analysis::testing::record(
             id,
             "Azure",
@@ -467,7 +469,8 @@ mod tests {
                 &[("read_iops_sustained", 1150.0, "IOPS")],
             ),
         ];
-        let refs: Vec<&Record> = records.iter().collect();
+        let records = records.map(record::Summary::from);
+        let refs: Vec<&record::Summary> = records.iter().collect();
         let t = &group(&refs).studies["s"].offerings["Azure P15"].tests
             ["fio-sustained-randread-4k-qd32"];
         assert_eq!(t.left_out.len(), 1);
@@ -485,7 +488,7 @@ mod tests {
         // alone, the 20-minute run is left out only where --limits
         // promises 3,500 as a burst
         let alone = [records[1].clone()];
-        let refs: Vec<&Record> = alone.iter().collect();
+        let refs: Vec<&record::Summary> = alone.iter().collect();
         let t = |l: &Limits| {
             group_with(&refs, l).studies["s"].offerings["Azure P15"].tests
                 ["fio-sustained-randread-4k-qd32"]

@@ -13,7 +13,7 @@ use rayon::prelude::*;
 
 use crate::analysis::prices::{Conversion, EffectivePrice, PriceBook};
 use crate::analysis::stats::{Dataset, OfferingData, Study};
-use crate::record::{slug, Record, Status};
+use crate::record::{slug, Status, Summary};
 use crate::units::Unit;
 
 mod over_time;
@@ -364,7 +364,7 @@ fn names(wanted: &str, off: &OfferingData) -> bool {
 ///
 /// Fails when `baseline` names no priced configuration in any study.
 pub fn analyse(
-    records: &[&Record],
+    records: &[&Summary],
     data: &Dataset,
     book: &PriceBook,
     baseline: Option<&str>,
@@ -546,7 +546,7 @@ pub fn analyse(
 }
 
 /// Every failed or skipped run of each configuration, by test id.
-fn failures(records: &[&Record], study: &Study) -> BTreeMap<String, Vec<Failure>> {
+fn failures(records: &[&Summary], study: &Study) -> BTreeMap<String, Vec<Failure>> {
     study
         .offerings
         .values()

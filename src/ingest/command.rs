@@ -20,6 +20,15 @@ pub struct HeldCommand {
 }
 
 impl HeldCommand {
+    /// `line` held as one piece of its own, in no build's table (a record
+    /// held whole, see `Found::new`).
+    pub fn whole(line: String) -> HeldCommand {
+        HeldCommand {
+            pieces: Arc::from([Arc::<str>::from(line)]),
+            ids: Box::new([0]),
+        }
+    }
+
     /// The command line, as written.
     pub fn text(&self) -> String {
         let mut out = String::new();

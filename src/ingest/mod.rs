@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use anyhow::Result;
 
-use crate::record::Record;
+use crate::record::{Record, Summary, Timeline};
 
 mod command;
 mod pool;
@@ -29,32 +29,58 @@ use walk::{gather, Gathered};
 /// once on one thread.
 const CHUNK_FILES: usize = 512;
 
-/// A record and where it was read from.
+/// A record, as its summary, and where it was read from.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Found {
     /// The file it came from.
     pub path: PathBuf,
     /// 1-based line number within a `*.jsonl` file; `None` for `*.json`.
     pub line: Option<usize>,
-    /// The record, validated.
-    pub record: Record,
-    /// The test's command line, when the record is held without it (see
-    /// [`load_with`]).
+    /// The record, validated, as the analysis and the pages hold it.
+    pub summary: Summary,
+    /// The test's command line, held apart from the summary's test (as
+    /// pieces of a table of the build, see [`load_with`]).
     pub command: Option<HeldCommand>,
-    /// Whether the record is held whole; else [`reread`] reads its tool
-    /// output and series again.
-    pub whole: bool,
+    /// The tool output and the timeline with its series, when held in
+    /// memory ([`Found::new`], [`load`]); `None` when left out
+    /// ([`load_with`] without `keep_raw`): [`reread`] then reads them
+    /// again from the file.
+    pub kept: Option<Box<LeftOut>>,
 }
 
 impl Found {
-    /// A record read from `path` (at `line` of a `*.jsonl` file), held whole.
-    pub fn new(path: PathBuf, line: Option<usize>, record: Record) -> Found {
+    /// A record read from `path` (at `line` of a `*.jsonl` file), held
+    /// whole: its summary, its command, and its tool output and timeline
+    /// kept beside them.
+    pub fn new(path: PathBuf, line: Option<usize>, mut record: Record) -> Found {
+        let raw = record.raw.take().map(|raw| *raw);
+        // the kept parts hold the timeline whole, the summary its header
+        let timeline = record.timeline.take().map(|tl| *tl);
+        record.timeline = timeline.as_ref().map(|tl| {
+            Box::new(Timeline {
+                interval_s: tl.interval_s,
+                read: None,
+                write: None,
+                trim: None,
+                logs: tl.logs.clone(),
+                pattern: tl.pattern,
+                burst_on_s: tl.burst_on_s,
+                burst_off_s: tl.burst_off_s,
+            })
+        });
+        let command = match record.test.command {
+            Some(_) => std::sync::Arc::make_mut(&mut record.test)
+                .command
+                .take()
+                .map(HeldCommand::whole),
+            None => None,
+        };
         Found {
             path,
             line,
-            record,
-            command: None,
-            whole: true,
+            summary: Summary::from(record),
+            command,
+            kept: Some(Box::new(LeftOut { raw, timeline })),
         }
     }
 }
@@ -132,11 +158,10 @@ pub fn load_with(paths: &[PathBuf], keep_raw: bool) -> Result<Loaded> {
     let mut keep = |item: &mut std::result::Result<Found, Problem>| {
         let Ok(found) = item else { return };
         if !keep_raw {
-            // the test is then one of a few held once
-            let test = std::sync::Arc::make_mut(&mut found.record.test);
-            found.command = test.command.take().map(|line| pieces.hold(&line));
+            // as pieces of the build's table
+            found.command = found.command.take().map(|line| pieces.hold(&line.text()));
         }
-        pool.share(&mut found.record);
+        pool.share(&mut found.summary);
     };
     // parsed in parallel a chunk at a time; each chunk's parts are shared
     // on one thread while the next chunk is parsed; gathered in file
@@ -215,16 +240,16 @@ pub fn load_with(paths: &[PathBuf], keep_raw: bool) -> Result<Loaded> {
     by_id.sort_unstable_by(|&a, &b| {
         let (a, b) = (a as usize, b as usize);
         records[a]
-            .record
+            .summary
             .id
-            .cmp(&records[b].record.id)
+            .cmp(&records[b].summary.id)
             .then(seq[a].cmp(&seq[b]))
     });
     let mut dropped = vec![false; records.len()];
     let mut first = 0usize;
     for (k, &i) in by_id.iter().enumerate() {
         let i = i as usize;
-        if k == 0 || records[first].record.id != records[i].record.id {
+        if k == 0 || records[first].summary.id != records[i].summary.id {
             first = i;
             continue;
         }
@@ -237,7 +262,7 @@ pub fn load_with(paths: &[PathBuf], keep_raw: bool) -> Result<Loaded> {
         problems.push(Problem {
             message: format!(
                 "duplicate record id `{}` (first seen in `{at}`); left out",
-                records[i].record.id
+                records[i].summary.id
             ),
             path: records[i].path.clone(),
             line: records[i].line,
@@ -246,13 +271,15 @@ pub fn load_with(paths: &[PathBuf], keep_raw: bool) -> Result<Loaded> {
     drop((by_id, seq));
     let mut dropped = dropped.into_iter();
     records.retain(|_| !dropped.next().unwrap_or(false));
-    pieces.give(records.iter_mut().filter_map(|f| f.command.as_mut()));
+    if !keep_raw {
+        pieces.give(records.iter_mut().filter_map(|f| f.command.as_mut()));
+    }
     loaded.records = records;
     loaded.problems = problems;
     // ids are unique by now: an unstable sort needs no buffer of half the records
     loaded
         .records
-        .sort_unstable_by(|a, b| a.record.id.cmp(&b.record.id));
+        .sort_unstable_by(|a, b| a.summary.id.cmp(&b.summary.id));
     loaded.problems.sort();
     loaded.unreadable.sort();
     Ok(loaded)
@@ -261,12 +288,10 @@ pub fn load_with(paths: &[PathBuf], keep_raw: bool) -> Result<Loaded> {
 /// Leaves the tool output, the timeline's series and the logs' digests
 /// (validated, and no page shows them) out of a record held as its summary.
 fn summarise(found: &mut Found) {
-    found.record.raw = None;
-    if let Some(tl) = found.record.timeline.as_deref_mut() {
-        (tl.read, tl.write, tl.trim) = (None, None, None);
+    found.kept = None;
+    if let Some(tl) = found.summary.timeline.as_deref_mut() {
         tl.logs = Default::default();
     }
-    found.whole = false;
 }
 
 /// What reading one file gave: one record (or problem), or the lines of a
@@ -318,7 +343,7 @@ mod tests {
         let ids: Vec<_> = loaded
             .records
             .iter()
-            .map(|f| f.record.id.as_str())
+            .map(|f| f.summary.id.as_str())
             .collect();
         assert_eq!(ids, ["demo.disk.dd-write-8k-dsync.r1", "other"]);
         assert_eq!(loaded.problems.len(), 1);
@@ -344,7 +369,7 @@ mod tests {
         let kept: Vec<_> = loaded
             .records
             .iter()
-            .map(|f| (f.record.id.as_str(), f.line))
+            .map(|f| (f.summary.id.as_str(), f.line))
             .collect();
         assert_eq!(
             kept,
@@ -376,7 +401,7 @@ mod tests {
         x["raw"]["stdout"] = "56 MB/s\n".into();
         std::fs::write(dir.path().join("b.jsonl"), format!("{w}\r\n\n{x}\n")).unwrap();
         let paths = [dir.path().to_path_buf()];
-        let out = |f: &Found| f.record.raw.as_ref().and_then(|r| r.stdout.clone());
+        let out = |f: &Found| f.kept.as_ref()?.raw.as_ref()?.stdout.clone();
         // held whole: nothing to read again
         let whole = load(&paths).unwrap();
         assert!(whole.records.iter().all(|f| out(f).is_some()));
@@ -416,13 +441,17 @@ mod tests {
         std::fs::write(dir.path().join("c.json"), v.to_string()).unwrap();
         let loaded = load(&[dir.path().to_path_buf()]).unwrap();
         // in id order: `b`, `c`, then the first
-        let [b, c, a] = [0, 1, 2].map(|i| &loaded.records[i].record);
+        let [b, c, a] = [0, 1, 2].map(|i| &loaded.records[i].summary);
+        // the commands are held apart: the test is one for all three
         assert!(std::sync::Arc::ptr_eq(&a.test, &b.test));
-        assert!(!std::sync::Arc::ptr_eq(&a.test, &c.test));
-        assert_eq!(c.test.command.as_deref(), Some("dd of=/mnt/a/r2"));
+        assert!(std::sync::Arc::ptr_eq(&a.test, &c.test));
+        assert_eq!(c.test.command, None);
+        let command = |i: usize| loaded.records[i].command.as_ref().map(HeldCommand::text);
+        assert_eq!(command(1).as_deref(), Some("dd of=/mnt/a/r2"));
+        assert_eq!(command(2).as_deref(), Some("dd of=/mnt/a/r1"));
         assert!(std::sync::Arc::ptr_eq(&a.subject, &c.subject));
         // and one list of metric names for all three
-        let names = |r: &Record| std::sync::Arc::as_ptr(r.metrics.clone().names_mut());
+        let names = |r: &Summary| std::sync::Arc::as_ptr(r.metrics.clone().names_mut());
         assert_eq!((names(a), names(b)), (names(c), names(c)));
         assert_eq!(a.metrics.keys().collect::<Vec<_>>(), ["write_bw"]);
     }
@@ -436,54 +465,59 @@ mod tests {
         let held = load(&paths).unwrap();
         let again = load_with(&paths, false).unwrap();
         let series = |f: &Found| {
-            f.record
+            f.kept
+                .as_ref()?
                 .timeline
                 .as_ref()
                 .and_then(|t| t.read.as_ref())
                 .map(|s| s.iops.len())
         };
-        assert!(held.records.iter().any(|f| f.record.raw.is_some()));
+        assert!(held
+            .records
+            .iter()
+            .any(|f| f.kept.as_ref().is_some_and(|k| k.raw.is_some())));
         assert!(held.records.iter().all(|f| series(f) == Some(90)));
         // held as a summary: no output, no series or log digests, the
         // timeline's pattern kept
-        assert!(again.records.iter().all(|f| f.record.raw.is_none()));
+        assert!(again.records.iter().all(|f| f.kept.is_none()));
         assert!(again.records.iter().all(|f| series(f).is_none()));
-        let digests = |f: &Found| f.record.timeline.as_ref().map(|t| t.logs.len());
+        let digests = |f: &Found| f.summary.timeline.as_ref().map(|t| t.logs.len());
         assert!(held.records.iter().all(|f| digests(f) == Some(4)));
         assert!(again.records.iter().all(|f| digests(f) == Some(0)));
         assert!(again.records.iter().all(|f| f
-            .record
+            .summary
             .timeline
             .as_ref()
-            .is_some_and(|t| t.pattern.is_some())));
+            .is_some_and(|t| t.pattern.is_some() && t.read.is_none())));
         // the commands held apart, as pieces, and each test held once
         assert!(again
             .records
             .iter()
-            .all(|f| f.record.test.command.is_none()));
+            .all(|f| f.summary.test.command.is_none()));
         for (h, a) in held.records.iter().zip(&again.records) {
-            let text = a.command.as_ref().map(HeldCommand::text);
-            assert_eq!(text, h.record.test.command);
+            let text = |f: &Found| f.command.as_ref().map(HeldCommand::text);
+            assert!(text(a).is_some_and(|t| t.starts_with("fio ")));
+            assert_eq!(text(a), text(h));
         }
         let tests = |l: &Loaded| {
             let mut t: Vec<usize> = l
                 .records
                 .iter()
-                .map(|f| std::sync::Arc::as_ptr(&f.record.test) as usize)
+                .map(|f| std::sync::Arc::as_ptr(&f.summary.test) as usize)
                 .collect();
             t.sort_unstable();
             t.dedup();
             t.len()
         };
-        // one test on two volumes, each run's command its own
-        assert_eq!((held.records.len(), tests(&held)), (2, 2));
+        // one test on two volumes, each run's command its own, held apart
+        assert_eq!((held.records.len(), tests(&held)), (2, 1));
         assert_eq!(tests(&again), 1);
         let left = reread(&again.records[0]).unwrap().unwrap();
         assert_eq!(
             left.timeline.as_ref(),
-            held.records[0].record.timeline.as_deref()
+            held.records[0].kept.as_ref().unwrap().timeline.as_ref()
         );
-        assert_eq!(left.raw.as_ref(), held.records[0].record.raw.as_deref());
+        assert_eq!(left.raw, held.records[0].kept.as_ref().unwrap().raw);
         let (a, b) = (build(&held), build(&again));
         assert_eq!(a.files.len(), b.files.len());
         for (path, bytes) in &a.files {

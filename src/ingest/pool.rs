@@ -13,7 +13,7 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-use crate::record::{Host, MetricNames, Record, Source, Subject, Target, TestInfo};
+use crate::record::{Host, MetricNames, Source, Subject, Summary, Target, TestInfo};
 
 /// The parts held so far.
 #[derive(Default)]
@@ -51,7 +51,7 @@ const RECENT: usize = 16;
 impl Pool {
     /// Makes `r` point to the copies already held of its parts, or holds
     /// its own as the copies for later records.
-    pub(super) fn share(&mut self, r: &mut Record) {
+    pub(super) fn share(&mut self, r: &mut Summary) {
         by_value(&mut self.hosts, &mut r.host);
         by_value(&mut self.targets, &mut r.target);
         by_value(&mut self.metric_names, r.metrics.names_mut());

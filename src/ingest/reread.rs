@@ -18,8 +18,8 @@ pub struct LeftOut {
 /// The tool output and timeline of the record `found` was read from: for a
 /// record held without them (see [`super::load_with`]), its file read once more,
 /// and of it only the `id` (to be sure it is the same record), the `raw`
-/// output and the `timeline`; `None` when the record held is whole
-/// already. Fails, naming the file, when the file no longer holds that
+/// output and the `timeline`; `None` when they are kept in memory
+/// already (`Found::kept`). Fails, naming the file, when the file no longer holds that
 /// record.
 pub fn reread(found: &Found) -> Result<Option<LeftOut>> {
     /// The parts of a record read again.
@@ -31,7 +31,7 @@ pub fn reread(found: &Found) -> Result<Option<LeftOut>> {
         #[serde(default)]
         timeline: Option<crate::record::Timeline>,
     }
-    if found.whole {
+    if found.kept.is_some() {
         return Ok(None);
     }
     let path = &found.path;
@@ -39,7 +39,7 @@ pub fn reread(found: &Found) -> Result<Option<LeftOut>> {
         format!(
             "`{}` no longer holds record `{}`: it changed while the site was built",
             path.display(),
-            found.record.id
+            found.summary.id
         )
     };
     let text = std::fs::read(path)
@@ -53,7 +53,7 @@ pub fn reread(found: &Found) -> Result<Option<LeftOut>> {
         None => &text[..],
     };
     let again: Again = serde_json::from_slice(text).with_context(changed)?;
-    if again.id != found.record.id {
+    if again.id != found.summary.id {
         anyhow::bail!(changed());
     }
     Ok(Some(LeftOut {

@@ -44,7 +44,7 @@ pub fn check(paths: &[PathBuf]) -> Result<Checked> {
             .map(|file| {
                 read_file(file)
                     .into_iter()
-                    .map(|item| item.map(|f| (f.record.id.into_boxed_str(), f.line)))
+                    .map(|item| item.map(|f| (f.summary.id.into_boxed_str(), f.line)))
                     .collect()
             })
             .collect();

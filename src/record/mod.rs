@@ -17,6 +17,7 @@ use serde::{Deserialize, Serialize};
 mod json;
 mod metrics;
 mod paths;
+mod summary;
 mod validate;
 
 pub use json::{from_json, to_json};
@@ -25,6 +26,7 @@ pub use paths::{
     currency_code, is_currency_code, is_positive, is_valid_id, slug, subject_dir,
     MAX_PRICE_PER_GB_MONTH, MAX_SIZE_GB,
 };
+pub use summary::Summary;
 pub use validate::validate;
 
 /// The schema id every record carries. Readers accept the same major only.
@@ -80,7 +82,8 @@ pub struct Record {
     #[serde(default)]
     pub metrics: Metrics,
     /// The tool's own output, kept so every number can be traced back.
-    // boxed: a report build holds records without it (see `ingest::load_with`)
+    // boxed: most records are read where it is not needed (a report build
+    // holds a `Summary`, which has no `raw`)
     #[serde(default)]
     pub raw: Option<Box<Raw>>,
     /// Per-second series of a time-based test, when the tool logged them;
@@ -505,7 +508,19 @@ impl Record {
 
     /// The study, or `unknown` when the record names none.
     pub fn study(&self) -> &str {
-        self.subject.study.as_deref().unwrap_or("unknown")
+        self.subject.study()
+    }
+
+    /// `provider offering` as one display name (see [`Subject::offering_name`]).
+    pub fn offering_name(&self) -> String {
+        self.subject.offering_name()
+    }
+}
+
+impl Subject {
+    /// The study, or `unknown` when none is named.
+    pub fn study(&self) -> &str {
+        self.study.as_deref().unwrap_or("unknown")
     }
 
     /// `provider offering` as one display name (either part may be unknown;
@@ -517,8 +532,8 @@ impl Record {
                 .filter(|t| !t.is_empty())
                 .unwrap_or(unknown)
         }
-        let provider = known(&self.subject.provider, "unknown provider");
-        let offering = known(&self.subject.offering, "unknown offering");
+        let provider = known(&self.provider, "unknown provider");
+        let offering = known(&self.offering, "unknown offering");
         let mut name = String::with_capacity(provider.len() + 1 + offering.len());
         name.push_str(provider);
         name.push(' ');

@@ -12,7 +12,7 @@ use crate::analysis::limits::Limits;
 use crate::analysis::prices::PriceBook;
 use crate::analysis::{self, Analysis};
 use crate::ingest::{self, Found, Problem};
-use crate::record::Record;
+use crate::record::Summary;
 
 pub mod charts;
 pub mod export;
@@ -53,7 +53,7 @@ pub fn build_into(
     site: &dyn site::Output,
 ) -> Result<()> {
     let analysis = Analysis::with_limits(
-        found.iter().map(|f| &f.record),
+        found.iter().map(|f| &f.summary),
         &opts.prices,
         opts.baseline.as_deref(),
         &opts.limits,
@@ -86,51 +86,46 @@ impl<'f> Origins<'f> {
         let mut by_id: Vec<&Found> = found.iter().collect();
         // a loader gives them sorted already; of two equal ids the analysis
         // keeps the first, as the stable sort does here
-        if !by_id.is_sorted_by(|a, b| a.record.id <= b.record.id) {
-            by_id.sort_by(|a, b| a.record.id.cmp(&b.record.id));
+        if !by_id.is_sorted_by(|a, b| a.summary.id <= b.summary.id) {
+            by_id.sort_by(|a, b| a.summary.id.cmp(&b.summary.id));
         }
         Origins { by_id }
     }
 
-    fn found(&self, r: &Record) -> Option<&Found> {
+    fn found(&self, r: &Summary) -> Option<&Found> {
         let i = self
             .by_id
-            .partition_point(|f| f.record.id.as_str() < r.id.as_str());
-        self.by_id.get(i).copied().filter(|f| f.record.id == r.id)
+            .partition_point(|f| f.summary.id.as_str() < r.id.as_str());
+        self.by_id.get(i).copied().filter(|f| f.summary.id == r.id)
     }
 }
 
 impl pages::Apart for Origins<'_> {
-    /// The tool output and timeline of `r`: read again from its file when
-    /// it is held without them, else as held. Only those parts are read and
-    /// given, never a copy of the whole record.
-    fn parts<'r>(&self, r: &'r Record) -> Result<pages::Parts<'r>> {
+    /// The tool output and timeline of `r`: as kept in memory, else read
+    /// again from its file. Only those parts are read and given, never a
+    /// copy of the whole record.
+    fn parts(&self, r: &Summary) -> Result<pages::Parts<'_>> {
         use std::borrow::Cow;
-        let again = match self.found(r) {
-            Some(f) => ingest::reread(f)?,
-            None => None,
+        let Some(f) = self.found(r) else {
+            return Ok(pages::Parts::default());
         };
-        Ok(match again {
-            Some(left) => pages::Parts {
-                raw: left.raw.map(Cow::Owned),
-                timeline: left.timeline.map(Cow::Owned),
+        Ok(match &f.kept {
+            Some(kept) => pages::Parts {
+                raw: kept.raw.as_ref().map(Cow::Borrowed),
+                timeline: kept.timeline.as_ref().map(Cow::Borrowed),
             },
-            None => pages::Parts {
-                raw: r.raw.as_deref().map(Cow::Borrowed),
-                timeline: r.timeline.as_deref().map(Cow::Borrowed),
-            },
+            None => {
+                let left = ingest::reread(f)?.unwrap_or_default();
+                pages::Parts {
+                    raw: left.raw.map(Cow::Owned),
+                    timeline: left.timeline.map(Cow::Owned),
+                }
+            }
         })
     }
 
-    fn command<'r>(&self, r: &'r Record) -> Option<std::borrow::Cow<'r, str>> {
-        match (
-            &r.test.command,
-            self.found(r).and_then(|f| f.command.as_ref()),
-        ) {
-            (Some(line), _) => Some(line.as_str().into()),
-            (None, Some(held)) => Some(held.text().into()),
-            (None, None) => None,
-        }
+    fn command(&self, r: &Summary) -> Option<String> {
+        Some(self.found(r)?.command.as_ref()?.text())
     }
 }
 
@@ -144,8 +139,8 @@ pub fn input_warnings(found: &[Found], prices: &PriceBook, limits: &Limits) -> V
     let subjects = || {
         found.iter().map(|f| {
             (
-                f.record.subject.provider.as_deref(),
-                f.record.subject.offering.as_deref(),
+                f.summary.subject.provider.as_deref(),
+                f.summary.subject.offering.as_deref(),
             )
         })
     };
@@ -159,8 +154,8 @@ pub fn input_warnings(found: &[Found], prices: &PriceBook, limits: &Limits) -> V
             )
         })
         .collect();
-    out.extend(price_conflicts(found.iter().map(|f| &f.record), prices));
-    out.extend(unused_rates(found.iter().map(|f| &f.record), prices));
+    out.extend(price_conflicts(found.iter().map(|f| &f.summary), prices));
+    out.extend(unused_rates(found.iter().map(|f| &f.summary), prices));
     out.extend(limits.unmatched(subjects()).into_iter().map(|l| {
         format!(
             "limits list line {} `{},{}` matches no offering in the records (provider and offering must match the records' subject)",
@@ -173,7 +168,7 @@ pub fn input_warnings(found: &[Found], prices: &PriceBook, limits: &Limits) -> V
 /// The warnings a build prints about prices: offerings whose records carry
 /// different prices (and that the price list does not override).
 pub fn price_conflicts<'a>(
-    records: impl IntoIterator<Item = &'a Record>,
+    records: impl IntoIterator<Item = &'a Summary>,
     book: &PriceBook,
 ) -> Vec<String> {
     analysis::price_conflicts(records, book)
@@ -198,7 +193,7 @@ pub fn price_conflicts<'a>(
 /// that the records' prices (after the price list) do not both use, which
 /// can convert nothing (a typo such as `EUD`, or a forgotten price list).
 pub fn unused_rates<'a>(
-    records: impl IntoIterator<Item = &'a Record>,
+    records: impl IntoIterator<Item = &'a Summary>,
     book: &PriceBook,
 ) -> Vec<String> {
     if book.rates().is_empty() {
@@ -266,7 +261,8 @@ mod tests {
             record("b", "P", "x", Some(0.12), "t", &[("iops", 1.0, "IOPS")]),
             record("c", "P", "y", Some(0.2), "t", &[("iops", 1.0, "IOPS")]),
             record("d", "P", "y", Some(0.2), "t", &[("iops", 1.0, "IOPS")]),
-        ];
+        ]
+        .map(Summary::from);
         let w = price_conflicts(&recs, &PriceBook::default());
         assert_eq!(
             w,
@@ -279,7 +275,8 @@ mod tests {
         let mut big = record("e", "P", "z", Some(0.3), "t", &[("iops", 1.0, "IOPS")]);
         std::sync::Arc::make_mut(&mut big.subject).size_gb = Some(1000.0);
         let small = record("f", "P", "z", Some(0.2), "t", &[("iops", 1.0, "IOPS")]);
-        assert!(price_conflicts(&[big, small], &PriceBook::default()).is_empty());
+        let recs = [big, small].map(Summary::from);
+        assert!(price_conflicts(&recs, &PriceBook::default()).is_empty());
     }
 
     #[test]
@@ -293,7 +290,8 @@ mod tests {
         let recs = [
             record("a", "P", "x", Some(0.1), "t", &[("iops", 1.0, "IOPS")]),
             eur,
-        ];
+        ]
+        .map(Summary::from);
         let rates = Rates::parse(
             "from,to,rate,as_of,source\nEUR,USD,1.16,2026-11-30,\nGBP,USD,1.27,2026-11-30,\n",
             "r.csv",

@@ -10,7 +10,7 @@ use crate::analysis::value::{StudyValue, ValueRow, ValueTable};
 use crate::analysis::Analysis;
 use crate::format;
 use crate::metrics::{human_name, metric_order};
-use crate::record::{Record, Source};
+use crate::record::{Source, Summary};
 
 pub mod headline;
 mod matrix;
@@ -210,7 +210,7 @@ fn verdict_phrase(t: &ValueTable, r: &ValueRow, decimals: usize) -> Option<Strin
     Some(format!("{what} ({verdict})"))
 }
 
-fn date_of(r: &Record) -> Option<String> {
+fn date_of(r: &Summary) -> Option<String> {
     match &*r.source {
         Source::Transcribed {
             measured: Some(m), ..
@@ -223,7 +223,7 @@ fn date_of(r: &Record) -> Option<String> {
     }
 }
 
-fn host_line(r: &Record) -> Option<String> {
+fn host_line(r: &Summary) -> Option<String> {
     let h = &r.host;
     let mut parts = Vec::new();
     if let Some(c) = &h.cpu_model {
@@ -251,7 +251,7 @@ fn host_line(r: &Record) -> Option<String> {
     }
 }
 
-fn target_line(r: &Record) -> Option<String> {
+fn target_line(r: &Summary) -> Option<String> {
     let t = &r.target;
     let mut s = match (&t.fs_type, &t.device) {
         (Some(fs), Some(d)) => format!("{fs} on {d}"),
@@ -275,7 +275,7 @@ pub fn tell(a: &Analysis, sv: &StudyValue) -> Story {
     let Some(study) = a.data.studies.get(&sv.study) else {
         return Story::default();
     };
-    let records: Vec<&Record> = study
+    let records: Vec<&Summary> = study
         .offerings
         .values()
         .flat_map(|o| o.records.iter().filter_map(|&i| a.records.get(i).copied()))
@@ -322,7 +322,7 @@ pub fn tell(a: &Analysis, sv: &StudyValue) -> Story {
     }
     // one line per distinct host (or target), naming the configurations it
     // holds for, unless it is the same for all of them
-    let first_of = |f: fn(&Record) -> Option<String>| -> Vec<String> {
+    let first_of = |f: fn(&Summary) -> Option<String>| -> Vec<String> {
         let mut lines: Vec<(String, Vec<String>)> = Vec::new();
         for o in study.offerings.values() {
             let Some(line) = o

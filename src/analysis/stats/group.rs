@@ -9,7 +9,7 @@ use super::{left_out, of_the_sustained_level, Dataset, OfferingData, Summary};
 use super::{MetricStats, TestResults};
 use crate::analysis::limits::Limits;
 use crate::metrics::TestKind;
-use crate::record::{is_positive, Record, Status};
+use crate::record::{self, is_positive, Status};
 use crate::units::Unit;
 
 /// What makes two records one configuration: provider, offering (as
@@ -33,7 +33,7 @@ pub(super) fn number_label(labels: &BTreeMap<String, String>, key: &str) -> Opti
 }
 
 impl<'r> ConfigKey<'r> {
-    fn of(r: &'r Record) -> ConfigKey<'r> {
+    fn of(r: &'r record::Summary) -> ConfigKey<'r> {
         let bits = |v: Option<f64>| v.map(f64::to_bits);
         ConfigKey {
             provider: r.subject.provider.as_deref(),
@@ -122,13 +122,13 @@ pub(super) fn config_names(configs: &[(ConfigKey, String)]) -> Vec<String> {
 /// summarises every metric. Records that are not `ok` are kept in the
 /// groups but add no numbers; a metric whose unit is not canonical, or
 /// differs from the unit its first record used, is left out.
-pub fn group(records: &[&Record]) -> Dataset {
+pub fn group(records: &[&record::Summary]) -> Dataset {
     group_with(records, &Limits::default())
 }
 
 /// [`group`], with the published limits that tell a run at a promised
 /// burst level (see [`left_out`]).
-pub fn group_with(records: &[&Record], limits: &Limits) -> Dataset {
+pub fn group_with(records: &[&record::Summary], limits: &Limits) -> Dataset {
     // each record's configuration is borrowed from it, and worked out again
     // where needed rather than held for every record; names are made once
     // per configuration and everything below is keyed by borrowed text, so
@@ -208,7 +208,7 @@ pub fn group_with(records: &[&Record], limits: &Limits) -> Dataset {
 
 /// The summary of one configuration's records, grouped by test.
 pub(super) fn offering_data(
-    records: &[&Record],
+    records: &[&record::Summary],
     name: &str,
     o: OfferingGroup,
     limits: &Limits,

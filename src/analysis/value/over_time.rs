@@ -6,7 +6,7 @@
 
 use crate::analysis::stats::{OfferingData, TestResults};
 use crate::metrics::{BURST, SUSTAINED};
-use crate::record::{Pattern, Record, Status};
+use crate::record::{Pattern, Status, Summary};
 
 /// The burst beside a sustained verdict, where the configuration or the
 /// baseline bursts.
@@ -158,7 +158,7 @@ impl Lasting {
     /// How the `ok` records of a configuration classify it: a burst in any
     /// of its timelines makes it bursting; runs left out of a sustained
     /// level (they never left their burst) make it neither.
-    pub fn of(records: &[&Record], o: &OfferingData) -> Lasting {
+    pub fn of(records: &[&Summary], o: &OfferingData) -> Lasting {
         let mut flat = false;
         let left_out = |i: usize| o.tests.values().any(|t| t.is_left_out(i));
         for (i, r) in o
@@ -193,9 +193,9 @@ impl Lasting {
 
 /// The `ok` records of a configuration's test.
 fn ok_records<'a>(
-    records: &'a [&'a Record],
+    records: &'a [&'a Summary],
     t: &'a TestResults,
-) -> impl Iterator<Item = &'a Record> + 'a {
+) -> impl Iterator<Item = &'a Summary> + 'a {
     t.records
         .iter()
         .filter_map(|&i| records.get(i).copied())
@@ -204,7 +204,7 @@ fn ok_records<'a>(
 
 /// How the configuration's runs of a test burst: `CreditBurst` or
 /// `PeriodicBurst` from the first run (by id) whose timeline has one.
-pub(super) fn burst_pattern(records: &[&Record], t: &TestResults) -> Option<Pattern> {
+pub(super) fn burst_pattern(records: &[&Summary], t: &TestResults) -> Option<Pattern> {
     ok_records(records, t)
         .filter_map(|r| r.timeline.as_ref()?.pattern)
         .find(|p| matches!(p, Pattern::CreditBurst | Pattern::PeriodicBurst))
@@ -212,7 +212,7 @@ pub(super) fn burst_pattern(records: &[&Record], t: &TestResults) -> Option<Patt
 
 /// The steady state of a configuration's runs of a test; `None` when no
 /// run tested it.
-pub(super) fn steady(records: &[&Record], t: &TestResults) -> Option<Steady> {
+pub(super) fn steady(records: &[&Summary], t: &TestResults) -> Option<Steady> {
     let (mut reached, mut runs, mut not_exhausted) = (0, 0, false);
     for r in t
         .records
@@ -245,7 +245,7 @@ pub(super) fn steady(records: &[&Record], t: &TestResults) -> Option<Steady> {
 /// Why a configuration whose results of a timed test hold the whole-run
 /// twin of `metric` (a sustained level) has no row for it; `None` when it
 /// has the level or not the twin either.
-pub(super) fn unmeasured(records: &[&Record], t: &TestResults, metric: &str) -> Option<String> {
+pub(super) fn unmeasured(records: &[&Summary], t: &TestResults, metric: &str) -> Option<String> {
     let twin = metric.strip_suffix(SUSTAINED)?;
     if t.metrics.contains_key(metric) || !t.metrics.contains_key(twin) {
         return None;
@@ -271,7 +271,7 @@ pub(super) struct Side {
 
 impl Side {
     /// The side of `metric` (a sustained level) in a configuration's results.
-    pub(super) fn of(records: &[&Record], t: &TestResults, metric: &str) -> Option<Side> {
+    pub(super) fn of(records: &[&Summary], t: &TestResults, metric: &str) -> Option<Side> {
         let base = metric.strip_suffix(SUSTAINED)?;
         let median = |m: &str| t.metrics.get(m).map(|s| s.summary.median);
         Some(Side {

@@ -9,7 +9,7 @@ use super::price::{cheapest_of, price_ratio, Priced};
 use super::{verdict, Measured, PriceBasis, ValueRow, ValueTable, BASELINE_VERDICT};
 use crate::analysis::stats::Study;
 use crate::metrics::metric_order;
-use crate::record::Record;
+use crate::record::Summary;
 use crate::units::Unit;
 
 /// The value tables of one test of a study, one per judged metric. When the
@@ -26,7 +26,7 @@ use crate::units::Unit;
 /// one of a configuration without a sustained test is qualified ([`Measured`]).
 #[allow(clippy::too_many_arguments)]
 pub(super) fn tables(
-    records: &[&Record],
+    records: &[&Summary],
     study: &Study,
     priced: &BTreeMap<String, Priced>,
     study_baseline: Option<&str>,

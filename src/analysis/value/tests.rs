@@ -4,7 +4,7 @@
 use super::*;
 use crate::analysis::stats::group;
 use crate::analysis::testing::record;
-use crate::record::{Metric, Pattern};
+use crate::record::{Metric, Pattern, Record};
 
 #[test]
 fn bands_split_where_the_table_says() {
@@ -41,6 +41,7 @@ fn verdicts_follow_the_ratio_as_shown() {
             &[("iops", 140.0, "IOPS")],
         ),
     ];
+    let recs: Vec<Summary> = recs.into_iter().map(Summary::from).collect();
     let refs: Vec<_> = recs.iter().collect();
     let v = analyse(&refs, &group(&refs), &PriceBook::default(), None).unwrap();
     let row = &v[0].tables[0].rows[1];
@@ -82,6 +83,7 @@ fn rackspace_ratios_and_verdicts() {
             &[("random_seeks", 578.6, "ops/s")],
         ),
     ];
+    let recs: Vec<Summary> = recs.into_iter().map(Summary::from).collect();
     let refs: Vec<_> = recs.iter().collect();
     let v = analyse(&refs, &group(&refs), &PriceBook::default(), None).unwrap();
     assert_eq!(v.len(), 1);
@@ -140,6 +142,7 @@ fn latency_ratio_is_inverted() {
             &[("lat_avg", 100e-6, "s")],
         ),
     ];
+    let recs: Vec<Summary> = recs.into_iter().map(Summary::from).collect();
     let refs: Vec<_> = recs.iter().collect();
     let v = analyse(&refs, &group(&refs), &PriceBook::default(), None).unwrap();
     let row = &v[0].tables[0].rows[1];
@@ -164,6 +167,7 @@ fn explicit_baseline_and_errors() {
         record("b", "P", "dear", Some(0.2), "t", &[("iops", 300.0, "IOPS")]),
         record("c", "P", "free", None, "t", &[("iops", 300.0, "IOPS")]),
     ];
+    let recs: Vec<Summary> = recs.into_iter().map(Summary::from).collect();
     let refs: Vec<_> = recs.iter().collect();
     let data = group(&refs);
     let v = analyse(&refs, &data, &PriceBook::default(), Some("p-dear")).unwrap();
@@ -188,6 +192,7 @@ fn explicit_baseline_and_errors() {
         ),
         record("k", "X", "", Some(0.2), "t", &[("iops", 1.0, "IOPS")]),
     ];
+    let recs: Vec<Summary> = recs.into_iter().map(Summary::from).collect();
     let refs: Vec<_> = recs.iter().collect();
     let odd = group(&refs);
     let err = analyse(&refs, &odd, &PriceBook::default(), Some("!!!")).unwrap_err();
@@ -214,6 +219,7 @@ fn zero_performance_is_a_verdict_not_a_gap() {
         record("b", "P", "dead", Some(0.2), "t", &[("iops", 0.0, "IOPS")]),
         record("c", "P", "odd", Some(0.3), "u", &[("iops", 5.0, "IOPS")]),
     ];
+    let recs: Vec<Summary> = recs.into_iter().map(Summary::from).collect();
     let refs: Vec<_> = recs.iter().collect();
     let v = analyse(&refs, &group(&refs), &PriceBook::default(), None).unwrap();
     let t = &v[0].tables[0];
@@ -241,6 +247,7 @@ fn zero_performance_is_a_verdict_not_a_gap() {
             &[("lat_avg", 5e-3, "s")],
         ),
     ];
+    let recs2: Vec<Summary> = recs2.into_iter().map(Summary::from).collect();
     let refs2: Vec<_> = recs2.iter().collect();
     let v2 = analyse(&refs2, &group(&refs2), &PriceBook::default(), None).unwrap();
     let lat = &v2[0].tables[0].rows[1];
@@ -265,6 +272,7 @@ fn zero_performance_is_a_verdict_not_a_gap() {
             &[("random_seeks_cpu", 5.0, "%")],
         ),
     ];
+    let recs3: Vec<Summary> = recs3.into_iter().map(Summary::from).collect();
     let refs3: Vec<_> = recs3.iter().collect();
     let v3 = analyse(&refs3, &group(&refs3), &PriceBook::default(), None).unwrap();
     assert!(v3[0].tables.is_empty());
@@ -317,6 +325,7 @@ fn a_cheapest_baseline_without_the_metric_gives_way_in_that_table() {
             &[("read_iops", 4000.0, "IOPS")],
         ),
     ];
+    let recs: Vec<Summary> = recs.into_iter().map(Summary::from).collect();
     let refs: Vec<_> = recs.iter().collect();
     let data = group(&refs);
     let v = analyse(&refs, &data, &PriceBook::default(), None).unwrap();
@@ -339,6 +348,7 @@ fn a_cheapest_baseline_without_the_metric_gives_way_in_that_table() {
 #[test]
 fn no_prices_means_no_baseline_and_no_ratios() {
     let recs = [record("a", "P", "x", None, "t", &[("iops", 100.0, "IOPS")])];
+    let recs: Vec<Summary> = recs.into_iter().map(Summary::from).collect();
     let refs: Vec<_> = recs.iter().collect();
     let v = analyse(&refs, &group(&refs), &PriceBook::default(), None).unwrap();
     assert_eq!(v[0].baseline, None);
@@ -369,6 +379,7 @@ fn another_currency_gets_no_price_ratio() {
         eur,
         record("c", "P", "usd2", Some(0.2), "t", &[("iops", 250.0, "IOPS")]),
     ];
+    let recs: Vec<Summary> = recs.into_iter().map(Summary::from).collect();
     let refs: Vec<_> = recs.iter().collect();
     let v = analyse(&refs, &group(&refs), &PriceBook::default(), None).unwrap();
     assert_eq!(v[0].baseline.as_deref(), Some("P usd"));
@@ -416,6 +427,7 @@ fn a_rate_converts_another_currency_into_the_baselines() {
         eur,
         record("c", "P", "usd2", Some(0.2), "t", &[("iops", 250.0, "IOPS")]),
     ];
+    let recs: Vec<Summary> = recs.into_iter().map(Summary::from).collect();
     let refs: Vec<_> = recs.iter().collect();
     let rates = Rates::parse(
         "from,to,rate,as_of,source\nEUR,USD,1.16,2026-11-30,ECB\n",
@@ -521,6 +533,7 @@ fn configurations_are_judged_on_their_monthly_cost() {
             &[("read_iops", 40000.0, "IOPS")],
         ),
     ];
+    let recs: Vec<Summary> = recs.into_iter().map(Summary::from).collect();
     let refs: Vec<_> = recs.iter().collect();
     let book = PriceBook::parse(LONG).unwrap();
     let v = analyse(&refs, &group(&refs), &book, None).unwrap();
@@ -584,6 +597,7 @@ fn a_cost_that_cannot_be_known_gives_no_verdict_and_says_why() {
             &[("iops", 900.0, "IOPS")],
         ),
     ];
+    let recs: Vec<Summary> = recs.into_iter().map(Summary::from).collect();
     let refs: Vec<_> = recs.iter().collect();
     let book = PriceBook::parse(LONG).unwrap();
     let v = analyse(&refs, &group(&refs), &book, None).unwrap();
@@ -606,6 +620,7 @@ fn a_cost_that_cannot_be_known_gives_no_verdict_and_says_why() {
         sized("a", "st1", None, &[], "t", &[("iops", 100.0, "IOPS")]),
         sized("b", "sc1", None, &[], "t", &[("iops", 100.0, "IOPS")]),
     ];
+    let recs: Vec<Summary> = recs.into_iter().map(Summary::from).collect();
     let refs: Vec<_> = recs.iter().collect();
     let book = PriceBook::parse(
         "provider,offering,per_gb_month,currency\nAWS,st1,0.045,USD\nAWS,sc1,0.015,USD\n",
@@ -634,6 +649,7 @@ fn a_range_across_a_band_edge_is_uncertain_and_single_runs_say_so() {
         r("b3", "dear", 0.2, 220.0),
         r("c1", "once", 0.3, 400.0),
     ];
+    let recs: Vec<Summary> = recs.into_iter().map(Summary::from).collect();
     let refs: Vec<_> = recs.iter().collect();
     let v = analyse(&refs, &group(&refs), &PriceBook::default(), None).unwrap();
     let t = &v[0].tables[0];
@@ -658,6 +674,7 @@ fn a_range_across_a_band_edge_is_uncertain_and_single_runs_say_so() {
         r("b1", "dear", 0.2, 400.0),
         r("b2", "dear", 0.2, 410.0),
     ];
+    let recs: Vec<Summary> = recs.into_iter().map(Summary::from).collect();
     let refs: Vec<_> = recs.iter().collect();
     let v = analyse(&refs, &group(&refs), &PriceBook::default(), None).unwrap();
     let dear = &v[0].tables[0].rows[1];
@@ -690,6 +707,7 @@ fn failed_runs_are_part_of_the_answer() {
         ),
         failed,
     ];
+    let recs: Vec<Summary> = recs.into_iter().map(Summary::from).collect();
     let refs: Vec<_> = recs.iter().collect();
     let v = analyse(&refs, &group(&refs), &PriceBook::default(), None).unwrap();
     let f = &v[0].failures["P dear"];
@@ -708,6 +726,7 @@ fn seed_names_read_as_before_and_collisions_spell_out_every_part() {
         sized("b", "ssd", Some(100.0), &[], "t", &[("iops", 1.0, "IOPS")]),
         sized("c", "local", None, &[], "t", &[("iops", 1.0, "IOPS")]),
     ];
+    let recs: Vec<Summary> = recs.into_iter().map(Summary::from).collect();
     let refs: Vec<_> = recs.iter().collect();
     let data = group(&refs);
     let names: Vec<&str> = data.studies["s"]
@@ -721,6 +740,7 @@ fn seed_names_read_as_before_and_collisions_spell_out_every_part() {
         sized("a", "gp2", Some(100.0), &[], "t", &[("iops", 1.0, "IOPS")]),
         sized("b", "gp2", None, &[], "t", &[("iops", 1.0, "IOPS")]),
     ];
+    let recs: Vec<Summary> = recs.into_iter().map(Summary::from).collect();
     let refs: Vec<_> = recs.iter().collect();
     let data = group(&refs);
     let names: Vec<&str> = data.studies["s"]
@@ -862,6 +882,7 @@ fn credit_study() -> Vec<Record> {
 #[test]
 fn a_timed_test_is_judged_on_its_sustained_level_with_the_burst_beside_it() {
     let recs = credit_study();
+    let recs: Vec<Summary> = recs.into_iter().map(Summary::from).collect();
     let refs: Vec<_> = recs.iter().collect();
     let v = analyse(&refs, &group(&refs), &PriceBook::default(), None).unwrap();
     let sv = &v[0];
@@ -978,6 +999,7 @@ fn a_bursting_baseline_is_compared_burst_for_burst_and_periodic_bursts_are_said_
         r.metrics
             .insert("steady_state", Metric::new(reached, Unit::Count));
     }
+    let recs: Vec<Summary> = recs.into_iter().map(Summary::from).collect();
     let refs: Vec<_> = recs.iter().collect();
     let v = analyse(&refs, &group(&refs), &PriceBook::default(), None).unwrap();
     let t = &v[0].tables[0];

@@ -10,7 +10,7 @@ use std::collections::BTreeSet;
 use crate::analysis::stats::{OfferingData, Study, TestResults};
 use crate::format::duration_words;
 use crate::metrics::TestKind;
-use crate::record::{Record, Status};
+use crate::record::{Status, Summary};
 use crate::report::format::{display_unit, with_unit};
 use crate::units::Unit;
 
@@ -52,7 +52,7 @@ const LEFT_OUT_WORDS: &str = "burst not exhausted";
 
 /// Whether `r` is a run of `results` left out of the sustained level
 /// (`all`: the analysis's records, which the indices point into).
-fn is_left_out(all: &[&Record], results: &TestResults, r: &Record) -> bool {
+fn is_left_out(all: &[&Summary], results: &TestResults, r: &Summary) -> bool {
     results
         .left_out
         .iter()
@@ -60,7 +60,7 @@ fn is_left_out(all: &[&Record], results: &TestResults, r: &Record) -> bool {
 }
 
 /// The records of `o` in `test` that are ok and kept a classified timeline.
-fn timeline_records<'a>(ctx: &PageCtx<'a>, o: &OfferingData, test: &str) -> Vec<&'a Record> {
+fn timeline_records<'a>(ctx: &PageCtx<'a>, o: &OfferingData, test: &str) -> Vec<&'a Summary> {
     let Some(t) = o.tests.get(test) else {
         return Vec::new();
     };
@@ -122,7 +122,7 @@ pub(super) fn groups(
             };
             let metrics = &results.metrics;
             let median = |m: &str| metrics.get(m).map(|s| s.summary.median);
-            let has = |r: &Record, m: &str| r.metrics.contains_key(m);
+            let has = |r: &Summary, m: &str| r.metrics.contains_key(m);
             let dir = if records
                 .iter()
                 .any(|r| has(r, &format!("read_{what}_sustained")))
@@ -173,7 +173,7 @@ pub(super) fn groups(
                     })
                 })
                 .collect();
-            let standing: Vec<&&Record> = records
+            let standing: Vec<&&Summary> = records
                 .iter()
                 .filter(|r| !is_left_out(&ctx.analysis.records, results, r))
                 .collect();

@@ -13,7 +13,7 @@ use crate::analysis::stats::{OfferingData, Study};
 use crate::analysis::Analysis;
 use crate::format;
 use crate::ingest::Problem;
-use crate::record::Record;
+use crate::record::Summary;
 use crate::report::site::Output;
 use crate::report::{charts, unique_slugs, Options};
 use crate::units::Unit;
@@ -26,9 +26,12 @@ mod qdepth;
 pub mod run;
 pub mod runlist;
 pub mod study;
+mod tables;
 pub mod test;
 mod timeline;
 pub mod value;
+
+use tables::{host_pairs, target_pairs, Tables};
 
 /// What every page shares: titles and the path back to the site root.
 #[derive(Clone, Debug, Default)]
@@ -272,7 +275,7 @@ impl<'a> PageCtx<'a> {
     }
 
     /// A run in a list, linked from this page.
-    fn run_link(&self, r: &Record) -> RunLink {
+    fn run_link(&self, r: &Summary) -> RunLink {
         RunLink {
             link: self.link(&r.id, &self.paths.run_page(&r.id)),
             offering: r.offering_name(),
@@ -372,14 +375,14 @@ pub struct Parts<'r> {
     pub timeline: Option<std::borrow::Cow<'r, crate::record::Timeline>>,
 }
 
-/// Where the pages find what the analysis may hold a record without (see
-/// `ingest::load_with`): read again or decoded where it is held apart,
-/// else borrowed from the record.
+/// Where the pages find what a [`Summary`] is held without: the tool
+/// output, the timeline's series and the command line, read again from the
+/// record's file or taken from where they are kept (see `ingest::Found`).
 pub trait Apart: Sync {
     /// The record's [`Parts`].
-    fn parts<'r>(&self, r: &'r Record) -> Result<Parts<'r>>;
+    fn parts(&self, r: &Summary) -> Result<Parts<'_>>;
     /// The command line the record's test ran.
-    fn command<'r>(&self, r: &'r Record) -> Option<std::borrow::Cow<'r, str>>;
+    fn command(&self, r: &Summary) -> Option<String>;
 }
 
 /// Builds every page and chart into `site`, and the files `beside` makes
@@ -527,115 +530,6 @@ fn held_once<'r, T: 'r>(items: impl Iterator<Item = &'r std::sync::Arc<T>>) -> V
     held.sort_unstable_by_key(|t| std::ptr::from_ref(*t) as usize);
     held.dedup_by(|a, b| std::ptr::eq(*a, *b));
     held
-}
-
-fn host_pairs(records: &[&Record]) -> Vec<Pair> {
-    host_rows(&held_once(records.iter().map(|r| &r.host)))
-}
-
-fn target_pairs(records: &[&Record]) -> Vec<Pair> {
-    target_rows(&held_once(records.iter().map(|r| &r.target)))
-}
-
-/// The host and target tables of each distinct host and target, by value:
-/// a run page shows its record's, made once for all the runs that share it.
-struct Tables<'r> {
-    hosts: std::collections::HashMap<&'r crate::record::Host, Vec<Pair>>,
-    targets: std::collections::HashMap<&'r crate::record::Target, Vec<Pair>>,
-}
-
-impl<'r> Tables<'r> {
-    fn new(records: &[&'r Record]) -> Tables<'r> {
-        let mut d = Tables {
-            hosts: Default::default(),
-            targets: Default::default(),
-        };
-        for r in records {
-            d.hosts
-                .entry(&*r.host)
-                .or_insert_with(|| host_rows(&[&*r.host]));
-            d.targets
-                .entry(&*r.target)
-                .or_insert_with(|| target_rows(&[&*r.target]));
-        }
-        d
-    }
-
-    /// The host table of one record.
-    fn host(&self, r: &Record) -> std::borrow::Cow<'_, [Pair]> {
-        match self.hosts.get(&*r.host) {
-            Some(rows) => rows.into(),
-            None => host_pairs(&[r]).into(),
-        }
-    }
-
-    /// The target table of one record.
-    fn target(&self, r: &Record) -> std::borrow::Cow<'_, [Pair]> {
-        match self.targets.get(&*r.target) {
-            Some(rows) => rows.into(),
-            None => target_pairs(&[r]).into(),
-        }
-    }
-}
-
-fn host_rows(records: &[&crate::record::Host]) -> Vec<Pair> {
-    let p = |k: &str, v: String| Pair {
-        key: k.into(),
-        value: v,
-    };
-    vec![
-        p("CPU", distinct(records, |r| r.cpu_model.clone())),
-        p(
-            "CPUs",
-            distinct(records, |r| r.cpu_count.map(|c| c.to_string())),
-        ),
-        p(
-            "memory",
-            distinct(records, |r| r.memory_bytes.map(format::bytes)),
-        ),
-        p("kernel", distinct(records, |r| r.kernel.clone())),
-        p("OS", distinct(records, |r| r.os.clone())),
-        p("architecture", distinct(records, |r| r.arch.clone())),
-        p(
-            "virtualisation",
-            distinct(records, |r| r.virtualization.clone()),
-        ),
-        p("description", distinct(records, |r| r.description.clone())),
-    ]
-}
-
-fn target_rows(records: &[&crate::record::Target]) -> Vec<Pair> {
-    let p = |k: &str, v: String| Pair {
-        key: k.into(),
-        value: v,
-    };
-    vec![
-        p("path", distinct(records, |r| r.path.clone())),
-        p("filesystem", distinct(records, |r| r.fs_type.clone())),
-        p(
-            "mount options",
-            distinct(records, |r| r.mount_options.clone()),
-        ),
-        p("mount point", distinct(records, |r| r.mount_point.clone())),
-        p("device", distinct(records, |r| r.device.clone())),
-        p(
-            "rotational",
-            distinct(records, |r| {
-                r.rotational
-                    .map(|b| if b { "yes" } else { "no" }.to_string())
-            }),
-        ),
-        p("scheduler", distinct(records, |r| r.scheduler.clone())),
-        p(
-            "size",
-            distinct(records, |r| r.size_bytes.map(format::bytes)),
-        ),
-        p(
-            "free at start",
-            distinct(records, |r| r.free_bytes.map(format::bytes)),
-        ),
-        p("description", distinct(records, |r| r.description.clone())),
-    ]
 }
 
 #[cfg(test)]

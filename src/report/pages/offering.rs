@@ -8,7 +8,7 @@ use super::*;
 use crate::analysis::stats::OfferingData;
 use crate::format;
 use crate::metrics::{human_name, metric_order};
-use crate::record::Record;
+use crate::record::Summary;
 use crate::report::site::Output;
 
 /// One test on an offering page.
@@ -44,7 +44,7 @@ pub(super) fn build(
     site: &dyn Output,
 ) -> Result<()> {
     let sslug = ctx.paths.study_slug(study).to_string();
-    let records: Vec<&Record> = off
+    let records: Vec<&Summary> = off
         .records
         .iter()
         .filter_map(|&i| ctx.analysis.records.get(i).copied())
@@ -154,7 +154,7 @@ pub(super) fn build(
         })
         .collect();
     let bounded = super::runlist::offering_bounded(off);
-    let mut runs: Vec<&Record> = if bounded { Vec::new() } else { records.clone() };
+    let mut runs: Vec<&Summary> = if bounded { Vec::new() } else { records.clone() };
     runs.sort_by(|x, y| (&x.test.id, x.repetition, &x.id).cmp(&(&y.test.id, y.repetition, &y.id)));
     let run_groups = if bounded {
         off.tests

@@ -62,7 +62,7 @@ type Workload = (String, u64, u64, Bound);
 
 /// What ends `r`'s test: time-based when its parameters say so, or when
 /// it kept a per-second timeline (only time-based tests do).
-fn bound(r: &Record) -> Bound {
+fn bound(r: &Summary) -> Bound {
     let p = &r.test.parameters;
     if !crate::tools::fio::is_time_based(p) && r.timeline.is_none() {
         return Bound::Size;
@@ -77,7 +77,7 @@ fn bound(r: &Record) -> Bound {
 
 /// The workload and iodepth a fio record states; `None` for other tools
 /// and for records that do not state rw, block size and iodepth.
-fn workload(r: &Record) -> Option<(Workload, u32)> {
+fn workload(r: &Summary) -> Option<(Workload, u32)> {
     if r.test.tool != Tool::Fio {
         return None;
     }
@@ -113,7 +113,7 @@ pub(super) fn groups(
             .flat_map(|t| t.records.iter().copied())
             .collect();
         indices.sort_unstable();
-        let records: Vec<&Record> = indices
+        let records: Vec<&Summary> = indices
             .iter()
             .filter_map(|i| ctx.analysis.records.get(*i).copied())
             .collect();

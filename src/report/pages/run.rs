@@ -7,7 +7,7 @@ use askama::Template;
 use super::*;
 use crate::format;
 use crate::metrics::{human_name, metric_order};
-use crate::record::{Record, Source};
+use crate::record::{Source, Summary};
 use crate::report::site::Output;
 use crate::units::Unit;
 
@@ -72,7 +72,7 @@ fn opt(v: &Option<String>) -> String {
 /// taken from `details`.
 pub(super) fn build(
     ctx: PageCtx,
-    r: &Record,
+    r: &Summary,
     parts: super::Parts,
     details: &Tables,
     site: &dyn Output,
@@ -225,7 +225,7 @@ pub(super) fn build(
         source,
         figures,
         tool,
-        command: ctx.whole.command(r).unwrap_or_default().into_owned(),
+        command: ctx.whole.command(r).unwrap_or_default(),
         parameters,
         subject,
         host: details.host(r),

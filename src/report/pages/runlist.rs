@@ -9,7 +9,7 @@ use askama::Template;
 
 use super::*;
 use crate::analysis::stats::OfferingData;
-use crate::record::Record;
+use crate::record::Summary;
 use crate::report::site::Output;
 
 /// The most runs one page lists.
@@ -131,7 +131,7 @@ pub(super) fn build(
         if !bounded && !bounded_tests.contains(test.as_str()) {
             continue;
         }
-        let mut runs: Vec<&Record> = t
+        let mut runs: Vec<&Summary> = t
             .records
             .iter()
             .filter_map(|&i| ctx.analysis.records.get(i).copied())

@@ -11,7 +11,7 @@ use askama::Template;
 use super::*;
 use crate::format::{self, display_unit};
 use crate::metrics::{human_name, metric_order, TestKind};
-use crate::record::Record;
+use crate::record::Summary;
 use crate::report::site::Output;
 use crate::report::{charts, unique_slugs};
 use crate::units::Unit;
@@ -154,7 +154,7 @@ pub(super) fn build(ctx: PageCtx, study: &str, test: &str, site: &dyn Output) ->
     let held = &ctx.analysis.records;
     let groups = groups(held, s, test);
     let keyed = keyed(&groups, held);
-    let sorted: Vec<&Record> = keyed.iter().map(|&(_, r)| r).collect();
+    let sorted: Vec<&Summary> = keyed.iter().map(|&(_, r)| r).collect();
     let metric_names = tables::metric_names(s, test);
     let kind = s.kinds.get(test).copied().unwrap_or(TestKind::Unknown);
     let order = config_order(ctx, s, study, test);
@@ -214,7 +214,7 @@ pub(super) fn build(ctx: PageCtx, study: &str, test: &str, site: &dyn Output) ->
 /// give it (one configuration's records share their provider and
 /// offering), built once per configuration, not per record or comparison.
 fn groups<'a>(
-    held: &[&Record],
+    held: &[&Summary],
     s: &'a crate::analysis::stats::Study,
     test: &str,
 ) -> Vec<(String, &'a [usize])> {
@@ -232,9 +232,9 @@ fn groups<'a>(
 /// repetition and id.
 fn keyed<'a, 'r>(
     groups: &'a [(String, &[usize])],
-    held: &[&'r Record],
-) -> Vec<(&'a str, &'r Record)> {
-    let mut keyed: Vec<(&str, &Record)> = groups
+    held: &[&'r Summary],
+) -> Vec<(&'a str, &'r Summary)> {
+    let mut keyed: Vec<(&str, &Summary)> = groups
         .iter()
         .flat_map(|(name, of)| {
             of.iter()

@@ -7,7 +7,7 @@
 
 use crate::analysis::limits::{Limit, Limits, Promise};
 use crate::metrics::TestKind;
-use crate::record::{Pattern, Record, Series, Timeline};
+use crate::record::{Pattern, Series, Summary, Timeline};
 use crate::report::charts;
 use crate::report::format::{display_unit, number, with_unit};
 use crate::report::site::Output;
@@ -44,15 +44,15 @@ pub(super) fn draws_every_timeline(timed: usize) -> bool {
 /// [`TIMELINES_SHOWN`] of them the first of each configuration, for the
 /// first [`TIMELINES_SHOWN`] configurations; and the sentence that says
 /// which, empty when every one is drawn.
-pub(super) fn on_test_page<'r>(sorted: &[(&str, &'r Record)]) -> (Vec<&'r Record>, String) {
-    let timed: Vec<&(&str, &Record)> = sorted
+pub(super) fn on_test_page<'r>(sorted: &[(&str, &'r Summary)]) -> (Vec<&'r Summary>, String) {
+    let timed: Vec<&(&str, &Summary)> = sorted
         .iter()
         .filter(|(_, r)| r.timeline.is_some())
         .collect();
     if draws_every_timeline(timed.len()) {
         return (timed.iter().map(|&&(_, r)| r).collect(), String::new());
     }
-    let mut firsts: Vec<&Record> = Vec::new();
+    let mut firsts: Vec<&Summary> = Vec::new();
     let mut configs = 0usize;
     let mut last = None;
     for &(name, r) in &timed {
@@ -145,7 +145,7 @@ pub(super) fn promised_words(
 }
 
 /// The published limit of a record's configuration, if `limits` has one.
-pub(super) fn limit_of<'a>(limits: &'a Limits, r: &Record) -> Option<&'a Limit> {
+pub(super) fn limit_of<'a>(limits: &'a Limits, r: &Summary) -> Option<&'a Limit> {
     limits.find(
         r.subject.provider.as_deref(),
         r.subject.offering.as_deref(),
@@ -155,7 +155,7 @@ pub(super) fn limit_of<'a>(limits: &'a Limits, r: &Record) -> Option<&'a Limit> 
 
 /// Why `r` is left out of its configuration's sustained level, where it
 /// is (see `stats::left_out`).
-fn left_out_why(ctx: &PageCtx, r: &Record) -> Option<String> {
+fn left_out_why(ctx: &PageCtx, r: &Summary) -> Option<String> {
     let study = ctx.analysis.data.studies.get(r.study())?;
     study
         .offerings
@@ -210,7 +210,7 @@ fn latency_panel(series: &Series, interval_s: f64) -> Option<charts::LatencyPane
 pub(super) fn charts(
     ctx: &PageCtx,
     site: &dyn Output,
-    records: &[(&Record, &Timeline)],
+    records: &[(&Summary, &Timeline)],
     sslug: &str,
     tslug: &str,
     kind: TestKind,
@@ -345,7 +345,7 @@ mod tests {
     #[test]
     fn past_twenty_timelines_the_first_of_each_of_twenty_configurations_are_drawn() {
         use crate::analysis::testing::record;
-        let runs: Vec<(String, Record)> = (0..25)
+        let runs: Vec<(String, Summary)> = (0..25)
             .flat_map(|o| (1..=2).map(move |rep| (o, rep)))
             .map(|(o, rep)| {
                 let mut r = record(
@@ -366,10 +366,10 @@ mod tests {
                     burst_on_s: None,
                     burst_off_s: None,
                 }));
-                (r.offering_name(), r)
+                (r.offering_name(), r.into())
             })
             .collect();
-        let sorted: Vec<(&str, &Record)> = runs.iter().map(|(n, r)| (n.as_str(), r)).collect();
+        let sorted: Vec<(&str, &Summary)> = runs.iter().map(|(n, r)| (n.as_str(), r)).collect();
         let (drawn, note) = on_test_page(&sorted);
         let ids: Vec<&str> = drawn.iter().map(|r| r.id.as_str()).collect();
         assert_eq!(ids.len(), 20);

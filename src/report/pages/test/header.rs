@@ -13,7 +13,7 @@ pub(super) struct Header {
 
 /// The head of the page of the records `keyed` (with their configuration's
 /// name), `sorted` the same records alone.
-pub(super) fn build(ctx: PageCtx, keyed: &[(&str, &Record)], sorted: &[&Record]) -> Header {
+pub(super) fn build(ctx: PageCtx, keyed: &[(&str, &Summary)], sorted: &[&Summary]) -> Header {
     let tools: BTreeSet<String> = sorted
         .iter()
         .map(|r| r.test.tool.name().to_string())

@@ -9,7 +9,7 @@ use super::*;
 pub(super) fn timelines(
     scope: Scope,
     kind: TestKind,
-    keyed: &[(&str, &Record)],
+    keyed: &[(&str, &Summary)],
     site: &dyn Output,
 ) -> Result<(Vec<timeline::TimelineView>, String)> {
     let Scope {
@@ -21,7 +21,7 @@ pub(super) fn timelines(
         .iter()
         .map(|r| ctx.whole.parts(r))
         .collect::<Result<_>>()?;
-    let timed: Vec<(&Record, &crate::record::Timeline)> = drawn
+    let timed: Vec<(&Summary, &crate::record::Timeline)> = drawn
         .iter()
         .zip(&parts)
         .filter_map(|(r, p)| Some((*r, p.timeline.as_deref()?)))
@@ -39,7 +39,7 @@ pub(super) struct RunList {
 }
 
 /// The list of the runs `sorted` of the test.
-pub(super) fn list(scope: Scope, sorted: &[&Record]) -> RunList {
+pub(super) fn list(scope: Scope, sorted: &[&Summary]) -> RunList {
     let Scope {
         ctx,
         s,
