@@ -54,6 +54,24 @@ pub fn write_new(path: &Path, bytes: &[u8]) -> Result<()> {
     write_impl(path, &mut |w| w.write_all(bytes), false, true)
 }
 
+/// Like [`write_new`] for a file whose directory exists: never creates
+/// it, so a directory removed under a writer is not made anew.
+pub fn write_new_in_dir(path: &Path, bytes: &[u8]) -> Result<()> {
+    write_in(dir_of(path), path, &mut |w| w.write_all(bytes), false, true)
+}
+
+/// What an error writing `path` says of its cause, when it tells one.
+fn hint(e: &std::io::Error, dir: &Path) -> String {
+    match e.kind() {
+        std::io::ErrorKind::AlreadyExists => " (a file of that name exists)".to_string(),
+        std::io::ErrorKind::NotFound => format!(
+            " (the directory `{}` is missing or was removed)",
+            dir.display()
+        ),
+        _ => String::new(),
+    }
+}
+
 /// The directory a file is written in.
 fn dir_of(path: &Path) -> &Path {
     match path.parent() {
@@ -83,9 +101,10 @@ fn write_in(dir: &Path, path: &Path, write: &mut Writer, replace: bool, sync: bo
         use std::os::unix::fs::PermissionsExt;
         builder.permissions(fs::Permissions::from_mode(0o666));
     }
-    let mut tmp = builder
-        .tempfile_in(dir)
-        .with_context(|| format!("failed to write `{}`", path.display()))?;
+    let mut tmp = builder.tempfile_in(dir).map_err(|e| {
+        let why = format!("failed to write `{}`{}", path.display(), hint(&e, dir));
+        anyhow::Error::new(e).context(why)
+    })?;
     let written = {
         let mut buffered = std::io::BufWriter::new(&mut tmp);
         write(&mut buffered).and_then(|()| buffered.flush())
@@ -104,14 +123,14 @@ fn write_in(dir: &Path, path: &Path, write: &mut Writer, replace: bool, sync: bo
             .map_err(|e| e.error)
             .with_context(|| format!("failed to write `{}`", path.display()))?;
     } else {
-        tmp.persist_noclobber(path)
-            .map_err(|e| e.error)
-            .with_context(|| {
-                format!(
-                    "failed to write `{}` (a file of that name exists?)",
-                    path.display()
-                )
-            })?;
+        tmp.persist_noclobber(path).map_err(|e| {
+            let why = format!(
+                "failed to write `{}`{}",
+                path.display(),
+                hint(&e.error, dir)
+            );
+            anyhow::Error::new(e.error).context(why)
+        })?;
     }
     Ok(())
 }
@@ -160,5 +179,24 @@ mod tests {
             .map(|e| e.unwrap().file_name())
             .collect();
         assert_eq!(names.len(), 1);
+    }
+
+    #[test]
+    fn a_missing_directory_is_named_missing_and_not_made() {
+        let dir = tempfile::tempdir().unwrap();
+        let gone = dir.path().join("gone");
+        let err = format!(
+            "{:#}",
+            write_new_in_dir(&gone.join("r.json"), b"x").unwrap_err()
+        );
+        assert!(err.contains("is missing or was removed"), "{err}");
+        assert!(err.contains(&gone.display().to_string()), "{err}");
+        assert!(!err.contains("a file of that name"), "{err}");
+        assert!(!gone.exists());
+        // a name taken is told as such
+        let p = dir.path().join("r.json");
+        write_new_in_dir(&p, b"one").unwrap();
+        let err = format!("{:#}", write_new_in_dir(&p, b"two").unwrap_err());
+        assert!(err.contains("a file of that name exists"), "{err}");
     }
 }

@@ -9,7 +9,7 @@ use clap::Args;
 use super::subject::SubjectArgs;
 use crate::error::usage;
 use crate::run::exec::Executor;
-use crate::run::plan::Selection;
+use crate::run::plan::{Selection, MAX_REPEAT};
 use crate::run::{self, Out, RunOptions};
 
 #[derive(Args, Debug, Clone)]
@@ -25,8 +25,8 @@ pub struct RunArgs {
     pub out: PathBuf,
     #[command(flatten)]
     pub subject: SubjectArgs,
-    /// Repetitions of each test (default: 3 for standard, 1 for quick; bonnie++ once unless set).
-    #[arg(long)]
+    /// Repetitions of each test, 1 to 1000 (default: 3 for standard, 1 for quick; bonnie++ once unless set).
+    #[arg(long, value_name = "N", value_parser = parse_repeat)]
     pub repeat: Option<u32>,
     /// Run only these test ids (comma-separated).
     #[arg(long, value_delimiter = ',', value_name = "ID,..")]
@@ -52,6 +52,19 @@ pub struct RunArgs {
     /// Remove the scratch directories of runs that are gone (killed, crashed) from the target first.
     #[arg(long)]
     pub clean_stale: bool,
+}
+
+/// `--repeat`: a whole number from 1 to [`MAX_REPEAT`].
+fn parse_repeat(s: &str) -> std::result::Result<u32, String> {
+    let n: u64 = s
+        .parse()
+        .map_err(|_| format!("`{s}` is not a whole number from 1 to {MAX_REPEAT}"))?;
+    match u32::try_from(n) {
+        Ok(n) if (1..=MAX_REPEAT).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "{n} repetitions: at most {MAX_REPEAT} (and at least 1), the limit a run plans"
+        )),
+    }
 }
 
 /// The run's options from its flags; a bad subject flag is a usage error.

@@ -60,6 +60,11 @@ impl Outcome {
 pub trait Executor {
     /// Whether `program` can be run (found on `PATH`).
     fn available(&self, program: &str) -> bool;
+    /// Where a `program` that is not [`available`](Executor::available)
+    /// is found without its exec bit, if it is.
+    fn not_executable(&self, _program: &str) -> Option<PathBuf> {
+        None
+    }
     /// The tool's version as it reports it (`fio-3.33` → `3.33`), if it does.
     fn version(&mut self, tool: Tool) -> Option<String>;
     /// Runs `inv` in `dir`, stopping it after `timeout` or when a signal
@@ -102,6 +107,24 @@ pub fn which(program: &str) -> Option<PathBuf> {
         .find(|p| is_executable(p))
 }
 
+/// A file named `program` where [`which`] looks that is there but lacks
+/// its exec bit (a copied or unpacked tool), for when `which` finds none:
+/// such a tool is not missing, it cannot be run.
+pub fn not_executable(program: &str) -> Option<PathBuf> {
+    let candidates: Vec<PathBuf> = if program.contains('/') {
+        vec![PathBuf::from(program)]
+    } else {
+        let path = std::env::var_os("PATH").unwrap_or_default();
+        std::env::split_paths(&path)
+            .chain(SBIN.iter().map(PathBuf::from))
+            .map(|d| d.join(program))
+            .collect()
+    };
+    candidates
+        .into_iter()
+        .find(|p| std::fs::metadata(p).is_ok_and(|m| m.is_file()) && !is_executable(p))
+}
+
 fn is_executable(p: &Path) -> bool {
     use std::os::unix::fs::PermissionsExt;
     std::fs::metadata(p)
@@ -112,6 +135,10 @@ fn is_executable(p: &Path) -> bool {
 impl Executor for RealExecutor {
     fn available(&self, program: &str) -> bool {
         which(program).is_some()
+    }
+
+    fn not_executable(&self, program: &str) -> Option<PathBuf> {
+        not_executable(program)
     }
 
     fn version(&mut self, tool: Tool) -> Option<String> {

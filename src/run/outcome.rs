@@ -52,6 +52,14 @@ pub(super) fn run_job(
     let mut rec = base_record(ctx, job, version);
     let program = &job.invocation.program;
     if !executor.available(program) {
+        if let Some(path) = executor.not_executable(program) {
+            rec.error = Some(format!(
+                "`{program}` is not executable: `{}` has no exec bit (chmod +x it, or install {})",
+                path.display(),
+                doctor::install_hint(&[job.tool])
+            ));
+            return (rec, None);
+        }
         rec.error = Some(format!(
             "`{program}` is not installed (not found on PATH); install it with: {}",
             doctor::install_hint(&[job.tool])

@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use anyhow::{Context, Result};
@@ -58,6 +58,16 @@ pub(super) fn execute(
             .context("check --out")
             .map_err(usage)?;
     }
+    // `--out` is held like the target: a records directory removed or
+    // replaced under the run is not made anew, the run stops
+    let out_guard = match (&out, &dir) {
+        (Out::Dir(o), Some(d)) => Some(
+            OutGuard::new(&[o, d])
+                .context("check --out")
+                .map_err(usage)?,
+        ),
+        _ => None,
+    };
     let mut progress = Progress::new(jobs.len());
     progress.line(&format!(
         "diskdash run {run_id}: {} jobs against `{}`{}",
@@ -148,9 +158,9 @@ pub(super) fn execute(
             }
         }
         let record = passing_check(record);
-        let written = match &dir {
-            Some(d) => write_record_file(d, &record),
-            None => write_record_line(&record),
+        let written = match (&dir, &out_guard) {
+            (Some(d), Some(g)) => write_record_file(d, g, &record),
+            _ => write_record_line(&record),
         };
         progress.finish_job(index, job, &record);
         // the next test gets the space back; the pre-filled file once the
@@ -238,9 +248,72 @@ fn passing_check(mut rec: Record) -> Record {
     rec
 }
 
-fn write_record_file(dir: &Path, record: &Record) -> Result<()> {
+/// Writes the record into `dir`, which `guard` checks is still the
+/// records directory the run made, before and after: never into a
+/// directory made anew or put in its place.
+fn write_record_file(dir: &Path, guard: &OutGuard, record: &Record) -> Result<()> {
     let text = record::to_json(record)?;
-    crate::fsio::write_new(&dir.join(record.file_name()), text.as_bytes())
+    guard.verify()?;
+    crate::fsio::write_new_in_dir(&dir.join(record.file_name()), text.as_bytes())?;
+    guard.verify()
+}
+
+/// `--out` and the run's records directory in it, each with the device
+/// and inode it had when the run began, and held open: a directory removed
+/// keeps its inode while the run holds it, so one made anew in its place
+/// never gets the same number.
+struct OutGuard {
+    dirs: Vec<(PathBuf, (u64, u64))>,
+    _held: Vec<std::fs::File>,
+}
+
+impl OutGuard {
+    fn new(dirs: &[&PathBuf]) -> Result<OutGuard> {
+        let mut guard = OutGuard {
+            dirs: Vec::new(),
+            _held: Vec::new(),
+        };
+        for d in dirs {
+            let cannot = || format!("cannot read the directory `{}`", d.display());
+            guard
+                ._held
+                .push(std::fs::File::open(d).with_context(cannot)?);
+            guard
+                .dirs
+                .push(((*d).clone(), dir_dev_ino(d).with_context(cannot)?));
+        }
+        Ok(guard)
+    }
+
+    /// Fails naming the first of them that is gone or is another directory.
+    fn verify(&self) -> Result<()> {
+        for (d, id) in &self.dirs {
+            match dir_dev_ino(d) {
+                Ok(now) if now == *id => {}
+                Ok(_) => anyhow::bail!(
+                    "the --out directory `{}` was replaced during the run (it is not the \
+                     directory the run began with); the run stopped",
+                    d.display()
+                ),
+                Err(e) => anyhow::bail!(
+                    "the --out directory `{}` is missing or was removed during the run ({e}); \
+                     the run stopped",
+                    d.display()
+                ),
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Device and inode of the directory at `path` (a link to one followed).
+fn dir_dev_ino(path: &Path) -> std::io::Result<(u64, u64)> {
+    use std::os::unix::fs::MetadataExt;
+    let m = std::fs::metadata(path)?;
+    if !m.is_dir() {
+        return Err(std::io::Error::other("not a directory"));
+    }
+    Ok((m.dev(), m.ino()))
 }
 
 fn write_record_line(record: &Record) -> Result<()> {

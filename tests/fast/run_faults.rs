@@ -1126,3 +1126,148 @@ fn a_zero_timeout_is_refused() {
     assert_eq!(r.code, Some(2), "{}", r.stderr);
     assert!(r.stderr.contains("--timeout"), "{}", r.stderr);
 }
+
+/// Runs two dd tests whose fake dd runs `script` (a shell line; `$OUT` is
+/// `--out`) and returns the run with `--out`'s path.
+fn run_losing_out(script: &str) -> (Run, tempfile::TempDir, PathBuf) {
+    let bin = tempfile::tempdir().unwrap();
+    let dd = bin.path().join("dd");
+    std::fs::write(
+        &dd,
+        format!(
+            "#!/bin/sh\ncase \"$1\" in --version) echo \"dd (coreutils) 9.1\"; exit 0 ;; esac\n\
+             OUT=\"$DISKDASH_FAKE_OUT\"\n{script}\n\
+             echo \"512+0 records in\" >&2\necho \"512+0 records out\" >&2\n\
+             echo \"4194304 bytes (4.2 MB, 4.0 MiB) copied, 1.2232 s, 3.4 MB/s\" >&2\nexit 0\n"
+        ),
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&dd, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let target = tempfile::tempdir().unwrap();
+    let parent = tempfile::tempdir().unwrap();
+    let out = parent.path().join("results");
+    let o = Command::new(BIN)
+        .args(["run", "--target", target.path().to_str().unwrap()])
+        .args(["--suite", "quick"])
+        .args(["--only", "dd-write-8k-dsync,dd-write-128k-fdatasync"])
+        .args(["--out", out.to_str().unwrap()])
+        .env("PATH", path_with(bin.path()))
+        .env("DISKDASH_FAKE_OUT", &out)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(is_empty_dir(target.path()), "scratch left behind");
+    let r = Run {
+        code: o.status.code(),
+        stdout: String::from_utf8_lossy(&o.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
+    };
+    (r, parent, out)
+}
+
+/// The run stopped at its first record, naming `--out`, and that record
+/// is on stderr as a whole, valid JSON line.
+fn assert_out_lost(r: &Run, out: &Path, why: &str) {
+    assert_eq!(r.code, Some(1), "{}", r.stderr);
+    assert!(
+        r.stderr.contains(&out.display().to_string()) && r.stderr.contains(why),
+        "{}",
+        r.stderr
+    );
+    assert!(
+        !r.stderr.contains("a file of that name exists"),
+        "{}",
+        r.stderr
+    );
+    assert!(!r.stderr.contains("jobs ok"), "{}", r.stderr);
+    let lines: Vec<&str> = r.stderr.lines().filter(|l| l.starts_with('{')).collect();
+    assert_eq!(lines.len(), 1, "{}", r.stderr);
+    let rec = diskdash::record::from_json(lines[0]).unwrap();
+    // the first test of the run
+    assert_eq!(rec.test.id, "dd-write-128k-fdatasync");
+    assert_eq!(rec.status, Status::Ok);
+}
+
+#[test]
+fn an_out_removed_mid_run_is_not_recreated_and_the_run_stops() {
+    let (r, _parent, out) = run_losing_out("rm -rf \"$OUT\"");
+    assert_out_lost(&r, &out, "missing or was removed");
+    assert!(!out.exists(), "--out was recreated");
+}
+
+#[test]
+fn an_out_replaced_mid_run_gets_no_record_and_the_run_stops() {
+    let (r, _parent, out) = run_losing_out("rm -rf \"$OUT\" && mkdir \"$OUT\"");
+    assert_out_lost(&r, &out, "replaced");
+    assert!(records(&out).is_empty(), "a record went to the new --out");
+}
+
+#[test]
+fn a_tool_without_its_exec_bit_is_named_not_executable() {
+    use std::os::unix::fs::PermissionsExt;
+    let bin = tempfile::tempdir().unwrap();
+    let fio = bin.path().join("fio");
+    std::fs::copy(fake("fail"), &fio).unwrap();
+    std::fs::set_permissions(&fio, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let target = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    // only that directory: an executable fio further on would be run
+    let r = run(
+        bin.path().to_str().unwrap(),
+        &[
+            "--target",
+            target.path().to_str().unwrap(),
+            "--suite",
+            "quick",
+            "--only",
+            "fio-randread-4k-qd64",
+            "--out",
+            out.path().to_str().unwrap(),
+        ],
+    );
+    assert_eq!(r.code, Some(1), "{}", r.stderr);
+    let recs = records(out.path());
+    assert_eq!(recs.len(), 1);
+    let err = recs[0].error.as_deref().unwrap();
+    assert!(err.contains("not executable"), "{err}");
+    assert!(err.contains(&fio.display().to_string()), "{err}");
+    assert!(!err.contains("not installed"), "{err}");
+}
+
+#[test]
+fn a_repeat_above_its_limit_is_refused_naming_the_limit() {
+    let target = tempfile::tempdir().unwrap();
+    let path = std::env::var("PATH").unwrap_or_default();
+    let t = target.path().to_str().unwrap();
+    // checked first: today's code lists 1001 repetitions
+    let r = run(
+        &path,
+        &[
+            "--target", t, "--suite", "quick", "--repeat", "1001", "--list",
+        ],
+    );
+    assert_eq!(r.code, Some(2), "{}", r.stderr);
+    assert!(r.stderr.contains("1000"), "{}", r.stderr);
+    let r = run(
+        &path,
+        &[
+            "--target",
+            t,
+            "--suite",
+            "quick",
+            "--repeat",
+            "4294967295",
+            "--list",
+        ],
+    );
+    assert_eq!(r.code, Some(2), "{}", r.stderr);
+    assert!(r.stderr.contains("1000"), "{}", r.stderr);
+    let r = run(
+        &path,
+        &[
+            "--target", t, "--suite", "quick", "--repeat", "1000", "--list",
+        ],
+    );
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+}
