@@ -376,7 +376,14 @@ pub fn command(target: &Path, install: bool) -> Result<u8> {
                 println!("  {:<10} {:<22} {}", tool.name(), version, path.display());
             }
             None => {
-                println!("  {:<10} MISSING", tool.name());
+                match super::exec::not_executable(tool.name()) {
+                    Some(path) => println!(
+                        "  {:<10} NOT EXECUTABLE: {} has no exec bit (chmod +x it, or install it)",
+                        tool.name(),
+                        path.display()
+                    ),
+                    None => println!("  {:<10} MISSING", tool.name()),
+                }
                 missing.push(tool);
             }
         }

@@ -1233,6 +1233,20 @@ fn a_tool_without_its_exec_bit_is_named_not_executable() {
     assert!(err.contains("not executable"), "{err}");
     assert!(err.contains(&fio.display().to_string()), "{err}");
     assert!(!err.contains("not installed"), "{err}");
+    // and doctor says the same of it
+    let o = Command::new(BIN)
+        .args(["doctor", "--target", target.path().to_str().unwrap()])
+        .env("PATH", bin.path())
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let doctor = String::from_utf8_lossy(&o.stdout);
+    let line = doctor
+        .lines()
+        .find(|l| l.trim_start().starts_with("fio "))
+        .unwrap_or_else(|| panic!("no fio line: {doctor}"));
+    assert!(line.contains("NOT EXECUTABLE"), "{line}");
+    assert!(line.contains(&fio.display().to_string()), "{line}");
 }
 
 #[test]
