@@ -62,7 +62,7 @@ pub(super) fn execute(
     // replaced under the run is not made anew, the run stops
     let out_guard = match (&out, &dir) {
         (Out::Dir(o), Some(d)) => Some(
-            OutGuard::new(&[o, d])
+            OutGuard::new(&[("the --out directory", o), ("the records directory", d)])
                 .context("check --out")
                 .map_err(usage)?,
         ),
@@ -263,40 +263,40 @@ fn write_record_file(dir: &Path, guard: &OutGuard, record: &Record) -> Result<()
 /// keeps its inode while the run holds it, so one made anew in its place
 /// never gets the same number.
 struct OutGuard {
-    dirs: Vec<(PathBuf, (u64, u64))>,
+    dirs: Vec<(&'static str, PathBuf, (u64, u64))>,
     _held: Vec<std::fs::File>,
 }
 
 impl OutGuard {
-    fn new(dirs: &[&PathBuf]) -> Result<OutGuard> {
+    fn new(dirs: &[(&'static str, &PathBuf)]) -> Result<OutGuard> {
         let mut guard = OutGuard {
             dirs: Vec::new(),
             _held: Vec::new(),
         };
-        for d in dirs {
+        for &(what, d) in dirs {
             let cannot = || format!("cannot read the directory `{}`", d.display());
             guard
                 ._held
                 .push(std::fs::File::open(d).with_context(cannot)?);
             guard
                 .dirs
-                .push(((*d).clone(), dir_dev_ino(d).with_context(cannot)?));
+                .push((what, d.clone(), dir_dev_ino(d).with_context(cannot)?));
         }
         Ok(guard)
     }
 
     /// Fails naming the first of them that is gone or is another directory.
     fn verify(&self) -> Result<()> {
-        for (d, id) in &self.dirs {
+        for (what, d, id) in &self.dirs {
             match dir_dev_ino(d) {
                 Ok(now) if now == *id => {}
                 Ok(_) => anyhow::bail!(
-                    "the --out directory `{}` was replaced during the run (it is not the \
+                    "{what} `{}` was replaced during the run (it is not the \
                      directory the run began with); the run stopped",
                     d.display()
                 ),
                 Err(e) => anyhow::bail!(
-                    "the --out directory `{}` is missing or was removed during the run ({e}); \
+                    "{what} `{}` is missing or was removed during the run ({e}); \
                      the run stopped",
                     d.display()
                 ),
