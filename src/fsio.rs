@@ -7,6 +7,10 @@ use std::path::Path;
 
 use anyhow::{Context, Result};
 
+/// How the name of a temp file of an atomic write starts: hidden, and
+/// known to `check` and `import`, which name one left by a killed diskdash.
+pub const TEMP_PREFIX: &str = ".diskdash-tmp-";
+
 /// Writes `bytes` to `path` atomically, creating parent directories.
 /// Replaces an existing file.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
@@ -93,7 +97,7 @@ fn write_impl(path: &Path, write: &mut Writer, replace: bool, sync: bool) -> Res
 /// Writes through a temp file in `dir`, which exists.
 fn write_in(dir: &Path, path: &Path, write: &mut Writer, replace: bool, sync: bool) -> Result<()> {
     let mut builder = tempfile::Builder::new();
-    builder.prefix(".diskdash-tmp-");
+    builder.prefix(TEMP_PREFIX);
     // temp files are private (0600) by default; a record or a page is meant
     // to be shared, so it gets what any new file gets under the umask
     #[cfg(unix)]

@@ -116,6 +116,16 @@ fn import_dir(dir: &Path, opts: &Options, out: &Path, tally: &mut Tally) -> Resu
     let (mut logs, mut used) = (Vec::new(), std::collections::BTreeSet::new());
     for entry in crate::walk::tree(dir, |_| true) {
         let entry = entry.with_context(|| format!("cannot walk `{}`", dir.display()))?;
+        if crate::walk::too_deep(&entry) {
+            let why = crate::walk::too_deep_message();
+            tally.skipped.push((entry.into_path(), why));
+            continue;
+        }
+        if crate::walk::unfinished_write(&entry) {
+            let why = crate::walk::UNFINISHED_WRITE.to_string();
+            tally.skipped.push((entry.into_path(), why));
+            continue;
+        }
         if !entry.file_type().is_file() {
             continue;
         }
@@ -150,10 +160,39 @@ fn import_dir(dir: &Path, opts: &Options, out: &Path, tally: &mut Tally) -> Resu
     Ok(())
 }
 
+/// The largest file `import` reads (256 MiB): the largest tool output
+/// seen is a fio JSON output of many jobs, a few MiB, and a day of fio's
+/// per-second logs is tens of MiB; parsing costs a file's size in memory
+/// several times over, so a file far larger is no tool output, and is
+/// refused by its size before a byte is read.
+pub const MAX_IMPORT_BYTES: u64 = 256 << 20;
+
+/// A file's bytes, refused by its size (over [`MAX_IMPORT_BYTES`]) before
+/// it is read, and never read past the bound should it grow meanwhile.
+fn read_bounded(path: &Path) -> Result<Vec<u8>> {
+    use std::io::Read;
+    let file = std::fs::File::open(path)?;
+    let len = file.metadata()?.len();
+    let too_large = |len: u64| {
+        anyhow::anyhow!(
+            "{len} bytes, larger than any tool output diskdash imports (at most {MAX_IMPORT_BYTES}); left out unread"
+        )
+    };
+    if len > MAX_IMPORT_BYTES {
+        return Err(too_large(len));
+    }
+    let mut bytes = Vec::with_capacity(len as usize);
+    file.take(MAX_IMPORT_BYTES + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_IMPORT_BYTES {
+        return Err(too_large(bytes.len() as u64));
+    }
+    Ok(bytes)
+}
+
 /// Reads and parses one file into records (nothing written), with the fio
 /// logs beside it that were read into their timeline.
 fn import_file(path: &Path, opts: &Options) -> Result<(Vec<Record>, Vec<PathBuf>)> {
-    let bytes = std::fs::read(path).context("cannot read it")?;
+    let bytes = read_bounded(path).context("cannot read it")?;
     let mut records = records_from_output(
         &path.display().to_string(),
         &bytes,
@@ -219,7 +258,7 @@ fn attach_fio_logs(path: &Path, bytes: &[u8], records: &mut [Record]) -> Result<
             continue;
         }
         let log_path = dir.join(name);
-        let data = std::fs::read(&log_path)
+        let data = read_bounded(&log_path)
             .with_context(|| format!("cannot read fio log `{}`", log_path.display()))?;
         read.push(log_path);
         files.push((name.clone(), data));

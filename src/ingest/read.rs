@@ -27,21 +27,8 @@ pub(super) fn read_file(path: &Path) -> Vec<std::result::Result<Found, Problem>>
         })
     };
     // the size from the open file: one look-up of the path, not two
-    let read = std::fs::File::open(path).and_then(|file| {
-        use std::io::Read;
-        let len = file.metadata().map(|m| m.len()).ok();
-        if let Some(refused) = len.and_then(too_large) {
-            return Ok(Err(refused));
-        }
-        let mut bytes = Vec::new();
-        bytes.try_reserve_exact(len.unwrap_or(0) as usize).ok();
-        // through `take`: a `File` would look its size up once more
-        file.take(u64::MAX)
-            .read_to_end(&mut bytes)
-            .map(|_| Ok(bytes))
-    });
-    let text = match read {
-        Ok(Err(refused)) => return refused,
+    let file = match std::fs::File::open(path) {
+        Ok(file) => file,
         Err(e) => {
             // as when the size was looked up first: a file too large is
             // named so, readable or not
@@ -53,7 +40,30 @@ pub(super) fn read_file(path: &Path) -> Vec<std::result::Result<Found, Problem>>
             }
             return vec![Err(problem(None, format!("cannot read: {e}")))];
         }
-        Ok(Ok(bytes)) => match String::from_utf8(bytes) {
+    };
+    if lines {
+        return read_lines(path, file);
+    }
+    let read = {
+        use std::io::Read;
+        let len = file.metadata().map(|m| m.len()).ok();
+        if let Some(refused) = len.and_then(too_large) {
+            return refused;
+        }
+        let mut bytes = Vec::new();
+        bytes.try_reserve_exact(len.unwrap_or(0) as usize).ok();
+        // at most one byte past the bound, whatever the size said: a file
+        // that grew since is refused without being read whole
+        file.take(MAX_RECORD_BYTES + 1)
+            .read_to_end(&mut bytes)
+            .map(|_| bytes)
+    };
+    let text = match read {
+        Err(e) => return vec![Err(problem(None, format!("cannot read: {e}")))],
+        Ok(bytes) if bytes.len() as u64 > MAX_RECORD_BYTES => {
+            return too_large(bytes.len() as u64).unwrap_or_default()
+        }
+        Ok(bytes) => match String::from_utf8(bytes) {
             Ok(t) => t,
             Err(_) => {
                 return vec![Err(problem(
@@ -63,20 +73,79 @@ pub(super) fn read_file(path: &Path) -> Vec<std::result::Result<Found, Problem>>
             }
         },
     };
-    if !lines {
-        return vec![from_json(&text)
-            .map(|record| Found::new(path.to_path_buf(), None, record))
-            .map_err(|m| problem(None, m))];
-    }
+    vec![from_json(&text)
+        .map(|record| Found::new(path.to_path_buf(), None, record))
+        .map_err(|m| problem(None, m))]
+}
+
+/// Reads a `*.jsonl` file line by line, each line bounded by
+/// [`MAX_RECORD_BYTES`]: a longer line is named and skipped unread (its
+/// bytes passed over, never held), so a file of any size costs at most one
+/// record's bytes.
+fn read_lines(path: &Path, file: std::fs::File) -> Vec<std::result::Result<Found, Problem>> {
+    use std::io::{BufRead, Read};
+    let problem = |line: Option<usize>, message: String| Problem {
+        path: path.to_path_buf(),
+        line,
+        message,
+    };
+    let mut reader = std::io::BufReader::new(file);
     let mut out = Vec::new();
-    for (i, line) in text.lines().enumerate() {
+    let mut bytes = Vec::new();
+    for n in 1.. {
+        bytes.clear();
+        let got = (&mut reader)
+            .take(MAX_RECORD_BYTES + 1)
+            .read_until(b'\n', &mut bytes);
+        match got {
+            Err(e) => {
+                out.push(Err(problem(Some(n), format!("cannot read: {e}"))));
+                break;
+            }
+            Ok(0) => break,
+            Ok(_) => {}
+        }
+        if bytes.len() as u64 > MAX_RECORD_BYTES && bytes.last() != Some(&b'\n') {
+            // pass over the rest of the line without holding it
+            let mut skipped = bytes.len() as u64;
+            while let Ok(buf) = reader.fill_buf() {
+                if buf.is_empty() {
+                    break;
+                }
+                let (used, end) = match buf.iter().position(|&b| b == b'\n') {
+                    Some(i) => (i + 1, true),
+                    None => (buf.len(), false),
+                };
+                reader.consume(used);
+                skipped += used as u64;
+                if end {
+                    break;
+                }
+            }
+            out.push(Err(problem(
+                Some(n),
+                format!(
+                    "a line of {skipped} bytes or more, larger than any record diskdash writes (at most {MAX_RECORD_BYTES} a line); left out unread"
+                ),
+            )));
+            continue;
+        }
+        let Ok(line) = std::str::from_utf8(&bytes) else {
+            out.push(Err(problem(
+                Some(n),
+                "not UTF-8 text (expected a JSON record)".into(),
+            )));
+            continue;
+        };
+        let line = line.strip_suffix('\n').unwrap_or(line);
+        let line = line.strip_suffix('\r').unwrap_or(line);
         if line.trim().is_empty() {
             continue;
         }
         out.push(
             from_json(line)
-                .map(|record| Found::new(path.to_path_buf(), Some(i + 1), record))
-                .map_err(|m| problem(Some(i + 1), m)),
+                .map(|record| Found::new(path.to_path_buf(), Some(n), record))
+                .map_err(|m| problem(Some(n), m)),
         );
     }
     if out.is_empty() {

@@ -129,6 +129,18 @@ fn walk_dir(dir: &Path) -> Walk {
                 continue;
             }
         };
+        if crate::walk::too_deep(&entry) {
+            walk.problems
+                .push(walk_problem(entry.path(), crate::walk::too_deep_message()));
+            continue;
+        }
+        if crate::walk::unfinished_write(&entry) {
+            walk.problems.push(walk_problem(
+                entry.path(),
+                crate::walk::UNFINISHED_WRITE.into(),
+            ));
+            continue;
+        }
         let kind = entry.file_type();
         if !is_record_file(entry.path()) || !(kind.is_symlink() || kind.is_file()) {
             continue;

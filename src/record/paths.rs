@@ -41,10 +41,14 @@ pub const MAX_PRICE_PER_GB_MONTH: f64 = 1e4;
 /// The largest volume size in GB a record may hold (10 PB).
 pub const MAX_SIZE_GB: f64 = 1e7;
 
+/// The longest id, in bytes (ids are ASCII, so characters too): an id
+/// names a file, and most file systems allow 255 bytes a name.
+pub const MAX_ID_LEN: usize = 200;
+
 /// Whether `id` is usable as a record id and file name.
 pub fn is_valid_id(id: &str) -> bool {
     !id.is_empty()
-        && id.len() <= 200
+        && id.len() <= MAX_ID_LEN
         && !id.starts_with('.')
         && id
             .bytes()

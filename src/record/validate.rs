@@ -4,7 +4,7 @@
 use crate::metrics::expected_unit;
 use crate::units::Unit;
 
-use super::paths::{is_currency_code, is_positive, is_valid_id};
+use super::paths::{is_currency_code, is_positive, is_valid_id, MAX_ID_LEN};
 use super::{
     Record, Source, Status, Timeline, MAX_PRICE_PER_GB_MONTH, MAX_SIZE_GB, SCHEMA, SCHEMA_FAMILY,
     SCHEMA_MAJOR,
@@ -58,7 +58,13 @@ pub fn validate(record: &Record) -> Vec<String> {
     if record.schema != SCHEMA && check_schema(&record.schema).is_err() {
         p.push(format!("schema `{}`: expected \"{SCHEMA}\"", record.schema));
     }
-    if !is_valid_id(&record.id) {
+    if record.id.len() > MAX_ID_LEN {
+        p.push(format!(
+            "id `{}` is {} characters long, over the limit of {MAX_ID_LEN} (ids name files)",
+            record.id,
+            record.id.chars().count()
+        ));
+    } else if !is_valid_id(&record.id) {
         p.push(format!(
             "id `{}` is not filename-safe (expected letters, digits, `.`, `_`, `-`)",
             record.id
@@ -414,6 +420,10 @@ mod tests {
                 "not a diskdash record schema",
             ),
             (Box::new(|v| v["id"] = "../x".into()), "not filename-safe"),
+            (
+                Box::new(|v| v["id"] = "a".repeat(201).into()),
+                "201 characters long, over the limit of 200",
+            ),
             (
                 Box::new(|v| v["repetition"] = "one".into()),
                 "field `repetition`",

@@ -276,3 +276,136 @@ fn a_record_file_far_larger_than_any_record_is_left_out_unread() {
         ))
         .stdout(predicate::str::contains("1 valid records"));
 }
+
+/// Makes a chain of `levels` directories named `d` below `root`, a record
+/// file at the bottom, by `mkdirat`/`openat` from the directory above (no
+/// path is longer than one name: the whole chain is far past `PATH_MAX`);
+/// returns a guard that removes the chain the same way.
+fn deep_tree(root: &std::path::Path, levels: usize) -> DeepTree {
+    use std::ffi::CString;
+    let root_c = CString::new(root.to_str().unwrap()).unwrap();
+    let d = CString::new("d").unwrap();
+    // SAFETY: open(2), mkdirat(2), openat(2), close(2) with valid
+    // NUL-terminated names and descriptors this function owns.
+    unsafe {
+        let mut fd = libc::open(root_c.as_ptr(), libc::O_DIRECTORY | libc::O_RDONLY);
+        assert!(fd >= 0);
+        for _ in 0..levels {
+            assert_eq!(libc::mkdirat(fd, d.as_ptr(), 0o755), 0);
+            let next = libc::openat(fd, d.as_ptr(), libc::O_DIRECTORY | libc::O_RDONLY);
+            assert!(next >= 0);
+            libc::close(fd);
+            fd = next;
+        }
+        let name = CString::new("deep.json").unwrap();
+        let f = libc::openat(fd, name.as_ptr(), libc::O_CREAT | libc::O_WRONLY, 0o644);
+        assert!(f >= 0);
+        libc::close(f);
+        DeepTree { bottom: fd, levels }
+    }
+}
+
+struct DeepTree {
+    bottom: libc::c_int,
+    levels: usize,
+}
+
+impl Drop for DeepTree {
+    fn drop(&mut self) {
+        use std::ffi::CString;
+        let (d, up, file) = (
+            CString::new("d").unwrap(),
+            CString::new("..").unwrap(),
+            CString::new("deep.json").unwrap(),
+        );
+        // SAFETY: as in `deep_tree`; each descriptor is closed once.
+        unsafe {
+            let mut fd = self.bottom;
+            libc::unlinkat(fd, file.as_ptr(), 0);
+            for _ in 0..self.levels {
+                let parent = libc::openat(fd, up.as_ptr(), libc::O_DIRECTORY | libc::O_RDONLY);
+                libc::close(fd);
+                libc::unlinkat(parent, d.as_ptr(), libc::AT_REMOVEDIR);
+                fd = parent;
+            }
+            libc::close(fd);
+        }
+    }
+}
+
+#[test]
+fn a_tree_deeper_than_the_walk_bound_is_named_not_a_crash() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("good.json"), record("a").to_string()).unwrap();
+    let _tree = deep_tree(dir.path(), 2100);
+    let out = diskdash().arg("check").arg(dir.path()).output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains("d/d: a directory 256 levels deep; not entered"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("1 valid records"), "{stdout}");
+
+    let site = tempfile::tempdir().unwrap();
+    let out = diskdash()
+        .arg("report")
+        .arg(dir.path())
+        .arg("--out")
+        .arg(site.path().join("site"))
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn a_huge_jsonl_line_is_left_out_unread_and_the_others_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("many.jsonl");
+    std::fs::write(&path, format!("{}\n", record("a"))).unwrap();
+    // sparse: a second line of zeros, 600 MB with no newline, costing no disk
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(&path)
+        .unwrap()
+        .set_len(600 << 20)
+        .unwrap();
+    diskdash()
+        .arg("check")
+        .arg(dir.path())
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("many.jsonl:2: a line of "))
+        .stdout(predicate::str::contains(
+            "bytes or more, larger than any record diskdash writes (at most 67108864 a line)",
+        ))
+        .stdout(predicate::str::contains("1 valid records"));
+}
+
+#[test]
+fn an_unfinished_write_left_by_a_kill_is_named_with_what_to_do() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("a.json"), record("a").to_string()).unwrap();
+    std::fs::write(
+        dir.path().join(".diskdash-tmp-x1Yz9"),
+        record("b").to_string(),
+    )
+    .unwrap();
+    std::fs::write(dir.path().join(".other-hidden.json"), "garbage").unwrap();
+    diskdash()
+        .arg("check")
+        .arg(dir.path())
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains(
+            ".diskdash-tmp-x1Yz9: an unfinished write of diskdash's",
+        ))
+        .stdout(predicate::str::contains("rename it to `*.json` to keep it"))
+        .stdout(predicate::str::contains(".other-hidden").not())
+        .stdout(predicate::str::contains("1 valid records"));
+}

@@ -464,3 +464,26 @@ fn an_imported_timeline_is_charted_on_its_test_page() {
     // light, dark, narrow light, narrow dark
     assert_eq!(charts.len(), 4, "{charts:?}");
 }
+
+#[test]
+fn a_file_far_larger_than_any_tool_output_is_refused_by_its_size_unread() {
+    let dir = tempfile::tempdir().unwrap();
+    let huge = dir.path().join("fio.json");
+    // sparse: costs no disk; read, it would cost 2 GB and more
+    std::fs::File::create(&huge)
+        .unwrap()
+        .set_len(2 << 30)
+        .unwrap();
+    let out = dir.path().join("out");
+    diskdash()
+        .arg("import")
+        .arg("--out")
+        .arg(&out)
+        .arg(&huge)
+        .timeout(std::time::Duration::from_secs(30))
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains(
+            "fio.json`: cannot read it: 2147483648 bytes, larger than any tool output diskdash imports (at most 268435456)",
+        ));
+}
