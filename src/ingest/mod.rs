@@ -308,23 +308,7 @@ mod tests {
     use super::*;
     use std::path::Path;
 
-    fn good() -> serde_json::Value {
-        serde_json::json!({
-            "schema": "diskdash.record/1",
-            "id": "demo.disk.dd-write-8k-dsync.r1",
-            "source": {"kind": "run", "diskdash_version": "0.1.0"},
-            "subject": {"study": "demo", "provider": "local", "offering": "disk",
-                        "price": {"per_gb_month": 0.1, "currency": "USD"}},
-            "host": {},
-            "target": {},
-            "test": {"id": "dd-write-8k-dsync", "tool": "dd"},
-            "repetition": 1,
-            "started_at": "2026-11-30T10:00:00Z",
-            "duration_s": 1.5,
-            "status": "ok",
-            "metrics": {"write_bw": {"value": 1.6e6, "unit": "B/s"}}
-        })
-    }
+    use crate::record::example_json as good;
 
     #[test]
     fn load_reports_duplicates_and_reads_jsonl() {

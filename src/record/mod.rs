@@ -558,6 +558,26 @@ pub fn json_schema() -> String {
     serde_json::to_string_pretty(&schema).expect("a schema always serialises")
 }
 
+/// A valid record's JSON, for the tests of the modules that read records.
+#[cfg(test)]
+pub(crate) fn example_json() -> serde_json::Value {
+    serde_json::json!({
+        "schema": "diskdash.record/1",
+        "id": "demo.disk.dd-write-8k-dsync.r1",
+        "source": {"kind": "run", "diskdash_version": "0.1.0"},
+        "subject": {"study": "demo", "provider": "local", "offering": "disk",
+                    "price": {"per_gb_month": 0.1, "currency": "USD"}},
+        "host": {},
+        "target": {},
+        "test": {"id": "dd-write-8k-dsync", "tool": "dd"},
+        "repetition": 1,
+        "started_at": "2026-11-30T10:00:00Z",
+        "duration_s": 1.5,
+        "status": "ok",
+        "metrics": {"write_bw": {"value": 1.6e6, "unit": "B/s"}}
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

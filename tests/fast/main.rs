@@ -8,6 +8,8 @@
 mod emulated_volume;
 #[path = "../report_common/mod.rs"]
 mod report_common;
+#[path = "../run_common/mod.rs"]
+mod run_common;
 
 mod cli_check_schema;
 mod cli_import;

@@ -9,6 +9,8 @@ mod emulated_volume;
 #[path = "../report_common/mod.rs"]
 mod report_common;
 mod require;
+#[path = "../run_common/mod.rs"]
+mod run_common;
 
 mod browser;
 mod burst_emulated;
