@@ -62,8 +62,8 @@ pub(super) fn dry_run_text(
         "dry run of suite {suite}: {} jobs{} against `{}` (nothing is written)\nscratch directory: {}\nfree space: {}\n",
         jobs.len(),
         if prefill.is_some() { " and a pre-fill" } else { "" },
-        target.display(),
-        scratch.display(),
+        crate::term::shown(target),
+        crate::term::shown(scratch),
         free.map(gib).unwrap_or_else(|| "unknown".into())
     );
     let not_enough = |free: Option<u64>, bytes: u64| match free {
