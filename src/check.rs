@@ -7,6 +7,16 @@ use anyhow::Result;
 use crate::ingest;
 use crate::term::shown;
 
+/// A problem as printed to a terminal, `path[:line]: message`: the path
+/// through [`shown`] as a path (a byte that is not UTF-8 as `\xff`), the
+/// message as text.
+pub fn problem_line(p: &ingest::Problem) -> String {
+    match p.line {
+        Some(l) => format!("{}:{}: {}", shown(&p.path), l, shown(&p.message)),
+        None => format!("{}: {}", shown(&p.path), shown(&p.message)),
+    }
+}
+
 /// Runs the command: prints each problem as `path[:line]: message`, then a
 /// summary. Returns 0 when every record is valid, 1 otherwise (also when
 /// no record was found at all).
@@ -21,7 +31,7 @@ pub fn command(dirs: &[PathBuf]) -> Result<u8> {
         );
     }
     for problem in &loaded.problems {
-        crate::say!("{}", shown(problem.to_string()));
+        crate::say!("{}", shown(problem_line(problem)));
     }
     let names = dirs
         .iter()

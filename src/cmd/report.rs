@@ -127,7 +127,7 @@ pub fn execute(args: &ReportArgs) -> Result<u8> {
     loaded.problems.append(&mut loaded.unreadable);
     loaded.problems.sort();
     for p in &loaded.problems {
-        crate::tell!("left out: {}", shown(p.to_string()));
+        crate::tell!("left out: {}", shown(crate::check::problem_line(p)));
     }
     let left_out: BTreeSet<(&std::path::Path, Option<usize>)> = loaded
         .problems

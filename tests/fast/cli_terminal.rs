@@ -126,7 +126,7 @@ fn run_prints_a_tools_error_line_escaped() {
     assert!(
         text(&o.stderr).contains(
             "r1/1 failed: `fio` exited with status 1: \
-             fio: \\u{1b}[2J\\u{1b}]0;title\\u{7}\u{fffd} cannot open the device"
+             fio: \\u{1b}[2J\\u{1b}]0;title\\u{7}\u{fffd}\\u{9b} cannot open the device"
         ),
         "{}",
         text(&o.stderr)
@@ -281,6 +281,75 @@ fn import_and_report_print_their_paths_escaped() {
             "no records found under `{}`",
             shown_dir(tmp.path(), "empty")
         )),
+        "{}",
+        text(&o.stdout)
+    );
+}
+
+#[test]
+fn records_streamed_to_stdout_carry_escape_characters_as_json_escapes() {
+    let bin = bin_dir(&[("fio", fake("escape"))]);
+    let target = tempfile::tempdir().unwrap();
+    let o = diskdash(
+        &path_with(bin.path()),
+        &[
+            OsStr::new("run"),
+            OsStr::new("--target"),
+            target.path().as_os_str(),
+            OsStr::new("--suite"),
+            OsStr::new("quick"),
+            OsStr::new("--only"),
+            OsStr::new("fio-randread-4k-qd64"),
+            OsStr::new("--out"),
+            OsStr::new("-"),
+        ],
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o.stderr));
+    assert_inert("the records on stdout", &o.stdout);
+    assert_inert("run's stderr", &o.stderr);
+    // the same record: the characters are JSON escapes, not dropped
+    let line = text(&o.stdout);
+    assert!(line.contains("\\u009b cannot open"), "{line}");
+    let record: diskdash::record::Record = serde_json::from_str(line.trim_end()).unwrap();
+    assert_eq!(
+        record.error.as_deref(),
+        Some(
+            "`fio` exited with status 1: \
+             fio: \u{1b}[2J\u{1b}]0;title\u{7}\u{fffd}\u{9b} cannot open the device"
+        )
+    );
+}
+
+#[test]
+fn a_flag_value_with_escape_sequences_is_refused_as_text() {
+    let o = diskdash(
+        &std::env::var("PATH").unwrap_or_default(),
+        &["run", "--repeat", "\u{202e}\u{1b}[31m5"],
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+    assert_inert("the usage error", &o.stderr);
+    // clap drops the escape sequence itself (its rendering reads it as a
+    // style); the override is shown
+    assert!(
+        text(&o.stderr).contains("invalid value '\\u{202e}5' for '--repeat <N>'"),
+        "{}",
+        text(&o.stderr)
+    );
+}
+
+#[test]
+fn check_prints_a_problem_files_name_escaped() {
+    let tmp = tempfile::tempdir().unwrap();
+    let bad = hostile_in(tmp.path(), "bad.json");
+    std::fs::write(&bad, "{").unwrap();
+    let o = diskdash(
+        &std::env::var("PATH").unwrap_or_default(),
+        &[OsStr::new("check"), tmp.path().as_os_str()],
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o.stderr));
+    assert_inert("check's stdout", &o.stdout);
+    assert!(
+        text(&o.stdout).starts_with(&format!("{}: ", shown_dir(tmp.path(), "bad.json"))),
         "{}",
         text(&o.stdout)
     );
