@@ -37,6 +37,15 @@ pub fn shown<'a>(text: impl Outside<'a>) -> Shown<'a> {
     text.shown()
 }
 
+/// `text` as [`shown`] prints it, on one line: its newlines escaped too
+/// (a name, a headline, a table cell).
+pub fn shown_line<'a>(text: impl Outside<'a>) -> Shown<'a> {
+    Shown {
+        one_line: true,
+        ..text.shown()
+    }
+}
+
 /// Text from outside that [`shown`] takes.
 pub trait Outside<'a> {
     fn shown(self) -> Shown<'a>;
@@ -300,6 +309,8 @@ mod tests {
         let p = Path::new(OsStr::from_bytes(b"/t/\x1b[31m\xff\x9b/a\nb"));
         assert_eq!(shown(p).to_string(), "/t/\\u{1b}[31m\\xff\\x9b/a\\u{a}b");
         assert_eq!(shown(&p.to_path_buf()).to_string(), shown(p).to_string());
+        // a name on one line
+        assert_eq!(shown_line("a\nb\u{7}").to_string(), "a\\u{a}b\\u{7}");
         // escaping is idempotent: an escaped text is shown as it is
         let once = shown("\u{1b}x").to_string();
         assert_eq!(shown(&once).to_string(), once);

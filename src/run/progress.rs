@@ -11,7 +11,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use super::plan::Job;
 use crate::record::{Record, Status};
-use crate::term::shown;
+use crate::term::{shown, shown_line};
 use crate::units::Unit;
 
 /// The progress display of one run.
@@ -189,7 +189,7 @@ pub fn summary(jobs: &[Job], records: &[Record]) -> String {
             .collect();
         if mine.is_empty() {
             rows.push([
-                job.test_id.clone(),
+                shown_line(&job.test_id).to_string(),
                 "not run".into(),
                 String::new(),
                 String::new(),
@@ -227,11 +227,12 @@ pub fn summary(jobs: &[Job], records: &[Record]) -> String {
                 )
             }
         };
+        // escaped here, so that the columns line up as printed
         rows.push([
-            job.test_id.clone(),
+            shown_line(&job.test_id).to_string(),
             counts.join(", "),
-            job.headline.clone(),
-            value,
+            shown_line(&job.headline).to_string(),
+            shown_line(value).to_string(),
         ]);
     }
     let header = ["test", "runs", "metric", "value"];

@@ -140,8 +140,8 @@ fn a_suites_name_and_headline_are_printed_escaped() {
     let suite = dir.path().join("suite.toml");
     std::fs::write(
         &suite,
-        "name = \"s\\u001b[31m\\u0007\\u202e\"\n\
-         [[test]]\nid = \"dd-w\"\ntool = \"dd\"\ncount = 1\nheadline = \"h\\u001b]0;x\\u0007\"\n",
+        "name = \"s\\u001b[31m\\u0007\\u202e\\nx\"\n\
+         [[test]]\nid = \"dd-w\"\ntool = \"dd\"\ncount = 1\nheadline = \"h\\u001b]0;x\\u0007\\nfake line\"\n",
     )
     .unwrap();
     let list = diskdash(
@@ -155,7 +155,7 @@ fn a_suites_name_and_headline_are_printed_escaped() {
     assert_eq!(list.status.code(), Some(0), "{}", text(&list.stderr));
     assert_inert("--list", &list.stdout);
     assert!(
-        text(&list.stdout).starts_with("suite s\\u{1b}[31m\\u{7}\\u{202e} ("),
+        text(&list.stdout).starts_with("suite s\\u{1b}[31m\\u{7}\\u{202e}\\u{a}x ("),
         "{}",
         text(&list.stdout)
     );
@@ -174,9 +174,9 @@ fn a_suites_name_and_headline_are_printed_escaped() {
     );
     assert_eq!(o.status.code(), Some(1), "{}", text(&o.stderr));
     assert_inert("run's stderr", &o.stderr);
-    // the summary's metric column
+    // the summary's metric column, on the test's line
     assert!(
-        text(&o.stderr).contains("dd-w  1 failed  h\\u{1b}]0;x\\u{7}"),
+        text(&o.stderr).contains("\ndd-w  1 failed  h\\u{1b}]0;x\\u{7}\\u{a}fake line\n"),
         "{}",
         text(&o.stderr)
     );
