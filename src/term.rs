@@ -329,6 +329,25 @@ mod tests {
         assert_eq!(back, value);
     }
 
+    proptest::proptest! {
+        /// Whatever the bytes, the shown text is UTF-8 with no control
+        /// character but the newline (none in a path) and no bidi control,
+        /// and showing it again changes nothing.
+        #[test]
+        fn any_bytes_are_shown_inert(bytes in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..64),
+                                     chars in "[\\x00-\\x{a0}\\u{200e}\\u{202a}-\\u{202e}\\u{2066}-\\u{2069}a\\\\]{0,32}") {
+            for input in [bytes.as_slice(), chars.as_bytes()] {
+                for one_line in [false, true] {
+                    let out = escape(input, one_line);
+                    for c in out.chars() {
+                        proptest::prop_assert!(!escaped(c, one_line), "{:?} in {:?}", c, out);
+                    }
+                    proptest::prop_assert_eq!(escape(out.as_bytes(), one_line), out.clone());
+                }
+            }
+        }
+    }
+
     #[test]
     fn a_format_string_takes_its_arguments_by_position_only() {
         assert!(positional_only("a {} b {:<10} c {:.2} {{x}} {{}}"));
