@@ -1,6 +1,6 @@
 //! The one error type stages share: a usage error, which the binary turns
-//! into exit status 2 (every other error is 1); and the escaping every
-//! message printed to a terminal goes through.
+//! into exit status 2 (every other error is 1). What reaches a terminal is
+//! escaped by [`crate::term`].
 
 use std::fmt;
 
@@ -32,19 +32,12 @@ pub fn status_of(e: &anyhow::Error) -> u8 {
     }
 }
 
-/// `text` with every control character but the newline written as an
+/// `text` as [`crate::term::shown`] prints it: every control character
+/// but the newline, and every bidirectional override, written as an
 /// escape (`\u{1b}`), so that an id or file name holding a terminal escape
 /// sequence reaches the terminal as text.
 pub fn escape_controls(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        if c.is_control() && c != '\n' {
-            out.extend(c.escape_unicode());
-        } else {
-            out.push(c);
-        }
-    }
-    out
+    crate::term::escape(text.as_bytes(), false)
 }
 
 #[cfg(test)]

@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{anyhow, bail, Context, Result};
 
 use crate::record::{is_valid_id, slug, Raw, Record, Source, Status, Subject, TestInfo, Tool};
+use crate::term::shown;
 use crate::{fsio, tools};
 
 /// Kept for the binary-level tests, which name it here.
@@ -54,7 +55,11 @@ pub fn command(o: &ImportOptions) -> Result<u8> {
         let meta = match std::fs::metadata(input) {
             Ok(m) => m,
             Err(e) => {
-                eprintln!("error: cannot read `{}`: {e}", input.display());
+                crate::tell!(
+                    "error: cannot read `{}`: {}",
+                    shown(input),
+                    shown(e.to_string())
+                );
                 tally.failed += 1;
                 continue;
             }
@@ -63,40 +68,31 @@ pub fn command(o: &ImportOptions) -> Result<u8> {
             import_dir(input, &opts, &o.out, &mut tally)?;
         } else if !meta.is_file() {
             // a FIFO would hang the read, /dev/zero never end it
-            eprintln!(
+            crate::tell!(
                 "error: `{}`: not a regular file (a FIFO, device or socket); expected a tool's output file",
-                input.display()
+                shown(input)
             );
             tally.failed += 1;
         } else {
             match import_file(input, &opts) {
                 Ok((records, _)) => write_records(&records, &o.out, &mut tally)?,
                 Err(e) => {
-                    eprintln!(
-                        "error: `{}`: {}",
-                        crate::error::escape_controls(&input.display().to_string()),
-                        crate::error::escape_controls(&format!("{e:#}"))
-                    );
+                    crate::tell!("error: `{}`: {}", shown(input), shown(&e));
                     tally.failed += 1;
                 }
             }
         }
     }
-    let esc = crate::error::escape_controls;
     for (path, why) in &tally.skipped {
-        println!(
-            "skipped `{}`: {}",
-            esc(&path.display().to_string()),
-            esc(why)
-        );
+        crate::say!("skipped `{}`: {}", shown(path), shown(why));
     }
     for path in &tally.existing {
-        println!("exists, left alone: `{}`", path.display());
+        crate::say!("exists, left alone: `{}`", shown(path));
     }
-    println!(
+    crate::say!(
         "imported {} records into `{}`",
         tally.written.len(),
-        o.out.display()
+        shown(&o.out)
     );
     Ok(if tally.failed > 0 { 1 } else { 0 })
 }

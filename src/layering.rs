@@ -104,7 +104,7 @@ fn graph_of(src: &Path) -> Graph {
     graph
 }
 
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+pub(crate) fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     let mut entries: Vec<_> = std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -121,7 +121,7 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
 
 /// The source with comments, string and character literals blanked out, so
 /// that neither a word nor a brace in them counts.
-fn code_only(text: &str) -> String {
+pub(crate) fn code_only(text: &str) -> String {
     let b = text.as_bytes();
     let mut out = String::with_capacity(text.len());
     let mut i = 0;
@@ -183,7 +183,7 @@ fn raw_string_len(s: &str) -> Option<usize> {
 }
 
 /// The source without `#[cfg(test)]` modules written inline.
-fn without_test_modules(code: &str) -> String {
+pub(crate) fn without_test_modules(code: &str) -> String {
     let mut out = String::with_capacity(code.len());
     let mut rest = code;
     while let Some(at) = rest.find("#[cfg(test)]") {

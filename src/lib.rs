@@ -20,6 +20,7 @@ pub mod metrics;
 pub mod record;
 pub mod report;
 pub mod run;
+pub mod term;
 pub mod timeline;
 pub mod tools;
 pub mod units;

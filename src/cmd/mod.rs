@@ -5,6 +5,8 @@
 
 use clap::{Parser, Subcommand};
 
+use crate::term::shown;
+
 pub mod check;
 pub mod completions;
 pub mod doctor;
@@ -67,7 +69,7 @@ pub fn execute(command: &Command) -> anyhow::Result<u8> {
         Command::Report(args) => report::execute(args),
         Command::Check(args) => check::execute(args),
         Command::Schema => {
-            println!("{}", crate::record::json_schema());
+            crate::say!("{}", shown(crate::record::json_schema()));
             Ok(0)
         }
         Command::Doctor(args) => doctor::execute(args),
@@ -83,10 +85,7 @@ pub fn exit_status(result: anyhow::Result<u8>) -> u8 {
     match result {
         Ok(code) => code,
         Err(e) => {
-            eprintln!(
-                "error: {}",
-                crate::error::escape_controls(&format!("{e:#}"))
-            );
+            crate::tell!("error: {}", shown(&e));
             crate::error::status_of(&e)
         }
     }

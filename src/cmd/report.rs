@@ -11,6 +11,7 @@ use clap::Args;
 use crate::analysis::limits::Limits;
 use crate::analysis::prices::{PriceBook, Rates};
 use crate::report;
+use crate::term::shown;
 
 #[derive(Args, Debug, Clone)]
 pub struct ReportArgs {
@@ -126,10 +127,7 @@ pub fn execute(args: &ReportArgs) -> Result<u8> {
     loaded.problems.append(&mut loaded.unreadable);
     loaded.problems.sort();
     for p in &loaded.problems {
-        eprintln!(
-            "left out: {}",
-            crate::error::escape_controls(&p.to_string())
-        );
+        crate::tell!("left out: {}", shown(crate::check::problem_line(p)));
     }
     let left_out: BTreeSet<(&std::path::Path, Option<usize>)> = loaded
         .problems
@@ -166,7 +164,7 @@ pub fn execute(args: &ReportArgs) -> Result<u8> {
         None => Limits::default(),
     };
     for w in report::input_warnings(&loaded.records, &prices, &limits) {
-        eprintln!("warning: {w}");
+        crate::tell!("warning: {}", shown(&w));
     }
     let opts = report::Options {
         title: args.title.clone(),
@@ -184,12 +182,12 @@ pub fn execute(args: &ReportArgs) -> Result<u8> {
         .finish()
         .with_context(|| format!("failed to write the site to `{}`", args.out.display()))?
         .pages;
-    println!(
+    crate::say!(
         "report: {} records read, {} left out, {} pages written to `{}` in {:.2} s",
         records + left_out.len(),
         left_out.len(),
         pages,
-        args.out.display(),
+        shown(&args.out),
         start.elapsed().as_secs_f64()
     );
     Ok(0)

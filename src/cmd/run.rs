@@ -111,9 +111,9 @@ fn install_tools(opts: &RunOptions) -> Result<()> {
         return Ok(());
     }
     if opts.dry_run {
-        println!(
+        crate::say!(
             "would install (--install-tools): {}",
-            doctor::install_hint(&missing)
+            crate::term::shown(doctor::install_hint(&missing))
         );
         return Ok(());
     }

@@ -12,6 +12,7 @@ use super::exec::{which, Executor, RealExecutor};
 use super::{host, plan, scratch};
 use crate::error::usage;
 use crate::record::Tool;
+use crate::term::shown;
 
 /// What installing tools takes on one distribution: the commands to run,
 /// in order, each as its argv, and a note for people.
@@ -202,7 +203,7 @@ pub fn install_missing(tools: &[Tool], say: &mut dyn std::io::Write) -> Result<V
     })?;
     for step in &plan.steps {
         let shown = step.join(" ");
-        writeln!(say, "running: {shown}")?;
+        crate::say_to!(say, "running: {}", crate::term::shown(&shown))?;
         let stdout = std::io::stderr()
             .as_fd()
             .try_clone_to_owned()
@@ -285,29 +286,29 @@ pub fn command(target: &Path, install: bool) -> Result<u8> {
     let t = host::target(&target);
     let h = host::host();
     let unknown = || "unknown".to_string();
-    println!("target       {}", target.display());
-    println!(
+    crate::say!("target       {}", shown(&target));
+    crate::say!(
         "filesystem   {} on {} (mounted at {}; {})",
-        t.fs_type.clone().unwrap_or_else(unknown),
-        t.device.clone().unwrap_or_else(unknown),
-        t.mount_point.clone().unwrap_or_else(unknown),
-        t.mount_options.clone().unwrap_or_else(unknown)
+        shown(t.fs_type.clone().unwrap_or_else(unknown)),
+        shown(t.device.clone().unwrap_or_else(unknown)),
+        shown(t.mount_point.clone().unwrap_or_else(unknown)),
+        shown(t.mount_options.clone().unwrap_or_else(unknown))
     );
-    println!(
+    crate::say!(
         "device       rotational: {}, scheduler: {}",
         t.rotational
-            .map(|r| if r { "yes" } else { "no" }.to_string())
-            .unwrap_or_else(unknown),
-        t.scheduler.clone().unwrap_or_else(unknown)
+            .map(|r| if r { "yes" } else { "no" })
+            .unwrap_or("unknown"),
+        shown(t.scheduler.clone().unwrap_or_else(unknown))
     );
-    println!(
+    crate::say!(
         "host         {} ({} CPUs, {} memory), {}, kernel {}, virtualisation: {}",
-        h.cpu_model.clone().unwrap_or_else(unknown),
-        h.cpu_count.map(|c| c.to_string()).unwrap_or_else(unknown),
-        h.memory_bytes.map(super::gib).unwrap_or_else(unknown),
-        h.os.clone().unwrap_or_else(unknown),
-        h.kernel.clone().unwrap_or_else(unknown),
-        h.virtualization.clone().unwrap_or_else(unknown)
+        shown(h.cpu_model.clone().unwrap_or_else(unknown)),
+        shown(h.cpu_count.map(|c| c.to_string()).unwrap_or_else(unknown)),
+        shown(h.memory_bytes.map(super::gib).unwrap_or_else(unknown)),
+        shown(h.os.clone().unwrap_or_else(unknown)),
+        shown(h.kernel.clone().unwrap_or_else(unknown)),
+        shown(h.virtualization.clone().unwrap_or_else(unknown))
     );
     // the standard suite's files are removed after each test: its largest
     // test (or the pre-fill, sized by the free space) decides the space it needs
@@ -340,20 +341,25 @@ pub fn command(target: &Path, install: bool) -> Result<u8> {
                 "NOT ENOUGH: those tests would be skipped (a suite file can make them smaller)"
                     .to_string()
             };
-            println!(
-                "space        {} free; the standard suite needs {} ({id} and a margin): {verdict}",
-                super::gib(free),
-                super::gib(need)
+            crate::say!(
+                "space        {} free; the standard suite needs {} ({} and a margin): {}",
+                shown(super::gib(free)),
+                shown(super::gib(need)),
+                shown(id),
+                shown(&verdict)
             );
         }
-        (Err(e), _) => println!("space        cannot size the standard suite: {e:#}"),
-        (_, None) => println!("space        free space unknown"),
+        (Err(e), _) => crate::say!("space        cannot size the standard suite: {}", shown(&e)),
+        (_, None) => crate::say!("space        free space unknown"),
     }
     match o_direct_works(&target) {
-        Ok(()) => println!("O_DIRECT     works"),
+        Ok(()) => crate::say!("O_DIRECT     works"),
         Err(e) => {
             problems += 1;
-            println!("O_DIRECT     does not work here ({e}); fio with direct=1 will fail");
+            crate::say!(
+                "O_DIRECT     does not work here ({}); fio with direct=1 will fail",
+                shown(&e)
+            );
         }
     }
     // a run killed with SIGKILL (or by the OOM killer) leaves its scratch
@@ -362,9 +368,9 @@ pub fn command(target: &Path, install: bool) -> Result<u8> {
         if !found.alive {
             problems += 1;
         }
-        println!("scratch      {}", scratch::describe(&found));
+        crate::say!("scratch      {}", shown(scratch::describe(&found)));
     }
-    println!("tools");
+    crate::say!("tools");
     let mut executor = RealExecutor::new(Default::default());
     let mut missing = Vec::new();
     for tool in Tool::ALL {
@@ -373,25 +379,30 @@ pub fn command(target: &Path, install: bool) -> Result<u8> {
                 let version = executor
                     .version(tool)
                     .unwrap_or_else(|| "version not reported".to_string());
-                println!("  {:<10} {:<22} {}", tool.name(), version, path.display());
+                crate::say!(
+                    "  {:<10} {:<22} {}",
+                    tool.name(),
+                    shown(&version),
+                    shown(&path)
+                );
             }
             None => {
                 match super::exec::not_executable(tool.name()) {
-                    Some(path) => println!(
+                    Some(path) => crate::say!(
                         "  {:<10} NOT EXECUTABLE: {} has no exec bit (chmod +x it, or install it)",
                         tool.name(),
-                        path.display()
+                        shown(&path)
                     ),
-                    None => println!("  {:<10} MISSING", tool.name()),
+                    None => crate::say!("  {:<10} MISSING", tool.name()),
                 }
                 missing.push(tool);
             }
         }
     }
     if missing.is_empty() {
-        println!("install      nothing to install");
+        crate::say!("install      nothing to install");
     } else if install {
-        println!("install      {}", install_hint(&missing));
+        crate::say!("install      {}", shown(install_hint(&missing)));
         let mut say = Indented {
             out: std::io::stdout(),
             at_start: true,
@@ -403,24 +414,24 @@ pub fn command(target: &Path, install: bool) -> Result<u8> {
                         .version(tool)
                         .unwrap_or_else(|| "version not reported".to_string());
                     let path = which(tool.name()).unwrap_or_default();
-                    println!(
+                    crate::say!(
                         "  {:<10} {:<22} {} (installed)",
                         tool.name(),
-                        version,
-                        path.display()
+                        shown(&version),
+                        shown(&path)
                     );
                 }
             }
             Err(e) => {
                 problems += 1;
-                println!("install      FAILED: {e:#}");
+                crate::say!("install      FAILED: {}", shown(&e));
             }
         }
     } else {
         problems += 1;
-        println!(
+        crate::say!(
             "install      {}   (`diskdash doctor --install` runs it)",
-            install_hint(&missing)
+            shown(install_hint(&missing))
         );
     }
     Ok(if problems == 0 { 0 } else { 1 })

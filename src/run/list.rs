@@ -14,7 +14,8 @@ pub(super) fn list_text(
     auto: bool,
 ) -> String {
     let mut s = format!(
-        "suite {suite} (SCRATCH is the scratch directory, DIR the job's directory in it{})\n",
+        "suite {} (SCRATCH is the scratch directory, DIR the job's directory in it{})\n",
+        crate::term::shown_line(suite),
         if auto {
             format!(
                 "; `size = \"auto\"` is shown as on a target with {} free or more",
@@ -59,11 +60,12 @@ pub(super) fn dry_run_text(
     free: Option<u64>,
 ) -> String {
     let mut s = format!(
-        "dry run of suite {suite}: {} jobs{} against `{}` (nothing is written)\nscratch directory: {}\nfree space: {}\n",
+        "dry run of suite {}: {} jobs{} against `{}` (nothing is written)\nscratch directory: {}\nfree space: {}\n",
+        crate::term::shown_line(suite),
         jobs.len(),
         if prefill.is_some() { " and a pre-fill" } else { "" },
-        target.display(),
-        scratch.display(),
+        crate::term::shown(target),
+        crate::term::shown(scratch),
         free.map(gib).unwrap_or_else(|| "unknown".into())
     );
     let not_enough = |free: Option<u64>, bytes: u64| match free {

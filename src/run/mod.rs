@@ -137,10 +137,8 @@ fn prepare(opts: &RunOptions) -> Result<Prepared> {
         let auto = suite.tests.iter().any(|t| {
             t.params.get("size").and_then(|v| v.as_str()) == Some(crate::tools::fio::AUTO_SIZE)
         });
-        print!(
-            "{}",
-            list_text(&suite.name, &p.jobs, p.prefill.as_ref(), auto)
-        );
+        let text = list_text(&suite.name, &p.jobs, p.prefill.as_ref(), auto);
+        crate::say!("{}", crate::term::shown(text.trim_end_matches('\n')));
         return Ok(Prepared::Printed);
     }
     let Some(target_arg) = &opts.target else {
@@ -153,17 +151,15 @@ fn prepare(opts: &RunOptions) -> Result<Prepared> {
     let plan::Plan { jobs, prefill } = plan::plan(&suite, sel, &scratch, &machine)?;
     let out = opts.out.clone();
     if opts.dry_run {
-        print!(
-            "{}",
-            dry_run_text(
-                &suite.name,
-                &target,
-                &scratch,
-                &jobs,
-                prefill.as_ref(),
-                machine.free_bytes
-            )
+        let text = dry_run_text(
+            &suite.name,
+            &target,
+            &scratch,
+            &jobs,
+            prefill.as_ref(),
+            machine.free_bytes,
         );
+        crate::say!("{}", crate::term::shown(text.trim_end_matches('\n')));
         return Ok(Prepared::Printed);
     }
     if matches!(out, Out::Stdout) {

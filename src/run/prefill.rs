@@ -55,7 +55,7 @@ pub(super) fn run_prefill(
         "pre-fill: writing {} of incompressible data to `{}` for the sustained tests \
          (about {}, not a test)",
         gib(size),
-        step.file.display(),
+        crate::term::shown(&step.file),
         progress::clock(job.invocation.estimate_s)
     ));
     let free = ctx

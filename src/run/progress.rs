@@ -11,6 +11,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use super::plan::Job;
 use crate::record::{Record, Status};
+use crate::term::{shown, shown_line};
 use crate::units::Unit;
 
 /// The progress display of one run.
@@ -75,10 +76,13 @@ impl Progress {
             let left = self.estimate_left(jobs.get(index..).unwrap_or(&[]));
             *self.left.lock().unwrap_or_else(|e| e.into_inner()) = (Instant::now(), left);
             bar.set_position(index as u64);
-            bar.set_message(format!(
-                "{} r{}/{}",
-                job.test_id, job.repetition, job.repetitions
-            ));
+            bar.set_message(
+                shown(format_args!(
+                    "{} r{}/{}",
+                    job.test_id, job.repetition, job.repetitions
+                ))
+                .to_string(),
+            );
         }
     }
 
@@ -87,7 +91,7 @@ impl Progress {
     pub fn start_step(&mut self, name: &str, left: f64) {
         if let Some(bar) = &self.bar {
             *self.left.lock().unwrap_or_else(|e| e.into_inner()) = (Instant::now(), left);
-            bar.set_message(name.to_string());
+            bar.set_message(shown(name).to_string());
         }
     }
 
@@ -131,11 +135,12 @@ impl Progress {
         }
     }
 
-    /// Prints a line above the live display (or plainly).
+    /// Prints a line above the live display (or plainly), through
+    /// [`shown`]: it holds test ids, paths and tools' error lines.
     pub fn line(&self, text: &str) {
         match &self.bar {
-            Some(bar) => bar.println(text),
-            None => eprintln!("{text}"),
+            Some(bar) => bar.println(shown(text).to_string()),
+            None => crate::tell!("{}", shown(text)),
         }
     }
 
@@ -184,7 +189,7 @@ pub fn summary(jobs: &[Job], records: &[Record]) -> String {
             .collect();
         if mine.is_empty() {
             rows.push([
-                job.test_id.clone(),
+                shown_line(&job.test_id).to_string(),
                 "not run".into(),
                 String::new(),
                 String::new(),
@@ -222,11 +227,12 @@ pub fn summary(jobs: &[Job], records: &[Record]) -> String {
                 )
             }
         };
+        // escaped here, so that the columns line up as printed
         rows.push([
-            job.test_id.clone(),
+            shown_line(&job.test_id).to_string(),
             counts.join(", "),
-            job.headline.clone(),
-            value,
+            shown_line(&job.headline).to_string(),
+            shown_line(value).to_string(),
         ]);
     }
     let header = ["test", "runs", "metric", "value"];

@@ -10,6 +10,7 @@ use anyhow::{Context, Result};
 
 use crate::error::usage;
 use crate::record::{self, Record, Status, Tool};
+use crate::term::shown;
 
 use super::exec::Executor;
 use super::outcome::{bytes_moved, run_job};
@@ -42,11 +43,14 @@ pub(super) fn execute(
     for found in scratch::scratches(&target) {
         if opts_clean_stale && !found.alive {
             match scratch::remove_stale(&found) {
-                Ok(()) => eprintln!("removed {}", scratch::describe(&found)),
-                Err(e) => eprintln!("warning: {e:#}"),
+                Ok(()) => crate::tell!("removed {}", shown(scratch::describe(&found))),
+                Err(e) => crate::tell!("warning: {}", shown(&e)),
             }
         } else {
-            eprintln!("warning: scratch directory {}", scratch::describe(&found));
+            crate::tell!(
+                "warning: scratch directory {}",
+                shown(scratch::describe(&found))
+            );
         }
     }
     // a target that cannot be written is found first (a usage error, and
@@ -72,7 +76,7 @@ pub(super) fn execute(
     progress.line(&format!(
         "diskdash run {run_id}: {} jobs against `{}`{}",
         jobs.len(),
-        target.display(),
+        shown(&target),
         prefill
             .as_ref()
             .map(|p| format!(
@@ -176,7 +180,7 @@ pub(super) fn execute(
         if let Err(e) = written {
             // the measurement must not be lost with the file: it goes to
             // stderr as the JSON line a `.jsonl` records file holds
-            if let Ok(line) = serde_json::to_string(&record) {
+            if let Ok(line) = serde_json::to_string(&record).map(|l| crate::term::json(&l)) {
                 progress.line(&format!(
                     "error: the record of {} r{} could not be written ({e:#}); here it is, \
                      save it as a .jsonl file:\n{line}",
@@ -203,26 +207,28 @@ pub(super) fn execute(
         return Err(e.context("the run stopped: a record could not be written"));
     }
     if let Some(e) = vanished_error {
-        eprint!("\n{}", progress::summary(&jobs, &records));
+        crate::tell!("\n{}", shown(progress::summary(&jobs, &records).trim_end()));
         return Err(e);
     }
     removed?;
-    eprint!("\n{}", progress::summary(&jobs, &records));
+    crate::tell!("\n{}", shown(progress::summary(&jobs, &records).trim_end()));
     let ok = records.iter().filter(|r| r.status == Status::Ok).count();
     let where_ = match &dir {
-        Some(d) if !records.is_empty() => format!("records in {}", d.display()),
+        Some(d) if !records.is_empty() => format!("records in {}", shown(d)),
         Some(_) => "no records written".to_string(),
         None => "records streamed to stdout".to_string(),
     };
-    eprintln!(
-        "{ok} of {} jobs ok in {}; {where_}",
+    crate::tell!(
+        "{} of {} jobs ok in {}; {}",
+        ok,
         jobs.len(),
-        progress::clock(wall.as_secs_f64())
+        shown(progress::clock(wall.as_secs_f64())),
+        shown(where_)
     );
     if let Some(sig) = stopped_by {
-        eprintln!(
+        crate::tell!(
             "interrupted by {}: the scratch directory was removed, finished records are kept",
-            signal_name(sig)
+            shown(signal_name(sig))
         );
         return Ok(128u8.saturating_add(u8::try_from(sig).unwrap_or(0)));
     }
@@ -318,8 +324,12 @@ fn dir_dev_ino(path: &Path) -> std::io::Result<(u64, u64)> {
 
 fn write_record_line(record: &Record) -> Result<()> {
     let line = serde_json::to_string(record).context("cannot serialise a record")?;
+    let line = crate::term::json(&line);
+    // a record is data, not text for people: written whole, its control
+    // characters escaped by JSON
     let mut out = std::io::stdout().lock();
-    writeln!(out, "{line}")
+    out.write_all(line.as_bytes())
+        .and_then(|_| out.write_all(b"\n"))
         .and_then(|_| out.flush())
         .context("cannot write a record to stdout")
 }

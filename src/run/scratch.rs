@@ -97,7 +97,7 @@ pub fn scratches(target: &Path) -> Vec<Found> {
 pub fn describe(found: &Found) -> String {
     format!(
         "`{}`: run {}, {}, {}",
-        found.path.display(),
+        crate::term::shown(&found.path),
         found.run_id,
         super::gib(found.bytes),
         if found.alive {
@@ -269,7 +269,7 @@ impl Drop for Scratch {
     fn drop(&mut self) {
         if !self.removed && self.verify().is_ok() {
             if let Err(e) = remove_tree(&self.path) {
-                eprintln!("warning: {e:#}");
+                crate::tell!("warning: {}", crate::term::shown(&e));
             }
         }
     }

@@ -14,6 +14,7 @@ mod run_common;
 mod cli_check_schema;
 mod cli_import;
 mod cli_shell;
+mod cli_terminal;
 mod emulated_records;
 mod install_tools;
 mod prop_bonnie;
