@@ -50,21 +50,17 @@ pub fn from_args(args: &SubjectArgs) -> Result<Subject> {
             _ => bail!("--label `{label}`: expected KEY=VALUE"),
         }
     }
-    for (flag, value) in [
-        ("--size-gb", args.size_gb),
-        ("--price-per-gb-month", args.price_per_gb_month),
+    for (flag, value, range) in [
+        ("--size-gb", args.size_gb, crate::plausible::SIZE_GB),
+        (
+            "--price-per-gb-month",
+            args.price_per_gb_month,
+            crate::plausible::PRICE_PER_GB_MONTH,
+        ),
     ] {
         if let Some(v) = value {
-            if !record::is_positive(v) {
-                bail!("{flag} {v}: expected a positive number (leave the flag out when unknown)");
-            }
-            let max = if flag == "--size-gb" {
-                record::MAX_SIZE_GB
-            } else {
-                record::MAX_PRICE_PER_GB_MONTH
-            };
-            if v > max {
-                bail!("{flag} {v}: implausibly large (at most {max})");
+            if let Err(why) = range.check(v) {
+                bail!("{flag} {why} (leave the flag out when unknown)");
             }
         }
     }
