@@ -108,10 +108,10 @@ pub(super) fn against(measured: f64, promised: Option<f64>, unit: Unit) -> Strin
         return with_unit(measured, display_unit(unit, measured));
     };
     let du = display_unit(unit, measured.max(p));
-    let pct = if p > 0.0 {
-        format!(" ({:.0}%)", 100.0 * measured / p)
-    } else {
-        String::new()
+    // a share that overflows is not shown: never `(inf%)`
+    let pct = match crate::plausible::finite(100.0 * measured / p) {
+        Some(pct) if p > 0.0 => format!(" ({pct:.0}%)"),
+        _ => String::new(),
     };
     let label = if du.label.is_empty() {
         String::new()
