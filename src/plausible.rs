@@ -122,6 +122,30 @@ pub const PROVISIONED_IOPS: Range = range(1e-3, 1e9, true, "IOPS");
 /// (10^13 B/s is 10^7 MB/s).
 pub const PROVISIONED_MBPS: Range = range(1e-6, 1e7, true, "MB/s");
 
+/// The labels that hold a number the price list bills by, and its range:
+/// a label that is no number, or an absurd one, would make a monthly cost
+/// unknown or infinite.
+pub const NUMBER_LABELS: [(&str, Range); 2] = [
+    ("provisioned_iops", PROVISIONED_IOPS),
+    ("provisioned_mbps", PROVISIONED_MBPS),
+];
+
+/// `Ok` for a label that holds no number diskdash reads, or a plausible
+/// one ([`NUMBER_LABELS`]); else what is wrong: `` `fast` is not a number
+/// (expected 0, or 1e-6 to 1e7 MB/s)``.
+pub fn check_label(key: &str, text: &str) -> Result<(), String> {
+    let Some((_, range)) = NUMBER_LABELS.iter().find(|(k, _)| *k == key) else {
+        return Ok(());
+    };
+    match text.trim().parse::<f64>() {
+        Ok(v) => range.check(v),
+        Err(_) => Err(format!(
+            "`{text}` is not a number (expected {})",
+            range.describe()
+        )),
+    }
+}
+
 /// Promised IOPS (`baseline_iops`, `burst_iops` in `--limits`): published
 /// promises run from ~100 IOPS (HDD classes) to 256,000 (io2 Block
 /// Express); none promises less than one I/O a second. Leave a cell empty

@@ -106,21 +106,9 @@ pub fn validate(record: &Record) -> Vec<String> {
     if let Some(size) = record.subject.size_gb {
         out_of(&mut p, "subject.size_gb", size, plausible::SIZE_GB);
     }
-    for (label, range) in [
-        ("provisioned_iops", plausible::PROVISIONED_IOPS),
-        ("provisioned_mbps", plausible::PROVISIONED_MBPS),
-    ] {
-        // the price list bills these units: a label that is no number, or
-        // an absurd one, would make the monthly cost unknown or infinite
-        if let Some(text) = record.subject.labels.get(label) {
-            let field = format!("subject.labels.{label}");
-            match text.trim().parse::<f64>() {
-                Ok(v) => out_of(&mut p, &field, v, range),
-                Err(_) => p.push(format!(
-                    "{field} `{text}` is not a number (expected {})",
-                    range.describe()
-                )),
-            }
+    for (key, text) in &record.subject.labels {
+        if let Err(why) = plausible::check_label(key, text) {
+            p.push(format!("subject.labels.{key} {why}"));
         }
     }
     if let Source::Import { sha256, .. } = &*record.source {
