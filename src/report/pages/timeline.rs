@@ -403,6 +403,9 @@ mod tests {
         );
         assert_eq!(against(300.0, None, Unit::Iops), "300 IOPS");
         assert_eq!(against(5.0, Some(0.0), Unit::Iops), "5.00 / 0 IOPS");
+        // a share that overflows is not shown: never `(inf%)`
+        let tiny = against(3000.0, Some(5e-324), Unit::Iops);
+        assert!(!tiny.contains("inf") && !tiny.contains('%'), "{tiny}");
         let p = Promise {
             baseline: Some(300.0),
             burst: Some(3000.0),
