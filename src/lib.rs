@@ -17,6 +17,7 @@ pub mod ingest;
 #[cfg(test)]
 mod layering;
 pub mod metrics;
+pub mod plausible;
 pub mod record;
 pub mod report;
 pub mod run;

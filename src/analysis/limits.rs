@@ -24,6 +24,8 @@ use std::path::Path;
 
 use anyhow::{bail, Context, Result};
 
+use crate::plausible::{self, Range};
+
 /// Every column the file may have, in the documented order.
 pub const COLUMNS: [&str; 12] = [
     "provider",
@@ -157,6 +159,17 @@ pub struct Limits {
     rows: Vec<Limit>,
 }
 
+/// The plausible values of a numeric column, in the file's units.
+fn range_of(column: &str) -> Range {
+    match column {
+        "size_min_gb" | "size_max_gb" => plausible::SIZE_EDGE_GB,
+        "baseline_iops" | "burst_iops" => plausible::LIMIT_IOPS,
+        "baseline_iops_per_gb" => plausible::LIMIT_IOPS_PER_GB,
+        "baseline_mbps_per_gb" => plausible::LIMIT_MBPS_PER_GB,
+        _ => plausible::LIMIT_MBPS,
+    }
+}
+
 /// A provider or offering as matched: trimmed, lower case.
 fn key(s: &str) -> String {
     s.trim().to_lowercase()
@@ -232,13 +245,21 @@ impl Limits {
                     .filter(|s| !s.is_empty())
                     .map(str::to_string)
             };
+            // a number in the column's plausible range ([`crate::plausible`])
             let number = |name: &str| -> Result<Option<f64>> {
                 let Some(s) = text(name) else { return Ok(None) };
                 let column = col(name).map(|i| i + 1).unwrap_or(0);
+                let range = range_of(name);
                 match s.replace('_', "").parse::<f64>() {
-                    Ok(v) if v.is_finite() && v >= 0.0 => Ok(Some(v)),
-                    _ => bail!(
-                        "line {line}, column {column} (`{name}`): `{s}` is not a number of zero or more (leave the cell empty when unknown)"
+                    Ok(v) => match range.check(v) {
+                        Ok(()) => Ok(Some(v)),
+                        Err(why) => bail!(
+                            "line {line}, column {column} (`{name}`): {why}; leave the cell empty when unknown"
+                        ),
+                    },
+                    Err(_) => bail!(
+                        "line {line}, column {column} (`{name}`): `{s}` is not a number of zero or more (expected {}; leave the cell empty when unknown)",
+                        range.describe()
                     ),
                 }
             };
@@ -411,6 +432,53 @@ mod tests {
         );
         let e = err("provider,offering,size_min_gb,size_max_gb\n".into());
         assert!(e.contains("line 1: missing column `baseline_iops`"), "{e}");
+    }
+
+    #[test]
+    fn a_limit_outside_its_plausible_range_names_the_file_line_and_range() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("limits.csv");
+        std::fs::write(
+            &path,
+            format!("{HEADER}AWS,gp3,,,3000,,,125,,,,\nAWS,gp2,,,5e-324,,,,,,,\n"),
+        )
+        .unwrap();
+        let e = format!("{:#}", Limits::load(&path).unwrap_err());
+        assert!(
+            e.contains(&format!(
+                "limits list `{}`: line 3, column 5 (`baseline_iops`): 5e-324 is implausibly small (plausible: 1 to 1e9 IOPS); leave the cell empty when unknown",
+                path.display()
+            )),
+            "{e}"
+        );
+        let err = |row: &str| {
+            format!(
+                "{:#}",
+                Limits::parse(&format!("{HEADER}{row}")).unwrap_err()
+            )
+        };
+        for (row, said) in [
+            (
+                "AWS,gp2,,,0,,,,,,,\n",
+                "column 5 (`baseline_iops`): 0 is implausibly small (plausible: 1 to 1e9 IOPS)",
+            ),
+            (
+                "AWS,gp2,,,,,,1e308,,,,\n",
+                "column 8 (`baseline_mbps`): 1e308 is implausibly large (plausible: 0.001 to 1e7 MB/s)",
+            ),
+            (
+                "AWS,gp2,,,,1e-300,,,,,,\n",
+                "column 6 (`baseline_iops_per_gb`): 1e-300 is implausibly small (plausible: 0.001 to 10000 IOPS per GB)",
+            ),
+            (
+                "AWS,gp2,0,1e300,,,,,,,,\n",
+                "column 4 (`size_max_gb`): 1e300 is implausibly large (plausible: 0, or 1e-6 to 1e7 GB)",
+            ),
+            ("AWS,gp2,,,-3,,,,,,,\n", "column 5 (`baseline_iops`): -3 is negative"),
+        ] {
+            let e = err(row);
+            assert!(e.contains(&format!("line 2, {said}")), "{e}");
+        }
     }
 
     #[test]

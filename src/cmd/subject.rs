@@ -50,21 +50,22 @@ pub fn from_args(args: &SubjectArgs) -> Result<Subject> {
             _ => bail!("--label `{label}`: expected KEY=VALUE"),
         }
     }
-    for (flag, value) in [
-        ("--size-gb", args.size_gb),
-        ("--price-per-gb-month", args.price_per_gb_month),
+    for (key, text) in &labels {
+        if let Err(why) = crate::plausible::check_label(key, text) {
+            bail!("--label {key}={text}: {why}");
+        }
+    }
+    for (flag, value, range) in [
+        ("--size-gb", args.size_gb, crate::plausible::SIZE_GB),
+        (
+            "--price-per-gb-month",
+            args.price_per_gb_month,
+            crate::plausible::PRICE_PER_GB_MONTH,
+        ),
     ] {
         if let Some(v) = value {
-            if !record::is_positive(v) {
-                bail!("{flag} {v}: expected a positive number (leave the flag out when unknown)");
-            }
-            let max = if flag == "--size-gb" {
-                record::MAX_SIZE_GB
-            } else {
-                record::MAX_PRICE_PER_GB_MONTH
-            };
-            if v > max {
-                bail!("{flag} {v}: implausibly large (at most {max})");
+            if let Err(why) = range.check(v) {
+                bail!("{flag} {why} (leave the flag out when unknown)");
             }
         }
     }
@@ -167,6 +168,43 @@ mod tests {
             };
             let e = from_args(&args).unwrap_err().to_string();
             assert!(e.contains(flag), "{e}");
+        }
+        // the size, the price and a billed label in their plausible ranges
+        for (size, price, label, said) in [
+            (
+                Some(5e-324),
+                None,
+                None,
+                "--size-gb 5e-324 is implausibly small (plausible: 1e-6 to 1e7 GB)",
+            ),
+            (
+                None,
+                Some(1e308),
+                None,
+                "--price-per-gb-month 1e308 is implausibly large (plausible: 1e-6 to 1e7 per GB-month)",
+            ),
+            (
+                None,
+                None,
+                Some("provisioned_iops=1e308"),
+                "--label provisioned_iops=1e308: 1e308 is implausibly large (plausible: 0, or 0.001 to 1e9 IOPS)",
+            ),
+            (
+                None,
+                None,
+                Some("provisioned_mbps=fast"),
+                "--label provisioned_mbps=fast: `fast` is not a number (expected 0, or 1e-6 to 1e7 MB/s)",
+            ),
+        ] {
+            let args = SubjectArgs {
+                size_gb: size,
+                price_per_gb_month: price,
+                labels: label.into_iter().map(String::from).collect(),
+                currency: "USD".into(),
+                ..Default::default()
+            };
+            let e = from_args(&args).unwrap_err().to_string();
+            assert!(e.starts_with(said), "{e}");
         }
         // without a price the currency is not stored, and not checked
         let args = SubjectArgs {

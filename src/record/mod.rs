@@ -22,10 +22,7 @@ mod validate;
 
 pub use json::{from_json, to_json};
 pub use metrics::{unit_name, Metric, MetricKey, MetricNames, Metrics, MetricsIter, Name};
-pub use paths::{
-    currency_code, is_currency_code, is_positive, is_valid_id, slug, subject_dir,
-    MAX_PRICE_PER_GB_MONTH, MAX_SIZE_GB,
-};
+pub use paths::{currency_code, is_currency_code, is_positive, is_valid_id, slug, subject_dir};
 pub use summary::Summary;
 pub use validate::validate;
 

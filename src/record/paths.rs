@@ -29,17 +29,11 @@ pub fn currency_code(text: &str) -> Option<String> {
 }
 
 /// Whether a size or price is usable: a finite number above zero (unknown
-/// is `null`, never zero).
+/// is `null`, never zero). What a record may hold is narrower:
+/// [`crate::plausible::SIZE_GB`], [`crate::plausible::PRICE_PER_GB_MONTH`].
 pub fn is_positive(v: f64) -> bool {
     v.is_finite() && v > 0.0
 }
-
-/// The largest price per GB-month a record may hold: far above any
-/// storage sold, low enough that no cost computed from it overflows.
-pub const MAX_PRICE_PER_GB_MONTH: f64 = 1e4;
-
-/// The largest volume size in GB a record may hold (10 PB).
-pub const MAX_SIZE_GB: f64 = 1e7;
 
 /// The longest id, in bytes (ids are ASCII, so characters too): an id
 /// names a file, and most file systems allow 255 bytes a name.

@@ -1,14 +1,13 @@
 //! The rules a record's content keeps beyond its JSON shape: the schema
-//! id, filename-safe ids, times, units, plausible values.
+//! id, filename-safe ids, times, units, plausible values (the ranges of
+//! [`crate::plausible`]) and what a record's values say of each other.
 
-use crate::metrics::expected_unit;
+use crate::metrics::{clat_percentile, expected_unit};
+use crate::plausible::{self, Range};
 use crate::units::Unit;
 
-use super::paths::{is_currency_code, is_positive, is_valid_id, MAX_ID_LEN};
-use super::{
-    Record, Source, Status, Timeline, MAX_PRICE_PER_GB_MONTH, MAX_SIZE_GB, SCHEMA, SCHEMA_FAMILY,
-    SCHEMA_MAJOR,
-};
+use super::paths::{is_currency_code, is_valid_id, MAX_ID_LEN};
+use super::{Record, Source, Status, Timeline, SCHEMA, SCHEMA_FAMILY, SCHEMA_MAJOR};
 
 /// Accepts `diskdash.record/1` (and `1.x`); refuses other families and majors.
 pub(super) fn check_schema(schema: &str) -> Result<(), String> {
@@ -38,17 +37,11 @@ pub(super) fn check_schema(schema: &str) -> Result<(), String> {
     }
 }
 
-/// Upper bounds beyond which a value is refused as absurd, per unit.
-/// Generous: ten times anything a 2026 device does.
-fn plausible_max(unit: Unit) -> f64 {
-    match unit {
-        Unit::BytesPerSec => 1e13, // 10 TB/s
-        Unit::Iops => 1e9,         // a billion IOPS
-        Unit::OpsPerSec => 1e10,   // bonnie++ stat rates reach 1e6
-        Unit::Seconds => 1e7,      // 115 days
-        Unit::Percent => 1e5,      // %CPU summed over many cores
-        Unit::Bytes => 1e18,       // an exabyte
-        Unit::Count => 1e15,
+/// `field v` when `v` is outside `range`: `prefill.bw 1e20 is implausibly
+/// large (plausible: 0, or 1e-7 to 1e13 B/s)`.
+fn out_of(p: &mut Vec<String>, field: &str, v: f64, range: Range) {
+    if let Err(why) = range.check(v) {
+        p.push(format!("{field} {why}"));
     }
 }
 
@@ -84,9 +77,7 @@ pub fn validate(record: &Record) -> Vec<String> {
         }
     }
     if let Some(d) = record.duration_s {
-        if !d.is_finite() || d < 0.0 {
-            p.push(format!("duration_s {d} is not a non-negative number"));
-        }
+        out_of(&mut p, "duration_s", d, plausible::DURATION_S);
     }
     match (record.status, &record.error) {
         (Status::Ok, Some(_)) => p.push("status is ok but an error is given".into()),
@@ -100,15 +91,9 @@ pub fn validate(record: &Record) -> Vec<String> {
         _ => {}
     }
     if let Some(price) = &record.subject.price {
-        if !is_positive(price.per_gb_month) {
+        if let Err(why) = plausible::PRICE_PER_GB_MONTH.check(price.per_gb_month) {
             p.push(format!(
-                "price per GB-month {} must be a positive number (leave `price` null when unknown)",
-                price.per_gb_month
-            ));
-        } else if price.per_gb_month > MAX_PRICE_PER_GB_MONTH {
-            p.push(format!(
-                "price per GB-month {:e} is implausibly large (at most {MAX_PRICE_PER_GB_MONTH:e})",
-                price.per_gb_month
+                "subject.price.per_gb_month {why} (leave `price` null when unknown)"
             ));
         }
         if !is_currency_code(&price.currency) {
@@ -119,12 +104,11 @@ pub fn validate(record: &Record) -> Vec<String> {
         }
     }
     if let Some(size) = record.subject.size_gb {
-        if !is_positive(size) {
-            p.push(format!("size_gb {size} must be a positive number"));
-        } else if size > MAX_SIZE_GB {
-            p.push(format!(
-                "size_gb {size:e} is implausibly large (at most {MAX_SIZE_GB:e})"
-            ));
+        out_of(&mut p, "subject.size_gb", size, plausible::SIZE_GB);
+    }
+    for (key, text) in &record.subject.labels {
+        if let Err(why) = plausible::check_label(key, text) {
+            p.push(format!("subject.labels.{key} {why}"));
         }
     }
     if let Source::Import { sha256, .. } = &*record.source {
@@ -136,24 +120,29 @@ pub fn validate(record: &Record) -> Vec<String> {
         p.extend(timeline_problems(tl));
     }
     if let Some(prior) = &record.prior_io {
-        for (name, v) in [("seconds", prior.seconds), ("bytes", prior.bytes)] {
-            if !v.is_finite() || v < 0.0 {
-                p.push(format!("prior_io.{name} {v} is not a non-negative number"));
-            }
-        }
+        out_of(
+            &mut p,
+            "prior_io.seconds",
+            prior.seconds,
+            plausible::DURATION_S,
+        );
+        out_of(&mut p, "prior_io.bytes", prior.bytes, plausible::BYTES);
     }
     if let Some(pre) = &record.prefill {
-        for (name, v) in [("bytes", pre.bytes), ("seconds", pre.seconds)] {
-            if !v.is_finite() || v < 0.0 {
-                p.push(format!("prefill.{name} {v} is not a non-negative number"));
-            }
-        }
+        out_of(&mut p, "prefill.bytes", pre.bytes, plausible::BYTES);
+        out_of(
+            &mut p,
+            "prefill.seconds",
+            pre.seconds,
+            plausible::DURATION_S,
+        );
         if let Some(bw) = pre.bw {
-            if !bw.is_finite() || bw < 0.0 || bw > plausible_max(Unit::BytesPerSec) {
-                p.push(format!(
-                    "prefill.bw {bw} is not a plausible bandwidth in B/s"
-                ));
-            }
+            out_of(
+                &mut p,
+                "prefill.bw",
+                bw,
+                plausible::metric(Unit::BytesPerSec),
+            );
         }
     }
     for (name, metric) in &record.metrics {
@@ -182,16 +171,90 @@ pub fn validate(record: &Record) -> Vec<String> {
                 ));
             }
         }
-        let v = metric.value;
-        if !v.is_finite() {
-            p.push(format!("metric `{name}`: value {v} is not a finite number"));
-        } else if v < 0.0 {
-            p.push(format!("metric `{name}`: negative value {v}"));
-        } else if v > plausible_max(unit) {
+        if let Err(why) = plausible::metric(unit).check(metric.value) {
+            p.push(format!("metric `{name}`: value {why}"));
+        }
+    }
+    p.extend(contradictions(record));
+    p
+}
+
+/// What a record's metrics say against each other: percentiles of one
+/// distribution that decrease (a p10 above the p30), a minimum above a
+/// mean or maximum, and a rate its own totals refute (fio's IOPS times
+/// its runtime is more I/Os than it moved bytes, or its bandwidth is less
+/// than a byte per I/O).
+fn contradictions(record: &Record) -> Vec<String> {
+    let mut p = Vec::new();
+    let get = |name: &str| record.metrics.get(name).map(|m| m.value);
+    // completion latency percentiles per direction, in percentile order
+    let mut pct: Vec<(&str, f64, String, f64)> = record
+        .metrics
+        .iter()
+        .filter_map(|(name, m)| {
+            let (dir, at) = clat_percentile(name)?;
+            Some((dir, at, name.to_string(), m.value))
+        })
+        .collect();
+    pct.sort_by(|a, b| a.0.cmp(b.0).then(a.1.total_cmp(&b.1)));
+    for w in pct.windows(2) {
+        let ((dir, _, lo_name, lo), (dir2, _, hi_name, hi)) = (&w[0], &w[1]);
+        if dir == dir2 && lo > hi {
             p.push(format!(
-                "metric `{name}`: value {v} {} is implausibly large",
-                metric.unit
+                "metric `{lo_name}` {} s is above `{hi_name}` {} s: percentiles of one distribution cannot decrease",
+                plausible::show(*lo),
+                plausible::show(*hi)
             ));
+        }
+    }
+    let order = [
+        ("lat_min", get("lat_min")),
+        ("lat_avg", get("lat_avg")),
+        ("lat_max", get("lat_max")),
+    ];
+    let known: Vec<(&str, f64)> = order
+        .iter()
+        .filter_map(|(n, v)| Some((*n, (*v)?)))
+        .collect();
+    for w in known.windows(2) {
+        if w[0].1 > w[1].1 {
+            p.push(format!(
+                "metric `{}` {} s is above `{}` {} s: a minimum, mean and maximum are in that order",
+                w[0].0,
+                plausible::show(w[0].1),
+                w[1].0,
+                plausible::show(w[1].1)
+            ));
+        }
+    }
+    for dir in ["read", "write", "mixed"] {
+        let Some(iops) = get(&format!("{dir}_iops")).filter(|v| *v > 0.0) else {
+            continue;
+        };
+        // every I/O moves at least one byte. The slack of 2 (and a KiB for
+        // bandwidth) covers fio's rounding of runtime to milliseconds and
+        // of bandwidth to KiB/s, and a direction whose own runtime was
+        // shorter than the group's: `runtime` is the longest direction's.
+        if let (Some(bytes), Some(runtime)) = (get(&format!("{dir}_io_bytes")), get("runtime")) {
+            let ios = iops * runtime;
+            if ios > 2.0 * bytes + 2.0 {
+                p.push(format!(
+                    "metric `{dir}_iops` {} IOPS over `runtime` {} s is {} I/Os, but `{dir}_io_bytes` says {} bytes moved: an I/O moves at least one byte",
+                    plausible::show(iops),
+                    plausible::show(runtime),
+                    plausible::show(ios),
+                    plausible::show(bytes)
+                ));
+            }
+        }
+        if let Some(bw) = get(&format!("{dir}_bw")) {
+            if iops > 2.0 * (bw + 1024.0) {
+                p.push(format!(
+                    "metric `{dir}_iops` {} IOPS is more I/Os a second than `{dir}_bw` {} B/s moves bytes: an I/O moves at least one byte",
+                    plausible::show(iops),
+                    plausible::show(bw)
+                ));
+            }
         }
     }
     p
@@ -222,14 +285,13 @@ fn timeline_problems(tl: &Timeline) -> Vec<String> {
             if !values.is_empty() {
                 lens.push((name, values.len()));
             }
-            if let Some(bad) = values
+            let range = plausible::metric(unit);
+            if let Some((i, why)) = values
                 .iter()
-                .find(|v| !v.is_finite() || **v < 0.0 || **v > plausible_max(unit))
+                .enumerate()
+                .find_map(|(i, v)| range.check(*v).err().map(|why| (i, why)))
             {
-                p.push(format!(
-                    "timeline.{dir}.{name}: value {bad} is not a plausible {}",
-                    unit.as_str()
-                ));
+                p.push(format!("timeline.{dir}.{name}[{i}]: value {why}"));
             }
         }
         if lens.windows(2).any(|w| w[0].1 != w[1].1) {
@@ -332,12 +394,12 @@ mod tests {
         w["timeline"]["read"]["iops"] = serde_json::json!([-1.0, 1.0]);
         assert!(parse_record(&w.to_string())
             .unwrap_err()
-            .contains("timeline.read.iops: value -1"));
+            .contains("timeline.read.iops[0]: value -1 is negative"));
         let mut w = v.clone();
         w["prior_io"] = serde_json::json!({"seconds": -1.0, "bytes": 0.0});
         assert!(parse_record(&w.to_string())
             .unwrap_err()
-            .contains("prior_io.seconds -1 is not a non-negative number"));
+            .contains("prior_io.seconds -1 is negative"));
         let mut w = v;
         w["timeline"]["logs"]["x.log"] = "abc".into();
         assert!(parse_record(&w.to_string())
@@ -378,12 +440,12 @@ mod tests {
         w["prefill"]["seconds"] = (-1.0).into();
         assert!(parse_record(&w.to_string())
             .unwrap_err()
-            .contains("prefill.seconds -1 is not a non-negative number"));
+            .contains("prefill.seconds -1 is negative"));
         let mut w = v.clone();
         w["prefill"]["bw"] = 1e20.into();
         assert!(parse_record(&w.to_string())
             .unwrap_err()
-            .contains("prefill.bw 100000000000000000000 is not a plausible bandwidth"));
+            .contains("prefill.bw 1e20 is implausibly large (plausible: 0, or 1e-7 to 1e13 B/s)"));
         let mut w = v;
         w["prefill"].as_object_mut().unwrap().remove("command");
         assert!(parse_record(&w.to_string())
@@ -430,7 +492,7 @@ mod tests {
             ),
             (
                 Box::new(|v| v["subject"]["price"]["per_gb_month"] = 0.0.into()),
-                "positive number",
+                "subject.price.per_gb_month 0 is implausibly small (plausible: 1e-6 to 1e7 per GB-month)",
             ),
             (
                 Box::new(|v| v["status"] = "failed".into()),
@@ -542,6 +604,186 @@ mod tests {
         assert!(parse_record(&t[..t.len() / 2])
             .unwrap_err()
             .contains("not valid JSON"));
+    }
+
+    #[test]
+    fn a_value_outside_its_plausible_range_is_refused_with_field_and_range() {
+        let cases: [(&str, f64, &str); 8] = [
+            (
+                "write_bw",
+                5e-324,
+                "metric `write_bw`: value 5e-324 is implausibly small (plausible: 0, or 1e-7 to 1e13 B/s)",
+            ),
+            (
+                "read_iops",
+                5e-324,
+                "metric `read_iops`: value 5e-324 is implausibly small (plausible: 0, or 1e-7 to 1e9 IOPS)",
+            ),
+            (
+                "lat_avg",
+                1e-300,
+                "metric `lat_avg`: value 1e-300 is implausibly small (plausible: 0, or 1e-10 to 1e7 s)",
+            ),
+            (
+                "read_clat_p10",
+                5e-324,
+                "metric `read_clat_p10`: value 5e-324 is implausibly small",
+            ),
+            (
+                "read_iops",
+                -3.0,
+                "metric `read_iops`: value -3 is negative (plausible: 0, or 1e-7 to 1e9 IOPS)",
+            ),
+            (
+                "read_iops",
+                1e300,
+                "metric `read_iops`: value 1e300 is implausibly large (plausible: 0, or 1e-7 to 1e9 IOPS)",
+            ),
+            (
+                "ss_range",
+                1e-310,
+                "metric `ss_range`: value 1e-310 is implausibly small",
+            ),
+            (
+                "burst_bytes",
+                5e-324,
+                "metric `burst_bytes`: value 5e-324 is implausibly small",
+            ),
+        ];
+        for (name, value, expected) in cases {
+            let unit = expected_unit(name).unwrap().as_str();
+            let msg = problem_with(|v| {
+                v["metrics"][name] = serde_json::json!({"value": value, "unit": unit})
+            });
+            assert!(msg.contains(expected), "{msg:?} lacks {expected:?}");
+        }
+        // NaN and infinities cannot be written in JSON; a record built in
+        // memory (as run builds one) is checked as well
+        let mut r = parse_record(&good().to_string()).unwrap();
+        for (v, said) in [
+            (f64::NAN, "value NaN is not a finite number"),
+            (f64::INFINITY, "value inf is not a finite number"),
+        ] {
+            r.metrics
+                .insert("write_bw", crate::record::Metric::new(v, Unit::BytesPerSec));
+            let p = validate(&r).join("; ");
+            assert!(p.contains(&format!("metric `write_bw`: {said}")), "{p}");
+        }
+        // and in a timeline, and the subject
+        let mut w = good();
+        w["timeline"] = serde_json::json!({
+            "interval_s": 1.0,
+            "read": {"iops": [3000.0, 5e-324], "bw": [1.2e7, 1.2e6]},
+        });
+        assert!(parse_record(&w.to_string()).unwrap_err().contains(
+            "timeline.read.iops[1]: value 5e-324 is implausibly small (plausible: 0, or 1e-7 to 1e9 IOPS)"
+        ));
+        let msg = problem_with(|v| v["subject"]["size_gb"] = 5e-324.into());
+        assert!(
+            msg.contains("subject.size_gb 5e-324 is implausibly small (plausible: 1e-6 to 1e7 GB)"),
+            "{msg}"
+        );
+        let msg = problem_with(|v| v["subject"]["price"]["per_gb_month"] = 1e308.into());
+        assert!(
+            msg.contains("subject.price.per_gb_month 1e308 is implausibly large"),
+            "{msg}"
+        );
+        let msg = problem_with(|v| v["subject"]["labels"]["provisioned_iops"] = "1e308".into());
+        assert!(
+            msg.contains("subject.labels.provisioned_iops 1e308 is implausibly large (plausible: 0, or 0.001 to 1e9 IOPS)"),
+            "{msg}"
+        );
+        let msg = problem_with(|v| v["subject"]["labels"]["provisioned_mbps"] = "fast".into());
+        assert!(
+            msg.contains("subject.labels.provisioned_mbps `fast` is not a number"),
+            "{msg}"
+        );
+        let msg = problem_with(|v| v["duration_s"] = 5e-324.into());
+        assert!(
+            msg.contains("duration_s 5e-324 is implausibly small"),
+            "{msg}"
+        );
+        // zero stays a value where a quantity can be none
+        let mut v = good();
+        v["metrics"]["write_bw"]["value"] = 0.0.into();
+        assert!(parse_record(&v.to_string()).is_ok());
+    }
+
+    #[test]
+    fn reversed_percentiles_and_a_minimum_above_the_maximum_are_refused() {
+        let with = |metrics: &[(&str, f64)]| {
+            let mut v = good();
+            for (name, value) in metrics {
+                v["metrics"][*name] = serde_json::json!({"value": value, "unit": "s"});
+            }
+            parse_record(&v.to_string())
+        };
+        // the record: p10 below p30, as it must be, but absurd;
+        // reversed, it is refused for the order
+        let msg = with(&[
+            ("read_clat_p10", 3600.0),
+            ("read_clat_p30", 0.001),
+            ("read_clat_p99_9", 0.002),
+        ])
+        .unwrap_err();
+        assert!(
+            msg.contains("metric `read_clat_p10` 3600 s is above `read_clat_p30` 0.001 s: percentiles of one distribution cannot decrease"),
+            "{msg}"
+        );
+        let msg = with(&[("write_clat_p99_9", 0.001), ("write_clat_p99_99", 0.0005)]).unwrap_err();
+        assert!(
+            msg.contains("`write_clat_p99_9` 0.001 s is above `write_clat_p99_99` 0.0005 s"),
+            "{msg}"
+        );
+        // equal neighbours, and directions apart, are fine
+        assert!(with(&[
+            ("read_clat_p50", 0.001),
+            ("read_clat_p99", 0.001),
+            ("write_clat_p50", 0.0001),
+            ("mixed_clat_p1", 0.0002),
+        ])
+        .is_ok());
+        let msg = with(&[("lat_min", 0.002), ("lat_avg", 0.001), ("lat_max", 0.003)]).unwrap_err();
+        assert!(
+            msg.contains("metric `lat_min` 0.002 s is above `lat_avg` 0.001 s"),
+            "{msg}"
+        );
+        assert!(with(&[("lat_min", 0.001), ("lat_avg", 0.001), ("lat_max", 0.003)]).is_ok());
+    }
+
+    #[test]
+    fn a_rate_its_own_totals_refute_is_refused() {
+        let with = |metrics: &[(&str, f64, &str)]| {
+            let mut v = good();
+            for (name, value, unit) in metrics {
+                v["metrics"][*name] = serde_json::json!({"value": value, "unit": unit});
+            }
+            parse_record(&v.to_string())
+        };
+        // 1e8 IOPS for one byte of I/O
+        let msg = with(&[
+            ("read_iops", 1e8, "IOPS"),
+            ("read_io_bytes", 1.0, "B"),
+            ("runtime", 1.0, "s"),
+        ])
+        .unwrap_err();
+        assert!(
+            msg.contains("metric `read_iops` 1e8 IOPS over `runtime` 1 s is 1e8 I/Os, but `read_io_bytes` says 1 bytes moved: an I/O moves at least one byte"),
+            "{msg}"
+        );
+        let msg = with(&[("read_iops", 1e8, "IOPS"), ("read_bw", 4096.0, "B/s")]).unwrap_err();
+        assert!(
+            msg.contains("metric `read_iops` 1e8 IOPS is more I/Os a second than `read_bw` 4096 B/s moves bytes"),
+            "{msg}"
+        );
+        // a real 4 KiB random read: 25,000 IOPS for 60 s
+        assert!(with(&[
+            ("read_iops", 25_000.0, "IOPS"),
+            ("read_bw", 25_000.0 * 4096.0, "B/s"),
+            ("read_io_bytes", 25_000.0 * 4096.0 * 60.0, "B"),
+            ("runtime", 60.0, "s"),
+        ])
+        .is_ok());
     }
 
     #[test]

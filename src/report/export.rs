@@ -8,6 +8,7 @@ use crate::analysis::value;
 use crate::analysis::Analysis;
 use crate::format;
 use crate::metrics::{human_name, metric_order};
+use crate::plausible::finite;
 use crate::report::story::Story;
 
 mod json;
@@ -83,7 +84,9 @@ pub const DATA_FILES: [DataFile; 5] = [
 ];
 
 fn opt_ratio(r: Option<f64>) -> String {
-    r.map(format::ratio_data).unwrap_or_default()
+    r.and_then(finite)
+        .map(format::ratio_data)
+        .unwrap_or_default()
 }
 
 /// The verdict column of a value row: its verdict, or for a short test
@@ -103,7 +106,7 @@ fn csv_verdict(r: &value::ValueRow) -> String {
 pub fn value_csv(a: &Analysis) -> Result<Vec<u8>> {
     let mut w = csv::Writer::from_writer(Vec::new());
     w.write_record(VALUE_COLUMNS)?;
-    let num = |v: Option<f64>| v.map(format::data).unwrap_or_default();
+    let num = |v: Option<f64>| v.and_then(finite).map(format::data).unwrap_or_default();
     for sv in &a.values {
         let Some(study) = a.data.studies.get(&sv.study) else {
             continue;
@@ -136,6 +139,7 @@ pub fn value_csv(a: &Analysis) -> Result<Vec<u8>> {
                     &opt_ratio(r.price_ratio),
                     &opt_ratio(r.per_gb_ratio),
                     &r.monthly_cost
+                        .and_then(finite)
                         .map(|c| format::fixed(c, 2))
                         .unwrap_or_default(),
                     r.price.as_ref().map(|p| p.currency.as_str()).unwrap_or(""),
@@ -151,10 +155,11 @@ pub fn value_csv(a: &Analysis) -> Result<Vec<u8>> {
                     } else {
                         ""
                     },
-                    &r.rate.map(format::data).unwrap_or_default(),
+                    &num(r.rate),
                     conversion.map(|c| c.rate.as_of.as_str()).unwrap_or(""),
                     &r.rate
                         .and(r.converted_monthly_cost())
+                        .and_then(finite)
                         .map(|c| format::fixed(c, 2))
                         .unwrap_or_default(),
                 ]))?;
@@ -192,14 +197,14 @@ pub fn summary_csv(a: &Analysis) -> Result<Vec<u8>> {
                         &format::data(s.median),
                         &format::data(s.min),
                         &format::data(s.max),
-                        &s.cv.map(format::data).unwrap_or_default(),
+                        &s.cv.and_then(finite).map(format::data).unwrap_or_default(),
                         if s.large_spread() { "true" } else { "false" },
                         &price
                             .and_then(|p| p.per_gb_month())
                             .map(format::data)
                             .unwrap_or_default(),
                         price.map(|p| p.currency.as_str()).unwrap_or(""),
-                        &cost.map(format::data).unwrap_or_default(),
+                        &cost.and_then(finite).map(format::data).unwrap_or_default(),
                     ]))?;
                 }
             }

@@ -487,3 +487,23 @@ fn a_file_far_larger_than_any_tool_output_is_refused_by_its_size_unread() {
             "fio.json`: cannot read it: 2147483648 bytes, larger than any tool output diskdash imports (at most 268435456)",
         ));
 }
+
+#[test]
+fn a_fio_claiming_1e8_iops_for_one_byte_is_refused_with_the_reason() {
+    let out = tempfile::tempdir().unwrap();
+    diskdash()
+        .arg("import")
+        .arg("--out")
+        .arg(out.path())
+        .arg("tests/fixtures/hostile/import/fio-1e8-iops-one-byte.json")
+        .assert()
+        .code(1)
+        .stderr(
+            predicate::str::contains("fio-1e8-iops-one-byte.json")
+                .and(predicate::str::contains("would not pass `diskdash check`"))
+                .and(predicate::str::contains(
+                    "metric `read_iops` 1e8 IOPS over `runtime` 1 s is 1e8 I/Os, but `read_io_bytes` says 1 bytes moved: an I/O moves at least one byte",
+                )),
+        );
+    assert!(records_under(out.path()).is_empty());
+}

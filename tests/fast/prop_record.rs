@@ -15,16 +15,18 @@ fn parse(text: &str) -> Result<Record, String> {
 /// A real record with a per-second timeline, prior I/O and raw output.
 const BURST: &str = include_str!("../fixtures/emulated/credit-burst.json");
 
-/// A finite value in `0..=max`, from any bit pattern (subnormals, whole
-/// numbers, 17-digit fractions), so every magnitude is tried.
+/// A finite value, 0 or `1e-7..=max` (every unit's plausible range holds
+/// that, `diskdash::plausible`), from any bit pattern (whole numbers,
+/// 17-digit fractions), so every magnitude is tried.
 fn value_up_to(max: f64) -> impl Strategy<Value = f64> {
     prop_oneof![
-        any::<f64>()
-            .prop_map(f64::abs)
-            .prop_filter("finite, in range", move |v| v.is_finite() && *v <= max),
+        any::<f64>().prop_map(f64::abs),
         (0.0..=max),
         (0u32..100_000).prop_map(f64::from),
     ]
+    .prop_filter("finite, plausible", move |v| {
+        v.is_finite() && *v <= max && (*v == 0.0 || *v >= 1e-7)
+    })
 }
 
 fn text() -> impl Strategy<Value = String> {
@@ -67,12 +69,12 @@ prop_compose! {
         offering in prop::option::of(text()),
         region in prop::option::of(text()),
         size_gb in prop::option::of((1e-6..=1e7f64).prop_filter("positive", |v| *v > 0.0)),
-        price in prop::option::of(((1e-9..=1e4f64), "[A-Z]{3}", prop::option::of(text()))),
+        price in prop::option::of(((1e-6..=1e4f64), "[A-Z]{3}", prop::option::of(text()))),
         labels in prop::collection::btree_map("[a-z_]{1,10}", text(), 0..4),
         run_id in prop::option::of("[A-Za-z0-9._-]{1,40}"),
         repetition in 1u32..,
         started in prop::option::of((1970u32..2100, 1u32..13, 1u32..29, 0u32..24, 0u32..60, 0u32..60)),
-        duration_s in prop::option::of(value_up_to(1e12)),
+        duration_s in prop::option::of(value_up_to(1e9)),
         failed in prop::option::of(text()),
         metrics in prop::collection::vec(
             metric().prop_flat_map(|(name, unit, max)| (Just(name), Just(unit), value_up_to(max))),

@@ -526,3 +526,55 @@ fn a_bursting_volume_is_judged_on_what_lasts_and_its_burst_is_said_beside_it() {
         "{test}"
     );
 }
+
+#[test]
+fn value_csv_from_the_extremes_of_every_plausible_range_holds_no_inf_or_nan() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in");
+    // (offering, price per GB-month, size GB, read IOPS, p99 latency s):
+    // the smallest and largest values `check` accepts, and one between
+    let configs = [
+        ("cheap", 1e-6, 1e-6, 1e-7, 1e7),
+        ("dear", 1e7, 1e7, 1e9, 1e-10),
+        ("mid", 0.1, 100.0, 3000.0, 0.001),
+    ];
+    for (offering, price, size, iops, p99) in configs {
+        for rep in 1..=2 {
+            let mut r = record(
+                &format!("{offering}-r{rep}"),
+                "edge",
+                "P",
+                offering,
+                Some(price),
+                "fio-randread-4k-qd64",
+                rep,
+                &[("read_iops", iops, "IOPS"), ("read_clat_p99", p99, "s")],
+            );
+            std::sync::Arc::make_mut(&mut r.subject).size_gb = Some(size);
+            write_record(&input, &format!("{offering}-r{rep}.json"), &r);
+        }
+    }
+    let site = dir.path().join("site");
+    let (ok, _, stderr) = report(&[input.as_os_str(), "--out".as_ref(), site.as_os_str()]);
+    assert!(ok, "{stderr}");
+    let text = std::fs::read_to_string(site.join("data/value.csv")).unwrap();
+    let lower = text.to_lowercase();
+    assert!(!lower.contains("inf") && !lower.contains("nan"), "{text}");
+    let rows = value_csv(&site);
+    assert_eq!(rows.len(), 6, "{text}");
+    for row in &rows {
+        for (column, cell) in row {
+            if let Ok(v) = cell.parse::<f64>() {
+                assert!(v.is_finite() && cell.len() < 64, "{column} = {cell}");
+            }
+        }
+    }
+    // the ratios are there, finite: the cheapest is the baseline
+    let dear = rows
+        .iter()
+        .find(|r| r["offering"] == "dear" && r["metric"] == "read_iops")
+        .unwrap();
+    assert!(dear["baseline"].starts_with("P cheap"), "{dear:?}");
+    assert!(!dear["price_ratio"].is_empty(), "{dear:?}");
+    assert_eq!(dear["monthly_cost"], "100000000000000.00");
+}

@@ -770,6 +770,49 @@ fn a_result_check_would_refuse_is_written_as_a_failed_record() {
 }
 
 #[test]
+fn a_result_below_its_plausible_range_is_written_as_a_failed_record_naming_it() {
+    let bin = bin_dir(&[("dd", fake("instant"))]);
+    let target = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let r = run(
+        &path_with(bin.path()),
+        &[
+            "--target",
+            target.path().to_str().unwrap(),
+            "--suite",
+            "quick",
+            "--only",
+            "dd-write-8k-dsync",
+            "--out",
+            out.path().to_str().unwrap(),
+        ],
+    );
+    assert_eq!(r.code, Some(1), "{}", r.stderr);
+    let recs = records(out.path());
+    assert_eq!(recs[0].status, Status::Failed);
+    assert!(recs[0].metrics.is_empty());
+    let e = recs[0].error.as_deref().unwrap();
+    assert!(e.contains("would not pass `diskdash check`"), "{e}");
+    assert!(
+        e.contains(
+            "metric `elapsed`: value 1e-13 is implausibly small (plausible: 0, or 1e-10 to 1e7 s)"
+        ),
+        "{e}"
+    );
+    let o = Command::new(BIN)
+        .arg("check")
+        .arg(out.path())
+        .output()
+        .unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+}
+
+#[test]
 fn a_suite_cannot_make_fio_run_programs_or_load_engines() {
     let dir = tempfile::tempdir().unwrap();
     let target = tempfile::tempdir().unwrap();

@@ -6,7 +6,8 @@ use std::collections::BTreeMap;
 
 use anyhow::{bail, Context, Result};
 
-use super::{currency_code, key, Band, Component, PriceEntry};
+use super::{currency_code, key, number_in, Band, Component, PriceEntry};
+use crate::plausible;
 
 /// The columns, in the order the docs give them.
 const COLUMNS: &str = "provider,offering,currency,as_of,source,component,price,from,to,included";
@@ -132,6 +133,24 @@ pub(super) fn parse(
                 "line {line}: `component` is `{other}`, expected capacity, capacity_tier, fixed, iops or throughput"
             ),
         };
+        // each column in the plausible range of what this component counts
+        let (price_range, bound_range) = match kind {
+            "capacity" => (plausible::PRICE_PER_GB_MONTH, plausible::SIZE_EDGE_GB),
+            "iops" => (plausible::PRICE_PER_IOPS_MONTH, plausible::PROVISIONED_IOPS),
+            "throughput" => (plausible::PRICE_PER_MBPS_MONTH, plausible::PROVISIONED_MBPS),
+            // capacity_tier and fixed: a price per month; a tier's bounds are GB
+            _ => (plausible::PRICE_MONTHLY, plausible::SIZE_EDGE_GB),
+        };
+        for (name, range) in [
+            ("price", price_range),
+            ("from", bound_range),
+            ("to", bound_range),
+            ("included", bound_range),
+        ] {
+            if let Some(t) = text(name) {
+                number_in(line, name, &t, range)?;
+            }
+        }
         let g = gathered
             .entry(key(&provider, &offering))
             .or_insert_with(|| Gathering {

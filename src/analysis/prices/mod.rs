@@ -22,6 +22,7 @@ use std::path::Path;
 
 use anyhow::{bail, Context, Result};
 
+use crate::plausible::{self, Range};
 use crate::record::Price;
 
 pub use cost::{Band, Component, Missing};
@@ -177,6 +178,21 @@ fn currency_code(line: usize, currency: String) -> Result<String> {
     })
 }
 
+/// A price list cell that must be a number in `range`
+/// ([`crate::plausible`]); the error names the line, the column and the range.
+fn number_in(line: usize, name: &str, text: &str, range: Range) -> Result<f64> {
+    match text.parse::<f64>() {
+        Ok(v) => match range.check(v) {
+            Ok(()) => Ok(v),
+            Err(why) => bail!("line {line}: `{name}` {why}"),
+        },
+        Err(_) => bail!(
+            "line {line}: `{name}` is `{text}`, expected a number ({})",
+            range.describe()
+        ),
+    }
+}
+
 /// The key of an offering in a [`PriceBook`]: trimmed, lower case.
 fn key(provider: &str, offering: &str) -> (String, String) {
     (
@@ -245,35 +261,35 @@ impl PriceBook {
                     .or_else(|| optional.get(name).copied().flatten())?;
                 row.get(idx).filter(|s| !s.is_empty()).map(str::to_string)
             };
-            let number = |name: &str| -> Result<Option<f64>> {
-                match text(name) {
-                    None => Ok(None),
-                    Some(s) => match s.parse::<f64>() {
-                        Ok(v) if v.is_finite() && v >= 0.0 => Ok(Some(v)),
-                        _ => bail!(
-                            "line {line}: `{name}` is `{s}`, expected a number of zero or more"
-                        ),
-                    },
-                }
+            // a number in its plausible range, or none
+            let number = |name: &str, range: Range| -> Result<Option<f64>> {
+                let Some(s) = text(name) else { return Ok(None) };
+                number_in(line, name, &s, range).map(Some)
             };
             let provider =
                 text("provider").with_context(|| format!("line {line}: empty `provider`"))?;
             let offering =
                 text("offering").with_context(|| format!("line {line}: empty `offering`"))?;
-            let per_gb_month = number("per_gb_month")?
+            let per_gb_text = text("per_gb_month")
                 .with_context(|| format!("line {line}: empty `per_gb_month`"))?;
-            if per_gb_month <= 0.0 {
+            if per_gb_text.parse::<f64>() == Ok(0.0) {
                 bail!("line {line}: `per_gb_month` must be above zero (leave an offering without a price out of the list)");
             }
+            let per_gb_month = number_in(
+                line,
+                "per_gb_month",
+                &per_gb_text,
+                plausible::PRICE_PER_GB_MONTH,
+            )?;
             let currency = currency_code(
                 line,
                 text("currency").with_context(|| format!("line {line}: empty `currency`"))?,
             )?;
-            let monthly_fixed = number("monthly_fixed")?;
-            let per_iops_month = number("per_iops_month")?;
-            let included_iops = number("included_iops")?;
-            let per_mbps_month = number("per_mbps_month")?;
-            let included_mbps = number("included_mbps")?;
+            let monthly_fixed = number("monthly_fixed", plausible::PRICE_MONTHLY)?;
+            let per_iops_month = number("per_iops_month", plausible::PRICE_PER_IOPS_MONTH)?;
+            let included_iops = number("included_iops", plausible::PROVISIONED_IOPS)?;
+            let per_mbps_month = number("per_mbps_month", plausible::PRICE_PER_MBPS_MONTH)?;
+            let included_mbps = number("included_mbps", plausible::PROVISIONED_MBPS)?;
             let mut components = vec![Component::Capacity { per_gb_month }];
             if let Some(per_month) = monthly_fixed {
                 components.push(Component::Fixed { per_month });
@@ -459,6 +475,68 @@ AWS,gp3,0.08,USD,2024-06,aws pricing page,,0.005,3000\n";
             PriceBook::parse("provider,offering,per_gb_month,currency\nA,b,0.1,$\n").unwrap_err()
         );
         assert!(err.contains("line 2") && err.contains("ISO 4217"), "{err}");
+    }
+
+    #[test]
+    fn a_price_outside_its_plausible_range_names_the_file_line_and_range() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("prices.csv");
+        std::fs::write(
+            &path,
+            "provider,offering,per_gb_month,currency\nA,b,0.1,USD\nA,c,1e308,USD\n",
+        )
+        .unwrap();
+        let err = format!("{:#}", PriceBook::load(&path).unwrap_err());
+        assert!(
+            err.contains(&format!(
+                "price list `{}`: line 3: `per_gb_month` 1e308 is implausibly large (plausible: 1e-6 to 1e7 per GB-month)",
+                path.display()
+            )),
+            "{err}"
+        );
+        let wide = "provider,offering,per_gb_month,currency,monthly_fixed,per_iops_month,included_iops,per_mbps_month\n";
+        let long = "provider,offering,currency,as_of,source,component,price,from,to,included\n";
+        for (list, said) in [
+            (
+                format!("{wide}A,b,5e-324,USD,,,,\n"),
+                "line 2: `per_gb_month` 5e-324 is implausibly small (plausible: 1e-6 to 1e7 per GB-month)",
+            ),
+            (
+                format!("{wide}A,b,0.1,USD,1e300,,,\n"),
+                "line 2: `monthly_fixed` 1e300 is implausibly large (plausible: 0, or 1e-6 to 1e11 per month)",
+            ),
+            (
+                format!("{wide}A,b,0.1,USD,,1e9,,\n"),
+                "line 2: `per_iops_month` 1e9 is implausibly large (plausible: 0, or 1e-6 to 1e6 per IOPS-month)",
+            ),
+            (
+                format!("{wide}A,b,0.1,USD,,0.005,1e300,\n"),
+                "line 2: `included_iops` 1e300 is implausibly large",
+            ),
+            (
+                format!("{wide}A,b,0.1,USD,,,,5e-324\n"),
+                "line 2: `per_mbps_month` 5e-324 is implausibly small (plausible: 0, or 1e-6 to 1e6 per MB/s-month)",
+            ),
+            (
+                format!("{long}A,b,USD,,,capacity,1e308,,,\n"),
+                "line 2: `price` 1e308 is implausibly large (plausible: 1e-6 to 1e7 per GB-month)",
+            ),
+            (
+                format!("{long}A,b,USD,,,iops,0.065,0,1e300,\n"),
+                "line 2: `to` 1e300 is implausibly large (plausible: 0, or 0.001 to 1e9 IOPS)",
+            ),
+            (
+                format!("{long}A,b,USD,,,capacity_tier,5e-324,0,128,\n"),
+                "line 2: `price` 5e-324 is implausibly small (plausible: 0, or 1e-6 to 1e11 per month)",
+            ),
+            (
+                format!("{long}A,b,USD,,,throughput,0.04,,,1e300\n"),
+                "line 2: `included` 1e300 is implausibly large (plausible: 0, or 1e-6 to 1e7 MB/s)",
+            ),
+        ] {
+            let err = format!("{:#}", PriceBook::parse(&list).unwrap_err());
+            assert!(err.contains(said), "{err} lacks {said}");
+        }
     }
 
     #[test]

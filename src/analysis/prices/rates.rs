@@ -227,7 +227,12 @@ impl Rates {
             }
             let rate_text = cell(2)?;
             let rate = match rate_text.parse::<f64>() {
-                Ok(v) if v.is_finite() && v > 0.0 => v,
+                Ok(v) if v.is_finite() && v > 0.0 => {
+                    if let Err(why) = crate::plausible::RATE.check(v) {
+                        bail!("{}: {why}, as units of {to} per {from}", at(2));
+                    }
+                    v
+                }
                 Ok(_) => bail!(
                     "{}: `{rate_text}`, expected a number above zero (units of {to} per {from})",
                     at(2)
@@ -365,6 +370,19 @@ mod tests {
         assert!(e.contains("r.csv:2: column 3 (rate)"), "{e}");
         let e = err("EUR,USD,inf,2026-11-30,x\n");
         assert!(e.contains("above zero"), "{e}");
+        // the plausible range of a rate, both ways
+        let e = err("EUR,USD,1e300,2026-11-30,x\n");
+        assert_eq!(
+            e,
+            "r.csv:2: column 3 (rate): 1e300 is implausibly large (plausible: 1e-8 to 1e8), as units of USD per EUR"
+        );
+        let e = err("EUR,USD,5e-324,2026-11-30,x\n");
+        assert!(
+            e.starts_with(
+                "r.csv:2: column 3 (rate): 5e-324 is implausibly small (plausible: 1e-8 to 1e8)"
+            ),
+            "{e}"
+        );
         let e = err("EUR,USD,1.1,30/11/2026,x\n");
         assert!(
             e.starts_with("r.csv:2: column 4 (as_of): `30/11/2026`, expected"),

@@ -308,6 +308,9 @@ pub(super) fn burst(
         pattern,
         baseline_only,
         performance_ratio,
-        value_ratio: performance_ratio.zip(price).map(|(p, c)| p / c),
+        // a ratio that overflows is unknown, never `inf`
+        value_ratio: performance_ratio
+            .zip(price)
+            .and_then(|(p, c)| crate::plausible::finite(p / c)),
     })
 }

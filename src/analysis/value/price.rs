@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 
 use super::PriceBasis;
 use crate::analysis::prices::{Conversion, EffectivePrice};
+use crate::plausible::{finite, show};
 
 /// A configuration's price and what it costs a month.
 pub(super) struct Priced {
@@ -72,14 +73,22 @@ pub(super) fn price_ratio(row: &Priced, base: &Priced) -> Result<(PriceBasis, f6
             None => return Err(no_rate_reason(&p.currency, &b.currency)),
         }
     };
+    // a ratio that overflows, or divides by about zero, is no ratio
+    let out_of_range = |r: f64| format!("a price ratio of {} is out of range", show(r));
     if let (Ok(m), Ok(mb)) = (&row.monthly, &base.monthly) {
         if *mb > 0.0 {
-            return Ok((PriceBasis::Monthly, m * factor / mb));
+            let r = m * factor / mb;
+            return finite(r)
+                .map(|r| (PriceBasis::Monthly, r))
+                .ok_or_else(|| out_of_range(r));
         }
     }
     if let (true, true, Some(g), Some(gb)) = (row.flat(), base.flat(), row.per_gb(), base.per_gb())
     {
-        return Ok((PriceBasis::PerGb, g * factor / gb));
+        let r = g * factor / gb;
+        return finite(r)
+            .map(|r| (PriceBasis::PerGb, r))
+            .ok_or_else(|| out_of_range(r));
     }
     Err(match (&row.monthly, &base.monthly) {
         (Err(m), _) => m.clone(),

@@ -9,6 +9,7 @@ use super::price::{cheapest_of, price_ratio, Priced};
 use super::{verdict, Measured, PriceBasis, ValueRow, ValueTable, BASELINE_VERDICT};
 use crate::analysis::stats::Study;
 use crate::metrics::metric_order;
+use crate::plausible::finite;
 use crate::record::Summary;
 use crate::units::Unit;
 
@@ -100,7 +101,8 @@ pub(super) fn tables(
                         p.factor().map(|f| g * f / gb)
                     }
                     _ => None,
-                };
+                }
+                .and_then(finite);
                 let s = &st.summary;
                 // zero performance is a result (0x: "no"); a zero divisor,
                 // or a lower-is-better baseline of zero, leaves it undefined
@@ -114,7 +116,8 @@ pub(super) fn tables(
                 };
                 let performance_ratio = base_stats.and_then(|b| perf(s.median, b.summary.median));
                 let value_ratio = match (performance_ratio, &ratio) {
-                    (Some(perf), Ok((_, price))) => Some(perf / price),
+                    // a ratio that overflows is unknown, never `inf`
+                    (Some(perf), Ok((_, price))) => finite(perf / price),
                     _ => None,
                 };
                 let single_run =
@@ -127,7 +130,8 @@ pub(super) fn tables(
                         } else {
                             (perf(s.max, b.min), perf(s.min, b.max))
                         };
-                        lo.zip(hi).map(|(lo, hi)| (lo / price, hi / price))
+                        lo.zip(hi)
+                            .and_then(|(lo, hi)| finite(lo / price).zip(finite(hi / price)))
                     }
                     _ => None,
                 };
@@ -163,6 +167,9 @@ pub(super) fn tables(
                         Ok(_) if base_stats.is_none() => {
                             "no baseline result for this metric".into()
                         }
+                        Ok(_) if performance_ratio.is_some() => {
+                            "the value ratio is out of range (a price ratio of about zero)".into()
+                        }
                         Ok(_) => "no usable performance ratio (a zero median)".into(),
                     };
                     format!("{why}: not compared")
@@ -172,7 +179,7 @@ pub(super) fn tables(
                 let per_cost = monthly_cost
                     .map(|c| c * rate.unwrap_or(1.0))
                     .filter(|c| *c > 0.0 && unit.higher_is_better())
-                    .map(|c| s.median / c);
+                    .and_then(|c| finite(s.median / c));
                 let price_only = ratio.as_ref().ok().map(|(_, r)| *r);
                 let burst = over_time::Side::of(records, results, metric).and_then(|own| {
                     over_time::burst(&own, base_side.as_ref(), is_baseline, &perf, price_only)

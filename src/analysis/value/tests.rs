@@ -1026,3 +1026,23 @@ fn a_bursting_baseline_is_compared_burst_for_burst_and_periodic_bursts_are_said_
         Some("baseline, steady state not reached")
     );
 }
+
+#[test]
+fn a_price_ratio_that_overflows_is_unknown_with_its_reason() {
+    use super::price::{price_ratio, Priced};
+    let priced = |monthly: f64| Priced {
+        price: Some(crate::analysis::prices::EffectivePrice::flat(
+            1.0, "USD", None,
+        )),
+        monthly: Ok(monthly),
+        to_base: None,
+    };
+    assert_eq!(
+        price_ratio(&priced(1e300), &priced(1e-300)),
+        Err("a price ratio of inf is out of range".to_string())
+    );
+    assert_eq!(
+        price_ratio(&priced(10.0), &priced(5.0)),
+        Ok((PriceBasis::Monthly, 2.0))
+    );
+}

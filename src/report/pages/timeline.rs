@@ -108,10 +108,10 @@ pub(super) fn against(measured: f64, promised: Option<f64>, unit: Unit) -> Strin
         return with_unit(measured, display_unit(unit, measured));
     };
     let du = display_unit(unit, measured.max(p));
-    let pct = if p > 0.0 {
-        format!(" ({:.0}%)", 100.0 * measured / p)
-    } else {
-        String::new()
+    // a share that overflows is not shown: never `(inf%)`
+    let pct = match crate::plausible::finite(100.0 * measured / p) {
+        Some(pct) if p > 0.0 => format!(" ({pct:.0}%)"),
+        _ => String::new(),
     };
     let label = if du.label.is_empty() {
         String::new()
@@ -403,6 +403,9 @@ mod tests {
         );
         assert_eq!(against(300.0, None, Unit::Iops), "300 IOPS");
         assert_eq!(against(5.0, Some(0.0), Unit::Iops), "5.00 / 0 IOPS");
+        // a share that overflows is not shown: never `(inf%)`
+        let tiny = against(3000.0, Some(5e-324), Unit::Iops);
+        assert!(!tiny.contains("inf") && !tiny.contains('%'), "{tiny}");
         let p = Promise {
             baseline: Some(300.0),
             burst: Some(3000.0),
