@@ -384,7 +384,14 @@ pub fn records_from_output(
             }),
             status,
             metrics: parsed.metrics.into_iter().collect(),
-            raw: Some(Box::new(bounded_raw(text))),
+            // a file of one result is kept whole; of several, each record
+            // keeps its own part (`source` names the whole file and its
+            // SHA-256), so the records of a file grow with it, not with its
+            // square
+            raw: Some(Box::new(bounded_raw(match &parsed.part {
+                Some(part) if many => part,
+                _ => text,
+            }))),
             ..Record::new(id, source, subject.clone(), test)
         });
     }
@@ -398,7 +405,7 @@ pub fn records_from_output(
     Ok(records)
 }
 
-/// The file's text as a record's raw stdout, bounded like a run's.
+/// The text as a record's raw stdout, bounded like a run's.
 fn bounded_raw(text: &str) -> Raw {
     let (stdout, truncated) = crate::bounded::excerpt(text, crate::bounded::STREAM_LIMIT);
     Raw {
@@ -477,6 +484,105 @@ mod tests {
         let path = record_path(Path::new("out"), r);
         assert_eq!(path.parent(), Some(Path::new("out/unknown/unknown")));
         assert!(crate::record::validate(r).is_empty());
+    }
+
+    /// The records' JSON text, summed.
+    fn total_bytes(records: &[Record]) -> usize {
+        records
+            .iter()
+            .map(|r| crate::record::to_json(r).unwrap().len())
+            .sum()
+    }
+
+    fn stdout(r: &Record) -> &str {
+        r.raw.as_ref().and_then(|raw| raw.stdout.as_deref()).unwrap()
+    }
+
+    #[test]
+    fn records_of_a_file_of_many_runs_keep_their_own_run() {
+        let run = include_str!("../tests/fixtures/dd/gnu91-write-8k-dsync.txt");
+        let text = run.repeat(200);
+        let records =
+            records_from_output("dd.log", text.as_bytes(), None, &Subject::default(), None)
+                .unwrap();
+        assert_eq!(records.len(), 200);
+        for r in &records {
+            assert_eq!(stdout(r), run);
+            let Source::Import { file, sha256, .. } = &*r.source else {
+                panic!("not an import source")
+            };
+            assert_eq!((file.as_str(), sha256), ("dd.log", &hex_sha256(text.as_bytes())));
+        }
+        // linear: twice the runs, twice the bytes (a record's own fields
+        // are most of it: 152 bytes of dd output, some 1.9 KB of record)
+        let total = total_bytes(&records);
+        let twice = records_from_output(
+            "dd.log",
+            run.repeat(400).as_bytes(),
+            None,
+            &Subject::default(),
+            None,
+        )
+        .unwrap();
+        let total_twice = total_bytes(&twice);
+        assert!(
+            total_twice < total * 2 + total / 50,
+            "{total} bytes of records from 200 runs, {total_twice} from 400"
+        );
+        assert!(total < 200 * (2048 + 2 * run.len()), "{total}");
+    }
+
+    #[test]
+    fn each_fio_json_group_keeps_its_own_jobs() {
+        let fixture = include_str!("../tests/fixtures/fio/randread-4k-qd64.json");
+        let mut doc: serde_json::Value = serde_json::from_str(fixture).unwrap();
+        let job = doc["jobs"][0].clone();
+        let jobs: Vec<serde_json::Value> = (0..300)
+            .map(|g| {
+                let mut j = job.clone();
+                j["groupid"] = g.into();
+                j["jobname"] = format!("job{g}").into();
+                j
+            })
+            .collect();
+        doc["jobs"] = jobs.into();
+        let text = serde_json::to_string_pretty(&doc).unwrap();
+        let records =
+            records_from_output("many.json", text.as_bytes(), None, &Subject::default(), None)
+                .unwrap();
+        assert_eq!(records.len(), 300);
+        let total = total_bytes(&records);
+        assert!(total < 3 * text.len(), "{total} bytes of records from {}", text.len());
+        // a record's part is fio JSON of its own job, which imports alone
+        // to the same numbers
+        let r = &records[7];
+        assert!(stdout(r).contains("\"job7\"") && !stdout(r).contains("\"job8\""));
+        let again =
+            records_from_output("part.json", stdout(r).as_bytes(), None, &Subject::default(), None)
+                .unwrap();
+        assert_eq!(again.len(), 1);
+        assert_eq!(again[0].metrics, r.metrics);
+    }
+
+    #[test]
+    fn each_fio_text_group_and_bonnie_line_keeps_its_own_text() {
+        let text = include_str!("../tests/fixtures/fio/jobfile-two-groups.txt");
+        let records =
+            records_from_output("two.txt", text.as_bytes(), None, &Subject::default(), None)
+                .unwrap();
+        assert_eq!(records.len(), 2);
+        assert_ne!(stdout(&records[0]), stdout(&records[1]));
+        for r in &records {
+            assert!(stdout(r).contains("groupid=") && stdout(r).len() < text.len());
+        }
+        let line = include_str!("../tests/fixtures/bonnie/2.00a-quiet.csv");
+        let csv = line.repeat(3);
+        let records =
+            records_from_output("b.csv", csv.as_bytes(), None, &Subject::default(), None).unwrap();
+        assert_eq!(records.len(), 3);
+        for r in &records {
+            assert_eq!(stdout(r), line);
+        }
     }
 
     #[test]

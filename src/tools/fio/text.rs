@@ -361,6 +361,9 @@ struct TextJob {
     pub(super) short: bool,
     pub(super) error: i64,
     pub(super) error_text: Option<String>,
+    /// Byte offsets of the block's text: its result line up to the next
+    /// block, group summary or disk stats.
+    pub(super) span: (usize, usize),
 }
 
 /// Reads every job block of fio's normal text output.
@@ -374,7 +377,15 @@ pub(super) fn text_jobs(text: &str) -> (Vec<Job>, Option<String>) {
     // unit factor of the clat percentile block being read
     let mut pct: Option<f64> = None;
     let mut after_header = false;
+    let mut offset = 0;
     for line in text.split(['\n', '\r']) {
+        let at = offset;
+        offset = (offset + line.len() + 1).min(text.len());
+        if in_block {
+            if let Some(b) = blocks.last_mut() {
+                b.span.1 = at;
+            }
+        }
         let t = line.trim();
         if let Some(h) = job_header(line) {
             headers.push(h);
@@ -398,6 +409,7 @@ pub(super) fn text_jobs(text: &str) -> (Vec<Job>, Option<String>) {
                 jobs,
                 error,
                 error_text,
+                span: (at, offset),
                 ..TextJob::default()
             });
             in_block = true;
@@ -451,15 +463,24 @@ pub(super) fn text_jobs(text: &str) -> (Vec<Job>, Option<String>) {
             job.short = short;
         }
     }
+    if in_block {
+        if let Some(b) = blocks.last_mut() {
+            b.span.1 = text.len();
+        }
+    }
     let jobs = blocks
         .into_iter()
         .map(|b| {
+            let part = text.get(b.span.0..b.span.1).map(str::to_string);
             let header = headers
                 .iter()
                 .find(|h| h.name == b.name && h.group == b.group)
                 .or_else(|| headers.iter().find(|h| h.group == b.group))
                 .cloned();
-            finish_text_job(b, header)
+            Job {
+                part,
+                ..finish_text_job(b, header)
+            }
         })
         .collect();
     (jobs, version)
@@ -547,5 +568,6 @@ fn finish_text_job(b: TextJob, header: Option<Header>) -> Job {
         error: b.error,
         error_text: b.error_text,
         steadystate: None,
+        part: None,
     }
 }
