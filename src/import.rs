@@ -345,8 +345,8 @@ pub fn records_from_output(
         // The study is part of the id so that one log imported into two
         // studies gives two records that can live in one tree.
         let mut id = [
-            subject.study.as_deref().map(slug),
-            Some(subject.offering.as_deref().map_or("import".into(), slug)),
+            subject.study.as_deref().map(id_slug),
+            Some(subject.offering.as_deref().map_or("import".into(), id_slug)),
             Some(test_id.clone()),
             Some(sha[..12].to_string()),
         ]
@@ -416,11 +416,28 @@ fn bounded_raw(text: &str) -> Raw {
     }
 }
 
+/// The longest test id an imported record takes (from `--test-id` or the
+/// file): with the study and offering (at most [`ID_SLUG_CHARS`] each),
+/// the file's hash and a result number, the record id stays within
+/// [`crate::record::MAX_ID_LEN`].
+pub const MAX_IMPORT_TEST_ID: usize = 100;
+
+/// The most characters of the study's and the offering's slug an imported
+/// record's id holds.
+pub const ID_SLUG_CHARS: usize = 32;
+
+/// A name's slug cut to [`ID_SLUG_CHARS`], for a record id.
+fn id_slug(name: &str) -> String {
+    let mut s = slug(name);
+    s.truncate(ID_SLUG_CHARS);
+    s.trim_end_matches('-').to_string()
+}
+
 /// A test id derived from the file's content (fio's `rw` is copied as the
 /// file states it) made filename-safe: the id names the record's file, so
 /// `x/../../y` must not lead out of `--out`.
 fn safe_test_id(derived: &str) -> String {
-    if is_valid_id(derived) {
+    if is_valid_id(derived) && derived.len() <= MAX_IMPORT_TEST_ID {
         return derived.to_string();
     }
     let mut id = slug(derived);
