@@ -68,7 +68,11 @@ fn summary(c: &ingest::Checked) -> String {
     bad.dedup();
     let mut where_ = Vec::new();
     if c.files > 0 {
-        where_.push(format!("in {} of {} read", bad.len(), count(c.files, "file")));
+        where_.push(format!(
+            "in {} of {} read",
+            bad.len(),
+            count(c.files, "file")
+        ));
     }
     if !c.unread.is_empty() {
         where_.push(format!("{} not read", count(c.unread.len(), "path")));

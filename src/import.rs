@@ -512,7 +512,10 @@ mod tests {
     }
 
     fn stdout(r: &Record) -> &str {
-        r.raw.as_ref().and_then(|raw| raw.stdout.as_deref()).unwrap()
+        r.raw
+            .as_ref()
+            .and_then(|raw| raw.stdout.as_deref())
+            .unwrap()
     }
 
     #[test]
@@ -528,7 +531,10 @@ mod tests {
             let Source::Import { file, sha256, .. } = &*r.source else {
                 panic!("not an import source")
             };
-            assert_eq!((file.as_str(), sha256), ("dd.log", &hex_sha256(text.as_bytes())));
+            assert_eq!(
+                (file.as_str(), sha256),
+                ("dd.log", &hex_sha256(text.as_bytes()))
+            );
         }
         // linear: twice the runs, twice the bytes (a record's own fields
         // are most of it: 152 bytes of dd output, some 1.9 KB of record)
@@ -564,19 +570,33 @@ mod tests {
             .collect();
         doc["jobs"] = jobs.into();
         let text = serde_json::to_string_pretty(&doc).unwrap();
-        let records =
-            records_from_output("many.json", text.as_bytes(), None, &Subject::default(), None)
-                .unwrap();
+        let records = records_from_output(
+            "many.json",
+            text.as_bytes(),
+            None,
+            &Subject::default(),
+            None,
+        )
+        .unwrap();
         assert_eq!(records.len(), 300);
         let total = total_bytes(&records);
-        assert!(total < 3 * text.len(), "{total} bytes of records from {}", text.len());
+        assert!(
+            total < 3 * text.len(),
+            "{total} bytes of records from {}",
+            text.len()
+        );
         // a record's part is fio JSON of its own job, which imports alone
         // to the same numbers
         let r = &records[7];
         assert!(stdout(r).contains("\"job7\"") && !stdout(r).contains("\"job8\""));
-        let again =
-            records_from_output("part.json", stdout(r).as_bytes(), None, &Subject::default(), None)
-                .unwrap();
+        let again = records_from_output(
+            "part.json",
+            stdout(r).as_bytes(),
+            None,
+            &Subject::default(),
+            None,
+        )
+        .unwrap();
         assert_eq!(again.len(), 1);
         assert_eq!(again[0].metrics, r.metrics);
     }

@@ -434,14 +434,21 @@ mod tests {
         // the same id, other tool output (and a timeline `check` never saw)
         let mut changed = v.clone();
         changed["raw"]["stdout"] = "999 MB/s\n".into();
-        changed["timeline"] = serde_json::json!({"interval_s": 1.0, "read": {"iops": [-1.0], "bw": [-1.0]}});
+        changed["timeline"] =
+            serde_json::json!({"interval_s": 1.0, "read": {"iops": [-1.0], "bw": [-1.0]}});
         std::fs::write(dir.path().join("a.json"), changed.to_string()).unwrap();
         let e = reread(a).unwrap_err().to_string();
-        assert!(e.contains("a.json") && e.contains("its bytes differ from the first read"), "{e}");
+        assert!(
+            e.contains("a.json") && e.contains("its bytes differ from the first read"),
+            "{e}"
+        );
         w["raw"]["stdout"] = "999 MB/s\n".into();
         std::fs::write(dir.path().join("b.jsonl"), format!("{w}\n")).unwrap();
         let e = reread(b).unwrap_err().to_string();
-        assert!(e.contains("b.jsonl") && e.contains("its bytes differ"), "{e}");
+        assert!(
+            e.contains("b.jsonl") && e.contains("its bytes differ"),
+            "{e}"
+        );
         // grown past any record: refused after reading the bound, not whole
         let f = std::fs::OpenOptions::new()
             .write(true)
@@ -449,7 +456,10 @@ mod tests {
             .unwrap();
         f.set_len(read::MAX_RECORD_BYTES + 4096).unwrap();
         let e = reread(a).unwrap_err().to_string();
-        assert!(e.contains("now larger than any record (67108864 bytes)"), "{e}");
+        assert!(
+            e.contains("now larger than any record (67108864 bytes)"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -51,7 +51,9 @@ pub fn reread(found: &Found) -> Result<Option<LeftOut>> {
     let file = std::fs::File::open(path).with_context(cannot)?;
     // a `*.jsonl` file's line, or the whole file, bounded as the first read
     let text = match found.line {
-        Some(n) => nth_line(file, n).with_context(cannot)?.with_context(changed)?,
+        Some(n) => nth_line(file, n)
+            .with_context(cannot)?
+            .with_context(changed)?,
         None => {
             let mut bytes = Vec::new();
             file.take(MAX_RECORD_BYTES + 1)

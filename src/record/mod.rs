@@ -23,8 +23,8 @@ mod validate;
 pub use json::{from_json, to_json};
 pub use metrics::{unit_name, Metric, MetricKey, MetricNames, Metrics, MetricsIter, Name};
 pub use paths::{
-    currency_code, is_currency_code, is_positive, is_valid_id, slug, subject_dir,
-    MAX_ID_LEN, MAX_PRICE_PER_GB_MONTH, MAX_SIZE_GB,
+    currency_code, is_currency_code, is_positive, is_valid_id, slug, subject_dir, MAX_ID_LEN,
+    MAX_PRICE_PER_GB_MONTH, MAX_SIZE_GB,
 };
 pub use summary::Summary;
 pub use validate::validate;
@@ -597,48 +597,136 @@ pub fn length_problems(record: &Record) -> Vec<String> {
         }
     }
     let s = &record.subject;
-    add(&mut fields, "subject.study".into(), s.study.as_deref(), name);
-    add(&mut fields, "subject.provider".into(), s.provider.as_deref(), name);
-    add(&mut fields, "subject.offering".into(), s.offering.as_deref(), name);
-    add(&mut fields, "subject.region".into(), s.region.as_deref(), name);
+    add(
+        &mut fields,
+        "subject.study".into(),
+        s.study.as_deref(),
+        name,
+    );
+    add(
+        &mut fields,
+        "subject.provider".into(),
+        s.provider.as_deref(),
+        name,
+    );
+    add(
+        &mut fields,
+        "subject.offering".into(),
+        s.offering.as_deref(),
+        name,
+    );
+    add(
+        &mut fields,
+        "subject.region".into(),
+        s.region.as_deref(),
+        name,
+    );
     for (k, v) in &s.labels {
         add(&mut fields, "a subject.labels key".into(), Some(k), name);
-        add(&mut fields, format!("subject.labels.{}", cut(k)).into(), Some(v), name);
+        add(
+            &mut fields,
+            format!("subject.labels.{}", cut(k)).into(),
+            Some(v),
+            name,
+        );
     }
     if let Some(price) = &s.price {
-        add(&mut fields, "subject.price.note".into(), price.note.as_deref(), text);
+        add(
+            &mut fields,
+            "subject.price.note".into(),
+            price.note.as_deref(),
+            text,
+        );
     }
     let h = &record.host;
-    add(&mut fields, "host.cpu_model".into(), h.cpu_model.as_deref(), name);
+    add(
+        &mut fields,
+        "host.cpu_model".into(),
+        h.cpu_model.as_deref(),
+        name,
+    );
     add(&mut fields, "host.kernel".into(), h.kernel.as_deref(), name);
     add(&mut fields, "host.os".into(), h.os.as_deref(), name);
     add(&mut fields, "host.arch".into(), h.arch.as_deref(), name);
-    add(&mut fields, "host.virtualization".into(), h.virtualization.as_deref(), name);
-    add(&mut fields, "host.description".into(), h.description.as_deref(), text);
+    add(
+        &mut fields,
+        "host.virtualization".into(),
+        h.virtualization.as_deref(),
+        name,
+    );
+    add(
+        &mut fields,
+        "host.description".into(),
+        h.description.as_deref(),
+        text,
+    );
     let t = &record.target;
     add(&mut fields, "target.path".into(), t.path.as_deref(), text);
-    add(&mut fields, "target.fs_type".into(), t.fs_type.as_deref(), name);
-    add(&mut fields, "target.mount_options".into(), t.mount_options.as_deref(), text);
-    add(&mut fields, "target.mount_point".into(), t.mount_point.as_deref(), text);
-    add(&mut fields, "target.device".into(), t.device.as_deref(), text);
-    add(&mut fields, "target.scheduler".into(), t.scheduler.as_deref(), name);
-    add(&mut fields, "target.description".into(), t.description.as_deref(), text);
-    add(&mut fields, "test.tool_version".into(), record.test.tool_version.as_deref(), name);
+    add(
+        &mut fields,
+        "target.fs_type".into(),
+        t.fs_type.as_deref(),
+        name,
+    );
+    add(
+        &mut fields,
+        "target.mount_options".into(),
+        t.mount_options.as_deref(),
+        text,
+    );
+    add(
+        &mut fields,
+        "target.mount_point".into(),
+        t.mount_point.as_deref(),
+        text,
+    );
+    add(
+        &mut fields,
+        "target.device".into(),
+        t.device.as_deref(),
+        text,
+    );
+    add(
+        &mut fields,
+        "target.scheduler".into(),
+        t.scheduler.as_deref(),
+        name,
+    );
+    add(
+        &mut fields,
+        "target.description".into(),
+        t.description.as_deref(),
+        text,
+    );
+    add(
+        &mut fields,
+        "test.tool_version".into(),
+        record.test.tool_version.as_deref(),
+        name,
+    );
     for key in record.test.parameters.keys() {
         add(&mut fields, "a test.parameters key".into(), Some(key), name);
     }
     add(&mut fields, "run_id".into(), record.run_id.as_deref(), name);
     match &*record.source {
-        Source::Run { diskdash_version } => {
-            add(&mut fields, "source.diskdash_version".into(), Some(diskdash_version), name)
-        }
+        Source::Run { diskdash_version } => add(
+            &mut fields,
+            "source.diskdash_version".into(),
+            Some(diskdash_version),
+            name,
+        ),
         Source::Import {
             file,
             diskdash_version,
             ..
         } => {
             add(&mut fields, "source.file".into(), Some(file), text);
-            add(&mut fields, "source.diskdash_version".into(), Some(diskdash_version), name);
+            add(
+                &mut fields,
+                "source.diskdash_version".into(),
+                Some(diskdash_version),
+                name,
+            );
         }
         Source::Transcribed {
             publication,
@@ -646,21 +734,61 @@ pub fn length_problems(record: &Record) -> Vec<String> {
             measured,
             figures,
         } => {
-            add(&mut fields, "source.publication".into(), Some(publication), text);
+            add(
+                &mut fields,
+                "source.publication".into(),
+                Some(publication),
+                text,
+            );
             add(&mut fields, "source.url".into(), url.as_deref(), text);
-            add(&mut fields, "source.measured".into(), measured.as_deref(), name);
+            add(
+                &mut fields,
+                "source.measured".into(),
+                measured.as_deref(),
+                name,
+            );
             for f in figures {
-                add(&mut fields, "a source.figures metric".into(), Some(&f.metric), name);
-                add(&mut fields, "a source.figures label".into(), Some(&f.label), name);
-                add(&mut fields, "a source.figures value".into(), Some(&f.value), name);
-                add(&mut fields, "a source.figures unit".into(), Some(&f.unit), name);
-                add(&mut fields, "a source.figures note".into(), f.note.as_deref(), text);
+                add(
+                    &mut fields,
+                    "a source.figures metric".into(),
+                    Some(&f.metric),
+                    name,
+                );
+                add(
+                    &mut fields,
+                    "a source.figures label".into(),
+                    Some(&f.label),
+                    name,
+                );
+                add(
+                    &mut fields,
+                    "a source.figures value".into(),
+                    Some(&f.value),
+                    name,
+                );
+                add(
+                    &mut fields,
+                    "a source.figures unit".into(),
+                    Some(&f.unit),
+                    name,
+                );
+                add(
+                    &mut fields,
+                    "a source.figures note".into(),
+                    f.note.as_deref(),
+                    text,
+                );
             }
         }
     }
     if let Some(tl) = &record.timeline {
         for log in tl.logs.keys() {
-            add(&mut fields, "a timeline.logs file name".into(), Some(log), name);
+            add(
+                &mut fields,
+                "a timeline.logs file name".into(),
+                Some(log),
+                name,
+            );
         }
     }
     let mut series_problems = Vec::new();
@@ -696,6 +824,50 @@ pub fn length_problems(record: &Record) -> Vec<String> {
         ));
     }
     problems
+}
+
+/// Cuts what the machine and the tool report about themselves (the host's
+/// and the target's fields, the tool's version) to their limits, ending a
+/// cut one with `…`: `run` records what it finds, and an overlay mount's
+/// options or a tool's version line can be longer than any limit, where
+/// the flags a user gives are refused instead. Returns the fields cut.
+pub fn cut_to_limits(record: &mut Record) -> Vec<&'static str> {
+    fn cut_field(
+        cut: &mut Vec<&'static str>,
+        name: &'static str,
+        value: &mut Option<String>,
+        limit: usize,
+    ) {
+        let Some(v) = value else { return };
+        if over_limit(v, limit).is_some() {
+            let mut kept: String = v.chars().take(limit - 1).collect();
+            kept.push('…');
+            *v = kept;
+            cut.push(name);
+        }
+    }
+    let (name, text) = (MAX_NAME_CHARS, MAX_TEXT_CHARS);
+    let mut cut = Vec::new();
+    let h = Arc::make_mut(&mut record.host);
+    cut_field(&mut cut, "host.cpu_model", &mut h.cpu_model, name);
+    cut_field(&mut cut, "host.kernel", &mut h.kernel, name);
+    cut_field(&mut cut, "host.os", &mut h.os, name);
+    cut_field(&mut cut, "host.arch", &mut h.arch, name);
+    cut_field(&mut cut, "host.virtualization", &mut h.virtualization, name);
+    cut_field(&mut cut, "host.description", &mut h.description, text);
+    let t = Arc::make_mut(&mut record.target);
+    cut_field(&mut cut, "target.path", &mut t.path, text);
+    cut_field(&mut cut, "target.fs_type", &mut t.fs_type, name);
+    cut_field(&mut cut, "target.mount_options", &mut t.mount_options, text);
+    cut_field(&mut cut, "target.mount_point", &mut t.mount_point, text);
+    cut_field(&mut cut, "target.device", &mut t.device, text);
+    cut_field(&mut cut, "target.scheduler", &mut t.scheduler, name);
+    cut_field(&mut cut, "target.description", &mut t.description, text);
+    if over_limit(record.test.tool_version.as_deref().unwrap_or(""), name).is_some() {
+        let test = Arc::make_mut(&mut record.test);
+        cut_field(&mut cut, "test.tool_version", &mut test.tool_version, name);
+    }
+    cut
 }
 
 /// A name as a field name shows it: its first 40 characters.
@@ -819,15 +991,23 @@ mod tests {
         );
         // counted in characters, not bytes: 200 `é` are within the limit
         assert!(problems_after(|v| v["subject"]["offering"] = "é".repeat(200).into()).is_empty());
-        let p = problems_after(|v| v["subject"]["labels"] = serde_json::json!({"team": "y".repeat(201)}));
+        let p = problems_after(|v| {
+            v["subject"]["labels"] = serde_json::json!({"team": "y".repeat(201)})
+        });
         assert_eq!(
             p,
             ["subject.labels.team is 201 characters long, over the limit of 200"]
         );
         let p = problems_after(|v| v["host"]["cpu_model"] = "c".repeat(300).into());
-        assert_eq!(p, ["host.cpu_model is 300 characters long, over the limit of 200"]);
+        assert_eq!(
+            p,
+            ["host.cpu_model is 300 characters long, over the limit of 200"]
+        );
         let p = problems_after(|v| v["target"]["path"] = "/p".repeat(3000).into());
-        assert_eq!(p, ["target.path is 6000 characters long, over the limit of 4096"]);
+        assert_eq!(
+            p,
+            ["target.path is 6000 characters long, over the limit of 4096"]
+        );
         let labels: serde_json::Map<String, serde_json::Value> =
             (0..65).map(|i| (format!("k{i}"), "v".into())).collect();
         let p = problems_after(|v| v["subject"]["labels"] = labels.into());

@@ -288,6 +288,12 @@ fn parse_test(mut t: toml::Table) -> Result<TestSpec> {
     };
     let mut params = Params::new();
     for (k, v) in t {
+        if let Some(n) = crate::record::over_limit(&k, crate::record::MAX_NAME_CHARS) {
+            bail!(
+                "test `{id}`: {}",
+                crate::record::too_long("a parameter name", n, crate::record::MAX_NAME_CHARS)
+            );
+        }
         let json =
             serde_json::to_value(&v).with_context(|| format!("test `{id}`: parameter `{k}`"))?;
         params.insert(k, json);

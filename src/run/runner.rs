@@ -235,6 +235,8 @@ pub(super) fn execute(
 /// saying why, its metrics and timeline dropped and the tool's raw output
 /// kept.
 fn passing_check(mut rec: Record) -> Record {
+    // what the machine and the tool say of themselves, within the limits
+    record::cut_to_limits(&mut rec);
     let problem = match record::to_json(&rec) {
         Ok(text) => crate::record::from_json(&text).err(),
         Err(e) => Some(format!("{e:#}")),

@@ -501,10 +501,26 @@ fn names_past_their_limit_are_refused_on_the_command_line_naming_flag_and_limit(
     // (one argument holds at most 128 KiB on Linux)
     let long = "s".repeat(100_000);
     for (flag, value, said) in [
-        ("--study", long.clone(), "--study is 100000 characters long, over the limit of 200"),
-        ("--provider", "p".repeat(201), "--provider is 201 characters long, over the limit of 200"),
-        ("--label", format!("team={}", "t".repeat(201)), "--label team= is 201 characters long, over the limit of 200"),
-        ("--test-id", "t".repeat(101), "--test-id is 101 characters long, over the limit of 100"),
+        (
+            "--study",
+            long.clone(),
+            "--study is 100000 characters long, over the limit of 200",
+        ),
+        (
+            "--provider",
+            "p".repeat(201),
+            "--provider is 201 characters long, over the limit of 200",
+        ),
+        (
+            "--label",
+            format!("team={}", "t".repeat(201)),
+            "--label team= is 201 characters long, over the limit of 200",
+        ),
+        (
+            "--test-id",
+            "t".repeat(101),
+            "--test-id is 101 characters long, over the limit of 100",
+        ),
     ] {
         let o = diskdash()
             .arg("import")
@@ -516,7 +532,11 @@ fn names_past_their_limit_are_refused_on_the_command_line_naming_flag_and_limit(
         assert_eq!(o.status.code(), Some(2), "{flag}: {stderr}");
         assert!(stderr.contains(said), "{flag}: {stderr}");
         // the message names the flag, not the text
-        assert!(stderr.len() < 1000, "{flag}: {} bytes of stderr", stderr.len());
+        assert!(
+            stderr.len() < 1000,
+            "{flag}: {} bytes of stderr",
+            stderr.len()
+        );
     }
     assert!(!out.exists());
     // at the limits, the records pass `check`

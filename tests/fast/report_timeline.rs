@@ -383,7 +383,13 @@ fn a_timeline_of_a_week_gives_a_bounded_chart_and_run_page() {
     // the most samples a record holds: a week of seconds, bursting for a day
     let n = diskdash::record::MAX_TIMELINE_SAMPLES;
     let iops: Vec<f64> = (0..n)
-        .map(|i| if i < 86_400 { 3000.0 } else { 300.0 + (i % 7) as f64 })
+        .map(|i| {
+            if i < 86_400 {
+                3000.0
+            } else {
+                300.0 + (i % 7) as f64
+            }
+        })
         .collect();
     let r = timeline_record("b.week", "AWS", "gp2", read_timeline(iops));
     write_record(&records, "week.json", &r);
@@ -392,7 +398,9 @@ fn a_timeline_of_a_week_gives_a_bounded_chart_and_run_page() {
     let svg = std::fs::metadata(site.join(format!("charts/{STUDY}/{TEST}/timeline-b.week.svg")))
         .unwrap()
         .len();
-    let page = std::fs::metadata(site.join("runs/b.week.html")).unwrap().len();
+    let page = std::fs::metadata(site.join("runs/b.week.html"))
+        .unwrap()
+        .len();
     eprintln!("timeline chart {svg} bytes, run page {page} bytes");
     // stated in docs/run.md: a timeline chart is drawn through at most
     // 2,000 points a line, some 100 KB, whatever the record's length

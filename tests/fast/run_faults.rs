@@ -1228,7 +1228,11 @@ fn a_negative_value_in_a_fio_log_fails_the_record_without_its_timeline() {
         "{e}"
     );
     // and check accepts what run wrote
-    let o = Command::new(BIN).arg("check").arg(&records_dir).output().unwrap();
+    let o = Command::new(BIN)
+        .arg("check")
+        .arg(&records_dir)
+        .output()
+        .unwrap();
     assert_eq!(
         o.status.code(),
         Some(0),
@@ -1284,4 +1288,56 @@ fn a_suite_test_id_too_long_for_a_record_id_is_refused_naming_it() {
         ],
     );
     assert_eq!(r.code, Some(0), "{}", r.stderr);
+}
+
+#[test]
+fn a_tool_version_longer_than_a_name_is_cut_so_check_accepts_the_record() {
+    let bin = tempfile::tempdir().unwrap();
+    let dd = bin.path().join("dd");
+    // a dd whose version line is one 300-character word, and whose run
+    // prints a real summary
+    std::fs::write(
+        &dd,
+        format!(
+            "#!/bin/sh\ncase \"$1\" in --version) echo \"dd (coreutils) 9.{}\"; exit 0 ;; esac\n\
+             echo '1024+0 records in' >&2\necho '1024+0 records out' >&2\n\
+             echo '8388608 bytes (8.4 MB, 8.0 MiB) copied, 0.346904 s, 24.2 MB/s' >&2\n",
+            "1".repeat(300)
+        ),
+    )
+    .unwrap();
+    let mut perm = std::fs::metadata(&dd).unwrap().permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut perm, 0o755);
+    std::fs::set_permissions(&dd, perm).unwrap();
+    let target = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let r = run(
+        &path_with(bin.path()),
+        &[
+            "--target",
+            target.path().to_str().unwrap(),
+            "--suite",
+            "quick",
+            "--only",
+            "dd-write-8k-dsync",
+            "--out",
+            out.path().to_str().unwrap(),
+        ],
+    );
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    let recs = records(out.path());
+    let v = recs[0].test.tool_version.as_deref().unwrap();
+    assert_eq!(v.chars().count(), 200, "{v}");
+    assert!(v.starts_with("coreutils 9.111") && v.ends_with('…'), "{v}");
+    let o = Command::new(BIN)
+        .arg("check")
+        .arg(out.path())
+        .output()
+        .unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
 }

@@ -163,7 +163,8 @@ pub fn drawn_points(values: &[f64]) -> Vec<(usize, f64)> {
             .enumerate()
             .filter(|(_, v)| ok(v))
             .map(|(i, v)| (start + i, *v));
-        let (mut lo, mut hi): (Option<(usize, f64)>, Option<(usize, f64)>) = (None, None);
+        let mut lo: Option<(usize, f64)> = None;
+        let mut hi: Option<(usize, f64)> = None;
         for p in run {
             if lo.is_none_or(|l| p.1 < l.1) {
                 lo = Some(p);

@@ -125,7 +125,11 @@ pub(super) fn group_document(doc: &Value, parts: &[&str]) -> String {
     let mut text = String::from("{\n");
     for (key, value) in &head {
         let value = serde_json::to_string_pretty(value).unwrap_or_default();
-        text.push_str(&format!("  {} : {},\n", Value::from(key.as_str()), value.replace('\n', "\n  ")));
+        text.push_str(&format!(
+            "  {} : {},\n",
+            Value::from(key.as_str()),
+            value.replace('\n', "\n  ")
+        ));
     }
     text.push_str("  \"jobs\" : [\n");
     let jobs: Vec<String> = parts

@@ -287,7 +287,11 @@ pub fn timeline(files: &[(String, String)], lat_ns: bool) -> Result<Timeline> {
         };
         let rows = parse(text).with_context(|| format!("fio log `{name}`"))?;
         // windows shorter than a second give more samples than seconds
-        let window = if averaged(&rows) { window_ms(&rows) } else { 1000 };
+        let window = if averaged(&rows) {
+            window_ms(&rows)
+        } else {
+            1000
+        };
         let last = rows.iter().map(|r| r.time_ms).max().unwrap_or(0);
         let samples = last / window.max(1) + 2;
         let max = crate::record::MAX_TIMELINE_SAMPLES as u64;
