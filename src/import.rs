@@ -342,21 +342,7 @@ pub fn records_from_output(
             .unwrap_or_else(|| tool.name().trim_end_matches('+').to_string());
         let repetition = repetitions.entry(test_id.clone()).or_insert(0);
         *repetition += 1;
-        // The study is part of the id so that one log imported into two
-        // studies gives two records that can live in one tree.
-        let mut id = [
-            subject.study.as_deref().map(id_slug),
-            Some(subject.offering.as_deref().map_or("import".into(), id_slug)),
-            Some(test_id.clone()),
-            Some(sha[..12].to_string()),
-        ]
-        .into_iter()
-        .flatten()
-        .collect::<Vec<_>>()
-        .join(".");
-        if many {
-            id.push_str(&format!(".{}", k + 1));
-        }
+        let id = record_id(subject, &test_id, &sha, many.then_some(k + 1));
         let status = if parsed.metrics.is_empty() || parsed.error.is_some() {
             Status::Failed
         } else {
@@ -416,28 +402,63 @@ fn bounded_raw(text: &str) -> Raw {
     }
 }
 
-/// The longest test id an imported record takes (from `--test-id` or the
-/// file): with the study and offering (at most [`ID_SLUG_CHARS`] each),
-/// the file's hash and a result number, the record id stays within
-/// [`crate::record::MAX_ID_LEN`].
-pub const MAX_IMPORT_TEST_ID: usize = 100;
+/// An imported record's id: `<study>.<offering>.<test id>.<first 12 hex
+/// digits of the file's SHA-256>[.<n>]` (`import` where no offering is
+/// given; the study only when given). The study is part of the id so that
+/// one log imported into two studies gives two records that can live in
+/// one tree. An id that would be longer than [`crate::record::MAX_ID_LEN`]
+/// takes at most [`ID_SLUG_CHARS`] of the study's and the offering's slug
+/// and [`ID_TEST_CHARS`] of the test id (186 characters at most); shorter
+/// ones are left as they always were.
+fn record_id(subject: &Subject, test_id: &str, sha: &str, n: Option<usize>) -> String {
+    let build = |cut: Option<(usize, usize)>| {
+        let part = |text: String, max: Option<usize>| match max {
+            Some(max) if text.len() > max => {
+                text[..max].trim_end_matches(['-', '.', '_']).to_string()
+            }
+            _ => text,
+        };
+        let mut id = [
+            subject
+                .study
+                .as_deref()
+                .map(|s| part(slug(s), cut.map(|c| c.0))),
+            Some(part(
+                subject.offering.as_deref().map_or("import".into(), slug),
+                cut.map(|c| c.0),
+            )),
+            Some(part(test_id.to_string(), cut.map(|c| c.1))),
+            Some(sha[..12].to_string()),
+        ]
+        .into_iter()
+        .flatten()
+        .collect::<Vec<_>>()
+        .join(".");
+        if let Some(n) = n {
+            id.push_str(&format!(".{n}"));
+        }
+        id
+    };
+    let id = build(None);
+    if id.len() <= crate::record::MAX_ID_LEN {
+        return id;
+    }
+    build(Some((ID_SLUG_CHARS, ID_TEST_CHARS)))
+}
 
-/// The most characters of the study's and the offering's slug an imported
-/// record's id holds.
+/// The most characters of the study's and the offering's slug a record id
+/// that would be too long holds.
 pub const ID_SLUG_CHARS: usize = 32;
 
-/// A name's slug cut to [`ID_SLUG_CHARS`], for a record id.
-fn id_slug(name: &str) -> String {
-    let mut s = slug(name);
-    s.truncate(ID_SLUG_CHARS);
-    s.trim_end_matches('-').to_string()
-}
+/// The most characters of the test id a record id that would be too long
+/// holds.
+pub const ID_TEST_CHARS: usize = 100;
 
 /// A test id derived from the file's content (fio's `rw` is copied as the
 /// file states it) made filename-safe: the id names the record's file, so
 /// `x/../../y` must not lead out of `--out`.
 fn safe_test_id(derived: &str) -> String {
-    if is_valid_id(derived) && derived.len() <= MAX_IMPORT_TEST_ID {
+    if is_valid_id(derived) {
         return derived.to_string();
     }
     let mut id = slug(derived);
@@ -620,6 +641,28 @@ mod tests {
         for r in &records {
             assert_eq!(stdout(r), line);
         }
+    }
+
+    #[test]
+    fn import_ids_stay_as_they_were_unless_too_long_then_fit() {
+        let sha = "0123456789abcdef".repeat(4);
+        let subject = Subject {
+            study: Some("Block Storage Comparison 2026 Europe".into()),
+            offering: Some("gp3".into()),
+            ..Subject::default()
+        };
+        assert_eq!(
+            record_id(&subject, "dd-write-8k-dsync", &sha, Some(2)),
+            "block-storage-comparison-2026-europe.gp3.dd-write-8k-dsync.0123456789ab.2"
+        );
+        let long = Subject {
+            study: Some("s".repeat(200)),
+            offering: Some("o".repeat(200)),
+            ..Subject::default()
+        };
+        let id = record_id(&long, &"t".repeat(200), &sha, Some(1000));
+        assert!(is_valid_id(&id), "{id}");
+        assert_eq!(id.len(), 32 + 1 + 32 + 1 + 100 + 1 + 12 + 5);
     }
 
     #[test]

@@ -518,8 +518,8 @@ fn names_past_their_limit_are_refused_on_the_command_line_naming_flag_and_limit(
         ),
         (
             "--test-id",
-            "t".repeat(101),
-            "--test-id is 101 characters long, over the limit of 100",
+            "t".repeat(201),
+            "--test-id is 201 characters long, over the limit of 200",
         ),
     ] {
         let o = diskdash()
@@ -545,7 +545,7 @@ fn names_past_their_limit_are_refused_on_the_command_line_naming_flag_and_limit(
         .arg(&log)
         .args(["--out", out.to_str().unwrap()])
         .args(["--study", &"s".repeat(200), "--offering", &"o".repeat(200)])
-        .args(["--test-id", &"t".repeat(100)])
+        .args(["--test-id", &"t".repeat(200)])
         .assert()
         .success();
     diskdash().arg("check").arg(&out).assert().success();
