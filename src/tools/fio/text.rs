@@ -369,6 +369,8 @@ struct TextJob {
 /// Reads every job block of fio's normal text output.
 pub(super) fn text_jobs(text: &str) -> (Vec<Job>, Option<String>) {
     let mut headers: Vec<Header> = Vec::new();
+    // each header's line, for the part of the text its job keeps
+    let mut header_lines: Vec<&str> = Vec::new();
     let mut version = None;
     let mut blocks: Vec<TextJob> = Vec::new();
     let mut in_block = false;
@@ -389,6 +391,7 @@ pub(super) fn text_jobs(text: &str) -> (Vec<Job>, Option<String>) {
         let t = line.trim();
         if let Some(h) = job_header(line) {
             headers.push(h);
+            header_lines.push(line);
             after_header = true;
             continue;
         }
@@ -471,12 +474,17 @@ pub(super) fn text_jobs(text: &str) -> (Vec<Job>, Option<String>) {
     let jobs = blocks
         .into_iter()
         .map(|b| {
-            let part = text.get(b.span.0..b.span.1).map(str::to_string);
-            let header = headers
+            let block = text.get(b.span.0..b.span.1).unwrap_or_default();
+            let at = headers
                 .iter()
-                .find(|h| h.name == b.name && h.group == b.group)
-                .or_else(|| headers.iter().find(|h| h.group == b.group))
-                .cloned();
+                .position(|h| h.name == b.name && h.group == b.group)
+                .or_else(|| headers.iter().position(|h| h.group == b.group));
+            let header = at.and_then(|i| headers.get(i)).cloned();
+            // the job's header line (its options) above its result block
+            let part = match at.and_then(|i| header_lines.get(i)) {
+                Some(line) => Some(format!("{line}\n{block}")),
+                None => Some(block.to_string()),
+            };
             Job {
                 part,
                 ..finish_text_job(b, header)
