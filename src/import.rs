@@ -668,6 +668,36 @@ mod tests {
     }
 
     #[test]
+    fn a_fio_log_with_a_negative_value_or_a_row_past_a_week_is_refused_naming_it() {
+        let tree = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/fio/logs/tree");
+        let dir = tempfile::tempdir().unwrap();
+        for e in std::fs::read_dir(&tree).unwrap() {
+            let e = e.unwrap();
+            std::fs::copy(e.path(), dir.path().join(e.file_name())).unwrap();
+        }
+        let opts = Options {
+            tool: None,
+            subject: &Subject::default(),
+            test_id: None,
+        };
+        let json = dir.path().join("seqread.json");
+        // as given, the logs make its timeline
+        let (records, used) = import_file(&json, &opts).unwrap();
+        assert!(records[0].timeline.is_some() && used.len() == 4);
+        let iops = dir.path().join("seqread_iops.1.log");
+        let good = std::fs::read_to_string(&iops).unwrap();
+        std::fs::write(&iops, good.replacen("3000, 840,", "3000, -840,", 1)).unwrap();
+        let e = format!("{:#}", import_file(&json, &opts).unwrap_err());
+        assert!(
+            e.contains("fio log `seqread_iops.1.log`: line 3: value -840 is negative"),
+            "{e}"
+        );
+        std::fs::write(&iops, format!("{good}604800001, 1, 0, 0, 0\n")).unwrap();
+        let e = format!("{:#}", import_file(&json, &opts).unwrap_err());
+        assert!(e.contains("time 604800001 ms is past one week"), "{e}");
+    }
+
+    #[test]
     fn record_paths_group_by_study_and_offering() {
         let mut r: Record = serde_json::from_value(serde_json::json!({
             "schema": crate::record::SCHEMA, "id": "x.dd.abc", "source": {"kind": "run", "diskdash_version": "0"},
