@@ -596,6 +596,16 @@ pub fn length_problems(record: &Record) -> Vec<String> {
             fields.push((field, v, limit));
         }
     }
+    add(&mut fields, "schema".into(), Some(&record.schema), name);
+    add(
+        &mut fields,
+        "started_at".into(),
+        record.started_at.as_deref(),
+        name,
+    );
+    for metric in record.metrics.keys() {
+        add(&mut fields, "a metrics name".into(), Some(metric), name);
+    }
     let s = &record.subject;
     add(
         &mut fields,
@@ -631,6 +641,12 @@ pub fn length_problems(record: &Record) -> Vec<String> {
         );
     }
     if let Some(price) = &s.price {
+        add(
+            &mut fields,
+            "subject.price.currency".into(),
+            Some(&price.currency),
+            name,
+        );
         add(
             &mut fields,
             "subject.price.note".into(),
@@ -1029,6 +1045,31 @@ mod tests {
                 "timeline.read.bw holds 604801 samples, over the limit of 604800 (one a second for a week)"
             ]
         );
+    }
+
+    #[test]
+    fn no_message_about_a_record_quotes_a_megabyte() {
+        let mb = "x".repeat(1 << 20);
+        let text = |edit: &dyn Fn(&mut serde_json::Value)| {
+            let mut v = example_json();
+            edit(&mut v);
+            from_json(&v.to_string()).unwrap_err()
+        };
+        // a long value where a short one is checked: its length alone
+        let e = text(&|v| v["started_at"] = mb.clone().into());
+        assert_eq!(
+            e,
+            "started_at is 1048576 characters long, over the limit of 200"
+        );
+        let e = text(&|v| v["schema"] = mb.clone().into());
+        assert_eq!(
+            e,
+            "schema is 1048576 characters long, over the limit of 200"
+        );
+        // a long string in a field of another type: the message is cut
+        let e = text(&|v| v["repetition"] = mb.clone().into());
+        assert!(e.chars().count() < 2100, "{} characters", e.chars().count());
+        assert!(e.contains("more characters)"), "{}", &e[..200]);
     }
 
     #[test]
