@@ -48,26 +48,78 @@ pub fn command(dirs: &[PathBuf]) -> Result<u8> {
         );
         return Ok(1);
     }
-    let bad_files = {
-        let mut paths: Vec<_> = loaded.problems.iter().map(|p| &p.path).collect();
-        paths.dedup();
-        paths.len()
-    };
     if loaded.problems.is_empty() && loaded.unreadable.is_empty() {
         crate::say!(
-            "{} records in {} files: all valid",
-            loaded.records,
-            loaded.files
+            "{} in {}: all valid",
+            shown(count(loaded.records, "record")),
+            shown(count(loaded.files, "file"))
         );
         Ok(0)
     } else {
-        crate::say!(
-            "{} problems in {} of {} files; {} valid records",
-            loaded.problems.len() + loaded.unreadable.len(),
-            bad_files,
-            loaded.files,
-            loaded.records
-        );
+        crate::say!("{}", shown(summary(&loaded)));
         Ok(1)
+    }
+}
+
+/// `1 problem`, `2 problems`, `0 files`.
+fn count(n: usize, what: &str) -> String {
+    format!("{n} {what}{}", if n == 1 { "" } else { "s" })
+}
+
+/// The last line of a check that found problems: how many, in how many
+/// of the files read, how many paths were not read, and how many records
+/// are valid (`3 problems in 2 of 5 files read, 1 path not read; 4 valid
+/// records`).
+fn summary(c: &ingest::Checked) -> String {
+    let mut bad: Vec<&PathBuf> = c
+        .problems
+        .iter()
+        .map(|p| &p.path)
+        .filter(|p| c.unread.binary_search(p).is_err())
+        .collect();
+    bad.sort();
+    bad.dedup();
+    let mut where_ = Vec::new();
+    if c.files > 0 {
+        where_.push(format!(
+            "in {} of {} read",
+            bad.len(),
+            count(c.files, "file")
+        ));
+    }
+    if !c.unread.is_empty() {
+        where_.push(format!("{} not read", count(c.unread.len(), "path")));
+    }
+    format!(
+        "{}{}{}; {} valid {}",
+        count(c.problems.len() + c.unreadable.len(), "problem"),
+        if c.files > 0 { " " } else { ": " },
+        where_.join(", "),
+        c.records,
+        if c.records == 1 { "record" } else { "records" }
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_summary_counts_problems_files_and_paths_in_words_that_agree() {
+        let dir = tempfile::tempdir().unwrap();
+        // only an unfinished write: one problem, no file read
+        std::fs::write(dir.path().join(".diskdash-tmp-x.json"), "{").unwrap();
+        let c = ingest::check(&[dir.path().to_path_buf()]).unwrap();
+        assert_eq!(summary(&c), "1 problem: 1 path not read; 0 valid records");
+        // and two bad record files beside one good
+        std::fs::write(dir.path().join("a.json"), "{").unwrap();
+        std::fs::write(dir.path().join("b.json"), "[]").unwrap();
+        let good = crate::record::example_json().to_string();
+        std::fs::write(dir.path().join("c.json"), good).unwrap();
+        let c = ingest::check(&[dir.path().to_path_buf()]).unwrap();
+        assert_eq!(
+            summary(&c),
+            "3 problems in 2 of 3 files read, 1 path not read; 1 valid record"
+        );
     }
 }

@@ -338,21 +338,7 @@ pub fn records_from_output(
             .unwrap_or_else(|| tool.name().trim_end_matches('+').to_string());
         let repetition = repetitions.entry(test_id.clone()).or_insert(0);
         *repetition += 1;
-        // The study is part of the id so that one log imported into two
-        // studies gives two records that can live in one tree.
-        let mut id = [
-            subject.study.as_deref().map(slug),
-            Some(subject.offering.as_deref().map_or("import".into(), slug)),
-            Some(test_id.clone()),
-            Some(sha[..12].to_string()),
-        ]
-        .into_iter()
-        .flatten()
-        .collect::<Vec<_>>()
-        .join(".");
-        if many {
-            id.push_str(&format!(".{}", k + 1));
-        }
+        let id = record_id(subject, &test_id, &sha, many.then_some(k + 1));
         let status = if parsed.metrics.is_empty() || parsed.error.is_some() {
             Status::Failed
         } else {
@@ -380,7 +366,14 @@ pub fn records_from_output(
             }),
             status,
             metrics: parsed.metrics.into_iter().collect(),
-            raw: Some(Box::new(bounded_raw(text))),
+            // a file of one result is kept whole; of several, each record
+            // keeps its own part (`source` names the whole file and its
+            // SHA-256), so the records of a file grow with it, not with its
+            // square
+            raw: Some(Box::new(bounded_raw(match &parsed.part {
+                Some(part) if many => part,
+                _ => text,
+            }))),
             ..Record::new(id, source, subject.clone(), test)
         });
     }
@@ -394,7 +387,7 @@ pub fn records_from_output(
     Ok(records)
 }
 
-/// The file's text as a record's raw stdout, bounded like a run's.
+/// The text as a record's raw stdout, bounded like a run's.
 fn bounded_raw(text: &str) -> Raw {
     let (stdout, truncated) = crate::bounded::excerpt(text, crate::bounded::STREAM_LIMIT);
     Raw {
@@ -404,6 +397,58 @@ fn bounded_raw(text: &str) -> Raw {
         ..Raw::default()
     }
 }
+
+/// An imported record's id: `<study>.<offering>.<test id>.<first 12 hex
+/// digits of the file's SHA-256>[.<n>]` (`import` where no offering is
+/// given; the study only when given). The study is part of the id so that
+/// one log imported into two studies gives two records that can live in
+/// one tree. An id that would be longer than [`crate::record::MAX_ID_LEN`]
+/// takes at most [`ID_SLUG_CHARS`] of the study's and the offering's slug
+/// and [`ID_TEST_CHARS`] of the test id (186 characters at most); shorter
+/// ones are left as they always were.
+fn record_id(subject: &Subject, test_id: &str, sha: &str, n: Option<usize>) -> String {
+    let build = |cut: Option<(usize, usize)>| {
+        let part = |text: String, max: Option<usize>| match max {
+            Some(max) if text.len() > max => {
+                text[..max].trim_end_matches(['-', '.', '_']).to_string()
+            }
+            _ => text,
+        };
+        let mut id = [
+            subject
+                .study
+                .as_deref()
+                .map(|s| part(slug(s), cut.map(|c| c.0))),
+            Some(part(
+                subject.offering.as_deref().map_or("import".into(), slug),
+                cut.map(|c| c.0),
+            )),
+            Some(part(test_id.to_string(), cut.map(|c| c.1))),
+            Some(sha[..12].to_string()),
+        ]
+        .into_iter()
+        .flatten()
+        .collect::<Vec<_>>()
+        .join(".");
+        if let Some(n) = n {
+            id.push_str(&format!(".{n}"));
+        }
+        id
+    };
+    let id = build(None);
+    if id.len() <= crate::record::MAX_ID_LEN {
+        return id;
+    }
+    build(Some((ID_SLUG_CHARS, ID_TEST_CHARS)))
+}
+
+/// The most characters of the study's and the offering's slug a record id
+/// that would be too long holds.
+pub const ID_SLUG_CHARS: usize = 32;
+
+/// The most characters of the test id a record id that would be too long
+/// holds.
+pub const ID_TEST_CHARS: usize = 100;
 
 /// A test id derived from the file's content (fio's `rw` is copied as the
 /// file states it) made filename-safe: the id names the record's file, so
@@ -473,6 +518,179 @@ mod tests {
         let path = record_path(Path::new("out"), r);
         assert_eq!(path.parent(), Some(Path::new("out/unknown/unknown")));
         assert!(crate::record::validate(r).is_empty());
+    }
+
+    /// The records' JSON text, summed.
+    fn total_bytes(records: &[Record]) -> usize {
+        records
+            .iter()
+            .map(|r| crate::record::to_json(r).unwrap().len())
+            .sum()
+    }
+
+    fn stdout(r: &Record) -> &str {
+        r.raw
+            .as_ref()
+            .and_then(|raw| raw.stdout.as_deref())
+            .unwrap()
+    }
+
+    #[test]
+    fn records_of_a_file_of_many_runs_keep_their_own_run() {
+        let run = include_str!("../tests/fixtures/dd/gnu91-write-8k-dsync.txt");
+        let text = run.repeat(200);
+        let records =
+            records_from_output("dd.log", text.as_bytes(), None, &Subject::default(), None)
+                .unwrap();
+        assert_eq!(records.len(), 200);
+        for r in &records {
+            assert_eq!(stdout(r), run);
+            let Source::Import { file, sha256, .. } = &*r.source else {
+                panic!("not an import source")
+            };
+            assert_eq!(
+                (file.as_str(), sha256),
+                ("dd.log", &hex_sha256(text.as_bytes()))
+            );
+        }
+        // linear: twice the runs, twice the bytes (a record's own fields
+        // are most of it: 152 bytes of dd output, some 1.9 KB of record)
+        let total = total_bytes(&records);
+        let twice = records_from_output(
+            "dd.log",
+            run.repeat(400).as_bytes(),
+            None,
+            &Subject::default(),
+            None,
+        )
+        .unwrap();
+        let total_twice = total_bytes(&twice);
+        assert!(
+            total_twice < total * 2 + total / 50,
+            "{total} bytes of records from 200 runs, {total_twice} from 400"
+        );
+        assert!(total < 200 * (2048 + 2 * run.len()), "{total}");
+    }
+
+    #[test]
+    fn each_fio_json_group_keeps_its_own_jobs() {
+        let fixture = include_str!("../tests/fixtures/fio/randread-4k-qd64.json");
+        let mut doc: serde_json::Value = serde_json::from_str(fixture).unwrap();
+        let job = doc["jobs"][0].clone();
+        let jobs: Vec<serde_json::Value> = (0..300)
+            .map(|g| {
+                let mut j = job.clone();
+                j["groupid"] = g.into();
+                j["jobname"] = format!("job{g}").into();
+                j
+            })
+            .collect();
+        doc["jobs"] = jobs.into();
+        let text = serde_json::to_string_pretty(&doc).unwrap();
+        let records = records_from_output(
+            "many.json",
+            text.as_bytes(),
+            None,
+            &Subject::default(),
+            None,
+        )
+        .unwrap();
+        assert_eq!(records.len(), 300);
+        let total = total_bytes(&records);
+        assert!(
+            total < 3 * text.len(),
+            "{total} bytes of records from {}",
+            text.len()
+        );
+        // a record's part is fio JSON of its own job, which imports alone
+        // to the same numbers
+        let r = &records[7];
+        assert!(stdout(r).contains("\"job7\"") && !stdout(r).contains("\"job8\""));
+        let again = records_from_output(
+            "part.json",
+            stdout(r).as_bytes(),
+            None,
+            &Subject::default(),
+            None,
+        )
+        .unwrap();
+        assert_eq!(again.len(), 1);
+        assert_eq!(again[0].metrics, r.metrics);
+    }
+
+    #[test]
+    fn each_fio_text_group_and_bonnie_line_keeps_its_own_text() {
+        let text = include_str!("../tests/fixtures/fio/jobfile-two-groups.txt");
+        let records =
+            records_from_output("two.txt", text.as_bytes(), None, &Subject::default(), None)
+                .unwrap();
+        assert_eq!(records.len(), 2);
+        assert_ne!(stdout(&records[0]), stdout(&records[1]));
+        for r in &records {
+            // its header line (options) and its result block
+            assert!(stdout(r).contains("(g=") && stdout(r).contains("groupid="));
+            assert!(stdout(r).len() < text.len());
+        }
+        let line = include_str!("../tests/fixtures/bonnie/2.00a-quiet.csv");
+        let csv = line.repeat(3);
+        let records =
+            records_from_output("b.csv", csv.as_bytes(), None, &Subject::default(), None).unwrap();
+        assert_eq!(records.len(), 3);
+        for r in &records {
+            assert_eq!(stdout(r), line);
+        }
+    }
+
+    #[test]
+    fn import_ids_stay_as_they_were_unless_too_long_then_fit() {
+        let sha = "0123456789abcdef".repeat(4);
+        let subject = Subject {
+            study: Some("Block Storage Comparison 2026 Europe".into()),
+            offering: Some("gp3".into()),
+            ..Subject::default()
+        };
+        assert_eq!(
+            record_id(&subject, "dd-write-8k-dsync", &sha, Some(2)),
+            "block-storage-comparison-2026-europe.gp3.dd-write-8k-dsync.0123456789ab.2"
+        );
+        let long = Subject {
+            study: Some("s".repeat(200)),
+            offering: Some("o".repeat(200)),
+            ..Subject::default()
+        };
+        let id = record_id(&long, &"t".repeat(200), &sha, Some(1000));
+        assert!(is_valid_id(&id), "{id}");
+        assert_eq!(id.len(), 32 + 1 + 32 + 1 + 100 + 1 + 12 + 5);
+    }
+
+    #[test]
+    fn a_fio_log_with_a_negative_value_or_a_row_past_a_week_is_refused_naming_it() {
+        let tree = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/fio/logs/tree");
+        let dir = tempfile::tempdir().unwrap();
+        for e in std::fs::read_dir(&tree).unwrap() {
+            let e = e.unwrap();
+            std::fs::copy(e.path(), dir.path().join(e.file_name())).unwrap();
+        }
+        let opts = Options {
+            tool: None,
+            subject: &Subject::default(),
+            test_id: None,
+        };
+        let json = dir.path().join("seqread.json");
+        // as given, the logs make its timeline
+        let (records, used) = import_file(&json, &opts).unwrap();
+        assert!(records[0].timeline.is_some() && used.len() == 4);
+        let iops = dir.path().join("seqread_iops.1.log");
+        let good = std::fs::read_to_string(&iops).unwrap();
+        std::fs::write(&iops, good.replacen("3000, 840,", "3000, -840,", 1)).unwrap();
+        let e = format!("{:#}", import_file(&json, &opts).unwrap_err());
+        assert!(
+            e.contains("fio log `seqread_iops.1.log`: line 3: value -840 is negative"),
+            "{e}"
+        );
+        std::fs::write(&iops, format!("{good}604800001, 1, 0, 0, 0\n")).unwrap();
+        let e = format!("{:#}", import_file(&json, &opts).unwrap_err());
+        assert!(e.contains("time 604800001 ms is past one week"), "{e}");
     }
 
     #[test]

@@ -41,6 +41,7 @@ pub struct ImportArgs {
 /// The import's options from its flags; a bad flag is a usage error.
 pub fn options(args: &ImportArgs) -> Result<ImportOptions> {
     if let Some(id) = &args.test_id {
+        super::subject::within("--test-id", id, crate::record::MAX_ID_LEN).map_err(usage)?;
         if !is_valid_id(id) {
             bail!(crate::error::UsageError(format!(
                 "--test-id `{id}`: expected letters, digits, `.`, `_` or `-`"

@@ -116,6 +116,12 @@ fn absolute(path: &std::path::Path) -> std::path::PathBuf {
 pub fn execute(args: &ReportArgs) -> Result<u8> {
     let start = Instant::now();
     out_is_apart_from_inputs(&args.out, &args.dirs).map_err(crate::error::usage)?;
+    use super::subject::within;
+    within("--title", &args.title, crate::record::MAX_NAME_CHARS).map_err(crate::error::usage)?;
+    if let Some(b) = &args.baseline {
+        within("--baseline", b, 2 * crate::record::MAX_NAME_CHARS + 1)
+            .map_err(crate::error::usage)?;
+    }
     // held without their tool output and series, which only the pages
     // drawing them read again
     let mut loaded = crate::ingest::load_with(&args.dirs, false)?;

@@ -41,13 +41,35 @@ pub struct SubjectArgs {
 /// the same rules `check` applies, so a run never writes records that
 /// `check` and `report` then refuse.
 pub fn from_args(args: &SubjectArgs) -> Result<Subject> {
+    for (flag, value) in [
+        ("--study", &args.study),
+        ("--provider", &args.provider),
+        ("--offering", &args.offering),
+        ("--region", &args.region),
+    ] {
+        if let Some(v) = value {
+            within(flag, v, record::MAX_NAME_CHARS)?;
+        }
+    }
+    if args.labels.len() > record::MAX_LABELS {
+        bail!(
+            "--label is given {} times, over the limit of {} labels",
+            args.labels.len(),
+            record::MAX_LABELS
+        );
+    }
     let mut labels = std::collections::BTreeMap::new();
     for label in &args.labels {
         match label.split_once('=') {
             Some((k, v)) if !k.trim().is_empty() => {
+                within("a --label key", k.trim(), record::MAX_NAME_CHARS)?;
+                within(&format!("--label {}=", k.trim()), v, record::MAX_NAME_CHARS)?;
                 labels.insert(k.trim().to_string(), v.to_string());
             }
-            _ => bail!("--label `{label}`: expected KEY=VALUE"),
+            _ => {
+                within("--label", label, 2 * record::MAX_NAME_CHARS + 1)?;
+                bail!("--label `{label}`: expected KEY=VALUE")
+            }
         }
     }
     for (key, text) in &labels {
@@ -91,6 +113,16 @@ pub fn from_args(args: &SubjectArgs) -> Result<Subject> {
         }),
         labels,
     })
+}
+
+/// Refuses a flag's text longer than `limit` characters (the limits of
+/// [`record::length_problems`], so `check` accepts what the flag gives),
+/// naming the flag, the length and the limit, not the text.
+pub fn within(flag: &str, value: &str, limit: usize) -> Result<()> {
+    match record::over_limit(value, limit) {
+        Some(n) => bail!("{}", record::too_long(flag, n, limit)),
+        None => Ok(()),
+    }
 }
 
 /// A flag's text, trimmed; blank counts as not given.

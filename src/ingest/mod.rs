@@ -46,6 +46,11 @@ pub struct Found {
     /// ([`load_with`] without `keep_raw`): [`reread`] then reads them
     /// again from the file.
     pub kept: Option<Box<LeftOut>>,
+    /// SHA-256 of the bytes the record was read from (the file, or its
+    /// line of a `*.jsonl` file): [`reread`] trusts a second read only
+    /// when its bytes are the same, as `check`'s rules were applied to
+    /// those. `None` for a record not read from a file.
+    pub sha256: Option<[u8; 32]>,
 }
 
 impl Found {
@@ -81,6 +86,7 @@ impl Found {
             summary: Summary::from(record),
             command,
             kept: Some(Box::new(LeftOut { raw, timeline })),
+            sha256: None,
         }
     }
 }
@@ -408,6 +414,50 @@ mod tests {
         let e = reread(&summaries.records[2]).unwrap_err().to_string();
         assert!(
             e.contains("a.json") && e.contains("no longer holds record `demo"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn a_record_changed_or_grown_between_reads_is_named_not_trusted() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut v = good();
+        v["raw"] = serde_json::json!({"stdout": "12 MB/s\n"});
+        std::fs::write(dir.path().join("a.json"), v.to_string()).unwrap();
+        let mut w = v.clone();
+        w["id"] = "b".into();
+        std::fs::write(dir.path().join("b.jsonl"), format!("{w}\n")).unwrap();
+        let paths = [dir.path().to_path_buf()];
+        let loaded = load_with(&paths, false).unwrap();
+        let (b, a) = (&loaded.records[0], &loaded.records[1]);
+        assert_eq!((b.summary.id.as_str(), a.line), ("b", None));
+        // the same id, other tool output (and a timeline `check` never saw)
+        let mut changed = v.clone();
+        changed["raw"]["stdout"] = "999 MB/s\n".into();
+        changed["timeline"] =
+            serde_json::json!({"interval_s": 1.0, "read": {"iops": [-1.0], "bw": [-1.0]}});
+        std::fs::write(dir.path().join("a.json"), changed.to_string()).unwrap();
+        let e = reread(a).unwrap_err().to_string();
+        assert!(
+            e.contains("a.json") && e.contains("its bytes differ from the first read"),
+            "{e}"
+        );
+        w["raw"]["stdout"] = "999 MB/s\n".into();
+        std::fs::write(dir.path().join("b.jsonl"), format!("{w}\n")).unwrap();
+        let e = reread(b).unwrap_err().to_string();
+        assert!(
+            e.contains("b.jsonl") && e.contains("its bytes differ"),
+            "{e}"
+        );
+        // grown past any record: refused after reading the bound, not whole
+        let f = std::fs::OpenOptions::new()
+            .write(true)
+            .open(dir.path().join("a.json"))
+            .unwrap();
+        f.set_len(read::MAX_RECORD_BYTES + 4096).unwrap();
+        let e = reread(a).unwrap_err().to_string();
+        assert!(
+            e.contains("now larger than any record (67108864 bytes)"),
             "{e}"
         );
     }

@@ -74,7 +74,10 @@ pub(super) fn read_file(path: &Path) -> Vec<std::result::Result<Found, Problem>>
         },
     };
     vec![from_json(&text)
-        .map(|record| Found::new(path.to_path_buf(), None, record))
+        .map(|record| Found {
+            sha256: Some(sha256(text.as_bytes())),
+            ..Found::new(path.to_path_buf(), None, record)
+        })
         .map_err(|m| problem(None, m))]
 }
 
@@ -144,7 +147,10 @@ fn read_lines(path: &Path, file: std::fs::File) -> Vec<std::result::Result<Found
         }
         out.push(
             from_json(line)
-                .map(|record| Found::new(path.to_path_buf(), Some(n), record))
+                .map(|record| Found {
+                    sha256: Some(sha256(line.as_bytes())),
+                    ..Found::new(path.to_path_buf(), Some(n), record)
+                })
                 .map_err(|m| problem(Some(n), m)),
         );
     }
@@ -155,6 +161,60 @@ fn read_lines(path: &Path, file: std::fs::File) -> Vec<std::result::Result<Found
         )));
     }
     out
+}
+
+/// The SHA-256 of the bytes a record was read from.
+fn sha256(bytes: &[u8]) -> [u8; 32] {
+    let mut h = crate::digest::Hasher::new();
+    h.update(bytes);
+    h.finish()
+}
+
+/// Reads line `n` (1-based) of a `*.jsonl` file, without its line end,
+/// holding at most [`MAX_RECORD_BYTES`] of any line: the lines before it
+/// are passed over unheld. `None` when the file has fewer lines or that
+/// line is longer than the bound.
+pub(super) fn nth_line(file: std::fs::File, n: usize) -> std::io::Result<Option<Vec<u8>>> {
+    use std::io::{BufRead, Read};
+    let mut reader = std::io::BufReader::new(file);
+    let mut bytes = Vec::new();
+    for k in 1..=n {
+        bytes.clear();
+        if (&mut reader)
+            .take(MAX_RECORD_BYTES + 1)
+            .read_until(b'\n', &mut bytes)?
+            == 0
+        {
+            return Ok(None);
+        }
+        if bytes.len() as u64 > MAX_RECORD_BYTES && bytes.last() != Some(&b'\n') {
+            if k == n {
+                return Ok(None);
+            }
+            // pass over the rest of the line without holding it
+            loop {
+                let buf = reader.fill_buf()?;
+                if buf.is_empty() {
+                    break;
+                }
+                let (used, end) = match buf.iter().position(|&b| b == b'\n') {
+                    Some(i) => (i + 1, true),
+                    None => (buf.len(), false),
+                };
+                reader.consume(used);
+                if end {
+                    break;
+                }
+            }
+        }
+    }
+    if bytes.last() == Some(&b'\n') {
+        bytes.pop();
+    }
+    if bytes.last() == Some(&b'\r') {
+        bytes.pop();
+    }
+    Ok(Some(bytes))
 }
 
 /// The largest `*.json` record file read: a record keeps at most 4 MiB of

@@ -19,8 +19,11 @@ pub struct LeftOut {
 /// record held without them (see [`super::load_with`]), its file read once more,
 /// and of it only the `id` (to be sure it is the same record), the `raw`
 /// output and the `timeline`; `None` when they are kept in memory
-/// already (`Found::kept`). Fails, naming the file, when the file no longer holds that
-/// record.
+/// already (`Found::kept`). Read like the first time, at most
+/// [`super::read::MAX_RECORD_BYTES`] (of the file, or of each line of a
+/// `*.jsonl` file). Fails, naming the file, when the file no longer holds
+/// that record: another id, or bytes other than those first read and
+/// checked (a record changed in place is not trusted, whatever it holds).
 pub fn reread(found: &Found) -> Result<Option<LeftOut>> {
     /// The parts of a record read again.
     #[derive(serde::Deserialize)]
@@ -42,17 +45,37 @@ pub fn reread(found: &Found) -> Result<Option<LeftOut>> {
             found.summary.id
         )
     };
-    let text = std::fs::read(path)
-        .with_context(|| format!("failed to read `{}` again", path.display()))?;
-    // a `*.jsonl` file's line, or the whole file
+    use super::read::{nth_line, MAX_RECORD_BYTES};
+    use std::io::Read;
+    let cannot = || format!("failed to read `{}` again", path.display());
+    let file = std::fs::File::open(path).with_context(cannot)?;
+    // a `*.jsonl` file's line, or the whole file, bounded as the first read
     let text = match found.line {
-        Some(n) => text
-            .split(|&b| b == b'\n')
-            .nth(n - 1)
+        Some(n) => nth_line(file, n)
+            .with_context(cannot)?
             .with_context(changed)?,
-        None => &text[..],
+        None => {
+            let mut bytes = Vec::new();
+            file.take(MAX_RECORD_BYTES + 1)
+                .read_to_end(&mut bytes)
+                .with_context(cannot)?;
+            if bytes.len() as u64 > MAX_RECORD_BYTES {
+                anyhow::bail!(
+                    "{}: it is now larger than any record ({MAX_RECORD_BYTES} bytes)",
+                    changed()
+                );
+            }
+            bytes
+        }
     };
-    let again: Again = serde_json::from_slice(text).with_context(changed)?;
+    if let Some(first) = found.sha256 {
+        let mut h = crate::digest::Hasher::new();
+        h.update(&text);
+        if h.finish() != first {
+            anyhow::bail!("{}: its bytes differ from the first read", changed());
+        }
+    }
+    let again: Again = serde_json::from_slice(&text).with_context(changed)?;
     if again.id != found.summary.id {
         anyhow::bail!(changed());
     }

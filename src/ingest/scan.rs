@@ -21,6 +21,10 @@ pub struct Checked {
     pub unreadable: Vec<Problem>,
     /// Number of record files read.
     pub files: usize,
+    /// Paths named but not read as record files: those the walk left out
+    /// with a problem (a link, an unfinished write, a directory too deep)
+    /// and those that could not be read.
+    pub unread: Vec<PathBuf>,
     /// Number of valid records (a duplicate id counted once).
     pub records: usize,
 }
@@ -36,6 +40,13 @@ pub fn check(paths: &[PathBuf]) -> Result<Checked> {
         mut problems,
         mut unreadable,
     } = gather(paths);
+    let mut unread: Vec<PathBuf> = problems
+        .iter()
+        .chain(&unreadable)
+        .map(|p| p.path.clone())
+        .collect();
+    unread.sort();
+    unread.dedup();
     // each valid record's id, file and line, in file order
     let mut ids: Vec<(Box<str>, u32, Option<usize>)> = Vec::new();
     for (c, chunk) in files.chunks(CHUNK_FILES).enumerate() {
@@ -89,6 +100,7 @@ pub fn check(paths: &[PathBuf]) -> Result<Checked> {
         problems,
         unreadable,
         files: files.len(),
+        unread,
         records,
     })
 }

@@ -22,14 +22,35 @@ pub fn from_json(text: &str) -> Result<Record, String> {
     // maps and JSON values of a record by `unique_map` and `StrictValue`)
     let record = match serde_json::from_str::<Record>(text) {
         Ok(record) => record,
-        Err(_) => return Err(explain(text)),
+        Err(_) => return Err(cut_message(explain(text))),
     };
+    // lengths first: no message below then quotes a name of a megabyte
+    let long = super::length_problems(&record);
+    if !long.is_empty() {
+        return Err(long.join("; "));
+    }
     check_schema(&record.schema)?;
     let problems = validate(&record);
     if problems.is_empty() {
         Ok(record)
     } else {
-        Err(problems.join("; "))
+        Err(cut_message(problems.join("; ")))
+    }
+}
+
+/// The most characters of a message about one record: a message quotes
+/// what it found, and a record can hold a string of megabytes in a field
+/// of the wrong type.
+pub const MAX_MESSAGE_CHARS: usize = 2000;
+
+/// `message` cut to [`MAX_MESSAGE_CHARS`], saying how much was left out.
+fn cut_message(message: String) -> String {
+    match message.char_indices().nth(MAX_MESSAGE_CHARS) {
+        None => message,
+        Some((at, _)) => {
+            let rest = message[at..].chars().count();
+            format!("{}… ({rest} more characters)", &message[..at])
+        }
     }
 }
 

@@ -22,7 +22,9 @@ mod validate;
 
 pub use json::{from_json, to_json};
 pub use metrics::{unit_name, Metric, MetricKey, MetricNames, Metrics, MetricsIter, Name};
-pub use paths::{currency_code, is_currency_code, is_positive, is_valid_id, slug, subject_dir};
+pub use paths::{
+    currency_code, is_currency_code, is_positive, is_valid_id, slug, subject_dir, MAX_ID_LEN,
+};
 pub use summary::Summary;
 pub use validate::validate;
 
@@ -539,6 +541,358 @@ impl Subject {
     }
 }
 
+// ---------------------------------------------------------------- lengths
+
+/// The longest name or label a record holds, in characters: a study,
+/// provider, offering, region, label key or value, host or device name,
+/// tool version, parameter name, log file name. Names are shown on every
+/// page that lists the record, so their length multiplies into the site.
+pub const MAX_NAME_CHARS: usize = 200;
+
+/// The longest free text a record holds, in characters: paths, mount
+/// options, descriptions, notes, publications and their addresses (a path
+/// is at most 4096 bytes on Linux).
+pub const MAX_TEXT_CHARS: usize = 4096;
+
+/// The most labels one record carries.
+pub const MAX_LABELS: usize = 64;
+
+/// The most samples one timeline series holds: one a second for a week
+/// (604,800), the longest `run --sustained-minutes` allows. A record past
+/// it is refused; `run` and `import` refuse a fio log past it.
+pub const MAX_TIMELINE_SAMPLES: usize = 7 * 24 * 3600;
+
+/// `value`'s length in characters when it is over `limit`; `None` when it
+/// is within it (counted without walking past the limit).
+pub fn over_limit(value: &str, limit: usize) -> Option<usize> {
+    // a byte count at most the limit is a char count at most it too
+    if value.len() <= limit || value.chars().nth(limit).is_none() {
+        return None;
+    }
+    Some(value.chars().count())
+}
+
+/// The message for a name or text over its limit: the field, its length
+/// and the limit.
+pub fn too_long(field: &str, length: usize, limit: usize) -> String {
+    format!("{field} is {length} characters long, over the limit of {limit}")
+}
+
+/// Every name and free text of a record over its length limit
+/// ([`MAX_NAME_CHARS`], [`MAX_TEXT_CHARS`]), labels past [`MAX_LABELS`]
+/// and timeline series past [`MAX_TIMELINE_SAMPLES`], each naming the
+/// field, its length and the limit.
+pub fn length_problems(record: &Record) -> Vec<String> {
+    let (name, text) = (MAX_NAME_CHARS, MAX_TEXT_CHARS);
+    let mut fields: Vec<(Cow<'static, str>, &str, usize)> = Vec::new();
+    fn add<'r>(
+        fields: &mut Vec<(Cow<'static, str>, &'r str, usize)>,
+        field: Cow<'static, str>,
+        value: Option<&'r str>,
+        limit: usize,
+    ) {
+        if let Some(v) = value {
+            fields.push((field, v, limit));
+        }
+    }
+    add(&mut fields, "schema".into(), Some(&record.schema), name);
+    add(
+        &mut fields,
+        "started_at".into(),
+        record.started_at.as_deref(),
+        name,
+    );
+    for metric in record.metrics.keys() {
+        add(&mut fields, "a metrics name".into(), Some(metric), name);
+    }
+    let s = &record.subject;
+    add(
+        &mut fields,
+        "subject.study".into(),
+        s.study.as_deref(),
+        name,
+    );
+    add(
+        &mut fields,
+        "subject.provider".into(),
+        s.provider.as_deref(),
+        name,
+    );
+    add(
+        &mut fields,
+        "subject.offering".into(),
+        s.offering.as_deref(),
+        name,
+    );
+    add(
+        &mut fields,
+        "subject.region".into(),
+        s.region.as_deref(),
+        name,
+    );
+    for (k, v) in &s.labels {
+        add(&mut fields, "a subject.labels key".into(), Some(k), name);
+        add(
+            &mut fields,
+            format!("subject.labels.{}", cut(k)).into(),
+            Some(v),
+            name,
+        );
+    }
+    if let Some(price) = &s.price {
+        add(
+            &mut fields,
+            "subject.price.currency".into(),
+            Some(&price.currency),
+            name,
+        );
+        add(
+            &mut fields,
+            "subject.price.note".into(),
+            price.note.as_deref(),
+            text,
+        );
+    }
+    let h = &record.host;
+    add(
+        &mut fields,
+        "host.cpu_model".into(),
+        h.cpu_model.as_deref(),
+        name,
+    );
+    add(&mut fields, "host.kernel".into(), h.kernel.as_deref(), name);
+    add(&mut fields, "host.os".into(), h.os.as_deref(), name);
+    add(&mut fields, "host.arch".into(), h.arch.as_deref(), name);
+    add(
+        &mut fields,
+        "host.virtualization".into(),
+        h.virtualization.as_deref(),
+        name,
+    );
+    add(
+        &mut fields,
+        "host.description".into(),
+        h.description.as_deref(),
+        text,
+    );
+    let t = &record.target;
+    add(&mut fields, "target.path".into(), t.path.as_deref(), text);
+    add(
+        &mut fields,
+        "target.fs_type".into(),
+        t.fs_type.as_deref(),
+        name,
+    );
+    add(
+        &mut fields,
+        "target.mount_options".into(),
+        t.mount_options.as_deref(),
+        text,
+    );
+    add(
+        &mut fields,
+        "target.mount_point".into(),
+        t.mount_point.as_deref(),
+        text,
+    );
+    add(
+        &mut fields,
+        "target.device".into(),
+        t.device.as_deref(),
+        text,
+    );
+    add(
+        &mut fields,
+        "target.scheduler".into(),
+        t.scheduler.as_deref(),
+        name,
+    );
+    add(
+        &mut fields,
+        "target.description".into(),
+        t.description.as_deref(),
+        text,
+    );
+    add(
+        &mut fields,
+        "test.tool_version".into(),
+        record.test.tool_version.as_deref(),
+        name,
+    );
+    for key in record.test.parameters.keys() {
+        add(&mut fields, "a test.parameters key".into(), Some(key), name);
+    }
+    add(&mut fields, "run_id".into(), record.run_id.as_deref(), name);
+    match &*record.source {
+        Source::Run { diskdash_version } => add(
+            &mut fields,
+            "source.diskdash_version".into(),
+            Some(diskdash_version),
+            name,
+        ),
+        Source::Import {
+            file,
+            diskdash_version,
+            ..
+        } => {
+            add(&mut fields, "source.file".into(), Some(file), text);
+            add(
+                &mut fields,
+                "source.diskdash_version".into(),
+                Some(diskdash_version),
+                name,
+            );
+        }
+        Source::Transcribed {
+            publication,
+            url,
+            measured,
+            figures,
+        } => {
+            add(
+                &mut fields,
+                "source.publication".into(),
+                Some(publication),
+                text,
+            );
+            add(&mut fields, "source.url".into(), url.as_deref(), text);
+            add(
+                &mut fields,
+                "source.measured".into(),
+                measured.as_deref(),
+                name,
+            );
+            for f in figures {
+                add(
+                    &mut fields,
+                    "a source.figures metric".into(),
+                    Some(&f.metric),
+                    name,
+                );
+                add(
+                    &mut fields,
+                    "a source.figures label".into(),
+                    Some(&f.label),
+                    name,
+                );
+                add(
+                    &mut fields,
+                    "a source.figures value".into(),
+                    Some(&f.value),
+                    name,
+                );
+                add(
+                    &mut fields,
+                    "a source.figures unit".into(),
+                    Some(&f.unit),
+                    name,
+                );
+                add(
+                    &mut fields,
+                    "a source.figures note".into(),
+                    f.note.as_deref(),
+                    text,
+                );
+            }
+        }
+    }
+    if let Some(tl) = &record.timeline {
+        for log in tl.logs.keys() {
+            add(
+                &mut fields,
+                "a timeline.logs file name".into(),
+                Some(log),
+                name,
+            );
+        }
+    }
+    let mut series_problems = Vec::new();
+    if let Some(tl) = &record.timeline {
+        for (dir, series) in [("read", &tl.read), ("write", &tl.write), ("trim", &tl.trim)] {
+            let Some(s) = series else { continue };
+            for (what, values) in [
+                ("iops", Some(&s.iops)),
+                ("bw", Some(&s.bw)),
+                ("lat", s.lat.as_ref()),
+                ("clat", s.clat.as_ref()),
+            ] {
+                let n = values.map_or(0, Vec::len);
+                if n > MAX_TIMELINE_SAMPLES {
+                    series_problems.push(format!(
+                        "timeline.{dir}.{what} holds {n} samples, over the limit of {MAX_TIMELINE_SAMPLES} (one a second for a week)"
+                    ));
+                }
+            }
+        }
+    }
+    let mut problems: Vec<String> = fields
+        .into_iter()
+        .filter_map(|(field, value, limit)| {
+            over_limit(value, limit).map(|n| too_long(&field, n, limit))
+        })
+        .collect();
+    problems.extend(series_problems);
+    if s.labels.len() > MAX_LABELS {
+        problems.push(format!(
+            "subject.labels holds {} labels, over the limit of {MAX_LABELS}",
+            s.labels.len()
+        ));
+    }
+    problems
+}
+
+/// Cuts what the machine and the tool report about themselves (the host's
+/// and the target's fields, the tool's version) to their limits, ending a
+/// cut one with `…`: `run` records what it finds, and an overlay mount's
+/// options or a tool's version line can be longer than any limit, where
+/// the flags a user gives are refused instead. Returns the fields cut.
+pub fn cut_to_limits(record: &mut Record) -> Vec<&'static str> {
+    fn cut_field(
+        cut: &mut Vec<&'static str>,
+        name: &'static str,
+        value: &mut Option<String>,
+        limit: usize,
+    ) {
+        let Some(v) = value else { return };
+        if over_limit(v, limit).is_some() {
+            let mut kept: String = v.chars().take(limit - 1).collect();
+            kept.push('…');
+            *v = kept;
+            cut.push(name);
+        }
+    }
+    let (name, text) = (MAX_NAME_CHARS, MAX_TEXT_CHARS);
+    let mut cut = Vec::new();
+    let h = Arc::make_mut(&mut record.host);
+    cut_field(&mut cut, "host.cpu_model", &mut h.cpu_model, name);
+    cut_field(&mut cut, "host.kernel", &mut h.kernel, name);
+    cut_field(&mut cut, "host.os", &mut h.os, name);
+    cut_field(&mut cut, "host.arch", &mut h.arch, name);
+    cut_field(&mut cut, "host.virtualization", &mut h.virtualization, name);
+    cut_field(&mut cut, "host.description", &mut h.description, text);
+    let t = Arc::make_mut(&mut record.target);
+    cut_field(&mut cut, "target.path", &mut t.path, text);
+    cut_field(&mut cut, "target.fs_type", &mut t.fs_type, name);
+    cut_field(&mut cut, "target.mount_options", &mut t.mount_options, text);
+    cut_field(&mut cut, "target.mount_point", &mut t.mount_point, text);
+    cut_field(&mut cut, "target.device", &mut t.device, text);
+    cut_field(&mut cut, "target.scheduler", &mut t.scheduler, name);
+    cut_field(&mut cut, "target.description", &mut t.description, text);
+    if over_limit(record.test.tool_version.as_deref().unwrap_or(""), name).is_some() {
+        let test = Arc::make_mut(&mut record.test);
+        cut_field(&mut cut, "test.tool_version", &mut test.tool_version, name);
+    }
+    cut
+}
+
+/// A name as a field name shows it: its first 40 characters.
+fn cut(name: &str) -> String {
+    match name.char_indices().nth(40) {
+        Some((at, _)) => format!("{}...", &name[..at]),
+        None => name.to_string(),
+    }
+}
+
 /// A schema id as read: the constant [`SCHEMA`] when it is that.
 fn schema_id<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Cow<'static, str>, D::Error> {
     let text = Cow::<str>::deserialize(d)?;
@@ -632,6 +986,89 @@ mod tests {
         std::sync::Arc::make_mut(&mut r.subject).provider = None;
         std::sync::Arc::make_mut(&mut r.subject).offering = Some("Block Storage".into());
         assert_eq!(r.offering_name(), "unknown provider Block Storage");
+    }
+
+    /// The problems `check` finds in the example record after `edit`.
+    fn problems_after(edit: impl FnOnce(&mut serde_json::Value)) -> Vec<String> {
+        let mut v = example_json();
+        edit(&mut v);
+        let r: Record = serde_json::from_value(v).unwrap();
+        validate(&r)
+    }
+
+    #[test]
+    fn names_labels_and_series_past_their_limits_are_refused_naming_them() {
+        let mb = "x".repeat(1 << 20);
+        let p = problems_after(|v| v["subject"]["study"] = mb.clone().into());
+        assert_eq!(
+            p,
+            ["subject.study is 1048576 characters long, over the limit of 200"]
+        );
+        // counted in characters, not bytes: 200 `é` are within the limit
+        assert!(problems_after(|v| v["subject"]["offering"] = "é".repeat(200).into()).is_empty());
+        let p = problems_after(|v| {
+            v["subject"]["labels"] = serde_json::json!({"team": "y".repeat(201)})
+        });
+        assert_eq!(
+            p,
+            ["subject.labels.team is 201 characters long, over the limit of 200"]
+        );
+        let p = problems_after(|v| v["host"]["cpu_model"] = "c".repeat(300).into());
+        assert_eq!(
+            p,
+            ["host.cpu_model is 300 characters long, over the limit of 200"]
+        );
+        let p = problems_after(|v| v["target"]["path"] = "/p".repeat(3000).into());
+        assert_eq!(
+            p,
+            ["target.path is 6000 characters long, over the limit of 4096"]
+        );
+        let labels: serde_json::Map<String, serde_json::Value> =
+            (0..65).map(|i| (format!("k{i}"), "v".into())).collect();
+        let p = problems_after(|v| v["subject"]["labels"] = labels.into());
+        assert_eq!(p, ["subject.labels holds 65 labels, over the limit of 64"]);
+        let p = problems_after(|v| v["test"]["id"] = "t".repeat(201).into());
+        assert_eq!(p, ["test.id is 201 characters long, over the limit of 200"]);
+        // a timeline one sample past a week
+        let n = MAX_TIMELINE_SAMPLES + 1;
+        let p = problems_after(|v| {
+            v["timeline"] = serde_json::json!({
+                "interval_s": 1.0,
+                "read": {"iops": vec![1.0; n], "bw": vec![4096.0; n]}
+            })
+        });
+        assert_eq!(
+            p,
+            [
+                "timeline.read.iops holds 604801 samples, over the limit of 604800 (one a second for a week)",
+                "timeline.read.bw holds 604801 samples, over the limit of 604800 (one a second for a week)"
+            ]
+        );
+    }
+
+    #[test]
+    fn no_message_about_a_record_quotes_a_megabyte() {
+        let mb = "x".repeat(1 << 20);
+        let text = |edit: &dyn Fn(&mut serde_json::Value)| {
+            let mut v = example_json();
+            edit(&mut v);
+            from_json(&v.to_string()).unwrap_err()
+        };
+        // a long value where a short one is checked: its length alone
+        let e = text(&|v| v["started_at"] = mb.clone().into());
+        assert_eq!(
+            e,
+            "started_at is 1048576 characters long, over the limit of 200"
+        );
+        let e = text(&|v| v["schema"] = mb.clone().into());
+        assert_eq!(
+            e,
+            "schema is 1048576 characters long, over the limit of 200"
+        );
+        // a long string in a field of another type: the message is cut
+        let e = text(&|v| v["repetition"] = mb.clone().into());
+        assert!(e.chars().count() < 2100, "{} characters", e.chars().count());
+        assert!(e.contains("more characters)"), "{}", &e[..200]);
     }
 
     #[test]

@@ -63,7 +63,15 @@ pub fn validate(record: &Record) -> Vec<String> {
             record.id
         ));
     }
-    if !is_valid_id(&record.test.id) {
+    // names and free text within their lengths (`record::length_problems`)
+    p.extend(super::length_problems(record));
+    if record.test.id.len() > MAX_ID_LEN {
+        p.push(super::too_long(
+            "test.id",
+            record.test.id.chars().count(),
+            MAX_ID_LEN,
+        ));
+    } else if !is_valid_id(&record.test.id) {
         p.push(format!("test id `{}` is not a valid id", record.test.id));
     }
     if record.repetition == 0 {

@@ -124,8 +124,10 @@ pub(super) fn run_job(
 
 /// Gives a fio record the timeline of the per-second logs its run left
 /// (those of [`crate::tools::fio::LOG_PREFIX`]). A log that cannot be read
-/// costs the timeline, not the test: the record keeps its metrics and says
-/// why in a `timeline_error` parameter.
+/// (a row that is no row, a negative value, more samples than a timeline
+/// holds) makes the record `failed`, without a timeline or metrics: a fio
+/// that logged impossible numbers is not trusted for its summary either.
+/// The error names the log and its line; the raw output is kept.
 fn attach_logs(rec: &mut Record, o: &Outcome) {
     let ours: Vec<(String, Vec<u8>)> = o
         .logs
@@ -140,9 +142,10 @@ fn attach_logs(rec: &mut Record, o: &Outcome) {
         return;
     }
     if let Err(e) = crate::timeline::attach_logs(rec, &ours) {
-        std::sync::Arc::make_mut(&mut rec.test)
-            .parameters
-            .insert("timeline_error".into(), format!("{e:#}").into());
+        rec.status = crate::record::Status::Failed;
+        rec.metrics.clear();
+        rec.timeline = None;
+        rec.error = Some(format!("fio's per-second logs cannot be read: {e:#}"));
     }
 }
 

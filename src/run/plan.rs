@@ -255,8 +255,19 @@ fn take_u64(table: &mut toml::Table, key: &str, what: &str) -> Result<Option<u64
     }
 }
 
+/// The longest test id a suite may give: a record id is `<run id>.<test
+/// id>.r<repetition>` (a run id is 23 characters, a repetition at most
+/// [`MAX_REPEAT`]), and must stay within [`crate::record::MAX_ID_LEN`].
+pub const MAX_TEST_ID_LEN: usize = crate::record::MAX_ID_LEN - 30;
+
 fn parse_test(mut t: toml::Table) -> Result<TestSpec> {
     let id = match t.remove("id") {
+        Some(toml::Value::String(s)) if s.len() > MAX_TEST_ID_LEN => bail!(
+            "test id `{}...` is {} characters long, over the limit of {MAX_TEST_ID_LEN} (a record id, `<run id>.<test id>.r<repetition>`, is at most {})",
+            s.chars().take(40).collect::<String>(),
+            s.chars().count(),
+            crate::record::MAX_ID_LEN
+        ),
         Some(toml::Value::String(s)) if is_valid_id(&s) => s,
         Some(other) => bail!("`id = {other}`: expected a string of letters, digits, `.`, `_`, `-`"),
         None => bail!("missing `id`"),
@@ -277,6 +288,12 @@ fn parse_test(mut t: toml::Table) -> Result<TestSpec> {
     };
     let mut params = Params::new();
     for (k, v) in t {
+        if let Some(n) = crate::record::over_limit(&k, crate::record::MAX_NAME_CHARS) {
+            bail!(
+                "test `{id}`: {}",
+                crate::record::too_long("a parameter name", n, crate::record::MAX_NAME_CHARS)
+            );
+        }
         let json =
             serde_json::to_value(&v).with_context(|| format!("test `{id}`: parameter `{k}`"))?;
         params.insert(k, json);

@@ -238,8 +238,11 @@ pub(super) fn execute(
 /// The record as written: validated with the code `check` uses, on the
 /// JSON text itself (a value that overflowed to infinity is written as
 /// `null`). A measurement `check` would refuse becomes a `failed` record
-/// saying why, its metrics dropped and the tool's raw output kept.
+/// saying why, its metrics and timeline dropped and the tool's raw output
+/// kept.
 fn passing_check(mut rec: Record) -> Record {
+    // what the machine and the tool say of themselves, within the limits
+    record::cut_to_limits(&mut rec);
     let problem = match record::to_json(&rec) {
         Ok(text) => crate::record::from_json(&text).err(),
         Err(e) => Some(format!("{e:#}")),
@@ -247,6 +250,7 @@ fn passing_check(mut rec: Record) -> Record {
     if let Some(why) = problem {
         rec.status = Status::Failed;
         rec.metrics.clear();
+        rec.timeline = None;
         rec.error = Some(format!(
             "the result would not pass `diskdash check` ({why}); the tool's raw output is kept"
         ));

@@ -36,6 +36,23 @@ pub struct Parsed {
     /// Why the tool reports this result failed (`fio JSON output with error
     /// 22 (Invalid argument) in job `x``); such a result has no metrics.
     pub error: Option<String>,
+    /// The part of the text this result was read from (its run's lines, its
+    /// fio job objects, its CSV line), which `import` keeps as the record's
+    /// raw output; `None` when the result is the whole text.
+    pub part: Option<String>,
+}
+
+/// The parts of `text` between consecutive byte offsets `cuts` (sorted,
+/// each on a char boundary), the last running to the end: `cuts = [0, 10]`
+/// gives `text[0..10]` and `text[10..]`.
+pub fn parts_at(text: &str, cuts: &[usize]) -> Vec<String> {
+    cuts.iter()
+        .enumerate()
+        .map(|(i, &start)| {
+            let end = cuts.get(i + 1).copied().unwrap_or(text.len());
+            text.get(start..end).unwrap_or_default().to_string()
+        })
+        .collect()
 }
 
 /// Everything diskdash knows about one benchmark tool. One implementation

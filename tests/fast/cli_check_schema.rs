@@ -52,7 +52,7 @@ fn check_passes_good_records_and_names_every_bad_file() {
         .arg(d)
         .assert()
         .code(0)
-        .stdout(predicate::str::contains("1 records in 1 files: all valid"));
+        .stdout(predicate::str::contains("1 record in 1 file: all valid"));
 
     std::fs::create_dir(d.join("sub")).unwrap();
     std::fs::write(d.join("sub/truncated.json"), "{\"schema\": \"diskdash.rec").unwrap();
@@ -73,7 +73,7 @@ fn check_passes_good_records_and_names_every_bad_file() {
             "zz-dup.jsonl:1: duplicate record id `a` (first seen in",
         ))
         .stdout(predicate::str::contains(
-            "3 problems in 3 of 4 files; 1 valid records",
+            "3 problems in 3 of 4 files read; 1 valid record",
         ));
 }
 
@@ -274,7 +274,7 @@ fn a_record_file_far_larger_than_any_record_is_left_out_unread() {
         .stdout(predicate::str::contains(
             "huge.json: 629145600 bytes, larger than any record",
         ))
-        .stdout(predicate::str::contains("1 valid records"));
+        .stdout(predicate::str::contains("1 valid record"));
 }
 
 /// Makes a chain of `levels` directories named `d` below `root`, a record
@@ -345,7 +345,7 @@ fn a_tree_deeper_than_the_walk_bound_is_named_not_a_crash() {
         stdout.contains("d/d: a directory 256 levels deep; not entered"),
         "{stdout}"
     );
-    assert!(stdout.contains("1 valid records"), "{stdout}");
+    assert!(stdout.contains("1 valid record"), "{stdout}");
 
     let site = tempfile::tempdir().unwrap();
     let out = diskdash()
@@ -384,7 +384,7 @@ fn a_huge_jsonl_line_is_left_out_unread_and_the_others_read() {
         .stdout(predicate::str::contains(
             "bytes or more, larger than any record diskdash writes (at most 67108864 a line)",
         ))
-        .stdout(predicate::str::contains("1 valid records"));
+        .stdout(predicate::str::contains("1 valid record"));
 }
 
 #[test]
@@ -407,5 +407,5 @@ fn an_unfinished_write_left_by_a_kill_is_named_with_what_to_do() {
         ))
         .stdout(predicate::str::contains("rename it to `*.json` to keep it"))
         .stdout(predicate::str::contains(".other-hidden").not())
-        .stdout(predicate::str::contains("1 valid records"));
+        .stdout(predicate::str::contains("1 valid record"));
 }

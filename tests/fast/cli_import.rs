@@ -507,3 +507,76 @@ fn a_fio_claiming_1e8_iops_for_one_byte_is_refused_with_the_reason() {
         );
     assert!(records_under(out.path()).is_empty());
 }
+
+#[test]
+fn names_past_their_limit_are_refused_on_the_command_line_naming_flag_and_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("dd.txt");
+    std::fs::write(
+        &log,
+        include_str!("../fixtures/dd/gnu91-write-8k-dsync.txt"),
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    // (one argument holds at most 128 KiB on Linux)
+    let long = "s".repeat(100_000);
+    for (flag, value, said) in [
+        (
+            "--study",
+            long.clone(),
+            "--study is 100000 characters long, over the limit of 200",
+        ),
+        (
+            "--provider",
+            "p".repeat(201),
+            "--provider is 201 characters long, over the limit of 200",
+        ),
+        (
+            "--label",
+            format!("team={}", "t".repeat(201)),
+            "--label team= is 201 characters long, over the limit of 200",
+        ),
+        (
+            "--test-id",
+            "t".repeat(201),
+            "--test-id is 201 characters long, over the limit of 200",
+        ),
+    ] {
+        let o = diskdash()
+            .arg("import")
+            .arg(&log)
+            .args(["--out", out.to_str().unwrap(), flag, &value])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{flag}: {stderr}");
+        assert!(stderr.contains(said), "{flag}: {stderr}");
+        // the message names the flag, not the text
+        assert!(
+            stderr.len() < 1000,
+            "{flag}: {} bytes of stderr",
+            stderr.len()
+        );
+    }
+    assert!(!out.exists());
+    // at the limits, the records pass `check`
+    diskdash()
+        .arg("import")
+        .arg(&log)
+        .args(["--out", out.to_str().unwrap()])
+        .args(["--study", &"s".repeat(200), "--offering", &"o".repeat(200)])
+        .args(["--test-id", &"t".repeat(200)])
+        .assert()
+        .success();
+    diskdash().arg("check").arg(&out).assert().success();
+    let o = diskdash()
+        .arg("report")
+        .arg(&out)
+        .args(["--out", dir.path().join("site").to_str().unwrap()])
+        .args(["--title", &"T".repeat(201)])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr)
+        .contains("--title is 201 characters long, over the limit of 200"));
+}

@@ -375,3 +375,35 @@ fn a_noisy_flat_baseline_and_a_jittering_throttle_read_as_their_levels() {
     let page = read(&site, &format!("studies/{STUDY}.html"));
     assert!(!page.contains("not reached"), "{page}");
 }
+
+#[test]
+fn a_timeline_of_a_week_gives_a_bounded_chart_and_run_page() {
+    let dir = tempfile::tempdir().unwrap();
+    let records = dir.path().join("records");
+    // the most samples a record holds: a week of seconds, bursting for a day
+    let n = diskdash::record::MAX_TIMELINE_SAMPLES;
+    let iops: Vec<f64> = (0..n)
+        .map(|i| {
+            if i < 86_400 {
+                3000.0
+            } else {
+                300.0 + (i % 7) as f64
+            }
+        })
+        .collect();
+    let r = timeline_record("b.week", "AWS", "gp2", read_timeline(iops));
+    write_record(&records, "week.json", &r);
+    let site = dir.path().join("site");
+    build(&records, &site);
+    let svg = std::fs::metadata(site.join(format!("charts/{STUDY}/{TEST}/timeline-b.week.svg")))
+        .unwrap()
+        .len();
+    let page = std::fs::metadata(site.join("runs/b.week.html"))
+        .unwrap()
+        .len();
+    eprintln!("timeline chart {svg} bytes, run page {page} bytes");
+    // stated in docs/run.md: a timeline chart is drawn through at most
+    // 2,000 points a line, some 100 KB, whatever the record's length
+    assert!(svg < 150_000, "timeline chart of {svg} bytes");
+    assert!(page < 150_000, "run page of {page} bytes");
+}

@@ -1235,3 +1235,152 @@ fn a_repeat_above_its_limit_is_refused_naming_the_limit() {
     );
     assert_eq!(r.code, Some(0), "{}", r.stderr);
 }
+
+#[test]
+fn a_negative_value_in_a_fio_log_fails_the_record_without_its_timeline() {
+    let bin = bin_dir(&[("fio", fake("neglog"))]);
+    let target = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let suite = out.path().join("sustained.toml");
+    std::fs::write(
+        &suite,
+        "name = \"s\"\n[[test]]\nid = \"fio-sustained-read-1m-qd4\"\ntool = \"fio\"\nrw = \"read\"\n\
+         bs = \"1m\"\niodepth = 4\nsize = \"32m\"\ntime_based = true\nruntime = 15\n",
+    )
+    .unwrap();
+    let tree = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/fio/logs/tree");
+    let records_dir = out.path().join("records");
+    let o = Command::new(BIN)
+        .args(["run", "--target", target.path().to_str().unwrap()])
+        .args(["--suite", suite.to_str().unwrap()])
+        .args(["--out", records_dir.to_str().unwrap()])
+        .env("PATH", path_with(bin.path()))
+        .env("DISKDASH_FAKE_DIR", &tree)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{stderr}");
+    let recs = records(&records_dir);
+    assert_eq!(recs.len(), 1);
+    assert_eq!(recs[0].status, Status::Failed);
+    assert!(recs[0].timeline.is_none());
+    let e = recs[0].error.as_deref().unwrap();
+    assert!(
+        e.contains("fio log `fio_iops.1.log`: line 3: value -840 is negative"),
+        "{e}"
+    );
+    // and check accepts what run wrote
+    let o = Command::new(BIN)
+        .arg("check")
+        .arg(&records_dir)
+        .output()
+        .unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+}
+
+#[test]
+fn a_suite_test_id_too_long_for_a_record_id_is_refused_naming_it() {
+    let target = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let suite = out.path().join("long.toml");
+    let id = format!("dd-{}", "x".repeat(197));
+    std::fs::write(
+        &suite,
+        format!("name = \"s\"\n[[test]]\nid = \"{id}\"\ntool = \"dd\"\nbs = \"8k\"\ncount = 1\n"),
+    )
+    .unwrap();
+    let path = std::env::var("PATH").unwrap_or_default();
+    let r = run(
+        &path,
+        &[
+            "--target",
+            target.path().to_str().unwrap(),
+            "--suite",
+            suite.to_str().unwrap(),
+            "--list",
+        ],
+    );
+    assert_eq!(r.code, Some(2), "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("is 200 characters long, over the limit of 170"),
+        "{}",
+        r.stderr
+    );
+    // at the limit, every record id is within 200
+    let id = format!("dd-{}", "x".repeat(167));
+    std::fs::write(
+        &suite,
+        format!("name = \"s\"\n[[test]]\nid = \"{id}\"\ntool = \"dd\"\nbs = \"8k\"\ncount = 1\nrepeat = 1000\n"),
+    )
+    .unwrap();
+    let r = run(
+        &path,
+        &[
+            "--target",
+            target.path().to_str().unwrap(),
+            "--suite",
+            suite.to_str().unwrap(),
+            "--list",
+        ],
+    );
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+}
+
+#[test]
+fn a_tool_version_longer_than_a_name_is_cut_so_check_accepts_the_record() {
+    let bin = tempfile::tempdir().unwrap();
+    let dd = bin.path().join("dd");
+    // a dd whose version line is one 300-character word, and whose run
+    // prints a real summary
+    std::fs::write(
+        &dd,
+        format!(
+            "#!/bin/sh\ncase \"$1\" in --version) echo \"dd (coreutils) 9.{}\"; exit 0 ;; esac\n\
+             echo '1024+0 records in' >&2\necho '1024+0 records out' >&2\n\
+             echo '8388608 bytes (8.4 MB, 8.0 MiB) copied, 0.346904 s, 24.2 MB/s' >&2\n",
+            "1".repeat(300)
+        ),
+    )
+    .unwrap();
+    let mut perm = std::fs::metadata(&dd).unwrap().permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut perm, 0o755);
+    std::fs::set_permissions(&dd, perm).unwrap();
+    let target = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let r = run(
+        &path_with(bin.path()),
+        &[
+            "--target",
+            target.path().to_str().unwrap(),
+            "--suite",
+            "quick",
+            "--only",
+            "dd-write-8k-dsync",
+            "--out",
+            out.path().to_str().unwrap(),
+        ],
+    );
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    let recs = records(out.path());
+    let v = recs[0].test.tool_version.as_deref().unwrap();
+    assert_eq!(v.chars().count(), 200, "{v}");
+    assert!(v.starts_with("coreutils 9.111") && v.ends_with('…'), "{v}");
+    let o = Command::new(BIN)
+        .arg("check")
+        .arg(out.path())
+        .output()
+        .unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+}

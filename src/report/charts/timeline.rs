@@ -132,6 +132,57 @@ impl Chart for TimelineChart {
     }
 }
 
+/// The most points a line of a timeline chart is drawn with: a chart is
+/// some 800 units wide, so more points than this fall on the same pixels,
+/// while each one costs the SVG some 15 bytes.
+pub const MAX_DRAWN_POINTS: usize = 2000;
+
+/// The samples of `values` a line is drawn through, as (index, value):
+/// every usable one (finite, not negative) when there are at most
+/// [`MAX_DRAWN_POINTS`]; else, for each of `MAX_DRAWN_POINTS / 2` runs of
+/// consecutive samples, its lowest and its highest in time order, so that
+/// a burst's edge or a one-second stall still shows.
+pub fn drawn_points(values: &[f64]) -> Vec<(usize, f64)> {
+    let ok = |v: &f64| v.is_finite() && *v >= 0.0;
+    if values.len() <= MAX_DRAWN_POINTS {
+        return values
+            .iter()
+            .enumerate()
+            .filter(|(_, v)| ok(v))
+            .map(|(i, v)| (i, *v))
+            .collect();
+    }
+    let buckets = MAX_DRAWN_POINTS / 2;
+    let mut out = Vec::with_capacity(MAX_DRAWN_POINTS);
+    for b in 0..buckets {
+        let (start, end) = (b * values.len() / buckets, (b + 1) * values.len() / buckets);
+        let run = values
+            .get(start..end)
+            .unwrap_or_default()
+            .iter()
+            .enumerate()
+            .filter(|(_, v)| ok(v))
+            .map(|(i, v)| (start + i, *v));
+        let mut lo: Option<(usize, f64)> = None;
+        let mut hi: Option<(usize, f64)> = None;
+        for p in run {
+            if lo.is_none_or(|l| p.1 < l.1) {
+                lo = Some(p);
+            }
+            if hi.is_none_or(|h| p.1 > h.1) {
+                hi = Some(p);
+            }
+        }
+        match (lo, hi) {
+            (Some(l), Some(h)) if l.0 == h.0 => out.push(l),
+            (Some(l), Some(h)) if l.0 < h.0 => out.extend([l, h]),
+            (Some(l), Some(h)) => out.extend([h, l]),
+            _ => {}
+        }
+    }
+    out
+}
+
 /// One latency panel's grid, ticks (those that fit its height), per-second
 /// line and rolling median, between `top` and `bottom`.
 fn draw_series(
@@ -164,20 +215,16 @@ fn draw_series(
                 .muted(),
         );
     }
-    let line: Vec<(f64, f64)> = values
-        .iter()
-        .enumerate()
-        .filter(|(_, v)| ok(v))
-        .map(|(i, v)| (x((i + 1) as f64 * chart.interval_s), ys.map(*v)))
+    let line: Vec<(f64, f64)> = drawn_points(values)
+        .into_iter()
+        .map(|(i, v)| (x((i + 1) as f64 * chart.interval_s), ys.map(v)))
         .collect();
     doc.polyline("dd-axis", &line, false);
-    let median: Vec<(f64, f64)> = rolling
-        .iter()
-        .enumerate()
-        .filter(|(_, v)| ok(v))
+    let median: Vec<(f64, f64)> = drawn_points(rolling)
+        .into_iter()
         .map(|(i, v)| {
             let t = chart.rolling_start_s + (i + 1) as f64 * chart.interval_s;
-            (x(t), ys.map(*v))
+            (x(t), ys.map(v))
         })
         .collect();
     if median.len() > 1 {
@@ -255,21 +302,16 @@ fn draw_timeline(chart: &TimelineChart, look: Look, key: ChartId) -> Result<Stri
             doc.shade(x(0.0), lat_top, x(t_drop) - x(0.0), lat_h);
         }
     }
-    let series: Vec<(f64, f64)> = chart
-        .values
-        .iter()
-        .enumerate()
-        .filter(|(_, v)| v.is_finite() && **v >= 0.0)
-        .map(|(i, v)| (x((i + 1) as f64 * chart.interval_s), ys.map(*v)))
+    let series: Vec<(f64, f64)> = drawn_points(&chart.values)
+        .into_iter()
+        .map(|(i, v)| (x((i + 1) as f64 * chart.interval_s), ys.map(v)))
         .collect();
     doc.polyline("dd-axis", &series, false);
-    let rolling: Vec<(f64, f64)> = chart
-        .rolling
-        .iter()
-        .enumerate()
+    let rolling: Vec<(f64, f64)> = drawn_points(&chart.rolling)
+        .into_iter()
         .map(|(i, v)| {
             let t = chart.rolling_start_s + (i + 1) as f64 * chart.interval_s;
-            (x(t), ys.map(*v))
+            (x(t), ys.map(v))
         })
         .collect();
     if rolling.len() > 1 {
@@ -483,5 +525,26 @@ mod tests {
         // a series of nothing but gaps draws no panel
         chart.latency.as_mut().unwrap().values = vec![f64::NAN; 10];
         assert!(!draw(&chart).unwrap().wide.contains("latency (ms)"));
+    }
+}
+
+#[cfg(test)]
+mod bound_tests {
+    use super::*;
+
+    #[test]
+    fn a_long_series_is_drawn_through_its_lows_and_highs_per_bucket() {
+        // a week of seconds: 3,000 IOPS with one 1-second stall and one
+        // 1-second spike, which a plain every-n-th sample would miss
+        let mut values = vec![3000.0; 604_800];
+        values[123_457] = 0.0;
+        values[400_001] = 9000.0;
+        let points = drawn_points(&values);
+        assert!(points.len() <= MAX_DRAWN_POINTS, "{}", points.len());
+        assert!(points.contains(&(123_457, 0.0)));
+        assert!(points.contains(&(400_001, 9000.0)));
+        assert!(points.windows(2).all(|w| w[0].0 < w[1].0), "in time order");
+        // a short one is drawn whole, without its unusable samples
+        assert_eq!(drawn_points(&[1.0, f64::NAN, 3.0]), [(0, 1.0), (2, 3.0)]);
     }
 }

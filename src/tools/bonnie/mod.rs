@@ -257,12 +257,16 @@ pub fn parse(text: &str) -> Result<Vec<Parsed>> {
         if !line.contains(',') || line.starts_with("Using uid:") {
             continue;
         }
-        let mut parsed = parse_line(line, &ctx);
+        let mut parsed = parse_line(line, &ctx).map(|mut p| {
+            p.part = Some(format!("{raw}\n"));
+            p
+        });
         if parsed.is_err() && line.ends_with(',') {
             // a line a mail client broke after a comma
             if let Some(next) = lines.get(i).map(|l| l.trim()) {
                 let joined = format!("{line}{next}");
-                if let Ok(p) = parse_line(&joined, &ctx) {
+                if let Ok(mut p) = parse_line(&joined, &ctx) {
+                    p.part = Some(format!("{raw}\n{}\n", lines.get(i).unwrap_or(&"")));
                     parsed = Ok(p);
                     i += 1;
                 }
@@ -309,6 +313,9 @@ pub fn parse(text: &str) -> Result<Vec<Parsed>> {
             })?;
             p.parameters
                 .insert("bonnie_output".into(), Value::from("table"));
+            // the table's lines (its CSV line is made from them)
+            let table = lines.get(t.lines.0..t.lines.1).unwrap_or(&[]);
+            p.part = Some(table.iter().flat_map(|l| [l, "\n"]).collect());
             found.push((t.lines.0 + 1, p, None));
         }
     }

@@ -101,7 +101,12 @@ pub fn parse(text: &str) -> Result<Vec<Parsed>> {
     // the records lines covers them
     let mut doubtful: Vec<Summary> = Vec::new();
     let mut saw_progress = false;
-    for line in output_lines(text) {
+    // where each result's part of the text ends (see `Parsed::part`)
+    let mut ends: Vec<usize> = Vec::new();
+    let mut offset = 0;
+    for (piece, line) in text.split('\n').zip(output_lines(text)) {
+        let at = offset;
+        offset = (offset + piece.len() + 1).min(text.len());
         let line = match line {
             Line::Progress(_) => {
                 saw_progress = true;
@@ -117,6 +122,7 @@ pub fn parse(text: &str) -> Result<Vec<Parsed>> {
                     &BTreeMap::new(),
                     version.clone(),
                 ));
+                ends.push(at);
             }
             command = Some(cmd);
             records.clear();
@@ -146,9 +152,11 @@ pub fn parse(text: &str) -> Result<Vec<Parsed>> {
                     } else {
                         let none = BTreeMap::new();
                         results.push(result(&d, command.clone(), &none, version.clone()));
+                        ends.push(at);
                     }
                 }
                 results.push(result(&s, command.clone(), &records, version.clone()));
+                ends.push(offset);
                 records.clear();
             }
         }
@@ -160,6 +168,14 @@ pub fn parse(text: &str) -> Result<Vec<Parsed>> {
             &BTreeMap::new(),
             version.clone(),
         ));
+        ends.push(text.len());
+    }
+    // each result keeps the lines since the one before it; the text after
+    // the last goes with the last
+    let mut cuts = vec![0];
+    cuts.extend(ends.iter().take(ends.len().saturating_sub(1)));
+    for (r, part) in results.iter_mut().zip(super::parts_at(text, &cuts)) {
+        r.part = Some(part);
     }
     if results.is_empty() {
         if saw_progress {

@@ -78,7 +78,18 @@ pub(super) fn group_parsed(
         test_id,
         command: command.map(str::to_string),
         error: None,
+        part: group_part(jobs),
     })
+}
+
+/// The text a group was read from: its jobs' parts, in order (`None` when
+/// a job's is unknown).
+pub(super) fn group_part(jobs: &[Job]) -> Option<String> {
+    let mut part = String::new();
+    for job in jobs {
+        part.push_str(job.part.as_deref()?);
+    }
+    Some(part)
 }
 
 /// fio's own steady-state verdict of a group, under fio's names: metrics

@@ -106,9 +106,39 @@ pub(super) fn json_jobs(doc: &Value) -> Result<(Vec<Job>, Option<String>)> {
             error: entry.get("error").and_then(Value::as_i64).unwrap_or(0),
             error_text: None,
             steadystate: entry.get("steadystate").and_then(json_steadystate),
+            part: serde_json::to_string_pretty(entry).ok(),
         });
     }
     Ok((jobs, version))
+}
+
+/// The fio JSON document one group's records keep as their raw output:
+/// the document's `fio version`, `timestamp`, `time` and `global options`,
+/// and the group's own job objects (`parts`) as its `jobs`.
+pub(super) fn group_document(doc: &Value, parts: &[&str]) -> String {
+    let mut head = Map::new();
+    for key in ["fio version", "timestamp", "time", "global options"] {
+        if let Some(v) = doc.get(key) {
+            head.insert(key.to_string(), v.clone());
+        }
+    }
+    let mut text = String::from("{\n");
+    for (key, value) in &head {
+        let value = serde_json::to_string_pretty(value).unwrap_or_default();
+        text.push_str(&format!(
+            "  {} : {},\n",
+            Value::from(key.as_str()),
+            value.replace('\n', "\n  ")
+        ));
+    }
+    text.push_str("  \"jobs\" : [\n");
+    let jobs: Vec<String> = parts
+        .iter()
+        .map(|p| format!("    {}", p.trim_end().replace('\n', "\n    ")))
+        .collect();
+    text.push_str(&jobs.join(",\n"));
+    text.push_str("\n  ]\n}\n");
+    text
 }
 
 /// A job's `steadystate` object (fio 3.x with `--ss`); `None` without one

@@ -77,14 +77,37 @@ pub fn is_log_file(file_name: &str) -> bool {
             })
 }
 
+/// The latest row time a log may hold: a week, so that no series is
+/// longer than [`crate::record::MAX_TIMELINE_SAMPLES`] samples of a second.
+pub const MAX_LOG_TIME_MS: u64 = crate::record::MAX_TIMELINE_SAMPLES as u64 * 1000;
+
 /// Parses a log's text into rows. Fails on a line that does not have at
-/// least four comma-separated numbers, naming the line.
+/// least four comma-separated numbers, on a negative value (no rate,
+/// bandwidth or latency is below zero) and on a time past
+/// [`MAX_LOG_TIME_MS`], naming the line.
 pub fn parse(text: &str) -> Result<Vec<Row>> {
     let mut rows = Vec::new();
     for (n, line) in text.lines().enumerate() {
         let line = line.trim();
         if line.is_empty() {
             continue;
+        }
+        let cols: Vec<&str> = line.split(',').map(str::trim).collect();
+        if let Some(v) = cols.get(1).and_then(|c| c.parse::<f64>().ok()) {
+            if v < 0.0 {
+                bail!(
+                    "line {}: value {v} is negative (expected a rate, bandwidth or latency of 0 or more)",
+                    n + 1
+                );
+            }
+        }
+        if let Some(t) = cols.first().and_then(|c| c.parse::<u64>().ok()) {
+            if t > MAX_LOG_TIME_MS {
+                bail!(
+                    "line {}: time {t} ms is past one week ({MAX_LOG_TIME_MS} ms), the longest timeline diskdash keeps",
+                    n + 1
+                );
+            }
         }
         let cols: Vec<&str> = line.split(',').map(str::trim).collect();
         let row = (|| {
@@ -263,6 +286,20 @@ pub fn timeline(files: &[(String, String)], lat_ns: bool) -> Result<Timeline> {
             continue;
         };
         let rows = parse(text).with_context(|| format!("fio log `{name}`"))?;
+        // windows shorter than a second give more samples than seconds
+        let window = if averaged(&rows) {
+            window_ms(&rows)
+        } else {
+            1000
+        };
+        let last = rows.iter().map(|r| r.time_ms).max().unwrap_or(0);
+        let samples = last / window.max(1) + 2;
+        let max = crate::record::MAX_TIMELINE_SAMPLES as u64;
+        if samples > max {
+            bail!(
+                "fio log `{name}`: {samples} samples of {window} ms, over the limit of {max} a timeline holds"
+            );
+        }
         by.insert((kind, job), rows);
     }
     let mut interval: Option<f64> = None;

@@ -131,8 +131,10 @@ impl Form {
 /// Parses the output of one fio invocation.
 fn parse_run(text: &str) -> Result<Vec<Parsed>> {
     let pre = preamble(text);
+    let mut doc = None;
     let (jobs, version, form) = if let Some(json) = find_json(text) {
         let (jobs, version) = json_jobs(&json)?;
+        doc = Some(json);
         (jobs, version, Form::Json)
     } else {
         let (jobs, version) = text_jobs(text);
@@ -161,16 +163,24 @@ fn parse_run(text: &str) -> Result<Vec<Parsed>> {
     }
     let mut out = Vec::new();
     for jobs in groups.values() {
-        if let Some(failed) = jobs.iter().find(|j| j.error != 0) {
-            out.push(failed_group(failed, jobs, &pre, version.as_deref(), form));
+        let mut parsed = if let Some(failed) = jobs.iter().find(|j| j.error != 0) {
+            failed_group(failed, jobs, &pre, version.as_deref(), form)
         } else if let Some(p) = group_parsed(
             jobs,
             &pre.options,
             pre.command.as_deref(),
             version.as_deref(),
         ) {
-            out.push(p);
+            p
+        } else {
+            continue;
+        };
+        // a JSON group keeps a fio JSON document of its own jobs
+        if let Some(doc) = &doc {
+            let parts: Option<Vec<&str>> = jobs.iter().map(|j| j.part.as_deref()).collect();
+            parsed.part = parts.map(|parts| json::group_document(doc, &parts));
         }
+        out.push(parsed);
     }
     if out.is_empty() {
         bail!(
@@ -212,6 +222,7 @@ fn failed_group(
             }
         });
     p.metrics.clear();
+    p.part = combine::group_part(jobs);
     p.error = Some(format!("{error} in job `{}`", failed.name));
     p
 }
@@ -305,6 +316,9 @@ struct Job {
     error_text: Option<String>,
     /// fio's own steady-state verdict (`--ss`), when its JSON holds one.
     steadystate: Option<SteadyState>,
+    /// The text the job was read from: its JSON object, its result block,
+    /// its terse line.
+    part: Option<String>,
 }
 
 /// A job's `steadystate` object in fio's JSON, which fio 3.x writes for a

@@ -91,6 +91,7 @@ pub(super) fn terse_line(t: &str) -> Option<TerseLine> {
             read,
             write,
             error,
+            part: Some(format!("{t}\n")),
             ..Job::default()
         },
         disk,

@@ -361,11 +361,16 @@ struct TextJob {
     pub(super) short: bool,
     pub(super) error: i64,
     pub(super) error_text: Option<String>,
+    /// Byte offsets of the block's text: its result line up to the next
+    /// block, group summary or disk stats.
+    pub(super) span: (usize, usize),
 }
 
 /// Reads every job block of fio's normal text output.
 pub(super) fn text_jobs(text: &str) -> (Vec<Job>, Option<String>) {
     let mut headers: Vec<Header> = Vec::new();
+    // each header's line, for the part of the text its job keeps
+    let mut header_lines: Vec<&str> = Vec::new();
     let mut version = None;
     let mut blocks: Vec<TextJob> = Vec::new();
     let mut in_block = false;
@@ -374,10 +379,19 @@ pub(super) fn text_jobs(text: &str) -> (Vec<Job>, Option<String>) {
     // unit factor of the clat percentile block being read
     let mut pct: Option<f64> = None;
     let mut after_header = false;
+    let mut offset = 0;
     for line in text.split(['\n', '\r']) {
+        let at = offset;
+        offset = (offset + line.len() + 1).min(text.len());
+        if in_block {
+            if let Some(b) = blocks.last_mut() {
+                b.span.1 = at;
+            }
+        }
         let t = line.trim();
         if let Some(h) = job_header(line) {
             headers.push(h);
+            header_lines.push(line);
             after_header = true;
             continue;
         }
@@ -398,6 +412,7 @@ pub(super) fn text_jobs(text: &str) -> (Vec<Job>, Option<String>) {
                 jobs,
                 error,
                 error_text,
+                span: (at, offset),
                 ..TextJob::default()
             });
             in_block = true;
@@ -451,15 +466,29 @@ pub(super) fn text_jobs(text: &str) -> (Vec<Job>, Option<String>) {
             job.short = short;
         }
     }
+    if in_block {
+        if let Some(b) = blocks.last_mut() {
+            b.span.1 = text.len();
+        }
+    }
     let jobs = blocks
         .into_iter()
         .map(|b| {
-            let header = headers
+            let block = text.get(b.span.0..b.span.1).unwrap_or_default();
+            let at = headers
                 .iter()
-                .find(|h| h.name == b.name && h.group == b.group)
-                .or_else(|| headers.iter().find(|h| h.group == b.group))
-                .cloned();
-            finish_text_job(b, header)
+                .position(|h| h.name == b.name && h.group == b.group)
+                .or_else(|| headers.iter().position(|h| h.group == b.group));
+            let header = at.and_then(|i| headers.get(i)).cloned();
+            // the job's header line (its options) above its result block
+            let part = match at.and_then(|i| header_lines.get(i)) {
+                Some(line) => Some(format!("{line}\n{block}")),
+                None => Some(block.to_string()),
+            };
+            Job {
+                part,
+                ..finish_text_job(b, header)
+            }
         })
         .collect();
     (jobs, version)
@@ -547,5 +576,6 @@ fn finish_text_job(b: TextJob, header: Option<Header>) -> Job {
         error: b.error,
         error_text: b.error_text,
         steadystate: None,
+        part: None,
     }
 }

@@ -113,6 +113,8 @@ pub fn parse(text: &str) -> Result<Vec<Parsed>> {
             if let Some(cmd) = &cmd {
                 apply_command(&mut parsed, cmd);
             }
+            // a JSON or batch result is its whole segment
+            parsed.part.get_or_insert_with(|| lines_text(seg));
             parsed.tool_version.clone_from(&version);
             results.push(parsed);
         }
@@ -127,6 +129,9 @@ pub fn parse(text: &str) -> Result<Vec<Parsed>> {
 /// else the last batch line.
 fn parse_segment(lines: &[&str]) -> Result<Vec<Parsed>> {
     let mut results = Vec::new();
+    // each summary keeps the lines since the one before it, up to its
+    // `min/avg/max/mdev` line; the last one the rest
+    let mut part_start = 0;
     for (i, line) in lines.iter().enumerate() {
         if !line.contains("requests completed in ") {
             continue;
@@ -165,7 +170,18 @@ fn parse_segment(lines: &[&str]) -> Result<Vec<Parsed>> {
         {
             parsed.metrics.retain(|k, _| k == "requests");
         }
+        let stats = lines
+            .get(i + 1)
+            .is_some_and(|l| l.trim().starts_with("min/avg/max/mdev"));
+        let part_end = i + 1 + usize::from(stats);
+        parsed.part = Some(lines_text(lines.get(part_start..part_end).unwrap_or(&[])));
+        part_start = part_end;
         results.push(parsed);
+    }
+    if let (Some(last), Some(rest)) = (results.last_mut(), lines.get(part_start..)) {
+        if let Some(part) = &mut last.part {
+            part.push_str(&lines_text(rest));
+        }
     }
     if !results.is_empty() {
         return Ok(results);
@@ -181,6 +197,11 @@ fn parse_segment(lines: &[&str]) -> Result<Vec<Parsed>> {
         .map(|fields| batch(&fields))
         .into_iter()
         .collect())
+}
+
+/// Lines joined back into text, each ended by a newline.
+fn lines_text(lines: &[&str]) -> String {
+    lines.iter().flat_map(|l| [l, "\n"]).collect()
 }
 
 /// A non-negative number at the start of `text`, with the rest.
