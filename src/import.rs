@@ -90,8 +90,8 @@ pub fn command(o: &ImportOptions) -> Result<u8> {
         crate::say!("exists, left alone: `{}`", shown(path));
     }
     crate::say!(
-        "imported {} records into `{}`",
-        tally.written.len(),
+        "imported {} into `{}`",
+        shown(crate::format::count_of(tally.written.len(), "record", "records")),
         shown(&o.out)
     );
     Ok(if tally.failed > 0 { 1 } else { 0 })

@@ -189,10 +189,10 @@ pub fn execute(args: &ReportArgs) -> Result<u8> {
         .with_context(|| format!("failed to write the site to `{}`", args.out.display()))?
         .pages;
     crate::say!(
-        "report: {} records read, {} left out, {} pages written to `{}` in {:.2} s",
-        records + left_out.len(),
+        "report: {} read, {} left out, {} written to `{}` in {:.2} s",
+        shown(crate::format::count_of(records + left_out.len(), "record", "records")),
         left_out.len(),
-        pages,
+        shown(crate::format::count_of(pages, "page", "pages")),
         shown(&args.out),
         start.elapsed().as_secs_f64()
     );

@@ -38,7 +38,7 @@ fn a_dd_log_becomes_a_record_with_the_runs_test_id_and_exact_bandwidth() {
         .arg("tests/fixtures/dd/gnu91-write-8k-dsync.txt")
         .assert()
         .code(0)
-        .stdout(predicate::str::contains("imported 1 records"));
+        .stdout(predicate::str::contains("imported 1 record into"));
     let records = records_under(out.path());
     assert_eq!(records.len(), 1);
     let r = &records[0];
@@ -221,7 +221,7 @@ fn a_bench_fio_tree_imports_the_json_and_skips_the_latency_logs() {
         .stdout(predicate::str::contains(
             "randread-64-1_lat.1.log`: a fio per-second log not read",
         ))
-        .stdout(predicate::str::contains("imported 1 records"));
+        .stdout(predicate::str::contains("imported 1 record into"));
     let r = &records_under(&out)[0];
     assert_eq!(r.test.id, "fio-randread-4k-qd64");
     assert_eq!(r.test.tool_version.as_deref(), Some("3.33"));
@@ -402,7 +402,7 @@ fn fio_logs_beside_the_json_become_its_timeline() {
         .arg("tests/fixtures/fio/logs/tree")
         .assert()
         .code(0)
-        .stdout(predicate::str::contains("imported 1 records"))
+        .stdout(predicate::str::contains("imported 1 record into"))
         // the logs are read with the JSON, not offered as output of their own
         .stdout(predicate::str::contains("skipped").not());
     let records = records_under(out.path());

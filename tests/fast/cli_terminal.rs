@@ -240,7 +240,7 @@ fn import_and_report_print_their_paths_escaped() {
     let stdout = text(&o.stdout);
     assert!(
         stdout.contains(&format!(
-            "imported 1 records into `{}`",
+            "imported 1 record into `{}`",
             shown_dir(tmp.path(), "records")
         )),
         "{stdout}"
