@@ -487,3 +487,32 @@ fn a_file_far_larger_than_any_tool_output_is_refused_by_its_size_unread() {
             "fio.json`: cannot read it: 2147483648 bytes, larger than any tool output diskdash imports (at most 268435456)",
         ));
 }
+
+#[test]
+fn a_fio_json_with_a_bad_number_is_refused_naming_file_field_and_value() {
+    let dir = tempfile::tempdir().unwrap();
+    let real = std::fs::read_to_string("tests/fixtures/fio/randread-4k-qd64.json").unwrap();
+    for (to, says) in [
+        (
+            "\"iops\" : -5",
+            "jobs[0].read.iops is -5: expected a number >= 0",
+        ),
+        (
+            "\"iops\" : \"NaN\"",
+            "jobs[0].read.iops is \"NaN\": expected a number >= 0",
+        ),
+    ] {
+        let file = dir.path().join("bad.json");
+        std::fs::write(&file, real.replacen("\"iops\" : 83142.428786", to, 1)).unwrap();
+        let out = dir.path().join("out");
+        diskdash()
+            .args(["import", "--out"])
+            .arg(&out)
+            .arg(&file)
+            .assert()
+            .code(1)
+            .stderr(predicate::str::contains("bad.json"))
+            .stderr(predicate::str::contains(says));
+        assert!(!out.exists() || records_under(&out).is_empty());
+    }
+}

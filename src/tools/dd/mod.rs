@@ -49,6 +49,7 @@ use super::argv::{BuildCtx, Invocation, Params};
 use super::{first_line, Parsed, ToolSpec};
 use crate::metrics::TestKind;
 use crate::record::{Metric, Tool};
+use crate::tools::number::{self, BadNumber};
 use crate::units::{split_number, Unit};
 
 mod invocation;
@@ -138,6 +139,7 @@ pub fn parse(text: &str) -> Result<Vec<Parsed>> {
                 }
             }
             SummaryLine::Foreign => bail!(locale_error(line)),
+            SummaryLine::Bad(e) => return Err(anyhow::Error::new(e).context("dd output")),
             SummaryLine::Yes(s) if records.is_empty() => pending.push(s),
             SummaryLine::Yes(s) => {
                 for d in doubtful.drain(..) {
@@ -217,6 +219,8 @@ enum SummaryLine {
     /// A summary line with English words but a decimal comma, or otherwise
     /// unreadable in a way that a locale explains.
     Foreign,
+    /// A summary line whose byte count or time is not a number >= 0.
+    Bad(BadNumber),
 }
 
 /// Reads `N byte(s) [(...)] copied, T s|seconds, RATE`.
@@ -244,10 +248,17 @@ fn summary(line: &str) -> SummaryLine {
         return SummaryLine::No;
     }
     let Ok(bytes) = num.parse::<u64>() else {
-        return SummaryLine::No;
+        return SummaryLine::Bad(BadNumber::new("the byte count of dd's summary line", num));
     };
     let after = rest.get(copied + "copied, ".len()..).unwrap_or("");
+    let time_field = "the time of dd's summary line";
     let Some((seconds, tail)) = split_number(after) else {
+        // `-nan s`, `inf s`: no locale prints these
+        let word = after.split([' ', ',']).next().unwrap_or_default();
+        let lower = word.to_ascii_lowercase();
+        if lower.starts_with('-') || ["nan", "inf", "+inf", "infinity"].contains(&lower.as_str()) {
+            return SummaryLine::Bad(BadNumber::new(time_field, word));
+        }
         return SummaryLine::Foreign;
     };
     // "0,25 s": the comma is a decimal comma, not a field separator
@@ -265,8 +276,8 @@ fn summary(line: &str) -> SummaryLine {
     else {
         return SummaryLine::Foreign;
     };
-    if seconds < 0.0 {
-        return SummaryLine::No;
+    if let Err(e) = number::checked(time_field, seconds) {
+        return SummaryLine::Bad(e);
     }
     let rate = tail.trim_start().strip_prefix(',').unwrap_or("").trim();
     SummaryLine::Yes(Summary {

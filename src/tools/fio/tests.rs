@@ -1241,3 +1241,31 @@ fn bad_terse_numbers_refuse_the_output_naming_field_and_value() {
         assert!(err.contains(says), "{to}: {err}");
     }
 }
+
+#[test]
+fn bad_yabs_numbers_refuse_the_output_naming_field_and_value() {
+    for (from, to, says) in [
+        (
+            "405.41 MB/s (101.3k)",
+            "-405.41 MB/s (101.3k)",
+            "yabs output: the `Read` row's column 1 of yabs's fio table is \"-405.41 MB/s\": expected a number >= 0",
+        ),
+        ("405.41 MB/s (101.3k)", "405.41 MB/s (fast)", "column 1 of yabs's fio table is \"(fast)\""),
+    ] {
+        assert!(YABS_TXT.contains(from), "{from}");
+        let err = refused(&YABS_TXT.replacen(from, to, 1));
+        assert!(err.contains(says), "{to}: {err}");
+    }
+    for (to, says) in [
+        (
+            "\"iops_r\": -1",
+            "yabs JSON output: fio[0].iops_r is -1: expected a number >= 0",
+        ),
+        ("\"iops_r\": \"NaN\"", "fio[0].iops_r is \"NaN\""),
+    ] {
+        let text = YABS_JSON.replacen("\"iops_r\": 101354", to, 1);
+        assert_ne!(text, YABS_JSON);
+        let err = refused(&text);
+        assert!(err.contains(says), "{to}: {err}");
+    }
+}

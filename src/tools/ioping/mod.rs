@@ -49,6 +49,7 @@ use super::argv::{BuildCtx, Invocation, Params};
 use super::{first_line, Parsed, ToolSpec};
 use crate::metrics::TestKind;
 use crate::record::{Metric, Tool};
+use crate::tools::number::{self, BadNumber};
 use crate::units::{self, split_number, Prefixes, Unit};
 
 mod invocation;
@@ -174,13 +175,13 @@ fn parse_segment(lines: &[&str]) -> Result<Vec<Parsed>> {
         let json = lines.get(i..).unwrap_or(&[]).join("\n");
         return Ok(vec![parse_json(&json)?]);
     }
-    Ok(lines
-        .iter()
-        .rev()
-        .find_map(|l| batch_line(l))
-        .map(|fields| batch(&fields))
-        .into_iter()
-        .collect())
+    match lines.iter().rev().find_map(|l| batch_line(l)) {
+        Some(fields) => {
+            let fields = fields.map_err(|e| anyhow::Error::new(e).context("ioping -B output"))?;
+            Ok(vec![batch(&fields)])
+        }
+        None => Ok(Vec::new()),
+    }
 }
 
 /// A non-negative number at the start of `text`, with the rest.
@@ -332,13 +333,22 @@ fn request_line(line: &str) -> Option<u64> {
     (bytes.is_finite() && bytes >= 0.0 && bytes < u64::MAX as f64).then(|| bytes.round() as u64)
 }
 
-/// A `-B` line: 8 or 10 non-negative numbers.
-fn batch_line(line: &str) -> Option<Vec<f64>> {
+/// A `-B` line: 8 or 10 numbers; an error naming the first that is not
+/// >= 0 (a negative, `nan` or `inf` one).
+fn batch_line(line: &str) -> Option<Result<Vec<f64>, BadNumber>> {
     let fields: Vec<f64> = line
         .split_whitespace()
-        .map(|f| f.parse::<f64>().ok().filter(|v| v.is_finite() && *v >= 0.0))
+        .map(|f| f.parse::<f64>().ok())
         .collect::<Option<_>>()?;
-    matches!(fields.len(), 8 | 10).then_some(fields)
+    if !matches!(fields.len(), 8 | 10) {
+        return None;
+    }
+    let checked = fields
+        .iter()
+        .enumerate()
+        .map(|(i, v)| number::checked(&format!("field {} of the -B line", i + 1), *v))
+        .collect();
+    Some(checked)
 }
 
 /// Metrics from a batch line; ten fields are 1.x (ns), eight are 0.9 (us).
@@ -387,11 +397,13 @@ fn parse_json(text: &str) -> Result<Parsed> {
         .rev()
         .find_map(|o| o.get("stat"))
         .with_context(|| bad("no object with `stat`"))?;
-    let num = |key: &str| {
-        stat.get(key)
-            .and_then(Value::as_f64)
-            .filter(|v| v.is_finite() && *v >= 0.0)
-            .with_context(|| bad(&format!("`stat.{key}` missing or not a number")))
+    let stat = stat
+        .as_object()
+        .with_context(|| bad("`stat` is not an object"))?;
+    let num = |key: &str| -> Result<f64> {
+        number::json_field(stat, key, &format!("stat.{key}"))
+            .map_err(|e| anyhow::Error::new(e).context("ioping JSON"))?
+            .with_context(|| bad(&format!("`stat.{key}` missing")))
     };
     let mut parsed = Parsed::default();
     let requests = num("count")?;

@@ -488,3 +488,43 @@ fn long_mode_names_are_the_letters() {
     let r = read_command("ioping --rapid --linear /mnt").unwrap();
     assert_eq!(r.test_id.as_deref(), Some("ioping-seq"));
 }
+
+#[test]
+fn a_bad_figure_refuses_the_output_naming_it() {
+    let batch = fixture("ioping13-B.txt");
+    for (from, to, says) in [
+        (
+            " 7528 ",
+            " -7528 ",
+            "ioping -B output: field 3 of the -B line is -7528: expected a number >= 0",
+        ),
+        (
+            " 7528 ",
+            " nan ",
+            "field 3 of the -B line is NaN: expected a number >= 0",
+        ),
+    ] {
+        let err = format!("{:#}", parse(&batch.replacen(from, to, 1)).unwrap_err());
+        assert!(err.contains(says), "{to}: {err}");
+    }
+    let json = fixture("ioping13-J.json");
+    for (to, says) in [
+        (
+            "\"iops\": \"fast\"",
+            "ioping JSON: stat.iops is \"fast\": expected a number >= 0",
+        ),
+        ("\"iops\": -5", "stat.iops is -5: expected a number >= 0"),
+        (
+            "\"iops\": null",
+            "stat.iops is null: expected a number >= 0",
+        ),
+    ] {
+        let text = json.replacen("\"iops\": 7241.313140", to, 1);
+        assert_ne!(text, json);
+        let err = format!("{:#}", parse(&text).unwrap_err());
+        assert!(err.contains(says), "{to}: {err}");
+    }
+    let text = fixture("ioping13-c5.txt").replacen("966 iops", "-966 iops", 1);
+    let err = format!("{:#}", parse(&text).unwrap_err());
+    assert!(err.contains("-966 iops"), "{err}");
+}
