@@ -26,14 +26,22 @@ pub struct BadNumber {
     /// The value as printed, quoted (and shortened past [`QUOTED_MAX`]
     /// characters).
     pub value: String,
+    /// What the field must be: [`A_NUMBER`] or [`A_PERCENTILE`].
+    pub expected: &'static str,
 }
+
+/// What a figure must be.
+pub const A_NUMBER: &str = "a number >= 0";
+
+/// What a percentile's name must be.
+pub const A_PERCENTILE: &str = "a percentile from 0 to 100";
 
 impl fmt::Display for BadNumber {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "{} is {}: expected a number >= 0",
-            self.field, self.value
+            "{} is {}: expected {}",
+            self.field, self.value, self.expected
         )
     }
 }
@@ -46,6 +54,7 @@ impl BadNumber {
         BadNumber {
             field: field.to_string(),
             value: quoted(text),
+            expected: A_NUMBER,
         }
     }
 }
@@ -56,6 +65,7 @@ impl BadNumber {
         BadNumber {
             field: field.to_string(),
             value: shortened(&v.to_string()),
+            expected: A_NUMBER,
         }
     }
 }
@@ -80,7 +90,25 @@ pub fn checked(field: &str, v: f64) -> Result<f64, BadNumber> {
         Err(BadNumber {
             field: field.to_string(),
             value: v.to_string(),
+            expected: A_NUMBER,
         })
+    }
+}
+
+/// A percentile as a tool names it (`99.900000`, `99.90th`, `99.000000%`
+/// without its `%`) in thousandths of a percent (99900); `None` for `0`,
+/// which fio 2.x pads its lists with; an error naming `field` for anything
+/// that is not a percentile from 0 to 100.
+pub fn percentile(field: &str, name: &str) -> Result<Option<u32>, BadNumber> {
+    let t = name.trim().trim_end_matches("th");
+    match t.parse::<f64>() {
+        Ok(p) if p == 0.0 => Ok(None),
+        Ok(p) if p > 0.0 && p <= 100.0 => Ok(Some((p * 1000.0).round() as u32)),
+        _ => Err(BadNumber {
+            field: field.to_string(),
+            value: quoted(name.trim()),
+            expected: A_PERCENTILE,
+        }),
     }
 }
 
@@ -166,5 +194,13 @@ mod tests {
             from_text("IOPS=", "\u{1b}[31m", num).unwrap_err().value,
             "\"\\u{1b}[31m\""
         );
+        assert_eq!(percentile("k", "99.900000"), Ok(Some(99_900)));
+        assert_eq!(percentile("k", " 1.00th"), Ok(Some(1_000)));
+        assert_eq!(percentile("k", "0.00"), Ok(None));
+        assert_eq!(
+            percentile("k", "-0.5").unwrap_err().to_string(),
+            "k is \"-0.5\": expected a percentile from 0 to 100"
+        );
+        assert!(percentile("k", "100.5").is_err() && percentile("k", "null").is_err());
     }
 }

@@ -151,7 +151,18 @@ fn section(lines: &[&str], at: usize, sizes: bool) -> Result<Section, BadNumber>
                 .map(|l| l.split_whitespace().collect())
                 .unwrap_or_default();
             let next_cells = !next.is_empty() && next.iter().all(|w| is_cell(w));
-            if next_cells && cells.len() + next.len() == 12 {
+            // the rest of the row, with a word that is no figure in it
+            let completes = cells.len() + next.len() == 12;
+            if has_label && completes && !next_cells && next.iter().any(|w| is_cell(w)) {
+                if let Some((k, w)) = next.iter().enumerate().find(|(_, w)| !is_cell(w)) {
+                    let field = format!(
+                        "cell {} of the `{label}` row of bonnie++'s table",
+                        cells.len() + k + 1
+                    );
+                    return Err(BadNumber::new(&field, w));
+                }
+            }
+            if next_cells && completes {
                 cells.extend(next.iter().map(|s| s.to_string()));
                 i += 1;
             } else if !wrapped && columns.len() == 12 {

@@ -577,6 +577,17 @@ fn a_bad_figure_in_a_table_or_csv_refuses_the_output_naming_it() {
         let err = format!("{:#}", parse(&four.replacen(from, to, 1)).unwrap_err());
         assert!(err.contains(says), "{to}: {err}");
     }
+    // a row a mail client broke onto two lines
+    let wrapped = include_str!("../../../tests/fixtures/bonnie/1.03-lkml-quoted-wrapped.txt");
+    assert!(wrapped.contains("> 13062  61"));
+    let err = format!(
+        "{:#}",
+        parse(&wrapped.replacen("> 13062  61", "> inf  61", 1)).unwrap_err()
+    );
+    assert!(
+        err.contains("row of bonnie++'s table is \"inf\": expected a number >= 0"),
+        "{err}"
+    );
     // the CSV line names the field, its column and what it found
     let err = format!(
         "{:#}",

@@ -123,7 +123,9 @@ pub fn parse(text: &str) -> Result<Vec<Parsed>> {
             records.clear();
             continue;
         }
-        if let Some((key, full, partial)) = records_line(line) {
+        if let Some(counts) = records_line(line) {
+            let (key, full, partial) =
+                counts.map_err(|e| anyhow::Error::new(e).context("dd output"))?;
             // dd prints its records lines right before the final summary:
             // a summary above them is the last status=progress update of a
             // terminal copy that lost its carriage returns
@@ -287,8 +289,9 @@ fn summary(line: &str) -> SummaryLine {
     })
 }
 
-/// `N+M records in` / `N+M records out`: `("in"|"out", N, M)`.
-fn records_line(line: &str) -> Option<(&'static str, u64, u64)> {
+/// `N+M records in` / `N+M records out`: `("in"|"out", N, M)`; an error
+/// when `N` or `M` is not a whole number >= 0.
+fn records_line(line: &str) -> Option<Result<(&'static str, u64, u64), BadNumber>> {
     let (counts, words) = line.trim().split_once(' ')?;
     let key = match words.trim() {
         "records in" => "in",
@@ -296,7 +299,15 @@ fn records_line(line: &str) -> Option<(&'static str, u64, u64)> {
         _ => return None,
     };
     let (full, partial) = counts.split_once('+')?;
-    Some((key, full.parse().ok()?, partial.parse().ok()?))
+    let count = |text: &str, what: &str| {
+        text.parse::<u64>().map_err(|_| {
+            BadNumber::new(
+                &format!("the {what} count of dd's `records {key}` line"),
+                text,
+            )
+        })
+    };
+    Some(count(full, "full-block").and_then(|f| Ok((key, f, count(partial, "partial-block")?))))
 }
 
 /// A line that is dd output in another language: `N+M <words>` records

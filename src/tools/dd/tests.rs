@@ -473,6 +473,11 @@ fn a_bad_time_or_byte_count_refuses_the_output_naming_it() {
             "99999999999999999999999 bytes",
             "the byte count of dd's summary line is \"99999999999999999999999\"",
         ),
+        (
+            "48+0 records in",
+            "-48+0 records in",
+            "the full-block count of dd's `records in` line is \"-48\": expected a number >= 0",
+        ),
     ] {
         assert!(text.contains(from), "{from}");
         let err = format!("{:#}", parse(&text.replacen(from, to, 1)).unwrap_err());

@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use super::options::json_options;
 use super::{Dir, Job, SteadyState};
-use crate::tools::number::{checked, json_field, BadNumber};
+use crate::tools::number::{self, checked, json_field, BadNumber};
 use crate::units::{self};
 
 /// The first fio JSON object in `text` (one with a `jobs` key), skipping
@@ -208,9 +208,12 @@ pub(super) fn json_dir(
         .and_then(Value::as_object)
     {
         for (k, v) in p {
-            // 2.x pads the map with `"0.00": 0` entries that are no percentile
-            let Some(key) = pct_key(k) else { continue };
             let field = format!("{at}.{clat_key}.percentile[\"{}\"]", k.escape_debug());
+            // 2.x pads the map with `"0.00": 0` entries that are no percentile
+            let Some(key) = number::percentile(&format!("{at}.{clat_key}.percentile key"), k)?
+            else {
+                continue;
+            };
             let x = match v.as_f64() {
                 Some(x) => checked(&field, x)?,
                 None => return Err(BadNumber::json(&field, v)),
@@ -228,10 +231,7 @@ pub(super) fn json_dir(
         for (k, v) in bins {
             let field = format!("{at}.clat_ns.bins[\"{}\"]", k.escape_debug());
             let Ok(ns) = k.parse::<u64>() else {
-                return Err(BadNumber {
-                    field: format!("{at}.clat_ns.bins key"),
-                    value: format!("{k:?}"),
-                });
+                return Err(BadNumber::new(&format!("{at}.clat_ns.bins key"), k));
             };
             let n = match v.as_f64() {
                 Some(n) => checked(&field, n)?,
@@ -276,15 +276,6 @@ fn json_mean(v: &Value, unit: f64, at: &str) -> Result<Option<f64>, BadNumber> {
     };
     let max = json_field(obj, "max", &format!("{at}.max"))?.unwrap_or(mean);
     Ok((max > 0.0 || mean > 0.0).then_some(units::scale(mean, unit)))
-}
-
-/// `"99.900000"` or `"99.90"` to 99900; `None` for the `"0.00"` padding.
-pub(super) fn pct_key(k: &str) -> Option<u32> {
-    let p: f64 = k.trim().trim_end_matches("th").parse().ok()?;
-    if !(p > 0.0 && p <= 100.0) {
-        return None;
-    }
-    Some((p * 1000.0).round() as u32)
 }
 
 /// `fio-3.33` → `3.33`; `fio 2.1.3` → `2.1.3`.

@@ -18,9 +18,8 @@
 
 use std::collections::BTreeMap;
 
-use super::json::pct_key;
 use super::{Dir, Job};
-use crate::tools::number::{from_text, BadNumber};
+use crate::tools::number::{from_text, percentile, BadNumber};
 use crate::units;
 
 /// One terse line's fields that matter here.
@@ -146,7 +145,9 @@ fn terse_dir(f: &[&str], at: &dyn Fn(usize) -> String) -> Result<Option<Dir>, Ba
         let Some((key, v)) = p.split_once("%=") else {
             continue;
         };
-        let Some(key) = pct_key(key) else { continue };
+        let Some(key) = percentile(&format!("{} (a clat percentile)", at(12 + k)), key)? else {
+            continue;
+        };
         let field = format!("{} (clat percentile {})", at(12 + k), p.trim());
         pcts.push((key, from_text(&field, v, |t| t.trim().parse::<f64>().ok())?));
     }

@@ -1180,6 +1180,11 @@ fn bad_json_numbers_refuse_the_output_naming_field_and_value() {
             "jobs[0].read.clat_ns.percentile[\"50.000000\"] is \"x\": expected a number >= 0",
         ),
         (
+            "\"50.000000\" : 659456",
+            "\"null\" : 659456",
+            "jobs[0].read.clat_ns.percentile key is \"null\": expected a percentile from 0 to 100",
+        ),
+        (
             "\"runtime\" : 2001",
             "\"runtime\" : -2001",
             "jobs[0].read.runtime is -2001: expected a number >= 0",
@@ -1214,6 +1219,11 @@ fn bad_text_numbers_refuse_the_output_naming_field_and_value() {
         ),
         (
             "50.00th=[  660]",
+            "500.00th=[  660]",
+            "a clat percentile of the `read:` line of job `randread` is \"500.00\": expected a percentile from 0 to 100",
+        ),
+        (
+            "50.00th=[  660]",
             "50.00th=[ -660]",
             "clat percentile 50.00th of the `read:` line of job `randread` is \"-660\"",
         ),
@@ -1235,6 +1245,11 @@ fn bad_terse_numbers_refuse_the_output_naming_field_and_value() {
         ),
         (";91084;", ";fast;", "field 7 (read bandwidth in KiB/s) of the terse line of job `randread` is \"fast\""),
         (";50.000000%=193;", ";50.000000%=nan;", "(clat percentile 50.000000%=nan) is \"nan\""),
+        (
+            ";50.000000%=193;",
+            ";-0.5%=193;",
+            "(a clat percentile) is \"-0.5\": expected a percentile from 0 to 100",
+        ),
     ] {
         assert!(line.contains(from), "{from}");
         let err = refused(&line.replacen(from, to, 1));

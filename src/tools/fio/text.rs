@@ -3,9 +3,8 @@
 
 use std::collections::BTreeMap;
 
-use super::json::pct_key;
 use super::{Dir, Header, Job};
-use crate::tools::number::{from_text, BadNumber};
+use crate::tools::number::{from_text, percentile, BadNumber};
 use crate::units::{self, Prefixes};
 
 /// A number as printed, with its relative rounding error (half a unit in
@@ -334,7 +333,9 @@ fn pct_entries(t: &str, at: &str) -> Result<Vec<(u32, f64)>, BadNumber> {
             continue;
         };
         let k = k.trim_start_matches([',', '|', ' ']);
-        let Some(key) = pct_key(k) else { continue };
+        let Some(key) = percentile(&format!("a clat percentile of {at}"), k)? else {
+            continue;
+        };
         let v = v
             .trim()
             .trim_start_matches('[')

@@ -333,20 +333,31 @@ fn request_line(line: &str) -> Option<u64> {
     (bytes.is_finite() && bytes >= 0.0 && bytes < u64::MAX as f64).then(|| bytes.round() as u64)
 }
 
-/// A `-B` line: 8 or 10 numbers; an error naming the first that is not
-/// >= 0 (a negative, `nan` or `inf` one).
+/// A `-B` line: 8 or 10 numbers. A line of 8 or 10 words that starts
+/// with a number and has at most two words that are not (`15387 fast
+/// ...`) is one too: an error naming the first field that is not a number
+/// >= 0 (a word, a negative, `nan` or `inf`).
 fn batch_line(line: &str) -> Option<Result<Vec<f64>, BadNumber>> {
-    let fields: Vec<f64> = line
-        .split_whitespace()
-        .map(|f| f.parse::<f64>().ok())
-        .collect::<Option<_>>()?;
-    if !matches!(fields.len(), 8 | 10) {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    if !matches!(words.len(), 8 | 10) {
         return None;
     }
-    let checked = fields
+    let numbers: Vec<Option<f64>> = words.iter().map(|w| w.parse::<f64>().ok()).collect();
+    let not_numbers = numbers.iter().filter(|n| n.is_none()).count();
+    if numbers.first().copied().flatten().is_none() || not_numbers > 2 {
+        return None;
+    }
+    let checked = words
         .iter()
+        .zip(&numbers)
         .enumerate()
-        .map(|(i, v)| number::checked(&format!("field {} of the -B line", i + 1), *v))
+        .map(|(i, (w, n))| {
+            let field = format!("field {} of the -B line", i + 1);
+            match n {
+                Some(v) => number::checked(&field, *v),
+                None => Err(BadNumber::new(&field, w)),
+            }
+        })
         .collect();
     Some(checked)
 }

@@ -528,3 +528,15 @@ fn a_bad_figure_refuses_the_output_naming_it() {
     let err = format!("{:#}", parse(&text).unwrap_err());
     assert!(err.contains("-966 iops"), "{err}");
 }
+
+#[test]
+fn a_batch_line_with_a_word_for_a_figure_refuses_the_output() {
+    // two runs in one file: the second's -B line used to be passed over,
+    // leaving the first run's record alone
+    let text = fixture("ioping-multi.txt").replacen(" 16398 ", " fast ", 1);
+    let err = format!("{:#}", parse(&text).unwrap_err());
+    assert!(
+        err.contains("field 3 of the -B line is \"fast\": expected a number >= 0"),
+        "{err}"
+    );
+}
