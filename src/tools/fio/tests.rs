@@ -1284,3 +1284,15 @@ fn bad_yabs_numbers_refuse_the_output_naming_field_and_value() {
         assert!(err.contains(says), "{to}: {err}");
     }
 }
+
+#[test]
+fn a_sum_past_the_largest_double_is_kept_infinite_for_validation_not_dropped() {
+    // two jobs of one group, each at 1.7e308 IOPS: their sum is infinite
+    let text = JOBS2_JSON
+        .replacen("\"iops\" : 932.533733", "\"iops\" : 1.7e308", 1)
+        .replacen("\"iops\" : 586.706647", "\"iops\" : 1.7e308", 1);
+    let p = one(&text);
+    // kept, so that `import` and `run` refuse the record (validation
+    // allows no infinity) instead of writing it without its IOPS
+    assert_eq!(m(&p, "read_iops"), f64::INFINITY);
+}

@@ -91,7 +91,9 @@ fn result(bs: u64, figures: [Option<f64>; 4], params: BTreeMap<String, Value>) -
         ("write_iops", Unit::Iops),
     ];
     for ((name, unit), v) in names.into_iter().zip(figures) {
-        if let Some(v) = v.filter(|v| v.is_finite() && *v >= 0.0) {
+        // read as numbers >= 0; one made infinite by its unit is kept, for
+        // validation to refuse
+        if let Some(v) = v {
             metrics.insert(name.to_string(), Metric::new(v, unit));
         }
     }
