@@ -102,7 +102,7 @@ pub fn checked(field: &str, v: f64) -> Result<f64, BadNumber> {
 pub fn percentile(field: &str, name: &str) -> Result<Option<u32>, BadNumber> {
     let t = name.trim().trim_end_matches("th");
     match t.parse::<f64>() {
-        Ok(p) if p == 0.0 => Ok(None),
+        Ok(0.0) => Ok(None),
         Ok(p) if p > 0.0 && p <= 100.0 => Ok(Some((p * 1000.0).round() as u32)),
         _ => Err(BadNumber {
             field: field.to_string(),
