@@ -229,18 +229,23 @@ fn completed_line(line: &str) -> Result<Parsed> {
         .with_context(bad)?;
     let mut parsed = Parsed::default();
     let mut head_fields: Vec<&str> = head.split(", ").map(str::trim).collect();
-    let requests = head_fields.pop().and_then(count).with_context(bad)?;
+    let figure = |what: &str, text: &str, read: fn(&str) -> Option<f64>| {
+        let field = format!("the {what} of ioping's summary line");
+        number::from_text(&field, text, read)
+            .map_err(|e| anyhow::Error::new(e).context("ioping output"))
+    };
+    let requests = figure("request count", head_fields.pop().with_context(bad)?, count)?;
     for f in head_fields {
         ignored_field(f, &mut parsed);
     }
     let mut fields = tail.split(", ").map(str::trim);
-    let elapsed = fields.next().and_then(time).with_context(bad)?;
+    let elapsed = figure("time", fields.next().with_context(bad)?, time)?;
     let (mut iops, mut bw) = (None, None);
     for f in fields {
         if let Some(n) = f.strip_suffix("iops") {
-            iops = Some(count(n).with_context(bad)?);
+            iops = Some(figure("IOPS", n, count)?);
         } else if f.ends_with("/s") {
-            bw = Some(rate(f).with_context(bad)?);
+            bw = Some(figure("bandwidth", f, rate)?);
         } else if f.ends_with(" read") {
             parsed
                 .parameters
@@ -304,7 +309,11 @@ fn latency_line(stats: &str, parsed: &mut Parsed) -> Result<()> {
         .iter()
         .zip(parts)
     {
-        let (_, unit) = number(part).with_context(bad)?;
+        let field = format!("the {} of ioping's min/avg/max/mdev line", &name[4..]);
+        // a figure there, but not a number >= 0 (`-5 us`, `nan us`)
+        let Some((_, unit)) = number(part) else {
+            return Err(anyhow::Error::new(BadNumber::new(&field, part)).context("ioping output"));
+        };
         let s = if unit.is_empty() {
             time(&format!("{part} {last_unit}"))
         } else {

@@ -524,9 +524,33 @@ fn a_bad_figure_refuses_the_output_naming_it() {
         let err = format!("{:#}", parse(&text).unwrap_err());
         assert!(err.contains(says), "{to}: {err}");
     }
-    let text = fixture("ioping13-c5.txt").replacen("966 iops", "-966 iops", 1);
-    let err = format!("{:#}", parse(&text).unwrap_err());
-    assert!(err.contains("-966 iops"), "{err}");
+    let text = fixture("ioping13-c5.txt");
+    for (from, to, says) in [
+        (
+            "966 iops",
+            "-966 iops",
+            "ioping output: the IOPS of ioping's summary line is \"-966\": expected a number >= 0",
+        ),
+        (
+            "3.78 MiB/s",
+            "nan MiB/s",
+            "the bandwidth of ioping's summary line is \"nan MiB/s\"",
+        ),
+        (
+            "in 4.14 ms",
+            "in -4.14 ms",
+            "the time of ioping's summary line is \"-4.14 ms\"",
+        ),
+        (
+            "/ 1.03 ms /",
+            "/ -1.03 ms /",
+            "the avg of ioping's min/avg/max/mdev line is \"-1.03 ms\": expected a number >= 0",
+        ),
+    ] {
+        assert!(text.contains(from), "{from}");
+        let err = format!("{:#}", parse(&text.replacen(from, to, 1)).unwrap_err());
+        assert!(err.contains(says), "{to}: {err}");
+    }
 }
 
 #[test]
