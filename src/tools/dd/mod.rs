@@ -233,6 +233,14 @@ fn summary(line: &str) -> SummaryLine {
         return SummaryLine::No;
     };
     if num.is_empty() {
+        // `fast bytes (8.4 MB, 8.0 MiB) copied, ...`: a summary line whose
+        // byte count is not a number
+        let (first, after) = t.split_once(' ').unwrap_or((t, ""));
+        let shaped = (after.starts_with("bytes") || after.starts_with("byte "))
+            && after.contains(" copied, ");
+        if shaped {
+            return SummaryLine::Bad(BadNumber::new("the byte count of dd's summary line", first));
+        }
         return SummaryLine::No;
     }
     let Some(rest) = rest

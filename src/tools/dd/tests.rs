@@ -474,6 +474,16 @@ fn a_bad_time_or_byte_count_refuses_the_output_naming_it() {
             "the byte count of dd's summary line is \"99999999999999999999999\"",
         ),
         (
+            "50331648 bytes",
+            "fast bytes",
+            "the byte count of dd's summary line is \"fast\": expected a number >= 0",
+        ),
+        (
+            "50331648 bytes",
+            "-50331648 bytes",
+            "the byte count of dd's summary line is \"-50331648\"",
+        ),
+        (
             "48+0 records in",
             "-48+0 records in",
             "the full-block count of dd's `records in` line is \"-48\": expected a number >= 0",
