@@ -91,7 +91,11 @@ pub fn command(o: &ImportOptions) -> Result<u8> {
     }
     crate::say!(
         "imported {} into `{}`",
-        shown(crate::format::count_of(tally.written.len(), "record", "records")),
+        shown(crate::format::count_of(
+            tally.written.len(),
+            "record",
+            "records"
+        )),
         shown(&o.out)
     );
     Ok(if tally.failed > 0 { 1 } else { 0 })

@@ -190,7 +190,11 @@ pub fn execute(args: &ReportArgs) -> Result<u8> {
         .pages;
     crate::say!(
         "report: {} read, {} left out, {} written to `{}` in {:.2} s",
-        shown(crate::format::count_of(records + left_out.len(), "record", "records")),
+        shown(crate::format::count_of(
+            records + left_out.len(),
+            "record",
+            "records"
+        )),
         left_out.len(),
         shown(crate::format::count_of(pages, "page", "pages")),
         shown(&args.out),

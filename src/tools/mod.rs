@@ -16,6 +16,7 @@ pub mod bonnie;
 pub mod dd;
 pub mod fio;
 pub mod ioping;
+pub mod number;
 
 use argv::{BuildCtx, Invocation, Params};
 

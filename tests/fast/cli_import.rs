@@ -580,3 +580,32 @@ fn names_past_their_limit_are_refused_on_the_command_line_naming_flag_and_limit(
     assert!(String::from_utf8_lossy(&o.stderr)
         .contains("--title is 201 characters long, over the limit of 200"));
 }
+
+#[test]
+fn a_fio_json_with_a_bad_number_is_refused_naming_file_field_and_value() {
+    let dir = tempfile::tempdir().unwrap();
+    let real = std::fs::read_to_string("tests/fixtures/fio/randread-4k-qd64.json").unwrap();
+    for (to, says) in [
+        (
+            "\"iops\" : -5",
+            "jobs[0].read.iops is -5: expected a number >= 0",
+        ),
+        (
+            "\"iops\" : \"NaN\"",
+            "jobs[0].read.iops is \"NaN\": expected a number >= 0",
+        ),
+    ] {
+        let file = dir.path().join("bad.json");
+        std::fs::write(&file, real.replacen("\"iops\" : 83142.428786", to, 1)).unwrap();
+        let out = dir.path().join("out");
+        diskdash()
+            .args(["import", "--out"])
+            .arg(&out)
+            .arg(&file)
+            .assert()
+            .code(1)
+            .stderr(predicate::str::contains("bad.json"))
+            .stderr(predicate::str::contains(says));
+        assert!(!out.exists() || records_under(&out).is_empty());
+    }
+}

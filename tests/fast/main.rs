@@ -23,6 +23,7 @@ mod prop_dd_ioping;
 mod prop_fio;
 mod prop_format;
 mod prop_record;
+mod prop_report;
 mod report_answer;
 mod report_emulated;
 mod report_length;

@@ -1384,3 +1384,37 @@ fn a_tool_version_longer_than_a_name_is_cut_so_check_accepts_the_record() {
         String::from_utf8_lossy(&o.stdout)
     );
 }
+
+#[test]
+fn a_tool_number_that_is_not_a_number_gives_a_failed_record_naming_it() {
+    let bin = bin_dir(&[("fio", fake("bad-numbers"))]);
+    let target = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let r = run(
+        &path_with(bin.path()),
+        &[
+            "--target",
+            target.path().to_str().unwrap(),
+            "--suite",
+            "quick",
+            "--only",
+            "fio-randread-4k-qd64",
+            "--out",
+            out.path().to_str().unwrap(),
+        ],
+    );
+    assert_eq!(r.code, Some(1), "{}", r.stderr);
+    let recs = records(out.path());
+    assert_eq!(recs.len(), 1);
+    assert_eq!(recs[0].status, Status::Failed);
+    assert_eq!(
+        recs[0].error.as_deref(),
+        Some("cannot parse the output of `fio`: fio JSON output: jobs[0].read.iops is \"NaN\": expected a number >= 0")
+    );
+    assert!(recs[0].metrics.is_empty(), "{:?}", recs[0].metrics);
+    assert!(
+        r.stderr.contains("jobs[0].read.iops is \"NaN\""),
+        "{}",
+        r.stderr
+    );
+}

@@ -292,7 +292,7 @@ fn log_scale(values: impl Iterator<Item = f64>) -> Scale {
     let lo = nice_floor(min);
     let mut hi = nice_ceil(max);
     if hi < lo * 10.0 {
-        hi = nice_ceil(lo * 10.0);
+        hi = nice_ceil(lo * 10.0).min(f64::MAX);
     }
     Scale {
         lo,
@@ -439,6 +439,50 @@ mod tests {
         );
         let empty = distribution_chart(&chart(vec![])).unwrap();
         assert!(empty.contains("no data to chart"));
+    }
+
+    #[test]
+    fn any_latencies_give_a_handful_of_ticks_and_a_bounded_chart() {
+        // a subnormal p10 next to an hour at p30 (330 decades), the widest
+        // range validation accepts, equal and reversed percentiles, and the
+        // ends of the doubles: each a few ticks and an SVG of a few kB
+        let cases: [&[(f64, f64)]; 6] = [
+            &[(1.0, 0.5), (10.0, 5e-324), (30.0, 3.6e6), (50.0, 0.6)],
+            &[(1.0, 1e-6), (50.0, 1.0), (99.99, 1e10)],
+            &[(1.0, 2.0), (50.0, 2.0), (99.0, 2.0)],
+            &[(1.0, 9.0), (50.0, 3.0), (99.0, 1e-300)],
+            &[(1.0, f64::MIN_POSITIVE), (99.0, f64::MAX)],
+            &[(50.0, f64::MAX)],
+        ];
+        for points in cases {
+            let values = points.iter().map(|p| p.1);
+            let ys = log_scale(values);
+            let ticks = ys.ticks();
+            assert!(
+                !ticks.is_empty() && ticks.len() <= 12,
+                "{points:?}: {ticks:?}"
+            );
+            assert!(
+                ticks.iter().all(|t| t.is_finite()
+                    && *t >= ys.lo * (1.0 - 1e-9)
+                    && *t <= ys.hi * (1.0 + 1e-9)),
+                "{points:?}: {ticks:?} outside {ys:?}"
+            );
+            assert!(ys.lo > 0.0 && ys.hi.is_finite() && ys.hi > ys.lo, "{ys:?}");
+            let svg = distribution_chart(&chart(vec![DistributionSeries {
+                label: "edge".into(),
+                points: points.to_vec(),
+            }]))
+            .unwrap();
+            assert!(svg.len() < 20_000, "{points:?}: {} bytes", svg.len());
+        }
+        // the record, in seconds: 5e-324 .. 3,600, 328 decades with
+        // a tick every 33rd (10^-324 underflows to zero and is left out)
+        let ys = log_scale([5e-324, 0.0005, 3600.0].into_iter());
+        assert_eq!((ys.lo, ys.hi), (5e-324, 5000.0));
+        let ticks = ys.ticks();
+        assert_eq!(ticks.len(), 9, "{ticks:?}");
+        assert!((ticks[0] / 1e-291 - 1.0).abs() < 1e-9, "{ticks:?}");
     }
 
     #[test]

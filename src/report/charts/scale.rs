@@ -5,6 +5,11 @@ use super::text::text_width;
 /// Bars go on a log axis when the largest is more than this many times the smallest.
 pub(super) const BAR_LOG_RATIO: f64 = 20.0;
 
+/// Decades a log axis labels at most: past this many it labels every
+/// second, third, .. decade, so that the ticks of any axis, however wide,
+/// are a handful.
+const MAX_LOG_TICK_DECADES: f64 = 10.0;
+
 /// A linear (from zero) or logarithmic axis mapping values onto `a..b` in SVG units.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(super) struct Scale {
@@ -149,20 +154,33 @@ impl Scale {
             }
             return (0..=n as usize).map(|i| self.step * i as f64).collect();
         }
-        let d0 = self.lo.log10().floor() as i32;
-        let d1 = self.hi.log10().ceil() as i32;
-        let decades = (d1 - d0).max(1);
-        let mantissas: &[f64] = if decades <= 3 {
+        // a count of decades, never a range of values: the loop below runs
+        // at most MAX_LOG_TICK_DECADES + 1 times however far apart lo and hi
+        // are (a subnormal next to an hour spans 330 decades)
+        if !(self.lo > 0.0 && self.hi.is_finite() && self.hi >= self.lo) {
+            return Vec::new();
+        }
+        // both within -324..=309 for finite positive values
+        let d0 = self.lo.log10().floor();
+        let d1 = self.hi.log10().ceil();
+        let decades = (d1 - d0).max(1.0);
+        let mantissas: &[f64] = if decades <= 3.0 {
             &[1.0, 2.0, 5.0]
         } else {
             &[1.0]
         };
-        let every = (decades + 9) / 10;
+        let every = (decades / MAX_LOG_TICK_DECADES).ceil();
+        let steps = ((d1 - d0) / every).floor().max(0.0) as i32;
         let mut out = Vec::new();
-        for d in (d0..=d1).filter(|d| (d - d0) % every == 0) {
+        for k in 0..=steps {
+            let d = (d0 + every * f64::from(k)) as i32;
             for m in mantissas {
                 let t = m * 10f64.powi(d);
-                if t >= self.lo * (1.0 - 1e-9) && t <= self.hi * (1.0 + 1e-9) {
+                if t > 0.0
+                    && t.is_finite()
+                    && t >= self.lo * (1.0 - 1e-9)
+                    && t <= self.hi * (1.0 + 1e-9)
+                {
                     out.push(t);
                 }
             }
@@ -208,24 +226,35 @@ pub(super) fn spans_decade(min_pos: f64, max: f64) -> bool {
     min_pos.is_finite() && min_pos > 0.0 && max / min_pos >= 10.0
 }
 
-/// The largest 1, 2 or 5 times a power of ten that is <= `v` (> 0).
+/// The largest 1, 2 or 5 times a power of ten that is <= `v`; `v` itself
+/// when that power of ten is not a positive finite number (a subnormal `v`,
+/// whose power of ten underflows to zero) or `v` is not finite and > 0.
 pub(super) fn nice_floor(v: f64) -> f64 {
     let d = 10f64.powf(v.log10().floor());
+    if !(v.is_finite() && v > 0.0 && d.is_finite() && d > 0.0) {
+        return v;
+    }
     [5.0, 2.0, 1.0]
         .into_iter()
         .map(|m| m * d)
-        .find(|c| *c <= v * (1.0 + 1e-9))
+        .find(|c| c.is_finite() && *c <= v * (1.0 + 1e-9))
         .unwrap_or(d)
 }
 
-/// The smallest 1, 2 or 5 times a power of ten that is >= `v` (> 0).
+/// The smallest 1, 2 or 5 times a power of ten that is >= `v`; `v` itself
+/// when there is no such finite number (`v` near `f64::MAX`) or `v` is not
+/// finite and > 0.
 pub(super) fn nice_ceil(v: f64) -> f64 {
     let d = 10f64.powf(v.log10().floor());
+    if !(v.is_finite() && v > 0.0 && d.is_finite() && d > 0.0) {
+        return v;
+    }
     [1.0, 2.0, 5.0, 10.0]
         .into_iter()
         .map(|m| m * d)
         .find(|c| *c >= v * (1.0 - 1e-9))
-        .unwrap_or(10.0 * d)
+        .filter(|c| c.is_finite())
+        .unwrap_or(v)
 }
 
 /// A tick label with as many decimals as the tick spacing needs.

@@ -1369,3 +1369,50 @@ fn escaping_a_byte_at_a_time_is_escaping_each_character() {
     }
     assert_eq!(esc("\u{FFFF}<"), "\u{FFFD}&lt;");
 }
+
+#[test]
+fn log_ticks_are_a_handful_for_any_positive_range() {
+    // lo and hi from a subnormal to the largest double: the number of ticks
+    // depends on neither, and none is zero or infinite
+    let ends = [
+        5e-324,
+        1e-310,
+        f64::MIN_POSITIVE,
+        1e-9,
+        0.3,
+        1.0,
+        3600.0,
+        1e7,
+        1e300,
+        f64::MAX,
+    ];
+    for &lo in &ends {
+        for &hi in &ends {
+            let s = Scale {
+                lo,
+                hi,
+                log: true,
+                a: 0.0,
+                b: 100.0,
+                step: 0.0,
+            };
+            let ticks = s.ticks();
+            assert!(ticks.len() <= 12, "{lo}..{hi}: {} ticks", ticks.len());
+            assert!(
+                ticks.iter().all(|t| t.is_finite() && *t > 0.0),
+                "{lo}..{hi}: {ticks:?}"
+            );
+            if hi < lo {
+                assert!(ticks.is_empty(), "{lo}..{hi}: reversed: {ticks:?}");
+            }
+        }
+    }
+    // 1e-9 .. 1e7 s: 16 decades, a tick every second one
+    let s = Scale::fit(&[1e-9, 1e7], 0.0, 100.0, true);
+    assert_eq!((s.lo, s.hi), (1e-9, 1e7));
+    assert_eq!(s.ticks().len(), 9, "{:?}", s.ticks());
+    // a subnormal is its own floor (its power of ten underflows to 0)
+    assert_eq!(nice_floor(5e-324), 5e-324);
+    assert_eq!(nice_ceil(f64::MAX), f64::MAX);
+    assert_eq!(nice_ceil(1.5e308), f64::MAX.min(1.5e308));
+}

@@ -230,7 +230,8 @@ pub fn looks_like(text: &str) -> bool {
 /// `direct_io`, and `chunk_size` when the CSV leaves it empty.
 pub fn parse(text: &str) -> Result<Vec<Parsed>> {
     let lines: Vec<&str> = text.lines().map(unquote).collect();
-    let tables = table::tables(&lines);
+    let tables =
+        table::tables(&lines).map_err(|e| anyhow::Error::new(e).context("bonnie++ table"))?;
     // (line index, result, machine) in file order
     let mut found: Vec<(usize, Parsed, Option<String>)> = Vec::new();
     let mut ctx = PastedCommand::default();

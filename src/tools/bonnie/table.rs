@@ -20,6 +20,8 @@
 //! The 1.9x and 2.0x tables are not read: 2.00a prints the file count where
 //! file-test rates belong, so only their CSV line is trusted.
 
+use crate::tools::number::BadNumber;
+
 /// A text table found in the output, as CSV lines of format 1.
 #[derive(Clone, Debug, PartialEq)]
 pub(super) struct Table {
@@ -91,8 +93,11 @@ struct Section {
 }
 
 /// Reads the rows under a header at `lines[at]`; `sizes` says the rows are
-/// named by a machine name and a size (else by the file count alone).
-fn section(lines: &[&str], at: usize, sizes: bool) -> Section {
+/// named by a machine name and a size (else by the file count alone). A
+/// row that has its label (machine and size, or a file count) but a word
+/// where a figure belongs that is none (`-15293`, `nan`) is an error naming
+/// the row and the word.
+fn section(lines: &[&str], at: usize, sizes: bool) -> Result<Section, BadNumber> {
     let header = lines.get(at).copied().unwrap_or_default();
     let mut i = at + 1;
     let columns: Vec<usize> = word_ends(header)
@@ -122,11 +127,22 @@ fn section(lines: &[&str], at: usize, sizes: bool) -> Section {
             break;
         };
         let label_end = first_cell;
-        let mut cells: Vec<String> = match words.get(label_end + 1..) {
-            Some(c) if c.iter().all(|w| is_cell(w)) => c.iter().map(|s| s.to_string()).collect(),
+        let label = words.get(..=label_end).unwrap_or_default().join(" ");
+        let has_label = sizes
+            || words
+                .first()
+                .is_some_and(|w| w.bytes().all(|b| b.is_ascii_digit()));
+        let after = words.get(label_end + 1..).unwrap_or_default();
+        if has_label {
+            if let Some((k, w)) = after.iter().enumerate().find(|(_, w)| !is_cell(w)) {
+                let field = format!("cell {} of the `{label}` row of bonnie++'s table", k + 1);
+                return Err(BadNumber::new(&field, w));
+            }
+        }
+        let mut cells: Vec<String> = match after {
+            c if c.iter().all(|w| is_cell(w)) => c.iter().map(|s| s.to_string()).collect(),
             _ => break,
         };
-        let label = words.get(..=label_end).unwrap_or_default().join(" ");
         i += 1;
         if cells.len() < 12 {
             // broken onto the next line by a mail client?
@@ -135,7 +151,18 @@ fn section(lines: &[&str], at: usize, sizes: bool) -> Section {
                 .map(|l| l.split_whitespace().collect())
                 .unwrap_or_default();
             let next_cells = !next.is_empty() && next.iter().all(|w| is_cell(w));
-            if next_cells && cells.len() + next.len() == 12 {
+            // the rest of the row, with a word that is no figure in it
+            let completes = cells.len() + next.len() == 12;
+            if has_label && completes && !next_cells && next.iter().any(|w| is_cell(w)) {
+                if let Some((k, w)) = next.iter().enumerate().find(|(_, w)| !is_cell(w)) {
+                    let field = format!(
+                        "cell {} of the `{label}` row of bonnie++'s table",
+                        cells.len() + k + 1
+                    );
+                    return Err(BadNumber::new(&field, w));
+                }
+            }
+            if next_cells && completes {
                 cells.extend(next.iter().map(|s| s.to_string()));
                 i += 1;
             } else if !wrapped && columns.len() == 12 {
@@ -147,7 +174,7 @@ fn section(lines: &[&str], at: usize, sizes: bool) -> Section {
         }
         rows.push((label, cells));
     }
-    Section { rows, next: i }
+    Ok(Section { rows, next: i })
 }
 
 /// The row's cells placed under the header columns they end under (within
@@ -172,8 +199,9 @@ fn by_column(line: &str, skip: usize, columns: &[usize]) -> Vec<String> {
     cells
 }
 
-/// Every 1.0x text table in `lines` (mail quoting already removed).
-pub(super) fn tables(lines: &[&str]) -> Vec<Table> {
+/// Every 1.0x text table in `lines` (mail quoting already removed); an
+/// error when a row of one holds a figure that is not a number.
+pub(super) fn tables(lines: &[&str]) -> Result<Vec<Table>, BadNumber> {
     let mut out = Vec::new();
     let mut i = 0;
     while let Some(line) = lines.get(i) {
@@ -188,13 +216,16 @@ pub(super) fn tables(lines: &[&str]) -> Vec<Table> {
             i += 1;
             continue;
         };
-        let io = section(lines, io_at, true);
+        let io = section(lines, io_at, true)?;
         let files_at = (io.next..(io.next + 7).min(lines.len())).find(|&k| {
             lines
                 .get(k)
                 .is_some_and(|l| l.trim_start().starts_with("files") && l.contains("/sec %CP"))
         });
-        let files = files_at.map(|k| section(lines, k, false));
+        let files = match files_at {
+            Some(k) => Some(section(lines, k, false)?),
+            None => None,
+        };
         let end = files.as_ref().map_or(io.next, |f| f.next);
         let mut csv = Vec::new();
         let mut machines = Vec::new();
@@ -223,5 +254,5 @@ pub(super) fn tables(lines: &[&str]) -> Vec<Table> {
         }
         i = end.max(i + 1);
     }
-    out
+    Ok(out)
 }

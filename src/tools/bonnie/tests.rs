@@ -553,3 +553,48 @@ fn a_table_with_empty_cells_is_read_by_column() {
     assert_eq!(value(p, "random_seeks"), Some(206.7));
     assert_eq!(value(p, "seq_create"), None, "no file tests in this table");
 }
+
+#[test]
+fn a_bad_figure_in_a_table_or_csv_refuses_the_output_naming_it() {
+    // a 1.03 table without CSV: a run with a bad cell used to vanish, the
+    // other three imported
+    let four = include_str!("../../../tests/fixtures/bonnie/1.03-lkml-tables-four-runs.txt");
+    assert_eq!(parse(four).unwrap().len(), 4);
+    for (from, to, says) in [
+        (
+            "mb02             4G 15293",
+            "mb02             4G -15293",
+            "bonnie++ table: cell 1 of the `mb02 4G` row of bonnie++'s table is \"-15293\": expected a number >= 0",
+        ),
+        ("   9 100.6   0", "   9 nan   0", "cell 11 of the `mb02 4G` row of bonnie++'s table is \"nan\""),
+        (
+            "                 16 22330 100",
+            "                 16 fast 100",
+            "cell 1 of the `16` row of bonnie++'s table is \"fast\"",
+        ),
+    ] {
+        assert!(four.contains(from), "{from}");
+        let err = format!("{:#}", parse(&four.replacen(from, to, 1)).unwrap_err());
+        assert!(err.contains(says), "{to}: {err}");
+    }
+    // a row a mail client broke onto two lines
+    let wrapped = include_str!("../../../tests/fixtures/bonnie/1.03-lkml-quoted-wrapped.txt");
+    assert!(wrapped.contains("> 13062  61"));
+    let err = format!(
+        "{:#}",
+        parse(&wrapped.replacen("> 13062  61", "> inf  61", 1)).unwrap_err()
+    );
+    assert!(
+        err.contains("row of bonnie++'s table is \"inf\": expected a number >= 0"),
+        "{err}"
+    );
+    // the CSV line names the field, its column and what it found
+    let err = format!(
+        "{:#}",
+        parse(&QUIET.replacen(",1222,97,", ",-1222,97,", 1)).unwrap_err()
+    );
+    assert!(
+        err.contains("field 10 (putc, format 1.98): expected K/sec as a number, `+++++` or nothing, found `-1222`"),
+        "{err}"
+    );
+}

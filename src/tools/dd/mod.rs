@@ -49,6 +49,7 @@ use super::argv::{BuildCtx, Invocation, Params};
 use super::{first_line, Parsed, ToolSpec};
 use crate::metrics::TestKind;
 use crate::record::{Metric, Tool};
+use crate::tools::number::{self, BadNumber};
 use crate::units::{split_number, Unit};
 
 mod invocation;
@@ -128,7 +129,9 @@ pub fn parse(text: &str) -> Result<Vec<Parsed>> {
             records.clear();
             continue;
         }
-        if let Some((key, full, partial)) = records_line(line) {
+        if let Some(counts) = records_line(line) {
+            let (key, full, partial) =
+                counts.map_err(|e| anyhow::Error::new(e).context("dd output"))?;
             // dd prints its records lines right before the final summary:
             // a summary above them is the last status=progress update of a
             // terminal copy that lost its carriage returns
@@ -144,6 +147,7 @@ pub fn parse(text: &str) -> Result<Vec<Parsed>> {
                 }
             }
             SummaryLine::Foreign => bail!(locale_error(line)),
+            SummaryLine::Bad(e) => return Err(anyhow::Error::new(e).context("dd output")),
             SummaryLine::Yes(s) if records.is_empty() => pending.push(s),
             SummaryLine::Yes(s) => {
                 for d in doubtful.drain(..) {
@@ -233,6 +237,8 @@ enum SummaryLine {
     /// A summary line with English words but a decimal comma, or otherwise
     /// unreadable in a way that a locale explains.
     Foreign,
+    /// A summary line whose byte count or time is not a number >= 0.
+    Bad(BadNumber),
 }
 
 /// Reads `N byte(s) [(...)] copied, T s|seconds, RATE`.
@@ -243,6 +249,14 @@ fn summary(line: &str) -> SummaryLine {
         return SummaryLine::No;
     };
     if num.is_empty() {
+        // `fast bytes (8.4 MB, 8.0 MiB) copied, ...`: a summary line whose
+        // byte count is not a number
+        let (first, after) = t.split_once(' ').unwrap_or((t, ""));
+        let shaped = (after.starts_with("bytes") || after.starts_with("byte "))
+            && after.contains(" copied, ");
+        if shaped {
+            return SummaryLine::Bad(BadNumber::new("the byte count of dd's summary line", first));
+        }
         return SummaryLine::No;
     }
     let Some(rest) = rest
@@ -260,10 +274,17 @@ fn summary(line: &str) -> SummaryLine {
         return SummaryLine::No;
     }
     let Ok(bytes) = num.parse::<u64>() else {
-        return SummaryLine::No;
+        return SummaryLine::Bad(BadNumber::new("the byte count of dd's summary line", num));
     };
     let after = rest.get(copied + "copied, ".len()..).unwrap_or("");
+    let time_field = "the time of dd's summary line";
     let Some((seconds, tail)) = split_number(after) else {
+        // `-nan s`, `inf s`: no locale prints these
+        let word = after.split([' ', ',']).next().unwrap_or_default();
+        let lower = word.to_ascii_lowercase();
+        if lower.starts_with('-') || ["nan", "inf", "+inf", "infinity"].contains(&lower.as_str()) {
+            return SummaryLine::Bad(BadNumber::new(time_field, word));
+        }
         return SummaryLine::Foreign;
     };
     // "0,25 s": the comma is a decimal comma, not a field separator
@@ -281,8 +302,8 @@ fn summary(line: &str) -> SummaryLine {
     else {
         return SummaryLine::Foreign;
     };
-    if seconds < 0.0 {
-        return SummaryLine::No;
+    if let Err(e) = number::checked(time_field, seconds) {
+        return SummaryLine::Bad(e);
     }
     let rate = tail.trim_start().strip_prefix(',').unwrap_or("").trim();
     SummaryLine::Yes(Summary {
@@ -292,8 +313,9 @@ fn summary(line: &str) -> SummaryLine {
     })
 }
 
-/// `N+M records in` / `N+M records out`: `("in"|"out", N, M)`.
-fn records_line(line: &str) -> Option<(&'static str, u64, u64)> {
+/// `N+M records in` / `N+M records out`: `("in"|"out", N, M)`; an error
+/// when `N` or `M` is not a whole number >= 0.
+fn records_line(line: &str) -> Option<Result<(&'static str, u64, u64), BadNumber>> {
     let (counts, words) = line.trim().split_once(' ')?;
     let key = match words.trim() {
         "records in" => "in",
@@ -301,7 +323,15 @@ fn records_line(line: &str) -> Option<(&'static str, u64, u64)> {
         _ => return None,
     };
     let (full, partial) = counts.split_once('+')?;
-    Some((key, full.parse().ok()?, partial.parse().ok()?))
+    let count = |text: &str, what: &str| {
+        text.parse::<u64>().map_err(|_| {
+            BadNumber::new(
+                &format!("the {what} count of dd's `records {key}` line"),
+                text,
+            )
+        })
+    };
+    Some(count(full, "full-block").and_then(|f| Ok((key, f, count(partial, "partial-block")?))))
 }
 
 /// A line that is dd output in another language: `N+M <words>` records

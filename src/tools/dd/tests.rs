@@ -448,3 +448,49 @@ fn of_dev_zero_is_a_read_sink() {
     assert_eq!(value(&p, "read_bw"), Some(8388608.0 / 0.00266076));
     assert_eq!(value(&p, "write_bw"), None);
 }
+
+#[test]
+fn a_bad_time_or_byte_count_refuses_the_output_naming_it() {
+    let text = fixture("gnu91-read.txt");
+    for (from, to, says) in [
+        (
+            "0.00934708 s",
+            "-0.00934708 s",
+            "dd output: the time of dd's summary line is -0.00934708: expected a number >= 0",
+        ),
+        (
+            "0.00934708 s",
+            "nan s",
+            "the time of dd's summary line is \"nan\": expected a number >= 0",
+        ),
+        (
+            "0.00934708 s",
+            "-inf s",
+            "the time of dd's summary line is \"-inf\"",
+        ),
+        (
+            "50331648 bytes",
+            "99999999999999999999999 bytes",
+            "the byte count of dd's summary line is \"99999999999999999999999\"",
+        ),
+        (
+            "50331648 bytes",
+            "fast bytes",
+            "the byte count of dd's summary line is \"fast\": expected a number >= 0",
+        ),
+        (
+            "50331648 bytes",
+            "-50331648 bytes",
+            "the byte count of dd's summary line is \"-50331648\"",
+        ),
+        (
+            "48+0 records in",
+            "-48+0 records in",
+            "the full-block count of dd's `records in` line is \"-48\": expected a number >= 0",
+        ),
+    ] {
+        assert!(text.contains(from), "{from}");
+        let err = format!("{:#}", parse(&text.replacen(from, to, 1)).unwrap_err());
+        assert!(err.contains(says), "{to}: {err}");
+    }
+}

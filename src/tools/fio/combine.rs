@@ -29,8 +29,11 @@ pub(super) fn group_parsed(
     let mut metrics = BTreeMap::new();
     for (prefix, dir) in [("read", &read), ("write", &write), ("mixed", &mixed)] {
         let Some(d) = dir else { continue };
+        // every figure was read as a number >= 0 (`crate::tools::number`);
+        // one that combining made infinite (a sum past f64::MAX) is kept,
+        // for validation to refuse, rather than dropped
         let mut put = |name: &str, value: Option<f64>, unit: Unit| {
-            if let Some(v) = value.filter(|v| v.is_finite() && *v >= 0.0) {
+            if let Some(v) = value {
                 metrics.insert(format!("{prefix}_{name}"), Metric::new(v, unit));
             }
         };

@@ -7,6 +7,7 @@ use serde_json::{Map, Value};
 
 use super::options::json_options;
 use super::{Dir, Job, SteadyState};
+use crate::tools::number::{self, checked, json_field, BadNumber};
 use crate::units::{self};
 
 /// The first fio JSON object in `text` (one with a `jobs` key), skipping
@@ -40,11 +41,13 @@ pub(super) fn first_json_value(text: &str) -> Option<Value> {
             .iter()
             .any(|bad| text.contains(bad)) =>
         {
+            // as strings, so that one where a number is read is named as
+            // fio printed it (see `crate::tools::number`)
             let cleaned = text
-                .replace(": -nan", ": null")
-                .replace(": nan", ": null")
-                .replace(": -inf", ": null")
-                .replace(": inf", ": null");
+                .replace(": -nan", ": \"-nan\"")
+                .replace(": nan", ": \"nan\"")
+                .replace(": -inf", ": \"-inf\"")
+                .replace(": inf", ": \"inf\"");
             serde_json::Deserializer::from_str(&cleaned)
                 .into_iter::<Value>()
                 .next()?
@@ -75,7 +78,12 @@ pub(super) fn json_jobs(doc: &Value) -> Result<(Vec<Job>, Option<String>)> {
     // io_bytes was KiB until fio 2.21 added io_kbytes and bw_bytes
     let kib_hint = version.as_deref().and_then(|v| version_below(v, 2, 21));
     let mut jobs = Vec::new();
-    for entry in list {
+    let list_key = if doc.get("jobs").is_some() {
+        "jobs"
+    } else {
+        "client_stats"
+    };
+    for (i, entry) in list.iter().enumerate() {
         let mut options = global.clone();
         if let Some(o) = entry.get("job options") {
             options.extend(json_options(o));
@@ -90,13 +98,23 @@ pub(super) fn json_jobs(doc: &Value) -> Result<(Vec<Job>, Option<String>)> {
             continue;
         }
         let group = entry.get("groupid").and_then(Value::as_i64).unwrap_or(0);
+        let dir = |key: &str| match entry.get(key) {
+            Some(d) => json_dir(d, kib_hint, &format!("{list_key}[{i}].{key}")).map_err(in_json),
+            None => Ok(None),
+        };
+        let steadystate = match entry.get("steadystate") {
+            Some(v) => {
+                json_steadystate(v, &format!("{list_key}[{i}].steadystate")).map_err(in_json)?
+            }
+            None => None,
+        };
         jobs.push(Job {
             name,
             group,
             jobs: 1,
-            read: entry.get("read").and_then(|d| json_dir(d, kib_hint)),
-            write: entry.get("write").and_then(|d| json_dir(d, kib_hint)),
-            mixed: entry.get("mixed").and_then(|d| json_dir(d, kib_hint)),
+            read: dir("read")?,
+            write: dir("write")?,
+            mixed: dir("mixed")?,
             host: entry
                 .get("hostname")
                 .and_then(Value::as_str)
@@ -105,7 +123,7 @@ pub(super) fn json_jobs(doc: &Value) -> Result<(Vec<Job>, Option<String>)> {
             header: None,
             error: entry.get("error").and_then(Value::as_i64).unwrap_or(0),
             error_text: None,
-            steadystate: entry.get("steadystate").and_then(json_steadystate),
+            steadystate,
             part: serde_json::to_string_pretty(entry).ok(),
         });
     }
@@ -141,17 +159,33 @@ pub(super) fn group_document(doc: &Value, parts: &[&str]) -> String {
     text
 }
 
-/// A job's `steadystate` object (fio 3.x with `--ss`); `None` without one
-/// or when it lacks `ss` or `attained`.
-fn json_steadystate(v: &Value) -> Option<SteadyState> {
-    let obj = v.as_object()?;
-    let attained = match obj.get("attained")? {
-        Value::Bool(b) => *b,
-        other => other.as_f64()? != 0.0,
+/// A bad number of fio's JSON, saying so.
+fn in_json(e: BadNumber) -> anyhow::Error {
+    anyhow::Error::new(e).context("fio JSON output")
+}
+
+/// A job's `steadystate` object (fio 3.x with `--ss`) at `at`; `None`
+/// without one or when it lacks `ss` or `attained`; an error when its
+/// `duration` is not a number >= 0.
+fn json_steadystate(v: &Value, at: &str) -> Result<Option<SteadyState>, BadNumber> {
+    let Some(obj) = v.as_object() else {
+        return Ok(None);
     };
-    Some(SteadyState {
-        ss: obj.get("ss")?.as_str()?.trim().to_string(),
-        duration: num(obj, "duration"),
+    let duration = json_field(obj, "duration", &format!("{at}.duration"))?;
+    let attained = match obj.get("attained") {
+        Some(Value::Bool(b)) => *b,
+        Some(other) => match other.as_f64() {
+            Some(x) => x != 0.0,
+            None => return Ok(None),
+        },
+        None => return Ok(None),
+    };
+    let Some(ss) = obj.get("ss").and_then(Value::as_str) else {
+        return Ok(None);
+    };
+    Ok(Some(SteadyState {
+        ss: ss.trim().to_string(),
+        duration,
         attained,
         criterion: obj
             .get("criterion")
@@ -159,52 +193,62 @@ fn json_steadystate(v: &Value) -> Option<SteadyState> {
             .unwrap_or_default()
             .trim()
             .to_string(),
-    })
+    }))
 }
 
-fn num(obj: &Map<String, Value>, key: &str) -> Option<f64> {
-    obj.get(key)?.as_f64().filter(|x| x.is_finite())
-}
-
-/// One direction of a JSON job; `None` when it did no I/O. `kib_hint` says
-/// whether the named fio version predates 2.21 (`None` when unnamed).
-pub(super) fn json_dir(v: &Value, kib_hint: Option<bool>) -> Option<Dir> {
-    let obj = v.as_object()?;
-    let (clat, lat, unit) = if obj.contains_key("clat_ns") || obj.contains_key("lat_ns") {
-        (obj.get("clat_ns"), obj.get("lat_ns"), 1e-9)
+/// One direction of a JSON job, found at `at` (`jobs[0].read`); `None`
+/// when it did no I/O. `kib_hint` says whether the named fio version
+/// predates 2.21 (`None` when unnamed). An error when a figure it holds is
+/// not a number >= 0 (see [`crate::tools::number`]).
+pub(super) fn json_dir(
+    v: &Value,
+    kib_hint: Option<bool>,
+    at: &str,
+) -> Result<Option<Dir>, BadNumber> {
+    let Some(obj) = v.as_object() else {
+        return Ok(None);
+    };
+    let num = |key: &str| json_field(obj, key, &format!("{at}.{key}"));
+    let (clat_key, lat_key, unit) = if obj.contains_key("clat_ns") || obj.contains_key("lat_ns") {
+        ("clat_ns", "lat_ns", 1e-9)
     } else {
-        (obj.get("clat"), obj.get("lat"), 1e-6)
+        ("clat", "lat", 1e-6)
     };
-    let ios = num(obj, "total_ios");
-    let iops = num(obj, "iops");
-    let io_raw = num(obj, "io_bytes");
-    // without a version, the microsecond clat of 2.x marks the KiB era too
-    let io_in_kib = !obj.contains_key("io_kbytes")
-        && !obj.contains_key("bw_bytes")
-        && kib_hint.unwrap_or(!obj.contains_key("clat_ns"));
-    let io_bytes = io_raw.map(|b| if io_in_kib { b * 1024.0 } else { b });
-    let did_io = match ios {
-        Some(n) => n > 0.0,
-        None => io_bytes.is_some_and(|b| b > 0.0) || iops.is_some_and(|i| i > 0.0),
+    let (clat, lat) = (obj.get(clat_key), obj.get(lat_key));
+    let ios = num("total_ios")?;
+    let iops = num("iops")?;
+    let io_raw = num("io_bytes")?;
+    let bw_bytes = num("bw_bytes")?;
+    let bw_kib = num("bw")?;
+    let runtime_ms = match num("runtime")? {
+        Some(ms) => Some(ms),
+        None => num("runt")?,
     };
-    if !did_io {
-        return None;
-    }
-    let bw = num(obj, "bw_bytes").or_else(|| Some(num(obj, "bw")? * 1024.0));
-    let runtime = num(obj, "runtime")
-        .or_else(|| num(obj, "runt"))
-        .map(|ms| ms / 1000.0);
+    let lat_mean = match lat {
+        Some(l) => json_mean(l, unit, &format!("{at}.{lat_key}"))?,
+        None => None,
+    };
+    let clat_mean = match clat {
+        Some(c) => json_mean(c, unit, &format!("{at}.{clat_key}"))?,
+        None => None,
+    };
     let mut clat_pct = BTreeMap::new();
     if let Some(p) = clat
         .and_then(|c| c.get("percentile"))
         .and_then(Value::as_object)
     {
         for (k, v) in p {
+            let field = format!("{at}.{clat_key}.percentile[\"{}\"]", k.escape_debug());
             // 2.x pads the map with `"0.00": 0` entries that are no percentile
-            let Some(key) = pct_key(k) else { continue };
-            if let Some(x) = v.as_f64().filter(|x| x.is_finite()) {
-                clat_pct.insert(key, units::scale(x, unit));
-            }
+            let Some(key) = number::percentile(&format!("{at}.{clat_key}.percentile key"), k)?
+            else {
+                continue;
+            };
+            let x = match v.as_f64() {
+                Some(x) => checked(&field, x)?,
+                None => return Err(BadNumber::json(&field, v)),
+            };
+            clat_pct.insert(key, units::scale(x, unit));
         }
     }
     // json+: the histogram fio's percentiles come from (nanoseconds)
@@ -215,42 +259,53 @@ pub(super) fn json_dir(v: &Value, kib_hint: Option<bool>) -> Option<Dir> {
         .and_then(Value::as_object)
     {
         for (k, v) in bins {
-            if let (Ok(ns), Some(n)) = (k.parse::<u64>(), v.as_f64()) {
-                if n.is_finite() && n >= 0.0 {
-                    clat_bins.insert(ns, n);
-                }
-            }
+            let field = format!("{at}.clat_ns.bins[\"{}\"]", k.escape_debug());
+            let Ok(ns) = k.parse::<u64>() else {
+                return Err(BadNumber::new(&format!("{at}.clat_ns.bins key"), k));
+            };
+            let n = match v.as_f64() {
+                Some(n) => checked(&field, n)?,
+                None => return Err(BadNumber::json(&field, v)),
+            };
+            clat_bins.insert(ns, n);
         }
     }
-    Some(Dir {
+    // without a version, the microsecond clat of 2.x marks the KiB era too
+    let io_in_kib = !obj.contains_key("io_kbytes")
+        && !obj.contains_key("bw_bytes")
+        && kib_hint.unwrap_or(!obj.contains_key("clat_ns"));
+    let io_bytes = io_raw.map(|b| if io_in_kib { b * 1024.0 } else { b });
+    let did_io = match ios {
+        Some(n) => n > 0.0,
+        None => io_bytes.is_some_and(|b| b > 0.0) || iops.is_some_and(|i| i > 0.0),
+    };
+    if !did_io {
+        return Ok(None);
+    }
+    Ok(Some(Dir {
         ios,
         iops,
-        bw,
+        bw: bw_bytes.or(bw_kib.map(|kib| kib * 1024.0)),
         io_bytes,
-        runtime,
-        lat_mean: lat.and_then(|l| json_mean(l, unit)),
-        clat_mean: clat.and_then(|c| json_mean(c, unit)),
+        runtime: runtime_ms.map(|ms| ms / 1000.0),
+        lat_mean,
+        clat_mean,
         clat_pct,
         clat_bins,
-    })
+    }))
 }
 
-/// A latency mean in seconds (`unit`: seconds per unit fio printed);
-/// `None` when fio did not measure it (all zero).
-fn json_mean(v: &Value, unit: f64) -> Option<f64> {
-    let obj = v.as_object()?;
-    let mean = num(obj, "mean")?;
-    let max = num(obj, "max").unwrap_or(mean);
-    (max > 0.0 || mean > 0.0).then_some(units::scale(mean, unit))
-}
-
-/// `"99.900000"` or `"99.90"` to 99900; `None` for the `"0.00"` padding.
-pub(super) fn pct_key(k: &str) -> Option<u32> {
-    let p: f64 = k.trim().trim_end_matches("th").parse().ok()?;
-    if !(p > 0.0 && p <= 100.0) {
-        return None;
-    }
-    Some((p * 1000.0).round() as u32)
+/// A latency mean in seconds (`unit`: seconds per unit fio printed) of the
+/// object at `at`; `None` when fio did not measure it (all zero).
+fn json_mean(v: &Value, unit: f64, at: &str) -> Result<Option<f64>, BadNumber> {
+    let Some(obj) = v.as_object() else {
+        return Ok(None);
+    };
+    let Some(mean) = json_field(obj, "mean", &format!("{at}.mean"))? else {
+        return Ok(None);
+    };
+    let max = json_field(obj, "max", &format!("{at}.max"))?.unwrap_or(mean);
+    Ok((max > 0.0 || mean > 0.0).then_some(units::scale(mean, unit)))
 }
 
 /// `fio-3.33` → `3.33`; `fio 2.1.3` → `2.1.3`.

@@ -13,6 +13,7 @@ use anyhow::{bail, Result};
 use serde_json::Value;
 
 use super::argv::{BuildCtx, Invocation, Params};
+use super::number::BadNumber;
 use super::{first_line, Parsed, ToolSpec};
 use crate::metrics::TestKind;
 use crate::record::Tool;
@@ -92,6 +93,8 @@ pub fn parse(text: &str) -> Result<Vec<Parsed>> {
     for run in runs::invocations(text) {
         match parse_run(run) {
             Ok(groups) => out.extend(groups),
+            // a bad number refuses the whole output, whatever else it holds
+            Err(e) if e.downcast_ref::<BadNumber>().is_some() => return Err(e),
             Err(e) => {
                 first_error.get_or_insert(e);
             }
@@ -119,6 +122,11 @@ enum Form {
 }
 
 impl Form {
+    /// A bad number of this form of output, saying which form it was in.
+    fn bad(self, e: BadNumber) -> anyhow::Error {
+        anyhow::Error::new(e).context(self.name())
+    }
+
     fn name(self) -> &'static str {
         match self {
             Form::Json => "fio JSON output",
@@ -137,9 +145,9 @@ fn parse_run(text: &str) -> Result<Vec<Parsed>> {
         doc = Some(json);
         (jobs, version, Form::Json)
     } else {
-        let (jobs, version) = text_jobs(text);
+        let (jobs, version) = text_jobs(text).map_err(|e| Form::Text.bad(e))?;
         if jobs.is_empty() {
-            let (jobs, version) = terse_jobs(text);
+            let (jobs, version) = terse_jobs(text).map_err(|e| Form::Terse.bad(e))?;
             (jobs, version, Form::Terse)
         } else {
             (jobs, version, Form::Text)

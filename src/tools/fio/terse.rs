@@ -18,8 +18,8 @@
 
 use std::collections::BTreeMap;
 
-use super::json::pct_key;
 use super::{Dir, Job};
+use crate::tools::number::{from_text, percentile, BadNumber};
 use crate::units;
 
 /// One terse line's fields that matter here.
@@ -32,6 +32,9 @@ pub(super) struct TerseLine {
     pub(super) job: Job,
     /// The disk utilisation fields as printed (empty when absent).
     pub(super) disk: String,
+    /// The first figure of the line that is not a number >= 0; the job
+    /// then holds no directions.
+    pub(super) bad: Option<BadNumber>,
 }
 
 /// Fields per direction, the directions printed and the header length.
@@ -70,12 +73,22 @@ pub(super) fn terse_line(t: &str) -> Option<TerseLine> {
     let name = fields.get(head - 3)?.to_string();
     let group: i64 = fields.get(head - 2)?.trim().parse().ok()?;
     let error: i64 = fields.get(head - 1)?.trim().parse().ok()?;
-    let dir_of = |i: usize| -> Option<Option<Dir>> {
+    let dir_of = |i: usize| -> Result<Option<Dir>, BadNumber> {
         let start = head + i * dir_len;
-        terse_dir(fields.get(start..start + dir_len)?)
+        let word = if i == 0 { "read" } else { "write" };
+        let at = |k: usize| {
+            format!(
+                "field {} ({word} {}) of the terse line of job `{name}`",
+                start + k + 1,
+                FIELD_NAMES.get(k).copied().unwrap_or("figure")
+            )
+        };
+        terse_dir(fields.get(start..start + dir_len).unwrap_or_default(), &at)
     };
-    let read = dir_of(0)?;
-    let write = dir_of(1)?;
+    let (read, write, bad) = match (dir_of(0), dir_of(1)) {
+        (Ok(r), Ok(w)) => (r, w, None),
+        (Err(e), _) | (_, Err(e)) => (None, None, Some(e)),
+    };
     let disk = if version >= 3 {
         fields.get(body..).unwrap_or_default().join(";")
     } else {
@@ -95,63 +108,84 @@ pub(super) fn terse_line(t: &str) -> Option<TerseLine> {
             ..Job::default()
         },
         disk,
+        bad,
     })
 }
 
-/// One direction's fields; `Some(None)` when it did no I/O, `None` when
-/// the fields are not numbers where terse output has numbers.
-fn terse_dir(f: &[&str]) -> Option<Option<Dir>> {
-    let n = |i: usize| -> Option<f64> {
-        f.get(i)?
-            .trim()
-            .parse::<f64>()
-            .ok()
-            .filter(|x| x.is_finite())
+/// What the first fields of a direction are, as errors name them.
+const FIELD_NAMES: [&str; 11] = [
+    "I/O in KiB",
+    "bandwidth in KiB/s",
+    "IOPS",
+    "runtime in ms",
+    "slat min",
+    "slat max",
+    "slat mean",
+    "slat stdev",
+    "clat min",
+    "clat max",
+    "clat mean",
+];
+
+/// One direction's fields; `None` when it did no I/O; an error naming the
+/// field (`at` of its index) whose text is not a number >= 0 where terse
+/// output has one.
+fn terse_dir(f: &[&str], at: &dyn Fn(usize) -> String) -> Result<Option<Dir>, BadNumber> {
+    let n = |i: usize| -> Result<f64, BadNumber> {
+        let text = f.get(i).copied().unwrap_or_default();
+        from_text(&at(i), text, |t| t.trim().parse::<f64>().ok())
     };
     let io_kib = n(0)?;
     let bw_kib = n(1)?;
     let iops = n(2)?;
     let runtime_ms = n(3)?;
+    let (clat_max, clat_mean) = (n(9)?, n(10)?);
+    let (lat_max, lat_mean) = (n(33)?, n(34)?);
+    let mut pcts = Vec::new();
+    for (k, p) in f.get(12..32).unwrap_or_default().iter().enumerate() {
+        let Some((key, v)) = p.split_once("%=") else {
+            continue;
+        };
+        let Some(key) = percentile(&format!("{} (a clat percentile)", at(12 + k)), key)? else {
+            continue;
+        };
+        let field = format!("{} (clat percentile {})", at(12 + k), p.trim());
+        pcts.push((key, from_text(&field, v, |t| t.trim().parse::<f64>().ok())?));
+    }
     if io_kib <= 0.0 && iops <= 0.0 {
-        return Some(None);
+        return Ok(None);
     }
     let usec = |x: f64| units::scale(x, 1e-6);
     // gtod_reduce leaves every latency at zero: not measured
-    let measured = |max: Option<f64>| max.is_some_and(|m| m > 0.0);
-    let clat_measured = measured(n(9));
-    let mut clat_pct = BTreeMap::new();
-    if clat_measured {
-        for p in f.get(12..32).unwrap_or_default() {
-            let Some((k, v)) = p.split_once("%=") else {
-                continue;
-            };
-            let (Some(key), Ok(v)) = (pct_key(k), v.trim().parse::<f64>()) else {
-                continue;
-            };
-            if v.is_finite() {
-                clat_pct.insert(key, usec(v));
-            }
-        }
-    }
-    Some(Some(Dir {
+    let clat_measured = clat_max > 0.0;
+    let clat_pct = if clat_measured {
+        pcts.into_iter().map(|(k, v)| (k, usec(v))).collect()
+    } else {
+        BTreeMap::new()
+    };
+    Ok(Some(Dir {
         ios: None,
         iops: Some(iops),
         bw: Some(bw_kib * 1024.0),
         io_bytes: Some(io_kib * 1024.0),
         runtime: Some(runtime_ms / 1000.0),
-        lat_mean: measured(n(33)).then(|| n(34).map(usec)).flatten(),
-        clat_mean: clat_measured.then(|| n(10).map(usec)).flatten(),
+        lat_mean: (lat_max > 0.0).then(|| usec(lat_mean)),
+        clat_mean: clat_measured.then(|| usec(clat_mean)),
         clat_pct,
         clat_bins: BTreeMap::new(),
     }))
 }
 
-/// Every terse line of `text` as jobs, and the fio version they name.
-pub(super) fn terse_jobs(text: &str) -> (Vec<Job>, Option<String>) {
+/// Every terse line of `text` as jobs, and the fio version they name; an
+/// error when a figure of one is not a number >= 0.
+pub(super) fn terse_jobs(text: &str) -> Result<(Vec<Job>, Option<String>), BadNumber> {
     let mut version = None;
     let mut jobs = Vec::new();
     for line in text.lines() {
         if let Some(l) = terse_line(line.trim()) {
+            if let Some(bad) = l.bad {
+                return Err(bad);
+            }
             if version.is_none() && !l.fio_version.is_empty() {
                 version = Some(
                     l.fio_version
@@ -163,5 +197,5 @@ pub(super) fn terse_jobs(text: &str) -> (Vec<Job>, Option<String>) {
             jobs.push(l.job);
         }
     }
-    (jobs, version)
+    Ok((jobs, version))
 }

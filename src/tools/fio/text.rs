@@ -3,8 +3,8 @@
 
 use std::collections::BTreeMap;
 
-use super::json::pct_key;
 use super::{Dir, Header, Job};
+use crate::tools::number::{from_text, percentile, BadNumber};
 use crate::units::{self, Prefixes};
 
 /// A number as printed, with its relative rounding error (half a unit in
@@ -51,16 +51,20 @@ pub(super) struct DirLine {
 /// Old (2.0-2.16): `io=512.0MB, bw=104857KB/s, iops=26214 , runt=  5000msec`,
 /// where `KB`/`MB` are KiB/MiB. New (2.17+): `IOPS=26.2k, BW=102MiB/s
 /// (107MB/s)(512MiB/5001msec)`, where the parenthesised rate is SI.
-pub(super) fn dir_line(rest: &str) -> DirLine {
+///
+/// `at` names the line in errors (`` `read:` of job `r` ``): a figure that
+/// is there but not a number >= 0 in a unit fio prints is a [`BadNumber`].
+pub(super) fn dir_line(rest: &str, at: &str) -> Result<DirLine, BadNumber> {
     let rest = rest.split(';').next().unwrap_or_default();
     let mut d = DirLine::default();
+    let field = |key: &str| format!("{key} of {at}");
     if rest.trim_start().starts_with("IOPS=") || rest.contains("BW=") {
         for part in split_top_level(rest) {
             let part = part.trim();
             if let Some(v) = part.strip_prefix("IOPS=") {
-                d.iops = count(v);
+                d.iops = Some(from_text(&field("IOPS="), v, count)?);
             } else if let Some(v) = part.strip_prefix("BW=") {
-                new_bw(v, &mut d);
+                new_bw(v, &mut d, &field("BW="))?;
             }
         }
     } else {
@@ -68,11 +72,13 @@ pub(super) fn dir_line(rest: &str) -> DirLine {
             let Some((k, v)) = part.split_once('=') else {
                 continue;
             };
-            match k.trim() {
-                "io" => d.io_bytes = sized(v, Prefixes::Binary, units::byte_multiplier),
-                "bw" => d.bw.extend(sized(v, Prefixes::Binary, units_bw)),
-                "iops" => d.iops = count(v),
-                "runt" => d.runtime = time(v),
+            let k = k.trim();
+            let f = field(&format!("{k}="));
+            match k {
+                "io" => d.io_bytes = Some(sized(v, Prefixes::Binary, units::byte_multiplier, &f)?),
+                "bw" => d.bw.push(sized(v, Prefixes::Binary, units_bw, &f)?),
+                "iops" => d.iops = Some(from_text(&f, v, count)?),
+                "runt" => d.runtime = Some(from_text(&f, v, time)?),
                 _ => {}
             }
         }
@@ -86,7 +92,7 @@ pub(super) fn dir_line(rest: &str) -> DirLine {
             });
         }
     }
-    d
+    Ok(d)
 }
 
 /// Splits at commas outside parentheses.
@@ -109,8 +115,8 @@ fn split_top_level(s: &str) -> Vec<&str> {
     out
 }
 
-/// `102MiB/s (107MB/s)(512MiB/5001msec)`.
-fn new_bw(v: &str, d: &mut DirLine) {
+/// `102MiB/s (107MB/s)(512MiB/5001msec)`; `field` names it in errors.
+fn new_bw(v: &str, d: &mut DirLine, field: &str) -> Result<(), BadNumber> {
     let (main, parens) = match v.find('(') {
         Some(i) => (
             v.get(..i).unwrap_or_default(),
@@ -118,31 +124,40 @@ fn new_bw(v: &str, d: &mut DirLine) {
         ),
         None => (v, ""),
     };
-    d.bw.extend(sized(main, Prefixes::Si, units_bw));
+    d.bw.push(sized(main, Prefixes::Si, units_bw, field)?);
     for group in parens.split('(').skip(1) {
         let inner = group.split(')').next().unwrap_or_default();
         if let Some((io, rt)) = inner.split_once('/').filter(|(_, rt)| rt.contains("sec")) {
-            d.io_bytes = sized(io, Prefixes::Si, units::byte_multiplier);
-            d.runtime = time(rt);
-        } else if let Some(b) = sized(inner, Prefixes::Si, units_bw) {
-            d.bw.push(b);
+            d.io_bytes = Some(sized(io, Prefixes::Si, units::byte_multiplier, field)?);
+            d.runtime = Some(from_text(field, rt, time)?);
+        } else {
+            d.bw.push(sized(inner, Prefixes::Si, units_bw, field)?);
         }
     }
+    Ok(())
 }
 
 fn units_bw(unit: &str, p: Prefixes) -> Option<f64> {
     units::bytes_per_sec(1.0, unit, p)
 }
 
-/// A printed number with a unit converted by `mult`.
-fn sized(v: &str, p: Prefixes, mult: fn(&str, Prefixes) -> Option<f64>) -> Option<Printed> {
-    let (n, unit) = printed_number(v)?;
-    let m = mult(unit.trim(), p)?;
-    let value = n.value * m;
-    value.is_finite().then_some(Printed {
-        value,
-        rel_err: n.rel_err,
-    })
+/// A printed number with a unit converted by `mult`; an error naming
+/// `field` when `v` is not a number >= 0 followed by such a unit.
+fn sized(
+    v: &str,
+    p: Prefixes,
+    mult: fn(&str, Prefixes) -> Option<f64>,
+    field: &str,
+) -> Result<Printed, BadNumber> {
+    let read = || {
+        let (n, unit) = printed_number(v)?;
+        let value = n.value * mult(unit.trim(), p)?;
+        value.is_finite().then_some(Printed {
+            value,
+            rel_err: n.rel_err,
+        })
+    };
+    read().ok_or_else(|| BadNumber::new(field, v.trim()))
 }
 
 /// `26.2k`, `26214 ` → a plain count.
@@ -272,8 +287,9 @@ fn direction_line(t: &str) -> Option<(usize, &str)> {
     None
 }
 
-/// `clat (usec): min=38, max=2600, avg=68.87` → (`clat`, mean in seconds).
-fn lat_line(t: &str) -> Option<(&str, f64)> {
+/// `clat (usec): min=38, max=2600, avg=68.87` → (`clat`, mean in seconds);
+/// an `avg=` that is not a number >= 0 is an error naming `at`'s line.
+fn lat_line<'a>(t: &'a str, at: &str) -> Option<Result<(&'a str, f64), BadNumber>> {
     let (kind, rest) = t.split_once('(')?;
     let kind = kind.trim();
     if !matches!(kind, "clat" | "lat") {
@@ -284,9 +300,15 @@ fn lat_line(t: &str) -> Option<(&str, f64)> {
     let avg = rest
         .split(',')
         .find_map(|p| p.trim().strip_prefix("avg="))?;
-    let (n, suffix) = units::split_number(avg)?;
-    let mean = units::count(n, suffix)?;
-    Some((kind, units::seconds(mean, unit)?))
+    let field = format!("{kind} ({unit}) avg= of {at}");
+    let mean = match from_text(&field, avg, |v| {
+        let (n, suffix) = units::split_number(v)?;
+        units::count(n, suffix)
+    }) {
+        Ok(m) => m,
+        Err(e) => return Some(Err(e)),
+    };
+    Some(Ok((kind, units::seconds(mean, unit)?)))
 }
 
 /// A percentile block header: `Some(Some(factor))` for `clat percentiles
@@ -302,22 +324,31 @@ fn pct_header(t: &str) -> Option<Option<f64>> {
     Some(units::seconds_multiplier(unit))
 }
 
-/// `|  1.00th=[  545],  5.00th=[  570], ...` → (thousandths, value).
-fn pct_entries(t: &str) -> Vec<(u32, f64)> {
-    t.trim_start_matches('|')
-        .split("],")
-        .filter_map(|e| {
-            let (k, v) = e.split_once("th=")?;
-            let key = pct_key(k.trim_start_matches([',', '|', ' ']))?;
-            let v = v
-                .trim()
-                .trim_start_matches('[')
-                .trim_end_matches(']')
-                .trim();
+/// `|  1.00th=[  545],  5.00th=[  570], ...` → (thousandths, value); a
+/// value that is not a number >= 0 is an error naming `at`'s line.
+fn pct_entries(t: &str, at: &str) -> Result<Vec<(u32, f64)>, BadNumber> {
+    let mut out = Vec::new();
+    for e in t.trim_start_matches('|').split("],") {
+        let Some((k, v)) = e.split_once("th=") else {
+            continue;
+        };
+        let k = k.trim_start_matches([',', '|', ' ']);
+        let Some(key) = percentile(&format!("a clat percentile of {at}"), k)? else {
+            continue;
+        };
+        let v = v
+            .trim()
+            .trim_start_matches('[')
+            .trim_end_matches(']')
+            .trim();
+        let field = format!("clat percentile {}th of {at}", k.trim());
+        let x = from_text(&field, v, |v| {
             let (n, suffix) = units::split_number(v)?;
-            Some((key, units::count(n, suffix)?))
-        })
-        .collect()
+            units::count(n, suffix)
+        })?;
+        out.push((key, x));
+    }
+    Ok(out)
 }
 
 /// `issued rwts: total=145298,0,0,0 short=0,0,0,0` (new) or
@@ -366,8 +397,9 @@ struct TextJob {
     pub(super) span: (usize, usize),
 }
 
-/// Reads every job block of fio's normal text output.
-pub(super) fn text_jobs(text: &str) -> (Vec<Job>, Option<String>) {
+/// Reads every job block of fio's normal text output; an error when a
+/// figure of a job is not a number >= 0.
+pub(super) fn text_jobs(text: &str) -> Result<(Vec<Job>, Option<String>), BadNumber> {
     let mut headers: Vec<Header> = Vec::new();
     // each header's line, for the part of the text its job keeps
     let mut header_lines: Vec<&str> = Vec::new();
@@ -430,11 +462,19 @@ pub(super) fn text_jobs(text: &str) -> (Vec<Job>, Option<String>) {
         let Some(job) = blocks.last_mut() else {
             continue;
         };
+        let word = |i: usize| {
+            ["read", "write", "trim", "mixed"]
+                .get(i)
+                .copied()
+                .unwrap_or("?")
+        };
+        let at = |i: usize| format!("the `{}:` line of job `{}`", word(i), job.name);
         if let Some((i, rest)) = direction_line(t) {
             pct = None;
             cur = Some(i);
+            let line = dir_line(rest, &at(i))?;
             if let Some(slot) = job.lines.get_mut(i) {
-                *slot = Some((dir_line(rest), Dir::default()));
+                *slot = Some((line, Dir::default()));
             }
             continue;
         }
@@ -443,15 +483,19 @@ pub(super) fn text_jobs(text: &str) -> (Vec<Job>, Option<String>) {
             continue;
         }
         if t.starts_with('|') {
-            if let (Some(f), Some(Some((_, dir)))) = (pct, cur.and_then(|i| job.lines.get_mut(i))) {
-                for (k, v) in pct_entries(t) {
-                    dir.clat_pct.insert(k, units::scale(v, f));
+            if let (Some(f), Some(i)) = (pct, cur) {
+                let entries = pct_entries(t, &at(i))?;
+                if let Some(Some((_, dir))) = job.lines.get_mut(i) {
+                    for (k, v) in entries {
+                        dir.clat_pct.insert(k, units::scale(v, f));
+                    }
                 }
             }
             continue;
         }
         pct = None;
-        if let Some((kind, mean)) = lat_line(t) {
+        if let Some(lat) = cur.and_then(|i| lat_line(t, &at(i))) {
+            let (kind, mean) = lat?;
             if let Some(Some((_, dir))) = cur.and_then(|i| job.lines.get_mut(i)) {
                 if kind == "clat" {
                     dir.clat_mean = Some(mean);
@@ -491,7 +535,7 @@ pub(super) fn text_jobs(text: &str) -> (Vec<Job>, Option<String>) {
             }
         })
         .collect();
-    (jobs, version)
+    Ok((jobs, version))
 }
 
 /// `fio-3.33`, `fio 2.1.3`, or a bare `2.0.8` right after the job headers.

@@ -28,6 +28,7 @@ use super::json::first_json_value;
 use super::options::option_size;
 use super::test_id;
 use crate::record::Metric;
+use crate::tools::number::{self, json_field, BadNumber};
 use crate::tools::Parsed;
 use crate::units::Unit;
 
@@ -90,7 +91,9 @@ fn result(bs: u64, figures: [Option<f64>; 4], params: BTreeMap<String, Value>) -
         ("write_iops", Unit::Iops),
     ];
     for ((name, unit), v) in names.into_iter().zip(figures) {
-        if let Some(v) = v.filter(|v| v.is_finite() && *v >= 0.0) {
+        // read as numbers >= 0; one made infinite by its unit is kept, for
+        // validation to refuse
+        if let Some(v) = v {
             metrics.insert(name.to_string(), Metric::new(v, unit));
         }
     }
@@ -105,11 +108,12 @@ fn result(bs: u64, figures: [Option<f64>; 4], params: BTreeMap<String, Value>) -
 fn from_json(doc: &Value) -> Result<Vec<Parsed>> {
     let version = doc.get("version").and_then(Value::as_str);
     let mut out = Vec::new();
-    for e in doc
+    for (i, e) in doc
         .get("fio")
         .and_then(Value::as_array)
         .into_iter()
         .flatten()
+        .enumerate()
     {
         let Some(bs) = e
             .get("bs")
@@ -125,9 +129,13 @@ fn from_json(doc: &Value) -> Result<Vec<Parsed>> {
         if units != "KBps" {
             bail!("yabs JSON output with speed_units `{units}` (expected `KBps`, fio's KiB/s)");
         }
-        let n = |k: &str| e.get(k).and_then(Value::as_f64);
-        let kib = |k: &str| n(k).map(|v| v * 1024.0);
-        let figures = [kib("speed_r"), kib("speed_w"), n("iops_r"), n("iops_w")];
+        let Some(obj) = e.as_object() else { continue };
+        let n = |k: &str| {
+            json_field(obj, k, &format!("fio[{i}].{k}"))
+                .map_err(|e| anyhow::Error::new(e).context("yabs JSON output"))
+        };
+        let kib = |k: &str| Ok::<_, anyhow::Error>(n(k)?.map(|v| v * 1024.0));
+        let figures = [kib("speed_r")?, kib("speed_w")?, n("iops_r")?, n("iops_w")?];
         out.push(result(bs, figures, parameters(bs, version, "json")));
     }
     if out.is_empty() {
@@ -183,15 +191,26 @@ fn text_iops(cell: &str) -> Option<f64> {
     }
 }
 
-/// A figure cell `405.41 MB/s (101.3k)`: speed and IOPS.
-fn figure(cell: &str, si: bool) -> (Option<f64>, Option<f64>) {
-    match cell.find('(') {
+/// A figure cell `405.41 MB/s (101.3k)`: speed and IOPS; an empty cell
+/// is neither; an error naming `field` when what the cell holds is not a
+/// number >= 0 in yabs's form.
+fn figure(cell: &str, si: bool, field: &str) -> Result<(Option<f64>, Option<f64>), BadNumber> {
+    let (speed, iops) = match cell.find('(') {
         Some(i) => (
-            text_speed(cell.get(..i).unwrap_or_default(), si),
-            text_iops(cell.get(i..).unwrap_or_default()),
+            cell.get(..i).unwrap_or_default(),
+            Some(cell.get(i..).unwrap_or_default()),
         ),
-        None => (text_speed(cell, si), None),
-    }
+        None => (cell, None),
+    };
+    let speed = match speed.trim() {
+        "" => None,
+        t => Some(number::from_text(field, t, |t| text_speed(t, si))?),
+    };
+    let iops = match iops {
+        Some(t) => Some(number::from_text(field, t, text_iops)?),
+        None => None,
+    };
+    Ok((speed, iops))
 }
 
 fn from_text(text: &str) -> Result<Vec<Parsed>> {
@@ -240,8 +259,11 @@ fn from_text(text: &str) -> Result<Vec<Parsed>> {
                     if rows.len() <= k {
                         rows.push([(None, None); 2]);
                     }
+                    let field = format!("the `{label}` row's column {} of yabs's fio table", k + 1);
+                    let figures = figure(c, si, &field)
+                        .map_err(|e| anyhow::Error::new(e).context("yabs output"))?;
                     if let Some(cell) = rows.get_mut(k).and_then(|r| r.get_mut(slot)) {
-                        *cell = figure(c, si);
+                        *cell = figures;
                     }
                 }
             }

@@ -49,6 +49,7 @@ use super::argv::{BuildCtx, Invocation, Params};
 use super::{first_line, Parsed, ToolSpec};
 use crate::metrics::TestKind;
 use crate::record::{Metric, Tool};
+use crate::tools::number::{self, BadNumber};
 use crate::units::{self, split_number, Prefixes, Unit};
 
 mod invocation;
@@ -190,13 +191,13 @@ fn parse_segment(lines: &[&str]) -> Result<Vec<Parsed>> {
         let json = lines.get(i..).unwrap_or(&[]).join("\n");
         return Ok(vec![parse_json(&json)?]);
     }
-    Ok(lines
-        .iter()
-        .rev()
-        .find_map(|l| batch_line(l))
-        .map(|fields| batch(&fields))
-        .into_iter()
-        .collect())
+    match lines.iter().rev().find_map(|l| batch_line(l)) {
+        Some(fields) => {
+            let fields = fields.map_err(|e| anyhow::Error::new(e).context("ioping -B output"))?;
+            Ok(vec![batch(&fields)])
+        }
+        None => Ok(Vec::new()),
+    }
 }
 
 /// Lines joined back into text, each ended by a newline.
@@ -249,18 +250,23 @@ fn completed_line(line: &str) -> Result<Parsed> {
         .with_context(bad)?;
     let mut parsed = Parsed::default();
     let mut head_fields: Vec<&str> = head.split(", ").map(str::trim).collect();
-    let requests = head_fields.pop().and_then(count).with_context(bad)?;
+    let figure = |what: &str, text: &str, read: fn(&str) -> Option<f64>| {
+        let field = format!("the {what} of ioping's summary line");
+        number::from_text(&field, text, read)
+            .map_err(|e| anyhow::Error::new(e).context("ioping output"))
+    };
+    let requests = figure("request count", head_fields.pop().with_context(bad)?, count)?;
     for f in head_fields {
         ignored_field(f, &mut parsed);
     }
     let mut fields = tail.split(", ").map(str::trim);
-    let elapsed = fields.next().and_then(time).with_context(bad)?;
+    let elapsed = figure("time", fields.next().with_context(bad)?, time)?;
     let (mut iops, mut bw) = (None, None);
     for f in fields {
         if let Some(n) = f.strip_suffix("iops") {
-            iops = Some(count(n).with_context(bad)?);
+            iops = Some(figure("IOPS", n, count)?);
         } else if f.ends_with("/s") {
-            bw = Some(rate(f).with_context(bad)?);
+            bw = Some(figure("bandwidth", f, rate)?);
         } else if f.ends_with(" read") {
             parsed
                 .parameters
@@ -324,7 +330,11 @@ fn latency_line(stats: &str, parsed: &mut Parsed) -> Result<()> {
         .iter()
         .zip(parts)
     {
-        let (_, unit) = number(part).with_context(bad)?;
+        let field = format!("the {} of ioping's min/avg/max/mdev line", &name[4..]);
+        // a figure there, but not a number >= 0 (`-5 us`, `nan us`)
+        let Some((_, unit)) = number(part) else {
+            return Err(anyhow::Error::new(BadNumber::new(&field, part)).context("ioping output"));
+        };
         let s = if unit.is_empty() {
             time(&format!("{part} {last_unit}"))
         } else {
@@ -353,13 +363,33 @@ fn request_line(line: &str) -> Option<u64> {
     (bytes.is_finite() && bytes >= 0.0 && bytes < u64::MAX as f64).then(|| bytes.round() as u64)
 }
 
-/// A `-B` line: 8 or 10 non-negative numbers.
-fn batch_line(line: &str) -> Option<Vec<f64>> {
-    let fields: Vec<f64> = line
-        .split_whitespace()
-        .map(|f| f.parse::<f64>().ok().filter(|v| v.is_finite() && *v >= 0.0))
-        .collect::<Option<_>>()?;
-    matches!(fields.len(), 8 | 10).then_some(fields)
+/// A `-B` line: 8 or 10 numbers. A line of 8 or 10 words that starts
+/// with a number and has at most two words that are not (`15387 fast
+/// ...`) is one too: an error naming the first field that is not a number
+/// >= 0 (a word, a negative, `nan` or `inf`).
+fn batch_line(line: &str) -> Option<Result<Vec<f64>, BadNumber>> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    if !matches!(words.len(), 8 | 10) {
+        return None;
+    }
+    let numbers: Vec<Option<f64>> = words.iter().map(|w| w.parse::<f64>().ok()).collect();
+    let not_numbers = numbers.iter().filter(|n| n.is_none()).count();
+    if numbers.first().copied().flatten().is_none() || not_numbers > 2 {
+        return None;
+    }
+    let checked = words
+        .iter()
+        .zip(&numbers)
+        .enumerate()
+        .map(|(i, (w, n))| {
+            let field = format!("field {} of the -B line", i + 1);
+            match n {
+                Some(v) => number::checked(&field, *v),
+                None => Err(BadNumber::new(&field, w)),
+            }
+        })
+        .collect();
+    Some(checked)
 }
 
 /// Metrics from a batch line; ten fields are 1.x (ns), eight are 0.9 (us).
@@ -408,11 +438,13 @@ fn parse_json(text: &str) -> Result<Parsed> {
         .rev()
         .find_map(|o| o.get("stat"))
         .with_context(|| bad("no object with `stat`"))?;
-    let num = |key: &str| {
-        stat.get(key)
-            .and_then(Value::as_f64)
-            .filter(|v| v.is_finite() && *v >= 0.0)
-            .with_context(|| bad(&format!("`stat.{key}` missing or not a number")))
+    let stat = stat
+        .as_object()
+        .with_context(|| bad("`stat` is not an object"))?;
+    let num = |key: &str| -> Result<f64> {
+        number::json_field(stat, key, &format!("stat.{key}"))
+            .map_err(|e| anyhow::Error::new(e).context("ioping JSON"))?
+            .with_context(|| bad(&format!("`stat.{key}` missing")))
     };
     let mut parsed = Parsed::default();
     let requests = num("count")?;

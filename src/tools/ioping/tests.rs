@@ -488,3 +488,79 @@ fn long_mode_names_are_the_letters() {
     let r = read_command("ioping --rapid --linear /mnt").unwrap();
     assert_eq!(r.test_id.as_deref(), Some("ioping-seq"));
 }
+
+#[test]
+fn a_bad_figure_refuses_the_output_naming_it() {
+    let batch = fixture("ioping13-B.txt");
+    for (from, to, says) in [
+        (
+            " 7528 ",
+            " -7528 ",
+            "ioping -B output: field 3 of the -B line is -7528: expected a number >= 0",
+        ),
+        (
+            " 7528 ",
+            " nan ",
+            "field 3 of the -B line is NaN: expected a number >= 0",
+        ),
+    ] {
+        let err = format!("{:#}", parse(&batch.replacen(from, to, 1)).unwrap_err());
+        assert!(err.contains(says), "{to}: {err}");
+    }
+    let json = fixture("ioping13-J.json");
+    for (to, says) in [
+        (
+            "\"iops\": \"fast\"",
+            "ioping JSON: stat.iops is \"fast\": expected a number >= 0",
+        ),
+        ("\"iops\": -5", "stat.iops is -5: expected a number >= 0"),
+        (
+            "\"iops\": null",
+            "stat.iops is null: expected a number >= 0",
+        ),
+    ] {
+        let text = json.replacen("\"iops\": 7241.313140", to, 1);
+        assert_ne!(text, json);
+        let err = format!("{:#}", parse(&text).unwrap_err());
+        assert!(err.contains(says), "{to}: {err}");
+    }
+    let text = fixture("ioping13-c5.txt");
+    for (from, to, says) in [
+        (
+            "966 iops",
+            "-966 iops",
+            "ioping output: the IOPS of ioping's summary line is \"-966\": expected a number >= 0",
+        ),
+        (
+            "3.78 MiB/s",
+            "nan MiB/s",
+            "the bandwidth of ioping's summary line is \"nan MiB/s\"",
+        ),
+        (
+            "in 4.14 ms",
+            "in -4.14 ms",
+            "the time of ioping's summary line is \"-4.14 ms\"",
+        ),
+        (
+            "/ 1.03 ms /",
+            "/ -1.03 ms /",
+            "the avg of ioping's min/avg/max/mdev line is \"-1.03 ms\": expected a number >= 0",
+        ),
+    ] {
+        assert!(text.contains(from), "{from}");
+        let err = format!("{:#}", parse(&text.replacen(from, to, 1)).unwrap_err());
+        assert!(err.contains(says), "{to}: {err}");
+    }
+}
+
+#[test]
+fn a_batch_line_with_a_word_for_a_figure_refuses_the_output() {
+    // two runs in one file: the second's -B line used to be passed over,
+    // leaving the first run's record alone
+    let text = fixture("ioping-multi.txt").replacen(" 16398 ", " fast ", 1);
+    let err = format!("{:#}", parse(&text).unwrap_err());
+    assert!(
+        err.contains("field 3 of the -B line is \"fast\": expected a number >= 0"),
+        "{err}"
+    );
+}
