@@ -264,8 +264,7 @@ fn attach_fio_logs(path: &Path, bytes: &[u8], records: &mut [Record]) -> Result<
         files.push((name.clone(), data));
     }
     crate::timeline::attach_logs(record, &files)?;
-    let text = crate::record::to_json(record)?;
-    if let Err(why) = crate::record::from_json(&text) {
+    if let Err(why) = crate::record::would_pass_check(record) {
         bail!("the record made from it and its fio logs would not pass `diskdash check`: {why}");
     }
     Ok(read)
@@ -382,9 +381,7 @@ pub fn records_from_output(
         });
     }
     for record in &records {
-        // the same check `check` makes, on the text that would be written
-        let text = crate::record::to_json(record)?;
-        if let Err(why) = crate::record::from_json(&text) {
+        if let Err(why) = crate::record::would_pass_check(record) {
             bail!("the record made from it would not pass `diskdash check`: {why}");
         }
     }

@@ -54,6 +54,19 @@ fn cut_message(message: String) -> String {
     }
 }
 
+/// Whether `check` would accept `record` once written: its values first,
+/// as they are in memory (an infinite or NaN value is named as such, where
+/// the written JSON would hold `null`), then the text [`to_json`] gives,
+/// read back as `check` reads it. The error says what is wrong.
+pub fn would_pass_check(record: &Record) -> Result<(), String> {
+    let problems = super::validate(record);
+    if !problems.is_empty() {
+        return Err(problems.join("; "));
+    }
+    let text = to_json(record).map_err(|e| format!("{e:#}"))?;
+    from_json(&text).map(|_| ())
+}
+
 /// The record as written to disk: pretty-printed JSON with a trailing newline.
 pub fn to_json(record: &Record) -> anyhow::Result<String> {
     let mut text = serde_json::to_string_pretty(record)
@@ -203,6 +216,18 @@ mod tests {
         serde_json::from_str::<StrictValue>(text)
             .map(|_| ())
             .map_err(|e| format!("not valid JSON ({e}); expected a diskdash record"))
+    }
+
+    #[test]
+    fn a_record_with_an_infinite_value_is_refused_naming_it_not_the_null_it_would_be_written_as() {
+        let mut record = from_json(&super::super::example_json().to_string()).unwrap();
+        assert_eq!(would_pass_check(&record), Ok(()));
+        let mut bw = record.metrics.get("write_bw").unwrap();
+        bw.value = f64::INFINITY;
+        record.metrics.insert("write_bw", bw);
+        let why = would_pass_check(&record).unwrap_err();
+        assert!(why.contains("write_bw") && why.contains("inf"), "{why}");
+        assert!(!why.contains("null"), "{why}");
     }
 
     #[test]

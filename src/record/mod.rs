@@ -20,7 +20,7 @@ mod paths;
 mod summary;
 mod validate;
 
-pub use json::{from_json, to_json};
+pub use json::{from_json, to_json, would_pass_check};
 pub use metrics::{unit_name, Metric, MetricKey, MetricNames, Metrics, MetricsIter, Name};
 pub use paths::{
     currency_code, is_currency_code, is_positive, is_valid_id, slug, subject_dir, MAX_ID_LEN,
