@@ -304,7 +304,17 @@ pub fn parse(text: &str) -> Result<Vec<Parsed>> {
             table_version: Some(t.version.clone()),
             ..command_before(&lines, t.lines.0)
         };
-        for csv in &t.csv {
+        // the table's lines that are no machine's row: its title and headers
+        let mut shared: Vec<usize> = (t.lines.0..t.lines.1).collect();
+        for &(from, to) in t.rows.iter().flatten() {
+            for n in from..to {
+                if let Some(line) = n.checked_sub(t.lines.0).and_then(|i| shared.get_mut(i)) {
+                    *line = usize::MAX;
+                }
+            }
+        }
+        shared.retain(|&n| n != usize::MAX);
+        for (k, csv) in t.csv.iter().enumerate() {
             let mut p = parse_line(csv, &table_ctx).with_context(|| {
                 format!(
                     "the bonnie++ {} text table at line {}",
@@ -314,9 +324,20 @@ pub fn parse(text: &str) -> Result<Vec<Parsed>> {
             })?;
             p.parameters
                 .insert("bonnie_output".into(), Value::from("table"));
-            // the table's lines (its CSV line is made from them)
-            let table = lines.get(t.lines.0..t.lines.1).unwrap_or(&[]);
-            p.part = Some(table.iter().flat_map(|l| [l, "\n"]).collect());
+            // the table's header lines and this machine's rows (its CSV line
+            // is made from them): a table of many machines gives records
+            // that grow with it, not with its square
+            let mut own: Vec<usize> = shared.clone();
+            for &(from, to) in t.rows.get(k).map_or(&[][..], |r| r.as_slice()) {
+                own.extend(from..to);
+            }
+            own.sort_unstable();
+            p.part = Some(
+                own.iter()
+                    .filter_map(|&n| lines.get(n))
+                    .flat_map(|l| [*l, "\n"])
+                    .collect(),
+            );
             found.push((t.lines.0 + 1, p, None));
         }
     }

@@ -33,6 +33,9 @@ pub(super) struct Table {
     pub(super) csv: Vec<String>,
     /// The machine names as the table prints them (cut to 16 characters).
     pub(super) machines: Vec<String>,
+    /// Of each machine, the line ranges its rows take (its I/O row and its
+    /// file-test row, each one or two lines).
+    pub(super) rows: Vec<Vec<(usize, usize)>>,
 }
 
 /// The 1.0x title's version (`Version  1.03       ------Sequential Output`).
@@ -88,7 +91,8 @@ fn word_ends(line: &str) -> Vec<(usize, &str)> {
 /// %CP`) and the data rows below it, each as its label words and 12 cells
 /// (empty where the row has none).
 struct Section {
-    rows: Vec<(String, Vec<String>)>,
+    /// Each row's label, cells, and the lines it took (start, end).
+    rows: Vec<(String, Vec<String>, (usize, usize))>,
     next: usize,
 }
 
@@ -143,6 +147,7 @@ fn section(lines: &[&str], at: usize, sizes: bool) -> Result<Section, BadNumber>
             c if c.iter().all(|w| is_cell(w)) => c.iter().map(|s| s.to_string()).collect(),
             _ => break,
         };
+        let row_start = i;
         i += 1;
         if cells.len() < 12 {
             // broken onto the next line by a mail client?
@@ -172,7 +177,7 @@ fn section(lines: &[&str], at: usize, sizes: bool) -> Result<Section, BadNumber>
         if cells.len() != 12 {
             break;
         }
-        rows.push((label, cells));
+        rows.push((label, cells, (row_start, i)));
     }
     Ok(Section { rows, next: i })
 }
@@ -229,18 +234,22 @@ pub(super) fn tables(lines: &[&str]) -> Result<Vec<Table>, BadNumber> {
         let end = files.as_ref().map_or(io.next, |f| f.next);
         let mut csv = Vec::new();
         let mut machines = Vec::new();
-        for (k, (label, cells)) in io.rows.iter().enumerate() {
+        let mut rows = Vec::new();
+        for (k, (label, cells, io_lines)) in io.rows.iter().enumerate() {
             let (name, size) = label.rsplit_once(' ').unwrap_or((label, ""));
             let file_row = files.as_ref().and_then(|f| f.rows.get(k));
             let mut fields = vec![name.trim().to_string(), size.to_string()];
             fields.extend(cells.iter().cloned());
+            let mut taken = vec![*io_lines];
             match file_row {
-                Some((n, c)) => {
+                Some((n, c, file_lines)) => {
                     fields.push(n.clone());
                     fields.extend(c.iter().cloned());
+                    taken.push(*file_lines);
                 }
                 None => fields.extend(std::iter::repeat_n(String::new(), 13)),
             }
+            rows.push(taken);
             machines.push(name.trim().to_string());
             csv.push(fields.join(","));
         }
@@ -250,6 +259,7 @@ pub(super) fn tables(lines: &[&str]) -> Result<Vec<Table>, BadNumber> {
                 lines: (start, end),
                 csv,
                 machines,
+                rows,
             });
         }
         i = end.max(i + 1);

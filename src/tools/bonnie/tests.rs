@@ -598,3 +598,37 @@ fn a_bad_figure_in_a_table_or_csv_refuses_the_output_naming_it() {
         "{err}"
     );
 }
+
+#[test]
+fn each_machine_of_a_text_table_keeps_the_headers_and_its_own_rows() {
+    let all = parse(LKML_FAST).unwrap();
+    let kernels = ["2.4.20 ", "2.4.20-nas1 ", "2.4.20-nas2 "];
+    assert_eq!(all.len(), 3);
+    for (p, mine) in all.iter().zip(kernels) {
+        let part = p.part.as_deref().unwrap();
+        assert!(part.starts_with("Version  1.03"), "{part}");
+        assert!(part.contains("Size K/sec %CP"), "{part}");
+        let rows: Vec<&str> = part.lines().filter(|l| l.starts_with("2.4.20")).collect();
+        assert_eq!(rows.len(), 1, "{part}");
+        assert!(rows[0].starts_with(mine), "{part}");
+        // the part alone reads back to the same figures
+        let again = one(part);
+        assert_eq!(again.metrics, p.metrics);
+    }
+    // a table of many machines: each record grows with its own rows only
+    let row = LKML_FAST.lines().nth(4).unwrap();
+    let mut big = LKML_FAST.lines().take(4).collect::<Vec<_>>().join("\n");
+    for k in 0..500 {
+        big.push('\n');
+        big.push_str(&row.replacen("2.4.20      ", &format!("m{k:<11}"), 1));
+    }
+    big.push('\n');
+    let all = parse(&big).unwrap();
+    assert_eq!(all.len(), 500);
+    let largest = all
+        .iter()
+        .map(|p| p.part.as_deref().unwrap().len())
+        .max()
+        .unwrap();
+    assert!(largest < 600, "{largest} bytes for one machine of 500");
+}
