@@ -293,6 +293,9 @@ pub fn command(target: &Path, install: bool) -> Result<u8> {
         t.mount_point.clone().unwrap_or_else(unknown),
         t.mount_options.clone().unwrap_or_else(unknown)
     );
+    if let Some(w) = &t.warning {
+        println!("warning      {}", crate::error::escape_controls(w));
+    }
     println!(
         "device       rotational: {}, scheduler: {}",
         t.rotational

@@ -147,6 +147,11 @@ fn prepare(opts: &RunOptions) -> Result<Prepared> {
         bail!("--target DIR is required (the directory to benchmark)");
     };
     let target = scratch::check_target(target_arg)?;
+    // memory or compression under the target: said before anything runs
+    // (the records keep it in `target.warning`)
+    if let Some(w) = host::target(&target).warning {
+        eprintln!("warning: {}", crate::error::escape_controls(&w));
+    }
     let scratch = target.join(scratch::scratch_name(&run_id));
     // `size = "auto"` is sized by the space free now
     machine.free_bytes = host::free_bytes(&target);
