@@ -87,7 +87,32 @@ pub fn command(params: &Params, ctx: &BuildCtx) -> Result<Invocation> {
         ("ioengine", DEFAULT_ENGINE),
         ("direct", "1"),
     ];
+    // `bsrange` and `bssplit` set fio's block sizes in place of `bs`: the
+    // record then states those, and no one block size
+    let other_bs = ["bsrange", "bssplit"]
+        .into_iter()
+        .find(|k| params.contains_key(*k));
+    if let Some(other) = other_bs {
+        if params.contains_key("bs") {
+            bail!(
+                "fio parameters {} and {} both set fio's block sizes: give one",
+                suite.label("bs"),
+                suite.label(other)
+            );
+        }
+    }
+    // `atomic` is O_DIRECT I/O whatever `direct` says
+    if flag_set(params, "atomic") && params.contains_key("direct") && !flag_set(params, "direct") {
+        bail!(
+            "fio parameter {} is direct I/O, but {} asks for buffered I/O: give one",
+            suite.label("atomic"),
+            suite.label("direct")
+        );
+    }
     for (key, default) in defaults {
+        if key == "bs" && other_bs.is_some() {
+            continue;
+        }
         // (the engine is one of IOENGINES: `suite_options` checked it)
         let v = p.string(key)?.unwrap_or_else(|| default.to_string());
         args.push(format!("--{key}={v}"));
@@ -190,6 +215,17 @@ pub fn command(params: &Params, ctx: &BuildCtx) -> Result<Invocation> {
         estimate_s: estimate,
         parameters,
     })
+}
+
+/// Whether flag `key` is set to a true value (`true`, a non-zero number,
+/// any text but `0` and `false`).
+fn flag_set(params: &Params, key: &str) -> bool {
+    match params.get(key) {
+        Some(serde_json::Value::Bool(b)) => *b,
+        Some(serde_json::Value::Number(n)) => n.as_f64() != Some(0.0),
+        Some(serde_json::Value::String(s)) => !matches!(s.trim(), "0" | "false"),
+        _ => false,
+    }
 }
 
 /// `--filename=<path>`: fio splits its value at `:` (several files), so a
@@ -360,6 +396,38 @@ mod tests {
             e.contains("both set fio's `rw`, to different values"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn options_that_override_bs_or_direct_leave_the_record_no_false_value() {
+        // fio takes its block sizes from bssplit: the record states no `bs`
+        let i = build("bssplit = '4k/50:64k/50'").unwrap();
+        assert!(
+            !i.args.iter().any(|a| a.starts_with("--bs=")),
+            "{:?}",
+            i.args
+        );
+        assert!(i.args.contains(&"--bssplit=4k/50:64k/50".to_string()));
+        assert!(!i.parameters.contains_key("bs"));
+        assert_eq!(i.parameters["bssplit"], "4k/50:64k/50");
+        let i = build("blocksize_range = '4k-64k'").unwrap();
+        assert!(!i.parameters.contains_key("bs"));
+        assert_eq!(i.parameters["bsrange"], "4k-64k");
+        let e = refusal("bs = '4k'\nblocksize_range = '4k-64k'");
+        assert_eq!(
+            e,
+            "fio parameters `bs` and `blocksize_range` (fio's `bsrange`) both set fio's block sizes: give one"
+        );
+        // atomic I/O is direct I/O
+        let e = refusal("atomic = 1\nbuffered = 1");
+        assert!(
+            e.contains(
+                "`atomic` is direct I/O, but `buffered` (fio's `direct`) asks for buffered I/O"
+            ),
+            "{e}"
+        );
+        let i = build("atomic = 1").unwrap();
+        assert_eq!(i.parameters["direct"], 1);
     }
 
     #[test]

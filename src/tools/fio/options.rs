@@ -148,7 +148,9 @@ impl TestOptions {
     pub(super) fn from_job_options(opts: &OptionMap) -> Self {
         let kb_base_si = opts.get("kb_base").is_some_and(|v| v.trim() == "1000");
         let rw = opt(opts, "rw").map(normalise_rw);
+        // `bsrange` and `bssplit` give fio's block sizes in place of `bs`
         let bs = opt(opts, "bs")
+            .filter(|_| !opts.contains_key("bsrange") && !opts.contains_key("bssplit"))
             .and_then(|v| option_bs(v, kb_base_si))
             .unwrap_or_default();
         TestOptions {
@@ -1335,6 +1337,13 @@ mod tests {
         let o = TestOptions::from_job_options(&c.for_job("t"));
         assert_eq!((o.rw.as_deref(), o.direct), (Some("randwrite"), Some(0)));
         assert_eq!(c.for_job("t")["readw"], "read");
+        // block sizes from bssplit or bsrange: no one `bs` to state
+        for extra in ["--bssplit=4k/50:64k/50", "--blocksize_range=4k-64k"] {
+            let o = TestOptions::from_args(&args(&format!("--name=t --rw=read --bs=4k {extra}")))
+                .unwrap();
+            assert_eq!(o.block_size(), None, "{extra}");
+            assert!(!o.parameters(1).contains_key("bs"), "{extra}");
+        }
     }
 
     fn suite(pairs: &[(&str, Value)]) -> Result<SuiteOptions> {
