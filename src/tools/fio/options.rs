@@ -1320,11 +1320,15 @@ mod tests {
     fn imported_aliases_and_abbreviations_set_the_options_they_name() {
         // fio ran `randwrite`, buffered: the record must say so
         let o = TestOptions::from_args(&args(
-            "--name=t --rw=randread --direct=1 --readwrite=randwrite --buffered=1 --blocks=8k",
+            "--name=t --rw=randread --direct=1 --readwrite=randwrite --buffered=1 --blocksize=8k",
         ))
         .unwrap();
         assert_eq!(o.rw.as_deref(), Some("randwrite"));
         assert_eq!(o.direct, Some(0));
+        assert_eq!(o.block_size(), Some(8192));
+        // fio refuses `--blocks` as ambiguous: it sets nothing
+        let o = TestOptions::from_args(&args("--name=t --rw=read --blocks=8k")).unwrap();
+        assert_eq!(o.block_size(), None);
         let o = TestOptions::from_args(&args("--name=t --readw=randwrite --buffere=0 --bs=4k"))
             .unwrap();
         assert_eq!(o.test_id(1).as_deref(), Some("fio-randwrite-4k-qd1"));
