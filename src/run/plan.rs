@@ -1093,7 +1093,7 @@ mod tests {
         );
         assert!(e.contains("backing file"), "{e}");
         let j = one("tool = 'fio'\niomem = 'malloc'\nwrite_barrier = 4").unwrap();
-        assert!(j.invocation.args.contains(&"--mem=malloc".to_string()));
+        assert!(j.invocation.args.contains(&"--iomem=malloc".to_string()));
         assert!(j.invocation.args.contains(&"--write_barrier=4".to_string()));
     }
 

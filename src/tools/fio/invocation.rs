@@ -179,11 +179,12 @@ pub fn command(params: &Params, ctx: &BuildCtx) -> Result<Invocation> {
                 suite.setting(k, v)
             );
         }
+        let name = suite.command_name(k);
         match v {
-            serde_json::Value::Bool(true) => args.push(format!("--{k}")),
+            serde_json::Value::Bool(true) => args.push(format!("--{name}")),
             serde_json::Value::Bool(false) => continue,
-            serde_json::Value::String(s) => args.push(format!("--{k}={s}")),
-            serde_json::Value::Number(n) => args.push(format!("--{k}={n}")),
+            serde_json::Value::String(s) => args.push(format!("--{name}={s}")),
+            serde_json::Value::Number(n) => args.push(format!("--{name}={n}")),
             other => bail!("fio parameter `{k} = {other}`: expected a string, number or boolean"),
         }
         parameters.insert(k.clone(), v.clone());
@@ -411,6 +412,7 @@ mod tests {
         assert!(!i.parameters.contains_key("bs"));
         assert_eq!(i.parameters["bssplit"], "4k/50:64k/50");
         let i = build("blocksize_range = '4k-64k'").unwrap();
+        assert!(i.args.contains(&"--blocksize_range=4k-64k".to_string()));
         assert!(!i.parameters.contains_key("bs"));
         assert_eq!(i.parameters["bsrange"], "4k-64k");
         let e = refusal("bs = '4k'\nblocksize_range = '4k-64k'");

@@ -360,6 +360,9 @@ pub(super) enum OptionKind {
     Engine,
     /// One of fio's own command-line options (`init.c`), no job option.
     CommandLine,
+    /// An option of one of fio's built-in profiles (`profiles/*.c`),
+    /// which fio adds to its job options at start.
+    Profile,
 }
 
 /// An option name as fio reads it: its canonical name (an alias and an
@@ -444,7 +447,15 @@ pub(super) fn resolve(key: &str, spelling: Spelling) -> Result<FioOption, Unreso
             };
             (n, o)
         });
-    let table: Vec<(&'static str, FioOption)> = cli.chain(job).chain(engine_names).collect();
+    let profile = PROFILE_OPTIONS.iter().map(|&n| {
+        let o = FioOption {
+            name: n,
+            kind: OptionKind::Profile,
+        };
+        (n, o)
+    });
+    let table: Vec<(&'static str, FioOption)> =
+        cli.chain(job).chain(profile).chain(engine_names).collect();
     if let Some(&(_, o)) = table.iter().find(|(long, _)| *long == key) {
         return Ok(o);
     }
@@ -483,7 +494,7 @@ fn put_option(map: &mut OptionMap, key: &str, value: String, spelling: Spelling)
                 map.insert("buffered".to_string(), value);
             }
         },
-        Ok(o) if o.kind != OptionKind::CommandLine => {
+        Ok(o) if matches!(o.kind, OptionKind::Job | OptionKind::Engine) => {
             map.insert(o.name.to_string(), value);
         }
         _ => {
@@ -508,6 +519,17 @@ impl SuiteOptions {
         match self.written.get(name) {
             Some(w) => format!("`{w}` (fio's `{name}`)"),
             None => format!("`{name}`"),
+        }
+    }
+
+    /// The name to give fio for option `name` on its command line: the
+    /// suite's own spelling when it is a name or alias fio knows exactly
+    /// (an older fio may know a renamed option only by its old name, as
+    /// `log_max_value`), else `name` (an abbreviation written out).
+    pub(super) fn command_name<'a>(&'a self, name: &'a str) -> &'a str {
+        match self.written.get(name) {
+            Some(w) if resolve(w, Spelling::JobFile).is_ok_and(|o| o.name == name) => w,
+            _ => name,
         }
     }
 
@@ -567,11 +589,16 @@ pub(super) fn suite_options(params: &Params) -> Result<SuiteOptions> {
     let mut out = SuiteOptions::default();
     for (k, v) in params {
         let o = resolve(k, spelling).map_err(|e| anyhow!("fio parameter {}", e.describe(k)))?;
-        if o.kind == OptionKind::CommandLine {
-            bail!(
+        match o.kind {
+            OptionKind::CommandLine => bail!(
                 "fio parameter `{k}` cannot be set in a suite: it is fio's own command-line option `--{}`, not a job option",
                 o.name
-            );
+            ),
+            OptionKind::Profile => bail!(
+                "fio parameter `{k}` cannot be set in a suite: it is `{}` of fio's built-in profiles (`--profile`), not a job option",
+                o.name
+            ),
+            OptionKind::Job | OptionKind::Engine => {}
         }
         let (name, value) = if o.name == "buffered" {
             let direct = match v {
@@ -664,6 +691,26 @@ const CLI_OPTIONS: &[&str] = &[
     "trigger-remote",
     "aux-path",
     "merge-blktrace-only",
+];
+
+/// The options of fio's built-in profiles `tiobench` and `act`, from
+/// `profiles/tiobench.c` and `profiles/act.c` at the same commit: fio
+/// adds them to its job options at start (`register_profile`), so they
+/// are long names of its command line, and `--dir` is tiobench's, not an
+/// abbreviation of `--directory`.
+const PROFILE_OPTIONS: &[&str] = &[
+    "size",
+    "block",
+    "numruns",
+    "dir",
+    "threads",
+    "device-names",
+    "load",
+    "test-duration",
+    "threads-per-queue",
+    "read-req-num-512-blocks",
+    "large-block-op-kbytes",
+    "prep",
 ];
 
 /// The options of the engines a suite may choose (see
@@ -1280,6 +1327,22 @@ mod tests {
                 "iodepth_low",
             ]))
         );
+        // a profile's options are long names too (fio 3.33 says the same)
+        assert_eq!(
+            cli("thr", None),
+            Err(Unresolved::Ambiguous(vec![
+                "thread",
+                "threads",
+                "threads-per-queue"
+            ]))
+        );
+        assert_eq!(
+            cli("dir", None),
+            Ok(FioOption {
+                name: "dir",
+                kind: OptionKind::Profile
+            })
+        );
         assert_eq!(cli("xyzzy", None), Err(Unresolved::Unknown));
         assert_eq!(cli("", None), Err(Unresolved::Unknown));
         // an engine's options exist once that engine is chosen
@@ -1303,6 +1366,7 @@ mod tests {
             .flat_map(|(n, a)| [*n, *a])
             .filter(|n| !n.is_empty())
             .chain(CLI_OPTIONS.iter().copied())
+            .chain(PROFILE_OPTIONS.iter().copied())
             .collect();
         names.sort_unstable();
         let mut twice: Vec<&str> = names
@@ -1311,8 +1375,9 @@ mod tests {
             .map(|w| w[0])
             .collect();
         twice.dedup();
-        // a job option and one of fio's own (see above)
-        assert_eq!(twice, ["profile"]);
+        // a job option and one of fio's own (see above), a job option
+        // and tiobench's
+        assert_eq!(twice, ["profile", "size"]);
         assert!(names.len() > 280, "{}", names.len());
     }
 
@@ -1374,6 +1439,10 @@ mod tests {
         assert_eq!(s.params["direct"], 0);
         assert_eq!(s.label("rw"), "`readwrite` (fio's `rw`)");
         assert_eq!(s.label("direct"), "`buffered` (fio's `direct`)");
+        // fio is given an alias as written, an abbreviation written out
+        assert_eq!(s.command_name("rw"), "readwrite");
+        assert_eq!(s.command_name("iodepth_low"), "iodepth_low");
+        assert_eq!(s.command_name("steadystate"), "ss");
         assert_eq!(
             suite(&[("buffered", false.into())]).unwrap().params["direct"],
             1
@@ -1391,6 +1460,10 @@ mod tests {
         );
         assert!(e(&[("outp", "/etc/x".into())]).contains("(output, output-format)"));
         assert!(e(&[("minim", true.into())]).contains("command-line option `--minimal`"));
+        assert_eq!(
+            e(&[("dir", "/etc".into())]),
+            "fio parameter `dir` cannot be set in a suite: it is `dir` of fio's built-in profiles (`--profile`), not a job option"
+        );
         assert_eq!(
             e(&[("rw", "read".into()), ("readwrite", "randwrite".into())]),
             "fio parameters `readwrite` and `rw` both set fio's `rw`, to different values (\"randwrite\" and \"read\"): give one"
