@@ -267,6 +267,7 @@ fn main() -> Result<()> {
                 size_bytes: Some(100_000_000_000),
                 free_bytes: Some(90_000_000_000),
                 description: None,
+                warning: None,
             }
             .into(),
             run_id: Some(format!("run-{repetition}")),

@@ -366,6 +366,12 @@ pub struct Target {
     /// Free-text description, for transcribed or imported records.
     #[serde(default)]
     pub description: Option<String>,
+    /// Set by `run` when the filesystem holding the target keeps its data
+    /// in memory or compresses it (tmpfs, ramfs, zram, btrfs or zfs with
+    /// compression), so that the numbers measure that and not the disk:
+    /// the sentence `doctor` and `run` print. Absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub warning: Option<String>,
 }
 
 /// Which test ran and how.

@@ -294,6 +294,9 @@ pub fn command(target: &Path, install: bool) -> Result<u8> {
         shown(t.mount_point.clone().unwrap_or_else(unknown)),
         shown(t.mount_options.clone().unwrap_or_else(unknown))
     );
+    if let Some(w) = &t.warning {
+        crate::say!("warning      {}", shown(w));
+    }
     crate::say!(
         "device       rotational: {}, scheduler: {}",
         t.rotational

@@ -1,5 +1,6 @@
 //! Host and target facts read from the machine (`/proc`, `/sys`,
-//! `/etc/os-release`, `uname`, `statvfs`, `/proc/self/mountinfo`). The
+//! `/etc/os-release`, `uname`, `statvfs`, `statfs`,
+//! `/proc/self/mountinfo`, `zfs get` on zfs). The
 //! parsing is pure functions over text; unknown stays `None`.
 
 use std::path::{Path, PathBuf};
@@ -203,6 +204,103 @@ pub fn mount_of<'a>(mounts: &'a [Mount], path: &Path) -> Option<&'a Mount> {
     best
 }
 
+/// `f_type` of `statfs` for tmpfs and ramfs (`linux/magic.h`).
+const TMPFS_MAGIC: u32 = 0x0102_1994;
+const RAMFS_MAGIC: u32 = 0x8584_58f6;
+
+/// What a filesystem does to the numbers measured on it, when it is not
+/// plain storage: a sentence saying so, or `None`.
+///
+/// - tmpfs and ramfs (by `fs_type`, or by `statfs`'s `f_type`,
+///   `fs_magic`, where mountinfo gives no type) keep files in memory;
+/// - a mount source `/dev/zramN` is a compressed block device in memory;
+/// - btrfs mounted with `compress`/`compress-force` (and not `=no`)
+///   compresses what it writes;
+/// - zfs compresses when its dataset's `compression` property is not
+///   `off`: `zfs_compression` asks for it (`zfs get`), and when it gives
+///   no answer the sentence says that it is unknown.
+pub fn storage_warning(
+    mount: Option<&Mount>,
+    fs_magic: Option<u32>,
+    zfs_compression: impl FnOnce(&str) -> Option<String>,
+) -> Option<String> {
+    let fs_type = mount.map(|m| m.fs_type.as_str());
+    let in_memory = match (fs_type, fs_magic) {
+        (Some(t @ ("tmpfs" | "ramfs")), _) => Some(t),
+        (_, Some(TMPFS_MAGIC)) => Some("tmpfs"),
+        (_, Some(RAMFS_MAGIC)) => Some("ramfs"),
+        _ => None,
+    };
+    if let Some(fs) = in_memory {
+        return Some(format!(
+            "the target is on {fs}, which keeps its files in memory: the numbers measure RAM, not a disk"
+        ));
+    }
+    let m = mount?;
+    let zram = m
+        .source
+        .strip_prefix("/dev/zram")
+        .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+    if zram {
+        return Some(format!(
+            "the target is on {}, a compressed block device in memory (zram): the numbers measure RAM and compression, not a disk",
+            m.source
+        ));
+    }
+    const COMPRESSES: &str = "what it writes is compressed on its way to the disk, so the numbers depend on how well the test data compresses, not on the disk alone";
+    match m.fs_type.as_str() {
+        "btrfs" => {
+            let option = m.options.split(',').find(|o| {
+                let (key, value) = o.split_once('=').unwrap_or((o, ""));
+                matches!(key, "compress" | "compress-force") && value != "no"
+            })?;
+            Some(format!(
+                "the target is on btrfs mounted with `{option}`: {COMPRESSES}"
+            ))
+        }
+        "zfs" => match zfs_compression(&m.source).map(|c| c.trim().to_string()) {
+            Some(c) if c == "off" => None,
+            Some(c) => Some(format!(
+                "the target is on zfs dataset `{}` with compression={c}: {COMPRESSES}",
+                m.source
+            )),
+            None => Some(format!(
+                "the target is on zfs dataset `{}` and whether it compresses is unknown (`zfs get compression` gave no answer): if it does, the numbers depend on how well the test data compresses, not on the disk alone",
+                m.source
+            )),
+        },
+        _ => None,
+    }
+}
+
+/// The `compression` property of zfs dataset `dataset`, from `zfs get`;
+/// `None` when `zfs` is missing or does not answer.
+fn zfs_compression(dataset: &str) -> Option<String> {
+    let out = std::process::Command::new("zfs")
+        .args(["get", "-H", "-o", "value", "compression", dataset])
+        .stdin(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .output()
+        .ok()?;
+    let value = String::from_utf8(out.stdout).ok()?;
+    let value = value.trim();
+    (out.status.success() && !value.is_empty() && !value.contains('\n')).then(|| value.to_string())
+}
+
+/// `f_type` of `statfs` for the filesystem holding `path`.
+fn fs_magic(path: &Path) -> Option<u32> {
+    use std::os::unix::ffi::OsStrExt;
+    let c = std::ffi::CString::new(path.as_os_str().as_bytes()).ok()?;
+    // SAFETY: statfs fills the zeroed struct we pass; `c` is a valid C string.
+    let mut s: libc::statfs = unsafe { std::mem::zeroed() };
+    if unsafe { libc::statfs(c.as_ptr(), &mut s) } != 0 {
+        return None;
+    }
+    // the magic numbers are 32 bits; the field's width differs by arch
+    #[allow(clippy::unnecessary_cast)]
+    Some(s.f_type as u32)
+}
+
 /// The active scheduler in `queue/scheduler` (`mq-deadline kyber [none]` → `none`).
 pub fn active_scheduler(text: &str) -> Option<String> {
     let start = text.find('[')?;
@@ -334,6 +432,7 @@ pub fn target(path: &Path) -> Target {
         size_bytes: space.map(|s| s.0),
         free_bytes: space.map(|s| s.1),
         description: None,
+        warning: storage_warning(mount, fs_magic(&abs), zfs_compression),
     }
 }
 
@@ -410,6 +509,67 @@ garbage line
         );
         let root = mount_of(&mounts, Path::new("/home/u")).unwrap();
         assert_eq!(root.options, "rw,relatime,errors=remount-ro");
+    }
+
+    /// The warning for the target `/mnt/t` under `line` (a mountinfo line)
+    /// with `zfs get` answering `zfs`.
+    fn warning_under(line: &str, zfs: Option<&str>) -> Option<String> {
+        let mounts = parse_mountinfo(line);
+        let m = mount_of(&mounts, Path::new("/mnt/t"));
+        assert!(m.is_some(), "{line}");
+        storage_warning(m, None, |_| zfs.map(str::to_string))
+    }
+
+    #[test]
+    fn a_target_in_memory_or_compressed_is_named_from_mountinfo() {
+        // lines as the kernel writes them
+        assert_eq!(
+            warning_under("96 22 0:45 / /mnt/t rw,nosuid,nodev,relatime shared:52 - tmpfs tmpfs rw,size=1048576k,inode64", None).as_deref(),
+            Some("the target is on tmpfs, which keeps its files in memory: the numbers measure RAM, not a disk")
+        );
+        assert_eq!(
+            warning_under("97 22 0:46 / /mnt/t rw,relatime shared:53 - ramfs ramfs rw", None).as_deref(),
+            Some("the target is on ramfs, which keeps its files in memory: the numbers measure RAM, not a disk")
+        );
+        assert_eq!(
+            warning_under("98 22 0:47 / /mnt/t rw,relatime shared:54 - btrfs /dev/vdb rw,compress=zstd:3,space_cache=v2,subvolid=5,subvol=/", None).as_deref(),
+            Some("the target is on btrfs mounted with `compress=zstd:3`: what it writes is compressed on its way to the disk, so the numbers depend on how well the test data compresses, not on the disk alone")
+        );
+        let w = warning_under(
+            "99 22 0:48 / /mnt/t rw,relatime - btrfs /dev/vdb rw,compress-force=lzo,ssd",
+            None,
+        )
+        .unwrap();
+        assert!(w.contains("`compress-force=lzo`"), "{w}");
+        assert_eq!(
+            warning_under("100 22 252:0 / /mnt/t rw,relatime shared:55 - ext4 /dev/zram0 rw", None).as_deref(),
+            Some("the target is on /dev/zram0, a compressed block device in memory (zram): the numbers measure RAM and compression, not a disk")
+        );
+        let zfs = "101 22 0:49 / /mnt/t rw,xattr,noacl shared:56 - zfs tank/data rw,xattr,noacl";
+        assert_eq!(
+            warning_under(zfs, Some("lz4\n")).as_deref(),
+            Some("the target is on zfs dataset `tank/data` with compression=lz4: what it writes is compressed on its way to the disk, so the numbers depend on how well the test data compresses, not on the disk alone")
+        );
+        assert_eq!(warning_under(zfs, Some("off")), None);
+        let w = warning_under(zfs, None).unwrap();
+        assert!(w.contains("whether it compresses is unknown"), "{w}");
+        // plain storage gets none
+        for line in [
+            "29 1 259:2 / /mnt/t rw,relatime shared:1 - ext4 /dev/nvme0n1p2 rw,errors=remount-ro",
+            "98 22 0:47 / /mnt/t rw,relatime - btrfs /dev/vdb rw,compress=no,ssd",
+            "98 22 0:47 / /mnt/t rw,relatime - btrfs /dev/vdb rw,ssd,space_cache=v2",
+            "41 22 259:3 / /mnt/t rw,noatime - xfs /dev/zram rw,attr2",
+        ] {
+            assert_eq!(warning_under(line, None), None, "{line}");
+        }
+        // statfs says tmpfs where mountinfo could not be read
+        assert!(storage_warning(None, Some(0x0102_1994), |_| None)
+            .unwrap()
+            .contains("on tmpfs"));
+        assert!(storage_warning(None, Some(0x8584_58f6), |_| None)
+            .unwrap()
+            .contains("on ramfs"));
+        assert_eq!(storage_warning(None, Some(0xEF53), |_| None), None);
     }
 
     #[test]

@@ -145,6 +145,11 @@ fn prepare(opts: &RunOptions) -> Result<Prepared> {
         bail!("--target DIR is required (the directory to benchmark)");
     };
     let target = scratch::check_target(target_arg)?;
+    // memory or compression under the target: said before anything runs
+    // (the records keep it in `target.warning`)
+    if let Some(w) = host::target(&target).warning {
+        crate::tell!("warning: {}", crate::term::shown(&w));
+    }
     let scratch = target.join(scratch::scratch_name(&run_id));
     // `size = "auto"` is sized by the space free now
     machine.free_bytes = host::free_bytes(&target);

@@ -827,7 +827,10 @@ fn a_suite_cannot_make_fio_run_programs_or_load_engines() {
             "ioengine = external:/tmp/lib.so",
         ),
         ("ioengine = \"/tmp/lib.so\"", "ioengine = /tmp/lib.so"),
-        ("ioeng = \"exec\"", "fio parameter `ioeng`"),
+        (
+            "ioeng = \"exec\"",
+            "fio parameter `ioeng = exec` (fio's `ioengine`)",
+        ),
         ("program = \"touch\"", "fio parameter `program`"),
         ("arguments = \"x\"", "fio parameter `arguments`"),
         ("std_redirect = 1", "fio parameter `std_redirect`"),

@@ -1,5 +1,6 @@
 //! What needs root because it mounts a tmpfs: a target unmounted mid run,
-//! a read-only target, and a site build stopped by a full disk. Moved here
+//! a read-only target, a target in memory, and a site build stopped by a
+//! full disk. Moved here
 //! from `run_faults.rs` and `report_site.rs` of the fast tier; the run
 //! helpers are `tests/run_common/`.
 
@@ -157,4 +158,53 @@ fn a_read_only_target_is_a_usage_error_and_leaves_no_records_dir() {
     assert_eq!(r.code, Some(2), "{}", r.stderr);
     assert!(r.stderr.contains("is the target writable?"), "{}", r.stderr);
     assert!(!records_dir.exists(), "an empty records directory was left");
+}
+
+#[test]
+#[ignore = "system tier: needs root (mounts a tmpfs)"]
+fn a_tmpfs_target_is_named_as_memory_by_doctor_run_and_the_record() {
+    need_mount("a_tmpfs_target_is_named_as_memory_by_doctor_run_and_the_record");
+    // room for the test's 4 MiB and the 64 MiB a run keeps spare
+    let volume = Tmpfs::mount("256m");
+    let target = volume.path().to_str().unwrap();
+    let said = "the target is on tmpfs, which keeps its files in memory: the numbers measure RAM, not a disk";
+    let o = Command::new(BIN)
+        .args(["doctor", "--target", target])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(stdout.contains(&format!("warning      {said}")), "{stdout}");
+    // a real dd of 4 MiB: the run says it first, the record keeps it
+    let out = tempfile::tempdir().unwrap();
+    let path = std::env::var("PATH").unwrap_or_default();
+    let r = run(
+        &path,
+        &[
+            "--target",
+            target,
+            "--suite",
+            "quick",
+            "--only",
+            "dd-write-8k-dsync",
+            "--out",
+            out.path().to_str().unwrap(),
+        ],
+    );
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert!(
+        r.stderr.starts_with(&format!("warning: {said}\n")),
+        "{}",
+        r.stderr
+    );
+    let records = records(out.path());
+    assert_eq!(records.len(), 1);
+    assert_eq!(records[0].target.warning.as_deref(), Some(said));
+    // a dry run says it too
+    let r = run(
+        &path,
+        &["--target", target, "--suite", "quick", "--dry-run"],
+    );
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert!(r.stderr.contains(said), "{}", r.stderr);
 }

@@ -86,31 +86,63 @@ fn target_rows(records: &[&crate::record::Target]) -> Vec<Pair> {
         key: k.into(),
         value: v,
     };
-    vec![
-        p("path", distinct(records, |r| r.path.clone())),
-        p("filesystem", distinct(records, |r| r.fs_type.clone())),
-        p(
-            "mount options",
-            distinct(records, |r| r.mount_options.clone()),
-        ),
-        p("mount point", distinct(records, |r| r.mount_point.clone())),
-        p("device", distinct(records, |r| r.device.clone())),
-        p(
-            "rotational",
-            distinct(records, |r| {
-                r.rotational
-                    .map(|b| if b { "yes" } else { "no" }.to_string())
-            }),
-        ),
-        p("scheduler", distinct(records, |r| r.scheduler.clone())),
-        p(
-            "size",
-            distinct(records, |r| r.size_bytes.map(format::bytes)),
-        ),
-        p(
-            "free at start",
-            distinct(records, |r| r.free_bytes.map(format::bytes)),
-        ),
-        p("description", distinct(records, |r| r.description.clone())),
-    ]
+    // a target in memory or compressing (`run` says so): shown first,
+    // and only where a record has it
+    let warning = records
+        .iter()
+        .any(|r| r.warning.is_some())
+        .then(|| p("warning", distinct(records, |r| r.warning.clone())));
+    warning
+        .into_iter()
+        .chain([
+            p("path", distinct(records, |r| r.path.clone())),
+            p("filesystem", distinct(records, |r| r.fs_type.clone())),
+            p(
+                "mount options",
+                distinct(records, |r| r.mount_options.clone()),
+            ),
+            p("mount point", distinct(records, |r| r.mount_point.clone())),
+            p("device", distinct(records, |r| r.device.clone())),
+            p(
+                "rotational",
+                distinct(records, |r| {
+                    r.rotational
+                        .map(|b| if b { "yes" } else { "no" }.to_string())
+                }),
+            ),
+            p("scheduler", distinct(records, |r| r.scheduler.clone())),
+            p(
+                "size",
+                distinct(records, |r| r.size_bytes.map(format::bytes)),
+            ),
+            p(
+                "free at start",
+                distinct(records, |r| r.free_bytes.map(format::bytes)),
+            ),
+            p("description", distinct(records, |r| r.description.clone())),
+        ])
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::record::Target;
+
+    #[test]
+    fn a_target_s_warning_heads_its_table_only_where_a_record_has_one() {
+        let plain = Target::default();
+        let tmpfs = Target {
+            warning: Some("the target is on tmpfs".into()),
+            ..Target::default()
+        };
+        let rows = target_rows(&[&tmpfs]);
+        assert_eq!(rows[0].key, "warning");
+        assert_eq!(rows[0].value, "the target is on tmpfs");
+        assert!(!target_rows(&[&plain]).iter().any(|r| r.key == "warning"));
+        assert_eq!(
+            target_rows(&[&plain]).len() + 1,
+            target_rows(&[&plain, &tmpfs]).len()
+        );
+    }
 }

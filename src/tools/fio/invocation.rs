@@ -4,20 +4,24 @@ use std::path::Path;
 
 use anyhow::{bail, Result};
 
-use super::options::{is_time_based, option_size};
+use super::options::{is_time_based, option_size, suite_options, DEFAULT_ENGINE};
 use crate::tools::argv::{parse_size, BuildCtx, Invocation, OutputFrom, ParamReader, Params};
 
-/// Options that would send fio's I/O, output or logs somewhere other than
-/// the job's scratch directory, run other programs, or touch the system
-/// (I/O scheduler, cgroups), so a suite may not set them.
+/// Job options that would send fio's I/O, output or logs somewhere other
+/// than the job's scratch directory, run other programs, or touch the
+/// system (I/O scheduler, cgroups), so a suite may not set them. They are
+/// fio's canonical names: a suite's keys are resolved to those first
+/// ([`suite_options`]), so an alias or abbreviation of one is refused too.
+/// fio's own command-line options (`--output`, `--client`, `--trigger`,
+/// ...) are refused there, and the `exec` engine's (`program`,
+/// `arguments`, `std_redirect`) are no option of an engine a suite may
+/// choose.
 const RESERVED: &[&str] = &[
     "name",
     "filename",
     "directory",
     "filename_format",
     "opendir",
-    "output",
-    "output-format",
     "write_iolog",
     "read_iolog",
     "replay_redirect",
@@ -29,31 +33,17 @@ const RESERVED: &[&str] = &[
     // diskdash asks for the per-second logs of a time-based test itself
     "log_avg_msec",
     "log_hist_msec",
-    "log_max_value",
     "log_window_value",
     "log_offset",
     "log_prio",
     "log_compression",
     "log_store_compressed",
-    "log_unix_epoch",
     "log_alternate_epoch",
     "per_job_logs",
     "exec_prerun",
     "exec_postrun",
     "ioscheduler",
     "cgroup",
-    "profile",
-    "trigger",
-    "trigger-file",
-    "trigger-remote",
-    "client",
-    "server",
-    "daemonize",
-    "aux-path",
-    // the exec engine's options: they name a program for fio to run
-    "program",
-    "arguments",
-    "std_redirect",
 ];
 
 /// The I/O engines a suite may choose: fio's own engines that do plain
@@ -62,13 +52,6 @@ const RESERVED: &[&str] = &[
 pub const IOENGINES: &[&str] = &[
     "libaio", "io_uring", "psync", "sync", "pvsync", "pvsync2", "posixaio", "mmap", "null",
 ];
-
-/// Whether fio would read `key` as a reserved option: fio's command line
-/// takes any unambiguous prefix of a long option (`--opendi` is `--opendir`),
-/// so a prefix of a reserved name is refused too.
-fn is_reserved(key: &str) -> bool {
-    !key.is_empty() && RESERVED.iter().any(|r| r.starts_with(key))
-}
 
 /// Builds `fio --name=<id> --filename=<dir>/fio.dat --rw=.. --bs=..
 /// --iodepth=.. --ioengine=.. --direct=.. --size=.. [--runtime=..]
@@ -81,6 +64,9 @@ fn is_reserved(key: &str) -> bool {
 /// file) does its I/O there, writes no file of its own and is given its size
 /// in bytes, as the pre-fill is ([`prefill_command`]).
 pub fn command(params: &Params, ctx: &BuildCtx) -> Result<Invocation> {
+    // every rule below reads fio's own names for the options
+    let suite = suite_options(params)?;
+    let params = &suite.params;
     let mut p = ParamReader::new("fio", params, ctx.memory_bytes);
     let own_file = ctx.dir.join("fio.dat");
     let file = ctx.data_file.unwrap_or(&own_file);
@@ -98,17 +84,37 @@ pub fn command(params: &Params, ctx: &BuildCtx) -> Result<Invocation> {
         ("rw", "read"),
         ("bs", "4k"),
         ("iodepth", "1"),
-        ("ioengine", "libaio"),
+        ("ioengine", DEFAULT_ENGINE),
         ("direct", "1"),
     ];
-    for (key, default) in defaults {
-        let v = p.string(key)?.unwrap_or_else(|| default.to_string());
-        if key == "ioengine" && !IOENGINES.contains(&v.as_str()) {
+    // `bsrange` and `bssplit` set fio's block sizes in place of `bs`: the
+    // record then states those, and no one block size
+    let other_bs = ["bsrange", "bssplit"]
+        .into_iter()
+        .find(|k| params.contains_key(*k));
+    if let Some(other) = other_bs {
+        if params.contains_key("bs") {
             bail!(
-                "fio parameter `ioengine = {v}`: expected one of {}",
-                IOENGINES.join(", ")
+                "fio parameters {} and {} both set fio's block sizes: give one",
+                suite.label("bs"),
+                suite.label(other)
             );
         }
+    }
+    // `atomic` is O_DIRECT I/O whatever `direct` says
+    if flag_set(params, "atomic") && params.contains_key("direct") && !flag_set(params, "direct") {
+        bail!(
+            "fio parameter {} is direct I/O, but {} asks for buffered I/O: give one",
+            suite.label("atomic"),
+            suite.label("direct")
+        );
+    }
+    for (key, default) in defaults {
+        if key == "bs" && other_bs.is_some() {
+            continue;
+        }
+        // (the engine is one of IOENGINES: `suite_options` checked it)
+        let v = p.string(key)?.unwrap_or_else(|| default.to_string());
         args.push(format!("--{key}={v}"));
         // a plain block size is stored in bytes, as imported records have it
         let value = match option_size(&v, kb_base_si) {
@@ -160,36 +166,25 @@ pub fn command(params: &Params, ctx: &BuildCtx) -> Result<Invocation> {
         };
     }
     for (k, v) in p.rest() {
-        // anything but a plain option name could smuggle `=value` into the argument
-        if k.is_empty()
-            || !k
-                .bytes()
-                .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
-        {
-            bail!("fio parameter `{k}`: expected an option name (letters, digits, `_`, `-`)");
-        }
-        // fio reads `--ioeng=exec` as `--ioengine=exec`: the allow-list
-        // above would be bypassed
-        if "ioengine".starts_with(k.as_str()) {
-            bail!("fio parameter `{k}`: write the engine as `ioengine`");
-        }
-        if is_reserved(k) {
+        if RESERVED.contains(&k.as_str()) {
             bail!(
-                "fio parameter `{k}` cannot be set in a suite: diskdash chooses where fio writes"
+                "fio parameter {} cannot be set in a suite: diskdash chooses where fio writes",
+                suite.label(k)
             );
         }
-        // `mem=mmap:FILE` (and iomem) backs the buffers with a file of that name
-        let memory_option = ["mem", "iomem"].iter().any(|m| m.starts_with(k.as_str()));
-        if memory_option && v.as_str().is_some_and(|s| s.contains(':')) {
+        // `mem=mmap:FILE` backs the buffers with a file of that name
+        if k == "mem" && v.as_str().is_some_and(|s| s.contains(':')) {
             bail!(
-                "fio parameter `{k} = {v}`: a backing file cannot be set in a suite: diskdash chooses where fio writes"
+                "fio parameter {}: a backing file cannot be set in a suite: diskdash chooses where fio writes",
+                suite.setting(k, v)
             );
         }
+        let name = suite.command_name(k);
         match v {
-            serde_json::Value::Bool(true) => args.push(format!("--{k}")),
+            serde_json::Value::Bool(true) => args.push(format!("--{name}")),
             serde_json::Value::Bool(false) => continue,
-            serde_json::Value::String(s) => args.push(format!("--{k}={s}")),
-            serde_json::Value::Number(n) => args.push(format!("--{k}={n}")),
+            serde_json::Value::String(s) => args.push(format!("--{name}={s}")),
+            serde_json::Value::Number(n) => args.push(format!("--{name}={n}")),
             other => bail!("fio parameter `{k} = {other}`: expected a string, number or boolean"),
         }
         parameters.insert(k.clone(), v.clone());
@@ -198,7 +193,10 @@ pub fn command(params: &Params, ctx: &BuildCtx) -> Result<Invocation> {
     // would hide the first seconds, which is where a burst is
     if is_time_based(params) && runtime.is_some() {
         if params.contains_key("ramp_time") {
-            bail!("fio parameter `ramp_time` cannot be set on a time-based test: its per-second log must start with the test");
+            bail!(
+                "fio parameter {} cannot be set on a time-based test: its per-second log must start with the test",
+                suite.label("ramp_time")
+            );
         }
         let prefix = ctx.dir.join(LOG_PREFIX);
         for log in ["write_iops_log", "write_bw_log", "write_lat_log"] {
@@ -218,6 +216,17 @@ pub fn command(params: &Params, ctx: &BuildCtx) -> Result<Invocation> {
         estimate_s: estimate,
         parameters,
     })
+}
+
+/// Whether flag `key` is set to a true value (`true`, a non-zero number,
+/// any text but `0` and `false`).
+fn flag_set(params: &Params, key: &str) -> bool {
+    match params.get(key) {
+        Some(serde_json::Value::Bool(b)) => *b,
+        Some(serde_json::Value::Number(n)) => n.as_f64() != Some(0.0),
+        Some(serde_json::Value::String(s)) => !matches!(s.trim(), "0" | "false"),
+        _ => false,
+    }
 }
 
 /// `--filename=<path>`: fio splits its value at `:` (several files), so a
@@ -311,5 +320,142 @@ fn json_scalar(text: &str) -> serde_json::Value {
     match text.parse::<u64>() {
         Ok(n) => n.into(),
         Err(_) => text.into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The command of a test whose suite entry is `toml` (without `id`
+    /// and `tool`).
+    fn build(toml: &str) -> Result<Invocation> {
+        let params: Params = toml::from_str(toml).unwrap();
+        let ctx = BuildCtx {
+            dir: Path::new("/s/t.r1"),
+            memory_bytes: None,
+            is_root: false,
+            test_id: "t",
+            free_bytes: None,
+            data_file: None,
+        };
+        command(&params, &ctx)
+    }
+
+    fn refusal(toml: &str) -> String {
+        format!("{:#}", build(toml).unwrap_err())
+    }
+
+    #[test]
+    fn an_abbreviated_ramp_time_cannot_hide_the_start_of_a_time_based_test() {
+        // fio 3.33 read `--ramp=2` as `--ramp_time=2`; newer fio also has `ramp_size`
+        let e = refusal("time_based = true\nruntime = 20\nramp = 2");
+        assert!(
+            e.contains("`ramp` abbreviates 2 fio options (ramp_time, ramp_size)"),
+            "{e}"
+        );
+        let e = refusal("time_based = true\nruntime = 20\nramp_t = 2");
+        assert!(
+            e.contains(
+                "fio parameter `ramp_t` (fio's `ramp_time`) cannot be set on a time-based test"
+            ),
+            "{e}"
+        );
+        // a size-bound test may ramp, under fio's own name
+        let i = build("runtime = 20\nramp_t = 2").unwrap();
+        assert!(
+            i.args.contains(&"--ramp_time=2".to_string()),
+            "{:?}",
+            i.args
+        );
+        assert_eq!(i.parameters["ramp_time"], 2);
+    }
+
+    #[test]
+    fn aliases_set_the_options_the_record_states() {
+        let i = build("readwrite = 'randwrite'\nbuffered = 1\nblocksize = '64k'\niodepth_lo = 4")
+            .unwrap();
+        for want in [
+            "--rw=randwrite",
+            "--direct=0",
+            "--bs=64k",
+            "--iodepth_low=4",
+        ] {
+            assert!(i.args.contains(&want.to_string()), "{want}: {:?}", i.args);
+        }
+        assert!(!i
+            .args
+            .iter()
+            .any(|a| a.starts_with("--readwrite") || a.starts_with("--buffered")));
+        assert_eq!(i.parameters["rw"], "randwrite");
+        assert_eq!(i.parameters["direct"], 0);
+        assert_eq!(i.parameters["bs"], 65536);
+        assert!(!i.parameters.contains_key("readwrite"));
+        assert!(!i.parameters.contains_key("buffered"));
+        let e = refusal("rw = 'randread'\nreadwrite = 'randwrite'");
+        assert!(
+            e.contains("both set fio's `rw`, to different values"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn options_that_override_bs_or_direct_leave_the_record_no_false_value() {
+        // fio takes its block sizes from bssplit: the record states no `bs`
+        let i = build("bssplit = '4k/50:64k/50'").unwrap();
+        assert!(
+            !i.args.iter().any(|a| a.starts_with("--bs=")),
+            "{:?}",
+            i.args
+        );
+        assert!(i.args.contains(&"--bssplit=4k/50:64k/50".to_string()));
+        assert!(!i.parameters.contains_key("bs"));
+        assert_eq!(i.parameters["bssplit"], "4k/50:64k/50");
+        let i = build("blocksize_range = '4k-64k'").unwrap();
+        assert!(i.args.contains(&"--blocksize_range=4k-64k".to_string()));
+        assert!(!i.parameters.contains_key("bs"));
+        assert_eq!(i.parameters["bsrange"], "4k-64k");
+        let e = refusal("bs = '4k'\nblocksize_range = '4k-64k'");
+        assert_eq!(
+            e,
+            "fio parameters `bs` and `blocksize_range` (fio's `bsrange`) both set fio's block sizes: give one"
+        );
+        // atomic I/O is direct I/O
+        let e = refusal("atomic = 1\nbuffered = 1");
+        assert!(
+            e.contains(
+                "`atomic` is direct I/O, but `buffered` (fio's `direct`) asks for buffered I/O"
+            ),
+            "{e}"
+        );
+        let i = build("atomic = 1").unwrap();
+        assert_eq!(i.parameters["direct"], 1);
+    }
+
+    #[test]
+    fn keys_fio_cannot_resolve_are_refused_naming_them() {
+        let e = refusal("iodep = 8");
+        assert!(
+            e.contains(
+                "`iodep` abbreviates 7 fio options (iodepth, iodepth_batch, iodepth_batch_submit, "
+            ),
+            "{e}"
+        );
+        let e = refusal("xyzzy = 1");
+        assert!(e.contains("fio parameter `xyzzy` is no fio option"), "{e}");
+        // the engine allow-list reads the canonical name
+        let e = refusal("ioeng = 'exec'");
+        assert!(
+            e.contains("fio parameter `ioeng = exec` (fio's `ioengine`): expected one of"),
+            "{e}"
+        );
+        // a reserved option under an alias
+        let e = refusal("log_max_value = 1");
+        assert!(
+            e.contains("`log_max_value` (fio's `log_window_value`) cannot be set in a suite"),
+            "{e}"
+        );
+        let e = refusal("mem = 'mmap:/etc/x'");
+        assert!(e.contains("backing file"), "{e}");
     }
 }

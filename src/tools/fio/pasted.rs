@@ -47,12 +47,7 @@ pub(super) fn preamble(text: &str) -> PastedCommand {
             section = None;
             continue;
         }
-        let map = if sec == "global" {
-            &mut pre.options.global
-        } else {
-            pre.options.per_job.entry(sec.to_string()).or_default()
-        };
-        map.insert(k.to_string(), v.trim().to_string());
+        pre.options.add_line(sec, k, v);
     }
     pre
 }
