@@ -533,7 +533,7 @@ pub fn visible_runs(tool: Tool, text: &str) -> Option<(usize, &'static str)> {
         Tool::Fio => {
             let yabs = 2 * count(&|l| l.starts_with("Block Size |"));
             if yabs > 0 {
-                (yabs, "yabs block sizes (two a `Block Size |` line)")
+                (yabs, "yabs block sizes, two a `Block Size |` line")
             } else {
                 (
                     count(&|l| l.starts_with("Run status group ")),
@@ -554,7 +554,7 @@ pub fn visible_runs(tool: Tool, text: &str) -> Option<(usize, &'static str)> {
                 .windows(2)
                 .filter(|w| w[0].ends_with(" records out") && summary(w[1]))
                 .count();
-            (n, "dd summary lines after `N+M records out`")
+            (n, "dd summary lines after an `N+M records out` line")
         }
         Tool::Ioping => (
             count(&|l| l.starts_with("--- ") && l.ends_with("ioping statistics ---")),

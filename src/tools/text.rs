@@ -5,7 +5,7 @@
 //! - a UTF-8 byte order mark is dropped;
 //! - UTF-16 with its byte order mark (what Windows PowerShell's `>` writes)
 //!   is decoded;
-//! - bytes that are not UTF-8 are read as Latin-1 (ISO 8859-1: each byte
+//! - a line that is not UTF-8 is read as Latin-1 (ISO 8859-1: each byte
 //!   the character of its number), as a log from a system of that locale
 //!   is; only text in words changes, never a figure, which is ASCII;
 //! - `\r\n` line ends (text pasted from Windows) become `\n`; so do lone
@@ -24,7 +24,7 @@ pub enum Encoding {
     Utf8,
     /// UTF-16 with its byte order mark, little- or big-endian.
     Utf16,
-    /// Bytes that are not UTF-8, read as Latin-1.
+    /// Lines that are not UTF-8, read as Latin-1 (the others as UTF-8).
     Latin1,
 }
 
@@ -71,12 +71,21 @@ pub fn read(bytes: &[u8]) -> Result<Text<'_>, String> {
     })
 }
 
-/// The bytes as UTF-8, or each byte as its Latin-1 character.
+/// The bytes as UTF-8; a line that is not UTF-8 has each byte read as its
+/// Latin-1 character (the other lines stay UTF-8: a UTF-8 log with one
+/// Latin-1 line pasted in keeps its own characters).
 fn utf8_or_latin1(bytes: &[u8]) -> Cow<'_, str> {
-    match std::str::from_utf8(bytes) {
-        Ok(text) => Cow::Borrowed(text),
-        Err(_) => Cow::Owned(bytes.iter().map(|&b| char::from(b)).collect()),
+    if let Ok(text) = std::str::from_utf8(bytes) {
+        return Cow::Borrowed(text);
     }
+    let mut out = String::with_capacity(bytes.len() + bytes.len() / 8);
+    for line in bytes.split_inclusive(|&b| b == b'\n') {
+        match std::str::from_utf8(line) {
+            Ok(text) => out.push_str(text),
+            Err(_) => out.extend(line.iter().map(|&b| char::from(b))),
+        }
+    }
+    Cow::Owned(out)
 }
 
 /// UTF-16 code units of two bytes each, decoded.
@@ -138,6 +147,9 @@ mod tests {
             (latin1.text.as_ref(), latin1.encoding),
             ("für 1 MB/s\n", Encoding::Latin1)
         );
+        // a UTF-8 line beside a Latin-1 one keeps its characters
+        let bytes = [b"copi\xC3\xA9s\n".as_slice(), b"f\xFCr\r\n"].concat();
+        assert_eq!(read(&bytes).unwrap().text, "copiés\nfür\n");
         let le: Vec<u8> = b"\xFF\xFE"
             .iter()
             .copied()

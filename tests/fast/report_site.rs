@@ -970,7 +970,9 @@ fn a_records_warnings_are_shown_escaped_on_its_run_page() {
         .unwrap();
     let html = std::fs::read_to_string(page.path()).unwrap();
     assert!(
-        html.contains("Warning: timeline not attached: fio log `t_iops.1.log`: an empty fio log &#60;b&#62;"),
+        html.contains(
+            "Warning: timeline not attached: fio log `t_iops.1.log`: an empty fio log &#60;b&#62;"
+        ),
         "no warning on the run page"
     );
 }
