@@ -387,8 +387,10 @@ fn attach_fio_logs(path: &Path, text: &str, records: &mut [Record]) -> Vec<PathB
     let before = record.clone();
     let why = match crate::timeline::attach_logs(record, &files) {
         Err(e) => Some(format!("{e:#}")),
-        Ok(()) => crate::record::would_pass_check(record).err().map(|why| {
-            format!("the record with the timeline of fio logs {listed} would not pass `diskdash check`: {why}")
+        Ok(()) => not_of_this_run(record, &listed).or_else(|| {
+            crate::record::would_pass_check(record).err().map(|why| {
+                format!("the record with the timeline of fio logs {listed} would not pass `diskdash check`: {why}")
+            })
         }),
     };
     if let Some(why) = why {
@@ -396,6 +398,27 @@ fn attach_fio_logs(path: &Path, text: &str, records: &mut [Record]) -> Vec<PathB
         warn(std::slice::from_mut(record), why);
     }
     used
+}
+
+/// Why a timeline just attached is not that of the run the record holds:
+/// it spans more than twice the run's `runtime` and 10 s more (logs of
+/// another, longer run under the same name), or less than half of it and
+/// 10 s less. `None` when it fits, or the record gives no runtime.
+fn not_of_this_run(record: &Record, listed: &str) -> Option<String> {
+    let runtime = record.metrics.get("runtime")?.value;
+    let tl = record.timeline.as_deref()?;
+    let samples = [&tl.read, &tl.write, &tl.trim]
+        .into_iter()
+        .flatten()
+        .map(|s| s.iops.len().max(s.bw.len()))
+        .max()?;
+    let span = samples as f64 * tl.interval_s;
+    let fits = span <= 2.0 * runtime + 10.0 && 2.0 * span + 10.0 >= runtime;
+    (!fits).then(|| {
+        format!(
+            "fio logs {listed} span {span} s, but the run beside them lasted {runtime} s (its `runtime`): they are another run's"
+        )
+    })
 }
 
 /// The log prefixes the `write_iops_log`, `write_bw_log` and
@@ -924,6 +947,16 @@ mod tests {
                 "timeline not attached: fio log `seqread_iops.1.log`: line 3: value -840 is negative",
             ),
             (
+                // spaced half a second apart where the bandwidth log is a second
+                good.lines()
+                    .map(|l| {
+                        let (t, rest) = l.split_once(',').unwrap();
+                        format!("{},{rest}\n", t.parse::<u64>().unwrap() / 2)
+                    })
+                    .collect(),
+                "timeline not attached: fio logs of one run with different intervals",
+            ),
+            (
                 format!("{good}604800001, 1, 0, 0, 0\n"),
                 "timeline not attached: fio log `seqread_iops.1.log`: line 16: time 604800001 ms is past one week",
             ),
@@ -941,6 +974,26 @@ mod tests {
             assert_eq!(used.len(), 4);
             assert!(crate::record::validate(r).is_empty());
         }
+    }
+
+    #[test]
+    fn logs_of_another_longer_run_are_named_as_not_its_own() {
+        // the 15 s run's real logs beside a 2 s run's real fio JSON
+        let (dir, _) = fio_tree();
+        let json = dir.path().join("seqread.json");
+        let other =
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/fio/randread-4k-qd64.json");
+        std::fs::copy(other, &json).unwrap();
+        let (records, used) = import_file(&json, &no_options()).unwrap();
+        let r = &records[0];
+        assert_eq!(used.len(), 4);
+        assert!(r.timeline.is_none());
+        assert!(
+            r.warnings[0].ends_with("span 15 s, but the run beside them lasted 2.001 s (its `runtime`): they are another run's"),
+            "{:?}",
+            r.warnings
+        );
+        assert!(!r.metrics.keys().any(|k| k.ends_with("_sustained")));
     }
 
     #[test]
