@@ -268,10 +268,10 @@ fn import_file(path: &Path, opts: &Options) -> Result<(Vec<Record>, Vec<PathBuf>
         opts.subject,
         opts.test_id,
     )?;
-    let text = tools::text::read(&bytes)
-        .map(|t| t.text.into_owned())
-        .unwrap_or_default();
-    let used = attach_fio_logs(path, &text, &mut records);
+    // read as the parsers read it (borrowed, for LF UTF-8)
+    let read = tools::text::read(&bytes).ok();
+    let text = read.as_ref().map_or("", |t| t.text.as_ref());
+    let used = attach_fio_logs(path, text, &mut records);
     Ok((records, used))
 }
 
@@ -284,8 +284,8 @@ pub const NO_TIMELINE: &str = "timeline not attached";
 /// `write_*_log` job option in the output gives. Returns the logs found
 /// (read or not: they are this file's). Logs are optional: one that
 /// cannot be read or does not fit (empty, garbled, latency alone, a
-/// negative value, a file of several records, a record `check` would
-/// refuse with it) leaves the record as the output made it, with a
+/// negative value, another run's, a file of several records, a record
+/// `check` would refuse with it) leaves the record as the output made it, with a
 /// warning `timeline not attached: <why>`, never the loss of the result.
 fn attach_fio_logs(path: &Path, text: &str, records: &mut [Record]) -> Vec<PathBuf> {
     if !records.iter().any(|r| r.test.tool == Tool::Fio) {
