@@ -33,6 +33,10 @@ pub fn command(dirs: &[PathBuf]) -> Result<u8> {
     for problem in &loaded.problems {
         crate::say!("{}", shown(problem_line(problem)));
     }
+    // a valid record's warnings are said, and leave it valid
+    for warning in &loaded.warnings {
+        crate::say!("{}", shown(problem_line(warning)));
+    }
     let names = dirs
         .iter()
         .map(|d| format!("`{}`", shown(d)))

@@ -24,7 +24,10 @@ struct Tally {
     written: Vec<PathBuf>,
     existing: Vec<PathBuf>,
     skipped: Vec<(PathBuf, String)>,
+    /// Files (or paths) named on the command line and refused.
     failed: usize,
+    /// Files that gave records.
+    files: usize,
 }
 
 /// What one `diskdash import` is asked to do.
@@ -75,7 +78,11 @@ pub fn command(o: &ImportOptions) -> Result<u8> {
             tally.failed += 1;
         } else {
             match import_file(input, &opts) {
-                Ok((records, _)) => write_records(&records, &o.out, &mut tally)?,
+                Ok((records, _)) => {
+                    tell_warnings(input, &records);
+                    tally.files += 1;
+                    write_records(&records, &o.out, &mut tally)?
+                }
                 Err(e) => {
                     crate::tell!("error: `{}`: {}", shown(input), shown(&e));
                     tally.failed += 1;
@@ -89,16 +96,61 @@ pub fn command(o: &ImportOptions) -> Result<u8> {
     for path in &tally.existing {
         crate::say!("exists, left alone: `{}`", shown(path));
     }
-    crate::say!(
-        "imported {} into `{}`",
-        shown(crate::format::count_of(
-            tally.written.len(),
-            "record",
-            "records"
-        )),
-        shown(&o.out)
-    );
+    if let Some(line) = summary_line(&tally, &o.out) {
+        crate::say!("{}", shown(line));
+    }
     Ok(if tally.failed > 0 { 1 } else { 0 })
+}
+
+/// The import's last line: `imported 3 records into `out``, with the
+/// files counted when some were refused (`imported 3 records from 2 files
+/// into `out`; 1 file refused`) and the files a walk skipped (`; 2 files
+/// skipped`, each listed above); none when nothing was
+/// imported and something was refused or skipped, as the refusals above
+/// already say all there is (the exit status says the rest).
+fn summary_line(tally: &Tally, out: &Path) -> Option<String> {
+    use crate::format::count_of;
+    let records = count_of(tally.written.len(), "record", "records");
+    // shown here as a path, so that a byte that is not UTF-8 reads `\xff`
+    let out = shown(out).to_string();
+    if tally.failed == 0 && tally.skipped.is_empty() {
+        return Some(format!("imported {records} into `{out}`"));
+    }
+    if tally.files == 0 {
+        return None;
+    }
+    let mut line = if tally.failed > 0 {
+        format!(
+            "imported {records} from {} into `{out}`",
+            count_of(tally.files, "file", "files")
+        )
+    } else {
+        format!("imported {records} into `{out}`")
+    };
+    if tally.failed > 0 {
+        line.push_str(&format!(
+            "; {} refused",
+            count_of(tally.failed, "file", "files")
+        ));
+    }
+    if !tally.skipped.is_empty() {
+        line.push_str(&format!(
+            "; {} skipped",
+            count_of(tally.skipped.len(), "file", "files")
+        ));
+    }
+    Some(line)
+}
+
+/// Prints the warnings of the records made from `path` (each once): what
+/// did not stop the import but changed what it gave.
+fn tell_warnings(path: &Path, records: &[Record]) {
+    let mut seen = std::collections::BTreeSet::new();
+    for warning in records.iter().flat_map(|r| &r.warnings) {
+        if seen.insert(warning) {
+            crate::tell!("warning: `{}`: {}", shown(path), shown(warning));
+        }
+    }
 }
 
 /// Settings shared by every file of one import.
@@ -146,18 +198,33 @@ fn import_dir(dir: &Path, opts: &Options, out: &Path, tally: &mut Tally) -> Resu
         match import_file(path, opts) {
             Ok((records, read)) => {
                 used.extend(read);
+                tell_warnings(path, &records);
+                tally.files += 1;
                 write_records(&records, out, tally)?
             }
             Err(e) => tally.skipped.push((path.to_path_buf(), format!("{e:#}"))),
         }
     }
     for log in logs.into_iter().filter(|l| !used.contains(l)) {
-        tally.skipped.push((
-            log,
-            "a fio per-second log not read: no fio output of its prefix beside it, or no IOPS or bandwidth log with it".into(),
-        ));
+        let why = unclaimed_log(&log);
+        tally.skipped.push((log, why));
     }
     Ok(())
+}
+
+/// Why a fio per-second log in a walked directory was not read: no fio
+/// output imported beside it is its companion.
+fn unclaimed_log(log: &Path) -> String {
+    let name = log
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let prefix = tools::fio::log::log_name(&name).map_or("", |(p, _, _)| p);
+    format!(
+        "a fio per-second log not read: no fio output imported from this directory names it \
+         (expected `{prefix}.json` or `{prefix}.txt` beside it, or fio output whose \
+         `write_iops_log`/`write_bw_log`/`write_lat_log` option is `{prefix}`)"
+    )
 }
 
 /// The largest file `import` reads (256 MiB): the largest tool output
@@ -190,7 +257,8 @@ fn read_bounded(path: &Path) -> Result<Vec<u8>> {
 }
 
 /// Reads and parses one file into records (nothing written), with the fio
-/// logs beside it that were read into their timeline.
+/// logs beside it that were read into their timeline (or tried, and said
+/// why not in the records' warnings).
 fn import_file(path: &Path, opts: &Options) -> Result<(Vec<Record>, Vec<PathBuf>)> {
     let bytes = read_bounded(path).context("cannot read it")?;
     let mut records = records_from_output(
@@ -200,25 +268,31 @@ fn import_file(path: &Path, opts: &Options) -> Result<(Vec<Record>, Vec<PathBuf>
         opts.subject,
         opts.test_id,
     )?;
-    let used = attach_fio_logs(path, &bytes, &mut records)?;
+    // read as the parsers read it (borrowed, for LF UTF-8)
+    let read = tools::text::read(&bytes).ok();
+    let text = read.as_ref().map_or("", |t| t.text.as_ref());
+    let used = attach_fio_logs(path, text, &mut records);
     Ok((records, used))
 }
 
-/// Gives the one `ok` fio record made from `path` the timeline of the fio
+/// The start of every warning about fio's per-second logs beside a file.
+pub const NO_TIMELINE: &str = "timeline not attached";
+
+/// Gives the one fio record made from `path` the timeline of the fio
 /// per-second logs beside it: those whose prefix is the file's stem
 /// (`t.json` → `t_iops.1.log`, bench-fio's layout) or the name a
-/// `write_*_log` job option in the output gives. Returns the logs read.
-/// Nothing happens when there are no such logs, no IOPS or bandwidth log
-/// among them, or the file gave several records; fails when a log does
-/// not parse, naming it.
-fn attach_fio_logs(path: &Path, bytes: &[u8], records: &mut [Record]) -> Result<Vec<PathBuf>> {
-    let none = Ok(Vec::new());
-    let [record] = records else { return none };
-    if record.test.tool != Tool::Fio || record.status != Status::Ok {
-        return none;
+/// `write_*_log` job option in the output gives. Returns the logs found
+/// (read or not: they are this file's). Logs are optional: one that
+/// cannot be read or does not fit (empty, garbled, latency alone, a
+/// negative value, another run's, a file of several records, a record
+/// `check` would refuse with it) leaves the record as the output made it, with a
+/// warning `timeline not attached: <why>`, never the loss of the result.
+fn attach_fio_logs(path: &Path, text: &str, records: &mut [Record]) -> Vec<PathBuf> {
+    if !records.iter().any(|r| r.test.tool == Tool::Fio) {
+        return Vec::new();
     }
     let Some(dir) = path.parent() else {
-        return none;
+        return Vec::new();
     };
     let dir = if dir.as_os_str().is_empty() {
         Path::new(".")
@@ -229,9 +303,9 @@ fn attach_fio_logs(path: &Path, bytes: &[u8], records: &mut [Record]) -> Result<
     if let Some(stem) = path.file_stem() {
         prefixes.push(stem.to_string_lossy().into_owned());
     }
-    prefixes.extend(log_options(&String::from_utf8_lossy(bytes)));
+    prefixes.extend(log_options(text));
     let Ok(entries) = std::fs::read_dir(dir) else {
-        return none;
+        return Vec::new();
     };
     let mut names: Vec<String> = entries
         .filter_map(|e| e.ok())
@@ -241,33 +315,110 @@ fn attach_fio_logs(path: &Path, bytes: &[u8], records: &mut [Record]) -> Result<
     // the order logs are read in must not depend on the directory's
     names.sort();
     use tools::fio::log::{log_name, LogKind};
-    // a prefix with an IOPS or bandwidth log: latency alone is no timeline
-    let Some(prefix) = prefixes.iter().find(|p| {
-        names.iter().any(|n| {
-            log_name(n).is_some_and(|(q, k, _)| {
-                q == p.as_str() && matches!(k, LogKind::Iops | LogKind::Bw)
-            })
-        })
-    }) else {
-        return none;
+    let of = |p: &str| -> Vec<&String> {
+        names
+            .iter()
+            .filter(|n| log_name(n).is_some_and(|(q, _, _)| q == p))
+            .collect()
     };
-    let mut files = Vec::new();
-    let mut read = Vec::new();
-    for name in &names {
-        if log_name(name).is_none_or(|(q, _, _)| q != prefix.as_str()) {
-            continue;
+    // the first prefix with logs, preferring one with an IOPS or bandwidth log
+    let timeline_log =
+        |n: &&String| log_name(n).is_some_and(|(_, k, _)| matches!(k, LogKind::Iops | LogKind::Bw));
+    let Some(prefix) = prefixes
+        .iter()
+        .find(|p| of(p).iter().any(timeline_log))
+        .or_else(|| prefixes.iter().find(|p| !of(p).is_empty()))
+    else {
+        return Vec::new();
+    };
+    let logs = of(prefix);
+    let used: Vec<PathBuf> = logs.iter().map(|n| dir.join(n)).collect();
+    let listed = logs
+        .iter()
+        .map(|n| format!("`{n}`"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let warn = |records: &mut [Record], why: String| {
+        for r in records.iter_mut().filter(|r| r.test.tool == Tool::Fio) {
+            r.warnings.push(format!("{NO_TIMELINE}: {why}"));
         }
-        let log_path = dir.join(name);
-        let data = read_bounded(&log_path)
-            .with_context(|| format!("cannot read fio log `{}`", log_path.display()))?;
-        read.push(log_path);
-        files.push((name.clone(), data));
+    };
+    let record = match records {
+        [record] if record.status == Status::Ok => record,
+        [_] => {
+            warn(
+                records,
+                format!("fio logs {listed} beside it, but the fio run failed"),
+            );
+            return used;
+        }
+        _ => {
+            let n = records.len();
+            warn(
+                records,
+                format!("fio logs {listed} beside it, but it gave {n} records and the logs do not say whose they are"),
+            );
+            return used;
+        }
+    };
+    if !logs.iter().any(timeline_log) {
+        warn(
+            std::slice::from_mut(record),
+            format!(
+                "fio logs {listed} hold latencies only (expected an IOPS or bandwidth log, \
+                 `{prefix}_iops.1.log` or `{prefix}_bw.1.log`, as `write_iops_log` or `write_bw_log` writes)"
+            ),
+        );
+        return used;
     }
-    crate::timeline::attach_logs(record, &files)?;
-    if let Err(why) = crate::record::would_pass_check(record) {
-        bail!("the record made from it and its fio logs would not pass `diskdash check`: {why}");
+    let mut files = Vec::new();
+    for (name, log_path) in logs.iter().zip(&used) {
+        match read_bounded(log_path) {
+            Ok(data) => files.push(((*name).clone(), data)),
+            Err(e) => {
+                warn(
+                    std::slice::from_mut(record),
+                    format!("cannot read fio log `{name}`: {e:#}"),
+                );
+                return used;
+            }
+        }
     }
-    Ok(read)
+    let before = record.clone();
+    let why = match crate::timeline::attach_logs(record, &files) {
+        Err(e) => Some(format!("{e:#}")),
+        Ok(()) => not_of_this_run(record, &listed).or_else(|| {
+            crate::record::would_pass_check(record).err().map(|why| {
+                format!("the record with the timeline of fio logs {listed} would not pass `diskdash check`: {why}")
+            })
+        }),
+    };
+    if let Some(why) = why {
+        *record = before;
+        warn(std::slice::from_mut(record), why);
+    }
+    used
+}
+
+/// Why a timeline just attached is not that of the run the record holds:
+/// it spans more than twice the run's `runtime` and 10 s more (logs of
+/// another, longer run under the same name), or less than half of it and
+/// 10 s less. `None` when it fits, or the record gives no runtime.
+fn not_of_this_run(record: &Record, listed: &str) -> Option<String> {
+    let runtime = record.metrics.get("runtime")?.value;
+    let tl = record.timeline.as_deref()?;
+    let samples = [&tl.read, &tl.write, &tl.trim]
+        .into_iter()
+        .flatten()
+        .map(|s| s.iops.len().max(s.bw.len()))
+        .max()?;
+    let span = samples as f64 * tl.interval_s;
+    let fits = span <= 2.0 * runtime + 10.0 && 2.0 * span + 10.0 >= runtime;
+    (!fits).then(|| {
+        format!(
+            "fio logs {listed} span {span} s, but the run beside them lasted {runtime} s (its `runtime`): they are another run's"
+        )
+    })
 }
 
 /// The log prefixes the `write_iops_log`, `write_bw_log` and
@@ -300,18 +451,18 @@ pub fn records_from_output(
     subject: &Subject,
     test_id: Option<&str>,
 ) -> Result<Vec<Record>> {
-    if bytes.contains(&0) {
-        bail!("a binary file, not tool output");
-    }
-    let text = std::str::from_utf8(bytes).map_err(|_| anyhow!("not UTF-8 text"))?;
+    // CRLF, a byte order mark, UTF-16 and Latin-1 read as LF UTF-8
+    let read = tools::text::read(bytes).map_err(|e| anyhow!(e))?;
+    let text: &str = &read.text;
     let (tool, recognised) = match tool {
         Some(t) => (t, tools::spec(t).looks_like(text)),
         None => (
             tools::detect(text).ok_or_else(|| {
                 anyhow!(
                     "not recognised as dd, fio, ioping or bonnie++ output (expected dd's \
-                 `... bytes ... copied` line, fio JSON or text output, ioping's statistics, \
-                 or bonnie++ CSV); name the tool with --tool if it is one of them"
+                 `... bytes ... copied` line, fio JSON or text output, yabs's `fio Disk Speed \
+                 Tests` block, ioping's statistics, or bonnie++ CSV); name the tool with --tool \
+                 if it is one of them"
                 )
             })?,
             true,
@@ -380,12 +531,75 @@ pub fn records_from_output(
             ..Record::new(id, source, subject.clone(), test)
         });
     }
+    if let Some(warning) = shortfall(tool, text, records.len()) {
+        for r in &mut records {
+            r.warnings.push(warning.clone());
+        }
+    }
     for record in &records {
         if let Err(why) = crate::record::would_pass_check(record) {
             bail!("the record made from it would not pass `diskdash check`: {why}");
         }
     }
     Ok(records)
+}
+
+/// The runs a file visibly holds, counted by a line its tool prints once
+/// a run, with what was counted: fio's `Run status group` lines, yabs's
+/// block sizes (two a `Block Size |` line), dd's summary lines (`... bytes
+/// ... copied, ...` after `N+M records out`), ioping's `--- ... ioping
+/// statistics ---` lines. `None` when the tool prints no such line (JSON,
+/// terse, bonnie++, dd in another language) or the file holds none.
+pub fn visible_runs(tool: Tool, text: &str) -> Option<(usize, &'static str)> {
+    let count = |is: &dyn Fn(&str) -> bool| text.lines().filter(|l| is(l.trim())).count();
+    let (n, what) = match tool {
+        Tool::Fio => {
+            let yabs = 2 * count(&|l| l.starts_with("Block Size |"));
+            if yabs > 0 {
+                (yabs, "yabs block sizes, two a `Block Size |` line")
+            } else {
+                (
+                    count(&|l| l.starts_with("Run status group ")),
+                    "fio `Run status group` lines",
+                )
+            }
+        }
+        Tool::Dd => {
+            // a run's summary follows its `N+M records out` line; a
+            // `status=progress` update pasted on a line of its own does not
+            let lines: Vec<&str> = text
+                .lines()
+                .map(str::trim)
+                .filter(|l| !l.is_empty())
+                .collect();
+            let summary = |l: &str| l.contains(" bytes") && l.contains(" copied, ");
+            let n = lines
+                .windows(2)
+                .filter(|w| w[0].ends_with(" records out") && summary(w[1]))
+                .count();
+            (n, "dd summary lines after an `N+M records out` line")
+        }
+        Tool::Ioping => (
+            count(&|l| l.starts_with("--- ") && l.ends_with("ioping statistics ---")),
+            "ioping `--- ... ioping statistics ---` lines",
+        ),
+        Tool::Bonnie => return None,
+    };
+    (n > 0).then_some((n, what))
+}
+
+/// The warning for a file that gave fewer records than it visibly holds
+/// runs ([`visible_runs`]), naming both counts; `None` when it gave as
+/// many or more.
+pub fn shortfall(tool: Tool, text: &str, records: usize) -> Option<String> {
+    let (runs, what) = visible_runs(tool, text)?;
+    (records < runs).then(|| {
+        format!(
+            "the file shows {runs} runs ({what}) but gave {}: {} not read",
+            crate::format::count_of(records, "record", "records"),
+            runs - records
+        )
+    })
 }
 
 /// The text as a record's raw stdout, bounded like a run's.
@@ -495,6 +709,8 @@ mod tests {
         let e = records_from_output("x.txt", b"hello world\n", None, &Subject::default(), None)
             .unwrap_err();
         assert!(format!("{e:#}").contains("not recognised as dd, fio, ioping or bonnie++"));
+        // yabs, whose fio results are read, is named among the forms
+        assert!(format!("{e:#}").contains("yabs's `fio Disk Speed Tests` block"));
         let e =
             records_from_output("x.bin", b"\0\x01", None, &Subject::default(), None).unwrap_err();
         assert!(format!("{e:#}").contains("binary"));
@@ -664,34 +880,337 @@ mod tests {
         assert_eq!(id.len(), 32 + 1 + 32 + 1 + 100 + 1 + 12 + 5);
     }
 
-    #[test]
-    fn a_fio_log_with_a_negative_value_or_a_row_past_a_week_is_refused_naming_it() {
+    /// The fio tree fixture (`seqread.json` and its four logs) copied
+    /// into a new directory.
+    fn fio_tree() -> (tempfile::TempDir, PathBuf) {
         let tree = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/fio/logs/tree");
         let dir = tempfile::tempdir().unwrap();
         for e in std::fs::read_dir(&tree).unwrap() {
             let e = e.unwrap();
             std::fs::copy(e.path(), dir.path().join(e.file_name())).unwrap();
         }
-        let opts = Options {
-            tool: None,
-            subject: &Subject::default(),
-            test_id: None,
-        };
         let json = dir.path().join("seqread.json");
-        // as given, the logs make its timeline
-        let (records, used) = import_file(&json, &opts).unwrap();
+        (dir, json)
+    }
+
+    fn no_options() -> Options<'static> {
+        static SUBJECT: std::sync::OnceLock<Subject> = std::sync::OnceLock::new();
+        Options {
+            tool: None,
+            subject: SUBJECT.get_or_init(Subject::default),
+            test_id: None,
+        }
+    }
+
+    #[test]
+    fn a_fio_log_that_cannot_be_read_or_does_not_fit_is_a_warning_never_the_loss_of_the_result() {
+        let (dir, json) = fio_tree();
+        // as given, the logs make its timeline, without a warning
+        let (records, used) = import_file(&json, &no_options()).unwrap();
         assert!(records[0].timeline.is_some() && used.len() == 4);
+        assert_eq!(records[0].warnings, Vec::<String>::new());
+        // the JSON alone: what every case below must still give
+        let alone = records_from_output(
+            "seqread.json",
+            &std::fs::read(&json).unwrap(),
+            None,
+            &Subject::default(),
+            None,
+        )
+        .unwrap();
+        assert_eq!(alone.len(), 1);
         let iops = dir.path().join("seqread_iops.1.log");
         let good = std::fs::read_to_string(&iops).unwrap();
-        std::fs::write(&iops, good.replacen("3000, 840,", "3000, -840,", 1)).unwrap();
-        let e = format!("{:#}", import_file(&json, &opts).unwrap_err());
+        // fio's other spacing (`1000,891,0,0,0`) and CRLF line ends read alike
+        std::fs::write(&iops, good.replace(", ", ",").replace('\n', "\r\n")).unwrap();
+        let (records, _) = import_file(&json, &no_options()).unwrap();
+        assert_eq!(records[0].warnings, Vec::<String>::new());
+        assert_eq!(
+            records[0]
+                .timeline
+                .as_ref()
+                .unwrap()
+                .read
+                .as_ref()
+                .unwrap()
+                .iops[0],
+            891.0
+        );
+        for (log, why) in [
+            (String::new(), "timeline not attached: fio log `seqread_iops.1.log`: an empty fio log"),
+            (
+                "Job 1: read IOPS\n<html>\n".to_string(),
+                "timeline not attached: fio log `seqread_iops.1.log`: line 1: `Job 1: read IOPS` is not a fio log row",
+            ),
+            (
+                good.replacen("3000, 840,", "3000, -840,", 1),
+                "timeline not attached: fio log `seqread_iops.1.log`: line 3: value -840 is negative",
+            ),
+            (
+                // spaced half a second apart where the bandwidth log is a second
+                good.lines()
+                    .map(|l| {
+                        let (t, rest) = l.split_once(',').unwrap();
+                        format!("{},{rest}\n", t.parse::<u64>().unwrap() / 2)
+                    })
+                    .collect(),
+                "timeline not attached: fio logs of one run with different intervals",
+            ),
+            (
+                format!("{good}604800001, 1, 0, 0, 0\n"),
+                "timeline not attached: fio log `seqread_iops.1.log`: line 16: time 604800001 ms is past one week",
+            ),
+        ] {
+            std::fs::write(&iops, &log).unwrap();
+            let (records, used) = import_file(&json, &no_options()).unwrap();
+            assert_eq!(records.len(), 1);
+            let r = &records[0];
+            // the result stands, as the JSON alone gives it, with the warning
+            assert_eq!((r.status, &r.metrics), (Status::Ok, &alone[0].metrics));
+            assert!(r.timeline.is_none());
+            assert_eq!(r.warnings.len(), 1, "{:?}", r.warnings);
+            assert!(r.warnings[0].starts_with(why), "{}", r.warnings[0]);
+            // the logs are the file's own: not listed as output of no file
+            assert_eq!(used.len(), 4);
+            assert!(crate::record::validate(r).is_empty());
+        }
+    }
+
+    #[test]
+    fn logs_of_another_longer_run_are_named_as_not_its_own() {
+        // the 15 s run's real logs beside a 2 s run's real fio JSON
+        let (dir, _) = fio_tree();
+        let json = dir.path().join("seqread.json");
+        let other =
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/fio/randread-4k-qd64.json");
+        std::fs::copy(other, &json).unwrap();
+        let (records, used) = import_file(&json, &no_options()).unwrap();
+        let r = &records[0];
+        assert_eq!(used.len(), 4);
+        assert!(r.timeline.is_none());
         assert!(
-            e.contains("fio log `seqread_iops.1.log`: line 3: value -840 is negative"),
+            r.warnings[0].ends_with("span 15 s, but the run beside them lasted 2.001 s (its `runtime`): they are another run's"),
+            "{:?}",
+            r.warnings
+        );
+        assert!(!r.metrics.keys().any(|k| k.ends_with("_sustained")));
+    }
+
+    #[test]
+    fn a_latency_log_alone_is_named_as_no_timeline() {
+        let (dir, json) = fio_tree();
+        for kind in ["iops", "bw"] {
+            std::fs::remove_file(dir.path().join(format!("seqread_{kind}.1.log"))).unwrap();
+        }
+        let (records, used) = import_file(&json, &no_options()).unwrap();
+        assert_eq!(used.len(), 2);
+        assert!(records[0].timeline.is_none());
+        assert!(
+            records[0].warnings[0].starts_with(
+                "timeline not attached: fio logs `seqread_clat.1.log`, `seqread_lat.1.log` hold latencies only"
+            ),
+            "{:?}",
+            records[0].warnings
+        );
+    }
+
+    #[test]
+    fn a_log_no_file_names_is_described_as_such() {
+        let why = unclaimed_log(Path::new("d/run7_iops.1.log"));
+        assert!(
+            why.contains(
+                "no fio output imported from this directory names it (expected `run7.json`"
+            ),
+            "{why}"
+        );
+        assert!(!why.contains("beside it, or no IOPS"));
+    }
+
+    /// The metrics of each record, in order.
+    fn metrics_of(file: &str, bytes: &[u8]) -> Vec<crate::record::Metrics> {
+        records_from_output(file, bytes, None, &Subject::default(), None)
+            .unwrap_or_else(|e| panic!("{file}: {e:#}"))
+            .into_iter()
+            .map(|r| r.metrics)
+            .collect()
+    }
+
+    #[test]
+    fn crlf_fio_text_keeps_every_percentile() {
+        // real fio 3.x text output, pasted from Windows: CRLF line ends
+        let lf = include_str!("../tests/fixtures/fio/randread-4k-qd64.txt");
+        let crlf = lf.replace('\n', "\r\n");
+        let want = metrics_of("lf.txt", lf.as_bytes());
+        let got = metrics_of("crlf.txt", crlf.as_bytes());
+        assert_eq!(got, want);
+        let p99 = got[0].get("read_clat_p99").expect("read_clat_p99 read");
+        assert_eq!(p99.value, want[0].get("read_clat_p99").unwrap().value);
+        assert!(
+            got[0]
+                .keys()
+                .filter(|k| k.starts_with("read_clat_p"))
+                .count()
+                >= 3
+        );
+        // and every tool: a dd, ioping and bonnie++ file likewise
+        for f in [
+            "dd/gnu91-loop-x3.txt",
+            "ioping/ioping13-RLC.txt",
+            "bonnie/2.00a-quiet.csv",
+            "fio/randread-4k-qd64.json",
+        ] {
+            let text = std::fs::read_to_string(
+                Path::new(env!("CARGO_MANIFEST_DIR"))
+                    .join("tests/fixtures")
+                    .join(f),
+            )
+            .unwrap();
+            assert_eq!(
+                metrics_of(f, text.replace('\n', "\r\n").as_bytes()),
+                metrics_of(f, text.as_bytes()),
+                "{f}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_bom_utf16_or_latin1_file_reads_as_its_utf8_twin() {
+        let text = include_str!("../tests/fixtures/fio/randread-4k-qd64.txt");
+        let want = metrics_of("a.txt", text.as_bytes());
+        // Notepad's UTF-8 with a byte order mark, on fio JSON and text
+        let json = include_str!("../tests/fixtures/fio/randread-4k-qd64.json");
+        let bom = [b"\xEF\xBB\xBF".as_slice(), json.as_bytes()].concat();
+        assert_eq!(
+            metrics_of("bom.json", &bom),
+            metrics_of("a.json", json.as_bytes())
+        );
+        let bom = [b"\xEF\xBB\xBF".as_slice(), text.as_bytes()].concat();
+        assert_eq!(metrics_of("bom.txt", &bom), want);
+        // Windows PowerShell's `fio ... > out.txt`: UTF-16 LE with its BOM
+        let utf16: Vec<u8> = b"\xFF\xFE"
+            .iter()
+            .copied()
+            .chain(
+                text.replace('\n', "\r\n")
+                    .encode_utf16()
+                    .flat_map(u16::to_le_bytes),
+            )
+            .collect();
+        assert_eq!(metrics_of("ps.txt", &utf16), want);
+        // a dd log with a Latin-1 note above it (`ü` is the byte 0xFC)
+        let dd = include_str!("../tests/fixtures/dd/gnu91-write-8k-dsync.txt");
+        let latin1 = [b"# Messung f\xFCr /mnt/vol\n".as_slice(), dd.as_bytes()].concat();
+        let records =
+            records_from_output("de.txt", &latin1, None, &Subject::default(), None).unwrap();
+        assert_eq!(
+            records
+                .iter()
+                .map(|r| r.metrics.clone())
+                .collect::<Vec<_>>(),
+            metrics_of("dd.txt", dd.as_bytes())
+        );
+        assert_eq!(records[0].test.id, "dd-write-8k-dsync");
+        assert!(stdout(&records[0]).starts_with("# Messung für /mnt/vol\n"));
+        // the file's own bytes are what `source` names
+        let Source::Import { sha256, .. } = &*records[0].source else {
+            panic!("not an import source")
+        };
+        assert_eq!(sha256, &hex_sha256(&latin1));
+        // a French dd log in Latin-1 gets the locale hint its UTF-8 twin gets
+        let fr = include_str!("../tests/fixtures/dd/locale-fr.txt");
+        let fr_latin1: Vec<u8> = fr.chars().map(|c| c as u32 as u8).collect();
+        assert_ne!(fr_latin1, fr.as_bytes());
+        let e = |b: &[u8]| {
+            format!(
+                "{:#}",
+                records_from_output("fr.txt", b, None, &Subject::default(), None).unwrap_err()
+            )
+        };
+        assert_eq!(e(&fr_latin1), e(fr.as_bytes()));
+        assert!(e(&fr_latin1).contains("LC_ALL=C"));
+    }
+
+    #[test]
+    fn a_file_giving_fewer_records_than_it_shows_runs_says_so() {
+        // three yabs runs in one README give 12 block sizes
+        let yabs = include_str!("../tests/fixtures/fio/yabs-v2023-04-23-readme.txt");
+        let three = yabs.repeat(3);
+        assert_eq!(visible_runs(Tool::Fio, &three).map(|(n, _)| n), Some(12));
+        let w = shortfall(Tool::Fio, &three, 4).unwrap();
+        assert!(w.contains("12") && w.contains("gave 4 records"), "{w}");
+        assert_eq!(shortfall(Tool::Fio, &three, 12), None);
+        let dd = include_str!("../tests/fixtures/dd/gnu91-loop-x3.txt");
+        assert!(shortfall(Tool::Dd, dd, 2)
+            .unwrap()
+            .contains("gave 2 records"));
+    }
+
+    #[test]
+    fn no_real_fixture_gives_fewer_records_than_it_shows_runs() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+        let mut checked = 0;
+        for tool in ["fio", "dd", "ioping", "bonnie"] {
+            for e in std::fs::read_dir(root.join(tool)).unwrap() {
+                let path = e.unwrap().path();
+                if !path.is_file() || path.extension().is_some_and(|x| x == "md") {
+                    continue;
+                }
+                let bytes = std::fs::read(&path).unwrap();
+                let file = path.display().to_string();
+                let Ok(records) =
+                    records_from_output(&file, &bytes, None, &Subject::default(), None)
+                else {
+                    continue;
+                };
+                checked += 1;
+                for r in &records {
+                    assert_eq!(r.warnings, Vec::<String>::new(), "{file}");
+                }
+            }
+        }
+        assert!(checked > 60, "{checked}");
+    }
+
+    #[test]
+    fn an_old_bonnie_paste_cut_before_its_csv_line_is_told_where_the_line_is() {
+        // bonnie++ 1.03's progress lines, the table's headers cut off
+        let text = include_str!("../tests/fixtures/bonnie/1.03-ec2-m1small.txt");
+        let cut: String = text.lines().take(16).flat_map(|l| [l, "\n"]).collect();
+        let e = records_from_output("b.txt", cut.as_bytes(), None, &Subject::default(), None)
+            .unwrap_err();
+        let e = format!("{e:#}");
+        assert!(e.contains("recognised as bonnie++ output"), "{e}");
+        assert!(
+            e.contains("bonnie++ prints its CSV line itself as the last line of its output"),
             "{e}"
         );
-        std::fs::write(&iops, format!("{good}604800001, 1, 0, 0, 0\n")).unwrap();
-        let e = format!("{:#}", import_file(&json, &opts).unwrap_err());
-        assert!(e.contains("time 604800001 ms is past one week"), "{e}");
+        assert!(e.contains("bon_csv2txt") && !e.contains("-q"), "{e}");
+    }
+
+    #[test]
+    fn the_last_line_counts_files_and_says_nothing_after_a_refusal_alone() {
+        let out = Path::new("out");
+        let tally = |written: usize, files: usize, failed: usize, skipped: usize| Tally {
+            written: vec![PathBuf::new(); written],
+            files,
+            failed,
+            skipped: vec![(PathBuf::new(), String::new()); skipped],
+            ..Tally::default()
+        };
+        assert_eq!(summary_line(&tally(0, 0, 1, 0), out), None);
+        assert_eq!(summary_line(&tally(0, 0, 0, 2), out), None);
+        assert_eq!(
+            summary_line(&tally(1, 1, 0, 0), out).unwrap(),
+            "imported 1 record into `out`"
+        );
+        assert_eq!(
+            summary_line(&tally(3, 2, 1, 0), out).unwrap(),
+            "imported 3 records from 2 files into `out`; 1 file refused"
+        );
+        assert_eq!(
+            summary_line(&tally(3, 3, 0, 2), out).unwrap(),
+            "imported 3 records into `out`; 2 files skipped"
+        );
     }
 
     #[test]

@@ -8,8 +8,8 @@ use super::read::read_file;
 use super::walk::{gather, Gathered};
 use super::{Problem, CHUNK_FILES};
 
-/// A record's id and line, or the problem that left it out.
-type Seen = Result<(Box<str>, Option<usize>), Problem>;
+/// A record's id, line and warnings, or the problem that left it out.
+type Seen = Result<(Box<str>, Option<usize>, Vec<String>), Problem>;
 
 /// What checking the records under some paths found.
 #[derive(Clone, Debug, Default)]
@@ -27,6 +27,9 @@ pub struct Checked {
     pub unread: Vec<PathBuf>,
     /// Number of valid records (a duplicate id counted once).
     pub records: usize,
+    /// The warnings valid records carry (`timeline not attached: ...`),
+    /// each with the record's file and line: said, not problems.
+    pub warnings: Vec<Problem>,
 }
 
 /// Reads and validates every record under `paths` as [`super::load`]
@@ -49,13 +52,16 @@ pub fn check(paths: &[PathBuf]) -> Result<Checked> {
     unread.dedup();
     // each valid record's id, file and line, in file order
     let mut ids: Vec<(Box<str>, u32, Option<usize>)> = Vec::new();
+    let mut warnings = Vec::new();
     for (c, chunk) in files.chunks(CHUNK_FILES).enumerate() {
         let read: Vec<Vec<Seen>> = chunk
             .par_iter()
             .map(|file| {
                 read_file(file)
                     .into_iter()
-                    .map(|item| item.map(|f| (f.summary.id.into_boxed_str(), f.line)))
+                    .map(|item| {
+                        item.map(|f| (f.summary.id.into_boxed_str(), f.line, f.summary.warnings))
+                    })
                     .collect()
             })
             .collect();
@@ -63,7 +69,14 @@ pub fn check(paths: &[PathBuf]) -> Result<Checked> {
             let file = (c * CHUNK_FILES + k) as u32;
             for item in items {
                 match item {
-                    Ok((id, line)) => ids.push((id, file, line)),
+                    Ok((id, line, said)) => {
+                        warnings.extend(said.into_iter().map(|w| Problem {
+                            path: chunk[k].clone(),
+                            line,
+                            message: format!("record `{id}`: warning: {w}"),
+                        }));
+                        ids.push((id, file, line))
+                    }
                     Err(problem) => problems.push(problem),
                 }
             }
@@ -96,12 +109,14 @@ pub fn check(paths: &[PathBuf]) -> Result<Checked> {
     }
     problems.sort();
     unreadable.sort();
+    warnings.sort();
     Ok(Checked {
         problems,
         unreadable,
         files: files.len(),
         unread,
         records,
+        warnings,
     })
 }
 

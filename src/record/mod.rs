@@ -77,6 +77,12 @@ pub struct Record {
     /// Why the test failed or was skipped; `null` when `status` is `ok`.
     #[serde(default)]
     pub error: Option<String>,
+    /// What the record's maker noticed and the reader should know, though
+    /// the result stands (`timeline not attached: <why>`); absent when
+    /// none, so records without one are unchanged. At most
+    /// [`MAX_WARNINGS`], each at most [`MAX_TEXT_CHARS`] characters.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
     /// Metric name to value in a canonical unit (see `docs/record.md`).
     #[serde(default)]
     pub metrics: Metrics,
@@ -498,6 +504,7 @@ impl Record {
             duration_s: None,
             status: Status::Ok,
             error: None,
+            warnings: Vec::new(),
             metrics: Metrics::new(),
             raw: None,
             timeline: None,
@@ -562,6 +569,9 @@ pub const MAX_TEXT_CHARS: usize = 4096;
 
 /// The most labels one record carries.
 pub const MAX_LABELS: usize = 64;
+
+/// The most warnings one record carries.
+pub const MAX_WARNINGS: usize = 64;
 
 /// The most samples one timeline series holds: one a second for a week
 /// (604,800), the longest `run --sustained-minutes` allows. A record past
@@ -729,6 +739,9 @@ pub fn length_problems(record: &Record) -> Vec<String> {
         add(&mut fields, "a test.parameters key".into(), Some(key), name);
     }
     add(&mut fields, "run_id".into(), record.run_id.as_deref(), name);
+    for (k, w) in record.warnings.iter().enumerate() {
+        add(&mut fields, format!("warnings[{k}]").into(), Some(w), text);
+    }
     match &*record.source {
         Source::Run { diskdash_version } => add(
             &mut fields,
@@ -842,6 +855,12 @@ pub fn length_problems(record: &Record) -> Vec<String> {
         problems.push(format!(
             "subject.labels holds {} labels, over the limit of {MAX_LABELS}",
             s.labels.len()
+        ));
+    }
+    if record.warnings.len() > MAX_WARNINGS {
+        problems.push(format!(
+            "warnings holds {} warnings, over the limit of {MAX_WARNINGS}",
+            record.warnings.len()
         ));
     }
     problems
@@ -1035,6 +1054,13 @@ mod tests {
         assert_eq!(p, ["subject.labels holds 65 labels, over the limit of 64"]);
         let p = problems_after(|v| v["test"]["id"] = "t".repeat(201).into());
         assert_eq!(p, ["test.id is 201 characters long, over the limit of 200"]);
+        let p = problems_after(|v| v["warnings"] = serde_json::json!(["w".repeat(4097)]));
+        assert_eq!(
+            p,
+            ["warnings[0] is 4097 characters long, over the limit of 4096"]
+        );
+        let p = problems_after(|v| v["warnings"] = serde_json::json!(vec!["w"; 65]));
+        assert_eq!(p, ["warnings holds 65 warnings, over the limit of 64"]);
         // a timeline one sample past a week
         let n = MAX_TIMELINE_SAMPLES + 1;
         let p = problems_after(|v| {

@@ -39,6 +39,8 @@ pub struct Summary {
     pub status: Status,
     /// See [`Record::error`].
     pub error: Option<String>,
+    /// See [`Record::warnings`].
+    pub warnings: Vec<String>,
     /// See [`Record::metrics`].
     pub metrics: Metrics,
     /// The timeline's interval and classification (pattern, burst phases),
@@ -77,6 +79,7 @@ impl From<Record> for Summary {
             duration_s: r.duration_s,
             status: r.status,
             error: r.error,
+            warnings: r.warnings,
             metrics: r.metrics,
             timeline,
             prior_io: r.prior_io,

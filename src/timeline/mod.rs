@@ -92,8 +92,8 @@ pub fn classify(timeline: &mut Timeline, kind: TestKind) -> BTreeMap<String, Met
 /// Gives `record` (a fio test) the timeline of fio per-second logs of one
 /// run, `files` holding (file name, bytes) of one prefix, and the metrics
 /// [`classify`] finds, without replacing metrics the record has. Latency
-/// units follow the record's fio version. Fails when a log is not UTF-8
-/// or does not parse, naming it.
+/// units follow the record's fio version. Fails when a log is binary or
+/// does not parse, naming it.
 pub fn attach_logs(
     record: &mut crate::record::Record,
     files: &[(String, Vec<u8>)],
@@ -103,9 +103,10 @@ pub fn attach_logs(
     let mut digests = BTreeMap::new();
     for (name, bytes) in files {
         digests.insert(name.clone(), crate::digest::hex_sha256(bytes));
-        let text = std::str::from_utf8(bytes)
-            .map_err(|_| anyhow::anyhow!("fio log `{name}` is not UTF-8 text"))?;
-        texts.push((name.clone(), text.to_string()));
+        // read as every tool output file is: CRLF, a BOM, Latin-1
+        let text = crate::tools::text::read(bytes)
+            .map_err(|e| anyhow::anyhow!("fio log `{name}`: {e}"))?;
+        texts.push((name.clone(), text.text.into_owned()));
     }
     let lat_ns = log::lat_ns(record.test.tool_version.as_deref());
     let mut timeline = log::timeline(&texts, lat_ns)?;

@@ -17,6 +17,7 @@ pub mod dd;
 pub mod fio;
 pub mod ioping;
 pub mod number;
+pub mod text;
 
 use argv::{BuildCtx, Invocation, Params};
 

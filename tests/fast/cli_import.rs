@@ -217,10 +217,11 @@ fn a_bench_fio_tree_imports_the_json_and_skips_the_latency_logs() {
         .arg(dir.path().join("bench-fio"))
         .assert()
         .code(0)
-        // a latency log alone makes no timeline, and is said to be unread
-        .stdout(predicate::str::contains(
-            "randread-64-1_lat.1.log`: a fio per-second log not read",
+        // a latency log alone makes no timeline: a warning on the record
+        .stderr(predicate::str::contains(
+            "randread-64-1.json`: timeline not attached: fio logs `randread-64-1_lat.1.log` hold latencies only",
         ))
+        .stdout(predicate::str::contains("skipped").not())
         .stdout(predicate::str::contains("imported 1 record into"));
     let r = &records_under(&out)[0];
     assert_eq!(r.test.id, "fio-randread-4k-qd64");
@@ -230,6 +231,106 @@ fn a_bench_fio_tree_imports_the_json_and_skips_the_latency_logs() {
     assert_eq!(r.metrics.get("read_iops").unwrap().value, 83142.428786);
     assert!(!r.metrics.contains_key("write_iops"));
     assert!(r.timeline.is_none());
+    assert_eq!(r.warnings.len(), 1);
+}
+
+#[test]
+fn a_bench_fio_tree_of_six_runs_with_broken_logs_imports_six_with_warnings() {
+    // six runs of bench-fio's layout: `<name>.json` beside `<name>_*.1.log`,
+    // the real fio JSON and logs of tests/fixtures/fio/logs/tree; three
+    // runs' IOPS logs empty, garbled or in fio's unspaced form
+    let dir = tempfile::tempdir().unwrap();
+    let tree = dir.path().join("results");
+    std::fs::create_dir(&tree).unwrap();
+    let src = Path::new("tests/fixtures/fio/logs/tree");
+    let iops = std::fs::read_to_string(src.join("seqread_iops.1.log")).unwrap();
+    for (n, log) in [
+        (1, None),
+        (2, Some(String::new())),
+        (3, Some("garbage, not a log\n".to_string())),
+        (4, Some(iops.replace(", ", ","))),
+        (5, None),
+        (6, None),
+    ] {
+        let name = format!("run{n}");
+        std::fs::copy(src.join("seqread.json"), tree.join(format!("{name}.json"))).unwrap();
+        for kind in ["iops", "bw", "lat", "clat"] {
+            std::fs::copy(
+                src.join(format!("seqread_{kind}.1.log")),
+                tree.join(format!("{name}_{kind}.1.log")),
+            )
+            .unwrap();
+        }
+        if let Some(log) = log {
+            std::fs::write(tree.join(format!("{name}_iops.1.log")), log).unwrap();
+        }
+        // each run its own file: a different byte, the same figures
+        let json = tree.join(format!("{name}.json"));
+        let text = std::fs::read_to_string(&json).unwrap();
+        std::fs::write(&json, format!("{text}{}", "\n".repeat(n))).unwrap();
+    }
+    let out = dir.path().join("out");
+    diskdash()
+        .arg("import")
+        .arg("--out")
+        .arg(&out)
+        .arg(&tree)
+        .assert()
+        .code(0)
+        .stderr(predicate::str::contains(
+            "run2.json`: timeline not attached: fio log `run2_iops.1.log`: an empty fio log",
+        ))
+        .stderr(predicate::str::contains(
+            "run3.json`: timeline not attached: fio log `run3_iops.1.log`: line 1: `garbage, not a log` is not a fio log row",
+        ))
+        .stdout(predicate::str::contains("skipped").not())
+        .stdout(predicate::str::contains("imported 6 records into"));
+    let records = records_under(&out);
+    assert_eq!(records.len(), 6);
+    let with_timeline = records.iter().filter(|r| r.timeline.is_some()).count();
+    assert_eq!(with_timeline, 4);
+    for r in &records {
+        assert_eq!(r.status, Status::Ok);
+        assert_eq!(r.warnings.len(), usize::from(r.timeline.is_none()));
+    }
+    // check says the warnings and accepts the records
+    diskdash()
+        .arg("check")
+        .arg(&out)
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains(
+            "warning: timeline not attached: fio log `run2_iops.1.log`",
+        ));
+}
+
+#[test]
+fn a_refusal_is_not_followed_by_imported_0_records() {
+    let dir = tempfile::tempdir().unwrap();
+    let garbage = dir.path().join("notes.txt");
+    std::fs::write(&garbage, "my vps feels fast today\n").unwrap();
+    let out = dir.path().join("out");
+    diskdash()
+        .arg("import")
+        .arg("--out")
+        .arg(&out)
+        .arg(&garbage)
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("imported").not());
+    // one refused beside one imported: both counted
+    diskdash()
+        .arg("import")
+        .arg("--out")
+        .arg(&out)
+        .arg(&garbage)
+        .arg("tests/fixtures/dd/gnu91-loop-x3.txt")
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains(
+            "imported 3 records from 1 file into",
+        ))
+        .stdout(predicate::str::contains("; 1 file refused"));
 }
 
 #[test]

@@ -945,6 +945,38 @@ fn a_run_page_shows_a_bounded_excerpt_of_long_tool_output() {
     assert!(html.contains("diskdash left out"), "no cut line");
 }
 
+#[test]
+fn a_records_warnings_are_shown_escaped_on_its_run_page() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in");
+    let mut r = record(
+        "warned-1",
+        "s",
+        "p",
+        "o",
+        Some(0.1),
+        "fio-randread-4k-qd64",
+        1,
+        &[("read_iops", 1000.0, "IOPS")],
+    );
+    r.warnings = vec!["timeline not attached: fio log `t_iops.1.log`: an empty fio log <b>".into()];
+    write_record(&input, "warned-1.json", &r);
+    let site = dir.path().join("site");
+    build(&input, &site);
+    let page = walkdir::WalkDir::new(site.join("runs"))
+        .into_iter()
+        .map(|e| e.unwrap())
+        .find(|e| e.file_name().to_string_lossy().starts_with("warned-1"))
+        .unwrap();
+    let html = std::fs::read_to_string(page.path()).unwrap();
+    assert!(
+        html.contains(
+            "Warning: timeline not attached: fio log `t_iops.1.log`: an empty fio log &#60;b&#62;"
+        ),
+        "no warning on the run page"
+    );
+}
+
 /// Tool output is text that the run page's template escapes: markup in it,
 /// a `</pre>` that would end the block, quotes and `&`, on stdout and
 /// stderr alike, show as the tool printed them and never as markup.

@@ -43,6 +43,8 @@ pub struct RunPage<'a, 'o> {
     pub test: Link,
     pub status: String,
     pub error: String,
+    /// The record's warnings (`timeline not attached: ...`), each a line.
+    pub warnings: Vec<String>,
     pub run: Vec<Pair>,
     pub source: Vec<Pair>,
     pub figures: Vec<FigureRow>,
@@ -221,6 +223,7 @@ pub(super) fn build(
         test: ctx.link(&r.test.id, &ctx.paths.test_page(study, &r.test.id)),
         status: r.status.name().into(),
         error: r.error.clone().unwrap_or_default(),
+        warnings: r.warnings.clone(),
         run,
         source,
         figures,

@@ -345,7 +345,9 @@ pub fn parse(text: &str) -> Result<Vec<Parsed>> {
         bail!(
             "no bonnie++ CSV line found (expected what bonnie++ prints on stdout, \
              e.g. `1.98,2.00a,host,1,...` or `host,16G,...` from 1.0x, or a bonnie++ 1.0x \
-             text table; run it with -q to get the CSV alone)"
+             text table; bonnie++ prints its CSV line itself as the last line of its output, \
+             after the table (or `bon_csv2txt` made the table from it): paste the output down \
+             to that line)"
         );
     }
     found.sort_by_key(|(n, _, _)| *n);

@@ -31,7 +31,10 @@
 //!
 //! A command line pasted above the output (`$ ioping -R /mnt`) gives the
 //! parameters and the test id (see [`test_id`]); each command line starts a
-//! new result, so a log of several runs gives several results.
+//! new result, so a log of several runs gives several results. A command
+//! that asks for another request size or direction than its output shows
+//! is refused, naming both; output without a command gets the id of what
+//! it shows (`ioping-read-4k`, see `Shown::test_id`).
 //!
 //! Parameters: from the command line `count`, `size` and `work_size` (B),
 //! `interval` and `work_time` (s), `flags` (the mode letters, see
@@ -111,8 +114,13 @@ pub fn parse(text: &str) -> Result<Vec<Parsed>> {
     let mut results = Vec::new();
     for (cmd, seg) in segments {
         for mut parsed in parse_segment(seg)? {
-            if let Some(cmd) = &cmd {
-                apply_command(&mut parsed, cmd);
+            let shown = Shown::of(&parsed);
+            match &cmd {
+                Some(cmd) => {
+                    shown.agrees_with(cmd)?;
+                    apply_command(&mut parsed, cmd);
+                }
+                None => parsed.test_id = Some(shown.test_id()),
             }
             // a JSON or batch result is its whole segment
             parsed.part.get_or_insert_with(|| lines_text(seg));
@@ -151,18 +159,20 @@ fn parse_segment(lines: &[&str]) -> Result<Vec<Parsed>> {
                 ignored_counts(l, &mut parsed);
             }
         }
-        // per-request lines above the summary name the request size
-        if let Some(size) = lines
-            .get(..i)
-            .unwrap_or(&[])
-            .iter()
-            .rev()
-            .find_map(|l| request_line(l))
-        {
+        // per-request lines above the summary name the request size and
+        // direction
+        let above = lines.get(..i).unwrap_or(&[]);
+        if let Some(size) = above.iter().rev().find_map(|l| request_line(l)) {
             parsed
                 .parameters
                 .entry("size".into())
                 .or_insert(Value::from(size));
+        }
+        if let Some(op) = above.iter().rev().find_map(|l| request_direction(l)) {
+            parsed
+                .parameters
+                .entry("operation".into())
+                .or_insert(Value::from(op));
         }
         if parsed
             .metrics
@@ -361,6 +371,106 @@ fn request_line(line: &str) -> Option<u64> {
     let unit = rest.split_whitespace().next()?;
     let bytes = value * size_multiplier(unit)?;
     (bytes.is_finite() && bytes >= 0.0 && bytes < u64::MAX as f64).then(|| bytes.round() as u64)
+}
+
+/// The direction a 1.x per-request line shows: `<<<` read, `>>>` write
+/// (0.9's `from` says neither).
+fn request_direction(line: &str) -> Option<&'static str> {
+    if !line.contains("request=") {
+        return None;
+    }
+    if line.contains(" <<< ") {
+        Some("read")
+    } else if line.contains(" >>> ") {
+        Some("write")
+    } else {
+        None
+    }
+}
+
+/// What ioping's output itself shows of a run: the request size (its
+/// per-request lines, `-J`'s `io.size`) and the direction (`read` or
+/// `written` in its summary, `<<<` or `>>>` in its request lines, `-J`'s
+/// `io.operation`).
+#[derive(Debug, Default, PartialEq)]
+struct Shown {
+    size: Option<u64>,
+    operation: Option<String>,
+}
+
+impl Shown {
+    /// What a result parsed from the output alone (no command applied) shows.
+    fn of(parsed: &Parsed) -> Shown {
+        Shown {
+            size: parsed.parameters.get("size").and_then(Value::as_u64),
+            operation: parsed
+                .parameters
+                .get("operation")
+                .and_then(Value::as_str)
+                .map(str::to_string),
+        }
+    }
+
+    /// The test id of output without its command line: only what the
+    /// output proves, `ioping-<read|write>-<size>` (`ioping-read-4k`), one
+    /// part where the other is not shown, `ioping-unknown` where neither
+    /// is (a `-B` line alone). The mode (`-R`, `-L`) is never guessed, so
+    /// no such id is one of the benchmark set's.
+    fn test_id(&self) -> String {
+        let parts: Vec<String> = [
+            self.operation.clone(),
+            self.size.map(crate::units::short_size),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        if parts.is_empty() {
+            "ioping-unknown".to_string()
+        } else {
+            format!("ioping-{}", parts.join("-"))
+        }
+    }
+
+    /// Fails, naming both, when the pasted command asks for another
+    /// request size (`-s`) or direction (`-W` writes, no `-W` reads; `-G`
+    /// does both) than the output below it shows.
+    fn agrees_with(&self, cmd: &PastedCommand) -> Result<()> {
+        let wrong = |asked: String, shown: String| {
+            anyhow::anyhow!(
+                "the pasted command `{}` asks for {asked}, but the ioping output below it shows {shown}; \
+                 paste each output under the command that printed it, or without a command",
+                cmd.text
+            )
+        };
+        let asked = cmd.options.get(&'s').and_then(|s| size_arg(s));
+        if let (Some(asked), Some(shown)) = (asked, self.size) {
+            if asked != shown {
+                return Err(wrong(
+                    format!("{asked}-byte requests (`-s {}`)", cmd.options[&'s']),
+                    format!("{shown}-byte requests"),
+                ));
+            }
+        }
+        if !cmd.flags.contains('G') {
+            let asked = if cmd.flags.contains('W') {
+                "write"
+            } else {
+                "read"
+            };
+            if let Some(shown) = self.operation.as_deref() {
+                if shown != asked {
+                    let how = if asked == "write" {
+                        "writes (`-W`)"
+                    } else {
+                        "reads (no `-W`)"
+                    };
+                    let done = if shown == "write" { "writes" } else { "reads" };
+                    return Err(wrong(how.to_string(), done.to_string()));
+                }
+            }
+        }
+        Ok(())
+    }
 }
 
 /// A `-B` line: 8 or 10 numbers. A line of 8 or 10 words that starts

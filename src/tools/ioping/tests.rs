@@ -79,9 +79,56 @@ fn latency_without_command_has_no_id() {
         29989273.6,
         [123.5e-6, 136.6e-6, 147.4e-6, 9.79e-6],
     );
-    assert_eq!(p.test_id, None);
+    assert_eq!(p.test_id.as_deref(), Some("ioping-read-4k"));
     assert_eq!(p.command, None);
     assert_eq!(param(&p, "size"), Some(Value::from(4096)));
+}
+
+#[test]
+fn output_without_its_command_gets_the_id_of_what_it_shows() {
+    // `4 KiB >>> /tmp ...` and `8 KiB written`: writes of 4 KiB
+    let write = fixture("ioping13-write.txt");
+    let bare = write.lines().skip(1).collect::<Vec<_>>().join("\n");
+    let all = parse(&bare).unwrap();
+    assert_eq!(all[0].test_id.as_deref(), Some("ioping-write-4k"));
+    // `-R` prints no request lines: `106.5 MiB read` shows reads, no size
+    let seq = fixture("ioping13-RL.txt");
+    let bare = seq.lines().skip(1).collect::<Vec<_>>().join("\n");
+    assert_eq!(
+        parse(&bare).unwrap()[0].test_id.as_deref(),
+        Some("ioping-read")
+    );
+    // a -B line alone shows neither
+    let batch = fixture("ioping13-B.txt");
+    let bare: Vec<&str> = batch.lines().filter(|l| !l.contains("ioping -")).collect();
+    assert_eq!(
+        parse(&bare.join("\n")).unwrap()[0].test_id.as_deref(),
+        Some("ioping-unknown")
+    );
+}
+
+#[test]
+fn a_pasted_command_that_contradicts_its_output_is_refused_naming_both() {
+    // writes pasted under a command that reads
+    let write = fixture("ioping13-write.txt").replace("ioping -W -c 3", "ioping -c 3");
+    let e = format!("{:#}", parse(&write).unwrap_err());
+    assert!(
+        e.contains("the pasted command `ioping -c 3 -i 0.1 /tmp` asks for reads (no `-W`), but the ioping output below it shows writes"),
+        "{e}"
+    );
+    // 4 KiB requests pasted under `-s 64k`
+    let c5 = fixture("ioping13-c5.txt").replace("ioping -c 5", "ioping -s 64k -c 5");
+    let e = format!("{:#}", parse(&c5).unwrap_err());
+    assert!(
+        e.contains("asks for 65536-byte requests (`-s 64k`), but the ioping output below it shows 4096-byte requests"),
+        "{e}"
+    );
+    // the same size spelled otherwise agrees
+    let c5 = fixture("ioping13-c5.txt").replace("ioping -c 5", "ioping -s 4k -c 5");
+    assert_eq!(
+        parse(&c5).unwrap()[0].test_id.as_deref(),
+        Some("ioping-latency")
+    );
 }
 
 #[test]
@@ -232,7 +279,7 @@ fn batch_1x_ten_fields_in_nanoseconds() {
         param(&p, "requests_time"),
         Some(Value::from(531338.0 / 1e9))
     );
-    assert_eq!(p.test_id, None);
+    assert_eq!(p.test_id.as_deref(), Some("ioping-unknown"));
 }
 
 #[test]
