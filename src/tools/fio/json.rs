@@ -44,16 +44,22 @@ pub(super) fn unreadable_json(text: &str) -> Option<String> {
     let at = text.find("\"fio version\"")?;
     let start = text.get(..at)?.rfind('{')?;
     let rest = text.get(start..)?;
-    let err = serde_json::Deserializer::from_str(rest)
+    let parsed = serde_json::Deserializer::from_str(rest)
         .into_iter::<Value>()
-        .next()
-        .and_then(Result::err);
+        .next()?;
     let line = text.get(..start)?.matches('\n').count() + 1;
-    Some(match err {
-        Some(e) if e.is_eof() => {
+    Some(match parsed {
+        // found by the search for `"fio version"`, not by `find_json`: it
+        // sits inside other JSON
+        Ok(v) if is_fio_json(&v) => format!(
+            "the fio JSON object on line {line} is inside other JSON (a wrapper such as \
+             kubestr's `-o json`), which is not read; import fio's own JSON output"
+        ),
+        Ok(_) => format!("the JSON object starting on line {line} has no \"jobs\" array"),
+        Err(e) if e.is_eof() => {
             format!("the fio JSON object starting on line {line} is cut off before its end")
         }
-        Some(e) => {
+        Err(e) => {
             let text = e.to_string();
             let what = text
                 .rsplit_once(" at line ")
@@ -65,7 +71,6 @@ pub(super) fn unreadable_json(text: &str) -> Option<String> {
                 e.column()
             )
         }
-        None => format!("the JSON object starting on line {line} has no \"jobs\" array"),
     })
 }
 

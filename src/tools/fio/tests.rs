@@ -1428,3 +1428,21 @@ fn the_2_17_job_header_gives_the_block_size() {
     assert_eq!(h.bs, vec![(4096, 4096); 3]);
     assert_eq!(h.iodepth, Some(64));
 }
+
+#[test]
+fn fio_json_inside_other_json_is_refused_saying_where_it_is() {
+    // kubestr's `-o json` puts fio's JSON at `[0].Raw.result` (its
+    // `TestOutput` and `RunFIOResult` types); no real such output was found
+    // to read it from, so it is refused, saying what was found
+    let fio = KUBESTR_GO
+        .trim_start_matches("const parsableFioOutput = `")
+        .trim_end()
+        .trim_end_matches('`');
+    let wrapped =
+        format!("[{{\"TestName\": \"FIO test results\",\n\"Raw\": {{\"result\": {fio}}}}}]");
+    let err = parse(&wrapped).unwrap_err().to_string();
+    assert!(
+        err.contains("the fio JSON object on line 2 is inside other JSON"),
+        "{err}"
+    );
+}
