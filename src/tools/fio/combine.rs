@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use serde_json::Value;
 
 use super::options::{CommandOptions, TestOptions};
+use super::text;
 use super::{Dir, Job};
 use crate::record::Metric;
 use crate::tools::Parsed;
@@ -171,9 +172,23 @@ pub(super) fn pct_name(key: u32) -> String {
     format!("p{whole}_{}", digits.trim_end_matches('0'))
 }
 
-/// Combines one direction over a group's jobs (see [`parse`] for the rules;
-/// with json+ histograms the percentiles are exact, see [`bins_percentile`]).
+/// Combines one direction over a group's jobs (see [`super::parse`] for
+/// the rules; with json+ histograms the percentiles are exact, see
+/// [`bins_percentile`]). Where fio printed the group's bandwidth and the
+/// combined figure disagrees with it beyond its rounding, fio's figure is
+/// the group's bandwidth.
 pub(super) fn combine(dirs: Vec<&Dir>) -> Option<Dir> {
+    let mut d = combine_jobs(dirs)?;
+    if let Some(bw) = d.bw {
+        if !text::agrees(bw, &d.group_bw) {
+            d.bw = text::most_precise(&d.group_bw);
+        }
+    }
+    Some(d)
+}
+
+/// [`combine`] before the check against fio's printed group figure.
+fn combine_jobs(dirs: Vec<&Dir>) -> Option<Dir> {
     match dirs.as_slice() {
         [] => return None,
         [one] => return Some((*one).clone()),
@@ -216,17 +231,45 @@ pub(super) fn combine(dirs: Vec<&Dir>) -> Option<Dir> {
             }
         }
     }
+    let runtime = dirs.iter().filter_map(|d| d.runtime).reduce(f64::max);
     Some(Dir {
         ios: sum(|d| d.ios),
-        iops: sum(|d| d.iops),
-        bw: sum(|d| d.bw),
+        iops: group_rate(&dirs, |d| d.ios, |d| d.iops),
+        bw: group_rate(&dirs, |d| d.io_bytes, |d| d.bw),
         io_bytes: sum(|d| d.io_bytes),
-        runtime: dirs.iter().filter_map(|d| d.runtime).reduce(f64::max),
+        runtime,
         lat_mean: weighted(&|d: &Dir| d.lat_mean),
         clat_mean: weighted(&|d: &Dir| d.clat_mean),
         clat_pct,
         clat_bins,
+        group_bw: dirs.first().map(|d| d.group_bw.clone()).unwrap_or_default(),
     })
+}
+
+/// A group's rate as fio's `Run status group` line computes it: the jobs'
+/// total (I/Os or bytes) over the longest job's runtime, so that jobs that
+/// ended early do not count as if they had run the whole time. A job's
+/// total is what fio counted (`amount`), or its rate times its own runtime
+/// when only the rate is known. Without every job's runtime the rates are
+/// summed, which is the same figure when the jobs ran equally long.
+fn group_rate(
+    dirs: &[&Dir],
+    amount: fn(&Dir) -> Option<f64>,
+    rate: fn(&Dir) -> Option<f64>,
+) -> Option<f64> {
+    let longest = dirs
+        .iter()
+        .map(|d| d.runtime.filter(|r| r.is_finite() && *r > 0.0))
+        .collect::<Option<Vec<f64>>>()
+        .and_then(|r| r.into_iter().reduce(f64::max));
+    let Some(longest) = longest else {
+        return dirs.iter().map(|d| rate(d)).sum();
+    };
+    let total: Option<f64> = dirs
+        .iter()
+        .map(|d| amount(d).or_else(|| Some(rate(d)? * d.runtime?)))
+        .sum();
+    Some(total? / longest)
 }
 
 /// The percentile (in thousandths of a percent) of a latency histogram, in

@@ -10,32 +10,81 @@ use super::{Dir, Job, SteadyState};
 use crate::tools::number::{self, checked, json_field, BadNumber};
 use crate::units::{self};
 
-/// The first fio JSON object in `text` (one with a `jobs` key), skipping
-/// anything fio or the user printed before it.
+/// The first fio JSON object in `text` (one with a `jobs` array, or
+/// `client_stats` for client/server output), wherever it starts: after
+/// notes fio or the user printed before it, and after text on its own line
+/// (`const out = \`{ "fio version" ...`, `<host> {`). Every `{` is tried in
+/// turn; a JSON value that parses but is not fio's is skipped whole, so the
+/// text is read about once.
 pub(super) fn find_json(text: &str) -> Option<Value> {
-    // (a `jobs` key, or `client_stats` for client/server output)
-    let mut offset = 0;
-    for line in text.split_inclusive('\n') {
-        let start = offset + (line.len() - line.trim_start().len());
-        offset += line.len();
-        if !line.trim_start().starts_with('{') {
-            continue;
-        }
-        let rest = text.get(start..)?;
-        if let Some(v) = first_json_value(rest) {
-            if v.get("jobs").is_some() || v.get("client_stats").is_some() {
-                return Some(v);
-            }
+    let mut from = 0;
+    while let Some(i) = text.get(from..)?.find('{') {
+        let start = from + i;
+        match json_value_at(text.get(start..)?) {
+            Some((v, _)) if is_fio_json(&v) => return Some(v),
+            Some((_, len)) => from = start + len.max(1),
+            None => from = start + 1,
         }
     }
     None
 }
 
+/// Whether `v` is a fio JSON document: an object with a `jobs` or
+/// `client_stats` array.
+fn is_fio_json(v: &Value) -> bool {
+    ["jobs", "client_stats"]
+        .iter()
+        .any(|k| v.get(k).is_some_and(Value::is_array))
+}
+
+/// Why the fio JSON that `text` names (`"fio version"`) could not be read:
+/// the JSON error of the object around its first `"fio version"`, with the
+/// line it is on; `None` when the text names none.
+pub(super) fn unreadable_json(text: &str) -> Option<String> {
+    let at = text.find("\"fio version\"")?;
+    let start = text.get(..at)?.rfind('{')?;
+    let rest = text.get(start..)?;
+    let parsed = serde_json::Deserializer::from_str(rest)
+        .into_iter::<Value>()
+        .next()?;
+    let line = text.get(..start)?.matches('\n').count() + 1;
+    Some(match parsed {
+        // found by the search for `"fio version"`, not by `find_json`: it
+        // sits inside other JSON
+        Ok(v) if is_fio_json(&v) => format!(
+            "the fio JSON object on line {line} is inside other JSON (a wrapper such as \
+             kubestr's `-o json`), which is not read; import fio's own JSON output"
+        ),
+        Ok(_) => format!("the JSON object starting on line {line} has no \"jobs\" array"),
+        Err(e) if e.is_eof() => {
+            format!("the fio JSON object starting on line {line} is cut off before its end")
+        }
+        Err(e) => {
+            let text = e.to_string();
+            let what = text
+                .rsplit_once(" at line ")
+                .map_or(text.as_str(), |(w, _)| w);
+            format!(
+                "the fio JSON object starting on line {line} is not valid JSON at line {}, \
+                 column {}: {what}",
+                line + e.line().saturating_sub(1),
+                e.column()
+            )
+        }
+    })
+}
+
 /// The JSON value at the start of `text`; text after it is ignored.
 pub(super) fn first_json_value(text: &str) -> Option<Value> {
+    json_value_at(text).map(|(v, _)| v)
+}
+
+/// The JSON value at the start of `text` and how many bytes of `text` it
+/// took (0 when that is not known, after fio's `-nan` was quoted).
+fn json_value_at(text: &str) -> Option<(Value, usize)> {
     let mut stream = serde_json::Deserializer::from_str(text).into_iter::<Value>();
     match stream.next() {
-        Some(Ok(v)) => Some(v),
+        Some(Ok(v)) => Some((v, stream.byte_offset())),
         // some fio versions print `-nan` or `inf` for empty statistics
         _ if [": -nan", ": nan", ": -inf", ": inf"]
             .iter()
@@ -52,6 +101,7 @@ pub(super) fn first_json_value(text: &str) -> Option<Value> {
                 .into_iter::<Value>()
                 .next()?
                 .ok()
+                .map(|v| (v, 0))
         }
         _ => None,
     }
@@ -292,6 +342,7 @@ pub(super) fn json_dir(
         clat_mean,
         clat_pct,
         clat_bins,
+        group_bw: Vec::new(),
     }))
 }
 

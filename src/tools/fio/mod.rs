@@ -7,7 +7,7 @@
 //! runs it made. It returns one [`Parsed`] per reporting group of each fio
 //! invocation in the text.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use anyhow::{bail, Result};
 use serde_json::Value;
@@ -70,10 +70,19 @@ pub fn looks_like(text: &str) -> bool {
 /// ...`, `./fio job.ini`) or job file text above the output adds the
 /// options the output does not state.
 ///
-/// Several jobs in one group (numjobs > 1 without `group_reporting`, or
-/// several job sections without `stonewall`) are combined as fio's
-/// `group_reporting` does: IOPS, bandwidth and bytes are summed, runtime is
-/// the longest job's. Latency means are the mean of the jobs' means weighted
+/// The clones of one job section in one group (numjobs > 1 without
+/// `group_reporting`) are combined as fio combines them for its `Run
+/// status group` line and for `group_reporting`: bytes
+/// and I/Os are summed, runtime is the longest job's, and the group's
+/// bandwidth and IOPS are its total bytes and I/Os over that runtime (not
+/// the sum of the jobs' rates, which counts a job that ended early as if it
+/// had run the whole time). Where fio printed the group's bandwidth (text
+/// output) and the figure computed from the jobs disagrees with it beyond
+/// its rounding, fio's printed figure is used. Several job sections that
+/// ran together in one group (no `stonewall` between them) and that fio
+/// reported separately give one result each, with the parameter
+/// `fio_group_jobs` (how many jobs the group ran at once) saying that the
+/// figures are one section's, measured alongside the others. Latency means are the mean of the jobs' means weighted
 /// by each job's I/O count (which is the exact mean over all I/Os).
 /// Percentiles are the I/O-weighted mean of the jobs' percentiles: the true
 /// pooled percentile lies between the smallest and the largest of the jobs'
@@ -154,6 +163,9 @@ fn parse_run(text: &str) -> Result<Vec<Parsed>> {
         }
     };
     if jobs.is_empty() {
+        if let Some(why) = json::unreadable_json(text) {
+            bail!("{why} (expected the whole output of fio --output-format=json)");
+        }
         bail!(
             "no fio results found (expected fio JSON with \"fio version\" and a \"jobs\" \
              array, fio text output with job results such as \
@@ -161,16 +173,41 @@ fn parse_run(text: &str) -> Result<Vec<Parsed>> {
              or fio terse lines such as `3;fio-3.33;name;0;0;...`)"
         );
     }
-    // a group is one host's: client/server output holds each server's jobs
-    let mut groups: BTreeMap<(Option<String>, i64), Vec<Job>> = BTreeMap::new();
-    for job in jobs {
-        groups
+    // a group is one host's (client/server output holds each server's
+    // jobs) and one job section's: fio reports the jobs of a group
+    // separately unless `group_reporting` merged them, and the clones of a
+    // section (`numjobs`) are one workload, while sections that merely ran
+    // at the same time are not
+    let mut sections_of: BTreeMap<(Option<String>, i64), (BTreeSet<String>, u32)> = BTreeMap::new();
+    for job in &jobs {
+        let fio_group = sections_of
             .entry((job.host.clone(), job.group))
+            .or_default();
+        fio_group.0.insert(job.name.clone());
+        fio_group.1 = fio_group.1.saturating_add(job.jobs.max(1));
+    }
+    let mut groups: BTreeMap<(Option<String>, i64, String), Vec<Job>> = BTreeMap::new();
+    for mut job in jobs {
+        let split = sections_of
+            .get(&(job.host.clone(), job.group))
+            .is_some_and(|(sections, _)| sections.len() > 1);
+        if split {
+            // fio's `Run status group` figure is the whole group's, not
+            // this section's
+            for dir in [&mut job.read, &mut job.write, &mut job.mixed]
+                .into_iter()
+                .flatten()
+            {
+                dir.group_bw.clear();
+            }
+        }
+        groups
+            .entry((job.host.clone(), job.group, job.name.clone()))
             .or_default()
             .push(job);
     }
     let mut out = Vec::new();
-    for jobs in groups.values() {
+    for ((host, group, _), jobs) in &groups {
         let mut parsed = if let Some(failed) = jobs.iter().find(|j| j.error != 0) {
             failed_group(failed, jobs, &pre, version.as_deref(), form)
         } else if let Some(p) = group_parsed(
@@ -183,6 +220,15 @@ fn parse_run(text: &str) -> Result<Vec<Parsed>> {
         } else {
             continue;
         };
+        // one section of several that ran together: its own figures, and
+        // the record says how many jobs its fio group ran at once
+        if let Some((sections, all_jobs)) = sections_of.get(&(host.clone(), *group)) {
+            if sections.len() > 1 {
+                parsed
+                    .parameters
+                    .insert("fio_group_jobs".to_string(), Value::from(*all_jobs));
+            }
+        }
         // a JSON group keeps a fio JSON document of its own jobs
         if let Some(doc) = &doc {
             let parts: Option<Vec<&str>> = jobs.iter().map(|j| j.part.as_deref()).collect();
@@ -289,6 +335,9 @@ struct Dir {
     /// `--output-format=json+` completion latency histogram: bucket value
     /// in nanoseconds to I/O count.
     clat_bins: BTreeMap<u64, f64>,
+    /// The bandwidth fio printed for the job's whole group (its `Run status
+    /// group` line, text output only), B/s, each with its rounding.
+    group_bw: Vec<text::Printed>,
 }
 
 impl Dir {

@@ -173,6 +173,7 @@ fn terse_dir(f: &[&str], at: &dyn Fn(usize) -> String) -> Result<Option<Dir>, Ba
         clat_mean: clat_measured.then(|| usec(clat_mean)),
         clat_pct,
         clat_bins: BTreeMap::new(),
+        group_bw: Vec::new(),
     }))
 }
 

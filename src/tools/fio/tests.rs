@@ -125,8 +125,9 @@ fn jobs_of_one_group_are_summed_and_latency_weighted_by_io_count() {
     let p = one(JOBS2_JSON);
     assert_eq!(p.test_id.as_deref(), Some("fio-read-1m-qd1-j2"));
     assert_eq!(param(&p, "numjobs"), 2);
-    close(m(&p, "read_iops"), 932.533733 + 586.706647);
-    assert_eq!(m(&p, "read_bw"), 977832491.0 + 615206508.0);
+    // the group's I/Os and bytes over its longest runtime (both 2001 ms)
+    close(m(&p, "read_iops"), (1866.0 + 1174.0) / 2.001);
+    close(m(&p, "read_bw"), (1956642816.0 + 1231028224.0) / 2.001);
     assert_eq!(m(&p, "read_io_bytes"), 1956642816.0 + 1231028224.0);
     // weights are the jobs' total_ios: 1866 and 1174
     let w = |a: f64, b: f64| (a * 1866.0 + b * 1174.0) / 3040.0;
@@ -193,8 +194,10 @@ fn fio3_text_jobs_of_one_group_are_combined() {
     let p = one(JOBS2_TXT);
     assert_eq!(p.test_id.as_deref(), Some("fio-read-1m-qd1-j2"));
     let mib = 1048576.0;
-    close(m(&p, "read_iops"), 984.0 / 2.001 + 980.0 / 2.002);
-    close(m(&p, "read_bw"), 984.0 * mib / 2.001 + 980.0 * mib / 2.002);
+    // issued 984 and 980 I/Os of 1 MiB in 2001 and 2002 msec: the group's
+    // total over its longest runtime, as fio's `READ: bw=981MiB/s` line
+    close(m(&p, "read_iops"), (984.0 + 980.0) / 2.002);
+    close(m(&p, "read_bw"), (984.0 + 980.0) * mib / 2.002);
     let w = |a: f64, b: f64| (a * 984.0 + b * 980.0) / 1964.0;
     close(m(&p, "read_clat_mean"), w(0.00197588, 0.00198006));
     close(m(&p, "read_lat_mean"), w(0.00203079, 0.00203984));
@@ -565,10 +568,14 @@ fn detection() {
 fn unrecognised_input_is_an_error_naming_what_was_expected() {
     let e = parse("hello world\n").unwrap_err().to_string();
     assert!(e.contains("expected fio JSON"), "{e}");
+    // fio JSON without its jobs is named as such
     let e = parse("{\"fio version\" : \"fio-3.33\"}")
         .unwrap_err()
         .to_string();
-    assert!(e.contains("no fio results"), "{e}");
+    assert!(
+        e.contains("the JSON object starting on line 1 has no \"jobs\" array"),
+        "{e}"
+    );
     // a job that did only trims gives no read/write metrics
     let e = parse("t: (groupid=0, jobs=1): err= 0: pid=1\n  trim: IOPS=5, BW=20KiB/s (20kB/s)(40KiB/2000msec)\n")
         .unwrap_err()
@@ -1287,12 +1294,155 @@ fn bad_yabs_numbers_refuse_the_output_naming_field_and_value() {
 
 #[test]
 fn a_sum_past_the_largest_double_is_kept_infinite_for_validation_not_dropped() {
-    // two jobs of one group, each at 1.7e308 IOPS: their sum is infinite
+    // two jobs of one group, each with 1.7e308 bytes: their sum is infinite
     let text = JOBS2_JSON
-        .replacen("\"iops\" : 932.533733", "\"iops\" : 1.7e308", 1)
-        .replacen("\"iops\" : 586.706647", "\"iops\" : 1.7e308", 1);
+        .replacen("\"io_bytes\" : 1956642816", "\"io_bytes\" : 1.7e308", 1)
+        .replacen("\"io_bytes\" : 1231028224", "\"io_bytes\" : 1.7e308", 1);
     let p = one(&text);
     // kept, so that `import` and `run` refuse the record (validation
-    // allows no infinity) instead of writing it without its IOPS
-    assert_eq!(m(&p, "read_iops"), f64::INFINITY);
+    // allows no infinity) instead of writing it without its bandwidth
+    assert_eq!(m(&p, "read_io_bytes"), f64::INFINITY);
+    assert_eq!(m(&p, "read_bw"), f64::INFINITY);
+}
+
+// ------------------------------------ group rates, ramp_time, prefixed JSON
+
+/// dbench (`fbuchmeier/dbench`, fio 2.17) on an Azure Files volume: every
+/// test with `--ramp_time=2s`, the sequential ones with `--numjobs=4`
+/// without `group_reporting`, so four jobs per group that end at
+/// different times.
+const DBENCH_TXT: &str = include_str!("../../../tests/fixtures/fio/dbench-fio2-17-azurefile.txt");
+/// kubestr's fio 3.20 JSON (`ramp_time=2s`, jobs `read_iops` and
+/// `write_iops` in one group) inside a Go constant: the JSON starts after
+/// `const parsableFioOutput = \`` on its first line.
+const KUBESTR_GO: &str =
+    include_str!("../../../tests/fixtures/fio/prefixed-go-const-kubestr-fio3-20.txt");
+
+/// Whether `value` is what fio would print as `printed` (one unit of the
+/// last digit either way, as [`Printed::admits`]).
+fn printed_as(value: f64, printed: f64, unit_of_last_digit: f64) -> bool {
+    (value - printed).abs() <= unit_of_last_digit
+}
+
+#[test]
+fn a_group_of_jobs_ending_at_different_times_is_its_bytes_over_its_longest_runtime() {
+    let all = parse(DBENCH_TXT).unwrap();
+    assert_eq!(all.len(), 9, "one result per dbench test");
+    let (seq_read, seq_write) = (&all[6], &all[7]);
+    let mib = 1048576.0;
+    assert_eq!(seq_read.test_id.as_deref(), Some("fio-read-1m-qd16-j4"));
+    // jobs of 430, 542, 441 and 481 MiB in 15598, 15936, 15345 and 16057
+    // msec: `READ: bw=118MiB/s (124MB/s), ..., io=1894MiB (1986MB),
+    // run=15345-16057msec`
+    let bw = m(seq_read, "read_bw");
+    close(bw, 1894.0 * mib / 16.057);
+    assert!(printed_as(bw, 118.0 * mib, mib), "{bw} is fio's 118MiB/s");
+    assert!(printed_as(bw, 124e6, 1e6), "{bw} is fio's 124MB/s");
+    // the jobs' own rates add up to 119.7 MiB/s (27.6 + 34.2 + 28.8 +
+    // 29.1), more than fio's group figure
+    assert!(bw < 118.5 * mib);
+    // the group's I/Os over its longest runtime
+    close(
+        m(seq_read, "read_iops"),
+        (415.0 + 527.0 + 426.0 + 466.0) / 16.057,
+    );
+    assert_eq!(m(seq_read, "runtime"), 16.057);
+    assert_eq!(param(seq_read, "numjobs"), 4);
+    // `WRITE: bw=123MiB/s (129MB/s), ..., io=2309MiB (2421MB),
+    // run=18586-18715msec`
+    assert_eq!(seq_write.test_id.as_deref(), Some("fio-write-1m-qd16-j4"));
+    let bw = m(seq_write, "write_bw");
+    close(bw, 2309.0 * mib / 18.715);
+    assert!(printed_as(bw, 123.0 * mib, mib), "{bw} is fio's 123MiB/s");
+    assert!(printed_as(bw, 129e6, 1e6), "{bw} is fio's 129MB/s");
+}
+
+#[test]
+fn with_ramp_time_the_printed_bandwidth_wins_over_the_issued_count() {
+    let all = parse(DBENCH_TXT).unwrap();
+    let read_iops = &all[0];
+    assert_eq!(read_iops.test_id.as_deref(), Some("fio-randread-4k-qd64"));
+    // `read: IOPS=549, BW=2214KiB/s (2267kB/s)(32.2MiB/15257msec)` and
+    // `issued rwt: total=8381`: 8381 4 KiB blocks in 15.257 s would be
+    // 2197 KiB/s, 0.8% below what fio printed, because the issued count
+    // leaves out the I/Os in flight when the 2 s ramp ended
+    let issued_rate = 8381.0 * 4096.0 / 15.257;
+    let bw = m(read_iops, "read_bw");
+    assert_eq!(bw, 2267000.0, "the printed form with the most digits");
+    assert!(printed_as(bw, 2214.0 * 1024.0, 1024.0));
+    assert!((bw - issued_rate) / bw > 0.007);
+    // IOPS is fio's own formula, the issued count over the runtime
+    close(m(read_iops, "read_iops"), 8381.0 / 15.257);
+    // the same on fio's JSON: `bw_bytes` (io_bytes over runtime), not
+    // `total_ios` times the block size (15109 blocks were counted, 15046
+    // issued after the ramp)
+    let all = parse(KUBESTR_GO).unwrap();
+    assert_eq!(m(&all[0], "read_bw"), 4039322.0);
+    assert_eq!(m(&all[0], "read_iops"), 982.05078);
+}
+
+#[test]
+fn fio_json_after_a_prefix_on_its_line_is_found() {
+    assert!(KUBESTR_GO.starts_with("const parsableFioOutput = `{\n"));
+    let all = parse(KUBESTR_GO).unwrap();
+    assert_eq!(all.len(), 2);
+    let (r, w) = (&all[0], &all[1]);
+    assert_eq!(r.tool_version.as_deref(), Some("3.20"));
+    // two job sections ran together in group 0: one record each, saying so
+    assert_eq!(r.test_id.as_deref(), Some("fio-randread-4k-qd64"));
+    assert_eq!(w.test_id.as_deref(), Some("fio-randwrite-4k-qd64"));
+    assert!(names(r).iter().all(|n| !n.starts_with("write_")));
+    assert!(names(w).iter().all(|n| !n.starts_with("read_")));
+    assert_eq!(m(w, "write_iops"), 390.525218);
+    assert_eq!(m(w, "write_bw"), 1616406.0);
+    for p in [r, w] {
+        assert_eq!(param(p, "fio_group_jobs"), 2);
+    }
+}
+
+#[test]
+fn a_cut_off_fio_json_is_named_as_cut_off_not_as_lacking_jobs() {
+    let cut = KUBESTR_GO.get(..KUBESTR_GO.len() / 2).unwrap();
+    let err = parse(cut).unwrap_err().to_string();
+    assert!(
+        err.contains("the fio JSON object starting on line 1 is cut off before its end"),
+        "{err}"
+    );
+    assert!(!err.contains("\"jobs\" array"), "{err}");
+    // and one broken inside names the line
+    let broken = KUBESTR_GO.replacen("\"bw\" : 3944,", "\"bw\" : 3944,,", 1);
+    let err = parse(&broken).unwrap_err().to_string();
+    assert!(
+        err.contains("is not valid JSON at line 34, column 17: key must be a string"),
+        "{err}"
+    );
+}
+
+#[test]
+fn the_2_17_job_header_gives_the_block_size() {
+    let h = job_header(
+        "read_iops: (g=0): rw=randread, bs=4096B-4096B,4096B-4096B,4096B-4096B, \
+         ioengine=libaio, iodepth=64",
+    )
+    .unwrap();
+    assert_eq!(h.bs, vec![(4096, 4096); 3]);
+    assert_eq!(h.iodepth, Some(64));
+}
+
+#[test]
+fn fio_json_inside_other_json_is_refused_saying_where_it_is() {
+    // kubestr's `-o json` puts fio's JSON at `[0].Raw.result` (its
+    // `TestOutput` and `RunFIOResult` types); no real such output was found
+    // to read it from, so it is refused, saying what was found
+    let fio = KUBESTR_GO
+        .trim_start_matches("const parsableFioOutput = `")
+        .trim_end()
+        .trim_end_matches('`');
+    let wrapped =
+        format!("[{{\"TestName\": \"FIO test results\",\n\"Raw\": {{\"result\": {fio}}}}}]");
+    let err = parse(&wrapped).unwrap_err().to_string();
+    assert!(
+        err.contains("the fio JSON object on line 2 is inside other JSON"),
+        "{err}"
+    );
 }

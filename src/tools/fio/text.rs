@@ -15,6 +15,32 @@ pub(super) struct Printed {
     pub(super) rel_err: f64,
 }
 
+impl Printed {
+    /// Whether `value` could have been printed as this number: it lies
+    /// within one unit of the last printed digit (fio rounds some figures
+    /// and truncates others, so half a unit is not enough).
+    pub(super) fn admits(&self, value: f64) -> bool {
+        let tolerance = 2.0 * self.rel_err * self.value;
+        (value - self.value).abs() <= tolerance + 1e-9 * self.value.abs()
+    }
+}
+
+/// Whether `value` agrees with every printed form of the same figure.
+pub(super) fn agrees(value: f64, printed: &[Printed]) -> bool {
+    printed.iter().all(|p| p.admits(value))
+}
+
+/// The printed form with the most significant digits (the least relative
+/// rounding error), since each is rounded to a few digits and the longest
+/// one is rounded least.
+pub(super) fn most_precise(printed: &[Printed]) -> Option<f64> {
+    printed
+        .iter()
+        .copied()
+        .reduce(|a, c| if c.rel_err < a.rel_err { c } else { a })
+        .map(|p| p.value)
+}
+
 /// Reads a printed number and returns it with its rounding error and the
 /// text after it.
 fn printed_number(text: &str) -> Option<(Printed, &str)> {
@@ -172,6 +198,68 @@ pub(super) fn time(v: &str) -> Option<f64> {
     units::seconds(n, rest)
 }
 
+/// A direction line of a `Run status group` block: the direction's slot
+/// (0 read, 1 write, 2 trim, 3 mixed) and the group's bandwidth as fio
+/// printed it, each form with its rounding: the rate and its SI twin with
+/// the total bytes over the longest runtime (`READ: bw=981MiB/s (1029MB/s),
+/// 490MiB/s-492MiB/s (...), io=1964MiB (2059MB), run=2001-2002msec`, 2.17+),
+/// or `aggrb` with `io` over `maxt` (`READ: io=524288KB, aggrb=104857KB/s,
+/// minb=..., maxb=..., mint=5000msec, maxt=5000msec`, 2.0-2.16, where
+/// `KB` is KiB). `None` for any other line; a figure fio prints that is not
+/// a number in a unit it uses leaves that form out.
+pub(super) fn group_line(t: &str) -> Option<(usize, Vec<Printed>)> {
+    let (word, rest) = t.split_once(':')?;
+    let slot = match word.trim() {
+        "READ" => 0,
+        "WRITE" => 1,
+        "TRIM" => 2,
+        "MIXED" => 3,
+        _ => return None,
+    };
+    let mut printed = Vec::new();
+    let mut io = None;
+    let mut longest = None;
+    for part in split_top_level(rest) {
+        let Some((key, v)) = part.trim().split_once('=') else {
+            continue;
+        };
+        let f = "a `Run status group` line";
+        match key {
+            "bw" => {
+                let (main, paren) = match v.split_once('(') {
+                    Some((m, p)) => (m, p.split(')').next().unwrap_or_default()),
+                    None => (v, ""),
+                };
+                printed.extend(sized(main, Prefixes::Si, units_bw, f).ok());
+                if !paren.is_empty() {
+                    printed.extend(sized(paren, Prefixes::Si, units_bw, f).ok());
+                }
+            }
+            "aggrb" => printed.extend(sized(v, Prefixes::Binary, units_bw, f).ok()),
+            "io" => {
+                let main = v.split('(').next().unwrap_or_default();
+                let p = if rest.contains("aggrb=") {
+                    Prefixes::Binary
+                } else {
+                    Prefixes::Si
+                };
+                io = sized(main, p, units::byte_multiplier, f).ok();
+            }
+            "run" => longest = v.rsplit('-').next().and_then(time),
+            "maxt" => longest = time(v),
+            _ => {}
+        }
+    }
+    if let (Some(io), Some(rt)) = (io, longest.filter(|r| *r > 0.0)) {
+        // fio's own formula: the group's bytes over its longest runtime
+        printed.push(Printed {
+            value: io.value / rt,
+            rel_err: io.rel_err,
+        });
+    }
+    Some((slot, printed))
+}
+
 /// `name: (g=0): rw=randread, bs=..., ioengine=libaio, iodepth=64`.
 pub(super) fn job_header(line: &str) -> Option<Header> {
     let (name, rest) = line.split_once(": (g=")?;
@@ -212,7 +300,8 @@ fn field<'a>(text: &'a str, key: &str) -> Option<&'a str> {
     (!v.is_empty()).then_some(v)
 }
 
-/// `4K-4K/4K-4K` (old) or `(R) 4096B-4096B, (W) 4096B-4096B, (T) ...` (new).
+/// `4K-4K/4K-4K` (2.0-2.16), `4096B-4096B,4096B-4096B,4096B-4096B`
+/// (2.17-2.19) or `(R) 4096B-4096B, (W) 4096B-4096B, (T) ...` (3.x).
 fn header_bs(text: &str) -> Vec<(u64, u64)> {
     let parts: Vec<&str> = if text.contains("(R)") || text.contains("(W)") {
         text.split('(')
@@ -222,7 +311,7 @@ fn header_bs(text: &str) -> Vec<(u64, u64)> {
             })
             .collect()
     } else {
-        text.split('/').collect()
+        text.split(['/', ',']).collect()
     };
     parts
         .iter()
@@ -411,6 +500,10 @@ pub(super) fn text_jobs(text: &str) -> Result<(Vec<Job>, Option<String>), BadNum
     // unit factor of the clat percentile block being read
     let mut pct: Option<f64> = None;
     let mut after_header = false;
+    // the group of the `Run status group` block being read, and what its
+    // lines print per group and direction slot
+    let mut summary_group: Option<i64> = None;
+    let mut group_bw: BTreeMap<(i64, usize), Vec<Printed>> = BTreeMap::new();
     let mut offset = 0;
     for line in text.split(['\n', '\r']) {
         let at = offset;
@@ -452,11 +545,22 @@ pub(super) fn text_jobs(text: &str) -> Result<(Vec<Job>, Option<String>), BadNum
             pct = None;
             continue;
         }
-        if t.starts_with("Run status group") || t.starts_with("Disk stats") {
+        if let Some(rest) = t.strip_prefix("Run status group") {
             in_block = false;
+            summary_group = rest.split_whitespace().next().and_then(|g| g.parse().ok());
+            continue;
+        }
+        if t.starts_with("Disk stats") {
+            in_block = false;
+            summary_group = None;
             continue;
         }
         if !in_block {
+            if let Some(g) = summary_group {
+                if let Some((slot, printed)) = group_line(t) {
+                    group_bw.insert((g, slot), printed);
+                }
+            }
             continue;
         }
         let Some(job) = blocks.last_mut() else {
@@ -529,10 +633,14 @@ pub(super) fn text_jobs(text: &str) -> Result<(Vec<Job>, Option<String>), BadNum
                 Some(line) => Some(format!("{line}\n{block}")),
                 None => Some(block.to_string()),
             };
-            Job {
-                part,
-                ..finish_text_job(b, header)
+            let mut job = finish_text_job(b, header);
+            let slots = [(&mut job.read, 0), (&mut job.write, 1), (&mut job.mixed, 3)];
+            for (dir, slot) in slots {
+                if let (Some(dir), Some(printed)) = (dir, group_bw.get(&(job.group, slot))) {
+                    dir.group_bw = printed.clone();
+                }
             }
+            Job { part, ..job }
         })
         .collect();
     Ok((jobs, version))
@@ -555,7 +663,10 @@ pub(super) fn version_line(t: &str, after_header: bool) -> Option<String> {
 /// Which figure is used: IOPS is the issued I/O count divided by the
 /// runtime (fio's own formula, so exact) and otherwise the printed IOPS.
 /// Bandwidth is issued count × block size / runtime when the block size is
-/// fixed and no I/O was short (exact); otherwise whichever printed figure
+/// fixed, no I/O was short and the result agrees with every bandwidth fio
+/// printed to within one unit of its last digit (with `ramp_time` the
+/// issued count leaves out the I/Os in flight when the ramp ended, whose
+/// bytes fio counts); otherwise whichever printed figure
 /// carries the most significant digits: the binary rate (`102MiB/s`), the
 /// SI rate in parentheses (`107MB/s`), or bytes / runtime (`512MiB/5001msec`;
 /// the runtime is the exact integer fio divided by), since each is rounded
@@ -588,19 +699,18 @@ fn finish_text_job(b: TextJob, header: Option<Header>) -> Job {
             (Some(n), Some(rt)) => Some(n / rt),
             _ => line.iops,
         };
+        // the issued count misses the I/Os in flight when a `ramp_time`
+        // ended (fio counts their bytes, not their issue): it is exact only
+        // where it agrees with what fio printed
         let exact_bytes = match (ios, bs, b.short) {
             (Some(n), Some(bs), false) => Some(n * bs),
             _ => None,
-        };
+        }
+        .filter(|bytes| rt.is_none_or(|rt| agrees(bytes / rt, &line.bw)));
         dir.io_bytes = exact_bytes.or(line.io_bytes.map(|p| p.value));
         dir.bw = match (exact_bytes, rt) {
             (Some(bytes), Some(rt)) => Some(bytes / rt),
-            _ => line
-                .bw
-                .iter()
-                .copied()
-                .reduce(|a, c| if c.rel_err < a.rel_err { c } else { a })
-                .map(|p| p.value),
+            _ => most_precise(&line.bw),
         };
         if let Some(d) = dirs.get_mut(i) {
             *d = Some(dir);
