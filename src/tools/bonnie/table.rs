@@ -17,6 +17,11 @@
 //! with every cell is read by its words, also when a mail client broke it
 //! onto two lines; a row with empty cells (`-f` skips the per-character
 //! tests) is read by column, each cell under the header word it ends under.
+//! bon_csv2txt's table (one row per run, `-x 2` gives two) prints the
+//! machine name before the file count of each file-test row (`Gaia  16
+//! 340  97 ...`), and tables put together by hand from it may drop the word
+//! `Version` from the title (`1.02b   ------Sequential Output------`): both
+//! are read.
 //! The 1.9x and 2.0x tables are not read: 2.00a prints the file count where
 //! file-test rates belong, so only their CSV line is trusted.
 
@@ -38,15 +43,10 @@ pub(super) struct Table {
     pub(super) rows: Vec<Vec<(usize, usize)>>,
 }
 
-/// The 1.0x title's version (`Version  1.03       ------Sequential Output`).
+/// The 1.0x title's version (`Version  1.03       ------Sequential Output`,
+/// also `1.02b   ------Sequential Output` without the word).
 fn title_version(line: &str) -> Option<&str> {
-    let mut words = line.split_whitespace();
-    if words.next()? != "Version" {
-        return None;
-    }
-    let version = words.next()?;
-    let next = words.next()?;
-    (next.starts_with("------Sequential") && version.starts_with("1.0")).then_some(version)
+    super::table_version(line.trim()).filter(|v| v.starts_with("1.0"))
 }
 
 /// A data cell: a number, `+++++`/`+++`, a size.
@@ -65,6 +65,20 @@ fn is_size(w: &str) -> bool {
         && head
             .get(..head.len() - 1)
             .is_some_and(|d| d.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// Where the file count stands in a file-test row: first (`16 22330 100
+/// ...`), or after the machine name in the table bon_csv2txt prints and in
+/// tables assembled from it (`Gaia  16   340  97 ...`, `can (v2)  16  44
+/// 0 ...`), where the row's last 13 words are the count and 12 cells.
+fn files_at(words: &[&str]) -> usize {
+    let named = words
+        .first()
+        .is_some_and(|w| !w.starts_with(|c: char| c.is_ascii_digit()));
+    match words.len().checked_sub(13) {
+        Some(k) if named && k > 0 && words.iter().skip(k).all(|w| is_cell(w)) => k,
+        _ => 0,
+    }
 }
 
 /// End columns (exclusive) of the words of `line`.
@@ -125,17 +139,23 @@ fn section(lines: &[&str], at: usize, sizes: bool) -> Result<Section, BadNumber>
         let first_cell = if sizes {
             words.iter().position(|w| is_size(w))
         } else {
-            Some(0)
+            Some(files_at(&words))
         };
         let Some(first_cell) = first_cell.filter(|&k| !sizes || k > 0) else {
             break;
         };
         let label_end = first_cell;
-        let label = words.get(..=label_end).unwrap_or_default().join(" ");
+        // a machine row is named by its machine and size; a file-test row
+        // by its file count alone (bon_csv2txt prints the machine before it)
+        let label = if sizes {
+            words.get(..=label_end).unwrap_or_default().join(" ")
+        } else {
+            words.get(label_end).copied().unwrap_or_default().to_string()
+        };
         let has_label = sizes
             || words
-                .first()
-                .is_some_and(|w| w.bytes().all(|b| b.is_ascii_digit()));
+                .get(label_end)
+                .is_some_and(|w| w.starts_with(|c: char| c.is_ascii_digit()));
         let after = words.get(label_end + 1..).unwrap_or_default();
         if has_label {
             if let Some((k, w)) = after.iter().enumerate().find(|(_, w)| !is_cell(w)) {
