@@ -344,10 +344,23 @@ pub fn parse(text: &str) -> Result<Vec<Parsed>> {
         }
     }
     if found.is_empty() {
+        // a table of a version whose table is not read (2.0x), without CSV
+        if let Some(v) = lines
+            .iter()
+            .filter_map(|l| table_version(l.trim()))
+            .find(|v| v.starts_with('2'))
+        {
+            bail!(
+                "a bonnie++ {v} text table without its CSV line: not read, as bonnie++ {v} \
+                 prints the file count where the file-test rates belong and rounds throughput \
+                 (`1.4g`); the CSV line bonnie++ printed after the table (`1.98,{v},...`) is \
+                 what is read"
+            );
+        }
         bail!(
             "no bonnie++ CSV line found (expected what bonnie++ prints on stdout, \
-             e.g. `1.98,2.00a,host,1,...` or `host,16G,...` from 1.0x, or a bonnie++ 1.0x \
-             text table; run it with -q to get the CSV alone)"
+             e.g. `1.98,2.00a,host,1,...` or `host,16G,...` from 1.0x, or a bonnie++ 1.0x, \
+             1.96 or 1.97 text table; run it with -q to get the CSV alone)"
         );
     }
     found.sort_by_key(|(n, _, _)| *n);

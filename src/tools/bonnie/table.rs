@@ -22,8 +22,15 @@
 //! 340  97 ...`), and tables put together by hand from it may drop the word
 //! `Version` from the title (`1.02b   ------Sequential Output------`): both
 //! are read.
-//! The 1.9x and 2.0x tables are not read: 2.00a prints the file count where
-//! file-test rates belong, so only their CSV line is trusted.
+//!
+//! The 1.96 and 1.97 tables are read too, as the 48 columns of their CSV
+//! format: a `Concurrency` line under the title, full K/sec figures, and a
+//! `Latency` line under each row (its six values under the six `%CP`
+//! columns). Their file-test figures are rates: pastes that hold the table
+//! and the CSV line of the same run agree figure for figure. The 2.0x
+//! tables are not read: 2.00a prints the file count where file-test rates
+//! belong (`20480` six times for `-n 20`) and rounds throughput to `1.4g`,
+//! so only their CSV line is trusted.
 
 use crate::tools::number::BadNumber;
 
@@ -43,10 +50,53 @@ pub(super) struct Table {
     pub(super) rows: Vec<Vec<(usize, usize)>>,
 }
 
-/// The 1.0x title's version (`Version  1.03       ------Sequential Output`,
-/// also `1.02b   ------Sequential Output` without the word).
+/// The title's version of a table that is read (`Version  1.03
+/// ------Sequential Output`, also `1.02b   ------Sequential Output` without
+/// the word; `Version  1.96`, `1.97`): 1.0x, 1.96 and 1.97, not 2.0x.
 fn title_version(line: &str) -> Option<&str> {
-    super::table_version(line.trim()).filter(|v| v.starts_with("1.0"))
+    super::table_version(line.trim())
+        .filter(|v| v.starts_with("1.0") || *v == "1.96" || *v == "1.97")
+}
+
+/// The six latencies of a 1.9x `Latency  15626us  4693ms ...` line under
+/// `header`, each under the `%CP` column it ends under (within three
+/// characters; empty where the test did not run); `None` when `line` is no
+/// such line.
+fn latencies(line: &str, header: &str) -> Option<Vec<String>> {
+    let words = word_ends(line);
+    let (_, first) = words.first()?;
+    if *first != "Latency" {
+        return None;
+    }
+    let values = words.get(1..).unwrap_or_default();
+    if values.len() == 6 {
+        return Some(values.iter().map(|(_, w)| w.to_string()).collect());
+    }
+    let ends: Vec<usize> = word_ends(header)
+        .into_iter()
+        .filter(|(_, w)| *w == "%CP")
+        .map(|(end, _)| end)
+        .collect();
+    if ends.len() != 6 {
+        return None;
+    }
+    let mut cells = vec![String::new(); 6];
+    for (end, w) in values {
+        let k = ends.iter().position(|c| c.abs_diff(*end) <= 3)?;
+        let cell = cells.get_mut(k).filter(|c| c.is_empty())?;
+        *cell = w.to_string();
+    }
+    Some(cells)
+}
+
+/// A 1.9x file-test label (`16`, `16:100000:16/64`) as the five CSV columns
+/// bonnie++ 1.96/1.97 print: count, max size, min size, an empty num_dirs
+/// and the directory count in file_chunk_size (as their CSV has it).
+fn file_columns(label: &str) -> [String; 5] {
+    let (n, rest) = label.split_once(':').unwrap_or((label, ""));
+    let (sizes, dirs) = rest.split_once('/').unwrap_or((rest, ""));
+    let (max, min) = sizes.split_once(':').unwrap_or((sizes, ""));
+    [n, max, min, "", dirs].map(str::to_string)
 }
 
 /// A data cell: a number, `+++++`/`+++`, a size.
@@ -235,6 +285,13 @@ pub(super) fn tables(lines: &[&str]) -> Result<Vec<Table>, BadNumber> {
             continue;
         };
         let start = i;
+        let v19 = !version.starts_with("1.0");
+        // `Concurrency   1     -Per Chr- ...` (1.9x)
+        let concurrency = lines
+            .get(i + 1)
+            .and_then(|l| l.trim().strip_prefix("Concurrency"))
+            .and_then(|rest| rest.split_whitespace().next())
+            .unwrap_or_default();
         let Some(io_at) = (i + 1..(i + 6).min(lines.len()))
             .find(|&k| lines.get(k).is_some_and(|l| l.contains("K/sec %CP")))
         else {
@@ -251,26 +308,74 @@ pub(super) fn tables(lines: &[&str]) -> Result<Vec<Table>, BadNumber> {
             Some(k) => Some(section(lines, k, false)?),
             None => None,
         };
-        let end = files.as_ref().map_or(io.next, |f| f.next);
+        let mut end = files.as_ref().map_or(io.next, |f| f.next);
         let mut csv = Vec::new();
         let mut machines = Vec::new();
         let mut rows = Vec::new();
+        let io_header = lines.get(io_at).copied().unwrap_or_default();
+        let files_header = files_at
+            .and_then(|k| lines.get(k))
+            .copied()
+            .unwrap_or_default();
         for (k, (label, cells, io_lines)) in io.rows.iter().enumerate() {
             let (name, size) = label.rsplit_once(' ').unwrap_or((label, ""));
             let file_row = files.as_ref().and_then(|f| f.rows.get(k));
-            let mut fields = vec![name.trim().to_string(), size.to_string()];
-            fields.extend(cells.iter().cloned());
             let mut taken = vec![*io_lines];
-            match file_row {
-                Some((n, c, file_lines)) => {
-                    fields.push(n.clone());
-                    fields.extend(c.iter().cloned());
-                    taken.push(*file_lines);
+            let name = name.trim().to_string();
+            let fields = if v19 {
+                // the 48 columns of format 1.96/1.97, latencies from the
+                // `Latency` line under each row
+                let mut latency = |(_, to): (usize, usize), header: &str| {
+                    let found = lines.get(to).and_then(|l| latencies(l, header));
+                    if found.is_some() {
+                        taken.push((to, to + 1));
+                        end = end.max(to + 1);
+                    }
+                    found.unwrap_or_else(|| vec![String::new(); 6])
+                };
+                let io_latency = latency(*io_lines, io_header);
+                let mut fields = vec![
+                    version.to_string(),
+                    version.to_string(),
+                    name.clone(),
+                    concurrency.to_string(),
+                    String::new(),
+                    size.to_string(),
+                    String::new(),
+                ];
+                fields.extend(cells.iter().cloned());
+                let file_latency = match file_row {
+                    Some((n, c, file_lines)) => {
+                        fields.extend(file_columns(n));
+                        fields.extend(c.iter().cloned());
+                        let l = latency(*file_lines, files_header);
+                        taken.push(*file_lines);
+                        l
+                    }
+                    None => {
+                        fields.extend(std::iter::repeat_n(String::new(), 17));
+                        vec![String::new(); 6]
+                    }
+                };
+                fields.extend(io_latency);
+                fields.extend(file_latency);
+                fields
+            } else {
+                let mut fields = vec![name.clone(), size.to_string()];
+                fields.extend(cells.iter().cloned());
+                match file_row {
+                    Some((n, c, file_lines)) => {
+                        fields.push(n.clone());
+                        fields.extend(c.iter().cloned());
+                        taken.push(*file_lines);
+                    }
+                    None => fields.extend(std::iter::repeat_n(String::new(), 13)),
                 }
-                None => fields.extend(std::iter::repeat_n(String::new(), 13)),
-            }
+                fields
+            };
+            taken.sort_unstable();
             rows.push(taken);
-            machines.push(name.trim().to_string());
+            machines.push(name);
             csv.push(fields.join(","));
         }
         if !csv.is_empty() {

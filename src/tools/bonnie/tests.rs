@@ -349,7 +349,16 @@ fn a_malformed_line_is_an_error_naming_it() {
 
 #[test]
 fn text_without_csv_is_refused() {
+    // the table 2.00a prints (on stderr with -q) is not read, and says why
     let e = format!("{:#}", parse(QUIET_STDERR).unwrap_err());
+    assert_eq!(
+        e,
+        "a bonnie++ 2.00a text table without its CSV line: not read, as bonnie++ 2.00a \
+         prints the file count where the file-test rates belong and rounds throughput \
+         (`1.4g`); the CSV line bonnie++ printed after the table (`1.98,2.00a,...`) is \
+         what is read"
+    );
+    let e = format!("{:#}", parse("Using uid:0, gid:0.\nWriting intelligently...done\n").unwrap_err());
     assert!(e.starts_with("no bonnie++ CSV line found"), "{e}");
     assert!(parse("").is_err());
 }
@@ -709,4 +718,42 @@ fn a_summary_table_without_the_version_word_gives_every_row() {
     assert_eq!(value(&all[4], "random_seeks_cpu"), Some(64.0));
     assert_eq!(value(&all[4], "seq_create"), Some(1066.0));
     assert_eq!(value(&all[4], "random_delete_cpu"), Some(32.0));
+}
+
+const OBIGSTORE_196: &str =
+    include_str!("../../../tests/fixtures/bonnie/1.96-obigstore-table-only.md");
+
+#[test]
+fn a_1_96_table_without_csv_gives_rates_cpu_and_latencies() {
+    let all = parse(OBIGSTORE_196).unwrap();
+    assert_eq!(all.len(), 1);
+    let p = &all[0];
+    assert_eq!(p.tool_version.as_deref(), Some("1.96"));
+    assert_eq!(p.parameters["csv_format"], Value::from("1.96"));
+    assert_eq!(p.parameters["concurrency"], Value::from(1));
+    assert_eq!(p.parameters["bonnie_output"], Value::from("table"));
+    assert_eq!(p.parameters["machine"], Value::from("domU-12-31-39-1"));
+    assert_eq!(p.parameters["file_size"], Value::from(15u64 << 30));
+    assert_eq!(p.parameters["directory"], Value::from("/mnt/bonnietmp/"));
+    // `domU-12-31-39-1 15G   261  98 28939   8 38231  10   790  97 100838  13 297.9  14`
+    assert_eq!(value(p, "seq_char_write_bw"), Some(261.0 * 1024.0));
+    assert_eq!(value(p, "seq_char_write_bw_cpu"), Some(98.0));
+    assert_eq!(value(p, "seq_block_write_bw"), Some(28939.0 * 1024.0));
+    assert_eq!(value(p, "seq_block_read_bw"), Some(100838.0 * 1024.0));
+    assert_eq!(value(p, "random_seeks"), Some(297.9));
+    // `Latency             87759us     601ms    2193ms   67826us   62013us     707ms`
+    assert_eq!(value(p, "seq_char_write_bw_lat"), Some(0.087759));
+    assert_eq!(value(p, "seq_block_write_bw_lat"), Some(0.601));
+    assert_eq!(value(p, "rewrite_bw_lat"), Some(2.193));
+    assert_eq!(value(p, "random_seeks_lat"), Some(0.707));
+    // `16 24868  43 +++++ +++ ...`, then its latencies
+    assert_eq!(value(p, "seq_create"), Some(24868.0));
+    assert_eq!(value(p, "seq_create_cpu"), Some(43.0));
+    assert_eq!(value(p, "seq_stat"), None, "+++++ is absent");
+    assert_eq!(value(p, "seq_create_lat"), Some(0.014368));
+    assert_eq!(value(p, "random_stat_lat"), Some(0.000011));
+    assert_eq!(value(p, "random_delete_lat"), Some(0.060079));
+    assert_eq!(p.metrics.len(), 26);
+    let part = p.part.as_deref().unwrap();
+    assert!(part.contains("Latency             14368us"), "{part}");
 }
