@@ -30,7 +30,6 @@ use std::collections::BTreeMap;
 use anyhow::{bail, Result};
 use serde_json::Value;
 
-use super::json::first_json_value;
 use super::options::option_size;
 use super::test_id;
 use crate::record::Metric;
@@ -73,9 +72,19 @@ struct JsonDoc {
     doc: Value,
 }
 
+/// The longest yabs JSON document read: yabs's own are a few KiB.
+const JSON_MAX: usize = 1 << 20;
+
+/// How many `{` starts that are no JSON value are tried before the rest of
+/// the text is taken to hold no yabs JSON, so that text of many such lines
+/// is read in linear time.
+const JSON_FAILED_MAX: usize = 64;
+
 /// The yabs JSON documents of `text`, in order: objects with a `fio` array
 /// of block sizes, starting at the text's first `{` or at a line that
-/// starts with `{` (yabs prints `{"version":...` on a line of its own).
+/// starts with `{` (yabs prints `{"version":...` on a line of its own), each
+/// at most [`JSON_MAX`] bytes; after [`JSON_FAILED_MAX`] starts that are no
+/// JSON value, no more are tried.
 fn json_docs(text: &str) -> Vec<JsonDoc> {
     let mut starts: Vec<usize> = text.find('{').into_iter().collect();
     let mut offset = 0;
@@ -90,19 +99,23 @@ fn json_docs(text: &str) -> Vec<JsonDoc> {
     starts.dedup();
     let mut out = Vec::new();
     let mut done_to = 0;
+    let mut failed = 0;
     for start in starts {
         if start < done_to {
             continue;
         }
-        let Some(rest) = text.get(start..) else { continue };
+        if failed >= JSON_FAILED_MAX {
+            break;
+        }
+        let mut end = (start + JSON_MAX).min(text.len());
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        let Some(rest) = text.get(start..end) else { continue };
         let mut stream = serde_json::Deserializer::from_str(rest).into_iter::<Value>();
-        let doc = match stream.next() {
-            Some(Ok(doc)) => doc,
-            // fio's `-nan` and the like, as the fio JSON reader takes them
-            _ => match first_json_value(rest) {
-                Some(doc) => doc,
-                None => continue,
-            },
+        let Some(Ok(doc)) = stream.next() else {
+            failed += 1;
+            continue;
         };
         done_to = start + stream.byte_offset().max(1);
         if is_yabs_doc(&doc) {

@@ -183,3 +183,17 @@ fn several_yabs_json_documents_are_several_runs() {
     assert!(all[4].part.as_deref().unwrap().contains("v2022-08-15"));
     assert!(!all[4].part.as_deref().unwrap().contains("v2022-08-17"));
 }
+
+#[test]
+fn many_lines_that_open_no_json_are_passed_over_in_linear_time() {
+    // each line opens an object that the next one nests into, until
+    // serde's depth limit: tried from every line, this is quadratic
+    let deep = "{\"version\":[1,\n".repeat(100_000);
+    let started = std::time::Instant::now();
+    assert!(super::parse(&deep).is_none());
+    assert!(!super::looks_like(&deep));
+    // a string that never closes, on many lines
+    let open = "{\"fio\":[{\"speed_r\":1,\"bs\":\"4k\"}],\"x\":\"aaaa\n".repeat(50_000);
+    assert!(super::parse(&open).is_none());
+    assert!(started.elapsed().as_secs() < 20, "{:?}", started.elapsed());
+}
