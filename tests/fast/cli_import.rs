@@ -634,7 +634,12 @@ fn every_yabs_run_of_a_readme_becomes_its_records_with_its_position() {
     for (id, run, repetition) in &seen {
         assert_eq!(u64::from(*repetition), *run, "{id}");
     }
-    assert_eq!(seen.iter().filter(|s| s.0 == "fio-randrw-4k-qd64-j2").count(), 3);
+    assert_eq!(
+        seen.iter()
+            .filter(|s| s.0 == "fio-randrw-4k-qd64-j2")
+            .count(),
+        3
+    );
     diskdash().arg("check").arg(out.path()).assert().code(0);
 }
 
@@ -649,5 +654,7 @@ fn a_yabs_table_whose_heading_was_lost_imports() {
         .code(0)
         .stdout(predicate::str::contains("imported 4 records"));
     let records = records_under(out.path());
-    assert!(records.iter().all(|r| r.test.parameters["runner"] == "yabs"));
+    assert!(records
+        .iter()
+        .all(|r| r.test.parameters["runner"] == "yabs"));
 }

@@ -200,7 +200,11 @@ fn section(lines: &[&str], at: usize, sizes: bool) -> Result<Section, BadNumber>
         let label = if sizes {
             words.get(..=label_end).unwrap_or_default().join(" ")
         } else {
-            words.get(label_end).copied().unwrap_or_default().to_string()
+            words
+                .get(label_end)
+                .copied()
+                .unwrap_or_default()
+                .to_string()
         };
         let has_label = sizes
             || words

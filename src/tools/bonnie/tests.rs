@@ -358,7 +358,10 @@ fn text_without_csv_is_refused() {
          (`1.4g`); the CSV line bonnie++ printed after the table (`1.98,2.00a,...`) is \
          what is read"
     );
-    let e = format!("{:#}", parse("Using uid:0, gid:0.\nWriting intelligently...done\n").unwrap_err());
+    let e = format!(
+        "{:#}",
+        parse("Using uid:0, gid:0.\nWriting intelligently...done\n").unwrap_err()
+    );
     assert!(e.starts_with("no bonnie++ CSV line found"), "{e}");
     assert!(parse("").is_err());
 }
@@ -666,7 +669,10 @@ fn a_csv_line_wrapped_inside_a_field_is_joined_so_the_second_run_is_kept() {
     assert_eq!(value(&all[1], "random_delete"), Some(1047.0));
     assert_eq!(value(&all[1], "random_delete_cpu"), Some(83.0));
     let part = all[1].part.as_deref().unwrap();
-    assert!(part.contains("+++,+\n") && part.contains("++++,+++,281"), "{part}");
+    assert!(
+        part.contains("+++,+\n") && part.contains("++++,+++,281"),
+        "{part}"
+    );
 }
 
 #[test]
@@ -678,7 +684,11 @@ fn two_runs_of_one_machine_each_keep_their_own_csv_line() {
     assert_eq!(value(&all[1], "seq_block_write_bw"), Some(11532.0 * 1024.0));
     assert_eq!(value(&all[1], "random_delete"), Some(11587.0));
     for p in &all {
-        assert_eq!(p.parameters.get("bonnie_output"), None, "the CSV, not the table");
+        assert_eq!(
+            p.parameters.get("bonnie_output"),
+            None,
+            "the CSV, not the table"
+        );
     }
 }
 
@@ -709,7 +719,13 @@ fn a_summary_table_without_the_version_word_gives_every_row() {
         .collect();
     assert_eq!(
         machines,
-        ["can (v2)", "can (v3)", "can (v3+)", "min (v3+)", "tri (v3+)"]
+        [
+            "can (v2)",
+            "can (v3)",
+            "can (v3+)",
+            "min (v3+)",
+            "tri (v3+)"
+        ]
     );
     assert_eq!(all[0].tool_version.as_deref(), Some("1.02b"));
     assert_eq!(value(&all[0], "seq_char_write_bw"), Some(4054.0 * 1024.0));

@@ -111,7 +111,9 @@ fn json_docs(text: &str) -> Vec<JsonDoc> {
         while !text.is_char_boundary(end) {
             end -= 1;
         }
-        let Some(rest) = text.get(start..end) else { continue };
+        let Some(rest) = text.get(start..end) else {
+            continue;
+        };
         let mut stream = serde_json::Deserializer::from_str(rest).into_iter::<Value>();
         let Some(Ok(doc)) = stream.next() else {
             failed += 1;
@@ -191,7 +193,8 @@ fn mark_runs(runs: Vec<Vec<Parsed>>, text: &str, cuts: &[usize]) -> Vec<Parsed> 
     for (k, (results, part)) in runs.into_iter().zip(parts).enumerate() {
         for mut p in results {
             if many {
-                p.parameters.insert("run_in_file".into(), Value::from(k + 1));
+                p.parameters
+                    .insert("run_in_file".into(), Value::from(k + 1));
                 p.part = Some(part.clone());
             }
             out.push(p);
