@@ -358,9 +358,9 @@ pub fn parse(text: &str) -> Result<Vec<Parsed>> {
             );
         }
         bail!(
-            "no bonnie++ CSV line found (expected what bonnie++ prints on stdout, \
-             e.g. `1.98,2.00a,host,1,...` or `host,16G,...` from 1.0x, or a bonnie++ 1.0x, \
-             1.96 or 1.97 text table; run it with -q to get the CSV alone)"
+            "no bonnie++ CSV line or text table found (expected the CSV line bonnie++ \
+             prints on stdout after its table, e.g. `1.98,2.00a,host,1,...`, or \
+             `host,16G,...` from 1.0x, or a bonnie++ 1.0x, 1.96 or 1.97 text table)"
         );
     }
     found.sort_by_key(|(n, _, _)| *n);

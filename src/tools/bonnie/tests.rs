@@ -362,7 +362,10 @@ fn text_without_csv_is_refused() {
         "{:#}",
         parse("Using uid:0, gid:0.\nWriting intelligently...done\n").unwrap_err()
     );
-    assert!(e.starts_with("no bonnie++ CSV line found"), "{e}");
+    assert!(
+        e.starts_with("no bonnie++ CSV line or text table found"),
+        "{e}"
+    );
     assert!(parse("").is_err());
 }
 
