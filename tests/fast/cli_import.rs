@@ -710,3 +710,52 @@ fn a_fio_json_with_a_bad_number_is_refused_naming_file_field_and_value() {
         assert!(!out.exists() || records_under(&out).is_empty());
     }
 }
+
+#[test]
+fn every_yabs_run_of_a_readme_becomes_its_records_with_its_position() {
+    let out = tempfile::tempdir().unwrap();
+    diskdash()
+        .args(["import", "--out"])
+        .arg(out.path())
+        .arg("tests/fixtures/yabs/three-runs-v2021-06-05-readme.md")
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("imported 12 records"));
+    let records = records_under(out.path());
+    assert_eq!(records.len(), 12);
+    let mut seen: Vec<(String, u64, u32)> = records
+        .iter()
+        .map(|r| {
+            let run = r.test.parameters["run_in_file"].as_u64().unwrap();
+            (r.test.id.clone(), run, r.repetition)
+        })
+        .collect();
+    seen.sort();
+    // each block size once per run, its repetition the run's position
+    for (id, run, repetition) in &seen {
+        assert_eq!(u64::from(*repetition), *run, "{id}");
+    }
+    assert_eq!(
+        seen.iter()
+            .filter(|s| s.0 == "fio-randrw-4k-qd64-j2")
+            .count(),
+        3
+    );
+    diskdash().arg("check").arg(out.path()).assert().code(0);
+}
+
+#[test]
+fn a_yabs_table_whose_heading_was_lost_imports() {
+    let out = tempfile::tempdir().unwrap();
+    diskdash()
+        .args(["import", "--out"])
+        .arg(out.path())
+        .arg("tests/fixtures/yabs/headless-v2021-06-05.txt")
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("imported 4 records"));
+    let records = records_under(out.path());
+    assert!(records
+        .iter()
+        .all(|r| r.test.parameters["runner"] == "yabs"));
+}

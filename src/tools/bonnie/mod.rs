@@ -205,7 +205,8 @@ pub fn looks_like(text: &str) -> bool {
 /// `command` and parameters of the lines after it; bonnie++'s text table
 /// and progress messages, prose, `==========` separators and kernel labels
 /// between runs are skipped. Mail quoting (`> `) is removed first, and a CSV
-/// line a mail client broke after a comma is joined again. A 1.0x text table
+/// line a mail client broke in two (after a comma, or inside a field at its
+/// wrapping width) is joined again when the two lines make one CSV line. A 1.0x text table
 /// (see [`table`]) gives results only where no CSV line for the same
 /// machine follows it; its results carry `bonnie_output: "table"`. Fails
 /// naming the line and field when a line that is meant as CSV (a version
@@ -262,9 +263,10 @@ pub fn parse(text: &str) -> Result<Vec<Parsed>> {
             p.part = Some(format!("{raw}\n"));
             p
         });
-        if parsed.is_err() && line.ends_with(',') {
-            // a line a mail client broke after a comma
-            if let Some(next) = lines.get(i).map(|l| l.trim()) {
+        if parsed.is_err() {
+            // a line a mail client broke: after a comma, or inside a field
+            // where it wraps at a fixed width (`...,+++,+` then `++++,+++,...`)
+            if let Some(next) = lines.get(i).map(|l| l.trim()).filter(|l| !l.is_empty()) {
                 let joined = format!("{line}{next}");
                 if let Ok(mut p) = parse_line(&joined, &ctx) {
                     p.part = Some(format!("{raw}\n{}\n", lines.get(i).unwrap_or(&"")));
@@ -342,12 +344,25 @@ pub fn parse(text: &str) -> Result<Vec<Parsed>> {
         }
     }
     if found.is_empty() {
+        // a table of a version whose table is not read (2.0x), without CSV
+        if let Some(v) = lines
+            .iter()
+            .filter_map(|l| table_version(l.trim()))
+            .find(|v| v.starts_with('2'))
+        {
+            bail!(
+                "a bonnie++ {v} text table without its CSV line: not read, as bonnie++ {v} \
+                 prints the file count where the file-test rates belong and rounds throughput \
+                 (`1.4g`); the CSV line bonnie++ printed after the table (`1.98,{v},...`) is \
+                 what is read"
+            );
+        }
         bail!(
-            "no bonnie++ CSV line found (expected what bonnie++ prints on stdout, \
-             e.g. `1.98,2.00a,host,1,...` or `host,16G,...` from 1.0x, or a bonnie++ 1.0x \
-             text table; bonnie++ prints its CSV line itself as the last line of its output, \
-             after the table (or `bon_csv2txt` made the table from it): paste the output down \
-             to that line)"
+            "no bonnie++ CSV line or text table found (expected the CSV line bonnie++ \
+             prints on stdout after its table, e.g. `1.98,2.00a,host,1,...`, or \
+             `host,16G,...` from 1.0x, or a bonnie++ 1.0x, 1.96 or 1.97 text table); \
+             bonnie++ prints its CSV line itself as the last line of its output, after the \
+             table (or `bon_csv2txt` made the table from it): paste the output down to that line"
         );
     }
     found.sort_by_key(|(n, _, _)| *n);
@@ -400,9 +415,10 @@ fn is_table_title(line: &str) -> bool {
 }
 
 /// The version from the text table's first line
-/// (`Version  1.03       ------Sequential Output------ ...`).
+/// (`Version  1.03       ------Sequential Output------ ...`; a table put
+/// together from several runs may start `1.02b   ------Sequential ...`).
 fn table_version(line: &str) -> Option<&str> {
-    let rest = line.strip_prefix("Version")?;
+    let rest = line.strip_prefix("Version").unwrap_or(line);
     let mut words = rest.split_whitespace();
     let version = words.next()?;
     let next = words.next()?;

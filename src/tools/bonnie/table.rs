@@ -17,8 +17,20 @@
 //! with every cell is read by its words, also when a mail client broke it
 //! onto two lines; a row with empty cells (`-f` skips the per-character
 //! tests) is read by column, each cell under the header word it ends under.
-//! The 1.9x and 2.0x tables are not read: 2.00a prints the file count where
-//! file-test rates belong, so only their CSV line is trusted.
+//! bon_csv2txt's table (one row per run, `-x 2` gives two) prints the
+//! machine name before the file count of each file-test row (`Gaia  16
+//! 340  97 ...`), and tables put together by hand from it may drop the word
+//! `Version` from the title (`1.02b   ------Sequential Output------`): both
+//! are read.
+//!
+//! The 1.96 and 1.97 tables are read too, as the 48 columns of their CSV
+//! format: a `Concurrency` line under the title, full K/sec figures, and a
+//! `Latency` line under each row (its six values under the six `%CP`
+//! columns). Their file-test figures are rates: pastes that hold the table
+//! and the CSV line of the same run agree figure for figure. The 2.0x
+//! tables are not read: 2.00a prints the file count where file-test rates
+//! belong (`20480` six times for `-n 20`) and rounds throughput to `1.4g`,
+//! so only their CSV line is trusted.
 
 use crate::tools::number::BadNumber;
 
@@ -38,15 +50,53 @@ pub(super) struct Table {
     pub(super) rows: Vec<Vec<(usize, usize)>>,
 }
 
-/// The 1.0x title's version (`Version  1.03       ------Sequential Output`).
+/// The title's version of a table that is read (`Version  1.03
+/// ------Sequential Output`, also `1.02b   ------Sequential Output` without
+/// the word; `Version  1.96`, `1.97`): 1.0x, 1.96 and 1.97, not 2.0x.
 fn title_version(line: &str) -> Option<&str> {
-    let mut words = line.split_whitespace();
-    if words.next()? != "Version" {
+    super::table_version(line.trim())
+        .filter(|v| v.starts_with("1.0") || *v == "1.96" || *v == "1.97")
+}
+
+/// The six latencies of a 1.9x `Latency  15626us  4693ms ...` line under
+/// `header`, each under the `%CP` column it ends under (within three
+/// characters; empty where the test did not run); `None` when `line` is no
+/// such line.
+fn latencies(line: &str, header: &str) -> Option<Vec<String>> {
+    let words = word_ends(line);
+    let (_, first) = words.first()?;
+    if *first != "Latency" {
         return None;
     }
-    let version = words.next()?;
-    let next = words.next()?;
-    (next.starts_with("------Sequential") && version.starts_with("1.0")).then_some(version)
+    let values = words.get(1..).unwrap_or_default();
+    if values.len() == 6 {
+        return Some(values.iter().map(|(_, w)| w.to_string()).collect());
+    }
+    let ends: Vec<usize> = word_ends(header)
+        .into_iter()
+        .filter(|(_, w)| *w == "%CP")
+        .map(|(end, _)| end)
+        .collect();
+    if ends.len() != 6 {
+        return None;
+    }
+    let mut cells = vec![String::new(); 6];
+    for (end, w) in values {
+        let k = ends.iter().position(|c| c.abs_diff(*end) <= 3)?;
+        let cell = cells.get_mut(k).filter(|c| c.is_empty())?;
+        *cell = w.to_string();
+    }
+    Some(cells)
+}
+
+/// A 1.9x file-test label (`16`, `16:100000:16/64`) as the five CSV columns
+/// bonnie++ 1.96/1.97 print: count, max size, min size, an empty num_dirs
+/// and the directory count in file_chunk_size (as their CSV has it).
+fn file_columns(label: &str) -> [String; 5] {
+    let (n, rest) = label.split_once(':').unwrap_or((label, ""));
+    let (sizes, dirs) = rest.split_once('/').unwrap_or((rest, ""));
+    let (max, min) = sizes.split_once(':').unwrap_or((sizes, ""));
+    [n, max, min, "", dirs].map(str::to_string)
 }
 
 /// A data cell: a number, `+++++`/`+++`, a size.
@@ -65,6 +115,20 @@ fn is_size(w: &str) -> bool {
         && head
             .get(..head.len() - 1)
             .is_some_and(|d| d.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// Where the file count stands in a file-test row: first (`16 22330 100
+/// ...`), or after the machine name in the table bon_csv2txt prints and in
+/// tables assembled from it (`Gaia  16   340  97 ...`, `can (v2)  16  44
+/// 0 ...`), where the row's last 13 words are the count and 12 cells.
+fn files_at(words: &[&str]) -> usize {
+    let named = words
+        .first()
+        .is_some_and(|w| !w.starts_with(|c: char| c.is_ascii_digit()));
+    match words.len().checked_sub(13) {
+        Some(k) if named && k > 0 && words.iter().skip(k).all(|w| is_cell(w)) => k,
+        _ => 0,
+    }
 }
 
 /// End columns (exclusive) of the words of `line`.
@@ -125,17 +189,27 @@ fn section(lines: &[&str], at: usize, sizes: bool) -> Result<Section, BadNumber>
         let first_cell = if sizes {
             words.iter().position(|w| is_size(w))
         } else {
-            Some(0)
+            Some(files_at(&words))
         };
         let Some(first_cell) = first_cell.filter(|&k| !sizes || k > 0) else {
             break;
         };
         let label_end = first_cell;
-        let label = words.get(..=label_end).unwrap_or_default().join(" ");
+        // a machine row is named by its machine and size; a file-test row
+        // by its file count alone (bon_csv2txt prints the machine before it)
+        let label = if sizes {
+            words.get(..=label_end).unwrap_or_default().join(" ")
+        } else {
+            words
+                .get(label_end)
+                .copied()
+                .unwrap_or_default()
+                .to_string()
+        };
         let has_label = sizes
             || words
-                .first()
-                .is_some_and(|w| w.bytes().all(|b| b.is_ascii_digit()));
+                .get(label_end)
+                .is_some_and(|w| w.starts_with(|c: char| c.is_ascii_digit()));
         let after = words.get(label_end + 1..).unwrap_or_default();
         if has_label {
             if let Some((k, w)) = after.iter().enumerate().find(|(_, w)| !is_cell(w)) {
@@ -215,6 +289,13 @@ pub(super) fn tables(lines: &[&str]) -> Result<Vec<Table>, BadNumber> {
             continue;
         };
         let start = i;
+        let v19 = !version.starts_with("1.0");
+        // `Concurrency   1     -Per Chr- ...` (1.9x)
+        let concurrency = lines
+            .get(i + 1)
+            .and_then(|l| l.trim().strip_prefix("Concurrency"))
+            .and_then(|rest| rest.split_whitespace().next())
+            .unwrap_or_default();
         let Some(io_at) = (i + 1..(i + 6).min(lines.len()))
             .find(|&k| lines.get(k).is_some_and(|l| l.contains("K/sec %CP")))
         else {
@@ -231,26 +312,74 @@ pub(super) fn tables(lines: &[&str]) -> Result<Vec<Table>, BadNumber> {
             Some(k) => Some(section(lines, k, false)?),
             None => None,
         };
-        let end = files.as_ref().map_or(io.next, |f| f.next);
+        let mut end = files.as_ref().map_or(io.next, |f| f.next);
         let mut csv = Vec::new();
         let mut machines = Vec::new();
         let mut rows = Vec::new();
+        let io_header = lines.get(io_at).copied().unwrap_or_default();
+        let files_header = files_at
+            .and_then(|k| lines.get(k))
+            .copied()
+            .unwrap_or_default();
         for (k, (label, cells, io_lines)) in io.rows.iter().enumerate() {
             let (name, size) = label.rsplit_once(' ').unwrap_or((label, ""));
             let file_row = files.as_ref().and_then(|f| f.rows.get(k));
-            let mut fields = vec![name.trim().to_string(), size.to_string()];
-            fields.extend(cells.iter().cloned());
             let mut taken = vec![*io_lines];
-            match file_row {
-                Some((n, c, file_lines)) => {
-                    fields.push(n.clone());
-                    fields.extend(c.iter().cloned());
-                    taken.push(*file_lines);
+            let name = name.trim().to_string();
+            let fields = if v19 {
+                // the 48 columns of format 1.96/1.97, latencies from the
+                // `Latency` line under each row
+                let mut latency = |(_, to): (usize, usize), header: &str| {
+                    let found = lines.get(to).and_then(|l| latencies(l, header));
+                    if found.is_some() {
+                        taken.push((to, to + 1));
+                        end = end.max(to + 1);
+                    }
+                    found.unwrap_or_else(|| vec![String::new(); 6])
+                };
+                let io_latency = latency(*io_lines, io_header);
+                let mut fields = vec![
+                    version.to_string(),
+                    version.to_string(),
+                    name.clone(),
+                    concurrency.to_string(),
+                    String::new(),
+                    size.to_string(),
+                    String::new(),
+                ];
+                fields.extend(cells.iter().cloned());
+                let file_latency = match file_row {
+                    Some((n, c, file_lines)) => {
+                        fields.extend(file_columns(n));
+                        fields.extend(c.iter().cloned());
+                        let l = latency(*file_lines, files_header);
+                        taken.push(*file_lines);
+                        l
+                    }
+                    None => {
+                        fields.extend(std::iter::repeat_n(String::new(), 17));
+                        vec![String::new(); 6]
+                    }
+                };
+                fields.extend(io_latency);
+                fields.extend(file_latency);
+                fields
+            } else {
+                let mut fields = vec![name.clone(), size.to_string()];
+                fields.extend(cells.iter().cloned());
+                match file_row {
+                    Some((n, c, file_lines)) => {
+                        fields.push(n.clone());
+                        fields.extend(c.iter().cloned());
+                        taken.push(*file_lines);
+                    }
+                    None => fields.extend(std::iter::repeat_n(String::new(), 13)),
                 }
-                None => fields.extend(std::iter::repeat_n(String::new(), 13)),
-            }
+                fields
+            };
+            taken.sort_unstable();
             rows.push(taken);
-            machines.push(name.trim().to_string());
+            machines.push(name);
             csv.push(fields.join(","));
         }
         if !csv.is_empty() {

@@ -349,8 +349,23 @@ fn a_malformed_line_is_an_error_naming_it() {
 
 #[test]
 fn text_without_csv_is_refused() {
+    // the table 2.00a prints (on stderr with -q) is not read, and says why
     let e = format!("{:#}", parse(QUIET_STDERR).unwrap_err());
-    assert!(e.starts_with("no bonnie++ CSV line found"), "{e}");
+    assert_eq!(
+        e,
+        "a bonnie++ 2.00a text table without its CSV line: not read, as bonnie++ 2.00a \
+         prints the file count where the file-test rates belong and rounds throughput \
+         (`1.4g`); the CSV line bonnie++ printed after the table (`1.98,2.00a,...`) is \
+         what is read"
+    );
+    let e = format!(
+        "{:#}",
+        parse("Using uid:0, gid:0.\nWriting intelligently...done\n").unwrap_err()
+    );
+    assert!(
+        e.starts_with("no bonnie++ CSV line or text table found"),
+        "{e}"
+    );
     assert!(parse("").is_err());
 }
 
@@ -631,4 +646,133 @@ fn each_machine_of_a_text_table_keeps_the_headers_and_its_own_rows() {
         .max()
         .unwrap();
     assert!(largest < 600, "{largest} bytes for one machine of 500");
+}
+
+const LKML_TWO_RUNS_WRAPPED: &str =
+    include_str!("../../../tests/fixtures/bonnie/1.02c-lkml-two-runs-wrapped.txt");
+const LKML_CSV2TXT: &str =
+    include_str!("../../../tests/fixtures/bonnie/1.02b-lkml-csv2txt-two-iterations.txt");
+const LKML_SUMMARY: &str =
+    include_str!("../../../tests/fixtures/bonnie/1.02b-lkml-summary-five-mounts.txt");
+const LKML_SAME_MACHINE: &str =
+    include_str!("../../../tests/fixtures/bonnie/1.03-lkml-two-runs-same-machine.txt");
+
+#[test]
+fn a_csv_line_wrapped_inside_a_field_is_joined_so_the_second_run_is_kept() {
+    let all = parse(LKML_TWO_RUNS_WRAPPED).unwrap();
+    assert_eq!(all.len(), 2);
+    // Kernel 2.5.43, then Kernel 2.4.19: each run its own figures
+    assert_eq!(value(&all[0], "seq_block_write_bw"), Some(7851.0 * 1024.0));
+    assert_eq!(value(&all[0], "seq_delete"), Some(12866.0));
+    assert_eq!(value(&all[1], "seq_block_write_bw"), Some(9733.0 * 1024.0));
+    assert_eq!(value(&all[1], "random_seeks"), Some(102.1));
+    assert_eq!(value(&all[1], "seq_create"), Some(280.0));
+    // `+++,+` then `++++,+++`: the field broken in two is +++++, absent
+    assert_eq!(value(&all[1], "seq_delete"), None);
+    assert_eq!(value(&all[1], "random_delete"), Some(1047.0));
+    assert_eq!(value(&all[1], "random_delete_cpu"), Some(83.0));
+    let part = all[1].part.as_deref().unwrap();
+    assert!(
+        part.contains("+++,+\n") && part.contains("++++,+++,281"),
+        "{part}"
+    );
+}
+
+#[test]
+fn two_runs_of_one_machine_each_keep_their_own_csv_line() {
+    let all = parse(LKML_SAME_MACHINE).unwrap();
+    assert_eq!(all.len(), 2);
+    assert_eq!(value(&all[0], "seq_block_write_bw"), Some(28554.0 * 1024.0));
+    assert_eq!(value(&all[0], "random_delete"), Some(22937.0));
+    assert_eq!(value(&all[1], "seq_block_write_bw"), Some(11532.0 * 1024.0));
+    assert_eq!(value(&all[1], "random_delete"), Some(11587.0));
+    for p in &all {
+        assert_eq!(
+            p.parameters.get("bonnie_output"),
+            None,
+            "the CSV, not the table"
+        );
+    }
+}
+
+#[test]
+fn bon_csv2txt_file_rows_named_by_machine_give_their_file_tests() {
+    let all = parse(LKML_CSV2TXT).unwrap();
+    assert_eq!(all.len(), 2, "-x 2: two iterations");
+    assert_eq!(value(&all[0], "seq_block_write_bw"), Some(26895.0 * 1024.0));
+    assert_eq!(value(&all[0], "seq_char_write_bw"), None, "-f: not run");
+    assert_eq!(value(&all[0], "seq_create"), Some(340.0));
+    assert_eq!(value(&all[0], "seq_create_cpu"), Some(97.0));
+    assert_eq!(value(&all[0], "seq_delete"), Some(16450.0));
+    assert_eq!(value(&all[0], "random_delete"), Some(1861.0));
+    assert_eq!(value(&all[1], "seq_create"), Some(267.0));
+    assert_eq!(value(&all[1], "random_create"), Some(240.0));
+    assert_eq!(value(&all[1], "random_delete_cpu"), Some(69.0));
+    assert_eq!(all[1].parameters["num_files"], Value::from("16"));
+    assert_eq!(all[1].parameters["machine"], Value::from("Gaia"));
+}
+
+#[test]
+fn a_summary_table_without_the_version_word_gives_every_row() {
+    assert!(looks_like(LKML_SUMMARY));
+    let all = parse(LKML_SUMMARY).unwrap();
+    let machines: Vec<&str> = all
+        .iter()
+        .map(|p| p.parameters["machine"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        machines,
+        [
+            "can (v2)",
+            "can (v3)",
+            "can (v3+)",
+            "min (v3+)",
+            "tri (v3+)"
+        ]
+    );
+    assert_eq!(all[0].tool_version.as_deref(), Some("1.02b"));
+    assert_eq!(value(&all[0], "seq_char_write_bw"), Some(4054.0 * 1024.0));
+    assert_eq!(value(&all[0], "random_delete"), Some(68.0));
+    assert_eq!(value(&all[4], "random_seeks"), Some(351.9));
+    assert_eq!(value(&all[4], "random_seeks_cpu"), Some(64.0));
+    assert_eq!(value(&all[4], "seq_create"), Some(1066.0));
+    assert_eq!(value(&all[4], "random_delete_cpu"), Some(32.0));
+}
+
+const OBIGSTORE_196: &str =
+    include_str!("../../../tests/fixtures/bonnie/1.96-obigstore-table-only.md");
+
+#[test]
+fn a_1_96_table_without_csv_gives_rates_cpu_and_latencies() {
+    let all = parse(OBIGSTORE_196).unwrap();
+    assert_eq!(all.len(), 1);
+    let p = &all[0];
+    assert_eq!(p.tool_version.as_deref(), Some("1.96"));
+    assert_eq!(p.parameters["csv_format"], Value::from("1.96"));
+    assert_eq!(p.parameters["concurrency"], Value::from(1));
+    assert_eq!(p.parameters["bonnie_output"], Value::from("table"));
+    assert_eq!(p.parameters["machine"], Value::from("domU-12-31-39-1"));
+    assert_eq!(p.parameters["file_size"], Value::from(15u64 << 30));
+    assert_eq!(p.parameters["directory"], Value::from("/mnt/bonnietmp/"));
+    // `domU-12-31-39-1 15G   261  98 28939   8 38231  10   790  97 100838  13 297.9  14`
+    assert_eq!(value(p, "seq_char_write_bw"), Some(261.0 * 1024.0));
+    assert_eq!(value(p, "seq_char_write_bw_cpu"), Some(98.0));
+    assert_eq!(value(p, "seq_block_write_bw"), Some(28939.0 * 1024.0));
+    assert_eq!(value(p, "seq_block_read_bw"), Some(100838.0 * 1024.0));
+    assert_eq!(value(p, "random_seeks"), Some(297.9));
+    // `Latency             87759us     601ms    2193ms   67826us   62013us     707ms`
+    assert_eq!(value(p, "seq_char_write_bw_lat"), Some(0.087759));
+    assert_eq!(value(p, "seq_block_write_bw_lat"), Some(0.601));
+    assert_eq!(value(p, "rewrite_bw_lat"), Some(2.193));
+    assert_eq!(value(p, "random_seeks_lat"), Some(0.707));
+    // `16 24868  43 +++++ +++ ...`, then its latencies
+    assert_eq!(value(p, "seq_create"), Some(24868.0));
+    assert_eq!(value(p, "seq_create_cpu"), Some(43.0));
+    assert_eq!(value(p, "seq_stat"), None, "+++++ is absent");
+    assert_eq!(value(p, "seq_create_lat"), Some(0.014368));
+    assert_eq!(value(p, "random_stat_lat"), Some(0.000011));
+    assert_eq!(value(p, "random_delete_lat"), Some(0.060079));
+    assert_eq!(p.metrics.len(), 26);
+    let part = p.part.as_deref().unwrap();
+    assert!(part.contains("Latency             14368us"), "{part}");
 }

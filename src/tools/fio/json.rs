@@ -75,6 +75,7 @@ pub(super) fn unreadable_json(text: &str) -> Option<String> {
 }
 
 /// The JSON value at the start of `text`; text after it is ignored.
+#[cfg(test)]
 pub(super) fn first_json_value(text: &str) -> Option<Value> {
     json_value_at(text).map(|(v, _)| v)
 }
