@@ -74,6 +74,13 @@ pub trait ToolSpec: Sync {
     /// saying what was expected.
     fn parse(&self, text: &str) -> Result<Vec<Parsed>>;
 
+    /// Parses the output of a run of `invocation` (`run`'s own command): the
+    /// same as [`ToolSpec::parse`] unless the output alone does not say what
+    /// the command measured, as dd's summary does not name its direction.
+    fn parse_run(&self, _invocation: &Invocation, text: &str) -> Result<Vec<Parsed>> {
+        self.parse(text)
+    }
+
     /// Reads a command line of this tool (as pasted above its output) into
     /// the parameters and test id its output would carry.
     fn read_command(&self, line: &str) -> Result<Parsed>;
@@ -143,6 +150,12 @@ pub fn by_name(name: &str) -> Option<Tool> {
 /// line, a fio group); fails with a message saying what was expected.
 pub fn parse(tool: Tool, text: &str) -> Result<Vec<Parsed>> {
     spec(tool).parse(text)
+}
+
+/// Parses the output of `run`'s own `invocation` of `tool` (see
+/// [`ToolSpec::parse_run`]).
+pub fn parse_run(tool: Tool, invocation: &Invocation, text: &str) -> Result<Vec<Parsed>> {
+    spec(tool).parse_run(invocation, text)
 }
 
 /// Guesses which tool printed `text`; `None` if it looks like none of them.
