@@ -160,6 +160,10 @@ pub fn parse_run(tool: Tool, invocation: &Invocation, text: &str) -> Result<Vec<
 
 /// Guesses which tool printed `text`; `None` if it looks like none of them.
 pub fn detect(text: &str) -> Option<Tool> {
+    // a script's report of dd runs may quote another tool's lines
+    if dd::recognised_script(text) {
+        return Some(Tool::Dd);
+    }
     TOOLS.iter().find(|s| s.looks_like(text)).map(|s| s.tool())
 }
 

@@ -31,7 +31,8 @@
 //! device into `/dev/null` or `/dev/zero`, and `bw`, with a test id that is
 //! never judged (`dd-unknown-<bs>`, `dd-pipe-<bs>`), when no command line
 //! is in the text or dd reads or writes a pipe. `run` knows its own command
-//! ([`parse_run`]).
+//! ([`parse_run`]). Reports of benchmark scripts that run dd (bench.sh,
+//! nench, iobench) are read in their own layout (`scripts`).
 //!
 //! Parameters: from the command line `if`, `of`, `conv`, `oflag`, `iflag`
 //! as written and `bs`, `ibs`, `obs`, `count` as numbers (see
@@ -60,6 +61,7 @@ use crate::tools::number::{self, BadNumber};
 use crate::units::{split_number, Unit};
 
 mod invocation;
+mod scripts;
 
 #[cfg(test)]
 mod tests;
@@ -112,15 +114,26 @@ impl Direction {
 /// `N+M records in` line, or the same lines in another language (so that
 /// `import` can say to rerun under `LC_ALL=C` instead of "unrecognised").
 pub fn looks_like(text: &str) -> bool {
-    output_lines(text).any(|line| match line {
-        Line::Normal(l) => {
-            !matches!(summary(l), SummaryLine::No) || records_line(l).is_some() || foreign_line(l)
-        }
-        // an interrupted run leaves only progress updates: still dd's
-        Line::Progress(l) => l
-            .split('\r')
-            .any(|seg| matches!(summary(seg), SummaryLine::Yes(_))),
-    })
+    recognised_script(text)
+        || output_lines(text).any(|line| match line {
+            Line::Normal(l) => {
+                !matches!(summary(l), SummaryLine::No)
+                    || records_line(l).is_some()
+                    || foreign_line(l)
+            }
+            // an interrupted run leaves only progress updates: still dd's
+            Line::Progress(l) => l
+                .split('\r')
+                .any(|seg| matches!(summary(seg), SummaryLine::Yes(_))),
+        })
+}
+
+/// Whether `text` is the report of a benchmark script whose dd runs are
+/// read in its own layout (bench.sh, nench, iobench; see `scripts`). Such a
+/// report can quote other tools' lines (nench's ioping), so `import`
+/// recognises it before trying the other tools.
+pub fn recognised_script(text: &str) -> bool {
+    scripts::recognised(text).is_some()
 }
 
 /// Parses dd's output into one result per summary line, in canonical units.
@@ -129,6 +142,9 @@ pub fn looks_like(text: &str) -> bool {
 /// `status=progress` updates are present, and when the output is in another
 /// language than C/English (asking for `LC_ALL=C`).
 pub fn parse(text: &str) -> Result<Vec<Parsed>> {
+    if let Some(script) = scripts::recognised(text) {
+        return scripts::parse(script, text);
+    }
     let version = text.lines().find_map(version_line);
     let mut results = Vec::new();
     let mut command: Option<PastedCommand> = None;

@@ -665,6 +665,110 @@ fn translated_records_lines_above_a_c_summary_leave_it_readable() {
     }
 }
 
+fn script_fixture(name: &str) -> String {
+    let path = format!(
+        "{}/tests/fixtures/benchsh/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+#[test]
+fn bench_sh_runs_get_the_dd_command_of_their_version() {
+    // up to 2021: bs=64k count=16k, `Average I/O speed`
+    let all = parse(&script_fixture("teddysun-2021-rpi.txt")).unwrap();
+    assert_eq!(all.len(), 3);
+    for (k, (p, rate)) in all.iter().zip([12.4e6, 11.8e6, 11.0e6]).enumerate() {
+        assert_eq!(p.test_id.as_deref(), Some("dd-write-64k-fdatasync"));
+        assert_eq!(value(p, "write_bw"), Some(rate));
+        assert_eq!(p.metrics.len(), 1);
+        assert_eq!(param(p, "runner"), Some(Value::from("bench.sh")));
+        assert_eq!(param(p, "run"), Some(Value::from(k + 1)));
+        assert_eq!(param(p, "bs"), Some(Value::from(65536)));
+        assert_eq!(param(p, "count"), Some(Value::from(16384)));
+        assert_eq!(
+            p.command.as_deref(),
+            Some("dd if=/dev/zero of=test_$$ bs=64k count=16k conv=fdatasync")
+        );
+        assert_eq!(Dd.kind(&p.parameters), TestKind::Throughput);
+    }
+    // from v2022-01-01: bs=512k count=2048, `I/O Speed(average)`
+    let all = parse(&script_fixture("teddysun-v2022-06-01.txt")).unwrap();
+    assert_eq!(all.len(), 3);
+    for (p, rate) in all.iter().zip([510e6, 523e6, 583e6]) {
+        assert_eq!(p.test_id.as_deref(), Some("dd-write-512k-fdatasync"));
+        assert_eq!(value(p, "write_bw"), Some(rate));
+        assert_eq!(param(p, "count"), Some(Value::from(2048)));
+        assert_eq!(param(p, "runner_version"), Some(Value::from("v2022-06-01")));
+    }
+    assert_eq!(
+        all[1].part.as_deref(),
+        Some(" I/O Speed(2nd run) : 523 MB/s\n")
+    );
+    // the runs without the average line: which command ran is not known
+    let cut: String = script_fixture("teddysun-v2022-06-01.txt")
+        .lines()
+        .filter(|l| !l.contains("(average)"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let e = parse(&cut).unwrap_err().to_string();
+    assert!(
+        e.contains("bs=64k") && e.contains("bs=512k") && e.contains("average"),
+        "{e}"
+    );
+}
+
+#[test]
+fn nench_dd_runs_are_read_and_the_file_is_dd_not_ioping() {
+    for (name, rates) in [
+        ("nench-hetzner-2021.txt", [894.55, 907.90, 899.31]),
+        ("nench-hostvds-2020.txt", [399.59, 370.03, 382.42]),
+    ] {
+        let text = script_fixture(name);
+        assert_eq!(crate::tools::detect(&text), Some(Tool::Dd), "{name}");
+        let all = parse(&text).unwrap();
+        assert_eq!(all.len(), 3, "{name}");
+        for (k, (p, mib)) in all.iter().zip(rates).enumerate() {
+            assert_eq!(p.test_id.as_deref(), Some("dd-write-64k-fdatasync"));
+            assert_eq!(value(p, "write_bw"), Some(mib * 1048576.0), "{name}");
+            assert_eq!(param(p, "runner"), Some(Value::from("nench")));
+            assert_eq!(param(p, "runner_version"), Some(Value::from("v2019.07.20")));
+            assert_eq!(param(p, "run"), Some(Value::from(k + 1)));
+        }
+    }
+}
+
+#[test]
+fn iobench_headings_prove_each_runs_direction() {
+    let text = script_fixture("iobench-readme-16g.txt");
+    let all = parse(&text).unwrap();
+    let ids: Vec<&str> = all.iter().filter_map(|p| p.test_id.as_deref()).collect();
+    assert_eq!(
+        ids,
+        [
+            "dd-write-bulk",
+            "dd-write-1m",
+            "dd-read-1m",
+            "dd-read-1m-cached",
+            "dd-read-1m-cached",
+            "dd-read-1m-cached",
+            "dd-read-1m-cached",
+            "dd-read-1m-cached",
+        ]
+    );
+    let bytes = 17179869184.0;
+    assert_eq!(value(&all[0], "write_bw"), Some(bytes / 4.89196));
+    assert_eq!(value(&all[2], "read_bw"), Some(bytes / 1.44579));
+    assert_eq!(value(&all[2], "write_bw"), None);
+    assert_eq!(param(&all[2], "cache"), Some(Value::from("dropped")));
+    assert_eq!(Dd.kind(&all[2].parameters), TestKind::Throughput);
+    // five reads from the page cache: shown, never judged as storage
+    assert_eq!(value(&all[7], "read_bw"), Some(bytes / 1.35658));
+    assert_eq!(param(&all[7], "run"), Some(Value::from(5)));
+    assert_eq!(Dd.kind(&all[7].parameters), TestKind::PageCache);
+    assert_eq!(param(&all[0], "count"), Some(Value::from(16384)));
+}
+
 #[test]
 fn a_run_of_its_own_command_is_a_write_as_before() {
     // `run` reads dd's stderr, which holds no command line: the command it
