@@ -155,6 +155,8 @@ pub fn parse(text: &str) -> Result<Vec<Parsed>> {
     // the records lines covers them
     let mut doubtful: Vec<Summary> = Vec::new();
     let mut saw_progress = false;
+    // the first half of a summary wrapped after `copied,`
+    let mut wrapped: Option<String> = None;
     // the first records line in another language, for the error when no
     // summary can be read
     let mut foreign_records: Option<String> = None;
@@ -171,6 +173,24 @@ pub fn parse(text: &str) -> Result<Vec<Parsed>> {
             }
             Line::Normal(l) => l,
         };
+        // a summary a page or a mail wrapped after `copied,` goes on in the
+        // next line: read as one line, not dropped
+        let joined;
+        let line = match wrapped.take() {
+            Some(head) => {
+                joined = format!("{head} {}", line.trim());
+                if matches!(summary(&joined), SummaryLine::Yes(_)) {
+                    &joined
+                } else {
+                    line
+                }
+            }
+            None => line,
+        };
+        if cut_summary(line) {
+            wrapped = Some(line.trim().to_string());
+            continue;
+        }
         if let Some(cmd) = command_line(line) {
             for s in doubtful.drain(..).chain(pending.drain(..)) {
                 results.push(result(
@@ -242,6 +262,13 @@ pub fn parse(text: &str) -> Result<Vec<Parsed>> {
     for (r, part) in results.iter_mut().zip(super::parts_at(text, &cuts)) {
         r.part = Some(part);
     }
+    // a file of several runs: each says its position in it (1 for the
+    // first), as the record id's `.n` does
+    if results.len() > 1 {
+        for (k, r) in results.iter_mut().enumerate() {
+            r.parameters.insert("run".into(), Value::from(k + 1));
+        }
+    }
     if results.is_empty() {
         if let Some(line) = foreign_records {
             bail!(locale_error(&line));
@@ -277,6 +304,14 @@ pub fn parse_run(invocation: &Invocation, text: &str) -> Result<Vec<Parsed>> {
         }
     }
     Ok(results)
+}
+
+/// The first half of a summary line wrapped after its `copied,`
+/// (`1073741824 bytes (1.1 GB) copied,` and then `2.28735 s, 469 MB/s`).
+fn cut_summary(line: &str) -> bool {
+    let t = line.trim();
+    let after = t.trim_start_matches(|c: char| c.is_ascii_digit());
+    after.len() < t.len() && after.starts_with(" byte") && t.ends_with(" copied,")
 }
 
 /// The error for output dd printed in another language.

@@ -800,3 +800,24 @@ fn a_run_of_its_own_command_is_a_write_as_before() {
     assert_eq!(param(p, "records_out"), Some(Value::from(16)));
     assert_eq!(Dd.kind(&p.parameters), TestKind::Throughput);
 }
+
+#[test]
+fn a_summary_wrapped_after_copied_is_read_not_dropped() {
+    // a page that wrapped dd's summary line after `copied,`
+    let p = one("pipe-md5sum-wrapped.txt");
+    assert_eq!(p.test_id.as_deref(), Some("dd-pipe-1m"));
+    assert_eq!(value(&p, "bw"), Some(1073741824.0 / 2.28735));
+    assert_eq!(value(&p, "elapsed"), Some(2.28735));
+    assert_eq!(param(&p, "records_out"), Some(Value::from(1024)));
+}
+
+#[test]
+fn each_run_of_a_file_of_several_says_its_position() {
+    let all = parse(&fixture("gnu91-loop-x3.txt")).unwrap();
+    let runs: Vec<Option<Value>> = all.iter().map(|p| param(p, "run")).collect();
+    assert_eq!(runs, [Some(1.into()), Some(2.into()), Some(3.into())]);
+    let all = parse(&fixture("pipe-md5sum-x2.txt")).unwrap();
+    assert_eq!(param(&all[1], "run"), Some(Value::from(2)));
+    // one run: no position to give
+    assert_eq!(param(&one("gnu91-read.txt"), "run"), None);
+}
