@@ -2,7 +2,7 @@
 //! layout: teddysun's bench.sh, nench and iobench. What dd command each
 //! ran comes from the script's source, so each run gets the test id and
 //! parameters of that command, a direction the layout proves, and
-//! `runner` (the script) and `run` (its position, 1st, 2nd, ...).
+//! `runner` (the script) and `run` (its position in the file, 1 for the first).
 //!
 //! - bench.sh (github.com/teddysun/across, `bench.sh`): `I/O Speed(1st
 //!   run) : 1.2 GB/s`, three runs, each dd's own rounded rate (SI units).
@@ -10,6 +10,9 @@
 //!   conv=fdatasync` and printed `Average I/O speed`; from v2022-01-01
 //!   `bs=512k count=2048` and `I/O Speed(average)`. The average line tells
 //!   the two apart; without it the output is refused rather than guessed.
+//!   Its ancestor, freevps.us's bench.sh, and copies of it (such as
+//!   github.com/bladeswords/benchmark, `bench.sh`) print one run, `I/O
+//!   speed :  31.4 MB/s`, from the same `bs=64k count=16k conv=fdatasync`.
 //!   The average is not a record: bench.sh adds `GB/s` figures as 1024
 //!   `MB/s`, so it is not dd's figure.
 //! - nench (github.com/n-st/nench, `nench.sh`): `dd: sequential write
@@ -57,13 +60,18 @@ pub(super) enum Script {
 
 /// Parses a script's dd runs, one result per run in the order printed.
 pub(super) fn parse(script: Script, text: &str) -> Result<Vec<Parsed>> {
-    let results = match script {
+    let mut results = match script {
         Script::BenchSh => bench_sh(text)?,
         Script::Nench => nench(text)?,
         Script::Iobench => iobench(text)?,
     };
     if results.is_empty() {
         bail!("{} output holds no dd run", script.name());
+    }
+    // the run's position in the file (1 for the first), also when the
+    // file holds several reports
+    for (k, r) in results.iter_mut().enumerate() {
+        r.parameters.insert("run".into(), Value::from(k + 1));
     }
     Ok(results)
 }
@@ -88,8 +96,8 @@ fn ordinal(word: &str) -> Option<u32> {
         .flatten()
 }
 
-/// A result with the command's id and parameters, the script and the run.
-fn scripted(command: &str, runner: Script, run: u32) -> Parsed {
+/// A result with the command's id and parameters and the script.
+fn scripted(command: &str, runner: Script) -> Parsed {
     let mut parsed = Parsed::default();
     if let Some(cmd) = command_line(command) {
         apply_command(&mut parsed, cmd);
@@ -97,15 +105,21 @@ fn scripted(command: &str, runner: Script, run: u32) -> Parsed {
     parsed
         .parameters
         .insert("runner".into(), Value::from(runner.name()));
-    parsed.parameters.insert("run".into(), Value::from(run));
     parsed
 }
 
 // ---------------------------------------------------------------- bench.sh
 
-/// `I/O Speed(1st run) : 1.2 GB/s` (also `I/O speed(...)`): the run and
-/// the rate as printed.
+/// `I/O Speed(1st run) : 1.2 GB/s` (also `I/O speed(...)`), or the one
+/// run of the older freevps.us bench.sh and its copies, `I/O speed :  31.4
+/// MB/s`: the run and the rate as printed.
 fn bench_sh_run(line: &str) -> Option<(u32, &str)> {
+    if let Some(value) = line
+        .strip_prefix("I/O speed")
+        .and_then(|rest| rest.trim_start().strip_prefix(':'))
+    {
+        return Some((1, value.trim()));
+    }
     let rest = line
         .strip_prefix("I/O Speed(")
         .or_else(|| line.strip_prefix("I/O speed("))?;
@@ -134,8 +148,9 @@ fn si_rate(text: &str) -> Option<f64> {
 fn bench_sh(text: &str) -> Result<Vec<Parsed>> {
     let trimmed = || text.lines().map(str::trim);
     let new_layout = trimmed().any(|l| l.starts_with("I/O Speed(average)"));
+    // every layout spelling `I/O speed` ran bs=64k count=16k
     let old_layout = trimmed().any(|l| l.starts_with("Average I/O speed"))
-        || trimmed().any(|l| l.starts_with("I/O speed("));
+        || trimmed().any(|l| l.starts_with("I/O speed"));
     let command = if new_layout {
         "dd if=/dev/zero of=benchtest_$$ bs=512k count=2048 conv=fdatasync"
     } else if old_layout {
@@ -163,7 +178,7 @@ fn bench_sh(text: &str) -> Result<Vec<Parsed>> {
                 crate::term::shown(value)
             );
         };
-        let mut parsed = scripted(command, Script::BenchSh, run);
+        let mut parsed = scripted(command, Script::BenchSh);
         if let Some(v) = &version {
             parsed
                 .parameters
@@ -218,7 +233,7 @@ fn nench(text: &str) -> Result<Vec<Parsed>> {
                 crate::term::shown(value)
             );
         };
-        let mut parsed = scripted(COMMAND, Script::Nench, run);
+        let mut parsed = scripted(COMMAND, Script::Nench);
         if let Some(v) = &version {
             parsed
                 .parameters
@@ -274,12 +289,10 @@ fn iobench(text: &str) -> Result<Vec<Parsed>> {
     };
     let mut results = Vec::new();
     let mut test: Option<IobenchTest> = None;
-    let mut run = 0;
     for line in text.lines() {
         let t = line.trim();
         if let Some(h) = iobench_heading(t) {
             test = Some(h);
-            run = 0;
             continue;
         }
         let s = match summary(t) {
@@ -291,7 +304,6 @@ fn iobench(text: &str) -> Result<Vec<Parsed>> {
         let Some(test) = test else {
             bail!("iobench output: a dd summary above every numbered heading (`{t}`)");
         };
-        run += 1;
         let command = match test {
             IobenchTest::SyncedWrite => {
                 format!("dd if=/dev/zero of=$TEMPF bs=1M count={count} conv=fdatasync,notrunc")
@@ -301,7 +313,7 @@ fn iobench(text: &str) -> Result<Vec<Parsed>> {
                 format!("dd if=$TEMPF of=/dev/null bs=1M count={count}")
             }
         };
-        let mut parsed = scripted(&command, Script::Iobench, run);
+        let mut parsed = scripted(&command, Script::Iobench);
         match test {
             IobenchTest::ColdRead => {
                 parsed

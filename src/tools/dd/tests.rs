@@ -719,6 +719,19 @@ fn bench_sh_runs_get_the_dd_command_of_their_version() {
 }
 
 #[test]
+fn the_older_one_run_bench_sh_is_read_run_by_run() {
+    // two reports of the freevps.us-style bench.sh in one README: one run each
+    let all = parse(&script_fixture("freevps-style-cloudatcost-x2.txt")).unwrap();
+    assert_eq!(all.len(), 2);
+    for (k, (p, rate)) in all.iter().zip([31.4e6, 41.9e6]).enumerate() {
+        assert_eq!(p.test_id.as_deref(), Some("dd-write-64k-fdatasync"));
+        assert_eq!(value(p, "write_bw"), Some(rate));
+        assert_eq!(param(p, "runner"), Some(Value::from("bench.sh")));
+        assert_eq!(param(p, "run"), Some(Value::from(k + 1)));
+    }
+}
+
+#[test]
 fn nench_dd_runs_are_read_and_the_file_is_dd_not_ioping() {
     for (name, rates) in [
         ("nench-hetzner-2021.txt", [894.55, 907.90, 899.31]),
@@ -764,7 +777,7 @@ fn iobench_headings_prove_each_runs_direction() {
     assert_eq!(Dd.kind(&all[2].parameters), TestKind::Throughput);
     // five reads from the page cache: shown, never judged as storage
     assert_eq!(value(&all[7], "read_bw"), Some(bytes / 1.35658));
-    assert_eq!(param(&all[7], "run"), Some(Value::from(5)));
+    assert_eq!(param(&all[7], "run"), Some(Value::from(8)));
     assert_eq!(Dd.kind(&all[7].parameters), TestKind::PageCache);
     assert_eq!(param(&all[0], "count"), Some(Value::from(16384)));
 }
