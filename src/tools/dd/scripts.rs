@@ -25,6 +25,12 @@
 //!   summary lines, `bs=1M count=<Testfile size>`. The heading proves the
 //!   direction; the reads without a cache drop measure the page cache
 //!   (`dd-read-1m-cached`, parameter `cache: warm`: shown, never judged).
+//! - yabs (github.com/masonr/yet-another-bench-script, `yabs.sh`): before
+//!   fio (v2020-01-08) and as its fallback since, `dd Sequential Disk Speed
+//!   Tests` with a `Write` and a `Read` row of three tests and their
+//!   average. The rows prove the direction: `dd if=/dev/zero of=F bs=64k
+//!   count=16k oflag=direct` writes, `dd if=F of=/dev/null bs=8k` reads, each
+//!   cell dd's own rounded rate. The average is not a record.
 
 use anyhow::{bail, Result};
 use serde_json::Value;
@@ -42,6 +48,9 @@ pub(super) fn recognised(text: &str) -> Option<Script> {
     if lines().any(|l| bench_sh_run(l).is_some()) {
         return Some(Script::BenchSh);
     }
+    if lines().any(|l| l.starts_with("dd Sequential Disk Speed Tests")) {
+        return Some(Script::YabsDd);
+    }
     if lines().any(|l| l.starts_with("Testfile size:"))
         && lines().any(|l| iobench_heading(l).is_some())
     {
@@ -56,6 +65,7 @@ pub(super) enum Script {
     BenchSh,
     Nench,
     Iobench,
+    YabsDd,
 }
 
 /// Parses a script's dd runs, one result per run in the order printed.
@@ -64,6 +74,7 @@ pub(super) fn parse(script: Script, text: &str) -> Result<Vec<Parsed>> {
         Script::BenchSh => bench_sh(text)?,
         Script::Nench => nench(text)?,
         Script::Iobench => iobench(text)?,
+        Script::YabsDd => yabs_dd(text)?,
     };
     if results.is_empty() {
         bail!("{} output holds no dd run", script.name());
@@ -82,6 +93,7 @@ impl Script {
             Script::BenchSh => "bench.sh",
             Script::Nench => "nench",
             Script::Iobench => "iobench",
+            Script::YabsDd => "yabs",
         }
     }
 }
@@ -343,6 +355,66 @@ fn iobench(text: &str) -> Result<Vec<Parsed>> {
         }
         parsed.part = Some(format!("{}\n", line.trim_end()));
         results.push(parsed);
+    }
+    Ok(results)
+}
+
+// -------------------------------------------------------------------- yabs
+
+fn yabs_dd(text: &str) -> Result<Vec<Parsed>> {
+    const WRITE: &str = "dd if=/dev/zero of=$DISK_PATH/$DATE.test bs=64k count=16k oflag=direct";
+    const READ: &str = "dd if=$DISK_PATH/$DATE.test of=/dev/null bs=8k";
+    // `#                     v2020-01-08                    #`
+    let version = text.lines().find_map(|l| {
+        let inner = l.trim().strip_prefix('#')?.strip_suffix('#')?.trim();
+        let digits = inner.strip_prefix('v')?;
+        digits
+            .starts_with(|c: char| c.is_ascii_digit())
+            .then(|| inner.to_string())
+    });
+    let mut results = Vec::new();
+    let mut in_dd = false;
+    for line in text.lines() {
+        let t = line.trim();
+        if t.starts_with("dd Sequential Disk Speed Tests") {
+            in_dd = true;
+            continue;
+        }
+        if !in_dd {
+            continue;
+        }
+        let cells: Vec<&str> = t.split('|').map(str::trim).collect();
+        let (command, metric) = match cells.first() {
+            Some(&"Write") => (WRITE, "write_bw"),
+            Some(&"Read") => (READ, "read_bw"),
+            // the header rows; an empty line ends the block
+            _ if t.is_empty() => break,
+            _ => continue,
+        };
+        // Test 1, Test 2, Test 3; the last cell is yabs's average
+        let tests = cells.get(1..cells.len().saturating_sub(1)).unwrap_or(&[]);
+        for (k, cell) in tests.iter().enumerate() {
+            let Some(rate) = si_rate(cell) else {
+                bail!(
+                    "yabs output: the dd {} test {} is `{}`: expected dd's rate such as \
+                     `291 MB/s`",
+                    cells.first().copied().unwrap_or_default(),
+                    k + 1,
+                    crate::term::shown(*cell)
+                );
+            };
+            let mut parsed = scripted(command, Script::YabsDd);
+            if let Some(v) = &version {
+                parsed
+                    .parameters
+                    .insert("runner_version".into(), Value::from(v.as_str()));
+            }
+            parsed
+                .metrics
+                .insert(metric.into(), Metric::new(rate, Unit::BytesPerSec));
+            parsed.part = Some(format!("{}\n", line.trim_end()));
+            results.push(parsed);
+        }
     }
     Ok(results)
 }

@@ -732,6 +732,32 @@ fn the_older_one_run_bench_sh_is_read_run_by_run() {
 }
 
 #[test]
+fn yabs_dd_rows_prove_write_and_read() {
+    // yabs v2020-01-08 (and its dd fallback since): a Write and a Read row
+    let text = script_fixture("yabs-v2020-01-08-dd.txt");
+    assert_eq!(crate::tools::detect(&text), Some(Tool::Dd));
+    let all = parse(&text).unwrap();
+    assert_eq!(all.len(), 6);
+    for (k, p) in all.iter().enumerate() {
+        assert_eq!(param(p, "runner"), Some(Value::from("yabs")));
+        assert_eq!(param(p, "runner_version"), Some(Value::from("v2020-01-08")));
+        assert_eq!(param(p, "run"), Some(Value::from(k + 1)));
+        assert_eq!(Dd.kind(&p.parameters), TestKind::Throughput);
+    }
+    for (p, rate) in all[..3].iter().zip([291e6, 286e6, 281e6]) {
+        assert_eq!(p.test_id.as_deref(), Some("dd-write-64k-direct"));
+        assert_eq!(value(p, "write_bw"), Some(rate));
+        assert_eq!(value(p, "read_bw"), None);
+    }
+    for (p, rate) in all[3..].iter().zip([179e6, 188e6, 179e6]) {
+        assert_eq!(p.test_id.as_deref(), Some("dd-read-8k"));
+        assert_eq!(value(p, "read_bw"), Some(rate));
+        assert_eq!(value(p, "write_bw"), None);
+        assert_eq!(param(p, "bs"), Some(Value::from(8192)));
+    }
+}
+
+#[test]
 fn nench_dd_runs_are_read_and_the_file_is_dd_not_ioping() {
     for (name, rates) in [
         ("nench-hetzner-2021.txt", [894.55, 907.90, 899.31]),
