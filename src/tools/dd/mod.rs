@@ -32,7 +32,7 @@
 //! never judged (`dd-unknown-<bs>`, `dd-pipe-<bs>`), when no command line
 //! is in the text or dd reads or writes a pipe. `run` knows its own command
 //! ([`parse_run`]). Reports of benchmark scripts that run dd (bench.sh,
-//! nench, iobench) are read in their own layout (`scripts`).
+//! nench, iobench, yabs's dd tests) are read in their own layout (`scripts`).
 //!
 //! Parameters: from the command line `if`, `of`, `conv`, `oflag`, `iflag`
 //! as written and `bs`, `ibs`, `obs`, `count` as numbers (see
@@ -129,9 +129,9 @@ pub fn looks_like(text: &str) -> bool {
 }
 
 /// Whether `text` is the report of a benchmark script whose dd runs are
-/// read in its own layout (bench.sh, nench, iobench; see `scripts`). Such a
-/// report can quote other tools' lines (nench's ioping), so `import`
-/// recognises it before trying the other tools.
+/// read in its own layout (bench.sh, nench, iobench, yabs's dd tests; see
+/// `scripts`). Such a report can quote other tools' lines (nench's
+/// ioping), so `import` recognises it before trying the other tools.
 pub fn recognised_script(text: &str) -> bool {
     scripts::recognised(text).is_some()
 }

@@ -1,5 +1,5 @@
 //! Benchmark scripts that run dd and print its results in their own
-//! layout: teddysun's bench.sh, nench and iobench. What dd command each
+//! layout: bench.sh, nench, iobench and yabs's dd tests. What dd command each
 //! ran comes from the script's source, so each run gets the test id and
 //! parameters of that command, a direction the layout proves, and
 //! `runner` (the script) and `run` (its position in the file, 1 for the first).
