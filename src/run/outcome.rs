@@ -253,7 +253,7 @@ pub(super) fn judge(job: &Job, o: &Outcome) -> std::result::Result<crate::tools:
     let text = o
         .parser_input(&job.invocation.output)
         .ok_or_else(|| format!("`{program}` did not write its output file{last_err}"))?;
-    let parsed = crate::tools::parse(job.tool, text)
+    let parsed = crate::tools::parse_run(job.tool, &job.invocation, text)
         .map_err(|e| format!("cannot parse the output of `{program}`: {e:#}"))?;
     let first = parsed
         .into_iter()

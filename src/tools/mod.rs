@@ -75,6 +75,13 @@ pub trait ToolSpec: Sync {
     /// saying what was expected.
     fn parse(&self, text: &str) -> Result<Vec<Parsed>>;
 
+    /// Parses the output of a run of `invocation` (`run`'s own command): the
+    /// same as [`ToolSpec::parse`] unless the output alone does not say what
+    /// the command measured, as dd's summary does not name its direction.
+    fn parse_run(&self, _invocation: &Invocation, text: &str) -> Result<Vec<Parsed>> {
+        self.parse(text)
+    }
+
     /// Reads a command line of this tool (as pasted above its output) into
     /// the parameters and test id its output would carry.
     fn read_command(&self, line: &str) -> Result<Parsed>;
@@ -146,8 +153,18 @@ pub fn parse(tool: Tool, text: &str) -> Result<Vec<Parsed>> {
     spec(tool).parse(text)
 }
 
+/// Parses the output of `run`'s own `invocation` of `tool` (see
+/// [`ToolSpec::parse_run`]).
+pub fn parse_run(tool: Tool, invocation: &Invocation, text: &str) -> Result<Vec<Parsed>> {
+    spec(tool).parse_run(invocation, text)
+}
+
 /// Guesses which tool printed `text`; `None` if it looks like none of them.
 pub fn detect(text: &str) -> Option<Tool> {
+    // a script's report of dd runs may quote another tool's lines
+    if dd::recognised_script(text) {
+        return Some(Tool::Dd);
+    }
     TOOLS.iter().find(|s| s.looks_like(text)).map(|s| s.tool())
 }
 

@@ -172,3 +172,25 @@ fn every_fixture_is_detected_as_its_tool() {
         assert_eq!(tools::detect(&text), Some(Tool::Ioping), "{text}");
     }
 }
+
+#[test]
+fn every_cut_of_a_benchmark_script_report_is_safe_and_its_records_pass_check() {
+    // bench.sh, nench and iobench reports, read through dd
+    for text in fixtures("benchsh") {
+        assert_eq!(tools::detect(&text), Some(Tool::Dd), "{text}");
+        let records = diskdash::import::records_from_output(
+            "script.txt",
+            text.as_bytes(),
+            None,
+            &diskdash::record::Subject::default(),
+            None,
+        )
+        .unwrap_or_else(|e| panic!("{e:#}\n{text}"));
+        assert!(records.len() >= 2, "{text}");
+        exercise(&text);
+        for (i, _) in text.char_indices() {
+            parse_both(&text[..i]);
+            parse_both(&text[i..]);
+        }
+    }
+}

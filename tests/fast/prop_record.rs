@@ -51,8 +51,12 @@ fn metric() -> impl Strategy<Value = (String, &'static str, f64)> {
         "(_[a-z0-9]{1,6})?",
     )
         .prop_map(|((name, unit, max), suffix)| {
-            // a suffix keeps the name's kind only where the kind is a prefix
-            let name = if name.starts_with("lat_") || name == "random_seeks" {
+            // a suffix keeps the name's kind only where the kind is a prefix,
+            // and where it is no suffix that names a kind of its own
+            let kind_of_its_own = ["_bw", "_iops", "_cpu", "_burst", "_sustained"]
+                .iter()
+                .any(|k| suffix.ends_with(k));
+            let name = if (name.starts_with("lat_") || name == "random_seeks") && !kind_of_its_own {
                 format!("{name}{suffix}")
             } else {
                 name.to_string()

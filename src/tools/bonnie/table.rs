@@ -211,7 +211,10 @@ fn section(lines: &[&str], at: usize, sizes: bool) -> Result<Section, BadNumber>
                 .get(label_end)
                 .is_some_and(|w| w.starts_with(|c: char| c.is_ascii_digit()));
         let after = words.get(label_end + 1..).unwrap_or_default();
-        if has_label {
+        // shaped like a row (half a row of figures at least), so a word in it
+        // that is no figure is a bad cell, not the end of the table
+        let row_shaped = after.len() >= 6 && after.iter().filter(|w| is_cell(w)).count() >= 6;
+        if has_label && row_shaped {
             if let Some((k, w)) = after.iter().enumerate().find(|(_, w)| !is_cell(w)) {
                 let field = format!("cell {} of the `{label}` row of bonnie++'s table", k + 1);
                 return Err(BadNumber::new(&field, w));

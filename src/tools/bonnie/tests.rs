@@ -776,3 +776,12 @@ fn a_1_96_table_without_csv_gives_rates_cpu_and_latencies() {
     let part = p.part.as_deref().unwrap();
     assert!(part.contains("Latency             14368us"), "{part}");
 }
+
+#[test]
+fn a_stray_short_line_after_a_table_ends_it_and_refuses_nothing() {
+    // `0 !` under the file-test row is no row (one word after its label),
+    // so it ends the table; a row of figures with a bad word is refused
+    let at = LKML_TABLES.rfind("\n---").unwrap();
+    let text = format!("{}\n0\t!{}", &LKML_TABLES[..at], &LKML_TABLES[at..]);
+    assert_eq!(parse(&text).unwrap().len(), 4);
+}

@@ -26,8 +26,13 @@
 //! divided by seconds (more exact than the rounded rate dd prints), only
 //! when dd measured a time above zero, a finite rate and more than zero
 //! bytes. So `0 s, Infinity B/s` gives only `bytes`. The bandwidth is
-//! `read_bw` when the pasted command writes to `/dev/null` or `/dev/zero`, else `write_bw`
-//! (dd's usual benchmark, also when no command line is in the text).
+//! named by the direction the text proves (see [`Direction`]): `write_bw`
+//! for a pasted command writing a file, `read_bw` for one reading a file or
+//! device into `/dev/null` or `/dev/zero`, and `bw`, with a test id that is
+//! never judged (`dd-unknown-<bs>`, `dd-pipe-<bs>`), when no command line
+//! is in the text or dd reads or writes a pipe. `run` knows its own command
+//! ([`parse_run`]). Reports of benchmark scripts that run dd (bench.sh,
+//! nench, iobench, yabs's dd tests) are read in their own layout (`scripts`).
 //!
 //! Parameters: from the command line `if`, `of`, `conv`, `oflag`, `iflag`
 //! as written and `bs`, `ibs`, `obs`, `count` as numbers (see
@@ -37,8 +42,11 @@
 //! `coreutils 9.1` or `busybox 1.36.1`.
 //!
 //! Output in another language (`Bytes (134 MB, 128 MiB) kopiert, 0,25 s`,
-//! `octets`, decimal commas) is refused with an error asking for
-//! `LC_ALL=C`: guessing at translated words could misread a number.
+//! `octets`, `copiados`, `字节(4.3 GB)已复制，15.7479 秒`, `バイト (537 MB)
+//! コピーされました、`, `байт скопировано`, decimal commas) is refused with
+//! an error asking for `LC_ALL=C`: guessing at translated words could
+//! misread a number. Translated records lines alone do not refuse a
+//! summary dd printed in English below them.
 
 use std::collections::BTreeMap;
 
@@ -53,6 +61,7 @@ use crate::tools::number::{self, BadNumber};
 use crate::units::{split_number, Unit};
 
 mod invocation;
+mod scripts;
 
 #[cfg(test)]
 mod tests;
@@ -61,29 +70,70 @@ pub use invocation::command;
 
 // ---------------------------------------------------------------- parsing
 
-/// What a dd test measures: writing a file, or reading one to `/dev/null`
-/// (or `/dev/zero`).
+/// What a dd test measures, as far as its text proves it: writing a file,
+/// reading one to `/dev/null` (or `/dev/zero`), or neither for sure.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Direction {
     /// `if=/dev/zero of=FILE`: the bandwidth is `write_bw`.
     Write,
     /// `if=FILE of=/dev/null`: the bandwidth is `read_bw`.
     Read,
+    /// Nothing in the text proves a direction (no command line; `if=/dev/zero
+    /// of=/dev/null`; output to the terminal): the bandwidth is `bw`, the
+    /// test id `dd-unknown-<bs>`, and the test is never judged.
+    Unknown,
+    /// dd's output goes into a pipe (`dd if=F bs=1M | md5sum`, `| nc`) or its
+    /// input comes from one (`pv F | dd of=/dev/sdb`): the rate is the other
+    /// program's as much as the storage's. The bandwidth is `bw`, the test id
+    /// `dd-pipe-<bs>`, and the test is never judged.
+    Pipe,
+}
+
+impl Direction {
+    /// The record parameter `direction` of a run whose direction is not
+    /// proven (`unknown`, `pipe`); `None` for a write or a read.
+    pub fn not_judged(self) -> Option<&'static str> {
+        match self {
+            Direction::Write | Direction::Read => None,
+            Direction::Unknown => Some("unknown"),
+            Direction::Pipe => Some("pipe"),
+        }
+    }
+
+    /// The bandwidth metric of a run in this direction.
+    fn bandwidth(self) -> &'static str {
+        match self {
+            Direction::Write => "write_bw",
+            Direction::Read => "read_bw",
+            Direction::Unknown | Direction::Pipe => "bw",
+        }
+    }
 }
 
 /// Whether `text` looks like output of this tool: a summary line, an
 /// `N+M records in` line, or the same lines in another language (so that
 /// `import` can say to rerun under `LC_ALL=C` instead of "unrecognised").
 pub fn looks_like(text: &str) -> bool {
-    output_lines(text).any(|line| match line {
-        Line::Normal(l) => {
-            !matches!(summary(l), SummaryLine::No) || records_line(l).is_some() || foreign_line(l)
-        }
-        // an interrupted run leaves only progress updates: still dd's
-        Line::Progress(l) => l
-            .split('\r')
-            .any(|seg| matches!(summary(seg), SummaryLine::Yes(_))),
-    })
+    recognised_script(text)
+        || output_lines(text).any(|line| match line {
+            Line::Normal(l) => {
+                !matches!(summary(l), SummaryLine::No)
+                    || records_line(l).is_some()
+                    || foreign_line(l)
+            }
+            // an interrupted run leaves only progress updates: still dd's
+            Line::Progress(l) => l
+                .split('\r')
+                .any(|seg| matches!(summary(seg), SummaryLine::Yes(_))),
+        })
+}
+
+/// Whether `text` is the report of a benchmark script whose dd runs are
+/// read in its own layout (bench.sh, nench, iobench, yabs's dd tests; see
+/// `scripts`). Such a report can quote other tools' lines (nench's
+/// ioping), so `import` recognises it before trying the other tools.
+pub fn recognised_script(text: &str) -> bool {
+    scripts::recognised(text).is_some()
 }
 
 /// Parses dd's output into one result per summary line, in canonical units.
@@ -92,6 +142,9 @@ pub fn looks_like(text: &str) -> bool {
 /// `status=progress` updates are present, and when the output is in another
 /// language than C/English (asking for `LC_ALL=C`).
 pub fn parse(text: &str) -> Result<Vec<Parsed>> {
+    if let Some(script) = scripts::recognised(text) {
+        return scripts::parse(script, text);
+    }
     let version = text.lines().find_map(version_line);
     let mut results = Vec::new();
     let mut command: Option<PastedCommand> = None;
@@ -102,6 +155,11 @@ pub fn parse(text: &str) -> Result<Vec<Parsed>> {
     // the records lines covers them
     let mut doubtful: Vec<Summary> = Vec::new();
     let mut saw_progress = false;
+    // the first half of a summary wrapped after `copied,`
+    let mut wrapped: Option<String> = None;
+    // the first records line in another language, for the error when no
+    // summary can be read
+    let mut foreign_records: Option<String> = None;
     // where each result's part of the text ends (see `Parsed::part`)
     let mut ends: Vec<usize> = Vec::new();
     let mut offset = 0;
@@ -115,6 +173,24 @@ pub fn parse(text: &str) -> Result<Vec<Parsed>> {
             }
             Line::Normal(l) => l,
         };
+        // a summary a page or a mail wrapped after `copied,` goes on in the
+        // next line: read as one line, not dropped
+        let joined;
+        let line = match wrapped.take() {
+            Some(head) => {
+                joined = format!("{head} {}", line.trim());
+                if matches!(summary(&joined), SummaryLine::Yes(_)) {
+                    &joined
+                } else {
+                    line
+                }
+            }
+            None => line,
+        };
+        if cut_summary(line) {
+            wrapped = Some(line.trim().to_string());
+            continue;
+        }
         if let Some(cmd) = command_line(line) {
             for s in doubtful.drain(..).chain(pending.drain(..)) {
                 results.push(result(
@@ -142,8 +218,13 @@ pub fn parse(text: &str) -> Result<Vec<Parsed>> {
         }
         match summary(line) {
             SummaryLine::No => {
-                if foreign_line(line) {
+                if foreign_summary_line(line) {
                     bail!(locale_error(line));
+                }
+                // translated records lines above a C-locale summary (a
+                // partly translated system) leave the summary readable
+                if foreign_records.is_none() && foreign_records_line(line) {
+                    foreign_records = Some(line.to_string());
                 }
             }
             SummaryLine::Foreign => bail!(locale_error(line)),
@@ -181,13 +262,57 @@ pub fn parse(text: &str) -> Result<Vec<Parsed>> {
     for (r, part) in results.iter_mut().zip(super::parts_at(text, &cuts)) {
         r.part = Some(part);
     }
+    // a file of several runs: each says its position in it (1 for the
+    // first), as the record id's `.n` does
+    if results.len() > 1 {
+        for (k, r) in results.iter_mut().enumerate() {
+            r.parameters
+                .insert("run_in_file".into(), Value::from(k + 1));
+        }
+    }
     if results.is_empty() {
+        if let Some(line) = foreign_records {
+            bail!(locale_error(&line));
+        }
         if saw_progress {
             bail!("dd output holds only status=progress updates, no final summary line (`N bytes (...) copied, T s, R MB/s`); was dd interrupted?");
         }
         bail!("no dd summary line found (expected `N bytes (...) copied, T s, R MB/s` as dd prints it under LC_ALL=C)");
     }
     Ok(results)
+}
+
+/// Parses the output of `run`'s own dd command, which dd prints without
+/// the command: the summary as [`parse`] reads it, with the direction the
+/// command proves (`run` writes `if=/dev/zero of=FILE`), so a run's record
+/// has `write_bw` as an imported log with its command line has.
+pub fn parse_run(invocation: &Invocation, text: &str) -> Result<Vec<Parsed>> {
+    let mut results = parse(text)?;
+    let line = std::iter::once(invocation.program.as_str())
+        .chain(invocation.args.iter().map(String::as_str))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let direction = command_line(&line).map_or(Direction::Unknown, |c| direction_of(&c));
+    if direction.not_judged().is_some() {
+        return Ok(results);
+    }
+    for r in results.iter_mut().filter(|r| r.command.is_none()) {
+        // `run` names the test itself
+        r.test_id = None;
+        r.parameters.remove("direction");
+        if let Some(bw) = r.metrics.remove("bw") {
+            r.metrics.insert(direction.bandwidth().into(), bw);
+        }
+    }
+    Ok(results)
+}
+
+/// The first half of a summary line wrapped after its `copied,`
+/// (`1073741824 bytes (1.1 GB) copied,` and then `2.28735 s, 469 MB/s`).
+fn cut_summary(line: &str) -> bool {
+    let t = line.trim();
+    let after = t.trim_start_matches(|c: char| c.is_ascii_digit());
+    after.len() < t.len() && after.starts_with(" byte") && t.ends_with(" copied,")
 }
 
 /// The error for output dd printed in another language.
@@ -334,29 +459,73 @@ fn records_line(line: &str) -> Option<Result<(&'static str, u64, u64), BadNumber
     Some(count(full, "full-block").and_then(|f| Ok((key, f, count(partial, "partial-block")?))))
 }
 
-/// A line that is dd output in another language: `N+M <words>` records
-/// lines, or summaries `N <word> (...) <word>, T, RATE` whose word is not
-/// `byte(s)`, recognised by a parenthesised size or a decimal comma.
+/// A line that is dd output in another language: a records line or a
+/// summary line (see [`foreign_records_line`], [`foreign_summary_line`]).
 fn foreign_line(line: &str) -> bool {
+    foreign_records_line(line) || foreign_summary_line(line)
+}
+
+/// dd's `N+M records in/out` line in another language: one `N+M` pair and
+/// words, no other digit (`1024+0 Datensätze ein`, `记录了4096+0 的读入`,
+/// `1+0 записей получено`, `1024+0 レコード入力`).
+fn foreign_records_line(line: &str) -> bool {
     let t = line.trim();
-    let Some((first, words)) = t.split_once(' ') else {
+    if records_line(t).is_some() {
+        return false;
+    }
+    let Some(plus) = t.find('+') else {
         return false;
     };
-    let numeric = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
-    if let Some((full, partial)) = first.split_once('+') {
-        return numeric(full) && numeric(partial) && !words.starts_with("records ");
-    }
-    let rate_last = t.rsplit(", ").next().is_some_and(|f| f.contains('/'));
+    let (before, after) = t.split_at(plus);
+    let after = after.get(1..).unwrap_or("");
+    let full = before.len() - before.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+    let partial = after.len() - after.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    let rest = format!(
+        "{}{}",
+        before.get(..before.len() - full).unwrap_or(""),
+        after.get(partial..).unwrap_or("")
+    );
+    full > 0
+        && partial > 0
+        && !rest.chars().any(|c| c.is_ascii_digit())
+        && rest.chars().any(char::is_alphabetic)
+}
+
+/// dd's summary line in another language, in the forms GNU coreutils'
+/// translations print it: `N <word> (...) <word>, T s, R MB/s`
+/// (`Bytes ... kopiert`, `octets ... copiés`, `bytes ... copiados`, `байт ...
+/// скопирован`), the same with `、` or `，` between the fields and no space
+/// after the number (`536870912 バイト (537 MB) コピーされました、 7.35 秒、 73.0
+/// MB/秒`, `4294967296字节(4.3 GB)已复制，15.7479 秒，273 MB/秒`), and the
+/// older Russian order (`скопировано 2147483648 байт (2,1 GB), 4,17 c, 515
+/// MB/c`). Told by its last field, a rate in `B/` per a unit, after at
+/// least two fields, in a line that starts with the byte count or holds
+/// words outside ASCII, and that has a parenthesised size, a decimal comma
+/// or words outside ASCII.
+fn foreign_summary_line(line: &str) -> bool {
+    let t = line.trim();
+    let separators = |c: char| c == ',' || c == '，' || c == '、';
+    let fields: Vec<&str> = t.split(separators).map(str::trim).collect();
+    let Some(rate) = fields.last() else {
+        return false;
+    };
+    let digits = rate.len() - rate.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    let rate_shaped = digits > 0 && (rate.contains("B/") || rate.contains("Б/"));
+    let starts_with_count = t.starts_with(|c: char| c.is_ascii_digit());
+    let translated = !t.is_ascii();
+    // dd's own marks: the size in parentheses or a decimal comma (an
+    // ASCII line of figures without them is another tool's: ioping's
+    // `4 requests completed in 4.14 ms, 16 KiB read, 966 iops, 3.78 MiB/s`)
     let decimal_comma = t.as_bytes().windows(3).any(|w| {
         w.first().is_some_and(u8::is_ascii_digit)
             && w.get(1) == Some(&b',')
             && w.get(2).is_some_and(u8::is_ascii_digit)
     });
-    numeric(first)
-        && !words.starts_with("byte")
-        && t.contains(", ")
-        && rate_last
-        && (words.contains('(') || decimal_comma)
+    let dd_marks = translated || t.contains('(') || decimal_comma;
+    fields.len() >= 3 && rate_shaped && dd_marks && (starts_with_count || translated) && {
+        // the C form (with its decimal point) is read, not refused here
+        !matches!(summary(t), SummaryLine::Yes(_))
+    }
 }
 
 /// `dd (coreutils) 9.1`, `dd (GNU coreutils) 8.32`, `BusyBox v1.36.1 ...`.
@@ -381,6 +550,12 @@ struct PastedCommand {
     text: String,
     /// `key=value` operands as written.
     operands: BTreeMap<String, String>,
+    /// dd's output goes on into a pipe (`dd ... | md5sum`).
+    pipe_out: bool,
+    /// dd's input comes from a pipe (`pv F | dd of=...`).
+    pipe_in: bool,
+    /// Where a `>` redirection sends dd's output (`dd if=F > /dev/null`).
+    redirect: Option<String>,
 }
 
 /// The operands whose presence makes a line a dd command line.
@@ -401,9 +576,27 @@ fn command_line(line: &str) -> Option<PastedCommand> {
         }
         offset += token.len() + 1;
     }
-    let text = shell_command(line.get(start?..)?);
+    let start = start?;
+    let (text, pipe_out) = shell_command(line.get(start..)?);
+    // `a | dd ...`, not `a || dd ...`
+    let before = line.get(..start).unwrap_or("");
+    let pipe_in = before.replace("||", "").contains('|');
     let mut operands = BTreeMap::new();
-    for token in text.split_whitespace().skip(1) {
+    let mut redirect = None;
+    let mut tokens = text.split_whitespace().skip(1);
+    while let Some(token) = tokens.next() {
+        // `> F`, `>F`, `1> F`: stdout into a file (not `2>`, `>&2`, `&>`)
+        if let Some(target) = token.strip_prefix("1>").or_else(|| token.strip_prefix('>')) {
+            if !target.starts_with('&') && !token.starts_with(">>") {
+                let target = if target.is_empty() {
+                    tokens.next()
+                } else {
+                    Some(target)
+                };
+                redirect = target.map(str::to_string);
+            }
+            continue;
+        }
         let token = token.trim_matches(|c| c == '"' || c == '\'');
         if let Some((k, v)) = token.split_once('=') {
             if OPERANDS.contains(&k) {
@@ -417,15 +610,20 @@ fn command_line(line: &str) -> Option<PastedCommand> {
     (!operands.is_empty()).then(|| PastedCommand {
         text: text.to_string(),
         operands,
+        pipe_out,
+        pipe_in,
+        redirect,
     })
 }
 
 /// The dd command alone, from `dd` to the first `;`, `|` or `&&` outside
-/// quotes (`; done` of a loop, `2>&1 | tail -1`) or a trailing `# comment`.
-fn shell_command(from_dd: &str) -> &str {
+/// quotes (`; done` of a loop, `2>&1 | tail -1`) or a trailing `# comment`,
+/// and whether it ends in a pipe (`|`, not `||`).
+fn shell_command(from_dd: &str) -> (&str, bool) {
     let mut quote: Option<char> = None;
     let mut prev = ' ';
     let mut end = from_dd.len();
+    let mut pipe = false;
     for (i, c) in from_dd.char_indices() {
         match quote {
             Some(q) if c == q => quote = None,
@@ -433,6 +631,7 @@ fn shell_command(from_dd: &str) -> &str {
             None => match c {
                 '"' | '\'' => quote = Some(c),
                 ';' | '|' => {
+                    pipe = c == '|' && from_dd.get(i + 1..i + 2) != Some("|");
                     end = i;
                     break;
                 }
@@ -449,7 +648,7 @@ fn shell_command(from_dd: &str) -> &str {
         }
         prev = c;
     }
-    from_dd.get(..end).unwrap_or(from_dd).trim()
+    (from_dd.get(..end).unwrap_or(from_dd).trim(), pipe)
 }
 
 /// Reads one dd command line (`dd if=/dev/zero of=f bs=8k count=16k
@@ -489,16 +688,16 @@ fn apply_command(parsed: &mut Parsed, cmd: PastedCommand) -> Direction {
             parsed.parameters.insert(key.to_string(), value);
         }
     }
-    // /dev/zero discards what is written to it just as /dev/null does
-    let direction = if matches!(op("of"), Some("/dev/null" | "/dev/zero")) {
-        Direction::Read
-    } else {
-        Direction::Write
-    };
+    let direction = direction_of(&cmd);
+    if let Some(why) = direction.not_judged() {
+        parsed
+            .parameters
+            .insert("direction".into(), Value::from(why));
+    }
     // dd's default block size is 512; obs/ibs stand in for bs per side
     let side = match direction {
-        Direction::Write => "obs",
         Direction::Read => "ibs",
+        _ => "obs",
     };
     let bs = op("bs").or_else(|| op(side)).map_or(Some(512), parse_size);
     if let Some(bs) = bs {
@@ -514,6 +713,41 @@ fn apply_command(parsed: &mut Parsed, cmd: PastedCommand) -> Direction {
     direction
 }
 
+/// What a pasted command proves it measures. `of=/dev/null` (or
+/// `/dev/zero`, which discards writes too) with an `if=` that is a file or a
+/// device reads; an `of=` that is a file writes; a pipe on either side of
+/// dd is [`Direction::Pipe`]; no `of=` and no pipe (the terminal), or
+/// `if=/dev/zero of=/dev/null` (no storage at all), is
+/// [`Direction::Unknown`]. A `> F` redirection counts as `of=F`;
+/// `of=/dev/stdout` counts as no `of=`.
+fn direction_of(cmd: &PastedCommand) -> Direction {
+    let op = |k: &str| cmd.operands.get(k).map(String::as_str);
+    let sink = |p: &str| matches!(p, "/dev/null" | "/dev/zero");
+    let generator = |p: &str| matches!(p, "/dev/zero" | "/dev/urandom" | "/dev/random");
+    if cmd.pipe_in && op("if").is_none() {
+        return Direction::Pipe;
+    }
+    // `of=/dev/stdout` is dd's standard output, as no `of=` is
+    let of = op("of").filter(|of| !matches!(*of, "/dev/stdout" | "/dev/fd/1"));
+    match of.or(cmd.redirect.as_deref()) {
+        None if cmd.pipe_out => Direction::Pipe,
+        None => Direction::Unknown,
+        Some(of) if sink(of) => match op("if") {
+            Some(input) if !generator(input) => Direction::Read,
+            _ => Direction::Unknown,
+        },
+        Some(_) => Direction::Write,
+    }
+}
+
+/// The block size a run without a command line proves by its own numbers:
+/// `N+0 records out` (no partial record) of `bytes` that `N` divides.
+fn block_size_from_records(bytes: u64, records: &BTreeMap<String, Value>) -> Option<u64> {
+    let full = records.get("records_out")?.as_u64()?;
+    let partial = records.get("records_out_partial")?.as_u64()?;
+    (full > 0 && partial == 0 && bytes % full == 0).then(|| bytes / full)
+}
+
 /// Builds one result from a summary and what stood above it.
 fn result(
     s: &Summary,
@@ -526,18 +760,28 @@ fn result(
         tool_version: version,
         ..Parsed::default()
     };
-    let direction = command.map_or(Direction::Write, |cmd| apply_command(&mut parsed, cmd));
+    let direction = match command {
+        Some(cmd) => apply_command(&mut parsed, cmd),
+        None => {
+            // nothing proves what the run measured: an honest id, never judged
+            let bs = block_size_from_records(s.bytes, records);
+            parsed.test_id = Some(match bs {
+                Some(bs) => test_id(Direction::Unknown, bs, "", "", ""),
+                None => "dd-unknown".to_string(),
+            });
+            parsed
+                .parameters
+                .insert("direction".into(), Value::from("unknown"));
+            Direction::Unknown
+        }
+    };
     let m = &mut parsed.metrics;
     m.insert("bytes".into(), Metric::new(s.bytes as f64, Unit::Bytes));
     if s.seconds > 0.0 && !s.infinite_rate {
         m.insert("elapsed".into(), Metric::new(s.seconds, Unit::Seconds));
         if s.bytes > 0 {
-            let name = match direction {
-                Direction::Write => "write_bw",
-                Direction::Read => "read_bw",
-            };
             m.insert(
-                name.into(),
+                direction.bandwidth().into(),
                 Metric::new(s.bytes as f64 / s.seconds, Unit::BytesPerSec),
             );
         }
@@ -598,6 +842,8 @@ pub fn test_id(direction: Direction, bs: u64, conv: &str, oflag: &str, iflag: &s
     let has = |list: &str, word: &str| list.split(',').any(|w| w.trim() == word);
     let bs_text = crate::units::short_size(bs);
     match direction {
+        Direction::Unknown => format!("dd-unknown-{bs_text}"),
+        Direction::Pipe => format!("dd-pipe-{bs_text}"),
         Direction::Read => {
             if has(iflag, "direct") {
                 format!("dd-read-{bs_text}-direct")
@@ -650,6 +896,10 @@ impl ToolSpec for Dd {
         read_command(line)
     }
 
+    fn parse_run(&self, invocation: &Invocation, text: &str) -> Result<Vec<Parsed>> {
+        parse_run(invocation, text)
+    }
+
     fn build(&self, params: &Params, ctx: &BuildCtx) -> Result<Invocation> {
         command(params, ctx)
     }
@@ -658,8 +908,17 @@ impl ToolSpec for Dd {
         "write_bw"
     }
 
-    fn kind(&self, _params: &BTreeMap<String, Value>) -> TestKind {
-        TestKind::Throughput
+    // a run whose direction is not proven is shown, never judged; a read
+    // through a warm page cache measures memory
+    fn kind(&self, params: &BTreeMap<String, Value>) -> TestKind {
+        let param = |k: &str| params.get(k).and_then(Value::as_str);
+        if matches!(param("direction"), Some("unknown" | "pipe")) {
+            TestKind::Unknown
+        } else if param("cache") == Some("warm") {
+            TestKind::PageCache
+        } else {
+            TestKind::Throughput
+        }
     }
 
     fn version_probe(&self) -> Option<(&'static str, &'static str)> {

@@ -63,12 +63,28 @@ fn gnu_9_1_dsync_write() {
 }
 
 #[test]
-fn gnu_9_1_without_command_has_no_id_and_is_a_write() {
+fn a_run_without_its_command_has_no_direction_and_is_not_judged() {
+    // no command line: nothing proves a write, so no `write_bw`; the block
+    // size is what the records prove (16 full records of 16 MiB)
     let p = one("gnu91-bare-1m-fdatasync.txt");
-    assert_eq!(p.test_id, None);
+    assert_eq!(p.test_id.as_deref(), Some("dd-unknown-1m"));
     assert_eq!(p.command, None);
-    assert_eq!(value(&p, "write_bw"), Some(16777216.0 / 0.0580356));
+    assert_eq!(value(&p, "write_bw"), None);
+    assert_eq!(value(&p, "read_bw"), None);
+    assert_eq!(value(&p, "bw"), Some(16777216.0 / 0.0580356));
+    assert_eq!(unit(&p, "bw"), "B/s");
     assert_eq!(param(&p, "records_out"), Some(Value::from(16)));
+    assert_eq!(param(&p, "direction"), Some(Value::from("unknown")));
+    assert_eq!(Dd.kind(&p.parameters), TestKind::Unknown);
+    assert!(TestKind::Unknown.judged().is_empty());
+    // only the summary line (the file cut after the command and records):
+    // no block size either
+    let text = fixture("gnu91-one-byte.txt");
+    let last = text.lines().last().unwrap();
+    let all = parse(last).unwrap();
+    assert_eq!(all[0].test_id.as_deref(), Some("dd-unknown"));
+    assert_eq!(value(&all[0], "bw"), Some(1.0 / 0.000144264));
+    assert_eq!(Dd.kind(&all[0].parameters), TestKind::Unknown);
 }
 
 #[test]
@@ -493,4 +509,354 @@ fn a_bad_time_or_byte_count_refuses_the_output_naming_it() {
         let err = format!("{:#}", parse(&text.replacen(from, to, 1)).unwrap_err());
         assert!(err.contains(says), "{to}: {err}");
     }
+}
+
+#[test]
+fn dd_into_a_pipe_is_not_a_storage_write() {
+    // two real runs of `dd if=/dev/zero bs=1M count=1024 | md5sum`: a CPU
+    // figure (469 and 209 MB/s), never `write_bw`
+    let all = parse(&fixture("pipe-md5sum-x2.txt")).unwrap();
+    assert_eq!(all.len(), 2);
+    for (p, seconds) in all.iter().zip([2.28735, 5.14561]) {
+        assert_eq!(p.test_id.as_deref(), Some("dd-pipe-1m"));
+        assert_eq!(
+            p.command.as_deref(),
+            Some("dd if=/dev/zero bs=1M count=1024")
+        );
+        assert_eq!(value(p, "write_bw"), None);
+        assert_eq!(value(p, "bw"), Some(1073741824.0 / seconds));
+        assert_eq!(param(p, "direction"), Some(Value::from("pipe")));
+        assert_eq!(Dd.kind(&p.parameters), TestKind::Unknown);
+    }
+}
+
+#[test]
+fn the_direction_is_only_what_the_command_proves() {
+    // commands as people paste them (each seen above real dd output)
+    let cases = [
+        // into a pipe, from a pipe
+        (
+            "dd if=/dev/zero bs=1M count=1024 | md5sum",
+            "dd-pipe-1m",
+            Some("pipe"),
+        ),
+        (
+            "dd if=/dev/sda1 | bzip2 -9f >/srv/boot2.img.bz2",
+            "dd-pipe-512",
+            Some("pipe"),
+        ),
+        (
+            "dd if=/dev/urandom of=/dev/stdout bs=1K count=10 | base64 > rootfs/file1",
+            "dd-pipe-1k",
+            Some("pipe"),
+        ),
+        (
+            "pv debian-10.8.0-amd64-netinst.iso | sudo dd of=/dev/sdb",
+            "dd-pipe-512",
+            Some("pipe"),
+        ),
+        // no storage at all, or the terminal
+        (
+            "dd if=/dev/zero of=/dev/null",
+            "dd-unknown-512",
+            Some("unknown"),
+        ),
+        (
+            "dd if=/dev/urandom of=/dev/null bs=1M count=100",
+            "dd-unknown-1m",
+            Some("unknown"),
+        ),
+        (
+            "dd if=/dev/zero bs=1M count=10",
+            "dd-unknown-1m",
+            Some("unknown"),
+        ),
+        // proven: a file into /dev/null reads; into a file (`of=` or `>`) writes
+        (
+            "dd if=tempfile of=/dev/null bs=1M count=1024",
+            "dd-read-1m",
+            None,
+        ),
+        (
+            "dd if=hello-hackerlab.crx bs=1 skip=593 > hello-hackerlab.zip",
+            "dd-write-1",
+            None,
+        ),
+        (
+            "dd if=/dev/zero of=./prueba.dat bs=8k count=128k",
+            "dd-write-8k",
+            None,
+        ),
+        // a pipe of dd's messages only (`2>&1 |`) with an `of=` is a write
+        (
+            "dd if=/dev/zero of=test bs=64k count=16k conv=fdatasync 2>&1 | tail -1",
+            "dd-write-64k-fdatasync",
+            None,
+        ),
+    ];
+    for (line, id, direction) in cases {
+        let p = read_command(line).unwrap_or_else(|e| panic!("{line}: {e:#}"));
+        assert_eq!(p.test_id.as_deref(), Some(id), "{line}");
+        assert_eq!(param(&p, "direction"), direction.map(Value::from), "{line}");
+        let kind = if direction.is_some() {
+            TestKind::Unknown
+        } else {
+            TestKind::Throughput
+        };
+        assert_eq!(Dd.kind(&p.parameters), kind, "{line}");
+    }
+}
+
+#[test]
+fn output_in_every_translated_form_found_gets_the_lc_all_c_hint() {
+    // Spanish (coreutils 6 to 8.24): `bytes ... copiados`, decimal commas
+    let e = parse(&fixture("locale-es-copiados.txt"))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("LC_ALL=C"), "{e}");
+    assert!(e.contains("copiados, 16,5603 s"), "{e}");
+    assert!(looks_like(&fixture("locale-es-copiados.txt")));
+    // lines of real dd output in other languages found in public
+    // repositories (see tests/fixtures/dd/README.md)
+    let translated = [
+        // zh_CN, coreutils before 8.25 and after
+        "记录了4096+0 的读入\n记录了4096+0 的写出\n4294967296字节(4.3 GB)已复制，15.7479 秒，273 MB/秒\n",
+        "记录了128+0 的读入\n记录了128+0 的写出\n134217728字节（134 MB，128 MiB）已复制，0.0971222 s，1.4 GB/s\n",
+        // ja
+        "512+0 レコード入力\n512+0 レコード出力\n536870912 バイト (537 MB) コピーされました、 5.02762 秒、 107 MB/秒\n",
+        // ru, both orders
+        "2048+0 записей получено\n2048+0 записей отправлено\n скопировано 2147483648 байт (2,1 GB), 4,17328 c, 515 MB/c\n",
+        "1+0 записей получено\n1+0 записей отправлено\n512 байт скопировано, 0,0202791 s, 25,2 kB/s\n",
+        // pt_BR
+        "1024+0 registros de entrada\n1024+0 registros de saída\n1073741824 bytes (1,1 GB) copiados, 9,82436 s, 109 MB/s\n",
+        // fr
+        "8+0 enregistrements lus\n8+0 enregistrements écrits\n8589934592 octets (8,6 GB, 8,0 GiB) copiés, 125,493 s, 68,4 MB/s\n",
+        // the records lines alone (a summary cut off) still name the locale
+        "记录了10000+0 的读入\n记录了10000+0 的写出\n",
+    ];
+    for text in translated {
+        let e = parse(text).unwrap_err().to_string();
+        assert!(e.contains("LC_ALL=C"), "{text}: {e}");
+        assert!(looks_like(text), "{text}");
+        assert_eq!(crate::tools::detect(text), Some(Tool::Dd), "{text}");
+    }
+}
+
+#[test]
+fn translated_records_lines_above_a_c_summary_leave_it_readable() {
+    // a system translating the records lines but not the summary
+    // (Japanese and Chinese pastes): the summary is read, the records not
+    for (text, bytes, seconds) in [
+        (
+            "$ dd if=/dev/zero of=/tmp/tempfile bs=1M count=1024 conv=fdatasync\n1024+0 レコード入力\n1024+0 レコード出力\n1073741824 bytes (1.1 GB, 1.0 GiB) copied, 5.1437 s, 209 MB/s\n",
+            1073741824.0,
+            5.1437,
+        ),
+        (
+            "dd if=/dev/zero of=bin/ucore.img count=10000\n记录了10000+0 的读入\n记录了10000+0 的写出\n5120000 bytes (5.1 MB, 4.9 MiB) copied, 0.0416907 s, 123 MB/s\n",
+            5120000.0,
+            0.0416907,
+        ),
+    ] {
+        let all = parse(text).unwrap_or_else(|e| panic!("{text}: {e:#}"));
+        assert_eq!(all.len(), 1);
+        assert_eq!(value(&all[0], "write_bw"), Some(bytes / seconds));
+        assert_eq!(param(&all[0], "records_out"), None);
+    }
+}
+
+fn script_fixture(name: &str) -> String {
+    let path = format!(
+        "{}/tests/fixtures/benchsh/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+#[test]
+fn bench_sh_runs_get_the_dd_command_of_their_version() {
+    // up to 2021: bs=64k count=16k, `Average I/O speed`
+    let all = parse(&script_fixture("teddysun-2021-rpi.txt")).unwrap();
+    assert_eq!(all.len(), 3);
+    for (k, (p, rate)) in all.iter().zip([12.4e6, 11.8e6, 11.0e6]).enumerate() {
+        assert_eq!(p.test_id.as_deref(), Some("dd-write-64k-fdatasync"));
+        assert_eq!(value(p, "write_bw"), Some(rate));
+        assert_eq!(p.metrics.len(), 1);
+        assert_eq!(param(p, "runner"), Some(Value::from("bench.sh")));
+        assert_eq!(param(p, "run_in_file"), Some(Value::from(k + 1)));
+        assert_eq!(param(p, "bs"), Some(Value::from(65536)));
+        assert_eq!(param(p, "count"), Some(Value::from(16384)));
+        assert_eq!(
+            p.command.as_deref(),
+            Some("dd if=/dev/zero of=test_$$ bs=64k count=16k conv=fdatasync")
+        );
+        assert_eq!(Dd.kind(&p.parameters), TestKind::Throughput);
+    }
+    // from v2022-01-01: bs=512k count=2048, `I/O Speed(average)`
+    let all = parse(&script_fixture("teddysun-v2022-06-01.txt")).unwrap();
+    assert_eq!(all.len(), 3);
+    for (p, rate) in all.iter().zip([510e6, 523e6, 583e6]) {
+        assert_eq!(p.test_id.as_deref(), Some("dd-write-512k-fdatasync"));
+        assert_eq!(value(p, "write_bw"), Some(rate));
+        assert_eq!(param(p, "count"), Some(Value::from(2048)));
+        assert_eq!(param(p, "runner_version"), Some(Value::from("v2022-06-01")));
+    }
+    assert_eq!(
+        all[1].part.as_deref(),
+        Some(" I/O Speed(2nd run) : 523 MB/s\n")
+    );
+    // the runs without the average line: which command ran is not known
+    let cut: String = script_fixture("teddysun-v2022-06-01.txt")
+        .lines()
+        .filter(|l| !l.contains("(average)"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let e = parse(&cut).unwrap_err().to_string();
+    assert!(
+        e.contains("bs=64k") && e.contains("bs=512k") && e.contains("average"),
+        "{e}"
+    );
+}
+
+#[test]
+fn the_older_one_run_bench_sh_is_read_run_by_run() {
+    // two reports of the freevps.us-style bench.sh in one README: one run each
+    let all = parse(&script_fixture("freevps-style-cloudatcost-x2.txt")).unwrap();
+    assert_eq!(all.len(), 2);
+    for (k, (p, rate)) in all.iter().zip([31.4e6, 41.9e6]).enumerate() {
+        assert_eq!(p.test_id.as_deref(), Some("dd-write-64k-fdatasync"));
+        assert_eq!(value(p, "write_bw"), Some(rate));
+        assert_eq!(param(p, "runner"), Some(Value::from("bench.sh")));
+        assert_eq!(param(p, "run_in_file"), Some(Value::from(k + 1)));
+    }
+}
+
+#[test]
+fn yabs_dd_rows_prove_write_and_read() {
+    // yabs v2020-01-08 (and its dd fallback since): a Write and a Read row
+    let text = script_fixture("yabs-v2020-01-08-dd.txt");
+    assert_eq!(crate::tools::detect(&text), Some(Tool::Dd));
+    let all = parse(&text).unwrap();
+    assert_eq!(all.len(), 6);
+    for (k, p) in all.iter().enumerate() {
+        assert_eq!(param(p, "runner"), Some(Value::from("yabs")));
+        assert_eq!(param(p, "runner_version"), Some(Value::from("v2020-01-08")));
+        assert_eq!(param(p, "run_in_file"), Some(Value::from(k + 1)));
+        assert_eq!(Dd.kind(&p.parameters), TestKind::Throughput);
+    }
+    for (p, rate) in all[..3].iter().zip([291e6, 286e6, 281e6]) {
+        assert_eq!(p.test_id.as_deref(), Some("dd-write-64k-direct"));
+        assert_eq!(value(p, "write_bw"), Some(rate));
+        assert_eq!(value(p, "read_bw"), None);
+    }
+    for (p, rate) in all[3..].iter().zip([179e6, 188e6, 179e6]) {
+        assert_eq!(p.test_id.as_deref(), Some("dd-read-8k"));
+        assert_eq!(value(p, "read_bw"), Some(rate));
+        assert_eq!(value(p, "write_bw"), None);
+        assert_eq!(param(p, "bs"), Some(Value::from(8192)));
+    }
+}
+
+#[test]
+fn nench_dd_runs_are_read_and_the_file_is_dd_not_ioping() {
+    for (name, rates) in [
+        ("nench-hetzner-2021.txt", [894.55, 907.90, 899.31]),
+        ("nench-hostvds-2020.txt", [399.59, 370.03, 382.42]),
+    ] {
+        let text = script_fixture(name);
+        assert_eq!(crate::tools::detect(&text), Some(Tool::Dd), "{name}");
+        let all = parse(&text).unwrap();
+        assert_eq!(all.len(), 3, "{name}");
+        for (k, (p, mib)) in all.iter().zip(rates).enumerate() {
+            assert_eq!(p.test_id.as_deref(), Some("dd-write-64k-fdatasync"));
+            assert_eq!(value(p, "write_bw"), Some(mib * 1048576.0), "{name}");
+            assert_eq!(param(p, "runner"), Some(Value::from("nench")));
+            assert_eq!(param(p, "runner_version"), Some(Value::from("v2019.07.20")));
+            assert_eq!(param(p, "run_in_file"), Some(Value::from(k + 1)));
+        }
+    }
+}
+
+#[test]
+fn iobench_headings_prove_each_runs_direction() {
+    let text = script_fixture("iobench-readme-16g.txt");
+    let all = parse(&text).unwrap();
+    let ids: Vec<&str> = all.iter().filter_map(|p| p.test_id.as_deref()).collect();
+    assert_eq!(
+        ids,
+        [
+            "dd-write-bulk",
+            "dd-write-1m",
+            "dd-read-1m",
+            "dd-read-1m-cached",
+            "dd-read-1m-cached",
+            "dd-read-1m-cached",
+            "dd-read-1m-cached",
+            "dd-read-1m-cached",
+        ]
+    );
+    let bytes = 17179869184.0;
+    assert_eq!(value(&all[0], "write_bw"), Some(bytes / 4.89196));
+    assert_eq!(value(&all[2], "read_bw"), Some(bytes / 1.44579));
+    assert_eq!(value(&all[2], "write_bw"), None);
+    assert_eq!(param(&all[2], "cache"), Some(Value::from("dropped")));
+    assert_eq!(Dd.kind(&all[2].parameters), TestKind::Throughput);
+    // five reads from the page cache: shown, never judged as storage
+    assert_eq!(value(&all[7], "read_bw"), Some(bytes / 1.35658));
+    assert_eq!(param(&all[7], "run_in_file"), Some(Value::from(8)));
+    assert_eq!(Dd.kind(&all[7].parameters), TestKind::PageCache);
+    assert_eq!(param(&all[0], "count"), Some(Value::from(16384)));
+}
+
+#[test]
+fn a_run_of_its_own_command_is_a_write_as_before() {
+    // `run` reads dd's stderr, which holds no command line: the command it
+    // ran proves the write
+    let invocation = Invocation {
+        program: "dd".into(),
+        args: [
+            "if=/dev/zero",
+            "of=/s/dd.dat",
+            "bs=1M",
+            "count=16",
+            "conv=fdatasync",
+        ]
+        .map(String::from)
+        .to_vec(),
+        env: vec![("LC_ALL".into(), "C".into())],
+        output: crate::tools::argv::OutputFrom::Stderr,
+        bytes: 16 << 20,
+        estimate_s: 1.0,
+        parameters: Params::new(),
+    };
+    let all = parse_run(&invocation, &fixture("gnu91-bare-1m-fdatasync.txt")).unwrap();
+    assert_eq!(all.len(), 1);
+    let p = &all[0];
+    assert_eq!(value(p, "write_bw"), Some(16777216.0 / 0.0580356));
+    assert_eq!(value(p, "bw"), None);
+    assert_eq!(p.test_id, None);
+    assert_eq!(param(p, "direction"), None);
+    assert_eq!(param(p, "records_out"), Some(Value::from(16)));
+    assert_eq!(Dd.kind(&p.parameters), TestKind::Throughput);
+}
+
+#[test]
+fn a_summary_wrapped_after_copied_is_read_not_dropped() {
+    // a page that wrapped dd's summary line after `copied,`
+    let p = one("pipe-md5sum-wrapped.txt");
+    assert_eq!(p.test_id.as_deref(), Some("dd-pipe-1m"));
+    assert_eq!(value(&p, "bw"), Some(1073741824.0 / 2.28735));
+    assert_eq!(value(&p, "elapsed"), Some(2.28735));
+    assert_eq!(param(&p, "records_out"), Some(Value::from(1024)));
+}
+
+#[test]
+fn each_run_of_a_file_of_several_says_its_position() {
+    let all = parse(&fixture("gnu91-loop-x3.txt")).unwrap();
+    let runs: Vec<Option<Value>> = all.iter().map(|p| param(p, "run_in_file")).collect();
+    assert_eq!(runs, [Some(1.into()), Some(2.into()), Some(3.into())]);
+    let all = parse(&fixture("pipe-md5sum-x2.txt")).unwrap();
+    assert_eq!(param(&all[1], "run_in_file"), Some(Value::from(2)));
+    // one run: no position to give
+    assert_eq!(param(&one("gnu91-read.txt"), "run_in_file"), None);
 }
