@@ -13,20 +13,73 @@ use crate::units::{self};
 /// The first fio JSON object in `text` (one with a `jobs` array, or
 /// `client_stats` for client/server output), wherever it starts: after
 /// notes fio or the user printed before it, and after text on its own line
-/// (`const out = \`{ "fio version" ...`, `<host> {`). Every `{` is tried in
-/// turn; a JSON value that parses but is not fio's is skipped whole, so the
-/// text is read about once.
+/// (`const out = \`{ "fio version" ...`, `<host> {`). Only a `{` whose
+/// brace closes is tried, on the text up to that brace ([`Objects`]); a
+/// JSON value that parses but is not fio's is skipped whole. Time grows
+/// with the text, not its square, also when nothing in it closes.
 pub(super) fn find_json(text: &str) -> Option<Value> {
+    let objects = Objects::of(text);
     let mut from = 0;
-    while let Some(i) = text.get(from..)?.find('{') {
-        let start = from + i;
-        match json_value_at(text.get(start..)?) {
+    for &(open, close) in &objects.pairs {
+        if open < from {
+            continue;
+        }
+        match json_value_at(text.get(open..=close)?) {
             Some((v, _)) if is_fio_json(&v) => return Some(v),
-            Some((_, len)) => from = start + len.max(1),
-            None => from = start + 1,
+            Some(_) => from = close + 1,
+            None => {}
         }
     }
     None
+}
+
+/// Every `{` of a text whose brace closes, with the `}` that closes it,
+/// found in one pass by matching braces outside strings (a string ends at
+/// its line's end, as a JSON string cannot hold one): what the searches for
+/// fio's JSON in a paste try, so that a paste of a thousand `{` that never
+/// close costs one pass, not a thousand.
+pub(super) struct Objects {
+    /// `(open, close)` byte offsets, in the order of `open`.
+    pub(super) pairs: Vec<(usize, usize)>,
+}
+
+impl Objects {
+    pub(super) fn of(text: &str) -> Objects {
+        let mut pairs = Vec::new();
+        let mut open = Vec::new();
+        let (mut in_string, mut escaped) = (false, false);
+        for (i, b) in text.bytes().enumerate() {
+            if in_string {
+                match b {
+                    b'\n' => in_string = false,
+                    _ if escaped => escaped = false,
+                    b'\\' => escaped = true,
+                    b'"' => in_string = false,
+                    _ => {}
+                }
+                continue;
+            }
+            match b {
+                b'"' => in_string = true,
+                b'{' => open.push(i),
+                b'}' => {
+                    if let Some(o) = open.pop() {
+                        pairs.push((o, i));
+                    }
+                }
+                _ => {}
+            }
+            escaped = false;
+        }
+        pairs.sort_unstable();
+        Objects { pairs }
+    }
+
+    /// The offset just past the `}` that closes the `{` at `open`.
+    pub(super) fn end_of(&self, open: usize) -> Option<usize> {
+        let k = self.pairs.binary_search_by_key(&open, |&(o, _)| o).ok()?;
+        self.pairs.get(k).map(|&(_, close)| close + 1)
+    }
 }
 
 /// Whether `v` is a fio JSON document: an object with a `jobs` or

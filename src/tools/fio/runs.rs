@@ -22,6 +22,7 @@
 //! A command line (or any `$ ...` prompt line) pasted after one run's output
 //! belongs to the run that follows it.
 
+use super::json::Objects;
 use super::pasted::command_line;
 use super::terse::terse_line;
 use super::text::{job_header, job_result_start, version_line};
@@ -52,6 +53,15 @@ pub(super) fn invocations(text: &str) -> Vec<&str> {
     let mut seen = Seen::default();
     let mut offset = 0;
     let mut skip_to = 0;
+    let objects = Objects::of(text);
+    let keys: Vec<usize> = {
+        let mut keys: Vec<usize> = ["\"jobs\"", "\"client_stats\""]
+            .iter()
+            .flat_map(|k| text.match_indices(k).map(|(at, _)| at))
+            .collect();
+        keys.sort_unstable();
+        keys
+    };
     for line in text.split_inclusive('\n') {
         let at = offset;
         offset += line.len();
@@ -61,7 +71,7 @@ pub(super) fn invocations(text: &str) -> Vec<&str> {
         let t = line.trim();
         if t.starts_with('{') {
             let start = at + (line.len() - line.trim_start().len());
-            if let Some(end) = fio_json_end(text, start) {
+            if let Some(end) = fio_json_end(&objects, &keys, start) {
                 if seen.json || (seen.output() && seen.prompt_at.is_some()) {
                     cuts.push(seen.prompt_at.unwrap_or(at));
                     seen = Seen::default();
@@ -124,40 +134,12 @@ pub(super) fn invocations(text: &str) -> Vec<&str> {
 }
 
 /// Where the JSON object starting at `start` ends, when it is fio's (it
-/// holds a `jobs` or `client_stats` key).
-fn fio_json_end(text: &str, start: usize) -> Option<usize> {
-    let end = start + object_len(text.get(start..)?)?;
-    let body = text.get(start..end)?;
-    (body.contains("\"jobs\"") || body.contains("\"client_stats\"")).then_some(end)
-}
-
-/// The length of the JSON object at the start of `text`, by matching braces
-/// outside strings; `None` when it does not close.
-fn object_len(text: &str) -> Option<usize> {
-    let mut depth = 0usize;
-    let mut in_string = false;
-    let mut escaped = false;
-    for (i, b) in text.bytes().enumerate() {
-        if in_string {
-            match b {
-                _ if escaped => escaped = false,
-                b'\\' => escaped = true,
-                b'"' => in_string = false,
-                _ => {}
-            }
-            continue;
-        }
-        match b {
-            b'"' => in_string = true,
-            b'{' => depth += 1,
-            b'}' => {
-                depth = depth.checked_sub(1)?;
-                if depth == 0 {
-                    return Some(i + 1);
-                }
-            }
-            _ => {}
-        }
-    }
-    None
+/// holds a `jobs` or `client_stats` key): `keys` are the offsets of those
+/// keys in the text, in order.
+fn fio_json_end(objects: &Objects, keys: &[usize], start: usize) -> Option<usize> {
+    let end = objects.end_of(start)?;
+    let first_after = keys.partition_point(|&k| k < start);
+    keys.get(first_after)
+        .is_some_and(|&k| k < end)
+        .then_some(end)
 }

@@ -1446,3 +1446,33 @@ fn fio_json_inside_other_json_is_refused_saying_where_it_is() {
         "{err}"
     );
 }
+
+#[test]
+fn braces_are_paired_outside_strings_and_unclosed_ones_are_left_out() {
+    let text = "{ \"a\": \"}{\" , \"b\": {\"c\": 1} }\n{ never closed\n\"x {\n{}";
+    let pairs = Objects::of(text).pairs;
+    let at = |s: &str| text.find(s).unwrap();
+    // the braces in the string are not counted; the string of line 3 ends
+    // with its line, so the `{}` after it is an object
+    assert_eq!(
+        pairs,
+        vec![
+            (0, at(" }\n") + 1),
+            (at("{\"c\""), at("1}") + 1),
+            (text.len() - 2, text.len() - 1)
+        ]
+    );
+}
+
+#[test]
+fn fio_json_after_many_braces_that_never_close_is_found_reading_the_text_once() {
+    // 40,000 lines that each open an object that a JSON parser reads to the
+    // end of the text before failing: tried one by one from every `{`, this
+    // is 40,000 reads of 1.5 MB
+    let mut text = "{\"fio version\" : \"fio-3.33\", \"a\":[1,\n".repeat(40_000);
+    text.push_str(RANDREAD_JSON);
+    let found = find_json(&text).expect("the fio JSON after them");
+    assert_eq!(found, find_json(RANDREAD_JSON).unwrap());
+    assert!(found["jobs"].is_array());
+    assert_eq!(super::runs::invocations(&text).len(), 1);
+}
