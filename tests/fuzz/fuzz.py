@@ -26,7 +26,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 TOOL_FIXTURES = ["tests/fixtures/fio", "tests/fixtures/dd", "tests/fixtures/ioping",
-                 "tests/fixtures/bonnie", "tests/fixtures/fio-qd"]
+                 "tests/fixtures/bonnie", "tests/fixtures/fio-qd", "tests/fixtures/yabs",
+                 "tests/fixtures/benchsh"]
 RECORD_FIXTURES = ["sample-results", "tests/fixtures/study-2026"]
 
 EDGE_NUMBERS = ["5e-324", "-5e-324", "2.2250738585072014e-308", "1e308", "-1", "0", "-0",
