@@ -110,21 +110,7 @@ fn read_lines(path: &Path, file: std::fs::File) -> Vec<std::result::Result<Found
         }
         if bytes.len() as u64 > MAX_RECORD_BYTES && bytes.last() != Some(&b'\n') {
             // pass over the rest of the line without holding it
-            let mut skipped = bytes.len() as u64;
-            while let Ok(buf) = reader.fill_buf() {
-                if buf.is_empty() {
-                    break;
-                }
-                let (used, end) = match buf.iter().position(|&b| b == b'\n') {
-                    Some(i) => (i + 1, true),
-                    None => (buf.len(), false),
-                };
-                reader.consume(used);
-                skipped += used as u64;
-                if end {
-                    break;
-                }
-            }
+            let skipped = bytes.len() as u64 + pass_over_line(&mut reader).unwrap_or(0);
             out.push(Err(problem(
                 Some(n),
                 format!(
@@ -192,20 +178,7 @@ pub(super) fn nth_line(file: std::fs::File, n: usize) -> std::io::Result<Option<
                 return Ok(None);
             }
             // pass over the rest of the line without holding it
-            loop {
-                let buf = reader.fill_buf()?;
-                if buf.is_empty() {
-                    break;
-                }
-                let (used, end) = match buf.iter().position(|&b| b == b'\n') {
-                    Some(i) => (i + 1, true),
-                    None => (buf.len(), false),
-                };
-                reader.consume(used);
-                if end {
-                    break;
-                }
-            }
+            pass_over_line(&mut reader)?;
         }
     }
     if bytes.last() == Some(&b'\n') {
@@ -221,3 +194,24 @@ pub(super) fn nth_line(file: std::fs::File, n: usize) -> std::io::Result<Option<
 /// tool output (`crate::bounded`), and JSON escaping makes a control
 /// character six bytes (`\u0000`), so no record diskdash writes is larger.
 pub const MAX_RECORD_BYTES: u64 = 64 << 20;
+
+/// Reads past the rest of the current line (its `\n` included) without
+/// holding it; how many bytes that was.
+fn pass_over_line(reader: &mut impl std::io::BufRead) -> std::io::Result<u64> {
+    let mut passed = 0;
+    loop {
+        let buf = reader.fill_buf()?;
+        if buf.is_empty() {
+            return Ok(passed);
+        }
+        let (used, end) = match buf.iter().position(|&b| b == b'\n') {
+            Some(i) => (i + 1, true),
+            None => (buf.len(), false),
+        };
+        reader.consume(used);
+        passed += used as u64;
+        if end {
+            return Ok(passed);
+        }
+    }
+}
