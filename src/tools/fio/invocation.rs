@@ -46,6 +46,13 @@ const RESERVED: &[&str] = &[
     "cgroup",
 ];
 
+/// Job options that would make fio write more than its `size`, which
+/// diskdash checks against the target's free space before the test:
+/// `fill_device` writes until the filesystem is full, `filesize` lays the
+/// file out at another size, `file_append` writes past its end, and
+/// `nrfiles` splits the job over files diskdash does not name.
+const PAST_SIZE: &[&str] = &["fill_device", "filesize", "file_append", "nrfiles"];
+
 /// The I/O engines a suite may choose: fio's own engines that do plain
 /// I/O on the job's file. Others run programs (`exec`), load code
 /// (`external:/path/lib.so`, a path) or reach devices and the network.
@@ -169,6 +176,13 @@ pub fn command(params: &Params, ctx: &BuildCtx) -> Result<Invocation> {
         if RESERVED.contains(&k.as_str()) {
             bail!(
                 "fio parameter {} cannot be set in a suite: diskdash chooses where fio writes",
+                suite.label(k)
+            );
+        }
+        if PAST_SIZE.contains(&k.as_str()) {
+            bail!(
+                "fio parameter {} cannot be set in a suite: it would make fio write more than \
+                 its `size`, which diskdash checks against the target's free space (set `size`)",
                 suite.label(k)
             );
         }
@@ -457,5 +471,26 @@ mod tests {
         );
         let e = refusal("mem = 'mmap:/etc/x'");
         assert!(e.contains("backing file"), "{e}");
+    }
+
+    #[test]
+    fn options_that_write_past_the_size_checked_against_free_space_are_refused() {
+        for (key, canonical) in [
+            ("fill_fs = 1", "`fill_fs` (fio's `fill_device`)"),
+            ("fill_device = 1", "`fill_device`"),
+            ("filesize = '100g'", "`filesize`"),
+            ("file_append = 1", "`file_append`"),
+            ("nr_files = 8", "`nr_files` (fio's `nrfiles`)"),
+        ] {
+            let e = refusal(key);
+            assert!(
+                e.contains(&format!(
+                    "fio parameter {canonical} cannot be set in a suite"
+                )) && e.contains("checks against the target's free space"),
+                "{key}: {e}"
+            );
+        }
+        // io_size repeats I/O over the same file: no more space
+        assert!(build("io_size = '4g'").is_ok());
     }
 }
