@@ -37,7 +37,7 @@ use serde_json::Value;
 
 use super::{apply_command, command_line, summary, Parsed, SummaryLine};
 use crate::record::Metric;
-use crate::units::Unit;
+use crate::units::{self, Prefixes, Unit};
 
 /// Which script printed `text`, if one of the known ones did.
 pub(super) fn recognised(text: &str) -> Option<Script> {
@@ -147,15 +147,8 @@ fn bench_sh_run(line: &str) -> Option<(u32, &str)> {
 fn si_rate(text: &str) -> Option<f64> {
     let (number, unit) = text.split_once(' ')?;
     let value: f64 = number.parse().ok()?;
-    let scale = match unit.trim() {
-        "B/s" => 1.0,
-        "kB/s" | "KB/s" => 1e3,
-        "MB/s" => 1e6,
-        "GB/s" => 1e9,
-        "TB/s" => 1e12,
-        _ => return None,
-    };
-    (value.is_finite() && value >= 0.0).then_some(value * scale)
+    let rate = units::bytes_per_sec(value, unit, Prefixes::Si)?;
+    (rate.is_finite() && rate >= 0.0).then_some(rate)
 }
 
 fn bench_sh(text: &str) -> Result<Vec<Parsed>> {
