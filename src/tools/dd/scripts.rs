@@ -121,6 +121,29 @@ fn scripted(command: &str, runner: Script) -> Parsed {
     parsed
 }
 
+/// One run a script printed as a rate: the command's result with the
+/// script's version, `metric` in bytes per second, and the line as its part.
+fn rate_run(
+    command: &str,
+    runner: Script,
+    version: Option<&str>,
+    metric: &str,
+    rate: f64,
+    line: &str,
+) -> Parsed {
+    let mut parsed = scripted(command, runner);
+    if let Some(v) = version {
+        parsed
+            .parameters
+            .insert("runner_version".into(), Value::from(v));
+    }
+    parsed
+        .metrics
+        .insert(metric.into(), Metric::new(rate, Unit::BytesPerSec));
+    parsed.part = Some(format!("{}\n", line.trim_end()));
+    parsed
+}
+
 // ---------------------------------------------------------------- bench.sh
 
 /// `I/O Speed(1st run) : 1.2 GB/s` (also `I/O speed(...)`), or the one
@@ -184,17 +207,14 @@ fn bench_sh(text: &str) -> Result<Vec<Parsed>> {
                 crate::term::shown(value)
             );
         };
-        let mut parsed = scripted(command, Script::BenchSh);
-        if let Some(v) = &version {
-            parsed
-                .parameters
-                .insert("runner_version".into(), Value::from(v.as_str()));
-        }
-        parsed
-            .metrics
-            .insert("write_bw".into(), Metric::new(rate, Unit::BytesPerSec));
-        parsed.part = Some(format!("{}\n", line.trim_end()));
-        results.push(parsed);
+        results.push(rate_run(
+            command,
+            Script::BenchSh,
+            version.as_deref(),
+            "write_bw",
+            rate,
+            line,
+        ));
     }
     Ok(results)
 }
@@ -239,18 +259,14 @@ fn nench(text: &str) -> Result<Vec<Parsed>> {
                 crate::term::shown(value)
             );
         };
-        let mut parsed = scripted(COMMAND, Script::Nench);
-        if let Some(v) = &version {
-            parsed
-                .parameters
-                .insert("runner_version".into(), Value::from(v.as_str()));
-        }
-        parsed.metrics.insert(
-            "write_bw".into(),
-            Metric::new(rate * 1024.0 * 1024.0, Unit::BytesPerSec),
-        );
-        parsed.part = Some(format!("{}\n", line.trim_end()));
-        results.push(parsed);
+        results.push(rate_run(
+            COMMAND,
+            Script::Nench,
+            version.as_deref(),
+            "write_bw",
+            rate * 1024.0 * 1024.0,
+            line,
+        ));
     }
     Ok(results)
 }
@@ -397,17 +413,14 @@ fn yabs_dd(text: &str) -> Result<Vec<Parsed>> {
                     crate::term::shown(*cell)
                 );
             };
-            let mut parsed = scripted(command, Script::YabsDd);
-            if let Some(v) = &version {
-                parsed
-                    .parameters
-                    .insert("runner_version".into(), Value::from(v.as_str()));
-            }
-            parsed
-                .metrics
-                .insert(metric.into(), Metric::new(rate, Unit::BytesPerSec));
-            parsed.part = Some(format!("{}\n", line.trim_end()));
-            results.push(parsed);
+            results.push(rate_run(
+                command,
+                Script::YabsDd,
+                version.as_deref(),
+                metric,
+                rate,
+                line,
+            ));
         }
     }
     Ok(results)
