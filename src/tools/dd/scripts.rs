@@ -375,13 +375,7 @@ fn yabs_dd(text: &str) -> Result<Vec<Parsed>> {
     const WRITE: &str = "dd if=/dev/zero of=$DISK_PATH/$DATE.test bs=64k count=16k oflag=direct";
     const READ: &str = "dd if=$DISK_PATH/$DATE.test of=/dev/null bs=8k";
     // `#                     v2020-01-08                    #`
-    let version = text.lines().find_map(|l| {
-        let inner = l.trim().strip_prefix('#')?.strip_suffix('#')?.trim();
-        let digits = inner.strip_prefix('v')?;
-        digits
-            .starts_with(|c: char| c.is_ascii_digit())
-            .then(|| inner.to_string())
-    });
+    let version = crate::tools::fio::yabs_version(text);
     let mut results = Vec::new();
     let mut in_dd = false;
     for line in text.lines() {
@@ -416,7 +410,7 @@ fn yabs_dd(text: &str) -> Result<Vec<Parsed>> {
             results.push(rate_run(
                 command,
                 Script::YabsDd,
-                version.as_deref(),
+                version,
                 metric,
                 rate,
                 line,

@@ -280,7 +280,7 @@ fn from_json(doc: &Value, run: &str) -> Result<Vec<Parsed>> {
 }
 
 /// The version in yabs's header box (`#   v2023-04-23   #`).
-fn text_version(text: &str) -> Option<&str> {
+pub(crate) fn text_version(text: &str) -> Option<&str> {
     text.lines().find_map(|l| {
         let t = l.trim().trim_matches('#').trim();
         let digits = t.strip_prefix('v')?;
