@@ -37,7 +37,7 @@ use serde_json::Value;
 
 use super::{apply_command, command_line, summary, Parsed, SummaryLine};
 use crate::record::Metric;
-use crate::units::Unit;
+use crate::units::{self, Prefixes, Unit};
 
 /// Which script printed `text`, if one of the known ones did.
 pub(super) fn recognised(text: &str) -> Option<Script> {
@@ -121,6 +121,29 @@ fn scripted(command: &str, runner: Script) -> Parsed {
     parsed
 }
 
+/// One run a script printed as a rate: the command's result with the
+/// script's version, `metric` in bytes per second, and the line as its part.
+fn rate_run(
+    command: &str,
+    runner: Script,
+    version: Option<&str>,
+    metric: &str,
+    rate: f64,
+    line: &str,
+) -> Parsed {
+    let mut parsed = scripted(command, runner);
+    if let Some(v) = version {
+        parsed
+            .parameters
+            .insert("runner_version".into(), Value::from(v));
+    }
+    parsed
+        .metrics
+        .insert(metric.into(), Metric::new(rate, Unit::BytesPerSec));
+    parsed.part = Some(format!("{}\n", line.trim_end()));
+    parsed
+}
+
 // ---------------------------------------------------------------- bench.sh
 
 /// `I/O Speed(1st run) : 1.2 GB/s` (also `I/O speed(...)`), or the one
@@ -147,15 +170,8 @@ fn bench_sh_run(line: &str) -> Option<(u32, &str)> {
 fn si_rate(text: &str) -> Option<f64> {
     let (number, unit) = text.split_once(' ')?;
     let value: f64 = number.parse().ok()?;
-    let scale = match unit.trim() {
-        "B/s" => 1.0,
-        "kB/s" | "KB/s" => 1e3,
-        "MB/s" => 1e6,
-        "GB/s" => 1e9,
-        "TB/s" => 1e12,
-        _ => return None,
-    };
-    (value.is_finite() && value >= 0.0).then_some(value * scale)
+    let rate = units::bytes_per_sec(value, unit, Prefixes::Si)?;
+    (rate.is_finite() && rate >= 0.0).then_some(rate)
 }
 
 fn bench_sh(text: &str) -> Result<Vec<Parsed>> {
@@ -191,17 +207,14 @@ fn bench_sh(text: &str) -> Result<Vec<Parsed>> {
                 crate::term::shown(value)
             );
         };
-        let mut parsed = scripted(command, Script::BenchSh);
-        if let Some(v) = &version {
-            parsed
-                .parameters
-                .insert("runner_version".into(), Value::from(v.as_str()));
-        }
-        parsed
-            .metrics
-            .insert("write_bw".into(), Metric::new(rate, Unit::BytesPerSec));
-        parsed.part = Some(format!("{}\n", line.trim_end()));
-        results.push(parsed);
+        results.push(rate_run(
+            command,
+            Script::BenchSh,
+            version.as_deref(),
+            "write_bw",
+            rate,
+            line,
+        ));
     }
     Ok(results)
 }
@@ -246,18 +259,14 @@ fn nench(text: &str) -> Result<Vec<Parsed>> {
                 crate::term::shown(value)
             );
         };
-        let mut parsed = scripted(COMMAND, Script::Nench);
-        if let Some(v) = &version {
-            parsed
-                .parameters
-                .insert("runner_version".into(), Value::from(v.as_str()));
-        }
-        parsed.metrics.insert(
-            "write_bw".into(),
-            Metric::new(rate * 1024.0 * 1024.0, Unit::BytesPerSec),
-        );
-        parsed.part = Some(format!("{}\n", line.trim_end()));
-        results.push(parsed);
+        results.push(rate_run(
+            COMMAND,
+            Script::Nench,
+            version.as_deref(),
+            "write_bw",
+            rate * 1024.0 * 1024.0,
+            line,
+        ));
     }
     Ok(results)
 }
@@ -366,13 +375,7 @@ fn yabs_dd(text: &str) -> Result<Vec<Parsed>> {
     const WRITE: &str = "dd if=/dev/zero of=$DISK_PATH/$DATE.test bs=64k count=16k oflag=direct";
     const READ: &str = "dd if=$DISK_PATH/$DATE.test of=/dev/null bs=8k";
     // `#                     v2020-01-08                    #`
-    let version = text.lines().find_map(|l| {
-        let inner = l.trim().strip_prefix('#')?.strip_suffix('#')?.trim();
-        let digits = inner.strip_prefix('v')?;
-        digits
-            .starts_with(|c: char| c.is_ascii_digit())
-            .then(|| inner.to_string())
-    });
+    let version = crate::tools::fio::yabs_version(text);
     let mut results = Vec::new();
     let mut in_dd = false;
     for line in text.lines() {
@@ -404,17 +407,14 @@ fn yabs_dd(text: &str) -> Result<Vec<Parsed>> {
                     crate::term::shown(*cell)
                 );
             };
-            let mut parsed = scripted(command, Script::YabsDd);
-            if let Some(v) = &version {
-                parsed
-                    .parameters
-                    .insert("runner_version".into(), Value::from(v.as_str()));
-            }
-            parsed
-                .metrics
-                .insert(metric.into(), Metric::new(rate, Unit::BytesPerSec));
-            parsed.part = Some(format!("{}\n", line.trim_end()));
-            results.push(parsed);
+            results.push(rate_run(
+                command,
+                Script::YabsDd,
+                version,
+                metric,
+                rate,
+                line,
+            ));
         }
     }
     Ok(results)

@@ -491,6 +491,8 @@ mod tests {
             );
         }
         // io_size repeats I/O over the same file: no more space
-        assert!(build("io_size = '4g'").is_ok());
+        let with = build("io_size = '4g'").unwrap();
+        assert_eq!(with.bytes, build("").unwrap().bytes);
+        assert_eq!(with.parameters["io_size"], "4g");
     }
 }

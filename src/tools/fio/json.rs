@@ -24,8 +24,8 @@ pub(super) fn find_json(text: &str) -> Option<Value> {
         if open < from {
             continue;
         }
-        match json_value_at(text.get(open..=close)?) {
-            Some((v, _)) if is_fio_json(&v) => return Some(v),
+        match first_json_value(text.get(open..=close)?) {
+            Some(v) if is_fio_json(&v) => return Some(v),
             Some(_) => from = close + 1,
             None => {}
         }
@@ -128,17 +128,10 @@ pub(super) fn unreadable_json(text: &str) -> Option<String> {
 }
 
 /// The JSON value at the start of `text`; text after it is ignored.
-#[cfg(test)]
 pub(super) fn first_json_value(text: &str) -> Option<Value> {
-    json_value_at(text).map(|(v, _)| v)
-}
-
-/// The JSON value at the start of `text` and how many bytes of `text` it
-/// took (0 when that is not known, after fio's `-nan` was quoted).
-fn json_value_at(text: &str) -> Option<(Value, usize)> {
     let mut stream = serde_json::Deserializer::from_str(text).into_iter::<Value>();
     match stream.next() {
-        Some(Ok(v)) => Some((v, stream.byte_offset())),
+        Some(Ok(v)) => Some(v),
         // some fio versions print `-nan` or `inf` for empty statistics
         _ if [": -nan", ": nan", ": -inf", ": inf"]
             .iter()
@@ -155,7 +148,6 @@ fn json_value_at(text: &str) -> Option<(Value, usize)> {
                 .into_iter::<Value>()
                 .next()?
                 .ok()
-                .map(|v| (v, 0))
         }
         _ => None,
     }

@@ -30,6 +30,7 @@ mod terse;
 mod tests;
 mod text;
 mod yabs;
+pub(crate) use yabs::text_version as yabs_version;
 
 pub use invocation::{
     auto_size, command, prefill_command, AUTO_SIZE, AUTO_SIZE_MAX, LOG_PREFIX, PREFILL_NAME,

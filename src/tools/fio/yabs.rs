@@ -35,7 +35,7 @@ use super::test_id;
 use crate::record::Metric;
 use crate::tools::number::{self, json_field, BadNumber};
 use crate::tools::Parsed;
-use crate::units::Unit;
+use crate::units::{self, Unit};
 
 /// The heading of yabs's fio block.
 const HEADING: &str = "fio Disk Speed Tests";
@@ -280,7 +280,7 @@ fn from_json(doc: &Value, run: &str) -> Result<Vec<Parsed>> {
 }
 
 /// The version in yabs's header box (`#   v2023-04-23   #`).
-fn text_version(text: &str) -> Option<&str> {
+pub(crate) fn text_version(text: &str) -> Option<&str> {
     text.lines().find_map(|l| {
         let t = l.trim().trim_matches('#').trim();
         let digits = t.strip_prefix('v')?;
@@ -319,11 +319,9 @@ fn text_speed(cell: &str, si: bool) -> Option<f64> {
 
 /// `(101.3k)`, `(742)` as IOPS.
 fn text_iops(cell: &str) -> Option<f64> {
-    let inner = cell.trim().strip_prefix('(')?.strip_suffix(')')?.trim();
-    match inner.strip_suffix('k') {
-        Some(k) => Some(k.parse::<f64>().ok()? * 1000.0),
-        None => inner.parse().ok(),
-    }
+    let inner = cell.trim().strip_prefix('(')?.strip_suffix(')')?;
+    let (n, suffix) = units::split_number(inner)?;
+    units::count(n, suffix)
 }
 
 /// A figure cell `405.41 MB/s (101.3k)`: speed and IOPS; an empty cell
