@@ -4,8 +4,8 @@ use std::path::PathBuf;
 
 use anyhow::Result;
 
-use crate::ingest;
 use crate::term::shown;
+use crate::{format, ingest};
 
 /// A problem as printed to a terminal, `path[:line]: message`: the path
 /// through [`shown`] as a path (a byte that is not UTF-8 as `\xff`), the
@@ -55,19 +55,14 @@ pub fn command(dirs: &[PathBuf]) -> Result<u8> {
     if loaded.problems.is_empty() && loaded.unreadable.is_empty() {
         crate::say!(
             "{} in {}: all valid",
-            shown(count(loaded.records, "record")),
-            shown(count(loaded.files, "file"))
+            shown(format::count_of(loaded.records, "record", "records")),
+            shown(format::count_of(loaded.files, "file", "files"))
         );
         Ok(0)
     } else {
         crate::say!("{}", shown(summary(&loaded)));
         Ok(1)
     }
-}
-
-/// `1 problem`, `2 problems`, `0 files`.
-fn count(n: usize, what: &str) -> String {
-    format!("{n} {what}{}", if n == 1 { "" } else { "s" })
 }
 
 /// The last line of a check that found problems: how many, in how many
@@ -88,18 +83,21 @@ fn summary(c: &ingest::Checked) -> String {
         where_.push(format!(
             "in {} of {} read",
             bad.len(),
-            count(c.files, "file")
+            format::count_of(c.files, "file", "files")
         ));
     }
     if !c.unread.is_empty() {
-        where_.push(format!("{} not read", count(c.unread.len(), "path")));
+        where_.push(format!(
+            "{} not read",
+            format::count_of(c.unread.len(), "path", "paths")
+        ));
     }
     format!(
         "{}{}{}; {} valid {}",
-        count(c.problems.len() + c.unreadable.len(), "problem"),
+        format::count_of(c.problems.len() + c.unreadable.len(), "problem", "problems"),
         if c.files > 0 { " " } else { ": " },
         where_.join(", "),
-        c.records,
+        format::whole(c.records as u64),
         if c.records == 1 { "record" } else { "records" }
     )
 }

@@ -32,26 +32,10 @@ pub fn status_of(e: &anyhow::Error) -> u8 {
     }
 }
 
-/// `text` as [`crate::term::shown`] prints it: every control character
-/// but the newline, and every bidirectional override, written as an
-/// escape (`\u{1b}`), so that an id or file name holding a terminal escape
-/// sequence reaches the terminal as text.
-pub fn escape_controls(text: &str) -> String {
-    crate::term::escape(text.as_bytes(), false)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use anyhow::{anyhow, Context};
-
-    #[test]
-    fn control_characters_are_escaped_newlines_kept() {
-        assert_eq!(
-            escape_controls("a\u{1b}[31mred\u{7}\nb\tc"),
-            "a\\u{1b}[31mred\\u{7}\nb\\u{9}c"
-        );
-    }
 
     #[test]
     fn usage_errors_give_two_with_their_context_others_one() {

@@ -150,7 +150,7 @@ fn read_lines(path: &Path, file: std::fs::File) -> Vec<std::result::Result<Found
 }
 
 /// The SHA-256 of the bytes a record was read from.
-fn sha256(bytes: &[u8]) -> [u8; 32] {
+pub(super) fn sha256(bytes: &[u8]) -> [u8; 32] {
     let mut h = crate::digest::Hasher::new();
     h.update(bytes);
     h.finish()

@@ -45,7 +45,7 @@ pub fn reread(found: &Found) -> Result<Option<LeftOut>> {
             found.summary.id
         )
     };
-    use super::read::{nth_line, MAX_RECORD_BYTES};
+    use super::read::{nth_line, sha256, MAX_RECORD_BYTES};
     use std::io::Read;
     let cannot = || format!("failed to read `{}` again", path.display());
     let file = std::fs::File::open(path).with_context(cannot)?;
@@ -69,9 +69,7 @@ pub fn reread(found: &Found) -> Result<Option<LeftOut>> {
         }
     };
     if let Some(first) = found.sha256 {
-        let mut h = crate::digest::Hasher::new();
-        h.update(&text);
-        if h.finish() != first {
+        if sha256(&text) != first {
             anyhow::bail!("{}: its bytes differ from the first read", changed());
         }
     }
