@@ -526,11 +526,6 @@ mod tests {
         chart.latency.as_mut().unwrap().values = vec![f64::NAN; 10];
         assert!(!draw(&chart).unwrap().wide.contains("latency (ms)"));
     }
-}
-
-#[cfg(test)]
-mod bound_tests {
-    use super::*;
 
     #[test]
     fn a_long_series_is_drawn_through_its_lows_and_highs_per_bucket() {
