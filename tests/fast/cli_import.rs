@@ -759,3 +759,48 @@ fn a_yabs_table_whose_heading_was_lost_imports() {
         .iter()
         .all(|r| r.test.parameters["runner"] == "yabs"));
 }
+
+#[test]
+fn fio_client_server_json_of_only_the_all_clients_sum_imports_as_one_record() {
+    // fio 2.6 with `unified_rw_reporting=1`: `client_stats` holds only fio's
+    // `All clients` entry, which is the group's result
+    let out = tempfile::tempdir().unwrap();
+    diskdash()
+        .args(["import", "--out"])
+        .arg(out.path())
+        .arg("tests/fixtures/fio/client-server-all-clients-fio2-6.json")
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("imported 1 record into"));
+    let records = records_under(out.path());
+    assert_eq!(records.len(), 1);
+    let r = &records[0];
+    assert_eq!(r.status, Status::Ok);
+    assert_eq!(r.test.parameters["fio_server"], "All clients");
+    assert_eq!(r.test.parameters["unified_rw_reporting"], 1);
+    // the figures fio printed: bw=16653 KiB/s, iops=2252.49, runtime=121363 ms
+    assert_eq!(r.metrics.get("mixed_bw").unwrap().value, 16653.0 * 1024.0);
+    assert_eq!(r.metrics.get("mixed_iops").unwrap().value, 2252.49);
+    assert_eq!(r.metrics.get("runtime").unwrap().value, 121.363);
+    assert!((r.metrics.get("mixed_lat_mean").unwrap().value - 1782.92e-6).abs() < 1e-15);
+    diskdash().arg("check").arg(out.path()).assert().code(0);
+
+    // the same document with no entry: said so, not called a wrapper
+    let dir = tempfile::tempdir().unwrap();
+    let empty = dir.path().join("empty.json");
+    let text = std::fs::read_to_string("tests/fixtures/fio/client-server-all-clients-fio2-6.json")
+        .unwrap();
+    let mut doc: serde_json::Value = serde_json::from_str(&text).unwrap();
+    doc["client_stats"] = serde_json::Value::Array(Vec::new());
+    std::fs::write(&empty, serde_json::to_string_pretty(&doc).unwrap()).unwrap();
+    diskdash()
+        .args(["import", "--out"])
+        .arg(dir.path().join("out"))
+        .arg(&empty)
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains(
+            "the fio JSON (fio-2.6) has an empty \"client_stats\" array",
+        ))
+        .stderr(predicate::str::contains("inside other JSON").not());
+}

@@ -74,6 +74,9 @@ pub(super) fn group_parsed(
     if let Some(host) = &first.host {
         parameters.insert("fio_server".to_string(), Value::from(host.clone()));
     }
+    if let Some(port) = first.port {
+        parameters.insert("fio_server_port".to_string(), Value::from(port));
+    }
     parameters.extend(ss_parameters);
     Some(Parsed {
         metrics,

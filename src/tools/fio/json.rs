@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use anyhow::{bail, Result};
 use serde_json::{Map, Value};
 
-use super::options::json_options;
+use super::options::{json_options, OptionMap};
 use super::{Dir, Job, SteadyState};
 use crate::tools::number::{self, checked, json_field, BadNumber};
 use crate::units::{self};
@@ -127,6 +127,25 @@ pub(super) fn unreadable_json(text: &str) -> Option<String> {
     })
 }
 
+/// Why fio JSON document `doc` gave no job: its job list (`jobs`, or
+/// `client_stats` of `fio --client`) is empty.
+pub(super) fn no_jobs(doc: &Value) -> String {
+    let version = doc
+        .get("fio version")
+        .and_then(Value::as_str)
+        .map_or(String::new(), |v| format!(" ({})", v.trim()));
+    let key = if doc.get("jobs").is_some() {
+        "jobs"
+    } else {
+        "client_stats"
+    };
+    format!(
+        "the fio JSON{version} has an empty \"{key}\" array: it holds no job's results \
+         (expected one entry per job, or per server and job with `fio --client`, \
+         with its read or write figures); run the job again and import that output"
+    )
+}
+
 /// The JSON value at the start of `text`; text after it is ignored.
 pub(super) fn first_json_value(text: &str) -> Option<Value> {
     let mut stream = serde_json::Deserializer::from_str(text).into_iter::<Value>();
@@ -167,10 +186,6 @@ pub(super) fn json_jobs(doc: &Value) -> Result<(Vec<Job>, Option<String>)> {
     else {
         bail!("fio JSON without a \"jobs\" array (expected the output of --output-format=json)");
     };
-    let global = doc
-        .get("global options")
-        .map(json_options)
-        .unwrap_or_default();
     // io_bytes was KiB until fio 2.21 added io_kbytes and bw_bytes
     let kib_hint = version.as_deref().and_then(|v| version_below(v, 2, 21));
     let mut jobs = Vec::new();
@@ -179,8 +194,9 @@ pub(super) fn json_jobs(doc: &Value) -> Result<(Vec<Job>, Option<String>)> {
     } else {
         "client_stats"
     };
+    let mut sums = Vec::new();
     for (i, entry) in list.iter().enumerate() {
-        let mut options = global.clone();
+        let mut options = global_options(doc, entry);
         if let Some(o) = entry.get("job options") {
             options.extend(json_options(o));
         }
@@ -189,10 +205,6 @@ pub(super) fn json_jobs(doc: &Value) -> Result<(Vec<Job>, Option<String>)> {
             .and_then(Value::as_str)
             .unwrap_or_default()
             .to_string();
-        // the sum over every server, which the servers' own entries hold
-        if name == "All clients" {
-            continue;
-        }
         let group = entry.get("groupid").and_then(Value::as_i64).unwrap_or(0);
         let dir = |key: &str| match entry.get(key) {
             Some(d) => json_dir(d, kib_hint, &format!("{list_key}[{i}].{key}")).map_err(in_json),
@@ -204,7 +216,7 @@ pub(super) fn json_jobs(doc: &Value) -> Result<(Vec<Job>, Option<String>)> {
             }
             None => None,
         };
-        jobs.push(Job {
+        let job = Job {
             name,
             group,
             jobs: 1,
@@ -215,15 +227,67 @@ pub(super) fn json_jobs(doc: &Value) -> Result<(Vec<Job>, Option<String>)> {
                 .get("hostname")
                 .and_then(Value::as_str)
                 .map(str::to_string),
+            port: entry.get("port").and_then(Value::as_u64),
             options,
             header: None,
             error: entry.get("error").and_then(Value::as_i64).unwrap_or(0),
             error_text: None,
             steadystate,
             part: serde_json::to_string_pretty(entry).ok(),
-        });
+        };
+        if list_key == "client_stats" && job.name == ALL_CLIENTS {
+            sums.push(job);
+        } else {
+            jobs.push(job);
+        }
+    }
+    // fio's sum over every server of a group: the servers' own entries
+    // hold it, so it is the group's result only where fio printed no entry
+    // of a server (fio 2.x with `unified_rw_reporting`), and the record
+    // names no server but `All clients`
+    for mut sum in sums {
+        if !jobs.iter().any(|j| j.group == sum.group) {
+            sum.host = Some(ALL_CLIENTS.to_string());
+            sum.port = None;
+            jobs.push(sum);
+        }
     }
     Ok((jobs, version))
+}
+
+/// The name fio gives its entry of a client/server group that sums every
+/// server's.
+const ALL_CLIENTS: &str = "All clients";
+
+/// The `"global options"` that apply to `entry`: fio's object, or, in the
+/// client/server output of fio 3.x, the element of fio's list that names
+/// the entry's server (`hostname` and `port`); for an entry of no one
+/// server (`All clients`), the options every element has alike.
+fn global_options(doc: &Value, entry: &Value) -> OptionMap {
+    let Some(global) = doc.get("global options") else {
+        return OptionMap::new();
+    };
+    let Some(list) = global.as_array() else {
+        return json_options(global);
+    };
+    let server = |v: &Value| (v.get("hostname").cloned(), v.get("port").cloned());
+    let of_server = |v: &Value| {
+        let mut v = v.clone();
+        if let Some(o) = v.as_object_mut() {
+            o.remove("hostname");
+            o.remove("port");
+        }
+        json_options(&v)
+    };
+    if let Some(own) = list.iter().find(|g| server(g) == server(entry)) {
+        return of_server(own);
+    }
+    let mut all = list.iter().map(of_server);
+    let mut common = all.next().unwrap_or_default();
+    for other in all {
+        common.retain(|k, v| other.get(k) == Some(v));
+    }
+    common
 }
 
 /// The fio JSON document one group's records keep as their raw output:

@@ -164,6 +164,9 @@ fn parse_run(text: &str) -> Result<Vec<Parsed>> {
         }
     };
     if jobs.is_empty() {
+        if let Some(doc) = &doc {
+            bail!("{}", json::no_jobs(doc));
+        }
         if let Some(why) = json::unreadable_json(text) {
             bail!("{why} (expected the whole output of fio --output-format=json)");
         }
@@ -179,18 +182,18 @@ fn parse_run(text: &str) -> Result<Vec<Parsed>> {
     // separately unless `group_reporting` merged them, and the clones of a
     // section (`numjobs`) are one workload, while sections that merely ran
     // at the same time are not
-    let mut sections_of: BTreeMap<(Option<String>, i64), (BTreeSet<String>, u32)> = BTreeMap::new();
+    let server = |job: &Job| (job.host.clone(), job.port);
+    type Server = (Option<String>, Option<u64>);
+    let mut sections_of: BTreeMap<(Server, i64), (BTreeSet<String>, u32)> = BTreeMap::new();
     for job in &jobs {
-        let fio_group = sections_of
-            .entry((job.host.clone(), job.group))
-            .or_default();
+        let fio_group = sections_of.entry((server(job), job.group)).or_default();
         fio_group.0.insert(job.name.clone());
         fio_group.1 = fio_group.1.saturating_add(job.jobs.max(1));
     }
-    let mut groups: BTreeMap<(Option<String>, i64, String), Vec<Job>> = BTreeMap::new();
+    let mut groups: BTreeMap<(Server, i64, String), Vec<Job>> = BTreeMap::new();
     for mut job in jobs {
         let split = sections_of
-            .get(&(job.host.clone(), job.group))
+            .get(&(server(&job), job.group))
             .is_some_and(|(sections, _)| sections.len() > 1);
         if split {
             // fio's `Run status group` figure is the whole group's, not
@@ -203,12 +206,12 @@ fn parse_run(text: &str) -> Result<Vec<Parsed>> {
             }
         }
         groups
-            .entry((job.host.clone(), job.group, job.name.clone()))
+            .entry((server(&job), job.group, job.name.clone()))
             .or_default()
             .push(job);
     }
     let mut out = Vec::new();
-    for ((host, group, _), jobs) in &groups {
+    for ((srv, group, _), jobs) in &groups {
         let mut parsed = if let Some(failed) = jobs.iter().find(|j| j.error != 0) {
             failed_group(failed, jobs, &pre, version.as_deref(), form)
         } else if let Some(p) = group_parsed(
@@ -223,7 +226,7 @@ fn parse_run(text: &str) -> Result<Vec<Parsed>> {
         };
         // one section of several that ran together: its own figures, and
         // the record says how many jobs its fio group ran at once
-        if let Some((sections, all_jobs)) = sections_of.get(&(host.clone(), *group)) {
+        if let Some((sections, all_jobs)) = sections_of.get(&(srv.clone(), *group)) {
             if sections.len() > 1 {
                 parsed
                     .parameters
@@ -362,8 +365,11 @@ struct Job {
     /// Reads and writes reported as one (`unified_rw_reporting`), which fio
     /// calls `mixed`.
     mixed: Option<Dir>,
-    /// The fio server that ran the job, in client/server output.
+    /// The fio server that ran the job, in client/server output: its
+    /// hostname and, where fio gives it, its port (two servers can share a
+    /// host).
     host: Option<String>,
+    port: Option<u64>,
     /// Options the output states (JSON global then job options), raw.
     options: BTreeMap<String, String>,
     /// Parameters from a text job header line.

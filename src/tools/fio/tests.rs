@@ -946,6 +946,81 @@ fn client_server_json_with_unified_reporting_gives_mixed_metrics() {
     assert!(!p.metrics.contains_key("read_iops"), "{:?}", names(&p));
     assert_eq!(param(&p, "unified_rw_reporting"), Value::from(1));
     assert_eq!(param(&p, "fio_server"), Value::from("localhost"));
+    assert_eq!(param(&p, "fio_server_port"), Value::from(8765));
+}
+
+const CS_ALL_CLIENTS: &str =
+    include_str!("../../../tests/fixtures/fio/client-server-all-clients-fio2-6.json");
+const CS_TWO: &str =
+    include_str!("../../../tests/fixtures/fio/client-server-2-clients-fio3-43.json");
+
+#[test]
+fn client_server_json_holding_only_all_clients_is_read_as_the_groups_sum() {
+    // fio 2.6, `unified_rw_reporting=1`: the group's one entry is fio's sum
+    // over every server; fio 2.x JSON gives KiB, KiB/s and usec
+    let p = one(CS_ALL_CLIENTS);
+    assert_eq!(p.tool_version.as_deref(), Some("2.6"));
+    assert_eq!(param(&p, "fio_server"), Value::from("All clients"));
+    assert_eq!(param(&p, "fio_server_port"), Value::Null);
+    assert_eq!(param(&p, "unified_rw_reporting"), Value::from(1));
+    assert_eq!(m(&p, "mixed_bw"), 16653.0 * 1024.0);
+    assert_eq!(unit(&p, "mixed_bw"), "B/s");
+    assert_eq!(m(&p, "mixed_iops"), 2252.49);
+    assert_eq!(m(&p, "mixed_io_bytes"), 2021176.0 * 1024.0);
+    assert_eq!(m(&p, "runtime"), 121.363);
+    close(m(&p, "mixed_lat_mean"), 1782.92e-6);
+    assert_eq!(
+        names(&p),
+        [
+            "mixed_bw",
+            "mixed_io_bytes",
+            "mixed_iops",
+            "mixed_lat_mean",
+            "runtime"
+        ]
+    );
+}
+
+#[test]
+fn client_server_json_of_two_servers_on_one_host_gives_a_record_per_server() {
+    // fio 3.43 with two servers on 127.0.0.1 (ports 18801, 18802): their
+    // own entries, not the `All clients` sum, and the options fio lists
+    // per server in `global options`
+    let all = parse(CS_TWO).unwrap();
+    assert_eq!(all.len(), 2);
+    let by_port = |port: u64| {
+        all.iter()
+            .find(|p| param(p, "fio_server_port") == port)
+            .unwrap()
+    };
+    for p in &all {
+        assert_eq!(p.test_id.as_deref(), Some("fio-randread-4k-qd1"));
+        assert_eq!(param(p, "fio_server"), Value::from("127.0.0.1"));
+        assert_eq!(param(p, "ioengine"), Value::from("psync"));
+        assert_eq!(m(p, "runtime"), 1.0);
+    }
+    let a = by_port(18802);
+    assert_eq!(m(a, "read_bw"), 4548972544.0);
+    assert_eq!(m(a, "read_iops"), 1110589.0);
+    assert_eq!(m(a, "read_clat_p99_99"), 23936e-9);
+    let b = by_port(18801);
+    assert_eq!(m(b, "read_bw"), 4562661376.0);
+    assert_eq!(m(b, "read_iops"), 1113931.0);
+}
+
+#[test]
+fn fio_json_with_an_empty_client_stats_says_so() {
+    // what a server that refused the job leaves: fio's document, no entry
+    let mut doc = find_json(CS_TWO).unwrap();
+    doc["client_stats"] = Value::Array(Vec::new());
+    let text = serde_json::to_string_pretty(&doc).unwrap();
+    let err = parse(&text).unwrap_err().to_string();
+    assert_eq!(
+        err,
+        "the fio JSON (fio-3.43) has an empty \"client_stats\" array: it holds no job's \
+         results (expected one entry per job, or per server and job with `fio --client`, \
+         with its read or write figures); run the job again and import that output"
+    );
 }
 
 #[test]

@@ -725,6 +725,7 @@ fn finish_text_job(b: TextJob, header: Option<Header>) -> Job {
         write,
         mixed,
         host: None,
+        port: None,
         options: BTreeMap::new(),
         header,
         error: b.error,
