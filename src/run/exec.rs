@@ -43,6 +43,9 @@ pub struct Outcome {
     pub logs: Vec<(String, Vec<u8>)>,
     /// As `stdout_bytes`, for stderr.
     pub stderr_bytes: Option<u64>,
+    /// What diskdash wrote to the tool's standard input, when the
+    /// invocation asked for a [`Feed`](crate::tools::argv::Feed).
+    pub fed: Option<super::feed::FeedDone>,
 }
 
 impl Outcome {
@@ -151,6 +154,7 @@ impl Executor for RealExecutor {
             bytes: 0,
             estimate_s: 0.0,
             parameters: Default::default(),
+            stdin: None,
         };
         // a tool that hangs on --version must not hang the run
         let dir = std::env::temp_dir();
@@ -178,7 +182,11 @@ impl Executor for RealExecutor {
         cmd.args(&inv.args)
             .envs(inv.env.iter().map(|(k, v)| (k, v)))
             .current_dir(dir)
-            .stdin(Stdio::null())
+            .stdin(if inv.stdin.is_some() {
+                Stdio::piped()
+            } else {
+                Stdio::null()
+            })
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             // its own process group, so that stopping it also stops what it
@@ -206,6 +214,15 @@ impl Executor for RealExecutor {
         RUNNING_GROUP.store(pid, Ordering::SeqCst);
         let out_reader = child.stdout.take().map(Pipe::spawn);
         let err_reader = child.stderr.take().map(Pipe::spawn);
+        // the input is made as the tool reads it; the thread ends when all
+        // is written or the tool's end of the pipe closes (it exited or
+        // was stopped), so joining it after the tool ends cannot hang
+        let feeder = match (inv.stdin, child.stdin.take()) {
+            (Some(feed), Some(pipe)) => Some(std::thread::spawn(move || {
+                super::feed::feed_child(&feed, pipe)
+            })),
+            _ => None,
+        };
 
         let mut timed_out = false;
         let mut interrupted = None;
@@ -254,7 +271,9 @@ impl Executor for RealExecutor {
             OutputFrom::File(p) => read_output_file(p),
             _ => None,
         };
+        let fed = feeder.and_then(|t| t.join().ok());
         Ok(Outcome {
+            fed,
             logs: read_logs(dir),
             stdout,
             stderr,
@@ -553,6 +572,7 @@ impl Executor for ReplayExecutor {
             interrupted: None,
             stdout_bytes: None,
             stderr_bytes: None,
+            fed: None,
         })
     }
 }
@@ -570,6 +590,7 @@ mod tests {
             bytes: 0,
             estimate_s: 0.0,
             parameters: Default::default(),
+            stdin: None,
         }
     }
 

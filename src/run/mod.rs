@@ -13,6 +13,7 @@ use crate::record::{self, Host, Subject, Target};
 
 pub mod doctor;
 pub mod exec;
+pub mod feed;
 pub mod host;
 pub mod plan;
 pub mod progress;
@@ -275,7 +276,7 @@ mod tests {
             Some(free),
         );
         assert!(
-            text.starts_with("dry run of suite standard: 36 jobs and a pre-fill against `/t`"),
+            text.starts_with("dry run of suite standard: 42 jobs and a pre-fill against `/t`"),
             "{text}"
         );
         let lines: Vec<&str> = text.lines().collect();

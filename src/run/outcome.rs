@@ -113,6 +113,9 @@ pub(super) fn run_job(
                 std::sync::Arc::make_mut(&mut rec.test).tool_version = parsed.tool_version;
             }
             attach_logs(&mut rec, &outcome);
+            if let Some(fed) = &outcome.fed {
+                note_feed(&mut rec, fed);
+            }
         }
         Err(e) => {
             rec.status = Status::Failed;
@@ -120,6 +123,38 @@ pub(super) fn run_job(
         }
     }
     (rec, outcome.interrupted)
+}
+
+/// How many times faster than the disk the input must have been made for
+/// the figure to be the disk's: below this, the record says the input may
+/// have held dd back.
+pub(super) const FEED_MARGIN: f64 = 2.0;
+
+/// Puts the rate at which diskdash made a fed tool's input into its record
+/// as `input_bw` (bytes over the time spent making them and copying them
+/// into the pipe, waits for the tool to read left out), and a warning when
+/// that is less than [`FEED_MARGIN`] times the `write_bw` measured: the
+/// input may then have been the limit.
+fn note_feed(rec: &mut Record, fed: &super::feed::FeedDone) {
+    use crate::record::Metric;
+    let Some(rate) = fed.rate() else {
+        return;
+    };
+    rec.metrics.insert(
+        "input_bw".into(),
+        Metric::new(rate, crate::units::Unit::BytesPerSec),
+    );
+    let Some(bw) = rec.metrics.get("write_bw").map(|m| m.value) else {
+        return;
+    };
+    if rate < FEED_MARGIN * bw {
+        rec.warnings.push(format!(
+            "the input was made at {:.0} MB/s, less than {FEED_MARGIN} times the {:.0} MB/s written: \
+             the figure may be the input generator's limit, not the storage's",
+            rate / 1e6,
+            bw / 1e6
+        ));
+    }
 }
 
 /// Gives a fio record the timeline of the per-second logs its run left

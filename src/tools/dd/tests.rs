@@ -828,6 +828,7 @@ fn a_run_of_its_own_command_is_a_write_as_before() {
         bytes: 16 << 20,
         estimate_s: 1.0,
         parameters: Params::new(),
+        stdin: None,
     };
     let all = parse_run(&invocation, &fixture("gnu91-bare-1m-fdatasync.txt")).unwrap();
     assert_eq!(all.len(), 1);
