@@ -705,3 +705,66 @@ fn a_prefill_that_wrote_less_than_the_file_fails_the_sustained_test() {
     );
     assert_eq!(r.prefill.as_ref().unwrap().bytes, 1048576.0);
 }
+
+#[test]
+fn the_mixed_test_is_judged_on_both_directions_iops_and_p99_and_qd1_on_its_p99() {
+    let target = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    for (offering, price) in [("cheap", "0.05"), ("dear", "0.10")] {
+        let args = run_args(&[
+            "--target",
+            target.path().to_str().unwrap(),
+            "--suite",
+            "quick",
+            "--only",
+            "fio-randread-4k-qd1,fio-randrw70-4k-qd32",
+            "--out",
+            out.path().to_str().unwrap(),
+            "--study",
+            "mix",
+            "--provider",
+            "p",
+            "--offering",
+            offering,
+            "--price-per-gb-month",
+            price,
+        ]);
+        let mut ex = replay();
+        let code = diskdash::cmd::run::run_with(&args, &mut ex, &AtomicUsize::new(0)).unwrap();
+        assert_eq!(code, 0);
+    }
+    let site = tempfile::tempdir().unwrap();
+    let site = site.path().join("site");
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_diskdash"))
+        .arg("report")
+        .arg(out.path())
+        .arg("--out")
+        .arg(&site)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = std::fs::read_to_string(site.join("data/value.csv")).unwrap();
+    let mut rd = csv::Reader::from_reader(text.as_bytes());
+    let headers = rd.headers().unwrap().clone();
+    let col = |name: &str| headers.iter().position(|h| h == name).unwrap();
+    let (t, m, o, v) = (col("test"), col("metric"), col("offering"), col("verdict"));
+    let mut judged: Vec<(String, String)> = rd
+        .records()
+        .map(|r| r.unwrap())
+        .filter(|r| &r[o] == "dear" && !r[v].is_empty())
+        .map(|r| (r[t].to_string(), r[m].to_string()))
+        .collect();
+    judged.sort();
+    let pair = |t: &str, m: &str| (t.to_string(), m.to_string());
+    assert_eq!(
+        judged,
+        [
+            pair("fio-randread-4k-qd1", "read_clat_p99"),
+            pair("fio-randread-4k-qd1", "read_iops"),
+            pair("fio-randrw70-4k-qd32", "read_clat_p99"),
+            pair("fio-randrw70-4k-qd32", "read_iops"),
+            pair("fio-randrw70-4k-qd32", "write_clat_p99"),
+            pair("fio-randrw70-4k-qd32", "write_iops"),
+        ]
+    );
+}
