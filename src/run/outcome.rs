@@ -299,3 +299,57 @@ pub(super) fn judge(job: &Job, o: &Outcome) -> std::result::Result<crate::tools:
     }
     Ok(first)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::record::{Metric, Subject, Tool};
+    use crate::units::Unit;
+
+    fn dd_record(write_bw: f64) -> Record {
+        let mut r = Record::new(
+            "r.dd-write-bulk.r1",
+            Source::Run {
+                diskdash_version: "0".into(),
+            },
+            Subject::default(),
+            TestInfo {
+                id: "dd-write-bulk".into(),
+                tool: Tool::Dd,
+                tool_version: None,
+                parameters: Default::default(),
+                command: None,
+            },
+        );
+        r.metrics
+            .insert("write_bw".into(), Metric::new(write_bw, Unit::BytesPerSec));
+        r
+    }
+
+    #[test]
+    fn a_feed_under_twice_the_rate_written_is_named_in_the_record() {
+        // 1 GB made in 1 s of its own: 1000 MB/s
+        let fed = super::super::feed::FeedDone {
+            bytes: 1_000_000_000,
+            busy: Duration::from_secs(1),
+        };
+        let mut fast_disk = dd_record(600e6);
+        note_feed(&mut fast_disk, &fed);
+        assert_eq!(fast_disk.metrics.get("input_bw").unwrap().value, 1e9);
+        assert_eq!(
+            fast_disk.warnings,
+            [
+                "the input was made at 1000 MB/s, less than 2 times the 600 MB/s written: \
+              the figure may be the input generator's limit, not the storage's"
+            ]
+        );
+        let mut slow_disk = dd_record(400e6);
+        note_feed(&mut slow_disk, &fed);
+        assert!(slow_disk.warnings.is_empty());
+        assert!(crate::record::validate(&slow_disk).is_empty());
+        // nothing fed, nothing said
+        let mut none = dd_record(400e6);
+        note_feed(&mut none, &super::super::feed::FeedDone::default());
+        assert!(!none.metrics.contains_key("input_bw") && none.warnings.is_empty());
+    }
+}
