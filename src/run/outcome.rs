@@ -141,7 +141,7 @@ fn note_feed(rec: &mut Record, fed: &super::feed::FeedDone) {
         return;
     };
     rec.metrics.insert(
-        "input_bw".into(),
+        "input_bw",
         Metric::new(rate, crate::units::Unit::BytesPerSec),
     );
     let Some(bw) = rec.metrics.get("write_bw").map(|m| m.value) else {
@@ -322,7 +322,7 @@ mod tests {
             },
         );
         r.metrics
-            .insert("write_bw".into(), Metric::new(write_bw, Unit::BytesPerSec));
+            .insert("write_bw", Metric::new(write_bw, Unit::BytesPerSec));
         r
     }
 
