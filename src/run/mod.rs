@@ -284,7 +284,7 @@ mod tests {
         assert_eq!(
             lines[3],
             "pre-fill before fio-sustained-randread-4k-qd32 (once, not a test): writes 5.00 GiB \
-             of incompressible data, the file the sustained tests read; about 1:48, limit 1373 s"
+             of incompressible data, the file the sustained and pre-filled tests read; about 1:48, limit 1373 s"
         );
         assert!(lines[4].contains("--refill_buffers") && lines[4].contains("--size=5368709120"));
         assert_eq!(

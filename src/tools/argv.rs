@@ -37,7 +37,8 @@ pub struct BuildCtx<'a> {
     /// `size = "auto"`; `None` when unknown.
     pub free_bytes: Option<u64>,
     /// The file a fio test reads instead of its own `fio.dat`: the one the
-    /// pre-fill wrote, for the sustained tests; `None` for every other test.
+    /// pre-fill wrote, for the sustained tests and those with `prefilled =
+    /// true`; `None` for every other test.
     pub data_file: Option<&'a Path>,
 }
 
