@@ -217,10 +217,14 @@ impl Executor for RealExecutor {
         // the input is made as the tool reads it; the thread ends when all
         // is written or the tool's end of the pipe closes (it exited or
         // was stopped), so joining it after the tool ends cannot hang
+        let feed_stop = Arc::new(AtomicBool::new(false));
         let feeder = match (inv.stdin, child.stdin.take()) {
-            (Some(feed), Some(pipe)) => Some(std::thread::spawn(move || {
-                super::feed::feed_child(&feed, pipe)
-            })),
+            (Some(feed), Some(pipe)) => {
+                let stop = Arc::clone(&feed_stop);
+                Some(std::thread::spawn(move || {
+                    super::feed::feed_child(&feed, pipe, &stop)
+                }))
+            }
             _ => None,
         };
 
@@ -271,6 +275,7 @@ impl Executor for RealExecutor {
             OutputFrom::File(p) => read_output_file(p),
             _ => None,
         };
+        feed_stop.store(true, Ordering::SeqCst);
         let fed = feeder.and_then(|t| t.join().ok());
         Ok(Outcome {
             fed,
@@ -635,6 +640,38 @@ mod tests {
         assert_eq!(o.signal, Some(libc::SIGTERM));
         assert_eq!(o.stdout, "started\n");
         assert!(start.elapsed() < Duration::from_secs(5));
+    }
+
+    #[test]
+    fn a_fed_tool_that_stops_reading_does_not_hold_the_run() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut ex = RealExecutor::new(Arc::new(AtomicUsize::new(0)));
+        let mut fed = inv("sh", &["-c", "head -c 1000 >/dev/null; echo read"]);
+        fed.stdin = Some(crate::tools::argv::Feed {
+            bytes: 1 << 30,
+            seed: 1,
+        });
+        let o = ex
+            .run("t", &fed, dir.path(), Duration::from_secs(10))
+            .unwrap();
+        assert_eq!(o.stdout, "read\n");
+        assert!(o.fed.unwrap().bytes < 1 << 30);
+        // one that never reads, and leaves a process holding its input
+        // open outside its group (a shell gives a background job
+        // /dev/null, hence fd 3): stopped at the limit, the feed gives up
+        let start = Instant::now();
+        let mut held = inv("sh", &["-c", "exec 3<&0; setsid sleep 30 <&3 & sleep 30"]);
+        held.stdin = fed.stdin;
+        let o = ex
+            .run("t", &held, dir.path(), Duration::from_millis(300))
+            .unwrap();
+        assert!(o.timed_out);
+        assert!(o.fed.unwrap().bytes < 1 << 30);
+        assert!(
+            start.elapsed() < Duration::from_secs(6),
+            "{:?}",
+            start.elapsed()
+        );
     }
 
     #[test]

@@ -87,7 +87,13 @@ impl FeedDone {
 /// the system allows up to a megabyte (fewer switches between the two
 /// processes) and non-blocking, so that the time spent waiting for the
 /// tool to read is told from the time spent making and copying the bytes.
-pub fn feed_child(f: &Feed, pipe: std::process::ChildStdin) -> FeedDone {
+/// The feed gives up once `stop` is set (the tool has ended): a process it
+/// left behind holding the pipe open must not hold the run.
+pub fn feed_child(
+    f: &Feed,
+    pipe: std::process::ChildStdin,
+    stop: &std::sync::atomic::AtomicBool,
+) -> FeedDone {
     use std::os::fd::AsRawFd;
     let fd = pipe.as_raw_fd();
     // SAFETY: fcntl(2) on a descriptor this function owns through `pipe`;
@@ -110,14 +116,16 @@ pub fn feed_child(f: &Feed, pipe: std::process::ChildStdin) -> FeedDone {
         unsafe {
             libc::poll(&mut pfd, 1, 100);
         }
+        !stop.load(std::sync::atomic::Ordering::SeqCst)
     })
 }
 
 /// Writes `f.bytes` incompressible bytes to `out`, then closes it (the
 /// tool sees the end of its input). When `out` would block, `wait` waits
-/// until it can take more (that time is not the feed's own). Stops early
-/// when the tool stops reading (a broken pipe: it exited or was stopped).
-pub fn feed<W: Write>(f: &Feed, mut out: W, mut wait: impl FnMut(&W)) -> FeedDone {
+/// until it can take more (that time is not the feed's own) and returns
+/// whether to go on. Stops early when the tool stops reading (a broken
+/// pipe: it exited or was stopped) or `wait` says to.
+pub fn feed<W: Write>(f: &Feed, mut out: W, mut wait: impl FnMut(&W) -> bool) -> FeedDone {
     let start = Instant::now();
     let mut waiting = Duration::ZERO;
     let mut rng = Xoshiro256pp::new(f.seed);
@@ -133,8 +141,11 @@ pub fn feed<W: Write>(f: &Feed, mut out: W, mut wait: impl FnMut(&W)) -> FeedDon
                 Ok(k) => at += k,
                 Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
                     let t = Instant::now();
-                    wait(&out);
+                    let go_on = wait(&out);
                     waiting += t.elapsed();
+                    if !go_on {
+                        break 'chunks;
+                    }
                 }
                 Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
                 Err(_) => break 'chunks,
@@ -184,7 +195,7 @@ mod tests {
                 seed: 7,
             },
             &mut out,
-            |_| {},
+            |_| true,
         );
         assert_eq!(done.bytes, 3 * CHUNK as u64 + 5);
         assert_eq!(out.len() as u64, done.bytes);
@@ -209,7 +220,7 @@ mod tests {
                 seed: 7,
             },
             Closed(10),
-            |_| {},
+            |_| true,
         );
         assert_eq!(done.bytes, 0);
     }
@@ -223,7 +234,7 @@ mod tests {
                 seed: 42,
             },
             &mut out,
-            |_| {},
+            |_| true,
         );
         let mut counts = [0u32; 256];
         for b in &out {
