@@ -256,6 +256,12 @@ fn record_for(group: &[&Located], publication: String) -> Result<Record> {
         .into(),
         run_id: Some(r.study.clone()),
         metrics: metrics.into_iter().collect(),
+        // as published, with what a reader must know of it (dd from /dev/zero)
+        warnings: diskdash::tools::spec(tool)
+            .caveat(&test.parameters)
+            .map(str::to_string)
+            .into_iter()
+            .collect(),
         ..Record::new(id, source, subject, test)
     })
 }

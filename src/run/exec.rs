@@ -43,6 +43,9 @@ pub struct Outcome {
     pub logs: Vec<(String, Vec<u8>)>,
     /// As `stdout_bytes`, for stderr.
     pub stderr_bytes: Option<u64>,
+    /// What diskdash wrote to the tool's standard input, when the
+    /// invocation asked for a [`Feed`](crate::tools::argv::Feed).
+    pub fed: Option<super::feed::FeedDone>,
 }
 
 impl Outcome {
@@ -151,6 +154,7 @@ impl Executor for RealExecutor {
             bytes: 0,
             estimate_s: 0.0,
             parameters: Default::default(),
+            stdin: None,
         };
         // a tool that hangs on --version must not hang the run
         let dir = std::env::temp_dir();
@@ -178,7 +182,11 @@ impl Executor for RealExecutor {
         cmd.args(&inv.args)
             .envs(inv.env.iter().map(|(k, v)| (k, v)))
             .current_dir(dir)
-            .stdin(Stdio::null())
+            .stdin(if inv.stdin.is_some() {
+                Stdio::piped()
+            } else {
+                Stdio::null()
+            })
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             // its own process group, so that stopping it also stops what it
@@ -206,6 +214,19 @@ impl Executor for RealExecutor {
         RUNNING_GROUP.store(pid, Ordering::SeqCst);
         let out_reader = child.stdout.take().map(Pipe::spawn);
         let err_reader = child.stderr.take().map(Pipe::spawn);
+        // the input is made as the tool reads it; the thread ends when all
+        // is written or the tool's end of the pipe closes (it exited or
+        // was stopped), so joining it after the tool ends cannot hang
+        let feed_stop = Arc::new(AtomicBool::new(false));
+        let feeder = match (inv.stdin, child.stdin.take()) {
+            (Some(feed), Some(pipe)) => {
+                let stop = Arc::clone(&feed_stop);
+                Some(std::thread::spawn(move || {
+                    super::feed::feed_child(&feed, pipe, &stop)
+                }))
+            }
+            _ => None,
+        };
 
         let mut timed_out = false;
         let mut interrupted = None;
@@ -254,7 +275,10 @@ impl Executor for RealExecutor {
             OutputFrom::File(p) => read_output_file(p),
             _ => None,
         };
+        feed_stop.store(true, Ordering::SeqCst);
+        let fed = feeder.and_then(|t| t.join().ok());
         Ok(Outcome {
+            fed,
             logs: read_logs(dir),
             stdout,
             stderr,
@@ -553,6 +577,7 @@ impl Executor for ReplayExecutor {
             interrupted: None,
             stdout_bytes: None,
             stderr_bytes: None,
+            fed: None,
         })
     }
 }
@@ -570,6 +595,7 @@ mod tests {
             bytes: 0,
             estimate_s: 0.0,
             parameters: Default::default(),
+            stdin: None,
         }
     }
 
@@ -614,6 +640,38 @@ mod tests {
         assert_eq!(o.signal, Some(libc::SIGTERM));
         assert_eq!(o.stdout, "started\n");
         assert!(start.elapsed() < Duration::from_secs(5));
+    }
+
+    #[test]
+    fn a_fed_tool_that_stops_reading_does_not_hold_the_run() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut ex = RealExecutor::new(Arc::new(AtomicUsize::new(0)));
+        let mut fed = inv("sh", &["-c", "head -c 1000 >/dev/null; echo read"]);
+        fed.stdin = Some(crate::tools::argv::Feed {
+            bytes: 1 << 30,
+            seed: 1,
+        });
+        let o = ex
+            .run("t", &fed, dir.path(), Duration::from_secs(10))
+            .unwrap();
+        assert_eq!(o.stdout, "read\n");
+        assert!(o.fed.unwrap().bytes < 1 << 30);
+        // one that never reads, and leaves a process holding its input
+        // open outside its group (a shell gives a background job
+        // /dev/null, hence fd 3): stopped at the limit, the feed gives up
+        let start = Instant::now();
+        let mut held = inv("sh", &["-c", "exec 3<&0; setsid sleep 30 <&3 & sleep 30"]);
+        held.stdin = fed.stdin;
+        let o = ex
+            .run("t", &held, dir.path(), Duration::from_millis(300))
+            .unwrap();
+        assert!(o.timed_out);
+        assert!(o.fed.unwrap().bytes < 1 << 30);
+        assert!(
+            start.elapsed() < Duration::from_secs(6),
+            "{:?}",
+            start.elapsed()
+        );
     }
 
     #[test]

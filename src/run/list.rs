@@ -29,7 +29,7 @@ pub(super) fn list_text(
     for (i, j) in jobs.iter().enumerate() {
         if let Some(p) = prefill.filter(|p| p.before == i) {
             s.push_str(&format!(
-                "pre-fill  [fio, once before {}; not a test: it writes the file the sustained tests read]\n    {}\n",
+                "pre-fill  [fio, once before {}; not a test: it writes the file the sustained and pre-filled tests read]\n    {}\n",
                 j.test_id,
                 p.job.invocation.display()
             ));
@@ -83,7 +83,7 @@ pub(super) fn dry_run_text(
                 total_s += p.job.invocation.estimate_s;
                 s.push_str(&format!(
                     "pre-fill before {} (once, not a test): writes {} of incompressible data, \
-                     the file the sustained tests read; about {}, limit {} s{}\n    {}\n",
+                     the file the sustained and pre-filled tests read; about {}, limit {} s{}\n    {}\n",
                     j.test_id,
                     gib(bytes),
                     progress::clock(p.job.invocation.estimate_s),

@@ -13,6 +13,7 @@ use crate::record::{self, Host, Subject, Target};
 
 pub mod doctor;
 pub mod exec;
+pub mod feed;
 pub mod host;
 pub mod plan;
 pub mod progress;
@@ -275,7 +276,7 @@ mod tests {
             Some(free),
         );
         assert!(
-            text.starts_with("dry run of suite standard: 36 jobs and a pre-fill against `/t`"),
+            text.starts_with("dry run of suite standard: 42 jobs and a pre-fill against `/t`"),
             "{text}"
         );
         let lines: Vec<&str> = text.lines().collect();
@@ -283,7 +284,7 @@ mod tests {
         assert_eq!(
             lines[3],
             "pre-fill before fio-sustained-randread-4k-qd32 (once, not a test): writes 5.00 GiB \
-             of incompressible data, the file the sustained tests read; about 1:48, limit 1373 s"
+             of incompressible data, the file the sustained and pre-filled tests read; about 1:48, limit 1373 s"
         );
         assert!(lines[4].contains("--refill_buffers") && lines[4].contains("--size=5368709120"));
         assert_eq!(

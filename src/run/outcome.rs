@@ -113,6 +113,9 @@ pub(super) fn run_job(
                 std::sync::Arc::make_mut(&mut rec.test).tool_version = parsed.tool_version;
             }
             attach_logs(&mut rec, &outcome);
+            if let Some(fed) = &outcome.fed {
+                note_feed(&mut rec, fed);
+            }
         }
         Err(e) => {
             rec.status = Status::Failed;
@@ -120,6 +123,38 @@ pub(super) fn run_job(
         }
     }
     (rec, outcome.interrupted)
+}
+
+/// How many times faster than the disk the input must have been made for
+/// the figure to be the disk's: below this, the record says the input may
+/// have held dd back.
+pub(super) const FEED_MARGIN: f64 = 2.0;
+
+/// Puts the rate at which diskdash made a fed tool's input into its record
+/// as `input_bw` (bytes over the time spent making them and copying them
+/// into the pipe, waits for the tool to read left out), and a warning when
+/// that is less than [`FEED_MARGIN`] times the `write_bw` measured: the
+/// input may then have been the limit.
+fn note_feed(rec: &mut Record, fed: &super::feed::FeedDone) {
+    use crate::record::Metric;
+    let Some(rate) = fed.rate() else {
+        return;
+    };
+    rec.metrics.insert(
+        "input_bw",
+        Metric::new(rate, crate::units::Unit::BytesPerSec),
+    );
+    let Some(bw) = rec.metrics.get("write_bw").map(|m| m.value) else {
+        return;
+    };
+    if rate < FEED_MARGIN * bw {
+        rec.warnings.push(format!(
+            "the input was made at {:.0} MB/s, less than {FEED_MARGIN} times the {:.0} MB/s written: \
+             the figure may be the input generator's limit, not the storage's",
+            rate / 1e6,
+            bw / 1e6
+        ));
+    }
 }
 
 /// Gives a fio record the timeline of the per-second logs its run left
@@ -263,4 +298,58 @@ pub(super) fn judge(job: &Job, o: &Outcome) -> std::result::Result<crate::tools:
         return Err(format!("the output of `{program}` holds no metric"));
     }
     Ok(first)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::record::{Metric, Subject, Tool};
+    use crate::units::Unit;
+
+    fn dd_record(write_bw: f64) -> Record {
+        let mut r = Record::new(
+            "r.dd-write-bulk.r1",
+            Source::Run {
+                diskdash_version: "0".into(),
+            },
+            Subject::default(),
+            TestInfo {
+                id: "dd-write-bulk".into(),
+                tool: Tool::Dd,
+                tool_version: None,
+                parameters: Default::default(),
+                command: None,
+            },
+        );
+        r.metrics
+            .insert("write_bw", Metric::new(write_bw, Unit::BytesPerSec));
+        r
+    }
+
+    #[test]
+    fn a_feed_under_twice_the_rate_written_is_named_in_the_record() {
+        // 1 GB made in 1 s of its own: 1000 MB/s
+        let fed = super::super::feed::FeedDone {
+            bytes: 1_000_000_000,
+            busy: Duration::from_secs(1),
+        };
+        let mut fast_disk = dd_record(600e6);
+        note_feed(&mut fast_disk, &fed);
+        assert_eq!(fast_disk.metrics.get("input_bw").unwrap().value, 1e9);
+        assert_eq!(
+            fast_disk.warnings,
+            [
+                "the input was made at 1000 MB/s, less than 2 times the 600 MB/s written: \
+              the figure may be the input generator's limit, not the storage's"
+            ]
+        );
+        let mut slow_disk = dd_record(400e6);
+        note_feed(&mut slow_disk, &fed);
+        assert!(slow_disk.warnings.is_empty());
+        assert!(crate::record::validate(&slow_disk).is_empty());
+        // nothing fed, nothing said
+        let mut none = dd_record(400e6);
+        note_feed(&mut none, &super::super::feed::FeedDone::default());
+        assert!(!none.metrics.contains_key("input_bw") && none.warnings.is_empty());
+    }
 }

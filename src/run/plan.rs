@@ -74,11 +74,20 @@ pub struct Job {
 }
 
 impl Job {
-    /// Whether this job is a sustained fio test, which reads the file the
-    /// pre-fill wrote.
+    /// Whether this job reads the file the pre-fill wrote: a sustained fio
+    /// test, or a fio test with `prefilled = true`.
     pub fn reads_prefill(&self) -> bool {
         is_sustained(&self.test_id, self.tool)
+            || (self.tool == Tool::Fio
+                && crate::tools::fio::wants_prefilled(&self.invocation.parameters))
     }
+}
+
+/// Whether a test of a suite does its I/O on the pre-filled file: the
+/// sustained tests, and fio tests with `prefilled = true`.
+fn reads_prefill(spec: &TestSpec) -> bool {
+    is_sustained(&spec.id, spec.tool)
+        || (spec.tool == Tool::Fio && crate::tools::fio::wants_prefilled(&spec.params))
 }
 
 /// Whether a test is one of the sustained ones that read the pre-filled file.
@@ -413,7 +422,7 @@ pub fn plan(suite: &Suite, sel: &Selection, scratch: &Path, machine: &Machine) -
                 is_root: machine.is_root,
                 test_id: &spec.id,
                 free_bytes: machine.free_bytes,
-                data_file: is_sustained(&spec.id, spec.tool).then_some(prefill_file.as_path()),
+                data_file: reads_prefill(spec).then_some(prefill_file.as_path()),
             };
             let invocation = build(spec, &ctx)?;
             jobs.push(Job {
@@ -517,6 +526,12 @@ mod tests {
         .jobs
     }
 
+    /// How a dd command names the incompressible input fed to it.
+    fn fed(bytes: u64, file: &str) -> String {
+        let seed = crate::tools::argv::Feed::seed_for(Path::new(file));
+        format!("(diskdash: {bytes} incompressible bytes, xoshiro256++ seed {seed:#018x})")
+    }
+
     fn command_of(jobs: &[Job], id: &str) -> String {
         jobs.iter()
             .find(|j| j.test_id == id)
@@ -534,6 +549,8 @@ mod tests {
             [
                 "fio-sustained-randread-4k-qd32",
                 "fio-sustained-read-1m-qd16",
+                "fio-randread-4k-qd1",
+                "fio-randrw70-4k-qd32",
                 "dd-write-bulk",
                 "dd-write-128k-fdatasync",
                 "dd-write-8k-fdatasync",
@@ -548,12 +565,12 @@ mod tests {
                 "bonnie"
             ]
         );
-        // the sustained tests once, 11 tests three times, bonnie++ once
-        assert_eq!(jobs.len(), 2 + 11 * 3 + 1);
+        // the sustained tests once, 13 tests three times, bonnie++ once
+        assert_eq!(jobs.len(), 2 + 13 * 3 + 1);
         let bonnie: Vec<_> = jobs.iter().filter(|j| j.test_id == "bonnie").collect();
         assert_eq!(bonnie.len(), 1);
-        assert_eq!(jobs[4].repetition, 3);
-        assert_eq!(jobs[4].dir, Path::new("/mnt/x/S/dd-write-bulk.r3"));
+        assert_eq!(jobs[10].repetition, 3);
+        assert_eq!(jobs[10].dir, Path::new("/mnt/x/S/dd-write-bulk.r3"));
     }
 
     #[test]
@@ -578,7 +595,8 @@ mod tests {
         }
         assert_eq!((jobs[0].timeout_s, jobs[1].timeout_s), (3600, 7200));
         // other tests keep theirs
-        assert!(!args(&jobs[2]).iter().any(|a| a.starts_with("--runtime")));
+        assert!(args(&jobs[2]).contains(&"--runtime=30".to_string()));
+        assert!(!args(&jobs[8]).iter().any(|a| a.starts_with("--runtime")));
         let jobs = standard_jobs(&Selection {
             sustained_minutes: Some(240),
             ..Default::default()
@@ -613,21 +631,67 @@ mod tests {
         let jobs = standard_jobs(&Selection::default());
         assert_eq!(
             command_of(&jobs, "dd-write-bulk"),
-            "LC_ALL=C dd if=/dev/zero of=/mnt/x/S/dd-write-bulk.r1/dd.dat bs=1M count=8192 conv=fdatasync"
+            format!(
+                "{} | LC_ALL=C dd of=/mnt/x/S/dd-write-bulk.r1/dd.dat bs=1M count=8192 iflag=fullblock conv=fdatasync",
+                fed(8 * GIB, "/mnt/x/S/dd-write-bulk.r1/dd.dat")
+            )
         );
         assert_eq!(
             command_of(&jobs, "dd-write-8k-dsync"),
-            "LC_ALL=C dd if=/dev/zero of=/mnt/x/S/dd-write-8k-dsync.r1/dd.dat bs=8k count=16k oflag=dsync"
+            format!(
+                "{} | LC_ALL=C dd of=/mnt/x/S/dd-write-8k-dsync.r1/dd.dat bs=8k count=16k iflag=fullblock oflag=dsync",
+                fed(128 << 20, "/mnt/x/S/dd-write-8k-dsync.r1/dd.dat")
+            )
         );
         assert_eq!(
             command_of(&jobs, "dd-write-128k-fdatasync"),
-            "LC_ALL=C dd if=/dev/zero of=/mnt/x/S/dd-write-128k-fdatasync.r1/dd.dat bs=128k count=1k conv=fdatasync"
+            format!(
+                "{} | LC_ALL=C dd of=/mnt/x/S/dd-write-128k-fdatasync.r1/dd.dat bs=128k count=1k iflag=fullblock conv=fdatasync",
+                fed(128 << 20, "/mnt/x/S/dd-write-128k-fdatasync.r1/dd.dat")
+            )
         );
         assert_eq!(
             command_of(&jobs, "fio-randread-4k-qd64"),
             "fio --name=fio-randread-4k-qd64 --filename=/mnt/x/S/fio-randread-4k-qd64.r1/fio.dat \
              --rw=randread --bs=4k --iodepth=64 --ioengine=libaio --direct=1 --size=1G \
              --output-format=json --output=/mnt/x/S/fio-randread-4k-qd64.r1/fio.json"
+        );
+        // the QD1 and mixed tests: time-based on the pre-filled file
+        // (16 GiB: the free space is unknown), no per-second logs
+        assert_eq!(
+            command_of(&jobs, "fio-randrw70-4k-qd32"),
+            "fio --name=fio-randrw70-4k-qd32 --filename=/mnt/x/S/prefill/fio.dat \
+             --rw=randrw --bs=4k --iodepth=32 --ioengine=libaio --direct=1 --size=17179869184 \
+             --runtime=30 --rwmixread=70 --time_based \
+             --output-format=json --output=/mnt/x/S/fio-randrw70-4k-qd32.r1/fio.json"
+        );
+        assert_eq!(
+            command_of(&jobs, "fio-randread-4k-qd1"),
+            "fio --name=fio-randread-4k-qd1 --filename=/mnt/x/S/prefill/fio.dat \
+             --rw=randread --bs=4k --iodepth=1 --ioengine=libaio --direct=1 --size=17179869184 \
+             --runtime=30 --time_based \
+             --output-format=json --output=/mnt/x/S/fio-randread-4k-qd1.r1/fio.json"
+        );
+        let qd1 = jobs
+            .iter()
+            .find(|j| j.test_id == "fio-randread-4k-qd1")
+            .unwrap();
+        assert_eq!(qd1.headline, "read_clat_p99");
+        // dd's record says what it read
+        let dd = jobs
+            .iter()
+            .find(|j| j.test_id == "dd-write-8k-dsync")
+            .unwrap();
+        assert_eq!(dd.invocation.parameters["input"], "incompressible");
+        assert_eq!(dd.invocation.parameters["iflag"], "fullblock");
+        assert_eq!(
+            dd.invocation.stdin,
+            Some(crate::tools::argv::Feed {
+                bytes: 128 << 20,
+                seed: crate::tools::argv::Feed::seed_for(Path::new(
+                    "/mnt/x/S/dd-write-8k-dsync.r1/dd.dat"
+                )),
+            })
         );
         assert_eq!(
             command_of(&jobs, "ioping-latency"),
@@ -767,7 +831,8 @@ mod tests {
     fn a_prefill_writes_the_sustained_tests_file_once_before_the_first() {
         let p = standard_with_free(Some(10 * GIB), &Selection::default());
         let pre = p.prefill.as_ref().unwrap();
-        assert_eq!((pre.before, pre.last), (0, 1));
+        // the sustained tests, then the QD1 and mixed tests' 3 repetitions each
+        assert_eq!((pre.before, pre.last), (0, 7));
         assert_eq!(pre.file, Path::new("/mnt/x/S/prefill/fio.dat"));
         assert_eq!(pre.job.dir, Path::new("/mnt/x/S/prefill"));
         assert_eq!(pre.job.test_id, "prefill");
@@ -785,8 +850,9 @@ mod tests {
         ] {
             assert!(args.contains(&want.to_string()), "{want}: {args:?}");
         }
-        // the sustained tests read that very file and size, and write none
-        for j in &p.jobs[..2] {
+        // the sustained tests and those with `prefilled = true` read that
+        // very file and size, and write none
+        for j in &p.jobs[..8] {
             assert!(j.reads_prefill());
             assert_eq!(j.invocation.args[1], "--filename=/mnt/x/S/prefill/fio.dat");
             assert!(j.invocation.args.contains(&"--size=5368709120".to_string()));
@@ -797,7 +863,9 @@ mod tests {
                 .args
                 .contains(&format!("--output={}/fio.json", j.dir.display())));
         }
-        assert!(p.jobs[2..].iter().all(|j| !j.reads_prefill()));
+        assert!(p.jobs[8..].iter().all(|j| !j.reads_prefill()));
+        assert_eq!(p.jobs[2].invocation.parameters["prefilled"], true);
+        assert!(!p.jobs[0].invocation.parameters.contains_key("prefilled"));
         assert_eq!(
             p.jobs
                 .iter()
@@ -821,10 +889,17 @@ mod tests {
             skip: vec![
                 "fio-sustained-randread-4k-qd32".into(),
                 "fio-sustained-read-1m-qd16".into(),
+                "fio-randread-4k-qd1".into(),
+                "fio-randrw70-4k-qd32".into(),
             ],
             ..Default::default()
         };
         assert_eq!(standard_with_free(None, &skip).prefill, None);
+        // the QD1 and mixed tests alone are pre-filled for too
+        let p = standard_with_free(None, &only(&["fio-randrw70-4k-qd32", "bonnie"]));
+        let pre = p.prefill.unwrap();
+        assert_eq!((pre.before, pre.last), (0, 2));
+        assert_eq!(pre.job.invocation.bytes, 16 * GIB);
         // one of them, after another test: the pre-fill goes just before it
         let p = standard_with_free(None, &only(&["fio-sustained-read-1m-qd16", "bonnie"]));
         let pre = p.prefill.unwrap();
@@ -900,7 +975,7 @@ mod tests {
         )
         .unwrap()
         .jobs;
-        assert_eq!(jobs.len(), 13);
+        assert_eq!(jobs.len(), 15);
         for j in &jobs {
             assert!(
                 j.invocation.bytes <= 128 << 20,
@@ -968,11 +1043,17 @@ mod tests {
         .unwrap();
         assert_eq!(
             command_of(&jobs, "dd-write-bulk"),
-            "LC_ALL=C dd if=/dev/zero of=/s/dd-write-bulk.r1/dd.dat bs=1M count=100 conv=fdatasync"
+            format!(
+                "{} | LC_ALL=C dd of=/s/dd-write-bulk.r1/dd.dat bs=1M count=100 iflag=fullblock conv=fdatasync",
+                fed(100 << 20, "/s/dd-write-bulk.r1/dd.dat")
+            )
         );
         assert_eq!(
             command_of(&jobs, "dd-write-8k-dsync"),
-            "LC_ALL=C dd if=/dev/zero of=/s/dd-write-8k-dsync.r1/dd.dat bs=8k count=128 oflag=dsync"
+            format!(
+                "{} | LC_ALL=C dd of=/s/dd-write-8k-dsync.r1/dd.dat bs=8k count=128 iflag=fullblock oflag=dsync",
+                fed(1 << 20, "/s/dd-write-8k-dsync.r1/dd.dat")
+            )
         );
     }
 

@@ -1,5 +1,5 @@
-//! The pre-fill: the file the sustained tests read, written once before
-//! the first of them.
+//! The pre-fill: the file the sustained tests (and those with `prefilled =
+//! true`) read, written once before the first of them.
 
 use std::path::Path;
 use std::time::Duration;
@@ -52,7 +52,7 @@ pub(super) fn run_prefill(
         not_run: true,
     };
     progress.line(&format!(
-        "pre-fill: writing {} of incompressible data to `{}` for the sustained tests \
+        "pre-fill: writing {} of incompressible data to `{}` for the tests that read it \
          (about {}, not a test)",
         gib(size),
         crate::term::shown(&step.file),

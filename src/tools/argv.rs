@@ -37,7 +37,8 @@ pub struct BuildCtx<'a> {
     /// `size = "auto"`; `None` when unknown.
     pub free_bytes: Option<u64>,
     /// The file a fio test reads instead of its own `fio.dat`: the one the
-    /// pre-fill wrote, for the sustained tests; `None` for every other test.
+    /// pre-fill wrote, for the sustained tests and those with `prefilled =
+    /// true`; `None` for every other test.
     pub data_file: Option<&'a Path>,
 }
 
@@ -58,16 +59,59 @@ pub struct Invocation {
     pub estimate_s: f64,
     /// The resolved parameters, as the record stores them.
     pub parameters: Params,
+    /// What the tool reads on its standard input: nothing (`None`), or
+    /// incompressible bytes diskdash makes as it reads them.
+    pub stdin: Option<Feed>,
+}
+
+/// Incompressible bytes diskdash writes to a tool's standard input
+/// (`crate::run::feed`): a xoshiro256++ stream from `seed`, `bytes` long.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Feed {
+    /// How many bytes.
+    pub bytes: u64,
+    /// The generator's seed.
+    pub seed: u64,
+}
+
+impl Feed {
+    /// A seed from a path (FNV-1a of its bytes): the scratch directory
+    /// names the run and the job's directory its repetition, so every run
+    /// and repetition writes other bytes, while the same plan gives the
+    /// same command.
+    pub fn seed_for(path: &Path) -> u64 {
+        use std::os::unix::ffi::OsStrExt;
+        path.as_os_str()
+            .as_bytes()
+            .iter()
+            .fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+                (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+            })
+    }
+
+    /// How the command line names the input: what made it, its seed and
+    /// length, in words, since no program of its own makes it.
+    pub fn display(&self) -> String {
+        format!(
+            "(diskdash: {} incompressible bytes, xoshiro256++ seed {:#018x})",
+            self.bytes, self.seed
+        )
+    }
 }
 
 impl Invocation {
-    /// The command line as a shell would take it, environment first.
+    /// The command line as a shell would take it, environment first; fed
+    /// input comes first, in words, piped into the tool
+    /// (`(diskdash: 1048576 incompressible bytes, xoshiro256++ seed
+    /// 0x...) | LC_ALL=C dd of=F ...`).
     pub fn display(&self) -> String {
-        let mut parts: Vec<String> = self
-            .env
-            .iter()
-            .map(|(k, v)| format!("{k}={}", shell_quote(v)))
-            .collect();
+        let feed = self.stdin.iter().flat_map(|f| [f.display(), "|".into()]);
+        let mut parts: Vec<String> = feed.collect();
+        parts.extend(
+            self.env
+                .iter()
+                .map(|(k, v)| format!("{k}={}", shell_quote(v))),
+        );
         parts.push(shell_quote(&self.program));
         parts.extend(self.args.iter().map(|a| shell_quote(a)));
         parts.join(" ")

@@ -102,6 +102,14 @@ pub trait ToolSpec: Sync {
     /// the metrics judged on it (see [`crate::metrics::TestKind`]).
     fn kind(&self, params: &BTreeMap<String, serde_json::Value>) -> TestKind;
 
+    /// What a reader must know about a result with these record
+    /// parameters, though it stands (its record's `warnings` say it, and
+    /// its run page shows it): dd writing zeros from `/dev/zero`. `None`
+    /// for most.
+    fn caveat(&self, _params: &BTreeMap<String, serde_json::Value>) -> Option<&'static str> {
+        None
+    }
+
     /// Program and argument that make the tool print its version; `None`
     /// when it has no such flag.
     fn version_probe(&self) -> Option<(&'static str, &'static str)>;

@@ -52,6 +52,8 @@ fn a_dd_log_becomes_a_record_with_the_runs_test_id_and_exact_bandwidth() {
     assert_eq!(r.metrics.get("write_bw").unwrap().unit, "B/s");
     assert_eq!(r.subject.price.as_ref().unwrap().per_gb_month, 0.10);
     assert_eq!(r.subject.offering.as_deref(), Some("Block Storage"));
+    // `dd if=/dev/zero ...`: the rate stands, with the caveat of zeros
+    assert_eq!(r.warnings, [diskdash::tools::dd::ZEROS_CAVEAT]);
     match &*r.source {
         Source::Import { file, sha256, .. } => {
             assert_eq!(file, "tests/fixtures/dd/gnu91-write-8k-dsync.txt");

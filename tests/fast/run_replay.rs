@@ -96,8 +96,8 @@ fn quick_suite_replayed_gives_one_ok_record_per_test() {
     }
     assert_eq!(code, 0);
     // one record per test: the pre-fill is none
-    assert_eq!(recs.len(), 13);
-    assert_eq!(ex.ran.len(), 14);
+    assert_eq!(recs.len(), 15);
+    assert_eq!(ex.ran.len(), 16);
     // the pre-fill, then the sustained test, to meet the volume as handed over
     assert_eq!(ex.ran[..2], ["prefill", "fio-sustained-randread-4k-qd32"]);
     let (prefill, test) = (&ex.argv[0], &ex.argv[1]);
@@ -129,13 +129,45 @@ fn quick_suite_replayed_gives_one_ok_record_per_test() {
     // next test knows what both had done
     let prior = sustained.prior_io.as_ref().unwrap();
     assert_eq!((prior.seconds, prior.bytes), (1.0, (64 << 20) as f64));
+    // the QD1 and mixed tests read that file too, right after it, and
+    // keep no per-second series
+    assert_eq!(
+        ex.ran[2..4],
+        ["fio-randread-4k-qd1", "fio-randrw70-4k-qd32"]
+    );
+    for argv in &ex.argv[2..4] {
+        assert_eq!(arg(argv, "--filename="), arg(test, "--filename="));
+        assert!(!argv.iter().any(|a| a.contains("_log")), "{argv:?}");
+    }
+    let mixed = find(&recs, "fio-randrw70-4k-qd32");
+    let qd1 = find(&recs, "fio-randread-4k-qd1");
+    for r in [mixed, qd1] {
+        assert_eq!(r.timeline, None);
+        assert_eq!(r.test.parameters["prefilled"], true);
+        assert_eq!(r.prefill.as_ref().unwrap().bytes, (64 << 20) as f64);
+    }
+    let m = |r: &Record, k: &str| r.metrics.get(k).unwrap().value;
+    // fio's JSON: 45536 read and 19569 write IOPS, 70:30
+    let (reads, writes) = (m(mixed, "read_iops"), m(mixed, "write_iops"));
+    assert!(
+        (reads / (reads + writes) - 0.70).abs() < 0.01,
+        "{reads} {writes}"
+    );
+    assert_eq!(m(mixed, "read_clat_p99"), 0.003424256);
+    assert_eq!(m(mixed, "write_clat_p99"), 0.004620288);
+    assert_eq!(m(qd1, "read_clat_p99"), 0.000129536);
     let bulk = find(&recs, "dd-write-bulk");
     assert_eq!(bulk.prefill, None);
     let next = bulk.prior_io.as_ref().unwrap();
-    assert_eq!(next.seconds, 2.0);
+    assert_eq!(next.seconds, 4.0);
+    let io = |r: &Record, k: &str| r.metrics.get(k).map_or(0.0, |v| v.value);
     assert_eq!(
         next.bytes,
-        (64 << 20) as f64 + sustained.metrics.get("read_io_bytes").unwrap().value
+        (64 << 20) as f64
+            + io(sustained, "read_io_bytes")
+            + io(qd1, "read_io_bytes")
+            + io(mixed, "read_io_bytes")
+            + io(mixed, "write_io_bytes")
     );
     // nothing left in the target: the scratch directory is gone
     assert!(is_empty_dir(target.path()));
@@ -181,13 +213,17 @@ fn quick_suite_replayed_gives_one_ok_record_per_test() {
         .canonicalize()
         .unwrap()
         .join(format!(".diskdash-scratch-{run_id}"));
+    let file = scratch.join("dd-write-8k-dsync.r1/dd.dat");
     assert_eq!(
         cmd,
         format!(
-            "LC_ALL=C dd if=/dev/zero of={}/dd-write-8k-dsync.r1/dd.dat bs=8k count=512 oflag=dsync",
-            scratch.display()
+            "(diskdash: 4194304 incompressible bytes, xoshiro256++ seed {:#018x}) | \
+             LC_ALL=C dd of={} bs=8k count=512 iflag=fullblock oflag=dsync",
+            diskdash::tools::argv::Feed::seed_for(&file),
+            file.display()
         )
     );
+    assert_eq!(dd.test.parameters["input"], "incompressible");
     assert_eq!(dd.test.tool_version.as_deref(), Some("coreutils 9.1"));
     assert_eq!(dd.test.parameters["count"], 512);
     // dd's summary is on stderr and kept raw
@@ -668,4 +704,67 @@ fn a_prefill_that_wrote_less_than_the_file_fails_the_sustained_test() {
         r.error
     );
     assert_eq!(r.prefill.as_ref().unwrap().bytes, 1048576.0);
+}
+
+#[test]
+fn the_mixed_test_is_judged_on_both_directions_iops_and_p99_and_qd1_on_its_p99() {
+    let target = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    for (offering, price) in [("cheap", "0.05"), ("dear", "0.10")] {
+        let args = run_args(&[
+            "--target",
+            target.path().to_str().unwrap(),
+            "--suite",
+            "quick",
+            "--only",
+            "fio-randread-4k-qd1,fio-randrw70-4k-qd32",
+            "--out",
+            out.path().to_str().unwrap(),
+            "--study",
+            "mix",
+            "--provider",
+            "p",
+            "--offering",
+            offering,
+            "--price-per-gb-month",
+            price,
+        ]);
+        let mut ex = replay();
+        let code = diskdash::cmd::run::run_with(&args, &mut ex, &AtomicUsize::new(0)).unwrap();
+        assert_eq!(code, 0);
+    }
+    let site = tempfile::tempdir().unwrap();
+    let site = site.path().join("site");
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_diskdash"))
+        .arg("report")
+        .arg(out.path())
+        .arg("--out")
+        .arg(&site)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = std::fs::read_to_string(site.join("data/value.csv")).unwrap();
+    let mut rd = csv::Reader::from_reader(text.as_bytes());
+    let headers = rd.headers().unwrap().clone();
+    let col = |name: &str| headers.iter().position(|h| h == name).unwrap();
+    let (t, m, o, v) = (col("test"), col("metric"), col("offering"), col("verdict"));
+    let mut judged: Vec<(String, String)> = rd
+        .records()
+        .map(|r| r.unwrap())
+        .filter(|r| &r[o] == "dear" && !r[v].is_empty())
+        .map(|r| (r[t].to_string(), r[m].to_string()))
+        .collect();
+    judged.sort();
+    let pair = |t: &str, m: &str| (t.to_string(), m.to_string());
+    assert_eq!(
+        judged,
+        [
+            pair("fio-randread-4k-qd1", "read_clat_p99"),
+            pair("fio-randread-4k-qd1", "read_iops"),
+            pair("fio-randrw70-4k-qd32", "read_clat_p99"),
+            pair("fio-randrw70-4k-qd32", "read_iops"),
+            pair("fio-randrw70-4k-qd32", "write_clat_p99"),
+            pair("fio-randrw70-4k-qd32", "write_iops"),
+        ]
+    );
 }

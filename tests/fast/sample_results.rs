@@ -334,3 +334,21 @@ fn rackspace_answer_is_in_the_numbers() {
     let reads = metric(&rs, ssd, "seq_block_read_bw").0 / metric(&rs, sata, "seq_block_read_bw").0;
     assert!((reads - 0.99944).abs() < 0.00001, "{reads}");
 }
+
+#[test]
+fn dd_figures_from_dev_zero_stay_as_published_with_their_caveat() {
+    let recs = records();
+    let mut dd = 0;
+    for r in &recs {
+        let zeros = r.test.parameters.get("if").and_then(|v| v.as_str()) == Some("/dev/zero");
+        if zeros {
+            dd += 1;
+            assert_eq!(r.warnings, [diskdash::tools::dd::ZEROS_CAVEAT], "{}", r.id);
+            // the published rate itself is kept and still judged
+            assert!(r.metrics.get("write_bw").is_some(), "{}", r.id);
+        } else {
+            assert!(r.warnings.is_empty(), "{}: {:?}", r.id, r.warnings);
+        }
+    }
+    assert_eq!(dd, 11);
+}

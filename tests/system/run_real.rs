@@ -62,14 +62,16 @@ fn quick_suite_with_the_real_tools() {
         .unwrap();
     let stderr = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(0), "{stderr}");
-    assert!(stderr.contains("13 of 13 jobs ok"), "{stderr}");
+    assert!(stderr.contains("15 of 15 jobs ok"), "{stderr}");
 
     let recs = records(out.path());
-    assert_eq!(recs.len(), 13);
+    assert_eq!(recs.len(), 15);
     let mut ids: Vec<&str> = recs.iter().map(|r| r.test.id.as_str()).collect();
     ids.sort();
     let mut expected = vec![
         "fio-sustained-randread-4k-qd32",
+        "fio-randread-4k-qd1",
+        "fio-randrw70-4k-qd32",
         "dd-write-bulk",
         "dd-write-128k-fdatasync",
         "dd-write-8k-fdatasync",
@@ -165,4 +167,147 @@ fn quick_suite_with_the_real_tools() {
         String::from_utf8_lossy(&check.stdout),
         String::from_utf8_lossy(&check.stderr)
     );
+}
+
+/// `diskdash run` of `ids` of the quick suite against a fresh directory
+/// under `target/`: its records, after `check` accepted them.
+fn run_quick(ids: &str) -> Vec<Record> {
+    let target = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let o = Command::new(BIN)
+        .args(["run", "--suite", "quick", "--only", ids, "--target"])
+        .arg(target.path())
+        .arg("--out")
+        .arg(out.path())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{stderr}");
+    let check = Command::new(BIN)
+        .arg("check")
+        .arg(out.path())
+        .output()
+        .unwrap();
+    assert_eq!(
+        check.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&check.stdout)
+    );
+    records(out.path())
+}
+
+#[test]
+#[ignore = "system tier: needs fio"]
+fn the_mixed_test_reads_and_writes_70_30_with_both_p99s() {
+    require::need(
+        "real-tool test",
+        &require::programs_missing(&["fio"]),
+        "install it",
+    );
+    let recs = run_quick("fio-randrw70-4k-qd32");
+    assert_eq!(recs.len(), 1);
+    let r = &recs[0];
+    assert_eq!(r.status, Status::Ok, "{:?}", r.error);
+    let m = |k: &str| r.metrics.get(k).unwrap_or_else(|| panic!("no {k}")).value;
+    let (reads, writes) = (m("read_iops"), m("write_iops"));
+    assert!(
+        (reads / (reads + writes) - 0.7).abs() < 0.03,
+        "{reads} read and {writes} write IOPS"
+    );
+    assert!(m("read_clat_p99") > 0.0 && m("write_clat_p99") > 0.0);
+    // on the pre-filled file, time-based, without per-second series
+    assert!(r
+        .test
+        .command
+        .as_deref()
+        .unwrap()
+        .contains("/prefill/fio.dat"));
+    assert_eq!(r.test.parameters["time_based"], true);
+    assert_eq!(r.timeline, None);
+    assert!(r.prefill.as_ref().unwrap().error.is_none());
+}
+
+#[test]
+#[ignore = "system tier: needs dd and gzip"]
+fn dd_writes_the_incompressible_bytes_fed_through_a_pipe() {
+    use diskdash::run::exec::{Executor, RealExecutor};
+    use diskdash::tools::argv::{BuildCtx, Params};
+    require::need(
+        "real-tool test",
+        &require::programs_missing(&["dd", "gzip"]),
+        "install them",
+    );
+    // the command the quick suite's bulk write runs, run by the executor
+    // `run` uses, in a directory that stays for the file to be read
+    let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
+    let params: Params = toml::from_str("bs = '1M'\nsize = '64M'\nconv = 'fdatasync'").unwrap();
+    let ctx = BuildCtx {
+        dir: dir.path(),
+        memory_bytes: None,
+        is_root: false,
+        test_id: "dd-write-bulk",
+        free_bytes: None,
+        data_file: None,
+    };
+    let inv = diskdash::tools::dd::command(&params, &ctx).unwrap();
+    let mut ex = RealExecutor::new(std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0)));
+    let o = ex
+        .run(
+            "dd-write-bulk",
+            &inv,
+            dir.path(),
+            std::time::Duration::from_secs(300),
+        )
+        .unwrap();
+    assert_eq!(o.exit_code, Some(0), "{}", o.stderr);
+    assert!(o.stderr.contains("67108864 bytes"), "{}", o.stderr);
+    let fed = o.fed.unwrap();
+    assert_eq!(fed.bytes, 64 << 20);
+    let file = dir.path().join("dd.dat");
+    assert_eq!(std::fs::metadata(&file).unwrap().len(), 64 << 20);
+    // the first MiB does not compress: gzip -9 keeps at least 99% of it
+    let head = std::fs::read(&file).unwrap()[..1 << 20].to_vec();
+    let mut gzip = Command::new("gzip")
+        .args(["-9", "-c"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = gzip.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        use std::io::Write;
+        stdin.write_all(&head).unwrap();
+    });
+    let packed = gzip.wait_with_output().unwrap().stdout;
+    writer.join().unwrap();
+    assert!(
+        packed.len() as f64 >= 0.99 * (1 << 20) as f64,
+        "gzip made 1 MiB into {} bytes",
+        packed.len()
+    );
+
+    // and through `run`: the record's bytes, rate and command
+    let recs = run_quick("dd-write-bulk");
+    let r = &recs[0];
+    assert_eq!(r.status, Status::Ok, "{:?}", r.error);
+    assert_eq!(r.metrics.get("bytes").unwrap().value, (64u64 << 20) as f64);
+    let bw = r.metrics.get("write_bw").unwrap().value;
+    let elapsed = r.metrics.get("elapsed").unwrap().value;
+    assert!((bw * elapsed / (64u64 << 20) as f64 - 1.0).abs() < 1e-9);
+    let cmd = r.test.command.as_deref().unwrap();
+    assert!(
+        cmd.starts_with("(diskdash: 67108864 incompressible bytes, xoshiro256++ seed 0x"),
+        "{cmd}"
+    );
+    assert!(
+        cmd.contains(") | LC_ALL=C dd of=")
+            && cmd.ends_with(" bs=1M count=64 iflag=fullblock conv=fdatasync"),
+        "{cmd}"
+    );
+    assert!(!cmd.contains("/dev/zero"), "{cmd}");
+    assert_eq!(r.test.parameters["input"], "incompressible");
+    // the feed's own rate is kept, and is the disk's to judge only if far above
+    let input = r.metrics.get("input_bw").unwrap().value;
+    assert_eq!(r.warnings.is_empty(), input >= 2.0 * bw, "{:?}", r.warnings);
 }

@@ -58,5 +58,6 @@ pub fn command(params: &Params, ctx: &BuildCtx) -> Result<Invocation> {
         // writes, rewrites and reads the file several times
         estimate_s: 5.0 + size as f64 * 6.0 / 100e6,
         parameters,
+        stdin: None,
     })
 }

@@ -2,14 +2,26 @@
 
 use anyhow::{bail, Context, Result};
 
-use crate::tools::argv::{BuildCtx, Invocation, OutputFrom, ParamReader, Params};
+use crate::tools::argv::{BuildCtx, Feed, Invocation, OutputFrom, ParamReader, Params};
 
 const DD_PARAMS: &[&str] = &["bs", "count", "size", "conv", "oflag", "iflag"];
 
-/// Builds `dd if=/dev/zero of=<dir>/dd.dat bs=.. count=.. [conv=..] [oflag=..]`
-/// under `LC_ALL=C` (so the summary line is parsed in one language).
+/// The record parameter `input` of a dd test `run` feeds, saying what dd
+/// read: bytes no storage can compress or deduplicate.
+pub const INCOMPRESSIBLE: &str = "incompressible";
+
+/// Builds `dd of=<dir>/dd.dat bs=.. count=.. iflag=fullblock [conv=..]
+/// [oflag=..]` under `LC_ALL=C` (so the summary line is parsed in one
+/// language), reading incompressible bytes diskdash writes to its standard
+/// input (a [`Feed`] of exactly `bs` × `count` bytes), not `/dev/zero`,
+/// whose zeros compressing or deduplicating storage barely writes.
+/// `iflag=fullblock` makes dd gather whole blocks from the pipe, which
+/// hands it at most 64 KiB a read: without it, `count` would count short
+/// reads and dd would write fewer bytes in smaller blocks than asked.
 /// Parameters: `bs` (default `1M`), and `count` (blocks, `1k` = 1024) or
-/// `size` (total bytes, `2xRAM`); `conv`, `oflag`, `iflag` as dd takes them.
+/// `size` (total bytes, `2xRAM`); `conv`, `oflag`, `iflag` as dd takes them
+/// (`fullblock` is added to a suite's `iflag`). The record's parameters
+/// say `input = "incompressible"`.
 pub fn command(params: &Params, ctx: &BuildCtx) -> Result<Invocation> {
     let mut p = ParamReader::new("dd", params, ctx.memory_bytes);
     let bs_text = p.string("bs")?.unwrap_or_else(|| "1M".to_string());
@@ -38,7 +50,6 @@ pub fn command(params: &Params, ctx: &BuildCtx) -> Result<Invocation> {
     };
     let out_file = ctx.dir.join("dd.dat");
     let mut args = vec![
-        "if=/dev/zero".to_string(),
         format!("of={}", out_file.display()),
         format!("bs={bs_text}"),
         format!("count={count_arg}"),
@@ -47,7 +58,14 @@ pub fn command(params: &Params, ctx: &BuildCtx) -> Result<Invocation> {
     // in bytes, as imported records have it
     parameters.insert("bs".into(), bs.into());
     parameters.insert("count".into(), count.into());
-    for key in ["conv", "oflag", "iflag"] {
+    let iflag = match p.string("iflag")? {
+        Some(v) if v.split(',').any(|f| f.trim() == "fullblock") => v,
+        Some(v) if !v.trim().is_empty() => format!("fullblock,{v}"),
+        _ => "fullblock".to_string(),
+    };
+    args.push(format!("iflag={iflag}"));
+    parameters.insert("iflag".into(), iflag.into());
+    for key in ["conv", "oflag"] {
         if let Some(v) = p.string(key)? {
             args.push(format!("{key}={v}"));
             parameters.insert(key.into(), v.into());
@@ -56,6 +74,7 @@ pub fn command(params: &Params, ctx: &BuildCtx) -> Result<Invocation> {
     p.finish(DD_PARAMS)?;
     let bytes = bs.saturating_mul(count);
     parameters.insert("bytes".into(), bytes.into());
+    parameters.insert("input".into(), INCOMPRESSIBLE.into());
     Ok(Invocation {
         program: "dd".into(),
         args,
@@ -65,6 +84,10 @@ pub fn command(params: &Params, ctx: &BuildCtx) -> Result<Invocation> {
         // a pessimistic 100 MB/s until a repetition has been measured
         estimate_s: 0.5 + bytes as f64 / 100e6,
         parameters,
+        stdin: Some(Feed {
+            bytes,
+            seed: Feed::seed_for(&out_file),
+        }),
     })
 }
 

@@ -874,6 +874,24 @@ pub fn test_id(direction: Direction, bs: u64, conv: &str, oflag: &str, iflag: &s
     }
 }
 
+/// The caveat of a dd write from `/dev/zero` (parameter `if`, and a
+/// direction proven: not `unknown` nor `pipe`), as published results and
+/// every pasted dd log have it: storage that compresses or deduplicates
+/// stores almost nothing of a stream of zeros, so the rate may measure
+/// that and not the disk. The result stands (it is what was published)
+/// and is judged as before; its record says so. `run` feeds dd
+/// incompressible bytes instead ([`command`]).
+pub fn zeros_caveat(params: &BTreeMap<String, Value>) -> Option<&'static str> {
+    let param = |k: &str| params.get(k).and_then(Value::as_str);
+    (param("if") == Some("/dev/zero") && param("direction").is_none()).then_some(ZEROS_CAVEAT)
+}
+
+/// The words of [`zeros_caveat`].
+pub const ZEROS_CAVEAT: &str = "dd wrote zeros from /dev/zero: storage that compresses or \
+deduplicates (ZFS or btrfs with compression, VDO, many SANs and cloud block stores) stores \
+almost none of them, so this rate may measure that, not the disk; diskdash run feeds dd \
+incompressible bytes instead";
+
 // --------------------------------------------------------------- registry
 
 /// dd in the tool registry.
@@ -919,6 +937,10 @@ impl ToolSpec for Dd {
         } else {
             TestKind::Throughput
         }
+    }
+
+    fn caveat(&self, params: &BTreeMap<String, Value>) -> Option<&'static str> {
+        zeros_caveat(params)
     }
 
     fn version_probe(&self) -> Option<(&'static str, &'static str)> {

@@ -63,6 +63,39 @@ fn gnu_9_1_dsync_write() {
 }
 
 #[test]
+fn a_write_from_dev_zero_carries_its_caveat_and_nothing_else_does() {
+    let caveat = |text: &str| {
+        let p = &parse(text).unwrap()[0];
+        crate::tools::spec(crate::record::Tool::Dd).caveat(&p.parameters)
+    };
+    // `dd if=/dev/zero of=test bs=128k count=1k oflag=dsync`
+    assert_eq!(
+        caveat(&fixture("coreutils6-write-128k-dsync.txt")),
+        Some(ZEROS_CAVEAT)
+    );
+    assert!(ZEROS_CAVEAT.starts_with("dd wrote zeros from /dev/zero: storage that compresses"));
+    // a read, a run without its command, a pipe: no write of zeros proven
+    assert_eq!(caveat(&fixture("gnu91-read.txt")), None);
+    assert_eq!(caveat(&fixture("gnu91-bare-1m-fdatasync.txt")), None);
+    assert_eq!(caveat(&fixture("pipe-md5sum-x2.txt")), None);
+    // what `run` writes: incompressible input, no caveat
+    let mut params = Params::new();
+    params.insert("bs".into(), "8k".into());
+    params.insert("count".into(), 16.into());
+    let ctx = crate::tools::argv::BuildCtx {
+        dir: std::path::Path::new("/s/t.r1"),
+        memory_bytes: None,
+        is_root: false,
+        test_id: "t",
+        free_bytes: None,
+        data_file: None,
+    };
+    let inv = command(&params, &ctx).unwrap();
+    assert_eq!(zeros_caveat(&inv.parameters), None);
+    assert!(!inv.display().contains("/dev/zero"));
+}
+
+#[test]
 fn a_run_without_its_command_has_no_direction_and_is_not_judged() {
     // no command line: nothing proves a write, so no `write_bw`; the block
     // size is what the records prove (16 full records of 16 MiB)
@@ -828,6 +861,7 @@ fn a_run_of_its_own_command_is_a_write_as_before() {
         bytes: 16 << 20,
         estimate_s: 1.0,
         parameters: Params::new(),
+        stdin: None,
     };
     let all = parse_run(&invocation, &fixture("gnu91-bare-1m-fdatasync.txt")).unwrap();
     assert_eq!(all.len(), 1);

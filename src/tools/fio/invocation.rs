@@ -71,8 +71,15 @@ pub const IOENGINES: &[&str] = &[
 /// file) does its I/O there, writes no file of its own and is given its size
 /// in bytes, as the pre-fill is ([`prefill_command`]).
 pub fn command(params: &Params, ctx: &BuildCtx) -> Result<Invocation> {
+    // diskdash's own keys first: no fio option has their names
+    let mut params = params.clone();
+    let prefilled = take_flag(&mut params, PREFILLED)?.unwrap_or(false);
+    let timeline = take_flag(&mut params, TIMELINE)?.unwrap_or(true);
+    if prefilled && ctx.data_file.is_none() {
+        bail!("fio parameter `{PREFILLED} = true`: this run has no pre-filled file for the test to read");
+    }
     // every rule below reads fio's own names for the options
-    let suite = suite_options(params)?;
+    let suite = suite_options(&params)?;
     let params = &suite.params;
     let mut p = ParamReader::new("fio", params, ctx.memory_bytes);
     let own_file = ctx.dir.join("fio.dat");
@@ -154,6 +161,10 @@ pub fn command(params: &Params, ctx: &BuildCtx) -> Result<Invocation> {
     }
     args.push(format!("--size={size_arg}"));
     parameters.insert("size".into(), size.into());
+    if prefilled {
+        // what the test read is part of what it measured
+        parameters.insert(PREFILLED.into(), true.into());
+    }
     let runtime = p.count("runtime")?;
     // fio lays its file out first, unless it is the pre-filled one
     let mut estimate = if ctx.data_file.is_some() {
@@ -205,7 +216,7 @@ pub fn command(params: &Params, ctx: &BuildCtx) -> Result<Invocation> {
     }
     // a time-based test gets per-second logs (see `LOG_PREFIX`); a ramp
     // would hide the first seconds, which is where a burst is
-    if is_time_based(params) && runtime.is_some() {
+    if is_time_based(params) && runtime.is_some() && timeline {
         if params.contains_key("ramp_time") {
             bail!(
                 "fio parameter {} cannot be set on a time-based test: its per-second log must start with the test",
@@ -229,7 +240,33 @@ pub fn command(params: &Params, ctx: &BuildCtx) -> Result<Invocation> {
         bytes: if ctx.data_file.is_some() { 0 } else { size },
         estimate_s: estimate,
         parameters,
+        stdin: None,
     })
+}
+
+/// A fio test's key that makes it do its I/O on the pre-filled file (the
+/// one the sustained tests read, [`prefill_command`]) instead of a file of
+/// its own: `prefilled = true`. The record states it as a parameter.
+pub const PREFILLED: &str = "prefilled";
+
+/// A fio test's key that, set to `false`, keeps a time-based test from
+/// writing per-second logs: it then has no timeline, and is judged on its
+/// whole-run figures (IOPS and p99 latency) like a size-bound test.
+pub const TIMELINE: &str = "timeline";
+
+/// Whether a fio test's parameters ask for the pre-filled file.
+pub fn wants_prefilled(params: &Params) -> bool {
+    params.get(PREFILLED) == Some(&serde_json::Value::Bool(true))
+}
+
+/// Removes diskdash's own boolean key `key` from a fio test's parameters,
+/// refusing a value that is not `true` or `false`.
+fn take_flag(params: &mut Params, key: &str) -> Result<Option<bool>> {
+    match params.remove(key) {
+        None => Ok(None),
+        Some(serde_json::Value::Bool(b)) => Ok(Some(b)),
+        Some(other) => bail!("fio parameter `{key} = {other}`: expected true or false"),
+    }
 }
 
 /// Whether flag `key` is set to a true value (`true`, a non-zero number,
@@ -321,6 +358,7 @@ pub fn prefill_command(
         bytes: size,
         estimate_s: layout_estimate(size),
         parameters,
+        stdin: None,
     }
 }
 
@@ -471,6 +509,44 @@ mod tests {
         );
         let e = refusal("mem = 'mmap:/etc/x'");
         assert!(e.contains("backing file"), "{e}");
+    }
+
+    #[test]
+    fn the_prefilled_and_timeline_keys_choose_the_file_and_the_logs() {
+        let timed = "time_based = true\nruntime = 30";
+        let logs = |i: &Invocation| i.args.iter().filter(|a| a.contains("_log")).count();
+        // a time-based test keeps its per-second logs unless told not to
+        assert_eq!(logs(&build(timed).unwrap()), 3);
+        let quiet = build(&format!("{timed}\ntimeline = false")).unwrap();
+        assert_eq!(logs(&quiet), 0);
+        assert!(!quiet.args.iter().any(|a| a.contains("timeline")));
+        assert!(!quiet.parameters.contains_key("timeline"));
+        // the pre-filled file is read in place of the test's own
+        let params: Params = toml::from_str("prefilled = true\nsize = '64M'").unwrap();
+        let ctx = BuildCtx {
+            dir: Path::new("/s/t.r1"),
+            memory_bytes: None,
+            is_root: false,
+            test_id: "t",
+            free_bytes: None,
+            data_file: Some(Path::new("/s/prefill/fio.dat")),
+        };
+        let i = command(&params, &ctx).unwrap();
+        assert_eq!(i.args[1], "--filename=/s/prefill/fio.dat");
+        assert_eq!(i.bytes, 0);
+        assert_eq!(i.parameters["prefilled"], true);
+        assert!(!i.args.iter().any(|a| a.contains("prefilled")));
+        // without a pre-filled file to read, or not a boolean: refused by name
+        let e = refusal("prefilled = true");
+        assert!(
+            e.contains("`prefilled = true`: this run has no pre-filled file"),
+            "{e}"
+        );
+        let e = refusal("timeline = 'no'");
+        assert!(
+            e.contains("fio parameter `timeline = \"no\"`: expected true or false"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -33,7 +33,8 @@ mod yabs;
 pub(crate) use yabs::text_version as yabs_version;
 
 pub use invocation::{
-    auto_size, command, prefill_command, AUTO_SIZE, AUTO_SIZE_MAX, LOG_PREFIX, PREFILL_NAME,
+    auto_size, command, prefill_command, wants_prefilled, AUTO_SIZE, AUTO_SIZE_MAX, LOG_PREFIX,
+    PREFILLED, PREFILL_NAME, TIMELINE,
 };
 pub use options::is_time_based;
 pub use pasted::read_command;

@@ -102,5 +102,6 @@ pub fn command(params: &Params, ctx: &BuildCtx) -> Result<Invocation> {
         bytes: work_size.unwrap_or(if rapid { 64 << 20 } else { 1 << 20 }),
         estimate_s: estimate,
         parameters,
+        stdin: None,
     })
 }
