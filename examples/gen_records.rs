@@ -239,6 +239,7 @@ fn main() -> Result<()> {
         let subject = subject(&study, off);
         let test = TestInfo {
             id: test.to_string(),
+            suite: None,
             tool,
             tool_version: Some("synthetic-1.0".to_string()),
             parameters: BTreeMap::from([("bs".to_string(), serde_json::json!("4k"))]),

@@ -233,6 +233,7 @@ fn record_for(group: &[&Located], publication: String) -> Result<Record> {
     };
     let test = TestInfo {
         id: test_id,
+        suite: None,
         tool,
         tool_version: None,
         parameters,

@@ -89,6 +89,8 @@ struct Ready {
     target: PathBuf,
     scratch: PathBuf,
     run_id: String,
+    /// The suite's name, written into every record.
+    suite: String,
     subject: Subject,
     jobs: Vec<Job>,
     prefill: Option<PrefillStep>,
@@ -174,6 +176,7 @@ fn prepare(opts: &RunOptions) -> Result<Prepared> {
         target,
         scratch,
         run_id,
+        suite: suite.name.clone(),
         subject,
         jobs,
         prefill,
@@ -211,6 +214,7 @@ pub fn records_dir(out: &Path, subject: &Subject, run_id: &str) -> PathBuf {
 /// What every record of the run shares.
 struct Facts<'a> {
     run_id: &'a str,
+    suite: &'a str,
     subject: &'a Subject,
     host: &'a Host,
     target: &'a Target,

@@ -102,6 +102,27 @@ pub trait ToolSpec: Sync {
     /// the metrics judged on it (see [`crate::metrics::TestKind`]).
     fn kind(&self, params: &BTreeMap<String, serde_json::Value>) -> TestKind;
 
+    /// The parameters of a record (or suite test) that change what it
+    /// measures, each as its name for people and its value in words
+    /// (`("bs", "bs 4 KiB")`, `("file size", "64 MiB file")`),
+    /// in a fixed order. Records of one test id that differ in any of them
+    /// are different tests ([`crate::analysis::identity`]); bookkeeping
+    /// (file names, runtimes of time-bound tests, counts of repetitions) is
+    /// left out.
+    fn identity(&self, params: &BTreeMap<String, serde_json::Value>) -> Vec<(&'static str, String)>;
+
+    /// Why a record with these parameters measures the page cache rather
+    /// than the storage, on a machine with `ram` bytes of memory when that
+    /// is known; `None` when nothing says so. One reason per rule, see
+    /// [`crate::analysis::judged`].
+    fn cache_trap(
+        &self,
+        _params: &BTreeMap<String, serde_json::Value>,
+        _ram: Option<u64>,
+    ) -> Option<Trap> {
+        None
+    }
+
     /// Program and argument that make the tool print its version; `None`
     /// when it has no such flag.
     fn version_probe(&self) -> Option<(&'static str, &'static str)>;
@@ -124,6 +145,38 @@ pub trait ToolSpec: Sync {
     /// suite file's parameters for the same test) replaces under another
     /// name; the keys `new` gives are then set over `base` by the caller.
     fn drop_replaced(&self, _base: &mut Params, _new: &Params) {}
+}
+
+/// Why a record's numbers measure something other than the storage (the
+/// page cache, memory): such a record is kept and shown with the reason,
+/// never judged ([`crate::analysis::judged`]).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Trap {
+    /// A few words for the test's name (`no sync flag`).
+    pub short: String,
+    /// The reason in a sentence, as the site shows it.
+    pub why: String,
+}
+
+/// A parameter that is a size in bytes: a whole number, or a size as text
+/// (`64M`, `"1g"`); `None` when absent or not a size.
+pub fn param_bytes(params: &BTreeMap<String, serde_json::Value>, key: &str) -> Option<u64> {
+    match params.get(key)? {
+        serde_json::Value::Number(n) => n
+            .as_u64()
+            .or_else(|| n.as_f64().filter(|f| f.fract() == 0.0 && *f >= 0.0).map(|f| f as u64)),
+        serde_json::Value::String(s) => argv::parse_size(s, None).ok(),
+        _ => None,
+    }
+}
+
+/// A parameter as text: strings as they are, numbers and flags written out.
+pub fn param_text(params: &BTreeMap<String, serde_json::Value>, key: &str) -> Option<String> {
+    match params.get(key)? {
+        serde_json::Value::String(s) => Some(s.clone()),
+        serde_json::Value::Null => None,
+        other => Some(other.to_string()),
+    }
 }
 
 /// Every tool, in the order [`detect`] tries them: fio first, as its text
