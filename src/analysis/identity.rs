@@ -4,7 +4,7 @@
 //! trap ([`super::judged`]). Records of one id that differ in any of these
 //! are different tests, each with its own rows, statistics and verdicts,
 //! named after what differs: `dd-write-bulk (quick: 64 MiB)` and
-//! `dd-write-bulk (standard: 48 GiB)`. An id with one identity in a study
+//! `dd-write-bulk (standard: 2x RAM)`. An id with one identity in a study
 //! keeps its bare name.
 //!
 //! [`of`] and [`names`] are the only place this is decided; the grouping
@@ -35,7 +35,7 @@ pub fn of(r: &Summary) -> Identity {
     Identity {
         id: r.test.id.clone(),
         suite: r.test.suite.clone(),
-        parts: crate::tools::spec(r.test.tool).identity(&r.test.parameters),
+        parts: crate::tools::spec(r.test.tool).identity(&r.test.parameters, r.host.memory_bytes),
         trap: super::judged::cache_trap(r),
     }
 }
@@ -125,14 +125,25 @@ mod tests {
                 suite,
             )
         };
+        // standard's 2x RAM on a 24 GiB machine is 48 GiB
         let records = [dd(64, "quick"), dd(49152, "standard"), dd(49152, "standard")];
         assert_eq!(
             named(&records),
             [
                 "dd-write-bulk (quick: 64 MiB)",
-                "dd-write-bulk (standard: 48 GiB)",
-                "dd-write-bulk (standard: 48 GiB)"
+                "dd-write-bulk (standard: 2x RAM)",
+                "dd-write-bulk (standard: 2x RAM)"
             ]
+        );
+        // and 8 GiB on a 4 GiB machine is the same test
+        let mut small = dd(8192, "standard");
+        Arc::make_mut(&mut small.host).memory_bytes = Some(4 * GIB);
+        assert_eq!(named(&[records[1].clone(), small.clone()]), ["dd-write-bulk", "dd-write-bulk"]);
+        // where the memory is unknown, the size itself
+        Arc::make_mut(&mut small.host).memory_bytes = None;
+        assert_eq!(
+            named(&[records[1].clone(), small]),
+            ["dd-write-bulk (2x RAM)", "dd-write-bulk (8 GiB)"]
         );
         // alone, a test keeps its bare id
         assert_eq!(named(&records[1..]), ["dd-write-bulk", "dd-write-bulk"]);

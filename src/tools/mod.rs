@@ -108,8 +108,14 @@ pub trait ToolSpec: Sync {
     /// in a fixed order. Records of one test id that differ in any of them
     /// are different tests ([`crate::analysis::identity`]); bookkeeping
     /// (file names, runtimes of time-bound tests, counts of repetitions) is
-    /// left out.
-    fn identity(&self, params: &BTreeMap<String, serde_json::Value>) -> Vec<(&'static str, String)>;
+    /// left out. A size a suite gives as a multiple of the memory is that
+    /// multiple (`2x RAM`) on a machine of `ram` bytes ([`size_words`]), so
+    /// that machines of different memory run one test.
+    fn identity(
+        &self,
+        params: &BTreeMap<String, serde_json::Value>,
+        ram: Option<u64>,
+    ) -> Vec<(&'static str, String)>;
 
     /// Why a record with these parameters measures the page cache rather
     /// than the storage, on a machine with `ram` bytes of memory when that
@@ -167,6 +173,22 @@ pub fn param_bytes(params: &BTreeMap<String, serde_json::Value>, key: &str) -> O
             .or_else(|| n.as_f64().filter(|f| f.fract() == 0.0 && *f >= 0.0).map(|f| f as u64)),
         serde_json::Value::String(s) => argv::parse_size(s, None).ok(),
         _ => None,
+    }
+}
+
+/// A size in words for a test's identity: `2x RAM` where it is a whole
+/// multiple of the machine's memory `ram` (to within the MiB a suite's
+/// `2xRAM` is rounded down to, or one block `slack`), else the size
+/// (`64 MiB`).
+pub fn size_words(bytes: u64, ram: Option<u64>, slack: u64) -> String {
+    let multiple = ram.filter(|r| *r > 0).and_then(|ram| {
+        let n = (bytes as f64 / ram as f64).round();
+        let off = (bytes as f64 - n * ram as f64).abs();
+        (n >= 1.0 && off <= slack.max(1 << 20) as f64).then_some(n as u64)
+    });
+    match multiple {
+        Some(n) => format!("{n}x RAM"),
+        None => crate::format::size(bytes),
     }
 }
 

@@ -47,7 +47,7 @@ fn quick_and_standard_runs_are_two_tests_and_a_cache_trap_is_shown_not_judged() 
     let sync = [("conv", "fdatasync")];
     let records = [
         // quick's 64 MiB lands in the cache of any disk; the standard
-        // suite's 48 GiB (2x RAM) does not
+        // suite's 48 GiB (2x RAM of the 24 GiB machine) does not
         dd("a-quick", "A", 0.1, "dd-write-bulk", Some("quick"), 64, &sync, 374.0),
         dd("b-quick", "B", 0.2, "dd-write-bulk", Some("quick"), 64, &sync, 380.0),
         dd("a-std", "A", 0.1, "dd-write-bulk", Some("standard"), 49152, &sync, 21.0),
@@ -68,7 +68,7 @@ fn quick_and_standard_runs_are_two_tests_and_a_cache_trap_is_shown_not_judged() 
             .unwrap_or_else(|| panic!("no row {test} {offering}: {rows:?}"))
     };
     // like with like: B is 4x A in the standard test, about 1x in quick
-    assert_eq!(row("dd-write-bulk (standard: 48 GiB)", "B")["performance_ratio"], "4.000");
+    assert_eq!(row("dd-write-bulk (standard: 2x RAM)", "B")["performance_ratio"], "4.000");
     assert_eq!(row("dd-write-bulk (quick: 64 MiB)", "B")["performance_ratio"], "1.016");
     assert!(rows.iter().all(|r| r["test"] != "dd-write-bulk"));
     // the trap: kept, shown with why, not in the value table
@@ -82,7 +82,7 @@ fn quick_and_standard_runs_are_two_tests_and_a_cache_trap_is_shown_not_judged() 
     let run = std::fs::read_to_string(site.join("runs/a-nosync.html")).unwrap();
     assert!(run.contains("not judged: dd wrote without a sync flag"), "{run}");
     // both tests have their pages, named for readers
-    for slug in ["dd-write-bulk-quick-64-mib", "dd-write-bulk-standard-48-gib"] {
+    for slug in ["dd-write-bulk-quick-64-mib", "dd-write-bulk-standard-2x-ram"] {
         let p = std::fs::read_to_string(site.join(format!("tests/s/{slug}.html"))).unwrap();
         assert!(p.contains("dd-write-bulk ("), "{slug}");
     }

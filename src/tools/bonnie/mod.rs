@@ -845,13 +845,15 @@ impl ToolSpec for Bonnie {
 
     // the file size decides whether the page cache can hold the data; the
     // memory size bonnie++ was told and the file count shape the tests
-    fn identity(&self, params: &BTreeMap<String, Value>) -> Vec<(&'static str, String)> {
+    fn identity(&self, params: &BTreeMap<String, Value>, ram: Option<u64>) -> Vec<(&'static str, String)> {
         let mut parts = Vec::new();
+        // the standard suite's `-s` of 2x RAM and `-r` of the RAM are one
+        // test on any machine
         if let Some(size) = super::param_bytes(params, "file_size") {
-            parts.push(("file size", format!("{} file", crate::format::size(size))));
+            parts.push(("file size", format!("{} file", super::size_words(size, ram, 0))));
         }
-        if let Some(ram) = super::param_bytes(params, "ram_size") {
-            parts.push(("-r", format!("-r {}", crate::format::size(ram))));
+        if let Some(told) = super::param_bytes(params, "ram_size") {
+            parts.push(("-r", format!("-r {}", super::size_words(told, ram, 0))));
         }
         if let Some(n) = super::param_text(params, "num_files") {
             parts.push(("-n", format!("-n {n}")));

@@ -923,7 +923,7 @@ impl ToolSpec for Dd {
 
     // how much dd wrote in what blocks, with which flags, from what input;
     // the file it wrote to is bookkeeping
-    fn identity(&self, params: &BTreeMap<String, Value>) -> Vec<(&'static str, String)> {
+    fn identity(&self, params: &BTreeMap<String, Value>, ram: Option<u64>) -> Vec<(&'static str, String)> {
         let bytes = |k: &str| super::param_bytes(params, k);
         let mut parts = Vec::new();
         if let Some(bs) = bytes("bs") {
@@ -934,7 +934,9 @@ impl ToolSpec for Dd {
             _ => bytes("bytes"),
         };
         if let Some(total) = total {
-            parts.push(("size", crate::format::size(total)));
+            // a 2x RAM write is one test on any machine
+            let bs = bytes("bs").unwrap_or(0);
+            parts.push(("size", super::size_words(total, ram, bs)));
         }
         for key in ["conv", "oflag", "iflag"] {
             if let Some(v) = super::param_text(params, key) {

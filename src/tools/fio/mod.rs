@@ -477,7 +477,7 @@ impl ToolSpec for Fio {
     // what fio did: the workload, its block size, depth and jobs, whether
     // through the page cache, and the file size where the size bounds the
     // test (a time-based test runs as long as it is told, whatever its file)
-    fn identity(&self, params: &BTreeMap<String, Value>) -> Vec<(&'static str, String)> {
+    fn identity(&self, params: &BTreeMap<String, Value>, ram: Option<u64>) -> Vec<(&'static str, String)> {
         let text = |k: &str| super::param_text(params, k);
         let count = |k: &str| params.get(k).and_then(Value::as_u64);
         let mut parts = Vec::new();
@@ -502,7 +502,7 @@ impl ToolSpec for Fio {
         }
         if !options::is_time_based(params) {
             if let Some(size) = super::param_bytes(params, "size") {
-                parts.push(("file size", crate::format::size(size)));
+                parts.push(("file size", super::size_words(size, ram, 0)));
             }
         }
         parts

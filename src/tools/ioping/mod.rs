@@ -892,7 +892,7 @@ impl ToolSpec for Ioping {
 
     // its mode letters, request size and direction; counts and intervals
     // only say how many requests were timed
-    fn identity(&self, params: &BTreeMap<String, Value>) -> Vec<(&'static str, String)> {
+    fn identity(&self, params: &BTreeMap<String, Value>, _ram: Option<u64>) -> Vec<(&'static str, String)> {
         let mut parts = Vec::new();
         if let Some(flags) = super::param_text(params, "flags") {
             let words = if flags.is_empty() {
