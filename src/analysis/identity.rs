@@ -59,8 +59,11 @@ pub fn names(identities: &[&Identity]) -> Vec<String> {
             let varies = |f: &dyn Fn(&Identity) -> Option<String>| {
                 twins.iter().map(|t| f(t)).collect::<BTreeSet<_>>().len() > 1
             };
-            let suite = varies(&|t| t.suite.clone())
-                .then(|| me.suite.clone().unwrap_or_else(|| "suite not recorded".into()));
+            let suite = varies(&|t| t.suite.clone()).then(|| {
+                me.suite
+                    .clone()
+                    .unwrap_or_else(|| "suite not recorded".into())
+            });
             let mut keys: Vec<&'static str> = Vec::new();
             for t in &twins {
                 for (k, _) in &t.parts {
@@ -70,7 +73,10 @@ pub fn names(identities: &[&Identity]) -> Vec<String> {
                 }
             }
             let part = |t: &Identity, key: &str| {
-                t.parts.iter().find(|(k, _)| *k == key).map(|(_, w)| w.clone())
+                t.parts
+                    .iter()
+                    .find(|(k, _)| *k == key)
+                    .map(|(_, w)| w.clone())
             };
             let mut words: Vec<String> = keys
                 .iter()
@@ -126,7 +132,11 @@ mod tests {
             )
         };
         // standard's 2x RAM on a 24 GiB machine is 48 GiB
-        let records = [dd(64, "quick"), dd(49152, "standard"), dd(49152, "standard")];
+        let records = [
+            dd(64, "quick"),
+            dd(49152, "standard"),
+            dd(49152, "standard"),
+        ];
         assert_eq!(
             named(&records),
             [
@@ -138,7 +148,10 @@ mod tests {
         // and 8 GiB on a 4 GiB machine is the same test
         let mut small = dd(8192, "standard");
         Arc::make_mut(&mut small.host).memory_bytes = Some(4 * GIB);
-        assert_eq!(named(&[records[1].clone(), small.clone()]), ["dd-write-bulk", "dd-write-bulk"]);
+        assert_eq!(
+            named(&[records[1].clone(), small.clone()]),
+            ["dd-write-bulk", "dd-write-bulk"]
+        );
         // where the memory is unknown, the size itself
         Arc::make_mut(&mut small.host).memory_bytes = None;
         assert_eq!(
@@ -153,7 +166,12 @@ mod tests {
             ["dd-write-bulk (quick)", "dd-write-bulk (mine)"]
         );
         // an imported record names no suite
-        let imported = with("dd-write-bulk", Tool::Dd, json!({"bs": MIB, "count": 64}), None);
+        let imported = with(
+            "dd-write-bulk",
+            Tool::Dd,
+            json!({"bs": MIB, "count": 64}),
+            None,
+        );
         assert_eq!(
             named(&[dd(64, "quick"), imported])[1],
             "dd-write-bulk (suite not recorded: conv not recorded, no sync flag)"
@@ -162,18 +180,39 @@ mod tests {
 
     #[test]
     fn what_does_not_change_the_result_does_not_split_a_test() {
-        let fio = |p| with("fio-sustained-randread-4k-qd32", Tool::Fio, p, Some(4 * GIB));
+        let fio = |p| {
+            with(
+                "fio-sustained-randread-4k-qd32",
+                Tool::Fio,
+                p,
+                Some(4 * GIB),
+            )
+        };
         // a time-based test's runtime and file size, fio's default of one
         // job, the file it wrote to
         let records = [
-            fio(json!({"rw": "randread", "bs": 4096, "iodepth": 32, "direct": 1, "runtime": 2700, "time_based": true, "size": 16 * GIB})),
-            fio(json!({"rw": "randread", "bs": 4096, "iodepth": 32, "direct": 1, "numjobs": 1, "runtime": 1200, "time_based": true, "size": GIB, "filename": "a"})),
+            fio(
+                json!({"rw": "randread", "bs": 4096, "iodepth": 32, "direct": 1, "runtime": 2700, "time_based": true, "size": 16 * GIB}),
+            ),
+            fio(
+                json!({"rw": "randread", "bs": 4096, "iodepth": 32, "direct": 1, "numjobs": 1, "runtime": 1200, "time_based": true, "size": GIB, "filename": "a"}),
+            ),
         ];
-        let ids: Vec<Identity> = records.iter().cloned().map(Summary::from).map(|s| of(&s)).collect();
+        let ids: Vec<Identity> = records
+            .iter()
+            .cloned()
+            .map(Summary::from)
+            .map(|s| of(&s))
+            .collect();
         assert_eq!(ids[0], ids[1]);
         // a size-bound test's file size does, and so does the depth
         let sized = |size: u64, depth: u64| {
-            with("fio-randread-4k-qd64", Tool::Fio, json!({"rw": "randread", "bs": 4096, "iodepth": depth, "direct": 1, "size": size, "runtime": 5}), None)
+            with(
+                "fio-randread-4k-qd64",
+                Tool::Fio,
+                json!({"rw": "randread", "bs": 4096, "iodepth": depth, "direct": 1, "size": size, "runtime": 5}),
+                None,
+            )
         };
         assert_eq!(
             named(&[sized(64 * MIB, 64), sized(GIB, 64), sized(GIB, 1)]),
@@ -184,19 +223,46 @@ mod tests {
             ]
         );
         // bonnie++: file and memory sizes; ioping: its mode letters
-        let bonnie = |file: u64| with("bonnie", Tool::Bonnie, json!({"file_size": file, "num_files": "256"}), None);
+        let bonnie = |file: u64| {
+            with(
+                "bonnie",
+                Tool::Bonnie,
+                json!({"file_size": file, "num_files": "256"}),
+                None,
+            )
+        };
         assert_eq!(
             named(&[bonnie(16 * GIB), bonnie(8 * GIB)]),
             ["bonnie (16 GiB file)", "bonnie (8 GiB file)"]
         );
-        let ioping = |flags: &str, count: u64| with("ioping-seek", Tool::Ioping, json!({"flags": flags, "count": count}), None);
-        assert_eq!(named(&[ioping("R", 5), ioping("R", 10)]), ["ioping-seek", "ioping-seek"]);
-        assert_eq!(named(&[ioping("R", 5), ioping("RL", 5)]), ["ioping-seek (-R)", "ioping-seek (-RL)"]);
+        let ioping = |flags: &str, count: u64| {
+            with(
+                "ioping-seek",
+                Tool::Ioping,
+                json!({"flags": flags, "count": count}),
+                None,
+            )
+        };
+        assert_eq!(
+            named(&[ioping("R", 5), ioping("R", 10)]),
+            ["ioping-seek", "ioping-seek"]
+        );
+        assert_eq!(
+            named(&[ioping("R", 5), ioping("RL", 5)]),
+            ["ioping-seek (-R)", "ioping-seek (-RL)"]
+        );
     }
 
     #[test]
     fn a_trap_on_a_memory_target_is_a_test_of_its_own() {
-        let fio = || with("fio-randread-4k-qd64", Tool::Fio, json!({"rw": "randread", "bs": 4096, "iodepth": 64, "direct": 1}), None);
+        let fio = || {
+            with(
+                "fio-randread-4k-qd64",
+                Tool::Fio,
+                json!({"rw": "randread", "bs": 4096, "iodepth": 64, "direct": 1}),
+                None,
+            )
+        };
         let mut tmpfs = fio();
         Arc::make_mut(&mut tmpfs.target).fs_type = Some("tmpfs".into());
         assert_eq!(

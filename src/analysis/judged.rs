@@ -70,7 +70,12 @@ pub(crate) mod tests {
 
     /// An `ok` record of test `id` run by `tool` with `params`, on a
     /// machine with `ram` bytes of memory.
-    pub(crate) fn with(id: &str, tool: Tool, params: serde_json::Value, ram: Option<u64>) -> Record {
+    pub(crate) fn with(
+        id: &str,
+        tool: Tool,
+        params: serde_json::Value,
+        ram: Option<u64>,
+    ) -> Record {
         let mut r = crate::analysis::testing::record(id, "P", "x", Some(0.1), id, &[]);
         let test = Arc::make_mut(&mut r.test);
         test.tool = tool;
@@ -91,7 +96,10 @@ pub(crate) mod tests {
         use serde_json::json;
         let dd = |p| trap(&with("dd-write-bulk", Tool::Dd, p, Some(8 * GIB)));
         // the 374 MB/s on a 21 MB/s volume: 64 MiB, no flag
-        assert_eq!(dd(json!({"bs": MIB, "count": 64})).as_deref(), Some("no sync flag"));
+        assert_eq!(
+            dd(json!({"bs": MIB, "count": 64})).as_deref(),
+            Some("no sync flag")
+        );
         // a published 20 GiB run without one is no better
         assert_eq!(
             dd(json!({"bs": MIB, "count": 20480, "if": "/dev/zero", "of": "10GB.file"})).as_deref(),
@@ -110,10 +118,18 @@ pub(crate) mod tests {
         // goes to /dev/null
         assert_eq!(dd(json!({})), None);
         assert_eq!(dd(json!({"bs": MIB, "count": 64, "of": "/dev/null"})), None);
-        let why = cache_trap(&Summary::from(with("d", Tool::Dd, json!({"bs": MIB, "count": 1}), None)))
-            .unwrap()
-            .why;
-        assert!(why.starts_with("dd wrote without a sync flag (no conv=fdatasync"), "{why}");
+        let why = cache_trap(&Summary::from(with(
+            "d",
+            Tool::Dd,
+            json!({"bs": MIB, "count": 1}),
+            None,
+        )))
+        .unwrap()
+        .why;
+        assert!(
+            why.starts_with("dd wrote without a sync flag (no conv=fdatasync"),
+            "{why}"
+        );
     }
 
     #[test]
@@ -123,7 +139,11 @@ pub(crate) mod tests {
         let ram = Some(4 * GIB);
         // the 403,504 IOPS at 800x the cap
         assert_eq!(
-            fio(json!({"rw": "randwrite", "bs": 4096, "direct": 0, "size": GIB}), ram).as_deref(),
+            fio(
+                json!({"rw": "randwrite", "bs": 4096, "direct": 0, "size": GIB}),
+                ram
+            )
+            .as_deref(),
             Some("direct=0 writes")
         );
         assert_eq!(
@@ -136,11 +156,24 @@ pub(crate) mod tests {
         );
         // a read of a file the memory holds; not one larger, nor an unknown RAM
         assert_eq!(
-            fio(json!({"rw": "randread", "bs": 4096, "direct": 0, "size": GIB}), ram).as_deref(),
+            fio(
+                json!({"rw": "randread", "bs": 4096, "direct": 0, "size": GIB}),
+                ram
+            )
+            .as_deref(),
             Some("direct=0 reads under RAM")
         );
-        assert_eq!(fio(json!({"rw": "randread", "direct": 0, "size": 16 * GIB}), ram), None);
-        assert_eq!(fio(json!({"rw": "randread", "direct": 0, "size": GIB}), None), None);
+        assert_eq!(
+            fio(
+                json!({"rw": "randread", "direct": 0, "size": 16 * GIB}),
+                ram
+            ),
+            None
+        );
+        assert_eq!(
+            fio(json!({"rw": "randread", "direct": 0, "size": GIB}), None),
+            None
+        );
         // direct=1, or nothing recorded about it, is judged as before
         assert_eq!(fio(json!({"rw": "randwrite", "direct": 1}), ram), None);
         assert_eq!(fio(json!({"rw": "randwrite", "bs": 4096}), ram), None);
@@ -161,7 +194,10 @@ pub(crate) mod tests {
         assert_eq!(bonnie(quick, None), None);
         // the machine's memory unknown: what bonnie++ was told stands in
         assert!(bonnie(json!({"file_size": 3 * GIB, "ram_size": 2 * GIB}), None).is_some());
-        assert_eq!(bonnie(json!({"file_size": 4 * GIB, "ram_size": 2 * GIB}), None), None);
+        assert_eq!(
+            bonnie(json!({"file_size": 4 * GIB, "ram_size": 2 * GIB}), None),
+            None
+        );
         assert_eq!(bonnie(json!({"file_size": 16 * GIB}), Some(8 * GIB)), None);
         assert_eq!(bonnie(json!({"file_size": 16 * GIB}), None), None);
     }
@@ -169,7 +205,12 @@ pub(crate) mod tests {
     #[test]
     fn a_target_in_memory_is_a_trap_whatever_the_tool() {
         use serde_json::json;
-        let mut r = with("fio-t", Tool::Fio, json!({"rw": "randread", "direct": 1}), None);
+        let mut r = with(
+            "fio-t",
+            Tool::Fio,
+            json!({"rw": "randread", "direct": 1}),
+            None,
+        );
         assert_eq!(trap(&r), None);
         Arc::make_mut(&mut r.target).fs_type = Some("tmpfs".into());
         assert_eq!(trap(&r).as_deref(), Some("on tmpfs"));

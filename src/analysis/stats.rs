@@ -353,7 +353,9 @@ impl Dataset {
     /// The name of the test record `r` is pooled in: its test id, or the
     /// id with what sets it apart (`dd-write-bulk (quick: 64 MiB)`).
     pub fn test_of<'a>(&'a self, r: &'a record::Summary) -> &'a str {
-        self.renamed.get(&r.id).map_or(r.test.id.as_str(), String::as_str)
+        self.renamed
+            .get(&r.id)
+            .map_or(r.test.id.as_str(), String::as_str)
     }
 }
 

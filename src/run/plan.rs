@@ -1041,23 +1041,46 @@ mod tests {
         }
         // 1 MiB and larger blocks: bandwidth
         let jobs = standard_jobs(&Selection::default());
-        let read_1m = jobs.iter().find(|j| j.test_id == "fio-sustained-read-1m-qd16");
+        let read_1m = jobs
+            .iter()
+            .find(|j| j.test_id == "fio-sustained-read-1m-qd16");
         assert_eq!(read_1m.unwrap().headline, "read_bw");
     }
 
     #[test]
     fn fio_headlines_follow_block_size_pattern_and_depth() {
-        let headline = |t: &str| headline(&parse_suite(&format!("[[test]]\nid = 't'\ntool = 'fio'\n{t}"), "f").unwrap().tests[0]);
+        let headline = |t: &str| {
+            headline(
+                &parse_suite(&format!("[[test]]\nid = 't'\ntool = 'fio'\n{t}"), "f")
+                    .unwrap()
+                    .tests[0],
+            )
+        };
         assert_eq!(headline("rw = 'read'\nbs = '1m'\niodepth = 16"), "read_bw");
         assert_eq!(headline("rw = 'write'\nbs = '4m'\niodepth = 8"), "write_bw");
-        assert_eq!(headline("rw = 'randread'\nbs = '4k'\niodepth = 64"), "read_iops");
-        assert_eq!(headline("rw = 'randwrite'\nbs = '4k'\niodepth = 32"), "write_iops");
+        assert_eq!(
+            headline("rw = 'randread'\nbs = '4k'\niodepth = 64"),
+            "read_iops"
+        );
+        assert_eq!(
+            headline("rw = 'randwrite'\nbs = '4k'\niodepth = 32"),
+            "write_iops"
+        );
         // a queue-depth-1 test is a latency test
-        assert_eq!(headline("rw = 'randread'\nbs = '4k'\niodepth = 1"), "read_clat_p99");
+        assert_eq!(
+            headline("rw = 'randread'\nbs = '4k'\niodepth = 1"),
+            "read_clat_p99"
+        );
         assert_eq!(headline("rw = 'randwrite'\nbs = '4k'"), "write_clat_p99");
         // a mixed test leads with its reads; a suite's own choice stands
-        assert_eq!(headline("rw = 'randrw'\nbs = '4k'\niodepth = 16"), "read_iops");
-        assert_eq!(headline("rw = 'read'\nbs = '1m'\nheadline = 'read_iops'"), "read_iops");
+        assert_eq!(
+            headline("rw = 'randrw'\nbs = '4k'\niodepth = 16"),
+            "read_iops"
+        );
+        assert_eq!(
+            headline("rw = 'read'\nbs = '1m'\nheadline = 'read_iops'"),
+            "read_iops"
+        );
     }
 
     fn one(toml_test: &str) -> Result<Job> {

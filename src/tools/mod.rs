@@ -168,9 +168,11 @@ pub struct Trap {
 /// (`64M`, `"1g"`); `None` when absent or not a size.
 pub fn param_bytes(params: &BTreeMap<String, serde_json::Value>, key: &str) -> Option<u64> {
     match params.get(key)? {
-        serde_json::Value::Number(n) => n
-            .as_u64()
-            .or_else(|| n.as_f64().filter(|f| f.fract() == 0.0 && *f >= 0.0).map(|f| f as u64)),
+        serde_json::Value::Number(n) => n.as_u64().or_else(|| {
+            n.as_f64()
+                .filter(|f| f.fract() == 0.0 && *f >= 0.0)
+                .map(|f| f as u64)
+        }),
         serde_json::Value::String(s) => argv::parse_size(s, None).ok(),
         _ => None,
     }

@@ -99,7 +99,10 @@ fn rackspace_answer_is_in_value_csv() {
         .iter()
         .all(|r| !(&r[0] == "rackspace-2013" && &r[1] == "dd-write-1m")));
     let dd = std::fs::read_to_string(site.join("tests/rackspace-2013/dd-write-1m.html")).unwrap();
-    assert!(dd.contains("Not judged: dd wrote without a sync flag"), "{dd}");
+    assert!(
+        dd.contains("Not judged: dd wrote without a sync flag"),
+        "{dd}"
+    );
     let base = row(&rows, "rackspace-2013", "random_seeks", sata);
     assert_eq!((&base[5], &base[8]), ("1.000", "baseline"));
     // the local disk has no price: performance ratio, no price or value ratio

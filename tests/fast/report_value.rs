@@ -362,7 +362,9 @@ fn bookkeeping_is_never_judged_for_run_and_import_records_of_every_tool() {
         std::fs::read_to_string(file).unwrap()
     };
     // ioping's cached test is shown with the reason and never judged
-    assert!(rows.iter().all(|r| !r["test"].starts_with("ioping-seq-cached")));
+    assert!(rows
+        .iter()
+        .all(|r| !r["test"].starts_with("ioping-seq-cached")));
     let cached = page("ioping-seq-cached-quick");
     assert!(
         cached.contains("measures the machine&#39;s memory, not the storage"),

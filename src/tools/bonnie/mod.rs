@@ -845,12 +845,19 @@ impl ToolSpec for Bonnie {
 
     // the file size decides whether the page cache can hold the data; the
     // memory size bonnie++ was told and the file count shape the tests
-    fn identity(&self, params: &BTreeMap<String, Value>, ram: Option<u64>) -> Vec<(&'static str, String)> {
+    fn identity(
+        &self,
+        params: &BTreeMap<String, Value>,
+        ram: Option<u64>,
+    ) -> Vec<(&'static str, String)> {
         let mut parts = Vec::new();
         // the standard suite's `-s` of 2x RAM and `-r` of the RAM are one
         // test on any machine
         if let Some(size) = super::param_bytes(params, "file_size") {
-            parts.push(("file size", format!("{} file", super::size_words(size, ram, 0))));
+            parts.push((
+                "file size",
+                format!("{} file", super::size_words(size, ram, 0)),
+            ));
         }
         if let Some(told) = super::param_bytes(params, "ram_size") {
             parts.push(("-r", format!("-r {}", super::size_words(told, ram, 0))));
@@ -863,7 +870,11 @@ impl ToolSpec for Bonnie {
 
     // bonnie++ asks for a file of twice the memory so that its reads and
     // seeks cannot be served from the page cache; a smaller one can be
-    fn cache_trap(&self, params: &BTreeMap<String, Value>, ram: Option<u64>) -> Option<super::Trap> {
+    fn cache_trap(
+        &self,
+        params: &BTreeMap<String, Value>,
+        ram: Option<u64>,
+    ) -> Option<super::Trap> {
         let file = super::param_bytes(params, "file_size")?;
         // the machine's memory where the record knows it, else what
         // bonnie++ was told (`-r`)

@@ -923,7 +923,11 @@ impl ToolSpec for Dd {
 
     // how much dd wrote in what blocks, with which flags, from what input;
     // the file it wrote to is bookkeeping
-    fn identity(&self, params: &BTreeMap<String, Value>, ram: Option<u64>) -> Vec<(&'static str, String)> {
+    fn identity(
+        &self,
+        params: &BTreeMap<String, Value>,
+        ram: Option<u64>,
+    ) -> Vec<(&'static str, String)> {
         let bytes = |k: &str| super::param_bytes(params, k);
         let mut parts = Vec::new();
         if let Some(bs) = bytes("bs") {
@@ -946,14 +950,20 @@ impl ToolSpec for Dd {
         // `run` writes from /dev/zero without recording it
         match super::param_text(params, "if").as_deref() {
             None | Some("/dev/zero") => {}
-            Some(dev @ ("/dev/urandom" | "/dev/random")) => parts.push(("input", format!("from {dev}"))),
+            Some(dev @ ("/dev/urandom" | "/dev/random")) => {
+                parts.push(("input", format!("from {dev}")))
+            }
             Some(_) => parts.push(("input", "from a file".into())),
         }
         parts
     }
 
     // without a sync flag dd ends when the page cache has taken the data
-    fn cache_trap(&self, params: &BTreeMap<String, Value>, _ram: Option<u64>) -> Option<super::Trap> {
+    fn cache_trap(
+        &self,
+        params: &BTreeMap<String, Value>,
+        _ram: Option<u64>,
+    ) -> Option<super::Trap> {
         let text = |k: &str| super::param_text(params, k).unwrap_or_default();
         // only where the record says how dd was told to write (output alone
         // does not), and only for writes (a read goes to /dev/null)
@@ -962,7 +972,8 @@ impl ToolSpec for Dd {
             return None;
         }
         let has = |k: &str, flags: &[&str]| text(k).split(',').any(|f| flags.contains(&f.trim()));
-        let synced = has("conv", &["fdatasync", "fsync"]) || has("oflag", &["dsync", "sync", "direct"]);
+        let synced =
+            has("conv", &["fdatasync", "fsync"]) || has("oflag", &["dsync", "sync", "direct"]);
         (!synced).then(|| super::Trap {
             short: "no sync flag".into(),
             why: "dd wrote without a sync flag (no conv=fdatasync or fsync, no oflag=dsync, sync or direct), so it stopped the clock when the page cache had taken the data, before the storage had it".into(),

@@ -477,7 +477,11 @@ impl ToolSpec for Fio {
     // what fio did: the workload, its block size, depth and jobs, whether
     // through the page cache, and the file size where the size bounds the
     // test (a time-based test runs as long as it is told, whatever its file)
-    fn identity(&self, params: &BTreeMap<String, Value>, ram: Option<u64>) -> Vec<(&'static str, String)> {
+    fn identity(
+        &self,
+        params: &BTreeMap<String, Value>,
+        ram: Option<u64>,
+    ) -> Vec<(&'static str, String)> {
         let text = |k: &str| super::param_text(params, k);
         let count = |k: &str| params.get(k).and_then(Value::as_u64);
         let mut parts = Vec::new();
@@ -490,7 +494,10 @@ impl ToolSpec for Fio {
         // fio's defaults: one job at depth 1
         parts.push(("iodepth", format!("QD {}", count("iodepth").unwrap_or(1))));
         let jobs = count("numjobs").unwrap_or(1);
-        parts.push(("numjobs", crate::format::count_of(jobs as usize, "job", "jobs")));
+        parts.push((
+            "numjobs",
+            crate::format::count_of(jobs as usize, "job", "jobs"),
+        ));
         if let Some(mix) = text("rwmixread") {
             parts.push(("rwmixread", format!("{mix}% reads")));
         }
@@ -510,7 +517,11 @@ impl ToolSpec for Fio {
 
     // buffered writes land in the page cache; buffered reads of a file the
     // memory can hold may come from it
-    fn cache_trap(&self, params: &BTreeMap<String, Value>, ram: Option<u64>) -> Option<super::Trap> {
+    fn cache_trap(
+        &self,
+        params: &BTreeMap<String, Value>,
+        ram: Option<u64>,
+    ) -> Option<super::Trap> {
         if direct(params)? {
             return None;
         }

@@ -892,7 +892,11 @@ impl ToolSpec for Ioping {
 
     // its mode letters, request size and direction; counts and intervals
     // only say how many requests were timed
-    fn identity(&self, params: &BTreeMap<String, Value>, _ram: Option<u64>) -> Vec<(&'static str, String)> {
+    fn identity(
+        &self,
+        params: &BTreeMap<String, Value>,
+        _ram: Option<u64>,
+    ) -> Vec<(&'static str, String)> {
         let mut parts = Vec::new();
         if let Some(flags) = super::param_text(params, "flags") {
             let words = if flags.is_empty() {
@@ -904,7 +908,10 @@ impl ToolSpec for Ioping {
         }
         // ioping's defaults: 4 KiB read requests (`-s`, `-W`)
         let size = super::param_bytes(params, "size").unwrap_or(4096);
-        parts.push(("request size", format!("{} requests", crate::format::size(size))));
+        parts.push((
+            "request size",
+            format!("{} requests", crate::format::size(size)),
+        ));
         let op = super::param_text(params, "operation").unwrap_or_else(|| "read".into());
         parts.push(("direction", op));
         parts
