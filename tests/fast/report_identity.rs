@@ -165,6 +165,12 @@ fn quick_and_standard_runs_are_two_tests_and_a_cache_trap_is_shown_not_judged() 
         let p = std::fs::read_to_string(site.join(format!("tests/s/{slug}.html"))).unwrap();
         assert!(p.contains("dd-write-bulk ("), "{slug}");
     }
+    // the study page lists it with why
+    let study = std::fs::read_to_string(site.join("studies/s.html")).unwrap();
+    assert!(
+        study.contains(r#"<a href="../tests/s/dd-write-1m.html">dd-write-1m</a> <span class="muted">not judged: dd wrote without a sync flag"#),
+        "{study}"
+    );
     let summary = std::fs::read_to_string(site.join("data/summary.csv")).unwrap();
     assert!(
         summary.contains("dd-write-bulk (quick: 64 MiB)"),
