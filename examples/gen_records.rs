@@ -239,9 +239,10 @@ fn main() -> Result<()> {
         let subject = subject(&study, off);
         let test = TestInfo {
             id: test.to_string(),
+            suite: None,
             tool,
             tool_version: Some("synthetic-1.0".to_string()),
-            parameters: BTreeMap::from([("bs".to_string(), serde_json::json!("4k"))]),
+            parameters: parameters(test, tool),
             command: Some(format!("{} --synthetic {test}", tool.name())),
         };
         let record = Record {
@@ -378,4 +379,20 @@ fn write(dir: &std::path::Path, off: usize, record: &Record) -> Result<()> {
         .join(format!("{}.json", record.id));
     diskdash::fsio::write_atomic_unsynced(&path, &json)?;
     Ok(())
+}
+
+/// A test's parameters: a block size, and for dd the sync flag its id
+/// names (`dd-write-bulk` is `conv=fdatasync`), as `run` records it, so
+/// that no synthetic dd record is a cache trap the report leaves unjudged.
+fn parameters(test: &str, tool: Tool) -> BTreeMap<String, serde_json::Value> {
+    let mut p = BTreeMap::from([("bs".to_string(), serde_json::json!("4k"))]);
+    if tool == Tool::Dd {
+        let (key, flag) = if test.ends_with("-dsync") {
+            ("oflag", "dsync")
+        } else {
+            ("conv", "fdatasync")
+        };
+        p.insert(key.to_string(), serde_json::json!(flag));
+    }
+    p
 }

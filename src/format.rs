@@ -418,6 +418,25 @@ pub fn duration_words(s: f64) -> String {
     }
 }
 
+/// A machine's memory in the binary units machines are sized in, to three
+/// significant digits without trailing zeros: `8 GiB`, `23.5 GiB`,
+/// `512 MiB`.
+pub fn memory(v: u64) -> String {
+    const MIB: f64 = 1048576.0;
+    let (n, unit) = if v as f64 >= 1024.0 * MIB {
+        (v as f64 / (1024.0 * MIB), "GiB")
+    } else {
+        (v as f64 / MIB, "MiB")
+    };
+    let n = number(n);
+    let n = if n.contains('.') {
+        n.trim_end_matches('0').trim_end_matches('.')
+    } else {
+        &n
+    };
+    format!("{n} {unit}")
+}
+
 /// A byte count in the best SI unit: `8.00 GB`.
 pub fn bytes(v: u64) -> String {
     value(v as f64, Unit::Bytes)
@@ -734,5 +753,15 @@ mod tests {
         );
         assert_eq!(ratio_to(1.25, 1), "1.3x");
         assert_eq!(ratio_to(1.0, 2), "1.00x");
+    }
+
+    #[test]
+    fn memory_is_in_binary_units_without_trailing_zeros() {
+        assert_eq!(memory(8 << 30), "8 GiB");
+        // /proc/meminfo's MemTotal of a 24 GiB machine
+        assert_eq!(memory(24684092 * 1024), "23.5 GiB");
+        assert_eq!(memory(1_825_361_101), "1.7 GiB");
+        assert_eq!(memory(512 << 20), "512 MiB");
+        assert_eq!(memory(10 << 30), "10 GiB");
     }
 }

@@ -505,6 +505,7 @@ pub fn records_from_output(
         };
         let test = TestInfo {
             id: test_id,
+            suite: None,
             tool,
             tool_version: parsed.tool_version,
             parameters: parsed.parameters,

@@ -8,6 +8,8 @@ use anyhow::Result;
 
 use crate::record::Summary;
 
+pub mod identity;
+pub mod judged;
 pub mod limits;
 pub mod prices;
 pub mod stats;
@@ -172,6 +174,7 @@ pub(crate) mod testing {
         };
         let test = TestInfo {
             id: test.to_string(),
+            suite: None,
             tool,
             tool_version: None,
             parameters: serde_json::from_value(parameters).unwrap_or_default(),

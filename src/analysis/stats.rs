@@ -300,6 +300,9 @@ pub struct Study {
     /// What each test measures, from its first record (by id): which of its
     /// metrics are judged.
     pub kinds: BTreeMap<String, TestKind>,
+    /// The tests whose records measure the page cache or memory, with why
+    /// ([`crate::analysis::judged`]): shown, never judged.
+    pub traps: BTreeMap<String, String>,
 }
 
 impl Study {
@@ -320,9 +323,19 @@ impl Study {
         )
     }
 
-    /// Whether `metric` of `test` gets a value table in this study.
+    /// Whether `metric` of `test` gets a value table in this study: never
+    /// for a cache trap ([`Study::traps`]).
     pub fn judges(&self, test: &str, metric: &str) -> bool {
-        self.kind(test).judges_in(metric, self.is_timed(test))
+        !self.traps.contains_key(test) && self.kind(test).judges_in(metric, self.is_timed(test))
+    }
+
+    /// Why `test` is shown and never judged, in words: the cache trap's
+    /// reason, else its kind's note (`None` for a judged test).
+    pub fn not_judged(&self, test: &str) -> Option<&str> {
+        self.traps
+            .get(test)
+            .map(String::as_str)
+            .or_else(|| self.kind(test).note())
     }
 }
 
@@ -331,6 +344,19 @@ impl Study {
 pub struct Dataset {
     /// Study name to study.
     pub studies: BTreeMap<String, Study>,
+    /// Record id to the name of the test it is pooled in, for the records
+    /// whose test is not named by its bare id ([`crate::analysis::identity`]).
+    pub renamed: BTreeMap<String, String>,
+}
+
+impl Dataset {
+    /// The name of the test record `r` is pooled in: its test id, or the
+    /// id with what sets it apart (`dd-write-bulk (quick: 64 MiB)`).
+    pub fn test_of<'a>(&'a self, r: &'a record::Summary) -> &'a str {
+        self.renamed
+            .get(&r.id)
+            .map_or(r.test.id.as_str(), String::as_str)
+    }
 }
 
 #[cfg(test)]

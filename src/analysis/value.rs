@@ -534,7 +534,7 @@ pub fn analyse(
                     .filter(|(_, p)| p.price.is_some())
                     .filter_map(|(n, p)| Some((n.clone(), p.monthly.clone().err()?)))
                     .collect(),
-                failures: failures(records, study),
+                failures: failures(records, data, study),
                 lasting,
                 currency,
                 conversions: conversions.into_values().collect(),
@@ -546,7 +546,7 @@ pub fn analyse(
 }
 
 /// Every failed or skipped run of each configuration, by test id.
-fn failures(records: &[&Summary], study: &Study) -> BTreeMap<String, Vec<Failure>> {
+fn failures(records: &[&Summary], data: &Dataset, study: &Study) -> BTreeMap<String, Vec<Failure>> {
     study
         .offerings
         .values()
@@ -557,7 +557,7 @@ fn failures(records: &[&Summary], study: &Study) -> BTreeMap<String, Vec<Failure
                 .filter_map(|&i| records.get(i))
                 .filter(|r| r.status != Status::Ok)
                 .map(|r| Failure {
-                    test: r.test.id.clone(),
+                    test: data.test_of(r).to_string(),
                     status: r.status,
                     error: r
                         .error

@@ -390,6 +390,11 @@ pub struct TestInfo {
     /// The tool's version, if known.
     #[serde(default)]
     pub tool_version: Option<String>,
+    /// The suite that ran the test (`quick`, `standard`, a suite file's
+    /// `name`), written by `run`; absent in imported records and records of
+    /// earlier versions. Part of what the report pools as one test.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub suite: Option<String>,
     /// The test's parameters (block size, queue depth, counts, flags).
     #[serde(default, deserialize_with = "json::unique_values")]
     pub parameters: BTreeMap<String, serde_json::Value>,
@@ -735,6 +740,12 @@ pub fn length_problems(record: &Record) -> Vec<String> {
         record.test.tool_version.as_deref(),
         name,
     );
+    add(
+        &mut fields,
+        "test.suite".into(),
+        record.test.suite.as_deref(),
+        name,
+    );
     for key in record.test.parameters.keys() {
         add(&mut fields, "a test.parameters key".into(), Some(key), name);
     }
@@ -907,6 +918,10 @@ pub fn cut_to_limits(record: &mut Record) -> Vec<&'static str> {
         let test = Arc::make_mut(&mut record.test);
         cut_field(&mut cut, "test.tool_version", &mut test.tool_version, name);
     }
+    if over_limit(record.test.suite.as_deref().unwrap_or(""), name).is_some() {
+        let test = Arc::make_mut(&mut record.test);
+        cut_field(&mut cut, "test.suite", &mut test.suite, name);
+    }
     cut
 }
 
@@ -982,6 +997,7 @@ mod tests {
             subject,
             TestInfo {
                 id: "t".into(),
+                suite: None,
                 tool: Tool::Dd,
                 tool_version: None,
                 parameters: BTreeMap::new(),

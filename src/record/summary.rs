@@ -108,6 +108,7 @@ mod tests {
     fn a_summary_leaves_out_the_output_the_series_and_the_command() {
         let test = TestInfo {
             id: "t".into(),
+            suite: None,
             tool: super::super::Tool::Fio,
             tool_version: None,
             parameters: Default::default(),

@@ -233,7 +233,8 @@ fn host_line(r: &Summary) -> Option<String> {
         parts.push(format!("{n} cores"));
     }
     if let Some(m) = h.memory_bytes {
-        parts.push(format!("{} memory", format::bytes(m)));
+        // memory is sized in binary units
+        parts.push(format!("{} memory", format::memory(m)));
     }
     if let Some(o) = &h.os {
         parts.push(o.clone());
@@ -244,11 +245,9 @@ fn host_line(r: &Summary) -> Option<String> {
     if let Some(v) = &h.virtualization {
         parts.push(format!("{v} guest"));
     }
-    if parts.is_empty() {
-        h.description.clone()
-    } else {
-        Some(parts.join(", "))
-    }
+    // what the machine measured of itself, then what its user wrote
+    parts.extend(h.description.clone());
+    (!parts.is_empty()).then(|| parts.join(", "))
 }
 
 fn target_line(r: &Summary) -> Option<String> {

@@ -90,6 +90,8 @@ struct Ready {
     target: PathBuf,
     scratch: PathBuf,
     run_id: String,
+    /// The suite's name, written into every record.
+    suite: String,
     subject: Subject,
     jobs: Vec<Job>,
     prefill: Option<PrefillStep>,
@@ -175,6 +177,7 @@ fn prepare(opts: &RunOptions) -> Result<Prepared> {
         target,
         scratch,
         run_id,
+        suite: suite.name.clone(),
         subject,
         jobs,
         prefill,
@@ -212,6 +215,7 @@ pub fn records_dir(out: &Path, subject: &Subject, run_id: &str) -> PathBuf {
 /// What every record of the run shares.
 struct Facts<'a> {
     run_id: &'a str,
+    suite: &'a str,
     subject: &'a Subject,
     host: &'a Host,
     target: &'a Target,

@@ -23,6 +23,7 @@ pub(super) fn base_record(ctx: &Facts, job: &Job, version: Option<&str>) -> Reco
         id: job.test_id.clone(),
         tool: job.tool,
         tool_version: version.map(str::to_string),
+        suite: Some(ctx.suite.to_string()),
         parameters: job.invocation.parameters.clone(),
         command: Some(job.invocation.display()),
     };
@@ -315,6 +316,7 @@ mod tests {
             Subject::default(),
             TestInfo {
                 id: "dd-write-bulk".into(),
+                suite: None,
                 tool: Tool::Dd,
                 tool_version: None,
                 parameters: Default::default(),

@@ -1022,7 +1022,8 @@ mod tests {
             .contains(&"--rw=randread".to_string()));
         assert_eq!(jobs[2].test_id, "fio-seqread-1m");
         assert_eq!(jobs[2].invocation.bytes, 32 << 20);
-        assert_eq!(jobs[2].headline, "read_iops");
+        // a 1 MiB sequential read is there for its bandwidth
+        assert_eq!(jobs[2].headline, "read_bw");
     }
 
     #[test]
@@ -1075,6 +1076,91 @@ mod tests {
         assert!(
             format!("{err:#}").contains("unknown dd parameter `bz`"),
             "{err:#}"
+        );
+    }
+
+    #[test]
+    fn every_shipped_test_headlines_the_figure_it_exists_for() {
+        for name in ["quick", "standard"] {
+            let suite = load_suite(name).unwrap();
+            let jobs = plan(
+                &suite,
+                &Selection::default(),
+                Path::new("/mnt/x/S"),
+                &Machine {
+                    memory_bytes: Some(4 * GIB),
+                    is_root: true,
+                    free_bytes: Some(100 * GIB),
+                },
+            )
+            .unwrap()
+            .jobs;
+            for j in &jobs {
+                // a judged figure, never bookkeeping or a CPU measure
+                let kind = crate::tools::spec(j.tool).kind(&j.invocation.parameters);
+                if !kind.judged().is_empty() {
+                    assert!(
+                        kind.judges(&j.headline),
+                        "{name} {}: headline {} is not judged in a {kind:?} test",
+                        j.test_id,
+                        j.headline
+                    );
+                }
+            }
+            let headline = |id: &str| {
+                jobs.iter()
+                    .find(|j| j.test_id == id)
+                    .map(|j| j.headline.as_str())
+                    .unwrap_or_else(|| panic!("{name}: no job {id}"))
+            };
+            // 4 KiB random: IOPS; bonnie++: a block figure, not per character
+            assert_eq!(headline("fio-sustained-randread-4k-qd32"), "read_iops");
+            assert_eq!(headline("fio-randwrite-4k-qd64"), "write_iops");
+            assert_eq!(headline("bonnie"), "seq_block_write_bw");
+            assert_eq!(headline("dd-write-bulk"), "write_bw");
+            assert_eq!(headline("ioping-latency"), "lat_avg");
+        }
+        // 1 MiB and larger blocks: bandwidth
+        let jobs = standard_jobs(&Selection::default());
+        let read_1m = jobs
+            .iter()
+            .find(|j| j.test_id == "fio-sustained-read-1m-qd16");
+        assert_eq!(read_1m.unwrap().headline, "read_bw");
+    }
+
+    #[test]
+    fn fio_headlines_follow_block_size_pattern_and_depth() {
+        let headline = |t: &str| {
+            headline(
+                &parse_suite(&format!("[[test]]\nid = 't'\ntool = 'fio'\n{t}"), "f")
+                    .unwrap()
+                    .tests[0],
+            )
+        };
+        assert_eq!(headline("rw = 'read'\nbs = '1m'\niodepth = 16"), "read_bw");
+        assert_eq!(headline("rw = 'write'\nbs = '4m'\niodepth = 8"), "write_bw");
+        assert_eq!(
+            headline("rw = 'randread'\nbs = '4k'\niodepth = 64"),
+            "read_iops"
+        );
+        assert_eq!(
+            headline("rw = 'randwrite'\nbs = '4k'\niodepth = 32"),
+            "write_iops"
+        );
+        // a queue-depth-1 test is a latency test
+        assert_eq!(
+            headline("rw = 'randread'\nbs = '4k'\niodepth = 1"),
+            "read_clat_p99"
+        );
+        assert_eq!(headline("rw = 'randwrite'\nbs = '4k'"), "write_clat_p99");
+        // a mixed test leads with its reads; a suite's own choice stands
+        assert_eq!(
+            headline("rw = 'randrw'\nbs = '4k'\niodepth = 16"),
+            "read_iops"
+        );
+        assert_eq!(
+            headline("rw = 'read'\nbs = '1m'\nheadline = 'read_iops'"),
+            "read_iops"
         );
     }
 

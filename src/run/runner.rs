@@ -28,6 +28,7 @@ pub(super) fn execute(
         target,
         scratch,
         run_id,
+        suite,
         subject,
         jobs,
         prefill,
@@ -88,6 +89,7 @@ pub(super) fn execute(
     ));
     let ctx = Facts {
         run_id: &run_id,
+        suite: &suite,
         subject: &subject,
         host: &host_facts,
         target: &target_facts,

@@ -110,6 +110,33 @@ pub trait ToolSpec: Sync {
         None
     }
 
+    /// The parameters of a record (or suite test) that change what it
+    /// measures, each as its name for people and its value in words
+    /// (`("bs", "bs 4 KiB")`, `("file size", "64 MiB file")`),
+    /// in a fixed order. Records of one test id that differ in any of them
+    /// are different tests ([`crate::analysis::identity`]); bookkeeping
+    /// (file names, runtimes of time-bound tests, counts of repetitions) is
+    /// left out. A size a suite gives as a multiple of the memory is that
+    /// multiple (`2x RAM`) on a machine of `ram` bytes ([`size_words`]), so
+    /// that machines of different memory run one test.
+    fn identity(
+        &self,
+        params: &BTreeMap<String, serde_json::Value>,
+        ram: Option<u64>,
+    ) -> Vec<(&'static str, String)>;
+
+    /// Why a record with these parameters measures the page cache rather
+    /// than the storage, on a machine with `ram` bytes of memory when that
+    /// is known; `None` when nothing says so. One reason per rule, see
+    /// [`crate::analysis::judged`].
+    fn cache_trap(
+        &self,
+        _params: &BTreeMap<String, serde_json::Value>,
+        _ram: Option<u64>,
+    ) -> Option<Trap> {
+        None
+    }
+
     /// Program and argument that make the tool print its version; `None`
     /// when it has no such flag.
     fn version_probe(&self) -> Option<(&'static str, &'static str)>;
@@ -132,6 +159,56 @@ pub trait ToolSpec: Sync {
     /// suite file's parameters for the same test) replaces under another
     /// name; the keys `new` gives are then set over `base` by the caller.
     fn drop_replaced(&self, _base: &mut Params, _new: &Params) {}
+}
+
+/// Why a record's numbers measure something other than the storage (the
+/// page cache, memory): such a record is kept and shown with the reason,
+/// never judged ([`crate::analysis::judged`]).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Trap {
+    /// A few words for the test's name (`no sync flag`).
+    pub short: String,
+    /// The reason in a sentence, as the site shows it.
+    pub why: String,
+}
+
+/// A parameter that is a size in bytes: a whole number, or a size as text
+/// (`64M`, `"1g"`); `None` when absent or not a size.
+pub fn param_bytes(params: &BTreeMap<String, serde_json::Value>, key: &str) -> Option<u64> {
+    match params.get(key)? {
+        serde_json::Value::Number(n) => n.as_u64().or_else(|| {
+            n.as_f64()
+                .filter(|f| f.fract() == 0.0 && *f >= 0.0)
+                .map(|f| f as u64)
+        }),
+        serde_json::Value::String(s) => argv::parse_size(s, None).ok(),
+        _ => None,
+    }
+}
+
+/// A size in words for a test's identity: `2x RAM` where it is a whole
+/// multiple of the machine's memory `ram` (to within the MiB a suite's
+/// `2xRAM` is rounded down to, or one block `slack`), else the size
+/// (`64 MiB`).
+pub fn size_words(bytes: u64, ram: Option<u64>, slack: u64) -> String {
+    let multiple = ram.filter(|r| *r > 0).and_then(|ram| {
+        let n = (bytes as f64 / ram as f64).round();
+        let off = (bytes as f64 - n * ram as f64).abs();
+        (n >= 1.0 && off <= slack.max(1 << 20) as f64).then_some(n as u64)
+    });
+    match multiple {
+        Some(n) => format!("{n}x RAM"),
+        None => crate::format::size(bytes),
+    }
+}
+
+/// A parameter as text: strings as they are, numbers and flags written out.
+pub fn param_text(params: &BTreeMap<String, serde_json::Value>, key: &str) -> Option<String> {
+    match params.get(key)? {
+        serde_json::Value::String(s) => Some(s.clone()),
+        serde_json::Value::Null => None,
+        other => Some(other.to_string()),
+    }
 }
 
 /// Every tool, in the order [`detect`] tries them: fio first, as its text

@@ -26,6 +26,7 @@ mod prop_record;
 mod prop_report;
 mod report_answer;
 mod report_emulated;
+mod report_identity;
 mod report_length;
 mod report_numbers;
 mod report_qdepth;

@@ -93,11 +93,14 @@ fn rackspace_answer_is_in_value_csv() {
         (&read[5], &read[6], &read[8]),
         ("4.667", "0.999", "no, single run")
     );
-    // dd sequential write: 103 / 105 = 0.981x: no
+    // the post's dd wrote 20 GiB without a sync flag on an 8 GB server:
+    // twice the memory and more passes through the page cache, so it is
+    // judged: 103 / 105 MB/s = 0.981x, no
     let dd = row(&rows, "rackspace-2013", "write_bw", ssd);
+    assert_eq!(&dd[1], "dd-write-1m");
     assert_eq!(
-        (&dd[1], &dd[6], &dd[8]),
-        ("dd-write-1m", "0.981", "no, single run")
+        (&dd[5], &dd[6], &dd[8]),
+        ("4.667", "0.981", "no, single run")
     );
     let base = row(&rows, "rackspace-2013", "random_seeks", sata);
     assert_eq!((&base[5], &base[8]), ("1.000", "baseline"));

@@ -93,6 +93,8 @@ fn quick_suite_replayed_gives_one_ok_record_per_test() {
     let recs = records(out.path());
     for (_, r) in &recs {
         assert_eq!(r.status, Status::Ok, "{}: {:?}", r.test.id, r.error);
+        // each record names its suite: part of what the report pools
+        assert_eq!(r.test.suite.as_deref(), Some("quick"), "{}", r.test.id);
     }
     assert_eq!(code, 0);
     // one record per test: the pre-fill is none

@@ -49,6 +49,7 @@ pub fn record(
     };
     let test = TestInfo {
         id: test.to_string(),
+        suite: None,
         tool: Tool::Fio,
         tool_version: Some("fio-3.33".to_string()),
         // a 4 KiB random-read job: its IOPS and p99 latency are judged

@@ -7,6 +7,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::{left_out, of_the_sustained_level, Dataset, OfferingData, Summary};
 use super::{MetricStats, TestResults};
+use crate::analysis::identity::{self, Identity};
 use crate::analysis::limits::Limits;
 use crate::metrics::TestKind;
 use crate::record::{self, is_positive, Status};
@@ -155,15 +156,41 @@ pub fn group_with(records: &[&record::Summary], limits: &Limits) -> Dataset {
                 .map(move |((k, _), n)| ((study, k), n))
         })
         .collect();
+    // what each record pools with: its test identity, named per study
+    let identities: Vec<Identity> = records.par_iter().map(|r| identity::of(r)).collect();
+    let mut distinct: BTreeMap<&str, BTreeSet<&Identity>> = BTreeMap::new();
+    for (r, id) in records.iter().zip(&identities) {
+        distinct.entry(r.study()).or_default().insert(id);
+    }
+    let test_names: BTreeMap<(&str, &Identity), String> = distinct
+        .into_iter()
+        .flat_map(|(study, ids)| {
+            let ids: Vec<&Identity> = ids.into_iter().collect();
+            let names = identity::names(&ids);
+            ids.into_iter()
+                .zip(names)
+                .map(move |(id, name)| ((study, id), name))
+        })
+        .collect();
+    let mut renamed = BTreeMap::new();
     let mut studies: BTreeMap<&str, StudyGroup> = BTreeMap::new();
     for (i, r) in records.iter().enumerate() {
         let key = &ConfigKey::of(r);
         let study = studies.entry(r.study()).or_default();
-        let test = r.test.id.as_str();
+        let Some(test) = test_names.get(&(r.study(), &identities[i])) else {
+            continue;
+        };
+        let test = test.as_str();
+        if test != r.test.id {
+            renamed.insert(r.id.clone(), test.to_string());
+        }
         study
             .kinds
             .entry(test)
             .or_insert_with(|| crate::tools::spec(r.test.tool).kind(&r.test.parameters));
+        if let Some(trap) = &identities[i].trap {
+            study.traps.entry(test).or_insert(&trap.why);
+        }
         // every configuration was named above
         let Some(name) = names.get(&(r.study(), *key)) else {
             continue;
@@ -188,11 +215,19 @@ pub fn group_with(records: &[&record::Summary], limits: &Limits) -> Dataset {
         off.records.push(i);
         off.tests.entry(test).or_default().records.push(i);
     }
-    let mut data = Dataset::default();
+    let mut data = Dataset {
+        renamed,
+        ..Dataset::default()
+    };
     for (study_name, s) in studies {
         let study = data.studies.entry(study_name.to_string()).or_default();
         study.tests = s.kinds.keys().map(|t| t.to_string()).collect();
         study.kinds = s.kinds.iter().map(|(t, k)| (t.to_string(), *k)).collect();
+        study.traps = s
+            .traps
+            .iter()
+            .map(|(t, why)| (t.to_string(), why.to_string()))
+            .collect();
         // each configuration summarised on its own, in parallel
         let offerings: Vec<(&str, OfferingGroup)> = s.offerings.into_iter().collect();
         let summarised: Vec<OfferingData> = offerings
@@ -288,6 +323,8 @@ pub(super) fn offering_data(
 pub(super) struct StudyGroup<'r> {
     /// Test id to its kind, from the test's first record.
     kinds: BTreeMap<&'r str, TestKind>,
+    /// Test name to why it is not judged, for the cache traps.
+    traps: BTreeMap<&'r str, &'r str>,
     /// Configuration name to its records.
     offerings: BTreeMap<&'r str, OfferingGroup<'r>>,
 }

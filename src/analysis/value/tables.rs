@@ -38,12 +38,11 @@ pub(super) fn tables(
 ) -> Vec<ValueTable> {
     let bursty = lasting.values().any(|l| l.bursts());
     let mut out = Vec::new();
-    let (kind, timed) = (study.kind(test), study.is_timed(test));
     let mut metrics: Vec<(&String, Unit)> = Vec::new();
     for off in study.offerings.values() {
         if let Some(t) = off.tests.get(test) {
             for (metric, st) in &t.metrics {
-                if kind.judges_in(metric, timed) && !metrics.iter().any(|(m, _)| *m == metric) {
+                if study.judges(test, metric) && !metrics.iter().any(|(m, _)| *m == metric) {
                     metrics.push((metric, st.unit));
                 }
             }
@@ -267,7 +266,7 @@ pub(super) fn tables(
             test: test.clone(),
             metric: metric.clone(),
             unit,
-            kind,
+            kind: study.kind(test),
             rows,
             unmeasured,
         });

@@ -279,7 +279,7 @@ impl<'a> PageCtx<'a> {
         RunLink {
             link: self.link(&r.id, &self.paths.run_page(&r.id)),
             offering: r.offering_name(),
-            test: r.test.id.clone(),
+            test: self.analysis.data.test_of(r).to_string(),
             repetition: r.repetition.to_string(),
             status: r.status.name().to_string(),
             started: r.started_at.clone().unwrap_or_else(|| "unknown".into()),

@@ -192,14 +192,20 @@ pub(super) fn build(
         })
         .collect();
     let raw = parts.raw.unwrap_or_default();
+    let test = ctx.analysis.data.test_of(r);
+    // a cache trap says why it is not judged where its numbers are
+    let mut warnings = r.warnings.clone();
+    if let Some(trap) = crate::analysis::judged::cache_trap(r) {
+        warnings.push(format!("not judged: {}", trap.why));
+    }
     let kind = ctx
         .analysis
         .data
         .studies
         .get(study)
-        .and_then(|s| s.kinds.get(&r.test.id).copied())
+        .and_then(|s| s.kinds.get(test).copied())
         .unwrap_or_else(|| crate::tools::spec(r.test.tool).kind(&r.test.parameters));
-    let tslug = ctx.paths.test_slug(study, &r.test.id).to_string();
+    let tslug = ctx.paths.test_slug(study, test).to_string();
     let timelines = match parts.timeline.as_deref() {
         Some(tl) => super::timeline::charts(&ctx, site, &[(r, tl)], &sslug, &tslug, kind, true)?,
         None => Vec::new(),
@@ -220,10 +226,10 @@ pub(super) fn build(
         ),
         id: r.id.clone(),
         offering,
-        test: ctx.link(&r.test.id, &ctx.paths.test_page(study, &r.test.id)),
+        test: ctx.link(test, &ctx.paths.test_page(study, test)),
         status: r.status.name().into(),
         error: r.error.clone().unwrap_or_default(),
-        warnings: r.warnings.clone(),
+        warnings,
         run,
         source,
         figures,

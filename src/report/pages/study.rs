@@ -46,6 +46,9 @@ pub struct StudyPage {
     /// Burst and sustained levels of the tests that kept a timeline.
     pub bursts: Vec<super::burst::BurstGroup>,
     pub tests: Vec<Link>,
+    /// Beside each test, why it is never judged (a cache trap's reason, or
+    /// its kind's note); empty for a judged test.
+    pub not_judged: Vec<String>,
     /// Link to `data/<study>.md`.
     pub markdown: Link,
 }
@@ -173,6 +176,11 @@ pub(super) fn build(
             .tests
             .iter()
             .map(|t| ctx.link(t, &ctx.paths.test_page(&sv.study, t)))
+            .collect(),
+        not_judged: study
+            .tests
+            .iter()
+            .map(|t| study.not_judged(t).unwrap_or_default().to_string())
             .collect(),
         markdown: ctx.link(format!("data/{sslug}.md"), &format!("data/{sslug}.md")),
     };

@@ -68,7 +68,7 @@ fn host_rows(records: &[&crate::record::Host]) -> Vec<Pair> {
         ),
         p(
             "memory",
-            distinct(records, |r| r.memory_bytes.map(format::bytes)),
+            distinct(records, |r| r.memory_bytes.map(format::memory)),
         ),
         p("kernel", distinct(records, |r| r.kernel.clone())),
         p("OS", distinct(records, |r| r.os.clone())),

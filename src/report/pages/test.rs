@@ -194,7 +194,7 @@ pub(super) fn build(ctx: PageCtx, study: &str, test: &str, site: &dyn Output) ->
         study: study.to_string(),
         test: test.to_string(),
         tools,
-        kind_note: kind.note().unwrap_or_default().to_string(),
+        kind_note: s.not_judged(test).unwrap_or_default().to_string(),
         commands,
         more_commands,
         parameters,

@@ -160,7 +160,7 @@ fn left_out_why(ctx: &PageCtx, r: &Summary) -> Option<String> {
     study
         .offerings
         .values()
-        .filter_map(|o| o.tests.get(&r.test.id))
+        .filter_map(|o| o.tests.get(ctx.analysis.data.test_of(r)))
         .flat_map(|t| t.left_out.iter())
         .find(|l| {
             ctx.analysis

@@ -843,6 +843,52 @@ impl ToolSpec for Bonnie {
         TestKind::FileSystem
     }
 
+    // the file size decides whether the page cache can hold the data; the
+    // memory size bonnie++ was told and the file count shape the tests
+    fn identity(
+        &self,
+        params: &BTreeMap<String, Value>,
+        ram: Option<u64>,
+    ) -> Vec<(&'static str, String)> {
+        let mut parts = Vec::new();
+        // the standard suite's `-s` of 2x RAM and `-r` of the RAM are one
+        // test on any machine
+        if let Some(size) = super::param_bytes(params, "file_size") {
+            parts.push((
+                "file size",
+                format!("{} file", super::size_words(size, ram, 0)),
+            ));
+        }
+        if let Some(told) = super::param_bytes(params, "ram_size") {
+            parts.push(("-r", format!("-r {}", super::size_words(told, ram, 0))));
+        }
+        if let Some(n) = super::param_text(params, "num_files") {
+            parts.push(("-n", format!("-n {n}")));
+        }
+        parts
+    }
+
+    // bonnie++ asks for a file of twice the memory so that its reads and
+    // seeks cannot be served from the page cache; a smaller one can be
+    fn cache_trap(
+        &self,
+        params: &BTreeMap<String, Value>,
+        ram: Option<u64>,
+    ) -> Option<super::Trap> {
+        let file = super::param_bytes(params, "file_size")?;
+        // the machine's memory where the record knows it, else what
+        // bonnie++ was told (`-r`)
+        let ram = ram.or_else(|| super::param_bytes(params, "ram_size"))?;
+        (file < ram.saturating_mul(2)).then(|| super::Trap {
+            short: "file under 2x RAM".into(),
+            why: format!(
+                "bonnie++ used a {} file on a machine with {} of memory, under twice the memory, so its reads and seeks can come from the page cache",
+                crate::format::size(file),
+                crate::format::size(ram)
+            ),
+        })
+    }
+
     fn version_probe(&self) -> Option<(&'static str, &'static str)> {
         None
     }

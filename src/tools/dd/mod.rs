@@ -943,6 +943,83 @@ impl ToolSpec for Dd {
         zeros_caveat(params)
     }
 
+    // how much dd wrote in what blocks, with which flags, from what input;
+    // the file it wrote to is bookkeeping
+    fn identity(
+        &self,
+        params: &BTreeMap<String, Value>,
+        ram: Option<u64>,
+    ) -> Vec<(&'static str, String)> {
+        let bytes = |k: &str| super::param_bytes(params, k);
+        let mut parts = Vec::new();
+        if let Some(bs) = bytes("bs") {
+            parts.push(("bs", format!("bs {}", crate::format::size(bs))));
+        }
+        let total = match (bytes("bs"), bytes("count")) {
+            (Some(bs), Some(count)) => Some(bs.saturating_mul(count)),
+            _ => bytes("bytes"),
+        };
+        if let Some(total) = total {
+            // a 2x RAM write is one test on any machine
+            let bs = bytes("bs").unwrap_or(0);
+            parts.push(("size", super::size_words(total, ram, bs)));
+        }
+        for key in ["conv", "oflag", "iflag"] {
+            if let Some(v) = super::param_text(params, key) {
+                parts.push((key, format!("{key}={v}")));
+            }
+        }
+        // `run` wrote from /dev/zero without recording it until it fed dd
+        // incompressible bytes, which it records as `input`
+        if let Some(input) = super::param_text(params, "input") {
+            parts.push(("input", format!("{input} input")));
+        }
+        match super::param_text(params, "if").as_deref() {
+            None | Some("/dev/zero") => {}
+            Some(dev @ ("/dev/urandom" | "/dev/random")) => {
+                parts.push(("input", format!("from {dev}")))
+            }
+            Some(_) => parts.push(("input", "from a file".into())),
+        }
+        parts
+    }
+
+    // without a sync flag dd ends when the page cache has taken the data
+    fn cache_trap(
+        &self,
+        params: &BTreeMap<String, Value>,
+        ram: Option<u64>,
+    ) -> Option<super::Trap> {
+        let text = |k: &str| super::param_text(params, k).unwrap_or_default();
+        // only where the record says how dd was told to write (output alone
+        // does not), and only for writes (a read goes to /dev/null)
+        let stated = params.contains_key("bs") || params.contains_key("count");
+        if !stated || text("of") == "/dev/null" || params.contains_key("direction") {
+            return None;
+        }
+        // a write of twice the memory or more passes through the page cache
+        // rather than into it: what is still unwritten when dd ends is at
+        // most the kernel's dirty limit (20% of the memory by default), a
+        // tenth of such a write at most, the rule bonnie++'s size follows
+        let bytes = |k: &str| super::param_bytes(params, k);
+        let total = match (bytes("bs"), bytes("count")) {
+            (Some(bs), Some(count)) => Some(bs.saturating_mul(count)),
+            _ => bytes("bytes"),
+        };
+        if let (Some(total), Some(ram)) = (total, ram) {
+            if total >= ram.saturating_mul(2) {
+                return None;
+            }
+        }
+        let has = |k: &str, flags: &[&str]| text(k).split(',').any(|f| flags.contains(&f.trim()));
+        let synced =
+            has("conv", &["fdatasync", "fsync"]) || has("oflag", &["dsync", "sync", "direct"]);
+        (!synced).then(|| super::Trap {
+            short: "no sync flag".into(),
+            why: "dd wrote without a sync flag (no conv=fdatasync or fsync, no oflag=dsync, sync or direct), so it stopped the clock when the page cache had taken the data, before the storage had it".into(),
+        })
+    }
+
     fn version_probe(&self) -> Option<(&'static str, &'static str)> {
         Some(("dd", "--version"))
     }

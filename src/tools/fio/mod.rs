@@ -447,12 +447,25 @@ impl ToolSpec for Fio {
         command(params, ctx)
     }
 
+    // the figure the test exists for: bandwidth where large blocks make it
+    // bound by bytes, latency at queue depth 1, IOPS otherwise
     fn headline(&self, params: &Params) -> &'static str {
         let rw = params.get("rw").and_then(Value::as_str).unwrap_or("read");
-        if rw.contains("write") && !rw.contains("rw") {
-            "write_iops"
-        } else {
-            "read_iops"
+        let write = rw.contains("write") && !rw.contains("rw");
+        let depth = params.get("iodepth").and_then(Value::as_u64).unwrap_or(1);
+        let jobs = params.get("numjobs").and_then(Value::as_u64).unwrap_or(1);
+        match (self.kind(params), write) {
+            (TestKind::Throughput, false) => "read_bw",
+            (TestKind::Throughput, true) => "write_bw",
+            _ if depth == 1 && jobs == 1 && !rw.contains("rw") => {
+                if write {
+                    "write_clat_p99"
+                } else {
+                    "read_clat_p99"
+                }
+            }
+            (_, false) => "read_iops",
+            (_, true) => "write_iops",
         }
     }
 
@@ -460,12 +473,82 @@ impl ToolSpec for Fio {
     // operations; large sequential blocks by bytes
     fn kind(&self, params: &BTreeMap<String, Value>) -> TestKind {
         let rw = params.get("rw").and_then(Value::as_str).unwrap_or("");
-        let bs = params.get("bs").and_then(Value::as_f64);
-        if rw.starts_with("rand") || bs.is_some_and(|b| b < 65536.0) {
+        let bs = super::param_bytes(params, "bs");
+        if rw.starts_with("rand") || bs.is_some_and(|b| b < 65536) {
             TestKind::BlockIo
         } else {
             TestKind::Throughput
         }
+    }
+
+    // what fio did: the workload, its block size, depth and jobs, whether
+    // through the page cache, and the file size where the size bounds the
+    // test (a time-based test runs as long as it is told, whatever its file)
+    fn identity(
+        &self,
+        params: &BTreeMap<String, Value>,
+        ram: Option<u64>,
+    ) -> Vec<(&'static str, String)> {
+        let text = |k: &str| super::param_text(params, k);
+        let count = |k: &str| params.get(k).and_then(Value::as_u64);
+        let mut parts = Vec::new();
+        if let Some(rw) = text("rw") {
+            parts.push(("rw", rw));
+        }
+        if let Some(bs) = super::param_bytes(params, "bs") {
+            parts.push(("bs", format!("bs {}", crate::format::size(bs))));
+        }
+        // fio's defaults: one job at depth 1
+        parts.push(("iodepth", format!("QD {}", count("iodepth").unwrap_or(1))));
+        let jobs = count("numjobs").unwrap_or(1);
+        parts.push((
+            "numjobs",
+            crate::format::count_of(jobs as usize, "job", "jobs"),
+        ));
+        if let Some(mix) = text("rwmixread") {
+            parts.push(("rwmixread", format!("{mix}% reads")));
+        }
+        if let Some(direct) = direct(params) {
+            parts.push(("direct", format!("direct={}", u8::from(direct))));
+        }
+        if let Some(engine) = text("ioengine") {
+            parts.push(("ioengine", engine));
+        }
+        if !options::is_time_based(params) {
+            if let Some(size) = super::param_bytes(params, "size") {
+                parts.push(("file size", super::size_words(size, ram, 0)));
+            }
+        }
+        parts
+    }
+
+    // buffered writes land in the page cache; buffered reads of a file the
+    // memory can hold may come from it
+    fn cache_trap(
+        &self,
+        params: &BTreeMap<String, Value>,
+        ram: Option<u64>,
+    ) -> Option<super::Trap> {
+        if direct(params)? {
+            return None;
+        }
+        let rw = params.get("rw").and_then(Value::as_str).unwrap_or("");
+        if rw.contains("write") || rw.contains("rw") || rw == "trim" {
+            return Some(super::Trap {
+                short: "direct=0 writes".into(),
+                why: "fio wrote with direct=0, so its writes went to the page cache and the rate is how fast memory took them, not the storage".into(),
+            });
+        }
+        let size = super::param_bytes(params, "size")?;
+        let ram = ram?;
+        (size < ram).then(|| super::Trap {
+            short: "direct=0 reads under RAM".into(),
+            why: format!(
+                "fio read a {} file with direct=0 on a machine with {} of memory, so its reads can come from the page cache",
+                crate::format::size(size),
+                crate::format::size(ram)
+            ),
+        })
     }
 
     fn version_probe(&self) -> Option<(&'static str, &'static str)> {
@@ -480,4 +563,21 @@ impl ToolSpec for Fio {
     fn package(&self, _family: &str) -> &'static str {
         "fio"
     }
+}
+
+/// Whether the parameters say fio bypassed the page cache: `direct` (or
+/// its inverse `buffered`) as a number, flag or text; `None` when neither
+/// is recorded.
+fn direct(params: &BTreeMap<String, Value>) -> Option<bool> {
+    let flag = |k: &str| match params.get(k)? {
+        Value::Bool(b) => Some(*b),
+        Value::Number(n) => n.as_u64().map(|v| v != 0),
+        Value::String(s) => match s.trim() {
+            "1" | "true" => Some(true),
+            "0" | "false" => Some(false),
+            _ => None,
+        },
+        _ => None,
+    };
+    flag("direct").or_else(|| flag("buffered").map(|b| !b))
 }

@@ -890,6 +890,33 @@ impl ToolSpec for Ioping {
         }
     }
 
+    // its mode letters, request size and direction; counts and intervals
+    // only say how many requests were timed
+    fn identity(
+        &self,
+        params: &BTreeMap<String, Value>,
+        _ram: Option<u64>,
+    ) -> Vec<(&'static str, String)> {
+        let mut parts = Vec::new();
+        if let Some(flags) = super::param_text(params, "flags") {
+            let words = if flags.is_empty() {
+                "no mode flags".to_string()
+            } else {
+                format!("-{flags}")
+            };
+            parts.push(("mode flags", words));
+        }
+        // ioping's defaults: 4 KiB read requests (`-s`, `-W`)
+        let size = super::param_bytes(params, "size").unwrap_or(4096);
+        parts.push((
+            "request size",
+            format!("{} requests", crate::format::size(size)),
+        ));
+        let op = super::param_text(params, "operation").unwrap_or_else(|| "read".into());
+        parts.push(("direction", op));
+        parts
+    }
+
     fn version_probe(&self) -> Option<(&'static str, &'static str)> {
         Some(("ioping", "-v"))
     }
