@@ -153,6 +153,15 @@ pub fn validate(record: &Record) -> Vec<String> {
             );
         }
     }
+    if let Some(stop) = &record.stop {
+        out_of(
+            &mut p,
+            "stop.stopped_at_s",
+            stop.stopped_at_s,
+            plausible::DURATION_S,
+        );
+        out_of(&mut p, "stop.window_s", stop.window_s, plausible::DURATION_S);
+    }
     for (name, metric) in &record.metrics {
         if name.is_empty()
             || !name
