@@ -165,18 +165,22 @@ pub struct Stop {
 }
 
 impl Stop {
-    /// `burst not excluded beyond 45 minutes`, when the run cannot rule
+    /// `burst not excluded beyond 45 minutes` (`20 s` for a test shorter
+    /// than two minutes), when the run cannot rule
     /// out a longer burst; `None` otherwise.
     pub fn note(&self) -> Option<String> {
         self.burst_not_excluded.then(|| {
-            let m = self.stopped_at_s / 60.0;
-            // whole minutes as such (`45`), else to a tenth (`2.5`)
-            let minutes = if (m - m.round()).abs() < 0.05 {
-                format!("{m:.0}")
+            let (s, m) = (self.stopped_at_s, self.stopped_at_s / 60.0);
+            // seconds below two minutes; whole minutes as such (`45`), else
+            // to a tenth (`2.5`)
+            let span = if s < 120.0 {
+                format!("{} s", s.round())
+            } else if (m - m.round()).abs() < 0.05 {
+                format!("{m:.0} minutes")
             } else {
-                format!("{m:.1}")
+                format!("{m:.1} minutes")
             };
-            format!("burst not excluded beyond {minutes} minutes")
+            format!("burst not excluded beyond {span}")
         })
     }
 }

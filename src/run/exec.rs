@@ -16,6 +16,8 @@ use crate::bounded::HeadTail;
 use crate::record::Tool;
 use crate::tools::argv::{Invocation, OutputFrom};
 
+use super::watch::{final_document, Watcher};
+
 /// What one tool run gave back.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Outcome {
@@ -43,6 +45,9 @@ pub struct Outcome {
     pub logs: Vec<(String, Vec<u8>)>,
     /// As `stdout_bytes`, for stderr.
     pub stderr_bytes: Option<u64>,
+    /// Why the watcher of a sustained test stopped it before its window
+    /// ended ([`Executor::run_watched`]); `None` when it ran to its end.
+    pub stopped: Option<crate::record::StopReason>,
 }
 
 impl Outcome {
@@ -76,6 +81,21 @@ pub trait Executor {
         dir: &Path,
         timeout: Duration,
     ) -> Result<Outcome>;
+    /// Runs `inv` as [`run`](Executor::run) does, feeding what the tool
+    /// appends to its output file to `watcher` as it comes, and stopping
+    /// the tool (SIGINT, so that it prints its results and writes its
+    /// logs) when the watcher says its answer is known.
+    fn run_watched(
+        &mut self,
+        test_id: &str,
+        inv: &Invocation,
+        dir: &Path,
+        timeout: Duration,
+        watcher: &mut Watcher,
+    ) -> Result<Outcome> {
+        let _ = watcher;
+        self.run(test_id, inv, dir, timeout)
+    }
 }
 
 /// Runs real processes.
@@ -171,6 +191,33 @@ impl Executor for RealExecutor {
         dir: &Path,
         timeout: Duration,
     ) -> Result<Outcome> {
+        self.spawn_and_wait(inv, dir, timeout, None)
+    }
+
+    fn run_watched(
+        &mut self,
+        _test_id: &str,
+        inv: &Invocation,
+        dir: &Path,
+        timeout: Duration,
+        watcher: &mut Watcher,
+    ) -> Result<Outcome> {
+        self.spawn_and_wait(inv, dir, timeout, Some(watcher))
+    }
+}
+
+/// How long a tool stopped by its watcher has to print its results and
+/// write its logs before it is killed.
+const WATCH_STOP_GRACE: Duration = Duration::from_secs(60);
+
+impl RealExecutor {
+    fn spawn_and_wait(
+        &mut self,
+        inv: &Invocation,
+        dir: &Path,
+        timeout: Duration,
+        mut watcher: Option<&mut Watcher>,
+    ) -> Result<Outcome> {
         use std::os::unix::process::{CommandExt, ExitStatusExt};
 
         let program = which(&inv.program).unwrap_or_else(|| PathBuf::from(&inv.program));
@@ -210,9 +257,33 @@ impl Executor for RealExecutor {
         let mut timed_out = false;
         let mut interrupted = None;
         let mut stop_sent: Option<Instant> = None;
+        let mut stopped = None;
+        let mut watch_sent: Option<Instant> = None;
+        let mut tail = OutputTail::default();
+        let mut last_look = Instant::now();
         let status = loop {
             if let Some(status) = child.try_wait().context("failed to wait for the tool")? {
                 break status;
+            }
+            if let (Some(w), OutputFrom::File(path)) = (watcher.as_deref_mut(), &inv.output) {
+                // fio appends a status document a second: looked at twice as often
+                if stopped.is_none() && last_look.elapsed() >= Duration::from_millis(500) {
+                    last_look = Instant::now();
+                    if let Some(why) = w.feed(&tail.read_new(path)) {
+                        stopped = Some(why);
+                        // the leader only: fio stops its jobs itself
+                        // SAFETY: kill(2) on the child we spawned.
+                        unsafe {
+                            libc::kill(pid, libc::SIGINT);
+                        }
+                        watch_sent = Some(Instant::now());
+                    }
+                }
+                if stop_sent.is_none() && watch_sent.is_some_and(|t| t.elapsed() > WATCH_STOP_GRACE)
+                {
+                    kill_group(pid, libc::SIGKILL);
+                    stop_sent = Some(Instant::now());
+                }
             }
             if stop_sent.is_none() {
                 let sig = self.signal.load(Ordering::SeqCst);
@@ -250,11 +321,17 @@ impl Executor for RealExecutor {
         }
         let (stdout, stdout_bytes) = out_reader.map(|p| p.take()).unwrap_or_default();
         let (stderr, stderr_bytes) = err_reader.map(|p| p.take()).unwrap_or_default();
-        let output_file = match &inv.output {
+        let mut output_file = match &inv.output {
             OutputFrom::File(p) => read_output_file(p),
             _ => None,
         };
+        if watcher.is_some() {
+            // the status documents were read as they came; the record
+            // keeps what fio printed when it ended
+            output_file = output_file.map(|t| final_document(&t).to_string());
+        }
         Ok(Outcome {
+            stopped,
             logs: read_logs(dir),
             stdout,
             stderr,
@@ -267,6 +344,48 @@ impl Executor for RealExecutor {
             stdout_bytes,
             stderr_bytes,
         })
+    }
+}
+
+/// The part of a growing output file not read yet.
+#[derive(Default)]
+struct OutputTail {
+    offset: u64,
+    /// Bytes of a UTF-8 character cut at the end of the last read.
+    partial: Vec<u8>,
+}
+
+impl OutputTail {
+    /// What was appended to `path` since the last call (nothing when it
+    /// cannot be read, or is no regular file), at most 1 MiB at a time.
+    fn read_new(&mut self, path: &Path) -> String {
+        use std::io::{Seek, SeekFrom};
+        use std::os::unix::fs::OpenOptionsExt;
+        let Ok(mut file) = std::fs::OpenOptions::new()
+            .read(true)
+            .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+            .open(path)
+        else {
+            return String::new();
+        };
+        if !file.metadata().is_ok_and(|m| m.is_file()) || file.seek(SeekFrom::Start(self.offset)).is_err() {
+            return String::new();
+        }
+        let mut bytes = std::mem::take(&mut self.partial);
+        let start = bytes.len();
+        if file.take(1 << 20).read_to_end(&mut bytes).is_err() {
+            bytes.truncate(start);
+        }
+        self.offset += (bytes.len() - start) as u64;
+        match std::str::from_utf8(&bytes) {
+            Ok(s) => s.to_string(),
+            Err(e) if e.error_len().is_none() => {
+                let (good, rest) = bytes.split_at(e.valid_up_to());
+                self.partial = rest.to_vec();
+                String::from_utf8_lossy(good).into_owned()
+            }
+            Err(_) => String::from_utf8_lossy(&bytes).into_owned(),
+        }
     }
 }
 
@@ -553,7 +672,26 @@ impl Executor for ReplayExecutor {
             interrupted: None,
             stdout_bytes: None,
             stderr_bytes: None,
+            stopped: None,
         })
+    }
+
+    /// Plays the capture back as [`run`](Executor::run) does, its output
+    /// file fed to `watcher` whole: a capture of a stopped run says why.
+    fn run_watched(
+        &mut self,
+        test_id: &str,
+        inv: &Invocation,
+        dir: &Path,
+        timeout: Duration,
+        watcher: &mut Watcher,
+    ) -> Result<Outcome> {
+        let mut o = self.run(test_id, inv, dir, timeout)?;
+        if let Some(text) = &o.output_file {
+            o.stopped = watcher.feed(text);
+            o.output_file = Some(final_document(text).to_string());
+        }
+        Ok(o)
     }
 }
 

@@ -84,6 +84,20 @@ pub fn min_flat_s(window_s: f64, interval_s: f64) -> f64 {
     (MIN_FLAT_S * scale(window_s)).max(SKIP_S + 12.0 * interval_s)
 }
 
+/// The earliest a watched test of a window of `window_s` can stop: a
+/// flat volume's minimum where a flat level may stop (`bursting` is not
+/// [`Bursting::Unknown`]), else a burst's: the detector's earliest drop
+/// (30 s, scaled) and the steady-state window after it.
+pub fn earliest_stop_s(window_s: f64, interval_s: f64, bursting: &Bursting) -> f64 {
+    let burst = (30.0 * scale(window_s)).max(3.0 * interval_s)
+        + STEADY_ROUNDS as f64 * round_s(window_s, interval_s);
+    let earliest = match bursting {
+        Bursting::Unknown => burst,
+        _ => min_flat_s(window_s, interval_s).min(burst),
+    };
+    earliest.min(window_s)
+}
+
 /// Whether the test may stop now, and why: `samples` is the series so
 /// far (one value per `interval_s`, from the start), `window_s` the
 /// longest the test may run. `None`: run on.
@@ -241,6 +255,15 @@ mod tests {
             first_stop(&flat, 120.0, &Bursting::Never),
             Some((16, StopReason::FlatNoBurstPossible))
         );
+    }
+
+    #[test]
+    fn the_earliest_stop_is_a_flat_minimum_or_a_burst_and_its_window() {
+        assert_eq!(earliest_stop_s(2700.0, 1.0, &Bursting::Never), 240.0);
+        assert_eq!(earliest_stop_s(2700.0, 1.0, &Bursting::Levels(vec![3000.0])), 240.0);
+        // nothing known: only a burst seen ends it early
+        assert_eq!(earliest_stop_s(2700.0, 1.0, &Bursting::Unknown), 330.0);
+        assert_eq!(earliest_stop_s(10.0, 1.0, &Bursting::Never), 10.0);
     }
 
     #[test]
