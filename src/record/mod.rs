@@ -147,6 +147,10 @@ impl StopReason {
     }
 }
 
+/// How the note of a run that cannot rule out a longer burst begins
+/// ([`Stop::note`]): `burst not excluded beyond 45 minutes`.
+pub const BURST_NOT_EXCLUDED: &str = "burst not excluded beyond";
+
 /// When and why a sustained test stopped.
 #[derive(Serialize, Deserialize, JsonSchema, Clone, Debug, PartialEq)]
 pub struct Stop {
@@ -180,7 +184,7 @@ impl Stop {
             } else {
                 format!("{m:.1} minutes")
             };
-            format!("burst not excluded beyond {span}")
+            format!("{BURST_NOT_EXCLUDED} {span}")
         })
     }
 }
