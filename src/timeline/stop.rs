@@ -78,6 +78,12 @@ pub fn round_s(window_s: f64, interval_s: f64) -> f64 {
     (60.0 * scale(window_s)).max(interval_s)
 }
 
+/// The earliest drop of a credit burst the rule accepts in a window of
+/// `window_s`: the detector's 30 s, scaled, at least three samples.
+pub fn min_drop_s(window_s: f64, interval_s: f64) -> f64 {
+    (30.0 * scale(window_s)).max(3.0 * interval_s)
+}
+
 /// The earliest a flat volume may stop in a window of `window_s` seconds.
 pub fn min_flat_s(window_s: f64, interval_s: f64) -> f64 {
     // at least the detector's own minimum of samples after its skip
@@ -89,13 +95,14 @@ pub fn min_flat_s(window_s: f64, interval_s: f64) -> f64 {
 /// [`Bursting::Unknown`]), else a burst's: the detector's earliest drop
 /// (30 s, scaled) and the steady-state window after it.
 pub fn earliest_stop_s(window_s: f64, interval_s: f64, bursting: &Bursting) -> f64 {
-    let burst = (30.0 * scale(window_s)).max(3.0 * interval_s)
+    let burst = min_drop_s(window_s, interval_s)
         + STEADY_ROUNDS as f64 * round_s(window_s, interval_s);
     let earliest = match bursting {
         Bursting::Unknown => burst,
         _ => min_flat_s(window_s, interval_s).min(burst),
     };
-    earliest.min(window_s)
+    // the detector classifies nothing before ten samples after its skip
+    earliest.max(SKIP_S + 10.0 * interval_s).min(window_s)
 }
 
 /// Whether the test may stop now, and why: `samples` is the series so
@@ -114,6 +121,15 @@ pub fn should_stop(
     match d.pattern {
         Pattern::CreditBurst => {
             let t_drop = d.burst_duration_s?;
+            // a drop earlier than the detector's earliest at the window's
+            // scale is the start of the run settling, not a bucket; and a
+            // level after it at a known burst level is a burst still running
+            if t_drop < min_drop_s(window_s, interval_s)
+                || matches!(bursting, Bursting::Levels(_))
+                    && bursting.could_be_burst(d.sustained, d.tolerance)
+            {
+                return None;
+            }
             let after = ((t_drop / interval_s).ceil() as usize).min(samples.len());
             let tail = &samples[after..];
             if tail.len() < STEADY_ROUNDS * per {
@@ -231,6 +247,27 @@ mod tests {
         let s = noisy(3000.0, 2700, 3.0, 5);
         assert_eq!(first_stop(&s, WINDOW, &Bursting::Levels(vec![3000.0])), None);
         assert!(burst_not_excluded(&s, 1.0, &Bursting::Levels(vec![3000.0])));
+    }
+
+    #[test]
+    fn a_short_step_at_the_start_or_a_drop_to_a_burst_level_is_no_answer() {
+        // 3,500 for 10 s as the run settles, then a 3,000 burst for the
+        // whole window: not a burst seen and its end
+        let mut s = noisy(3500.0, 10, 2.0, 7);
+        s.extend(noisy(3000.0, 2690, 2.0, 8));
+        let gp2 = Bursting::Levels(vec![3000.0]);
+        assert_eq!(first_stop(&s, WINDOW, &gp2), None);
+        // a real drop, but to 3,000, where the list knows bursts at 6,000
+        // and 3,000: a second burst level is still a burst
+        let mut s = noisy(6000.0, 600, 2.0, 9);
+        s.extend(noisy(3000.0, 900, 2.0, 10));
+        let two = Bursting::Levels(vec![6000.0, 3000.0]);
+        assert_eq!(first_stop(&s, WINDOW, &two), None);
+        // the same drop where 3,000 is no burst level: answered
+        assert_eq!(
+            first_stop(&s, WINDOW, &Bursting::Levels(vec![6000.0])).map(|x| x.1),
+            Some(StopReason::BurstThenSteady)
+        );
     }
 
     #[test]
