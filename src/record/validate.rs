@@ -160,7 +160,12 @@ pub fn validate(record: &Record) -> Vec<String> {
             stop.stopped_at_s,
             plausible::DURATION_S,
         );
-        out_of(&mut p, "stop.window_s", stop.window_s, plausible::DURATION_S);
+        out_of(
+            &mut p,
+            "stop.window_s",
+            stop.window_s,
+            plausible::DURATION_S,
+        );
     }
     for (name, metric) in &record.metrics {
         if name.is_empty()

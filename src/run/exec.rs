@@ -368,7 +368,9 @@ impl OutputTail {
         else {
             return String::new();
         };
-        if !file.metadata().is_ok_and(|m| m.is_file()) || file.seek(SeekFrom::Start(self.offset)).is_err() {
+        if !file.metadata().is_ok_and(|m| m.is_file())
+            || file.seek(SeekFrom::Start(self.offset)).is_err()
+        {
             return String::new();
         }
         let mut bytes = std::mem::take(&mut self.partial);
@@ -769,6 +771,43 @@ mod tests {
             .unwrap();
         assert_eq!(o.interrupted, Some(libc::SIGINT));
         assert!(o.duration < Duration::from_secs(5));
+    }
+
+    #[test]
+    fn a_watched_tool_is_stopped_with_sigint_and_keeps_its_final_document() {
+        use crate::record::StopReason;
+        use crate::run::watch::Watch;
+        use crate::timeline::stop::Bursting;
+        let dir = tempfile::tempdir().unwrap();
+        // fio's way: a cumulative status document per (claimed) second
+        // appended to its output file, and on SIGINT its final results
+        let script = r#"
+            doc() { echo "{\"fio version\": \"fio-3.33\", \"jobs\": [{\"read\": {\"total_ios\": $1, \"io_bytes\": $(($1 * 4096)), \"runtime\": $2}}]$3}" >> fio.json; }
+            trap 'echo "fio: terminating on signal 2" >> fio.json; doc $((i * 200)) $((i * 1000)) ", \"final\": 1"; exit 128' INT
+            i=0
+            while [ $i -lt 3000 ]; do i=$((i + 1)); doc $((i * 200)) $((i * 1000)) ""; sleep 0.01; done
+        "#;
+        let mut run = inv("sh", &["-c", script]);
+        run.output = OutputFrom::File(dir.path().join("fio.json"));
+        let mut watcher = Watcher::new(Watch {
+            window_s: 60.0,
+            by_bw: false,
+            bursting: Bursting::Never,
+            full: false,
+        });
+        let mut ex = RealExecutor::new(Arc::new(AtomicUsize::new(0)));
+        let o = ex
+            .run_watched("t", &run, dir.path(), Duration::from_secs(60), &mut watcher)
+            .unwrap();
+        assert_eq!(o.stopped, Some(StopReason::FlatNoBurstPossible));
+        assert_eq!(o.exit_code, Some(128));
+        assert!(!o.timed_out && o.interrupted.is_none());
+        let out = o.output_file.unwrap();
+        assert_eq!(out.matches("fio version").count(), 1, "{out}");
+        assert!(out.contains("\"final\": 1"), "{out}");
+        // a flat 200 IOPS is answered after the rule's 15 s minimum
+        assert!(watcher.elapsed_s() >= 15.0);
+        assert!(o.duration < Duration::from_secs(30));
     }
 
     #[test]

@@ -118,9 +118,13 @@ pub(super) fn dry_run_text(
                 _ => "reads the pre-filled file",
             };
             match &j.watch {
-                Some(w) if w.full => format!("{into}, its whole window of {} (--full-sustained)", minutes(w.window_s)),
+                Some(w) if w.full => format!(
+                    "{into}, its whole window of {} (--full-sustained)",
+                    minutes(w.window_s)
+                ),
                 Some(w) => {
-                    let earliest = crate::timeline::stop::earliest_stop_s(w.window_s, 1.0, &w.bursting);
+                    let earliest =
+                        crate::timeline::stop::earliest_stop_s(w.window_s, 1.0, &w.bursting);
                     saved_s += w.window_s - earliest;
                     format!(
                         "{into}, {} to {} (stopped once its answer is known; {})",

@@ -8,12 +8,12 @@ use crate::record::{Raw, Record, Source, Status, TestInfo};
 use crate::tools::argv::OutputFrom;
 
 use super::exec::{Executor, Outcome};
-use super::watch::{Watch, Watcher};
-use crate::record::{Stop, StopReason};
-use crate::timeline::stop;
 use super::plan::Job;
 use super::scratch::Scratch;
+use super::watch::{Watch, Watcher};
 use super::*;
+use crate::record::{Stop, StopReason};
+use crate::timeline::stop;
 
 pub(super) fn base_record(ctx: &Facts, job: &Job, version: Option<&str>) -> Record {
     let mut target = ctx.target.clone();

@@ -466,8 +466,8 @@ fn sustained_watch(spec: &TestSpec, inv: &Invocation, full: bool) -> Option<Watc
         return None;
     }
     let window_s = inv.parameters.get("runtime")?.as_f64()?;
-    let by_bw = crate::tools::spec(Tool::Fio).kind(&inv.parameters)
-        == crate::metrics::TestKind::Throughput;
+    let by_bw =
+        crate::tools::spec(Tool::Fio).kind(&inv.parameters) == crate::metrics::TestKind::Throughput;
     Some(Watch {
         window_s,
         by_bw,

@@ -95,8 +95,8 @@ pub fn min_flat_s(window_s: f64, interval_s: f64) -> f64 {
 /// [`Bursting::Unknown`]), else a burst's: the detector's earliest drop
 /// (30 s, scaled) and the steady-state window after it.
 pub fn earliest_stop_s(window_s: f64, interval_s: f64, bursting: &Bursting) -> f64 {
-    let burst = min_drop_s(window_s, interval_s)
-        + STEADY_ROUNDS as f64 * round_s(window_s, interval_s);
+    let burst =
+        min_drop_s(window_s, interval_s) + STEADY_ROUNDS as f64 * round_s(window_s, interval_s);
     let earliest = match bursting {
         Bursting::Unknown => burst,
         _ => min_flat_s(window_s, interval_s).min(burst),
@@ -218,7 +218,11 @@ mod tests {
         );
         assert_eq!(first_stop(&flat[..600], WINDOW, &Bursting::Unknown), None);
         assert!(burst_not_excluded(&flat, 1.0, &Bursting::Unknown));
-        assert!(burst_not_excluded(&flat, 1.0, &Bursting::Levels(vec![3000.0])));
+        assert!(burst_not_excluded(
+            &flat,
+            1.0,
+            &Bursting::Levels(vec![3000.0])
+        ));
         assert!(!burst_not_excluded(&flat, 1.0, &Bursting::Never));
         assert!(!burst_not_excluded(
             &flat,
@@ -245,7 +249,10 @@ mod tests {
     fn a_burst_longer_than_the_window_never_stops_early() {
         // gp2 at 500 GiB: a 60-minute burst in a 45-minute window
         let s = noisy(3000.0, 2700, 3.0, 5);
-        assert_eq!(first_stop(&s, WINDOW, &Bursting::Levels(vec![3000.0])), None);
+        assert_eq!(
+            first_stop(&s, WINDOW, &Bursting::Levels(vec![3000.0])),
+            None
+        );
         assert!(burst_not_excluded(&s, 1.0, &Bursting::Levels(vec![3000.0])));
     }
 
@@ -297,7 +304,10 @@ mod tests {
     #[test]
     fn the_earliest_stop_is_a_flat_minimum_or_a_burst_and_its_window() {
         assert_eq!(earliest_stop_s(2700.0, 1.0, &Bursting::Never), 240.0);
-        assert_eq!(earliest_stop_s(2700.0, 1.0, &Bursting::Levels(vec![3000.0])), 240.0);
+        assert_eq!(
+            earliest_stop_s(2700.0, 1.0, &Bursting::Levels(vec![3000.0])),
+            240.0
+        );
         // nothing known: only a burst seen ends it early
         assert_eq!(earliest_stop_s(2700.0, 1.0, &Bursting::Unknown), 330.0);
         assert_eq!(earliest_stop_s(10.0, 1.0, &Bursting::Never), 10.0);

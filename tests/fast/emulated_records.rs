@@ -135,6 +135,9 @@ fn the_stop_rule_ends_the_recorded_emulated_runs_as_soon_as_their_answer_is_know
         Some((15, StopReason::FlatNoBurstPossible))
     );
     // at a known burst level, or with nothing known, it runs the window
-    assert_eq!(first_stop(&flat, 90.0, &Bursting::Levels(vec![200.0])), None);
+    assert_eq!(
+        first_stop(&flat, 90.0, &Bursting::Levels(vec![200.0])),
+        None
+    );
     assert_eq!(first_stop(&flat, 90.0, &Bursting::Unknown), None);
 }

@@ -419,16 +419,14 @@ fn a_flat_run_that_could_not_rule_out_a_burst_says_so_beside_its_pattern() {
         .push("burst not excluded beyond 10 minutes".to_string());
     write_record(&records, "gp3.json", &gp3);
     let site = dir.path().join("site");
-    let args: Vec<&std::ffi::OsStr> = vec![
-        records.as_os_str(),
-        "--out".as_ref(),
-        site.as_os_str(),
-    ];
+    let args: Vec<&std::ffi::OsStr> = vec![records.as_os_str(), "--out".as_ref(), site.as_os_str()];
     let (ok, _, stderr) = report(&args);
     assert!(ok, "report failed: {stderr}");
     let svg = read(&site, &format!("charts/{STUDY}/{TEST}/timeline-b.gp3.svg"));
     assert!(
-        svg.contains("3,000 IOPS throughout; steady state reached; burst not excluded beyond 10 minutes"),
+        svg.contains(
+            "3,000 IOPS throughout; steady state reached; burst not excluded beyond 10 minutes"
+        ),
         "{svg}"
     );
 }

@@ -753,7 +753,9 @@ fn full_sustained_runs_the_window_unwatched_and_says_so() {
     use diskdash::record::StopReason;
     let (recs, ex, code) = sustained_run(&["--full-sustained"]);
     assert_eq!(code, 0);
-    assert!(!ex.argv[1].iter().any(|a| a.starts_with("--status-interval")));
+    assert!(!ex.argv[1]
+        .iter()
+        .any(|a| a.starts_with("--status-interval")));
     let r = find(&recs, "fio-sustained-randread-4k-qd32");
     assert_eq!(
         r.stop.as_ref().unwrap().reason,
