@@ -429,4 +429,10 @@ fn a_flat_run_that_could_not_rule_out_a_burst_says_so_beside_its_pattern() {
         ),
         "{svg}"
     );
+    // and in the study's "Burst and sustained" table, beside the pattern
+    let md = read(&site, &format!("data/{STUDY}.md"));
+    assert!(
+        md.contains("| flat: one level throughout; burst not excluded beyond 10 minutes |"),
+        "{md}"
+    );
 }
