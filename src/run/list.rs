@@ -126,10 +126,16 @@ pub(super) fn dry_run_text(
                     let earliest =
                         crate::timeline::stop::earliest_stop_s(w.window_s, 1.0, &w.bursting);
                     saved_s += w.window_s - earliest;
+                    // `4 to 45 minutes`; `16 s to 2 minutes`
+                    let from = minutes(earliest);
+                    let range = match from.strip_suffix(" minutes") {
+                        Some(m) if w.window_s >= 120.0 => {
+                            format!("{m} to {}", minutes(w.window_s))
+                        }
+                        _ => format!("{from} to {}", minutes(w.window_s)),
+                    };
                     format!(
-                        "{into}, {} to {} (stopped once its answer is known; {})",
-                        minutes(earliest),
-                        minutes(w.window_s),
+                        "{into}, {range} (stopped once its answer is known; {})",
                         w.bursting.words()
                     )
                 }

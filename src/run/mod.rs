@@ -327,12 +327,12 @@ mod tests {
         assert!(lines[4].contains("--refill_buffers") && lines[4].contains("--size=5368709120"));
         assert_eq!(
             lines[5],
-            "fio-sustained-randread-4k-qd32 r1/1: reads the pre-filled file, 6 minutes to 45 \
+            "fio-sustained-randread-4k-qd32 r1/1: reads the pre-filled file, 6 to 45 \
              minutes (stopped once its answer is known; nothing is known of the volume's bursts \
              (no --limits row): a flat volume runs the whole window), limit 3600 s"
         );
         assert!(
-            lines[9].starts_with("fio-sustained-randwrite-4k-qd32 r1/1: writes into the pre-filled file, 4 minutes to 20 minutes"),
+            lines[9].starts_with("fio-sustained-randwrite-4k-qd32 r1/1: writes into the pre-filled file, 4 to 20 minutes"),
             "{}",
             lines[9]
         );
