@@ -321,6 +321,19 @@ impl Limits {
             .find(|l| key(&l.provider) == p && key(&l.offering) == o && l.covers(size_gb))
     }
 
+    /// Every burst level of the list, IOPS or (`by_bw`) B/s, in file
+    /// order, each once.
+    pub fn burst_levels(&self, by_bw: bool) -> Vec<f64> {
+        let mut out: Vec<f64> = Vec::new();
+        for l in &self.rows {
+            let b = if by_bw { l.burst_bw } else { l.burst_iops };
+            if let Some(b) = b.filter(|b| !out.contains(b)) {
+                out.push(b);
+            }
+        }
+        out
+    }
+
     /// Rows whose provider and offering match none of `subjects`: likely
     /// a misspelt name.
     pub fn unmatched<'a>(

@@ -43,9 +43,15 @@ pub struct RunArgs {
     /// Time limit per test in seconds (overrides the suite's); at least 1.
     #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(u64).range(1..))]
     pub timeout: Option<u64>,
-    /// Runtime in minutes of the sustained tests (`fio-sustained-*`), overriding the suite's.
+    /// Longest runtime in minutes of the sustained tests (`fio-sustained-*`), overriding the suite's; they stop earlier once their answer is known.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=10080))]
     pub sustained_minutes: Option<u64>,
+    /// Run the sustained tests for their whole window, without stopping them early.
+    #[arg(long)]
+    pub full_sustained: bool,
+    /// Published limits (CSV, as `report --limits`): the burst levels of the offering (`--provider`, `--offering`, `--size-gb`), so a flat sustained test can stop early.
+    #[arg(long, value_name = "FILE")]
+    pub limits: Option<PathBuf>,
     /// Install the tools the selected tests need and that are missing, with this distribution's package manager, before running (the commands are shown first).
     #[arg(long)]
     pub install_tools: bool,
@@ -84,7 +90,9 @@ pub fn options(args: &RunArgs) -> Result<RunOptions> {
             skip: args.skip.clone(),
             timeout_s: args.timeout,
             sustained_minutes: args.sustained_minutes,
+            full_sustained: args.full_sustained,
         },
+        limits: args.limits.clone(),
         dry_run: args.dry_run,
         list: args.list,
         clean_stale: args.clean_stale,

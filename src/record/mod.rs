@@ -108,6 +108,85 @@ pub struct Record {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     // boxed, as the timeline
     pub prefill: Option<Box<Prefill>>,
+    /// Why a sustained test stopped, and when (`run` records of the
+    /// sustained tests only; absent otherwise, and in records made before
+    /// the sustained tests were watched).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stop: Option<Stop>,
+}
+
+/// Why a sustained test ended when it did (see `docs/run.md`, "How the
+/// sustained tests stop").
+#[derive(
+    Serialize, Deserialize, JsonSchema, Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum StopReason {
+    /// A credit burst was seen, and the level after it held through the
+    /// steady-state window.
+    BurstThenSteady,
+    /// One level from the start, which cannot be a burst (no known burst
+    /// level, or the offering is known not to burst).
+    FlatNoBurstPossible,
+    /// Watched to the end of its window without an earlier answer.
+    WindowEnd,
+    /// `run --full-sustained`: the fixed window, not watched.
+    FullWindowRequested,
+}
+
+impl StopReason {
+    /// The name records use: `burst-then-steady`, `flat-no-burst-possible`,
+    /// `window-end`, `full-window-requested`.
+    pub fn name(self) -> &'static str {
+        match self {
+            StopReason::BurstThenSteady => "burst-then-steady",
+            StopReason::FlatNoBurstPossible => "flat-no-burst-possible",
+            StopReason::WindowEnd => "window-end",
+            StopReason::FullWindowRequested => "full-window-requested",
+        }
+    }
+}
+
+/// How the note of a run that cannot rule out a longer burst begins
+/// ([`Stop::note`]): `burst not excluded beyond 45 minutes`.
+pub const BURST_NOT_EXCLUDED: &str = "burst not excluded beyond";
+
+/// When and why a sustained test stopped.
+#[derive(Serialize, Deserialize, JsonSchema, Clone, Debug, PartialEq)]
+pub struct Stop {
+    /// Why it stopped.
+    pub reason: StopReason,
+    /// Seconds of fio's I/O when it stopped (its `runtime` at the window's end).
+    pub stopped_at_s: f64,
+    /// The longest it could have run: its window, seconds.
+    pub window_s: f64,
+    /// Set when the run cannot rule out a burst longer than it watched:
+    /// the level it ended at is a known burst level, or nothing is known
+    /// of the volume's bursts. Then a `flat` pattern means "flat for this
+    /// long", and the record says `burst not excluded beyond N minutes`.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub burst_not_excluded: bool,
+}
+
+impl Stop {
+    /// `burst not excluded beyond 45 minutes` (`20 s` for a test shorter
+    /// than two minutes), when the run cannot rule
+    /// out a longer burst; `None` otherwise.
+    pub fn note(&self) -> Option<String> {
+        self.burst_not_excluded.then(|| {
+            let (s, m) = (self.stopped_at_s, self.stopped_at_s / 60.0);
+            // seconds below two minutes; whole minutes as such (`45`), else
+            // to a tenth (`2.5`)
+            let span = if s < 120.0 {
+                format!("{} s", s.round())
+            } else if (m - m.round()).abs() < 0.05 {
+                format!("{m:.0} minutes")
+            } else {
+                format!("{m:.1} minutes")
+            };
+            format!("{BURST_NOT_EXCLUDED} {span}")
+        })
+    }
 }
 
 /// The pre-fill: fio writing the sustained tests' file once, sequentially
@@ -515,6 +594,7 @@ impl Record {
             timeline: None,
             prior_io: None,
             prefill: None,
+            stop: None,
         }
     }
 

@@ -153,6 +153,20 @@ pub fn validate(record: &Record) -> Vec<String> {
             );
         }
     }
+    if let Some(stop) = &record.stop {
+        out_of(
+            &mut p,
+            "stop.stopped_at_s",
+            stop.stopped_at_s,
+            plausible::DURATION_S,
+        );
+        out_of(
+            &mut p,
+            "stop.window_s",
+            stop.window_s,
+            plausible::DURATION_S,
+        );
+    }
     for (name, metric) in &record.metrics {
         if name.is_empty()
             || !name
@@ -413,6 +427,60 @@ mod tests {
         assert!(parse_record(&w.to_string())
             .unwrap_err()
             .contains("sha256 is not 64 hex"));
+    }
+
+    #[test]
+    fn a_stop_is_optional_accepted_and_checked() {
+        use crate::record::StopReason;
+        // a record from before the sustained tests were watched has none
+        let r = parse_record(&good().to_string()).unwrap();
+        assert_eq!(r.stop, None);
+        assert!(!crate::record::to_json(&r).unwrap().contains("\"stop\""));
+        let mut v = good();
+        v["stop"] = serde_json::json!({
+            "reason": "flat-no-burst-possible", "stopped_at_s": 240.0, "window_s": 2700.0
+        });
+        let r = parse_record(&v.to_string()).unwrap();
+        let stop = r.stop.as_ref().unwrap();
+        assert_eq!(
+            (stop.reason, stop.stopped_at_s, stop.burst_not_excluded),
+            (StopReason::FlatNoBurstPossible, 240.0, false)
+        );
+        assert_eq!(stop.note(), None);
+        assert_eq!(
+            parse_record(&crate::record::to_json(&r).unwrap()).unwrap(),
+            r
+        );
+        for (reason, name) in [
+            (StopReason::BurstThenSteady, "burst-then-steady"),
+            (StopReason::WindowEnd, "window-end"),
+            (StopReason::FullWindowRequested, "full-window-requested"),
+        ] {
+            let mut w = v.clone();
+            w["stop"]["reason"] = name.into();
+            let r = parse_record(&w.to_string()).unwrap();
+            assert_eq!(r.stop.as_ref().unwrap().reason, reason);
+            assert_eq!(reason.name(), name);
+        }
+        // a longer burst not ruled out: the note the record's warnings carry
+        let mut w = v.clone();
+        w["stop"]["reason"] = "window-end".into();
+        w["stop"]["stopped_at_s"] = 2700.0.into();
+        w["stop"]["burst_not_excluded"] = true.into();
+        let r = parse_record(&w.to_string()).unwrap();
+        assert_eq!(
+            r.stop.unwrap().note().as_deref(),
+            Some("burst not excluded beyond 45 minutes")
+        );
+        let mut w = v.clone();
+        w["stop"]["reason"] = "tired".into();
+        let e = parse_record(&w.to_string()).unwrap_err();
+        assert!(e.contains("stop") && e.contains("tired"), "{e}");
+        let mut w = v;
+        w["stop"]["stopped_at_s"] = (-1.0).into();
+        assert!(parse_record(&w.to_string())
+            .unwrap_err()
+            .contains("stop.stopped_at_s -1 is negative"));
     }
 
     #[test]

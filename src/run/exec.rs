@@ -16,6 +16,8 @@ use crate::bounded::HeadTail;
 use crate::record::Tool;
 use crate::tools::argv::{Invocation, OutputFrom};
 
+use super::watch::{final_document, Watcher};
+
 /// What one tool run gave back.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Outcome {
@@ -46,6 +48,9 @@ pub struct Outcome {
     /// What diskdash wrote to the tool's standard input, when the
     /// invocation asked for a [`Feed`](crate::tools::argv::Feed).
     pub fed: Option<super::feed::FeedDone>,
+    /// Why the watcher of a sustained test stopped it before its window
+    /// ended ([`Executor::run_watched`]); `None` when it ran to its end.
+    pub stopped: Option<crate::record::StopReason>,
 }
 
 impl Outcome {
@@ -79,6 +84,21 @@ pub trait Executor {
         dir: &Path,
         timeout: Duration,
     ) -> Result<Outcome>;
+    /// Runs `inv` as [`run`](Executor::run) does, feeding what the tool
+    /// appends to its output file to `watcher` as it comes, and stopping
+    /// the tool (SIGINT, so that it prints its results and writes its
+    /// logs) when the watcher says its answer is known.
+    fn run_watched(
+        &mut self,
+        test_id: &str,
+        inv: &Invocation,
+        dir: &Path,
+        timeout: Duration,
+        watcher: &mut Watcher,
+    ) -> Result<Outcome> {
+        let _ = watcher;
+        self.run(test_id, inv, dir, timeout)
+    }
 }
 
 /// Runs real processes.
@@ -175,6 +195,33 @@ impl Executor for RealExecutor {
         dir: &Path,
         timeout: Duration,
     ) -> Result<Outcome> {
+        self.spawn_and_wait(inv, dir, timeout, None)
+    }
+
+    fn run_watched(
+        &mut self,
+        _test_id: &str,
+        inv: &Invocation,
+        dir: &Path,
+        timeout: Duration,
+        watcher: &mut Watcher,
+    ) -> Result<Outcome> {
+        self.spawn_and_wait(inv, dir, timeout, Some(watcher))
+    }
+}
+
+/// How long a tool stopped by its watcher has to print its results and
+/// write its logs before it is killed.
+const WATCH_STOP_GRACE: Duration = Duration::from_secs(60);
+
+impl RealExecutor {
+    fn spawn_and_wait(
+        &mut self,
+        inv: &Invocation,
+        dir: &Path,
+        timeout: Duration,
+        mut watcher: Option<&mut Watcher>,
+    ) -> Result<Outcome> {
         use std::os::unix::process::{CommandExt, ExitStatusExt};
 
         let program = which(&inv.program).unwrap_or_else(|| PathBuf::from(&inv.program));
@@ -231,9 +278,33 @@ impl Executor for RealExecutor {
         let mut timed_out = false;
         let mut interrupted = None;
         let mut stop_sent: Option<Instant> = None;
+        let mut stopped = None;
+        let mut watch_sent: Option<Instant> = None;
+        let mut tail = OutputTail::default();
+        let mut last_look = Instant::now();
         let status = loop {
             if let Some(status) = child.try_wait().context("failed to wait for the tool")? {
                 break status;
+            }
+            if let (Some(w), OutputFrom::File(path)) = (watcher.as_deref_mut(), &inv.output) {
+                // fio appends a status document a second: looked at twice as often
+                if stopped.is_none() && last_look.elapsed() >= Duration::from_millis(500) {
+                    last_look = Instant::now();
+                    if let Some(why) = w.feed(&tail.read_new(path)) {
+                        stopped = Some(why);
+                        // the leader only: fio stops its jobs itself
+                        // SAFETY: kill(2) on the child we spawned.
+                        unsafe {
+                            libc::kill(pid, libc::SIGINT);
+                        }
+                        watch_sent = Some(Instant::now());
+                    }
+                }
+                if stop_sent.is_none() && watch_sent.is_some_and(|t| t.elapsed() > WATCH_STOP_GRACE)
+                {
+                    kill_group(pid, libc::SIGKILL);
+                    stop_sent = Some(Instant::now());
+                }
             }
             if stop_sent.is_none() {
                 let sig = self.signal.load(Ordering::SeqCst);
@@ -271,14 +342,20 @@ impl Executor for RealExecutor {
         }
         let (stdout, stdout_bytes) = out_reader.map(|p| p.take()).unwrap_or_default();
         let (stderr, stderr_bytes) = err_reader.map(|p| p.take()).unwrap_or_default();
-        let output_file = match &inv.output {
+        let mut output_file = match &inv.output {
             OutputFrom::File(p) => read_output_file(p),
             _ => None,
         };
         feed_stop.store(true, Ordering::SeqCst);
         let fed = feeder.and_then(|t| t.join().ok());
+        if watcher.is_some() {
+            // the status documents were read as they came; the record
+            // keeps what fio printed when it ended
+            output_file = output_file.map(|t| final_document(&t).to_string());
+        }
         Ok(Outcome {
             fed,
+            stopped,
             logs: read_logs(dir),
             stdout,
             stderr,
@@ -291,6 +368,50 @@ impl Executor for RealExecutor {
             stdout_bytes,
             stderr_bytes,
         })
+    }
+}
+
+/// The part of a growing output file not read yet.
+#[derive(Default)]
+struct OutputTail {
+    offset: u64,
+    /// Bytes of a UTF-8 character cut at the end of the last read.
+    partial: Vec<u8>,
+}
+
+impl OutputTail {
+    /// What was appended to `path` since the last call (nothing when it
+    /// cannot be read, or is no regular file), at most 1 MiB at a time.
+    fn read_new(&mut self, path: &Path) -> String {
+        use std::io::{Seek, SeekFrom};
+        use std::os::unix::fs::OpenOptionsExt;
+        let Ok(mut file) = std::fs::OpenOptions::new()
+            .read(true)
+            .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+            .open(path)
+        else {
+            return String::new();
+        };
+        if !file.metadata().is_ok_and(|m| m.is_file())
+            || file.seek(SeekFrom::Start(self.offset)).is_err()
+        {
+            return String::new();
+        }
+        let mut bytes = std::mem::take(&mut self.partial);
+        let start = bytes.len();
+        if file.take(1 << 20).read_to_end(&mut bytes).is_err() {
+            bytes.truncate(start);
+        }
+        self.offset += (bytes.len() - start) as u64;
+        match std::str::from_utf8(&bytes) {
+            Ok(s) => s.to_string(),
+            Err(e) if e.error_len().is_none() => {
+                let (good, rest) = bytes.split_at(e.valid_up_to());
+                self.partial = rest.to_vec();
+                String::from_utf8_lossy(good).into_owned()
+            }
+            Err(_) => String::from_utf8_lossy(&bytes).into_owned(),
+        }
     }
 }
 
@@ -578,7 +699,26 @@ impl Executor for ReplayExecutor {
             stdout_bytes: None,
             stderr_bytes: None,
             fed: None,
+            stopped: None,
         })
+    }
+
+    /// Plays the capture back as [`run`](Executor::run) does, its output
+    /// file fed to `watcher` whole: a capture of a stopped run says why.
+    fn run_watched(
+        &mut self,
+        test_id: &str,
+        inv: &Invocation,
+        dir: &Path,
+        timeout: Duration,
+        watcher: &mut Watcher,
+    ) -> Result<Outcome> {
+        let mut o = self.run(test_id, inv, dir, timeout)?;
+        if let Some(text) = &o.output_file {
+            o.stopped = watcher.feed(text);
+            o.output_file = Some(final_document(text).to_string());
+        }
+        Ok(o)
     }
 }
 
@@ -689,6 +829,43 @@ mod tests {
             .unwrap();
         assert_eq!(o.interrupted, Some(libc::SIGINT));
         assert!(o.duration < Duration::from_secs(5));
+    }
+
+    #[test]
+    fn a_watched_tool_is_stopped_with_sigint_and_keeps_its_final_document() {
+        use crate::record::StopReason;
+        use crate::run::watch::Watch;
+        use crate::timeline::stop::Bursting;
+        let dir = tempfile::tempdir().unwrap();
+        // fio's way: a cumulative status document per (claimed) second
+        // appended to its output file, and on SIGINT its final results
+        let script = r#"
+            doc() { echo "{\"fio version\": \"fio-3.33\", \"jobs\": [{\"read\": {\"total_ios\": $1, \"io_bytes\": $(($1 * 4096)), \"runtime\": $2}}]$3}" >> fio.json; }
+            trap 'echo "fio: terminating on signal 2" >> fio.json; doc $((i * 200)) $((i * 1000)) ", \"final\": 1"; exit 128' INT
+            i=0
+            while [ $i -lt 3000 ]; do i=$((i + 1)); doc $((i * 200)) $((i * 1000)) ""; sleep 0.01; done
+        "#;
+        let mut run = inv("sh", &["-c", script]);
+        run.output = OutputFrom::File(dir.path().join("fio.json"));
+        let mut watcher = Watcher::new(Watch {
+            window_s: 60.0,
+            by_bw: false,
+            bursting: Bursting::Never,
+            full: false,
+        });
+        let mut ex = RealExecutor::new(Arc::new(AtomicUsize::new(0)));
+        let o = ex
+            .run_watched("t", &run, dir.path(), Duration::from_secs(60), &mut watcher)
+            .unwrap();
+        assert_eq!(o.stopped, Some(StopReason::FlatNoBurstPossible));
+        assert_eq!(o.exit_code, Some(128));
+        assert!(!o.timed_out && o.interrupted.is_none());
+        let out = o.output_file.unwrap();
+        assert_eq!(out.matches("fio version").count(), 1, "{out}");
+        assert!(out.contains("\"final\": 1"), "{out}");
+        // a flat 200 IOPS is answered after the rule's 15 s minimum
+        assert!(watcher.elapsed_s() >= 15.0);
+        assert!(o.duration < Duration::from_secs(30));
     }
 
     #[test]

@@ -51,6 +51,15 @@ pub(super) fn list_text(
     s
 }
 
+/// `4 minutes`, `45 minutes`, `16 s` for a span under two minutes.
+fn minutes(s: f64) -> String {
+    if s < 120.0 {
+        format!("{} s", s.round())
+    } else {
+        format!("{} minutes", (s / 60.0).round())
+    }
+}
+
 pub(super) fn dry_run_text(
     suite: &str,
     target: &Path,
@@ -75,6 +84,8 @@ pub(super) fn dry_run_text(
         _ => "",
     };
     let mut total_s = 0.0;
+    // what the sustained tests may save by stopping early
+    let mut saved_s = 0.0;
     for (i, j) in jobs.iter().enumerate() {
         let mut free_now = free;
         if let Some(p) = prefill {
@@ -100,7 +111,36 @@ pub(super) fn dry_run_text(
         let fits = not_enough(free_now, j.invocation.bytes);
         total_s += j.invocation.estimate_s;
         let writes = if j.reads_prefill() && prefill.is_some() {
-            "reads the pre-filled file".to_string()
+            let into = match j.invocation.parameters.get("rw").and_then(|v| v.as_str()) {
+                Some(rw) if rw.contains("write") || rw.contains("trim") => {
+                    "writes into the pre-filled file"
+                }
+                _ => "reads the pre-filled file",
+            };
+            match &j.watch {
+                Some(w) if w.full => format!(
+                    "{into}, its whole window of {} (--full-sustained)",
+                    minutes(w.window_s)
+                ),
+                Some(w) => {
+                    let earliest =
+                        crate::timeline::stop::earliest_stop_s(w.window_s, 1.0, &w.bursting);
+                    saved_s += w.window_s - earliest;
+                    // `4 to 45 minutes`; `16 s to 2 minutes`
+                    let from = minutes(earliest);
+                    let range = match from.strip_suffix(" minutes") {
+                        Some(m) if w.window_s >= 120.0 => {
+                            format!("{m} to {}", minutes(w.window_s))
+                        }
+                        _ => format!("{from} to {}", minutes(w.window_s)),
+                    };
+                    format!(
+                        "{into}, {range} (stopped once its answer is known; {})",
+                        w.bursting.words()
+                    )
+                }
+                None => into.to_string(),
+            }
         } else {
             format!("writes up to {}", gib(j.invocation.bytes))
         };
@@ -113,8 +153,16 @@ pub(super) fn dry_run_text(
             j.invocation.display()
         ));
     }
+    let early = if saved_s > 0.0 {
+        format!(
+            "; {} if the sustained tests stop at their earliest",
+            progress::clock((total_s - saved_s).max(0.0))
+        )
+    } else {
+        String::new()
+    };
     s.push_str(&format!(
-        "rough duration: {}{} (the tools' speed decides)\n",
+        "rough duration: {}{}{early} (the tools' speed decides)\n",
         progress::clock(total_s),
         if prefill.is_some() {
             ", the pre-fill included"

@@ -6,10 +6,11 @@ use std::sync::atomic::AtomicUsize;
 use std::sync::Arc;
 use std::time::SystemTime;
 
-use anyhow::{bail, Result};
+use anyhow::{bail, Context, Result};
 
 use crate::error::usage;
 use crate::record::{self, Host, Subject, Target};
+use crate::timeline::stop::Bursting;
 
 pub mod doctor;
 pub mod exec;
@@ -18,6 +19,7 @@ pub mod host;
 pub mod plan;
 pub mod progress;
 pub mod scratch;
+pub mod watch;
 
 mod list;
 mod outcome;
@@ -63,6 +65,8 @@ pub struct RunOptions {
     pub list: bool,
     /// Remove scratch directories that runs no longer alive left behind.
     pub clean_stale: bool,
+    /// `--limits`: published limits, for the burst levels of the offering.
+    pub limits: Option<PathBuf>,
 }
 
 /// Runs `diskdash run` with `executor`; `signal` holds the number of a
@@ -156,7 +160,14 @@ fn prepare(opts: &RunOptions) -> Result<Prepared> {
     let scratch = target.join(scratch::scratch_name(&run_id));
     // `size = "auto"` is sized by the space free now
     machine.free_bytes = host::free_bytes(&target);
-    let plan::Plan { jobs, prefill } = plan::plan(&suite, sel, &scratch, &machine)?;
+    let plan::Plan { mut jobs, prefill } = plan::plan(&suite, sel, &scratch, &machine)?;
+    let limits = match &opts.limits {
+        Some(path) => Some(crate::analysis::limits::Limits::load(path).context("check --limits")?),
+        None => None,
+    };
+    for w in jobs.iter_mut().filter_map(|j| j.watch.as_mut()) {
+        w.bursting = bursting(limits.as_ref(), &subject, w.by_bw);
+    }
     let out = opts.out.clone();
     if opts.dry_run {
         let text = dry_run_text(
@@ -184,6 +195,34 @@ fn prepare(opts: &RunOptions) -> Result<Prepared> {
         out,
         clean_stale: opts.clean_stale,
     })))
+}
+
+/// What `--limits` says of the bursts of the run's offering, in IOPS or
+/// (`by_bw`) B/s: the row for its provider, offering and size gives its
+/// burst level, or says it does not burst when it has no burst column at
+/// all; without a row, every burst level of the file is one the volume
+/// could be at; without the file, nothing is known.
+pub fn bursting(
+    limits: Option<&crate::analysis::limits::Limits>,
+    subject: &Subject,
+    by_bw: bool,
+) -> Bursting {
+    let Some(limits) = limits else {
+        return Bursting::Unknown;
+    };
+    match limits.find(
+        subject.provider.as_deref(),
+        subject.offering.as_deref(),
+        subject.size_gb,
+    ) {
+        Some(row) if row.burst_iops.is_none() && row.burst_bw.is_none() => Bursting::Never,
+        Some(row) => match row.promise(by_bw, subject.size_gb).burst {
+            Some(b) => Bursting::Levels(vec![b]),
+            // it bursts, but not in this unit that the list knows of
+            None => Bursting::Unknown,
+        },
+        None => Bursting::Levels(limits.burst_levels(by_bw)),
+    }
 }
 
 /// Fails when standard output is closed or `/dev/null`: `--out -` would
@@ -280,7 +319,7 @@ mod tests {
             Some(free),
         );
         assert!(
-            text.starts_with("dry run of suite standard: 42 jobs and a pre-fill against `/t`"),
+            text.starts_with("dry run of suite standard: 43 jobs and a pre-fill against `/t`"),
             "{text}"
         );
         let lines: Vec<&str> = text.lines().collect();
@@ -293,15 +332,26 @@ mod tests {
         assert!(lines[4].contains("--refill_buffers") && lines[4].contains("--size=5368709120"));
         assert_eq!(
             lines[5],
-            "fio-sustained-randread-4k-qd32 r1/1: reads the pre-filled file, limit 3600 s"
+            "fio-sustained-randread-4k-qd32 r1/1: reads the pre-filled file, 6 to 45 \
+             minutes (stopped once its answer is known; nothing is known of the volume's bursts \
+             (no --limits row): a flat volume runs the whole window), limit 3600 s"
+        );
+        assert!(
+            lines[9].starts_with("fio-sustained-randwrite-4k-qd32 r1/1: writes into the pre-filled file, 4 to 20 minutes"),
+            "{}",
+            lines[9]
         );
         let total: f64 = p.jobs.iter().map(|j| j.invocation.estimate_s).sum::<f64>()
             + pre.job.invocation.estimate_s;
+        // the earliest: 330 s of 2,700, 220 s of 1,200 (twice)
+        let saved = (2700.0 - 330.0) + 2.0 * (1200.0 - 220.0);
         assert_eq!(
             lines.last().unwrap(),
             &format!(
-                "rough duration: {}, the pre-fill included (the tools' speed decides)",
-                progress::clock(total)
+                "rough duration: {}, the pre-fill included; {} if the sustained tests stop at \
+                 their earliest (the tools' speed decides)",
+                progress::clock(total),
+                progress::clock(total - saved)
             )
         );
         // the pre-fill keeps a margin; the pre-filled file takes its 5 GiB

@@ -10,7 +10,10 @@ use crate::tools::argv::OutputFrom;
 use super::exec::{Executor, Outcome};
 use super::plan::Job;
 use super::scratch::Scratch;
+use super::watch::{Watch, Watcher};
 use super::*;
+use crate::record::{Stop, StopReason};
+use crate::timeline::stop;
 
 pub(super) fn base_record(ctx: &Facts, job: &Job, version: Option<&str>) -> Record {
     let mut target = ctx.target.clone();
@@ -86,7 +89,20 @@ pub(super) fn run_job(
         return (rec, None);
     }
     let timeout = Duration::from_secs(job.timeout_s);
-    let outcome = match executor.run(&job.test_id, &job.invocation, &job.dir, timeout) {
+    let ran = match job.watch.as_ref().filter(|w| !w.full) {
+        Some(w) => {
+            let mut watcher = Watcher::new(w.clone());
+            executor.run_watched(
+                &job.test_id,
+                &job.invocation,
+                &job.dir,
+                timeout,
+                &mut watcher,
+            )
+        }
+        None => executor.run(&job.test_id, &job.invocation, &job.dir, timeout),
+    };
+    let outcome = match ran {
         Ok(o) => o,
         Err(e) => {
             rec.status = Status::Failed;
@@ -116,6 +132,12 @@ pub(super) fn run_job(
             attach_logs(&mut rec, &outcome);
             if let Some(fed) = &outcome.fed {
                 note_feed(&mut rec, fed);
+            }
+            if let Some(w) = &job.watch {
+                rec.stop = Some(stop_of(w, &outcome, &rec));
+                if let Some(note) = rec.stop.as_ref().and_then(|s| s.note()) {
+                    rec.warnings.push(note);
+                }
             }
         }
         Err(e) => {
@@ -155,6 +177,44 @@ fn note_feed(rec: &mut Record, fed: &super::feed::FeedDone) {
             rate / 1e6,
             bw / 1e6
         ));
+    }
+}
+
+/// Why and when a sustained test stopped: its watcher's reason, else
+/// the end of its window (asked for by `--full-sustained`, or reached).
+/// A test that ran its window leaves a longer burst possible when it
+/// ended flat at a level that could be a burst ([`stop::burst_not_excluded`]).
+/// The time is the length of its timeline (fio's own seconds), else the
+/// tool's wall time.
+fn stop_of(w: &Watch, o: &Outcome, rec: &Record) -> Stop {
+    let series = rec.timeline.as_deref().and_then(|t| {
+        let s = t.read.as_deref().or(t.write.as_deref())?;
+        let v = if w.by_bw { &s.bw } else { &s.iops };
+        Some((v.clone(), t.interval_s))
+    });
+    let stopped_at_s = series
+        .as_ref()
+        .map(|(v, dt)| v.len() as f64 * dt)
+        .filter(|s| *s > 0.0)
+        .unwrap_or(o.duration.as_secs_f64().min(w.window_s));
+    let reason = match o.stopped {
+        Some(r) => r,
+        None if w.full => StopReason::FullWindowRequested,
+        None => StopReason::WindowEnd,
+    };
+    let ran_window = matches!(
+        reason,
+        StopReason::WindowEnd | StopReason::FullWindowRequested
+    );
+    let burst_not_excluded = ran_window
+        && series
+            .as_ref()
+            .is_none_or(|(v, dt)| stop::burst_not_excluded(v, *dt, &w.bursting));
+    Stop {
+        reason,
+        stopped_at_s,
+        window_s: w.window_s,
+        burst_not_excluded,
     }
 }
 
@@ -283,6 +343,9 @@ pub(super) fn judge(job: &Job, o: &Outcome) -> std::result::Result<crate::tools:
     }
     match o.exit_code {
         Some(0) => {}
+        // fio stopped by its watcher (SIGINT) exits 128 after printing its
+        // results; the output decides
+        Some(_) if o.stopped.is_some() => {}
         Some(c) => return Err(format!("`{program}` exited with status {c}{last_err}")),
         None => return Err(format!("`{program}` ended without an exit status")),
     }

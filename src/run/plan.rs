@@ -17,6 +17,9 @@ use anyhow::{anyhow, bail, Context, Result};
 use crate::record::{is_valid_id, Tool};
 use crate::tools::argv::{BuildCtx, Invocation, Params};
 
+use super::watch::{Watch, STATUS_INTERVAL_S};
+use crate::timeline::stop::Bursting;
+
 /// The `quick` suite shipped in the binary.
 pub const QUICK: &str = include_str!("../../suites/quick.toml");
 /// The `standard` suite shipped in the binary.
@@ -71,6 +74,9 @@ pub struct Job {
     pub dir: PathBuf,
     /// The command line.
     pub invocation: Invocation,
+    /// How a sustained test is watched while it runs (`None` for the
+    /// others); its `bursting` is filled in from `--limits` by the run.
+    pub watch: Option<Watch>,
 }
 
 impl Job {
@@ -150,6 +156,9 @@ pub struct Selection {
     /// `--sustained-minutes`: the runtime of the sustained tests (ids
     /// starting with [`SUSTAINED_PREFIX`]), overriding the suite's.
     pub sustained_minutes: Option<u64>,
+    /// `--full-sustained`: the sustained tests run their whole window,
+    /// unwatched.
+    pub full_sustained: bool,
 }
 
 /// The ids of the tests that measure a volume over time, run before all
@@ -424,8 +433,22 @@ pub fn plan(suite: &Suite, sel: &Selection, scratch: &Path, machine: &Machine) -
                 free_bytes: machine.free_bytes,
                 data_file: reads_prefill(spec).then_some(prefill_file.as_path()),
             };
-            let invocation = build(spec, &ctx)?;
+            let mut invocation = build(spec, &ctx)?;
+            let watch = sustained_watch(spec, &invocation, sel.full_sustained);
+            if watch.as_ref().is_some_and(|w| !w.full) {
+                // fio's cumulative status every second, into its output
+                // file, for the watcher (see `src/run/watch.rs`)
+                let at = invocation
+                    .args
+                    .iter()
+                    .position(|a| a == "--output-format=json")
+                    .unwrap_or(invocation.args.len());
+                invocation
+                    .args
+                    .insert(at, format!("--status-interval={STATUS_INTERVAL_S}"));
+            }
             jobs.push(Job {
+                watch,
                 test_id: spec.id.clone(),
                 tool: spec.tool,
                 repetition,
@@ -442,6 +465,24 @@ pub fn plan(suite: &Suite, sel: &Selection, scratch: &Path, machine: &Machine) -
     }
     let prefill = prefill_step(&jobs, prefill_dir, prefill_file);
     Ok(Plan { jobs, prefill })
+}
+
+/// How a sustained test is watched: its window is its fio `runtime`
+/// (`None` for other tests, and for one without a runtime). What is known
+/// of the volume's bursts starts unknown; the run fills it in.
+fn sustained_watch(spec: &TestSpec, inv: &Invocation, full: bool) -> Option<Watch> {
+    if !is_sustained(&spec.id, spec.tool) {
+        return None;
+    }
+    let window_s = inv.parameters.get("runtime")?.as_f64()?;
+    let by_bw =
+        crate::tools::spec(Tool::Fio).kind(&inv.parameters) == crate::metrics::TestKind::Throughput;
+    Some(Watch {
+        window_s,
+        by_bw,
+        bursting: Bursting::Unknown,
+        full,
+    })
 }
 
 /// The pre-fill of a plan's sustained tests: their largest size, with the
@@ -478,6 +519,7 @@ fn prefill_step(jobs: &[Job], dir: PathBuf, file: PathBuf) -> Option<PrefillStep
         headline: "write_bw".to_string(),
         dir,
         invocation,
+        watch: None,
     };
     Some(PrefillStep {
         job,
@@ -549,6 +591,7 @@ mod tests {
             [
                 "fio-sustained-randread-4k-qd32",
                 "fio-sustained-read-1m-qd16",
+                "fio-sustained-randwrite-4k-qd32",
                 "fio-randread-4k-qd1",
                 "fio-randrw70-4k-qd32",
                 "dd-write-bulk",
@@ -565,12 +608,12 @@ mod tests {
                 "bonnie"
             ]
         );
-        // the sustained tests once, 13 tests three times, bonnie++ once
-        assert_eq!(jobs.len(), 2 + 13 * 3 + 1);
+        // the three sustained tests once, 13 tests three times, bonnie++ once
+        assert_eq!(jobs.len(), 3 + 13 * 3 + 1);
         let bonnie: Vec<_> = jobs.iter().filter(|j| j.test_id == "bonnie").collect();
         assert_eq!(bonnie.len(), 1);
-        assert_eq!(jobs[10].repetition, 3);
-        assert_eq!(jobs[10].dir, Path::new("/mnt/x/S/dd-write-bulk.r3"));
+        assert_eq!(jobs[11].repetition, 3);
+        assert_eq!(jobs[11].dir, Path::new("/mnt/x/S/dd-write-bulk.r3"));
     }
 
     #[test]
@@ -586,17 +629,20 @@ mod tests {
             sustained_minutes: Some(5),
             ..Default::default()
         });
-        for j in &jobs[..2] {
+        for j in &jobs[..3] {
             assert!(
                 args(j).contains(&"--runtime=300".to_string()),
                 "{:?}",
                 args(j)
             );
+            // the most they run: watched, they may stop earlier
+            assert_eq!(j.watch.as_ref().unwrap().window_s, 300.0);
         }
         assert_eq!((jobs[0].timeout_s, jobs[1].timeout_s), (3600, 7200));
         // other tests keep theirs
-        assert!(args(&jobs[2]).contains(&"--runtime=30".to_string()));
-        assert!(!args(&jobs[8]).iter().any(|a| a.starts_with("--runtime")));
+        assert!(args(&jobs[3]).contains(&"--runtime=30".to_string()));
+        assert!(!args(&jobs[9]).iter().any(|a| a.starts_with("--runtime")));
+        assert_eq!(jobs[9].watch, None);
         let jobs = standard_jobs(&Selection {
             sustained_minutes: Some(240),
             ..Default::default()
@@ -832,7 +878,7 @@ mod tests {
         let p = standard_with_free(Some(10 * GIB), &Selection::default());
         let pre = p.prefill.as_ref().unwrap();
         // the sustained tests, then the QD1 and mixed tests' 3 repetitions each
-        assert_eq!((pre.before, pre.last), (0, 7));
+        assert_eq!((pre.before, pre.last), (0, 8));
         assert_eq!(pre.file, Path::new("/mnt/x/S/prefill/fio.dat"));
         assert_eq!(pre.job.dir, Path::new("/mnt/x/S/prefill"));
         assert_eq!(pre.job.test_id, "prefill");
@@ -852,7 +898,7 @@ mod tests {
         }
         // the sustained tests and those with `prefilled = true` read that
         // very file and size, and write none
-        for j in &p.jobs[..8] {
+        for j in &p.jobs[..9] {
             assert!(j.reads_prefill());
             assert_eq!(j.invocation.args[1], "--filename=/mnt/x/S/prefill/fio.dat");
             assert!(j.invocation.args.contains(&"--size=5368709120".to_string()));
@@ -863,8 +909,8 @@ mod tests {
                 .args
                 .contains(&format!("--output={}/fio.json", j.dir.display())));
         }
-        assert!(p.jobs[8..].iter().all(|j| !j.reads_prefill()));
-        assert_eq!(p.jobs[2].invocation.parameters["prefilled"], true);
+        assert!(p.jobs[9..].iter().all(|j| !j.reads_prefill()));
+        assert_eq!(p.jobs[3].invocation.parameters["prefilled"], true);
         assert!(!p.jobs[0].invocation.parameters.contains_key("prefilled"));
         assert_eq!(
             p.jobs
@@ -889,6 +935,7 @@ mod tests {
             skip: vec![
                 "fio-sustained-randread-4k-qd32".into(),
                 "fio-sustained-read-1m-qd16".into(),
+                "fio-sustained-randwrite-4k-qd32".into(),
                 "fio-randread-4k-qd1".into(),
                 "fio-randrw70-4k-qd32".into(),
             ],
@@ -944,6 +991,7 @@ mod tests {
             repeat: Some(2),
             timeout_s: Some(9),
             sustained_minutes: None,
+            full_sustained: false,
         };
         let jobs = standard_jobs(&sel);
         assert_eq!(jobs.len(), 2);
@@ -975,7 +1023,7 @@ mod tests {
         )
         .unwrap()
         .jobs;
-        assert_eq!(jobs.len(), 15);
+        assert_eq!(jobs.len(), 16);
         for j in &jobs {
             assert!(
                 j.invocation.bytes <= 128 << 20,

@@ -10,6 +10,7 @@
 //! words.
 
 mod detect;
+pub mod stop;
 
 use std::collections::BTreeMap;
 

@@ -83,3 +83,61 @@ fn the_recorded_emulated_runs_still_classify_as_they_did() {
         assert_eq!(metric(&flat, k), Some(*v), "{k}");
     }
 }
+
+/// The first second at which the stop rule, asked once a second as the
+/// watcher asks it, stops `series` in a window of `window_s`, and why.
+fn first_stop(
+    series: &[f64],
+    window_s: f64,
+    b: &diskdash::timeline::stop::Bursting,
+) -> Option<(usize, diskdash::record::StopReason)> {
+    (1..=series.len()).find_map(|n| {
+        diskdash::timeline::stop::should_stop(&series[..n], 1.0, window_s, b).map(|r| (n, r))
+    })
+}
+
+#[test]
+fn the_stop_rule_ends_the_recorded_emulated_runs_as_soon_as_their_answer_is_known() {
+    use diskdash::record::StopReason;
+    use diskdash::timeline::stop::Bursting;
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/emulated");
+    let iops = |name: &str| -> Vec<f64> {
+        let text = std::fs::read_to_string(dir.join(name)).unwrap();
+        let r: Record = serde_json::from_str(&text).unwrap();
+        r.timeline.unwrap().read.unwrap().iops
+    };
+    let burst = iops("credit-burst.json");
+    let flat = iops("empty-bucket.json");
+    assert_eq!((burst.len(), flat.len()), (90, 90));
+    // 2,000 IOPS for 23 s, then 200: stopped once five 3 s rounds (the
+    // detector's 60 s at a 90 s window's scale) of 200 followed the drop,
+    // whatever is known of the volume
+    for b in [Bursting::Unknown, Bursting::Levels(vec![2000.0])] {
+        let (at, why) = first_stop(&burst, 90.0, &b).expect("stopped");
+        assert_eq!(why, StopReason::BurstThenSteady);
+        assert!((38..=45).contains(&at), "stopped at {at} s");
+        // what the record of the stopped run holds is classified as the
+        // whole run was: the burst, its length and the level after it
+        let d = diskdash::timeline::detect(&burst[..at], 1.0).unwrap();
+        assert_eq!(d.pattern, Pattern::CreditBurst);
+        assert!(within(d.burst, 2000.0, 0.10), "{:?}", d.burst);
+        assert!(within(Some(d.sustained), 200.0, 0.10), "{}", d.sustained);
+        assert_eq!(d.burst_duration_s, Some(23.0));
+    }
+    // the empty bucket: flat at 200 from the start
+    assert_eq!(
+        first_stop(&flat, 90.0, &Bursting::Never),
+        Some((15, StopReason::FlatNoBurstPossible))
+    );
+    // 200 is no burst level of a list that knows 2,000: the same
+    assert_eq!(
+        first_stop(&flat, 90.0, &Bursting::Levels(vec![2000.0])),
+        Some((15, StopReason::FlatNoBurstPossible))
+    );
+    // at a known burst level, or with nothing known, it runs the window
+    assert_eq!(
+        first_stop(&flat, 90.0, &Bursting::Levels(vec![200.0])),
+        None
+    );
+    assert_eq!(first_stop(&flat, 90.0, &Bursting::Unknown), None);
+}

@@ -407,3 +407,32 @@ fn a_timeline_of_a_week_gives_a_bounded_chart_and_run_page() {
     assert!(svg < 150_000, "timeline chart of {svg} bytes");
     assert!(page < 150_000, "run page of {page} bytes");
 }
+
+#[test]
+fn a_flat_run_that_could_not_rule_out_a_burst_says_so_beside_its_pattern() {
+    // what `run` writes when a sustained test ended its window flat at a
+    // level that could be a burst (nothing known of the volume)
+    let dir = tempfile::tempdir().unwrap();
+    let records = dir.path().join("records");
+    let mut gp3 = timeline_record("b.gp3", "AWS", "gp3", timeline(3000.0, 600, 3000.0));
+    gp3.warnings
+        .push("burst not excluded beyond 10 minutes".to_string());
+    write_record(&records, "gp3.json", &gp3);
+    let site = dir.path().join("site");
+    let args: Vec<&std::ffi::OsStr> = vec![records.as_os_str(), "--out".as_ref(), site.as_os_str()];
+    let (ok, _, stderr) = report(&args);
+    assert!(ok, "report failed: {stderr}");
+    let svg = read(&site, &format!("charts/{STUDY}/{TEST}/timeline-b.gp3.svg"));
+    assert!(
+        svg.contains(
+            "3,000 IOPS throughout; steady state reached; burst not excluded beyond 10 minutes"
+        ),
+        "{svg}"
+    );
+    // and in the study's "Burst and sustained" table, beside the pattern
+    let md = read(&site, &format!("data/{STUDY}.md"));
+    assert!(
+        md.contains("| flat: one level throughout; burst not excluded beyond 10 minutes |"),
+        "{md}"
+    );
+}

@@ -295,9 +295,13 @@ fn bookkeeping_is_never_judged_for_run_and_import_records_of_every_tool() {
             &["read_iops", "write_iops", "read_clat_p99", "write_clat_p99"][..],
         ),
         ("fio-seq", &["read_bw", "write_bw"][..]),
-        // the sustained random reads: judged on what lasts alone, not on
-        // the whole run that mixes the burst in, nor on the steady-state flag
-        ("fio-sustained", &["read_iops_sustained"][..]),
+        // the sustained random reads and writes: judged on what lasts
+        // alone, not on the whole run that mixes the burst in, nor on the
+        // steady-state flag
+        (
+            "fio-sustained",
+            &["read_iops_sustained", "write_iops_sustained"][..],
+        ),
         ("ioping-latency", &["lat_avg"][..]),
         ("ioping-seek", &["iops"][..]),
         ("ioping-seq", &["bw"][..]),

@@ -413,7 +413,7 @@ fn dry_run_and_list_touch_nothing() {
     assert_eq!(r.code, Some(0), "{}", r.stderr);
     let lines: Vec<&str> = r.stdout.lines().collect();
     assert!(
-        lines[0].starts_with("dry run of suite standard: 42 jobs and a pre-fill"),
+        lines[0].starts_with("dry run of suite standard: 43 jobs and a pre-fill"),
         "{}",
         r.stdout
     );

@@ -98,8 +98,8 @@ fn quick_suite_replayed_gives_one_ok_record_per_test() {
     }
     assert_eq!(code, 0);
     // one record per test: the pre-fill is none
-    assert_eq!(recs.len(), 15);
-    assert_eq!(ex.ran.len(), 16);
+    assert_eq!(recs.len(), 16);
+    assert_eq!(ex.ran.len(), 17);
     // the pre-fill, then the sustained test, to meet the volume as handed over
     assert_eq!(ex.ran[..2], ["prefill", "fio-sustained-randread-4k-qd32"]);
     let (prefill, test) = (&ex.argv[0], &ex.argv[1]);
@@ -131,13 +131,17 @@ fn quick_suite_replayed_gives_one_ok_record_per_test() {
     // next test knows what both had done
     let prior = sustained.prior_io.as_ref().unwrap();
     assert_eq!((prior.seconds, prior.bytes), (1.0, (64 << 20) as f64));
-    // the QD1 and mixed tests read that file too, right after it, and
-    // keep no per-second series
+    // the sustained write writes into it next; the QD1 and mixed tests
+    // read it too, right after, and keep no per-second series
     assert_eq!(
-        ex.ran[2..4],
-        ["fio-randread-4k-qd1", "fio-randrw70-4k-qd32"]
+        ex.ran[2..5],
+        [
+            "fio-sustained-randwrite-4k-qd32",
+            "fio-randread-4k-qd1",
+            "fio-randrw70-4k-qd32"
+        ]
     );
-    for argv in &ex.argv[2..4] {
+    for argv in &ex.argv[3..5] {
         assert_eq!(arg(argv, "--filename="), arg(test, "--filename="));
         assert!(!argv.iter().any(|a| a.contains("_log")), "{argv:?}");
     }
@@ -161,12 +165,15 @@ fn quick_suite_replayed_gives_one_ok_record_per_test() {
     let bulk = find(&recs, "dd-write-bulk");
     assert_eq!(bulk.prefill, None);
     let next = bulk.prior_io.as_ref().unwrap();
-    assert_eq!(next.seconds, 4.0);
+    // the pre-fill, the sustained read and write, the QD1 and mixed tests
+    assert_eq!(next.seconds, 5.0);
+    let written = find(&recs, "fio-sustained-randwrite-4k-qd32");
     let io = |r: &Record, k: &str| r.metrics.get(k).map_or(0.0, |v| v.value);
     assert_eq!(
         next.bytes,
         (64 << 20) as f64
             + io(sustained, "read_io_bytes")
+            + io(written, "write_io_bytes")
             + io(qd1, "read_io_bytes")
             + io(mixed, "read_io_bytes")
             + io(mixed, "write_io_bytes")
@@ -769,4 +776,138 @@ fn the_mixed_test_is_judged_on_both_directions_iops_and_p99_and_qd1_on_its_p99()
             pair("fio-randrw70-4k-qd32", "write_iops"),
         ]
     );
+}
+
+/// The replayed sustained tests of the quick suite, with `extra` flags:
+/// their records by test id, and the argv each ran with.
+fn sustained_run(extra: &[&str]) -> (Vec<(PathBuf, Record)>, ReplayExecutor, u8) {
+    let target = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let mut argv = vec![
+        "--target",
+        target.path().to_str().unwrap(),
+        "--suite",
+        "quick",
+        "--only",
+        "fio-sustained-randread-4k-qd32,fio-sustained-randwrite-4k-qd32",
+        "--out",
+        out.path().to_str().unwrap(),
+        "--provider",
+        "emulated",
+        "--offering",
+        "flat",
+    ];
+    argv.extend_from_slice(extra);
+    let mut ex = replay();
+    let code =
+        diskdash::cmd::run::run_with(&run_args(&argv), &mut ex, &AtomicUsize::new(0)).unwrap();
+    (records(out.path()), ex, code)
+}
+
+#[test]
+fn every_sustained_record_says_why_and_when_it_stopped() {
+    use diskdash::record::StopReason;
+    let (recs, ex, code) = sustained_run(&[]);
+    assert_eq!(code, 0);
+    // the write test writes into the pre-filled file, after the read
+    assert_eq!(
+        ex.ran,
+        [
+            "prefill",
+            "fio-sustained-randread-4k-qd32",
+            "fio-sustained-randwrite-4k-qd32"
+        ]
+    );
+    assert!(ex.argv[2].contains(&"--rw=randwrite".to_string()));
+    assert!(ex.argv[2].iter().any(|a| a.ends_with("/prefill/fio.dat")));
+    // watched: fio reports its status every second
+    assert!(ex.argv[1].contains(&"--status-interval=1".to_string()));
+    for id in [
+        "fio-sustained-randread-4k-qd32",
+        "fio-sustained-randwrite-4k-qd32",
+    ] {
+        let r = find(&recs, id);
+        assert_eq!(r.status, Status::Ok, "{id}: {:?}", r.error);
+        let stop = r.stop.as_ref().expect("a stop");
+        // nothing known of the volume: it ran its window, and says that a
+        // burst longer than it is not ruled out
+        assert_eq!(stop.reason, StopReason::WindowEnd, "{id}");
+        assert_eq!(stop.window_s, 20.0);
+        assert!(stop.burst_not_excluded, "{id}");
+        assert!(diskdash::record::validate(r).is_empty());
+    }
+    let w = find(&recs, "fio-sustained-randwrite-4k-qd32");
+    // 19 rows in its IOPS log
+    assert_eq!(w.stop.as_ref().unwrap().stopped_at_s, 19.0);
+    assert_eq!(w.warnings, ["burst not excluded beyond 19 s"]);
+    // its own timeline, of writes: 25,936 IOPS in the first second
+    let tl = w.timeline.as_ref().unwrap();
+    assert_eq!(tl.write.as_ref().unwrap().iops[0], 25936.0);
+    assert!(w.metrics.get("write_iops_sustained").is_some());
+    // the record keeps fio's final document, not the status stream
+    let raw = w.raw.as_ref().unwrap().stdout.as_deref().unwrap();
+    assert_eq!(raw.matches("\"fio version\"").count(), 1);
+    // a run whose reader thinks 20 s is the whole answer: the JSON says so
+    let text = serde_json::to_string(&w.stop).unwrap();
+    assert!(text.contains("\"reason\":\"window-end\""), "{text}");
+}
+
+#[test]
+fn full_sustained_runs_the_window_unwatched_and_says_so() {
+    use diskdash::record::StopReason;
+    let (recs, ex, code) = sustained_run(&["--full-sustained"]);
+    assert_eq!(code, 0);
+    assert!(!ex.argv[1]
+        .iter()
+        .any(|a| a.starts_with("--status-interval")));
+    let r = find(&recs, "fio-sustained-randread-4k-qd32");
+    assert_eq!(
+        r.stop.as_ref().unwrap().reason,
+        StopReason::FullWindowRequested
+    );
+}
+
+#[test]
+fn limits_saying_the_offering_does_not_burst_rule_a_longer_burst_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let limits = dir.path().join("limits.csv");
+    std::fs::write(
+        &limits,
+        "provider,offering,size_min_gb,size_max_gb,baseline_iops,burst_iops,baseline_mbps,burst_mbps,source,as_of\n\
+         emulated,flat,,,3000,,125,,test,2026-12-01\n",
+    )
+    .unwrap();
+    let (recs, _, code) = sustained_run(&["--limits", limits.to_str().unwrap()]);
+    assert_eq!(code, 0);
+    for (_, r) in &recs {
+        let stop = r.stop.as_ref().unwrap();
+        assert!(!stop.burst_not_excluded, "{}", r.test.id);
+        assert!(r.warnings.is_empty(), "{:?}", r.warnings);
+    }
+}
+
+#[test]
+fn an_unreadable_limits_file_is_a_usage_error_naming_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let limits = dir.path().join("limits.csv");
+    std::fs::write(&limits, "provider,offering\nx,y\n").unwrap();
+    let target = tempfile::tempdir().unwrap();
+    let args = run_args(&[
+        "--target",
+        target.path().to_str().unwrap(),
+        "--suite",
+        "quick",
+        "--limits",
+        limits.to_str().unwrap(),
+    ]);
+    let e = diskdash::run::run_with(
+        &diskdash::cmd::run::options(&args).unwrap(),
+        &mut replay(),
+        &AtomicUsize::new(0),
+    )
+    .unwrap_err();
+    let text = format!("{e:#}");
+    assert!(text.contains("check --limits"), "{text}");
+    assert!(text.contains("limits.csv"), "{text}");
+    assert!(is_empty_dir(target.path()));
 }

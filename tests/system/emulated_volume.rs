@@ -1,7 +1,8 @@
 //! An emulated cloud volume: an ext4 image on a loop device whose read IOPS
 //! a cgroup throttle limits (cgroup v1 `blkio.throttle.read_iops_device`,
 //! or v2 `io.max`), with a controller thread that moves the limit the way a
-//! provider's credit bucket or burst cycle would.
+//! provider's credit bucket or burst cycle would, and optionally a fixed
+//! write IOPS limit (`blkio.throttle.write_iops_device`, `io.max` `wiops`).
 //!
 //! Everything set up is undone by [`Volume`]'s `Drop` (unmount, detach the
 //! loop device, remove the cgroup), also when an assertion fails.
@@ -118,6 +119,21 @@ impl Cgroup {
             Flavor::V2(_) => (
                 self.dir.join("io.max"),
                 format!("{} riops={iops}", self.dev),
+            ),
+        };
+        std::fs::write(&file, line).map_err(|e| format!("writing {}: {e}", file.display()))
+    }
+
+    /// Limits writes on the device to `iops` per second.
+    pub fn set_write_iops(&self, iops: u64) -> Result<(), String> {
+        let (file, line) = match self.flavor {
+            Flavor::V1(_) => (
+                self.dir.join("blkio.throttle.write_iops_device"),
+                format!("{} {iops}", self.dev),
+            ),
+            Flavor::V2(_) => (
+                self.dir.join("io.max"),
+                format!("{} wiops={iops}", self.dev),
             ),
         };
         std::fs::write(&file, line).map_err(|e| format!("writing {}: {e}", file.display()))
@@ -370,8 +386,14 @@ fn sh(program: &str, args: &[&str]) -> Result<String, String> {
 
 impl Volume {
     /// Builds a volume of `image_mib` MiB named `name` (the cgroup's name)
-    /// whose read limit follows `behaviour`.
-    pub fn new(name: &str, image_mib: u64, behaviour: Behaviour) -> Result<Volume, String> {
+    /// whose read limit follows `behaviour`, with writes limited to
+    /// `write_iops` a second from the start when given.
+    pub fn with_write_limit(
+        name: &str,
+        image_mib: u64,
+        behaviour: Behaviour,
+        write_iops: Option<u64>,
+    ) -> Result<Volume, String> {
         // under target/, not /tmp: a tmpfs /tmp would hold the image in RAM
         // twice (tmpfs and the loop device's page cache)
         let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).map_err(|e| e.to_string())?;
@@ -427,6 +449,9 @@ impl Volume {
         let flavor = requirements()?;
         let cgroup = Arc::new(Cgroup::create(&flavor, name, &majmin)?);
         v.cgroup = Some(cgroup.clone());
+        if let Some(w) = write_iops {
+            cgroup.set_write_iops(w)?;
+        }
         v.controller = Some(Controller::start(cgroup, behaviour)?);
         Ok(v)
     }

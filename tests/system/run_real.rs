@@ -10,7 +10,7 @@ use crate::require;
 use std::path::Path;
 use std::process::Command;
 
-use diskdash::record::{Record, Status, Tool};
+use diskdash::record::{Record, Status, StopReason, Tool};
 
 const BIN: &str = env!("CARGO_BIN_EXE_diskdash");
 
@@ -62,14 +62,15 @@ fn quick_suite_with_the_real_tools() {
         .unwrap();
     let stderr = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(0), "{stderr}");
-    assert!(stderr.contains("15 of 15 jobs ok"), "{stderr}");
+    assert!(stderr.contains("16 of 16 jobs ok"), "{stderr}");
 
     let recs = records(out.path());
-    assert_eq!(recs.len(), 15);
+    assert_eq!(recs.len(), 16);
     let mut ids: Vec<&str> = recs.iter().map(|r| r.test.id.as_str()).collect();
     ids.sort();
     let mut expected = vec![
         "fio-sustained-randread-4k-qd32",
+        "fio-sustained-randwrite-4k-qd32",
         "fio-randread-4k-qd1",
         "fio-randrw70-4k-qd32",
         "dd-write-bulk",
@@ -117,7 +118,22 @@ fn quick_suite_with_the_real_tools() {
             .unwrap()
             .contains(".diskdash-scratch-"));
         let raw = r.raw.as_ref().unwrap();
-        assert_eq!(raw.exit_code, Some(0));
+        // fio stopped by its watcher exits 128 after printing its results
+        let stopped_early = r.stop.as_ref().is_some_and(|s| {
+            !matches!(
+                s.reason,
+                StopReason::WindowEnd | StopReason::FullWindowRequested
+            )
+        });
+        let exit = if stopped_early { 128 } else { 0 };
+        assert_eq!(raw.exit_code, Some(exit), "{}", r.test.id);
+        // every sustained test says why it stopped, and no other test does
+        assert_eq!(
+            r.stop.is_some(),
+            r.test.id.starts_with("fio-sustained-"),
+            "{}",
+            r.test.id
+        );
         let printed = raw.stdout.as_deref().unwrap().len() + raw.stderr.as_deref().unwrap().len();
         assert!(printed > 0, "{}: no raw output kept", r.test.id);
         let h = &r.host;
@@ -131,14 +147,19 @@ fn quick_suite_with_the_real_tools() {
     }
     // no scratch left behind
     assert!(std::fs::read_dir(target.path()).unwrap().next().is_none());
-    // the sustained test kept 20 s of real per-second logs
+    // the sustained test kept real per-second logs: 20 s, or up to where
+    // its watcher stopped it
     let sustained = recs
         .iter()
         .find(|r| r.test.id == "fio-sustained-randread-4k-qd32")
         .unwrap();
     let tl = sustained.timeline.as_ref().expect("a timeline");
     let n = tl.read.as_ref().unwrap().iops.len();
-    assert!((18..=21).contains(&n), "{n} samples");
+    let stop = sustained.stop.as_ref().expect("a stop");
+    assert_eq!(stop.stopped_at_s, n as f64);
+    if stop.reason == StopReason::WindowEnd {
+        assert!((18..=21).contains(&n), "{n} samples");
+    }
     assert_eq!(tl.logs.len(), 4, "{:?}", tl.logs.keys());
     assert!(tl.pattern.is_some());
     assert!(sustained.metrics.get("read_iops_sustained").unwrap().value > 0.0);

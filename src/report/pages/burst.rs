@@ -244,9 +244,19 @@ pub(super) fn groups(
             } else {
                 ctx.paths.run_page(&first.id)
             };
+            let mut pattern = patterns.into_iter().collect::<Vec<_>>().join(" / ");
+            // runs that ended at a level that could be a burst say how long
+            // they watched (`run` puts it in their warnings): never a bare flat
+            if let Some(note) = standing
+                .iter()
+                .flat_map(|r| &r.warnings)
+                .find(|w| w.starts_with(crate::record::BURST_NOT_EXCLUDED))
+            {
+                pattern.push_str(&format!("; {note}"));
+            }
             rows.push(BurstRow {
                 config: ctx.link(&o.name, &ctx.paths.offering_page(study_name, &o.name)),
-                pattern: patterns.into_iter().collect::<Vec<_>>().join(" / "),
+                pattern,
                 burst: burst
                     .map(|b| against(b, promise.burst, unit))
                     .unwrap_or_else(|| "none".into()),

@@ -286,6 +286,15 @@ pub(super) fn charts(
                 "; burst not exhausted, left out of the sustained level: {why}"
             ));
         }
+        // a run that ended at a level that could be a burst says how long
+        // it watched: never a bare "flat"
+        if let Some(w) = r
+            .warnings
+            .iter()
+            .find(|w| w.starts_with(crate::record::BURST_NOT_EXCLUDED))
+        {
+            caption.push_str(&format!("; {w}"));
+        }
         if let Some(p) = &promise {
             caption.push_str(&format!(". Measured / promised: {p}"));
         }
