@@ -52,6 +52,10 @@ pub struct RunArgs {
     /// Remove the scratch directories of runs that are gone (killed, crashed) from the target first.
     #[arg(long)]
     pub clean_stale: bool,
+    /// Seconds between the "still running" lines when stderr is no terminal (tests shorten it).
+    #[arg(long, hide = true, value_name = "SECONDS", default_value_t = crate::run::progress::TICK_S,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub progress_interval: u64,
 }
 
 /// `--repeat`: a whole number from 1 to [`MAX_REPEAT`].
@@ -88,6 +92,7 @@ pub fn options(args: &RunArgs) -> Result<RunOptions> {
         dry_run: args.dry_run,
         list: args.list,
         clean_stale: args.clean_stale,
+        tick_s: args.progress_interval,
     })
 }
 

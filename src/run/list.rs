@@ -57,16 +57,25 @@ pub(super) fn dry_run_text(
     scratch: &Path,
     jobs: &[Job],
     prefill: Option<&PrefillStep>,
-    free: Option<u64>,
+    free: FreeSpace,
 ) -> String {
+    let (free, free_text) = match free {
+        FreeSpace::Measured(f) => (f, f.map(gib).unwrap_or_else(|| "unknown".into())),
+        FreeSpace::Assumed(f) => (
+            Some(f),
+            format!(
+                "{} assumed (no --target given; the sizes that follow the free space are those of a target with that much free)",
+                gib(f)
+            ),
+        ),
+    };
     let mut s = format!(
-        "dry run of suite {}: {} jobs{} against `{}` (nothing is written)\nscratch directory: {}\nfree space: {}\n",
+        "dry run of suite {}: {} jobs{} against `{}` (nothing is written)\nscratch directory: {}\nfree space: {free_text}\n",
         crate::term::shown_line(suite),
         jobs.len(),
         if prefill.is_some() { " and a pre-fill" } else { "" },
         crate::term::shown(target),
         crate::term::shown(scratch),
-        free.map(gib).unwrap_or_else(|| "unknown".into())
     );
     let not_enough = |free: Option<u64>, bytes: u64| match free {
         Some(f) if f < bytes.saturating_add(margin(bytes)) => {

@@ -29,6 +29,19 @@ use plan::{Job, PrefillStep};
 use list::{dry_run_text, list_text};
 use runner::execute;
 
+/// The free space a dry run without `--target` plans for: 100 GiB, the
+/// size most published volume comparisons test.
+pub const ASSUMED_FREE: u64 = 100 << 30;
+
+/// The free space a dry run plans with.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum FreeSpace {
+    /// The target's, `None` when it cannot be told.
+    Measured(Option<u64>),
+    /// No target was given: this much is assumed.
+    Assumed(u64),
+}
+
 /// Free space kept on top of what a test writes: 64 MiB or 5 %, the larger.
 pub fn margin(bytes: u64) -> u64 {
     (64u64 << 20).max(bytes / 20)
@@ -62,6 +75,9 @@ pub struct RunOptions {
     pub list: bool,
     /// Remove scratch directories that runs no longer alive left behind.
     pub clean_stale: bool,
+    /// Seconds between the "still running" lines on a stderr that is no
+    /// terminal ([`progress::TICK_S`]; shorter only in tests).
+    pub tick_s: u64,
 }
 
 /// Runs `diskdash run` with `executor`; `signal` holds the number of a
@@ -94,6 +110,7 @@ struct Ready {
     prefill: Option<PrefillStep>,
     out: Out,
     clean_stale: bool,
+    tick_s: u64,
 }
 
 /// Where records go.
@@ -142,7 +159,25 @@ fn prepare(opts: &RunOptions) -> Result<Prepared> {
         return Ok(Prepared::Printed);
     }
     let Some(target_arg) = &opts.target else {
-        bail!("--target DIR is required (the directory to benchmark)");
+        if !opts.dry_run {
+            bail!("--target DIR is required (the directory to benchmark)");
+        }
+        // the plan as on a target of ASSUMED_FREE free: sizes that follow
+        // the free space (`size = "auto"`, the pre-fill) are shown at that
+        machine.free_bytes = Some(ASSUMED_FREE);
+        let target = Path::new("TARGET");
+        let scratch = target.join(scratch::scratch_name(&run_id));
+        let plan::Plan { jobs, prefill } = plan::plan(&suite, sel, &scratch, &machine)?;
+        let text = dry_run_text(
+            &suite.name,
+            target,
+            &scratch,
+            &jobs,
+            prefill.as_ref(),
+            FreeSpace::Assumed(ASSUMED_FREE),
+        );
+        crate::say!("{}", crate::term::shown(text.trim_end_matches('\n')));
+        return Ok(Prepared::Printed);
     };
     let target = scratch::check_target(target_arg)?;
     // memory or compression under the target: said before anything runs
@@ -162,7 +197,7 @@ fn prepare(opts: &RunOptions) -> Result<Prepared> {
             &scratch,
             &jobs,
             prefill.as_ref(),
-            machine.free_bytes,
+            FreeSpace::Measured(machine.free_bytes),
         );
         crate::say!("{}", crate::term::shown(text.trim_end_matches('\n')));
         return Ok(Prepared::Printed);
@@ -179,6 +214,7 @@ fn prepare(opts: &RunOptions) -> Result<Prepared> {
         prefill,
         out,
         clean_stale: opts.clean_stale,
+        tick_s: opts.tick_s,
     })))
 }
 
@@ -272,7 +308,7 @@ mod tests {
             Path::new("/t/S"),
             &p.jobs,
             Some(pre),
-            Some(free),
+            FreeSpace::Measured(Some(free)),
         );
         assert!(
             text.starts_with("dry run of suite standard: 36 jobs and a pre-fill against `/t`"),
@@ -308,7 +344,7 @@ mod tests {
                 Path::new("/t/S"),
                 &p.jobs,
                 Some(pre),
-                Some(free),
+                FreeSpace::Measured(Some(free)),
             );
             text.lines().nth(n).unwrap().to_string()
         };

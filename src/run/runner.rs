@@ -33,6 +33,7 @@ pub(super) fn execute(
         prefill,
         out,
         clean_stale: opts_clean_stale,
+        tick_s,
     } = ready;
     let host_facts = host::host();
     let target_facts = host::target(&target);
@@ -72,7 +73,7 @@ pub(super) fn execute(
         ),
         _ => None,
     };
-    let mut progress = Progress::new(jobs.len());
+    let mut progress = Progress::new(jobs.len(), tick_s);
     progress.line(&format!(
         "diskdash run {run_id}: {} jobs against `{}`{}",
         jobs.len(),

@@ -236,6 +236,105 @@ impl Drop for KillOnDrop {
     }
 }
 
+#[test]
+fn a_dry_run_without_a_target_prints_the_plan_for_100_gib_free() {
+    let out = tempfile::tempdir().unwrap();
+    let records_dir = out.path().join("records");
+    let r = run(
+        &std::env::var("PATH").unwrap_or_default(),
+        &[
+            "--dry-run",
+            "--suite",
+            "standard",
+            "--out",
+            records_dir.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    let lines: Vec<&str> = r.stdout.lines().collect();
+    assert!(
+        lines[0].starts_with("dry run of suite standard: ")
+            && lines[0].ends_with(" against `TARGET` (nothing is written)"),
+        "{}",
+        r.stdout
+    );
+    assert!(lines[1].starts_with("scratch directory: TARGET/.diskdash-scratch-"));
+    assert_eq!(
+        lines[2],
+        "free space: 100.00 GiB assumed (no --target given; the sizes that follow the free \
+         space are those of a target with that much free)"
+    );
+    // the pre-fill is sized by that free space: min(16 GiB, half of it)
+    assert!(
+        r.stdout.contains("writes 16.00 GiB of incompressible data"),
+        "{}",
+        r.stdout
+    );
+    assert!(r.stdout.contains("rough duration: "), "{}", r.stdout);
+    // nothing written; without --dry-run the target is still required
+    assert!(!records_dir.exists());
+    let r = run(
+        &std::env::var("PATH").unwrap_or_default(),
+        &["--out", records_dir.to_str().unwrap()],
+    );
+    assert_eq!(r.code, Some(2), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("--target DIR is required"),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn a_long_test_without_a_terminal_says_it_still_runs_every_interval() {
+    // stderr is a pipe here, as in a log file or the fleet playbook's output
+    let bin = bin_dir(&[("fio", fake("hang"))]);
+    let target = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let r = run(
+        &path_with(bin.path()),
+        &[
+            "--target",
+            target.path().to_str().unwrap(),
+            "--suite",
+            "quick",
+            "--only",
+            "fio-randread-4k-qd64",
+            "--timeout",
+            "3",
+            "--progress-interval",
+            "1",
+            "--out",
+            out.path().to_str().unwrap(),
+        ],
+    );
+    assert_eq!(r.code, Some(1), "{}", r.stderr);
+    let ticks: Vec<&str> = r
+        .stderr
+        .lines()
+        .filter(|l| l.contains(" running for "))
+        .collect();
+    // at 1, 2 (and perhaps 3) seconds of the 3-second limit
+    assert!((2..=3).contains(&ticks.len()), "{}", r.stderr);
+    assert!(
+        ticks[0].starts_with("[1/1] fio-randread-4k-qd64 r1/1 running for 0:01, about "),
+        "{}",
+        ticks[0]
+    );
+    assert!(ticks[0].ends_with(" left in the run"), "{}", ticks[0]);
+    assert!(ticks[1].contains(" running for 0:02, "), "{}", ticks[1]);
+    // the ticks come before the test's own line, none after it
+    let done = r
+        .stderr
+        .find("[1/1] fio-randread-4k-qd64 r1/1 failed")
+        .unwrap();
+    assert!(
+        r.stderr.rfind(" running for ").unwrap() < done,
+        "{}",
+        r.stderr
+    );
+}
+
 /// Starts a run whose second test hangs, waits until the first record is
 /// written and the second test runs, sends `sig`, and checks the aftermath.
 fn interrupt_mid_test(sig: libc::c_int, expected_code: i32, signal_name: &str) {
