@@ -25,6 +25,9 @@ pub struct RunArgs {
     pub out: PathBuf,
     #[command(flatten)]
     pub subject: SubjectArgs,
+    /// The machine's instance type (`m5.large`), for the records; without it the cloud's metadata service is asked (1 s at most).
+    #[arg(long, value_name = "TYPE", value_parser = parse_instance)]
+    pub instance: Option<String>,
     /// Repetitions of each test, 1 to 1000 (default: 3 for standard, 1 for quick; bonnie++ once unless set).
     #[arg(long, value_name = "N", value_parser = parse_repeat)]
     pub repeat: Option<u32>,
@@ -71,6 +74,20 @@ fn parse_repeat(s: &str) -> std::result::Result<u32, String> {
     }
 }
 
+/// `--instance`: an instance type name.
+fn parse_instance(s: &str) -> std::result::Result<String, String> {
+    let t = s.trim();
+    if crate::run::instance::is_instance_type(t) {
+        Ok(t.to_string())
+    } else {
+        Err(format!(
+            "expected an instance type such as m5.large, n2-standard-4 or Standard_D2s_v3: \
+             letters, digits, `.`, `-` and `_`, 1 to {} characters",
+            crate::run::instance::MAX_TYPE_CHARS
+        ))
+    }
+}
+
 /// The run's options from its flags; a bad subject flag is a usage error.
 pub fn options(args: &RunArgs) -> Result<RunOptions> {
     Ok(RunOptions {
@@ -93,6 +110,7 @@ pub fn options(args: &RunArgs) -> Result<RunOptions> {
         list: args.list,
         clean_stale: args.clean_stale,
         tick_s: args.progress_interval,
+        instance: args.instance.clone(),
     })
 }
 

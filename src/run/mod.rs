@@ -14,6 +14,7 @@ use crate::record::{self, Host, Subject, Target};
 pub mod doctor;
 pub mod exec;
 pub mod host;
+pub mod instance;
 pub mod plan;
 pub mod progress;
 pub mod scratch;
@@ -78,6 +79,8 @@ pub struct RunOptions {
     /// Seconds between the "still running" lines on a stderr that is no
     /// terminal ([`progress::TICK_S`]; shorter only in tests).
     pub tick_s: u64,
+    /// `--instance`: the machine's instance type, else the metadata's.
+    pub instance: Option<String>,
 }
 
 /// Runs `diskdash run` with `executor`; `signal` holds the number of a
@@ -111,6 +114,7 @@ struct Ready {
     out: Out,
     clean_stale: bool,
     tick_s: u64,
+    instance: Option<String>,
 }
 
 /// Where records go.
@@ -215,6 +219,7 @@ fn prepare(opts: &RunOptions) -> Result<Prepared> {
         out,
         clean_stale: opts.clean_stale,
         tick_s: opts.tick_s,
+        instance: opts.instance.clone(),
     })))
 }
 

@@ -34,8 +34,10 @@ pub(super) fn execute(
         out,
         clean_stale: opts_clean_stale,
         tick_s,
+        instance,
     } = ready;
-    let host_facts = host::host();
+    let mut host_facts = host::host();
+    host_facts.instance_type = instance_type(instance);
     let target_facts = host::target(&target);
     let dir = match &out {
         Out::Dir(o) => Some(records_dir(o, &subject, &run_id)),
@@ -234,6 +236,35 @@ pub(super) fn execute(
         return Ok(128u8.saturating_add(u8::try_from(sig).unwrap_or(0)));
     }
     Ok(if ok == jobs.len() { 0 } else { 1 })
+}
+
+/// The machine's instance type: `--instance`, else what the cloud's
+/// metadata service says (within [`instance::METADATA_BUDGET`]), said on
+/// stderr either way; an answer that is no instance type name is told and
+/// not recorded.
+fn instance_type(flag: Option<String>) -> Option<String> {
+    use super::instance::{self, Found};
+    if let Some(t) = flag {
+        crate::tell!("instance type {} (--instance)", shown(&t));
+        return Some(t);
+    }
+    let asked = instance::what_to_ask(&instance::Dmi::read())
+        .and_then(|(addr, p)| instance::from_metadata(addr, instance::METADATA_BUDGET, &p));
+    match asked {
+        Some(Found::Type(t, p)) => {
+            crate::tell!("instance type {} ({} metadata)", shown(&t), p.name());
+            Some(t)
+        }
+        Some(Found::NotAName(p, text)) => {
+            crate::tell!(
+                "warning: {} metadata gave `{}` for the instance type, which is no instance type name; not recorded (give --instance TYPE)",
+                p.name(),
+                shown(&text)
+            );
+            None
+        }
+        None => None,
+    }
 }
 
 /// The record as written: validated with the code `check` uses, on the

@@ -1520,3 +1520,119 @@ fn a_tool_number_that_is_not_a_number_gives_a_failed_record_naming_it() {
         r.stderr
     );
 }
+
+/// A metadata service on a local port answering like GCP's, or (`answer`
+/// false) one that accepts connections and never says a word.
+fn metadata_server(answer: bool) -> (std::net::SocketAddr, std::thread::JoinHandle<()>) {
+    use std::io::{Read, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap();
+    let handle = std::thread::spawn(move || {
+        let mut held = Vec::new();
+        for s in listener.incoming().take(3) {
+            let Ok(mut s) = s else { return };
+            let mut buf = [0u8; 2048];
+            let n = s.read(&mut buf).unwrap_or(0);
+            let head = String::from_utf8_lossy(&buf[..n]).into_owned();
+            if answer {
+                let (code, body) =
+                    if head.starts_with("GET /computeMetadata/v1/instance/machine-type ") {
+                        (200, "projects/1/machineTypes/e2-small")
+                    } else {
+                        (404, "")
+                    };
+                let _ = write!(
+                    s,
+                    "HTTP/1.1 {code} X\r\nContent-Length: {}\r\n\r\n{body}",
+                    body.len()
+                );
+            } else {
+                held.push(s);
+            }
+        }
+    });
+    (addr, handle)
+}
+
+fn run_with_metadata(addr: std::net::SocketAddr, extra: &[&str]) -> (Run, Vec<Record>, Duration) {
+    let target = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let start = Instant::now();
+    let o = Command::new(BIN)
+        .args([
+            "run",
+            "--target",
+            target.path().to_str().unwrap(),
+            "--suite",
+            "quick",
+            "--only",
+            "dd-write-128k-fdatasync",
+            "--out",
+            out.path().to_str().unwrap(),
+        ])
+        .args(extra)
+        .env("DISKDASH_METADATA_ADDR", addr.to_string())
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let took = start.elapsed();
+    let r = Run {
+        code: o.status.code(),
+        stdout: String::from_utf8_lossy(&o.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
+    };
+    (r, records(out.path()), took)
+}
+
+#[test]
+fn the_instance_type_comes_from_the_flag_else_the_metadata_service() {
+    let (addr, server) = metadata_server(true);
+    let (r, recs, _) = run_with_metadata(addr, &[]);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("instance type e2-small (GCP metadata)"),
+        "{}",
+        r.stderr
+    );
+    assert_eq!(recs[0].host.instance_type.as_deref(), Some("e2-small"));
+    drop(server);
+    // the flag wins, and nothing is asked
+    let (r, recs, _) = run_with_metadata(addr, &["--instance", "m5.large"]);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("instance type m5.large (--instance)"),
+        "{}",
+        r.stderr
+    );
+    assert_eq!(recs[0].host.instance_type.as_deref(), Some("m5.large"));
+    // a flag that is no instance type name is a usage error
+    let (r, recs, _) = run_with_metadata(addr, &["--instance", "m5 large; rm"]);
+    assert_eq!(r.code, Some(2), "{}", r.stderr);
+    assert!(r.stderr.contains("--instance"), "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("expected an instance type such as m5.large"),
+        "{}",
+        r.stderr
+    );
+    assert!(recs.is_empty());
+}
+
+#[test]
+fn a_metadata_service_that_never_answers_costs_the_run_at_most_a_second() {
+    let (addr, _server) = metadata_server(false);
+    let (r, recs, took) = run_with_metadata(addr, &[]);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert_eq!(recs.len(), 1);
+    assert_eq!(recs[0].host.instance_type, None);
+    assert!(!r.stderr.contains("instance type"), "{}", r.stderr);
+    // the test itself takes a fraction of a second (8 MiB with fdatasync)
+    assert!(took < Duration::from_secs(6), "took {took:?}");
+    // nothing listening at all: refused at once
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = closed.local_addr().unwrap();
+    drop(closed);
+    let (r, recs, _) = run_with_metadata(addr, &[]);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert_eq!(recs[0].host.instance_type, None);
+}
