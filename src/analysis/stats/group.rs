@@ -227,7 +227,7 @@ pub(super) fn offering_data(
         // the values of one configuration's test at a time, not of
         // every record at once (25 MB for 100,000 fio records)
         let mut values: BTreeMap<(ConfigKey, &str), (Unit, Vec<f64>)> = BTreeMap::new();
-        let left_out = left_out(records, &t.records, limit, size_gb);
+        let left_out = left_out(records, &t.records, limit, size_gb, limits);
         for &i in &t.records {
             let r = records[i];
             if r.status != Status::Ok {
