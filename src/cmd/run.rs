@@ -40,6 +40,9 @@ pub struct RunArgs {
     /// Print what would run (the pre-fill of the sustained tests too), sizes and how long it takes, and touch nothing.
     #[arg(long)]
     pub dry_run: bool,
+    /// With --dry-run: measure the target with a few seconds of fio first (a 64 MiB file, removed after) and estimate every test's time from its speed.
+    #[arg(long, requires = "dry_run")]
+    pub probe: bool,
     /// List the suite's tests with their commands.
     #[arg(long)]
     pub list: bool,
@@ -111,6 +114,7 @@ pub fn options(args: &RunArgs) -> Result<RunOptions> {
         clean_stale: args.clean_stale,
         tick_s: args.progress_interval,
         instance: args.instance.clone(),
+        probe: args.probe,
     })
 }
 

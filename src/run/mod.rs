@@ -16,6 +16,7 @@ pub mod exec;
 pub mod host;
 pub mod instance;
 pub mod plan;
+pub mod probe;
 pub mod progress;
 pub mod scratch;
 
@@ -81,6 +82,8 @@ pub struct RunOptions {
     pub tick_s: u64,
     /// `--instance`: the machine's instance type, else the metadata's.
     pub instance: Option<String>,
+    /// `--probe`: a dry run measures the target first ([`probe`]).
+    pub probe: bool,
 }
 
 /// Runs `diskdash run` with `executor`; `signal` holds the number of a
@@ -94,14 +97,77 @@ pub fn run_with(
     let prepared = prepare(opts).map_err(usage)?;
     match prepared {
         Prepared::Printed => Ok(0),
+        Prepared::DryRun(d) => {
+            dry_run(*d, executor);
+            Ok(0)
+        }
         Prepared::Run(p) => execute(*p, executor, signal),
     }
 }
 
 enum Prepared {
-    /// `--list` or `--dry-run` printed what they print.
+    /// `--list` or `--dry-run` without a target printed what they print.
     Printed,
+    /// `--dry-run` of a target: printed after the probe, if asked.
+    DryRun(Box<DryRun>),
     Run(Box<Ready>),
+}
+
+/// A dry run of a target, planned.
+struct DryRun {
+    suite: String,
+    target: PathBuf,
+    scratch: PathBuf,
+    jobs: Vec<Job>,
+    prefill: Option<PrefillStep>,
+    free: Option<u64>,
+    probe: bool,
+}
+
+/// Prints the dry run; with `--probe`, first measures the target with
+/// [`probe::run`] in the run's scratch directory (removed after), and
+/// estimates from what it measured. A probe that cannot run is said, and
+/// the estimate is the rough one.
+fn dry_run(d: DryRun, executor: &mut dyn Executor) {
+    let mut speed = None;
+    if d.probe {
+        let need = probe::PROBE_BYTES + margin(probe::PROBE_BYTES);
+        let measured = match d.free {
+            Some(f) if f < need => Err(format!(
+                "not enough free space ({} free, it needs {})",
+                gib(f),
+                gib(need)
+            )),
+            _ => scratch::Scratch::create(d.scratch.clone())
+                .map_err(|e| format!("{e:#}"))
+                .and_then(|s| {
+                    let dir = d.scratch.join("probe");
+                    let got = s
+                        .create_job_dir(&dir)
+                        .map_err(|e| format!("{e:#}"))
+                        .and_then(|_| probe::run(executor, &dir));
+                    let removed = s.remove().map_err(|e| format!("{e:#}"));
+                    got.and_then(|g| removed.map(|_| g))
+                }),
+        };
+        match measured {
+            Ok(s) => speed = Some(s),
+            Err(e) => crate::tell!(
+                "warning: the probe did not run ({}); the estimate is the rough one",
+                crate::term::shown(&e)
+            ),
+        }
+    }
+    let text = dry_run_text(
+        &d.suite,
+        &d.target,
+        &d.scratch,
+        &d.jobs,
+        d.prefill.as_ref(),
+        FreeSpace::Measured(d.free),
+        speed.as_ref(),
+    );
+    crate::say!("{}", crate::term::shown(text.trim_end_matches('\n')));
 }
 
 struct Ready {
@@ -166,6 +232,9 @@ fn prepare(opts: &RunOptions) -> Result<Prepared> {
         if !opts.dry_run {
             bail!("--target DIR is required (the directory to benchmark)");
         }
+        if opts.probe {
+            bail!("--probe measures the target: give --target DIR");
+        }
         // the plan as on a target of ASSUMED_FREE free: sizes that follow
         // the free space (`size = "auto"`, the pre-fill) are shown at that
         machine.free_bytes = Some(ASSUMED_FREE);
@@ -179,6 +248,7 @@ fn prepare(opts: &RunOptions) -> Result<Prepared> {
             &jobs,
             prefill.as_ref(),
             FreeSpace::Assumed(ASSUMED_FREE),
+            None,
         );
         crate::say!("{}", crate::term::shown(text.trim_end_matches('\n')));
         return Ok(Prepared::Printed);
@@ -195,16 +265,15 @@ fn prepare(opts: &RunOptions) -> Result<Prepared> {
     let plan::Plan { jobs, prefill } = plan::plan(&suite, sel, &scratch, &machine)?;
     let out = opts.out.clone();
     if opts.dry_run {
-        let text = dry_run_text(
-            &suite.name,
-            &target,
-            &scratch,
-            &jobs,
-            prefill.as_ref(),
-            FreeSpace::Measured(machine.free_bytes),
-        );
-        crate::say!("{}", crate::term::shown(text.trim_end_matches('\n')));
-        return Ok(Prepared::Printed);
+        return Ok(Prepared::DryRun(Box::new(DryRun {
+            suite: suite.name.clone(),
+            target,
+            scratch,
+            jobs,
+            prefill,
+            free: machine.free_bytes,
+            probe: opts.probe,
+        })));
     }
     if matches!(out, Out::Stdout) {
         stdout_takes_records()?;
@@ -314,6 +383,7 @@ mod tests {
             &p.jobs,
             Some(pre),
             FreeSpace::Measured(Some(free)),
+            None,
         );
         assert!(
             text.starts_with("dry run of suite standard: 36 jobs and a pre-fill against `/t`"),
@@ -336,7 +406,8 @@ mod tests {
         assert_eq!(
             lines.last().unwrap(),
             &format!(
-                "rough duration: {}, the pre-fill included (the tools' speed decides)",
+                "rough duration: {}, the pre-fill included, tests that would be skipped left out \
+                 (the tools' speed decides; --probe measures the target for an estimate)",
                 progress::clock(total)
             )
         );
@@ -350,6 +421,7 @@ mod tests {
                 &p.jobs,
                 Some(pre),
                 FreeSpace::Measured(Some(free)),
+                None,
             );
             text.lines().nth(n).unwrap().to_string()
         };
@@ -358,6 +430,41 @@ mod tests {
         assert!(!line((5 << 30) + (100 << 20), 5).contains(skipped));
         assert!(line((5 << 30) + (10 << 20), 5).ends_with(skipped));
         assert!(!line(free, 3).contains(skipped) && !line(free, 5).contains(skipped));
+    }
+
+    #[test]
+    fn the_estimate_leaves_out_the_tests_that_would_be_skipped() {
+        let suite = plan::parse_suite(
+            "[[test]]\nid = 'big'\ntool = 'dd'\nbs = '1M'\nsize = '8G'\nconv = 'fdatasync'\n\
+             [[test]]\nid = 'small'\ntool = 'dd'\nbs = '1M'\nsize = '100M'\nconv = 'fdatasync'",
+            "s",
+        )
+        .unwrap();
+        let p = plan::plan(
+            &suite,
+            &Default::default(),
+            Path::new("/t/S"),
+            &Default::default(),
+        )
+        .unwrap();
+        let total = |free: u64| {
+            let text = dry_run_text(
+                "s",
+                Path::new("/t"),
+                Path::new("/t/S"),
+                &p.jobs,
+                None,
+                FreeSpace::Measured(Some(free)),
+                None,
+            );
+            text.lines().last().unwrap().to_string()
+        };
+        // 0.5 s + bytes at 100 MB/s each
+        let both = p.jobs[0].invocation.estimate_s + p.jobs[1].invocation.estimate_s;
+        let small = p.jobs[1].invocation.estimate_s;
+        assert!(total(20 << 30).starts_with(&format!("rough duration: {},", progress::clock(both))));
+        assert!(total(1 << 30).starts_with(&format!("rough duration: {},", progress::clock(small))));
+        assert_ne!(progress::clock(both), progress::clock(small));
     }
 
     #[test]

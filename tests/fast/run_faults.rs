@@ -286,6 +286,103 @@ fn a_dry_run_without_a_target_prints_the_plan_for_100_gib_free() {
 }
 
 #[test]
+fn a_dry_run_with_probe_estimates_from_the_speed_it_measured_and_leaves_nothing() {
+    // a fio that answers the probe with fixed figures: 100 MB/s writes,
+    // 200 MB/s reads, 8,000 random read IOPS, 100 synchronised writes
+    let dir = tempfile::tempdir().unwrap();
+    let fio = dir.path().join("fio");
+    let job = |name: &str, d: &str, bw: f64, iops: f64| {
+        format!(r#"{{"jobname":"{name}","{d}":{{"bw_bytes":{bw},"iops":{iops}}}}}"#)
+    };
+    let json = format!(
+        r#"{{"jobs":[{},{},{},{},{},{}]}}"#,
+        job("seq-write", "write", 100e6, 95.0),
+        job("seq-read", "read", 200e6, 190.0),
+        job("rand-read-qd32", "read", 32768000.0, 8000.0),
+        job("rand-read-qd1", "read", 1024000.0, 250.0),
+        job("rand-write-qd32", "write", 16384000.0, 4000.0),
+        job("sync-write", "write", 819200.0, 100.0),
+    );
+    std::fs::write(
+        &fio,
+        format!(
+            "#!/bin/sh\ncase \"$1\" in --version) echo fio-3.33; exit 0 ;; esac\n\
+             for a in \"$@\"; do case \"$a\" in --output=*) out=\"${{a#--output=}}\" ;; esac; done\n\
+             touch \"$(dirname \"$out\")/probe.dat\"\nprintf '%s' '{json}' > \"$out\"\n"
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&fio, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let target = tempfile::tempdir().unwrap();
+    let suite = dir.path().join("s.toml");
+    std::fs::write(
+        &suite,
+        "[[test]]\nid = 'bulk'\ntool = 'dd'\nbs = '1M'\nsize = '1000M'\nconv = 'fdatasync'\n\
+         [[test]]\nid = 'synced'\ntool = 'dd'\nbs = '8k'\ncount = '1000'\noflag = 'dsync'\n",
+    )
+    .unwrap();
+    let args = |extra: &[&str]| {
+        let mut a = vec![
+            "--target",
+            target.path().to_str().unwrap(),
+            "--suite",
+            suite.to_str().unwrap(),
+        ];
+        a.extend_from_slice(extra);
+        a.iter().map(|s| s.to_string()).collect::<Vec<_>>()
+    };
+    let path = path_with(dir.path());
+    let argv = args(&["--dry-run", "--probe"]);
+    let argv: Vec<&str> = argv.iter().map(String::as_str).collect();
+    let r = run(&path, &argv);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert!(
+        r.stdout.contains(
+            "probe (12 s of fio on the target): writes 100 MB/s, reads 200 MB/s, 4 KiB random \
+             reads 8,000 IOPS (depth 32) and 250 IOPS (depth 1), random writes 4,000 IOPS, \
+             synchronised 8 KiB writes 100 IOPS"
+        ),
+        "{}",
+        r.stdout
+    );
+    // 1,048,576,000 bytes at 100 MB/s; 1,000 synchronised writes at 100 a second
+    assert!(
+        r.stdout
+            .contains("bulk r1/1: writes up to 0.98 GiB, about 0:11, "),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout
+            .contains("synced r1/1: writes up to 0.01 GiB, about 0:11, "),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout
+            .contains("\nestimated duration: 0:22, tests that would be skipped left out"),
+        "{}",
+        r.stdout
+    );
+    // the probe's scratch is gone
+    assert!(is_empty_dir(target.path()));
+    // --probe needs --dry-run, and a target
+    let argv = args(&["--probe"]);
+    let argv: Vec<&str> = argv.iter().map(String::as_str).collect();
+    let r = run(&path, &argv);
+    assert_eq!(r.code, Some(2), "{}", r.stderr);
+    assert!(r.stderr.contains("--dry-run"), "{}", r.stderr);
+    let r = run(&path, &["--dry-run", "--probe"]);
+    assert_eq!(r.code, Some(2), "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("--probe measures the target: give --target DIR"),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
 fn a_long_test_without_a_terminal_says_it_still_runs_every_interval() {
     // stderr is a pipe here, as in a log file or the fleet playbook's output
     let bin = bin_dir(&[("fio", fake("hang"))]);
