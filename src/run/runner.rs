@@ -103,11 +103,24 @@ pub(super) fn execute(
     let mut prior = record::PriorIo::default();
     // what the pre-fill did, once it ran; the sustained tests carry it
     let mut prefilled: Option<PrefillDone> = None;
+    let mut settled = 0;
     for (index, job) in jobs.iter().enumerate() {
         let sig = signal.load(Ordering::SeqCst);
         if sig != 0 {
             stopped_by = Some(sig as i32);
             break;
+        }
+        if let Some(why) = settled_by(job, &records) {
+            settled += 1;
+            progress.line(&format!(
+                "[{}/{}] {} r{}/{} not run: {why}",
+                index + 1,
+                jobs.len(),
+                job.test_id,
+                job.repetition,
+                job.repetitions
+            ));
+            continue;
         }
         if let Some(step) = prefill.as_ref().filter(|p| p.before == index) {
             progress.start_step(
@@ -222,9 +235,14 @@ pub(super) fn execute(
         None => "records streamed to stdout".to_string(),
     };
     crate::tell!(
-        "{} of {} jobs ok in {}; {}",
+        "{} of {} jobs ok{} in {}; {}",
         ok,
         jobs.len(),
+        shown(if settled > 0 {
+            format!(" ({settled} not needed: their first two repetitions agreed)")
+        } else {
+            String::new()
+        }),
         shown(progress::clock(wall.as_secs_f64())),
         shown(where_)
     );
@@ -235,7 +253,36 @@ pub(super) fn execute(
         );
         return Ok(128u8.saturating_add(u8::try_from(sig).unwrap_or(0)));
     }
-    Ok(if ok == jobs.len() { 0 } else { 1 })
+    Ok(if ok + settled == jobs.len() { 0 } else { 1 })
+}
+
+/// Why `job` need not run: a third (or later) repetition of a suite's
+/// count whose first two ran ok with headline figures within
+/// [`plan::SETTLED_SPREAD`] of each other. `None` when it runs.
+fn settled_by(job: &plan::Job, records: &[Record]) -> Option<String> {
+    if !job.may_settle || job.repetition < 3 {
+        return None;
+    }
+    let figure = |rep: u32| {
+        records
+            .iter()
+            .find(|r| r.test.id == job.test_id && r.repetition == rep)
+            .filter(|r| r.status == Status::Ok)
+            .and_then(|r| r.metrics.get(&job.headline))
+            .map(|m| m.value)
+            .filter(|v| v.is_finite() && *v > 0.0)
+    };
+    let (a, b) = (figure(1)?, figure(2)?);
+    let spread = (a - b).abs() / a.max(b);
+    (spread <= plan::SETTLED_SPREAD).then(|| {
+        format!(
+            "r1 and r2 agree within {:.0}% ({} {:.1}% apart), so the spread is known (--repeat {} runs them all)",
+            plan::SETTLED_SPREAD * 100.0,
+            job.headline,
+            spread * 100.0,
+            job.repetitions
+        )
+    })
 }
 
 /// The machine's instance type: `--instance`, else what the cloud's
