@@ -243,6 +243,44 @@ pub fn estimate(tool: Tool, inv: &Invocation, speed: &Speed, prefilled: bool) ->
     }
 }
 
+/// Runs the probe in `dir` (a job directory of the run's scratch) with
+/// `executor`; the speed, or why there is none, in words.
+pub fn run(
+    executor: &mut dyn super::exec::Executor,
+    dir: &std::path::Path,
+) -> std::result::Result<Speed, String> {
+    let inv = invocation(dir);
+    if !executor.available(&inv.program) {
+        return Err("fio is not installed".into());
+    }
+    let o = executor
+        .run(
+            "probe",
+            &inv,
+            dir,
+            std::time::Duration::from_secs(PROBE_TIMEOUT_S),
+        )
+        .map_err(|e| format!("fio could not start: {e:#}"))?;
+    if o.timed_out {
+        return Err(format!("fio ran past {PROBE_TIMEOUT_S} s and was stopped"));
+    }
+    if o.exit_code != Some(0) {
+        let last = o
+            .stderr
+            .lines()
+            .rev()
+            .find(|l| !l.trim().is_empty())
+            .unwrap_or("");
+        return Err(format!("fio exited with {:?}: {last}", o.exit_code));
+    }
+    let text = o.output_file.as_deref().ok_or("fio wrote no output file")?;
+    Speed::from_fio_json(text).map_err(|e| format!("{e:#}"))
+}
+
+/// The most the probe may take, laying its file out on a slow volume
+/// included: then it is stopped and the dry run estimates without it.
+pub const PROBE_TIMEOUT_S: u64 = 120;
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -347,41 +385,3 @@ mod tests {
         );
     }
 }
-
-/// Runs the probe in `dir` (a job directory of the run's scratch) with
-/// `executor`; the speed, or why there is none, in words.
-pub fn run(
-    executor: &mut dyn super::exec::Executor,
-    dir: &std::path::Path,
-) -> std::result::Result<Speed, String> {
-    let inv = invocation(dir);
-    if !executor.available(&inv.program) {
-        return Err("fio is not installed".into());
-    }
-    let o = executor
-        .run(
-            "probe",
-            &inv,
-            dir,
-            std::time::Duration::from_secs(PROBE_TIMEOUT_S),
-        )
-        .map_err(|e| format!("fio could not start: {e:#}"))?;
-    if o.timed_out {
-        return Err(format!("fio ran past {PROBE_TIMEOUT_S} s and was stopped"));
-    }
-    if o.exit_code != Some(0) {
-        let last = o
-            .stderr
-            .lines()
-            .rev()
-            .find(|l| !l.trim().is_empty())
-            .unwrap_or("");
-        return Err(format!("fio exited with {:?}: {last}", o.exit_code));
-    }
-    let text = o.output_file.as_deref().ok_or("fio wrote no output file")?;
-    Speed::from_fio_json(text).map_err(|e| format!("{e:#}"))
-}
-
-/// The most the probe may take, laying its file out on a slow volume
-/// included: then it is stopped and the dry run estimates without it.
-pub const PROBE_TIMEOUT_S: u64 = 120;
