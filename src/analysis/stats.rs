@@ -97,6 +97,10 @@ pub struct TestResults {
     /// Runs whose timeline never left the burst: not exhausted, and left
     /// out of the sustained level, in record order.
     pub left_out: Vec<LeftOut>,
+    /// Judged metrics whose median is the cap of the instance the runs
+    /// ran on ([`at_instance_limit`]): metric name to the reason, `at the
+    /// instance's limit of 3,600 IOPS (m5.large)`. They get no verdict.
+    pub capped: BTreeMap<String, String>,
 }
 
 /// A run of a timed test that never left its burst, so measured no
@@ -293,6 +297,49 @@ pub fn left_out(
         }
     }
     out
+}
+
+/// Whether a median `value` of a rate metric (`*_iops`: IOPS; `*_bw`:
+/// B/s) measured on instance `instance` of `provider` is that instance's
+/// cap in `limits` (its baseline or burst within [`MIN_TOLERANCE`]
+/// (crate::timeline::MIN_TOLERANCE)) and not the volume's promise
+/// (`volume`, the configuration's own row): the reason in words, else `None`.
+pub fn at_instance_limit(
+    limits: &Limits,
+    provider: Option<&str>,
+    instance: Option<&str>,
+    volume: Option<&Limit>,
+    size_gb: Option<f64>,
+    metric: &str,
+    value: f64,
+) -> Option<String> {
+    let (by_bw, unit) = if metric.ends_with("_iops") {
+        (false, Unit::Iops)
+    } else if metric.ends_with("_bw") {
+        (true, Unit::BytesPerSec)
+    } else {
+        return None;
+    };
+    let cap = limits
+        .instance_cap(provider, instance)?
+        .promise(by_bw, None);
+    let tol = crate::timeline::MIN_TOLERANCE;
+    let near = |p: f64| p > 0.0 && (value - p).abs() <= tol * p;
+    let own = volume
+        .map(|l| l.promise(by_bw, size_gb))
+        .unwrap_or_default();
+    if [own.baseline, own.burst].into_iter().flatten().any(near) {
+        return None;
+    }
+    let c = [cap.baseline, cap.burst]
+        .into_iter()
+        .flatten()
+        .find(|&c| near(c))?;
+    Some(format!(
+        "at the instance's limit of {} ({})",
+        crate::format::value(c, unit),
+        instance?
+    ))
 }
 
 /// One tested configuration within a study.
