@@ -366,6 +366,21 @@ fn a_dry_run_with_probe_estimates_from_the_speed_it_measured_and_leaves_nothing(
     );
     // the probe's scratch is gone
     assert!(is_empty_dir(target.path()));
+    // without fio: said, and the rough estimate
+    let nothing = tempfile::tempdir().unwrap();
+    let argv = args(&["--dry-run", "--probe"]);
+    let argv: Vec<&str> = argv.iter().map(String::as_str).collect();
+    let r = run(nothing.path().to_str().unwrap(), &argv);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert!(
+        r.stderr.contains(
+            "warning: the probe did not run (fio is not installed); the estimate is the rough one"
+        ),
+        "{}",
+        r.stderr
+    );
+    assert!(r.stdout.contains("\nrough duration: "), "{}", r.stdout);
+    assert!(is_empty_dir(target.path()));
     // --probe needs --dry-run, and a target
     let argv = args(&["--probe"]);
     let argv: Vec<&str> = argv.iter().map(String::as_str).collect();
