@@ -428,6 +428,9 @@ mod tests {
         let skipped = "NOT ENOUGH FREE SPACE: would be skipped";
         assert!(line((5 << 30) + (100 << 20), 3).ends_with(skipped));
         assert!(!line((5 << 30) + (100 << 20), 5).contains(skipped));
+        // its sustained tests are skipped with it, and leave the total
+        assert!(line((5 << 30) + (100 << 20), 5).ends_with("NO PRE-FILL: would be skipped"));
+        assert!(!line(free, 5).contains("NO PRE-FILL"));
         assert!(line((5 << 30) + (10 << 20), 5).ends_with(skipped));
         assert!(!line(free, 3).contains(skipped) && !line(free, 5).contains(skipped));
     }
