@@ -318,6 +318,20 @@ pub fn command(target: &Path, install: bool) -> Result<u8> {
         shown(h.kernel.clone().unwrap_or_else(unknown)),
         shown(h.virtualization.clone().unwrap_or_else(unknown))
     );
+    // what `run` records as the instance type, and from where
+    match super::instance::lookup() {
+        Some(super::instance::Found::Type(t, p)) => {
+            crate::say!("instance     {} ({} metadata)", shown(&t), p.name())
+        }
+        Some(super::instance::Found::NotAName(p, text)) => crate::say!(
+            "instance     unknown: {} metadata gave `{}`, which is no instance type name (give run --instance TYPE)",
+            p.name(),
+            shown(&text)
+        ),
+        None => crate::say!(
+            "instance     unknown: no cloud metadata answered (give run --instance TYPE)"
+        ),
+    }
     // the standard suite's files are removed after each test: its largest
     // test (or the pre-fill, sized by the free space) decides the space it needs
     let need = plan::load_suite("standard").and_then(|s| {

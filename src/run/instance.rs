@@ -136,6 +136,14 @@ pub fn what_to_ask(dmi: &Dmi) -> Option<(SocketAddr, Vec<Provider>)> {
     }
 }
 
+/// What this machine's metadata service says, asked as [`what_to_ask`]
+/// says, within [`METADATA_BUDGET`]; `None` where nothing is asked or
+/// nothing answers.
+pub fn lookup() -> Option<Found> {
+    let (addr, providers) = what_to_ask(&Dmi::read())?;
+    from_metadata(addr, METADATA_BUDGET, &providers)
+}
+
 /// Asks the metadata services of `providers` at `addr` for the instance
 /// type, in that order, all within `budget`. `None` when nothing answers.
 pub fn from_metadata(addr: SocketAddr, budget: Duration, providers: &[Provider]) -> Option<Found> {

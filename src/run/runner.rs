@@ -295,9 +295,7 @@ fn instance_type(flag: Option<String>) -> Option<String> {
         crate::tell!("instance type {} (--instance)", shown(&t));
         return Some(t);
     }
-    let asked = instance::what_to_ask(&instance::Dmi::read())
-        .and_then(|(addr, p)| instance::from_metadata(addr, instance::METADATA_BUDGET, &p));
-    match asked {
+    match instance::lookup() {
         Some(Found::Type(t, p)) => {
             crate::tell!("instance type {} ({} metadata)", shown(&t), p.name());
             Some(t)

@@ -1733,6 +1733,35 @@ fn the_instance_type_comes_from_the_flag_else_the_metadata_service() {
 }
 
 #[test]
+fn doctor_names_the_instance_type_the_metadata_gives() {
+    let (addr, _server) = metadata_server(true);
+    let target = tempfile::tempdir().unwrap();
+    let doctor = |addr: String| {
+        let o = Command::new(BIN)
+            .args(["doctor", "--target", target.path().to_str().unwrap()])
+            .env("DISKDASH_METADATA_ADDR", addr)
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&o.stdout).into_owned()
+    };
+    let text = doctor(addr.to_string());
+    assert!(
+        text.contains("\ninstance     e2-small (GCP metadata)\n"),
+        "{text}"
+    );
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = closed.local_addr().unwrap();
+    drop(closed);
+    let text = doctor(addr.to_string());
+    assert!(
+        text.contains(
+            "\ninstance     unknown: no cloud metadata answered (give run --instance TYPE)\n"
+        ),
+        "{text}"
+    );
+}
+
+#[test]
 fn a_metadata_service_that_never_answers_costs_the_run_at_most_a_second() {
     let (addr, _server) = metadata_server(false);
     let (r, recs, took) = run_with_metadata(addr, &[]);
