@@ -191,15 +191,27 @@ impl Progress {
     }
 
     /// Removes the live display; returns the run's wall time.
-    pub fn done(self) -> Duration {
+    pub fn done(mut self) -> Duration {
         if let Some(bar) = &self.bar {
             bar.finish_and_clear();
         }
-        if let Some((stop, handle)) = self.ticker {
+        self.stop_ticker();
+        self.start.elapsed()
+    }
+
+    /// Stops the thread of the lines without a terminal, if there is one.
+    fn stop_ticker(&mut self) {
+        if let Some((stop, handle)) = self.ticker.take() {
             stop.store(true, Ordering::SeqCst);
             let _ = handle.join();
         }
-        self.start.elapsed()
+    }
+}
+
+impl Drop for Progress {
+    /// A run that ends early (an error) stops the lines too.
+    fn drop(&mut self) {
+        self.stop_ticker();
     }
 }
 
