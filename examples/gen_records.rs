@@ -254,6 +254,7 @@ fn main() -> Result<()> {
                 os: Some("Debian GNU/Linux 12 (bookworm)".to_string()),
                 arch: Some("x86_64".to_string()),
                 virtualization: Some("kvm".to_string()),
+                instance_type: None,
                 description: None,
             }
             .into(),

@@ -9,6 +9,13 @@
 //! provider,offering,size_min_gb,size_max_gb,baseline_iops,baseline_iops_per_gb,burst_iops,baseline_mbps,baseline_mbps_per_gb,burst_mbps,source,as_of
 //! ```
 //!
+//! An optional `instance` column makes a row a per-instance cap: a VM of
+//! that instance type (the records' `host.instance_type`, of that
+//! provider) caps the I/O of every volume attached to it at
+//! `baseline_iops`/`baseline_mbps`, and lets it reach
+//! `burst_iops`/`burst_mbps` for a while (AWS: 30 minutes a day). Such a
+//! row leaves `offering`, the sizes and the per-GB columns empty.
+//!
 //! `provider` and `offering` are required and matched against the records'
 //! subject case-insensitively, like the price list. The size range is
 //! inclusive at both ends, an empty end is open; the first row (in file
@@ -27,7 +34,7 @@ use anyhow::{bail, Context, Result};
 use crate::plausible::{self, Range};
 
 /// Every column the file may have, in the documented order.
-pub const COLUMNS: [&str; 12] = [
+pub const COLUMNS: [&str; 13] = [
     "provider",
     "offering",
     "size_min_gb",
@@ -40,9 +47,11 @@ pub const COLUMNS: [&str; 12] = [
     "burst_mbps",
     "source",
     "as_of",
+    "instance",
 ];
 
-/// The columns a file must have; the two per-GB columns may be left out.
+/// The columns a file must have; the two per-GB columns and `instance`
+/// may be left out.
 const REQUIRED: [&str; 10] = [
     "provider",
     "offering",
@@ -106,6 +115,9 @@ pub struct Limit {
     pub as_of: Option<String>,
     /// Line of the row in its file (1-based; the header is line 1).
     pub line: usize,
+    /// For a per-instance cap, the instance type (`m5.large`); the row then
+    /// has no offering (empty) and no size band.
+    pub instance: Option<String>,
 }
 
 /// What a limit promises for one series: its baseline and burst levels in
@@ -271,9 +283,38 @@ impl Limits {
                     format!("line {line}, column {column} (`{name}`): empty, expected the {name} as the records name it")
                 })
             };
+            let instance = text("instance");
+            if let Some(i) = &instance {
+                // a cap of the VM: no volume's name, size or per-GB rate
+                for name in [
+                    "offering",
+                    "size_min_gb",
+                    "size_max_gb",
+                    "baseline_iops_per_gb",
+                    "baseline_mbps_per_gb",
+                ] {
+                    if text(name).is_some() {
+                        let column = col(name).map(|c| c + 1).unwrap_or(0);
+                        bail!(
+                            "line {line}, column {column} (`{name}`): a row with an `instance` ({i}) \
+                             caps every volume on that instance type: leave `{name}` empty"
+                        );
+                    }
+                }
+                if crate::record::over_limit(i, crate::record::MAX_NAME_CHARS).is_some() {
+                    let column = col("instance").map(|c| c + 1).unwrap_or(0);
+                    bail!(
+                        "line {line}, column {column} (`instance`): longer than {} characters",
+                        crate::record::MAX_NAME_CHARS
+                    );
+                }
+            }
             let limit = Limit {
                 provider: required("provider")?,
-                offering: required("offering")?,
+                offering: match &instance {
+                    Some(_) => String::new(),
+                    None => required("offering")?,
+                },
                 size_min_gb: number("size_min_gb")?,
                 size_max_gb: number("size_max_gb")?,
                 baseline_iops: Baseline {
@@ -289,6 +330,7 @@ impl Limits {
                 source: text("source"),
                 as_of: text("as_of"),
                 line,
+                instance,
             };
             if let (Some(lo), Some(hi)) = (limit.size_min_gb, limit.size_max_gb) {
                 if lo > hi {
@@ -316,9 +358,41 @@ impl Limits {
         size_gb: Option<f64>,
     ) -> Option<&Limit> {
         let (p, o) = (key(provider?), key(offering?));
+        self.rows.iter().find(|l| {
+            l.instance.is_none()
+                && key(&l.provider) == p
+                && key(&l.offering) == o
+                && l.covers(size_gb)
+        })
+    }
+
+    /// The first per-instance cap row for `provider` and `instance`
+    /// (case-insensitive).
+    pub fn instance_cap(&self, provider: Option<&str>, instance: Option<&str>) -> Option<&Limit> {
+        let (p, i) = (key(provider?), key(instance?));
         self.rows
             .iter()
-            .find(|l| key(&l.provider) == p && key(&l.offering) == o && l.covers(size_gb))
+            .find(|l| key(&l.provider) == p && l.instance.as_deref().map(key) == Some(i.clone()))
+    }
+
+    /// Per-instance cap rows whose provider and instance type match none
+    /// of `hosts` (provider, instance type): likely a misspelt name.
+    pub fn unmatched_instances<'a>(
+        &self,
+        hosts: impl IntoIterator<Item = (Option<&'a str>, Option<&'a str>)>,
+    ) -> Vec<&Limit> {
+        let known: BTreeSet<(String, String)> = hosts
+            .into_iter()
+            .filter_map(|(p, i)| Some((key(p?), key(i?))))
+            .collect();
+        self.rows
+            .iter()
+            .filter(|l| {
+                l.instance
+                    .as_deref()
+                    .is_some_and(|i| !known.contains(&(key(&l.provider), key(i))))
+            })
+            .collect()
     }
 
     /// Every burst level of the list, IOPS or (`by_bw`) B/s, in file
@@ -346,7 +420,9 @@ impl Limits {
             .collect();
         self.rows
             .iter()
-            .filter(|l| !known.contains(&(key(&l.provider), key(&l.offering))))
+            .filter(|l| {
+                l.instance.is_none() && !known.contains(&(key(&l.provider), key(&l.offering)))
+            })
             .collect()
     }
 }
@@ -375,6 +451,9 @@ mod tests {
         assert_eq!(gp2.promise(false, Some(100.0)).baseline, Some(300.0));
         assert_eq!(gp2.promise(false, Some(100.0)).burst, Some(3000.0));
         assert!(gp2.source.as_deref().unwrap().starts_with("https://"));
+        let m5 = l.instance_cap(Some("AWS"), Some("m5.large")).unwrap();
+        assert_eq!(m5.promise(false, None).baseline, Some(3600.0));
+        assert_eq!(m5.promise(true, None).burst, Some(593_750_000.0));
     }
 
     #[test]
@@ -492,6 +571,59 @@ mod tests {
             let e = err(row);
             assert!(e.contains(&format!("line 2, {said}")), "{e}");
         }
+    }
+
+    #[test]
+    fn an_instance_row_is_a_cap_of_the_vm_not_an_offering() {
+        let l = Limits::parse(&format!(
+            "{},instance\n\
+             AWS,gp3,1,16384,3000,,,131.072,,,,,\n\
+             AWS,,,,3600,,18750,81.25,,593.75,aws,2026-12-03,m5.large\n",
+            HEADER.trim_end()
+        ))
+        .unwrap();
+        let cap = l.instance_cap(Some("aws"), Some("M5.LARGE")).unwrap();
+        assert_eq!(cap.promise(false, None).baseline, Some(3600.0));
+        assert_eq!(cap.promise(false, None).burst, Some(18750.0));
+        assert_eq!(cap.promise(true, None).baseline, Some(81_250_000.0));
+        assert_eq!(cap.promise(true, None).burst, Some(593_750_000.0));
+        assert!(l.instance_cap(Some("GCP"), Some("m5.large")).is_none());
+        assert!(l.instance_cap(Some("AWS"), None).is_none());
+        // never a volume's limit, never an unmatched offering
+        assert_eq!(l.find(Some("AWS"), Some(""), None), None);
+        assert!(l.unmatched([(Some("AWS"), Some("gp3"))]).is_empty());
+        assert_eq!(
+            l.unmatched_instances([(Some("AWS"), Some("m5.xlarge"))])[0].line,
+            3
+        );
+        assert!(l
+            .unmatched_instances([(Some("AWS"), Some("m5.large"))])
+            .is_empty());
+        // a cap row names no volume, size or per-GB rate
+        let e = format!(
+            "{:#}",
+            Limits::parse(&format!(
+                "{},instance\nAWS,gp3,,,3600,,,,,,,,m5.large\n",
+                HEADER.trim_end()
+            ))
+            .unwrap_err()
+        );
+        assert!(
+            e.contains(
+                "line 2, column 2 (`offering`): a row with an `instance` (m5.large) caps every \
+                 volume on that instance type: leave `offering` empty"
+            ),
+            "{e}"
+        );
+        let e = format!(
+            "{:#}",
+            Limits::parse(&format!(
+                "{},instance\nAWS,,1,,3600,,,,,,,,m5.large\n",
+                HEADER.trim_end()
+            ))
+            .unwrap_err()
+        );
+        assert!(e.contains("line 2, column 3 (`size_min_gb`)"), "{e}");
     }
 
     #[test]

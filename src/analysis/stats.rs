@@ -8,7 +8,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::analysis::limits::Limit;
+use crate::analysis::limits::{Limit, Limits};
 use crate::metrics::TestKind;
 use crate::record::{self, Price, Status};
 use crate::units::Unit;
@@ -97,6 +97,10 @@ pub struct TestResults {
     /// Runs whose timeline never left the burst: not exhausted, and left
     /// out of the sustained level, in record order.
     pub left_out: Vec<LeftOut>,
+    /// Judged metrics whose median is the cap of the instance the runs
+    /// ran on ([`at_instance_limit`]): metric name to the reason, `at the
+    /// instance's limit of 3,600 IOPS (m5.large)`. They get no verdict.
+    pub capped: BTreeMap<String, String>,
 }
 
 /// A run of a timed test that never left its burst, so measured no
@@ -165,15 +169,22 @@ pub fn of_the_sustained_level(metric: &str) -> bool {
 /// - a run classified flat or not exhausted whose level is a promised
 ///   burst level from `--limits` (within its tolerance: the larger of 10%
 ///   and its steady-state range, at most 50%), where the promised
-///   baseline is lower.
+///   baseline is lower;
+/// - first of all, a run of any pattern whose sustained level is its
+///   instance's cap (a per-instance row of `--limits` for the record's
+///   provider and `host.instance_type`: its baseline or burst, within the
+///   tolerance above) and not the volume's promised level: "at the
+///   instance's limit", a measure of the VM, not of the volume.
 ///
 /// Works on what every record keeps when held as a summary (pattern,
-/// metrics, parameters), so a site is the same however records are held.
+/// metrics, parameters, host), so a site is the same however records are
+/// held.
 pub fn left_out(
     records: &[&record::Summary],
     indices: &[usize],
     limit: Option<&Limit>,
     size_gb: Option<f64>,
+    limits: &Limits,
 ) -> Vec<LeftOut> {
     use crate::record::Pattern;
     let runs: Vec<(usize, &record::Summary)> = indices
@@ -227,14 +238,41 @@ pub fn left_out(
     }
     let by_bw = what == "bw";
     let promise = limit.map(|l| l.promise(by_bw, size_gb)).unwrap_or_default();
+    // the level is the volume's own promise: the volume explains it
+    let the_volumes = |s: f64, tol: f64| {
+        [promise.baseline, promise.burst]
+            .into_iter()
+            .flatten()
+            .any(|p| (s - p).abs() <= tol * p)
+    };
     let mut out = Vec::new();
     for (i, r) in &runs {
-        if !matches!(pattern(r), Some(Pattern::Flat | Pattern::NotExhausted)) {
-            continue;
-        }
         let Some(s) = level(r) else { continue };
         let tol = tolerance(r);
         let len = length(r);
+        let instance = r.host.instance_type.as_deref();
+        let cap = limits
+            .instance_cap(r.subject.provider.as_deref(), instance)
+            .map(|c| c.promise(by_bw, None));
+        let at_cap = cap
+            .into_iter()
+            .flat_map(|c| [c.baseline, c.burst])
+            .flatten()
+            .find(|&c| c > 0.0 && (s - c).abs() <= tol * c && !the_volumes(s, tol));
+        if let (Some(c), Some(inst)) = (at_cap, instance) {
+            out.push(LeftOut {
+                record: *i,
+                length_s: len,
+                why: format!(
+                    "at the instance's limit of {} ({inst})",
+                    crate::format::value(c, unit)
+                ),
+            });
+            continue;
+        }
+        if !matches!(pattern(r), Some(Pattern::Flat | Pattern::NotExhausted)) {
+            continue;
+        }
         let why = match (longest, len) {
             (Some((d, after)), Some(l)) if l < d && (s - after).abs() > tol * after => {
                 Some(format!(
@@ -259,6 +297,49 @@ pub fn left_out(
         }
     }
     out
+}
+
+/// Whether a median `value` of a rate metric (`*_iops`: IOPS; `*_bw`:
+/// B/s) measured on instance `instance` of `provider` is that instance's
+/// cap in `limits` (its baseline or burst within [`MIN_TOLERANCE`]
+/// (crate::timeline::MIN_TOLERANCE)) and not the volume's promise
+/// (`volume`, the configuration's own row): the reason in words, else `None`.
+pub fn at_instance_limit(
+    limits: &Limits,
+    provider: Option<&str>,
+    instance: Option<&str>,
+    volume: Option<&Limit>,
+    size_gb: Option<f64>,
+    metric: &str,
+    value: f64,
+) -> Option<String> {
+    let (by_bw, unit) = if metric.ends_with("_iops") {
+        (false, Unit::Iops)
+    } else if metric.ends_with("_bw") {
+        (true, Unit::BytesPerSec)
+    } else {
+        return None;
+    };
+    let cap = limits
+        .instance_cap(provider, instance)?
+        .promise(by_bw, None);
+    let tol = crate::timeline::MIN_TOLERANCE;
+    let near = |p: f64| p > 0.0 && (value - p).abs() <= tol * p;
+    let own = volume
+        .map(|l| l.promise(by_bw, size_gb))
+        .unwrap_or_default();
+    if [own.baseline, own.burst].into_iter().flatten().any(near) {
+        return None;
+    }
+    let c = [cap.baseline, cap.burst]
+        .into_iter()
+        .flatten()
+        .find(|&c| near(c))?;
+    Some(format!(
+        "at the instance's limit of {} ({})",
+        crate::format::value(c, unit),
+        instance?
+    ))
 }
 
 /// One tested configuration within a study.
@@ -521,7 +602,8 @@ mod tests {
                 .clone()
         };
         assert!(t(&Limits::default()).left_out.is_empty());
-        let header = crate::analysis::limits::COLUMNS.join(",");
+        // (the columns without the optional `instance`)
+        let header = crate::analysis::limits::COLUMNS[..12].join(",");
         let limits = |row: &str| Limits::parse(&format!("{header}\n{row}\n")).unwrap();
         let p15 = limits("Azure,P15,,,1100,,3500,,,,,");
         let left = t(&p15);
@@ -537,5 +619,70 @@ mod tests {
         assert!(t(&limits("Azure,P15,,,3500,,3500,,,,,"))
             .left_out
             .is_empty());
+    }
+
+    #[test]
+    fn a_level_at_the_instance_cap_is_the_instances_limit_not_the_volumes() {
+        use crate::record::Pattern::*;
+        // an io2 volume promised 16,000 IOPS on an m5.large (AWS: 3,600
+        // IOPS baseline, 18,750 for 30 minutes a day): 18,750 for 30
+        // minutes, then 3,600
+        let on = |id: &str, instance: Option<&str>, level: f64| {
+            let mut r = timed(
+                id,
+                "io2",
+                CreditBurst,
+                2700.0,
+                &[
+                    ("read_iops_sustained", level, "IOPS"),
+                    ("read_iops_burst", 18750.0, "IOPS"),
+                    ("burst_duration", 1800.0, "s"),
+                    ("steady_state", 1.0, "count"),
+                    ("ss_range", 2.0, "%"),
+                ],
+            );
+            std::sync::Arc::make_mut(&mut r.subject).provider = Some("AWS".into());
+            std::sync::Arc::make_mut(&mut r.host).instance_type = instance.map(str::to_string);
+            record::Summary::from(r)
+        };
+        let limits = Limits::parse(
+            "provider,offering,size_min_gb,size_max_gb,baseline_iops,burst_iops,baseline_mbps,burst_mbps,source,as_of,instance\n\
+             AWS,io2,,,16000,,,,,,\n\
+             AWS,,,,3600,18750,81.25,593.75,aws,2026-12-03,m5.large\n",
+        )
+        .unwrap();
+        let t = |records: &[record::Summary]| {
+            let refs: Vec<&record::Summary> = records.iter().collect();
+            group_with(&refs, &limits).studies["s"].offerings["AWS io2"].tests
+                ["fio-sustained-randread-4k-qd32"]
+                .clone()
+        };
+        let capped = t(&[on("a", Some("M5.Large"), 3610.0)]);
+        assert_eq!(
+            capped.left_out_note().as_deref(),
+            Some("1 run of 45 min left out: at the instance's limit of 3,600 IOPS (M5.Large)")
+        );
+        assert!(!capped.metrics.contains_key("read_iops_sustained"));
+        // at the instance's burst all along: its limit too
+        let mut flat = on("b", Some("m5.large"), 18_700.0);
+        if let Some(t) = flat.timeline.as_mut() {
+            t.pattern = Some(Flat);
+        }
+        assert_eq!(
+            t(&[flat]).left_out_note().as_deref(),
+            Some("1 run of 45 min left out: at the instance's limit of 18,750 IOPS (m5.large)")
+        );
+        // the volume's own level, another instance, no instance, or a
+        // level 10% off the cap: judged as the volume's
+        for r in [
+            on("c", Some("m5.large"), 16_000.0),
+            on("d", Some("m5.4xlarge"), 3600.0),
+            on("e", None, 3600.0),
+            on("f", Some("m5.large"), 4000.0),
+        ] {
+            let kept = t(&[r]);
+            assert!(kept.left_out.is_empty(), "{:?}", kept.left_out);
+            assert!(kept.metrics.contains_key("read_iops_sustained"));
+        }
     }
 }

@@ -25,6 +25,9 @@ pub struct RunArgs {
     pub out: PathBuf,
     #[command(flatten)]
     pub subject: SubjectArgs,
+    /// The machine's instance type (`m5.large`), for the records; without it the cloud's metadata service is asked (1 s at most).
+    #[arg(long, value_name = "TYPE", value_parser = parse_instance)]
+    pub instance: Option<String>,
     /// Repetitions of each test, 1 to 1000 (default: 3 for standard, 1 for quick; bonnie++ once unless set).
     #[arg(long, value_name = "N", value_parser = parse_repeat)]
     pub repeat: Option<u32>,
@@ -37,6 +40,9 @@ pub struct RunArgs {
     /// Print what would run (the pre-fill of the sustained tests too), sizes and how long it takes, and touch nothing.
     #[arg(long)]
     pub dry_run: bool,
+    /// With --dry-run: measure the target with a few seconds of fio first (a 64 MiB file, removed after) and estimate every test's time from its speed.
+    #[arg(long, requires = "dry_run")]
+    pub probe: bool,
     /// List the suite's tests with their commands.
     #[arg(long)]
     pub list: bool,
@@ -58,6 +64,10 @@ pub struct RunArgs {
     /// Remove the scratch directories of runs that are gone (killed, crashed) from the target first.
     #[arg(long)]
     pub clean_stale: bool,
+    /// Seconds between the "still running" lines when stderr is no terminal (tests shorten it).
+    #[arg(long, hide = true, value_name = "SECONDS", default_value_t = crate::run::progress::TICK_S,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub progress_interval: u64,
 }
 
 /// `--repeat`: a whole number from 1 to [`MAX_REPEAT`].
@@ -70,6 +80,20 @@ fn parse_repeat(s: &str) -> std::result::Result<u32, String> {
         _ => Err(format!(
             "{n} repetitions: at most {MAX_REPEAT} (and at least 1), the limit a run plans"
         )),
+    }
+}
+
+/// `--instance`: an instance type name.
+fn parse_instance(s: &str) -> std::result::Result<String, String> {
+    let t = s.trim();
+    if crate::run::instance::is_instance_type(t) {
+        Ok(t.to_string())
+    } else {
+        Err(format!(
+            "expected an instance type such as m5.large, n2-standard-4 or Standard_D2s_v3: \
+             letters, digits, `.`, `-` and `_`, 1 to {} characters",
+            crate::run::instance::MAX_TYPE_CHARS
+        ))
     }
 }
 
@@ -96,6 +120,9 @@ pub fn options(args: &RunArgs) -> Result<RunOptions> {
         dry_run: args.dry_run,
         list: args.list,
         clean_stale: args.clean_stale,
+        tick_s: args.progress_interval,
+        instance: args.instance.clone(),
+        probe: args.probe,
     })
 }
 

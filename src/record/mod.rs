@@ -413,6 +413,11 @@ pub struct Host {
     /// Hypervisor or container, where detectable (`kvm`, `xen`, `none`).
     #[serde(default)]
     pub virtualization: Option<String>,
+    /// The cloud instance type (`m5.large`, `n2-standard-4`,
+    /// `Standard_D2s_v3`): `run --instance`, else the cloud's metadata
+    /// service; absent when neither told it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub instance_type: Option<String>,
     /// Free-text description, for transcribed or imported records.
     #[serde(default)]
     pub description: Option<String>,
@@ -772,6 +777,12 @@ pub fn length_problems(record: &Record) -> Vec<String> {
     );
     add(
         &mut fields,
+        "host.instance_type".into(),
+        h.instance_type.as_deref(),
+        name,
+    );
+    add(
+        &mut fields,
         "host.description".into(),
         h.description.as_deref(),
         text,
@@ -985,6 +996,7 @@ pub fn cut_to_limits(record: &mut Record) -> Vec<&'static str> {
     cut_field(&mut cut, "host.os", &mut h.os, name);
     cut_field(&mut cut, "host.arch", &mut h.arch, name);
     cut_field(&mut cut, "host.virtualization", &mut h.virtualization, name);
+    cut_field(&mut cut, "host.instance_type", &mut h.instance_type, name);
     cut_field(&mut cut, "host.description", &mut h.description, text);
     let t = Arc::make_mut(&mut record.target);
     cut_field(&mut cut, "target.path", &mut t.path, text);

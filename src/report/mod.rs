@@ -162,6 +162,20 @@ pub fn input_warnings(found: &[Found], prices: &PriceBook, limits: &Limits) -> V
             l.line, l.provider, l.offering
         )
     }));
+    let hosts = found.iter().map(|f| {
+        (
+            f.summary.subject.provider.as_deref(),
+            f.summary.host.instance_type.as_deref(),
+        )
+    });
+    out.extend(limits.unmatched_instances(hosts).into_iter().map(|l| {
+        format!(
+            "limits list line {} `{}` instance `{}` matches no record's instance type (provider and instance must match the records' subject and host.instance_type)",
+            l.line,
+            l.provider,
+            l.instance.as_deref().unwrap_or("")
+        )
+    }));
     out
 }
 

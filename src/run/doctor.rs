@@ -278,11 +278,16 @@ pub fn o_direct_works(dir: &Path) -> std::result::Result<(), String> {
 }
 
 /// Runs the command; with `install`, installs the missing tools after
-/// showing the commands. Returns the process exit status: 0 ready, 1
-/// something is missing (or could not be installed), 2 a bad target.
+/// showing the commands. Returns the process exit status: 0 when every
+/// check could be made, whatever it found (a suite that does not fit, a
+/// missing tool, O_DIRECT refused, a scratch left behind are facts it
+/// reports); 1 when one could not (free space unknown, the suite not
+/// sized) or an install it was asked for failed; 2 a bad target.
 pub fn command(target: &Path, install: bool) -> Result<u8> {
     let target = scratch::check_target(target).map_err(usage)?;
-    let mut problems = 0;
+    // checks that could not be made (or an install asked for that failed):
+    // what doctor finds about the machine is reported, not a failure
+    let mut unchecked = 0;
     let t = host::target(&target);
     let h = host::host();
     let unknown = || "unknown".to_string();
@@ -313,6 +318,20 @@ pub fn command(target: &Path, install: bool) -> Result<u8> {
         shown(h.kernel.clone().unwrap_or_else(unknown)),
         shown(h.virtualization.clone().unwrap_or_else(unknown))
     );
+    // what `run` records as the instance type, and from where
+    match super::instance::lookup() {
+        Some(super::instance::Found::Type(t, p)) => {
+            crate::say!("instance     {} ({} metadata)", shown(&t), p.name())
+        }
+        Some(super::instance::Found::NotAName(p, text)) => crate::say!(
+            "instance     unknown: {} metadata gave `{}`, which is no instance type name (give run --instance TYPE)",
+            p.name(),
+            shown(&text)
+        ),
+        None => crate::say!(
+            "instance     unknown: no cloud metadata answered (give run --instance TYPE)"
+        ),
+    }
     // the standard suite's files are removed after each test: its largest
     // test (or the pre-fill, sized by the free space) decides the space it needs
     let need = plan::load_suite("standard").and_then(|s| {
@@ -340,7 +359,6 @@ pub fn command(target: &Path, install: bool) -> Result<u8> {
             let verdict = if free >= need {
                 "enough".to_string()
             } else {
-                problems += 1;
                 "NOT ENOUGH: those tests would be skipped (a suite file can make them smaller)"
                     .to_string()
             };
@@ -352,13 +370,18 @@ pub fn command(target: &Path, install: bool) -> Result<u8> {
                 shown(&verdict)
             );
         }
-        (Err(e), _) => crate::say!("space        cannot size the standard suite: {}", shown(&e)),
-        (_, None) => crate::say!("space        free space unknown"),
+        (Err(e), _) => {
+            unchecked += 1;
+            crate::say!("space        cannot size the standard suite: {}", shown(&e))
+        }
+        (_, None) => {
+            unchecked += 1;
+            crate::say!("space        free space unknown")
+        }
     }
     match o_direct_works(&target) {
         Ok(()) => crate::say!("O_DIRECT     works"),
         Err(e) => {
-            problems += 1;
             crate::say!(
                 "O_DIRECT     does not work here ({}); fio with direct=1 will fail",
                 shown(&e)
@@ -368,9 +391,6 @@ pub fn command(target: &Path, install: bool) -> Result<u8> {
     // a run killed with SIGKILL (or by the OOM killer) leaves its scratch
     // behind, and its files count against the free space above
     for found in scratch::scratches(&target) {
-        if !found.alive {
-            problems += 1;
-        }
         crate::say!("scratch      {}", shown(scratch::describe(&found)));
     }
     crate::say!("tools");
@@ -426,18 +446,17 @@ pub fn command(target: &Path, install: bool) -> Result<u8> {
                 }
             }
             Err(e) => {
-                problems += 1;
+                unchecked += 1;
                 crate::say!("install      FAILED: {}", shown(&e));
             }
         }
     } else {
-        problems += 1;
         crate::say!(
             "install      {}   (`diskdash doctor --install` runs it)",
             shown(install_hint(&missing))
         );
     }
-    Ok(if problems == 0 { 0 } else { 1 })
+    Ok(if unchecked == 0 { 0 } else { 1 })
 }
 
 /// Writes what [`install_missing`] says in doctor's column, at once (it

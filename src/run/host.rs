@@ -388,6 +388,7 @@ pub fn host() -> Host {
             .and_then(|t| os_release_field(t, "PRETTY_NAME")),
         arch,
         virtualization: virtualization(&evidence),
+        instance_type: None,
         description: None,
     }
 }

@@ -66,16 +66,31 @@ pub(super) fn dry_run_text(
     scratch: &Path,
     jobs: &[Job],
     prefill: Option<&PrefillStep>,
-    free: Option<u64>,
+    free: FreeSpace,
+    speed: Option<&super::probe::Speed>,
 ) -> String {
+    let (free, free_text) = match free {
+        FreeSpace::Measured(f) => (f, f.map(gib).unwrap_or_else(|| "unknown".into())),
+        FreeSpace::Assumed(f) => (
+            Some(f),
+            format!(
+                "{} assumed (no --target given; the sizes that follow the free space are those of a target with that much free)",
+                gib(f)
+            ),
+        ),
+    };
     let mut s = format!(
-        "dry run of suite {}: {} jobs{} against `{}` (nothing is written)\nscratch directory: {}\nfree space: {}\n",
+        "dry run of suite {}: {} jobs{} against `{}` ({})\nscratch directory: {}\nfree space: {free_text}\n",
         crate::term::shown_line(suite),
         jobs.len(),
         if prefill.is_some() { " and a pre-fill" } else { "" },
         crate::term::shown(target),
+        if speed.is_some() {
+            "nothing is written but the probe's file, removed after it"
+        } else {
+            "nothing is written"
+        },
         crate::term::shown(scratch),
-        free.map(gib).unwrap_or_else(|| "unknown".into())
     );
     let not_enough = |free: Option<u64>, bytes: u64| match free {
         Some(f) if f < bytes.saturating_add(margin(bytes)) => {
@@ -83,23 +98,40 @@ pub(super) fn dry_run_text(
         }
         _ => "",
     };
+    if let Some(sp) = speed {
+        s.push_str(&format!(
+            "probe ({} s of fio on the target): {}\n",
+            super::probe::PROBE_JOB_S * 6,
+            sp.describe()
+        ));
+    }
+    // a job's time: from the probe's speed where there is one
+    let time_of = |job: &Job, prefilled: bool| match speed {
+        Some(sp) => super::probe::estimate(job.tool, &job.invocation, sp, prefilled),
+        None => job.invocation.estimate_s,
+    };
     let mut total_s = 0.0;
     // what the sustained tests may save by stopping early
     let mut saved_s = 0.0;
+    let mut prefill_skipped = false;
     for (i, j) in jobs.iter().enumerate() {
         let mut free_now = free;
         if let Some(p) = prefill {
             let bytes = p.job.invocation.bytes;
             if p.before == i {
-                total_s += p.job.invocation.estimate_s;
+                let skipped = not_enough(free, bytes);
+                prefill_skipped = !skipped.is_empty();
+                let t = time_of(&p.job, false);
+                if !prefill_skipped {
+                    total_s += t;
+                }
                 s.push_str(&format!(
                     "pre-fill before {} (once, not a test): writes {} of incompressible data, \
-                     the file the sustained and pre-filled tests read; about {}, limit {} s{}\n    {}\n",
+                     the file the sustained and pre-filled tests read; about {}, limit {} s{skipped}\n    {}\n",
                     j.test_id,
                     gib(bytes),
-                    progress::clock(p.job.invocation.estimate_s),
+                    progress::clock(t),
                     p.job.timeout_s,
-                    not_enough(free, bytes),
                     p.job.invocation.display()
                 ));
             }
@@ -108,8 +140,20 @@ pub(super) fn dry_run_text(
                 free_now = free.map(|f| f.saturating_sub(bytes));
             }
         }
-        let fits = not_enough(free_now, j.invocation.bytes);
-        total_s += j.invocation.estimate_s;
+        let mut fits = not_enough(free_now, j.invocation.bytes);
+        if fits.is_empty() && prefill_skipped && j.reads_prefill() && prefill.is_some() {
+            fits = "  NO PRE-FILL: would be skipped";
+        }
+        // a test that would be skipped takes no time
+        let t = time_of(j, j.reads_prefill() && prefill.is_some());
+        if fits.is_empty() {
+            total_s += t;
+        }
+        let about = if speed.is_some() {
+            format!("about {}, ", progress::clock(t))
+        } else {
+            String::new()
+        };
         let writes = if j.reads_prefill() && prefill.is_some() {
             let into = match j.invocation.parameters.get("rw").and_then(|v| v.as_str()) {
                 Some(rw) if rw.contains("write") || rw.contains("trim") => {
@@ -145,7 +189,7 @@ pub(super) fn dry_run_text(
             format!("writes up to {}", gib(j.invocation.bytes))
         };
         s.push_str(&format!(
-            "{} r{}/{}: {writes}, limit {} s{fits}\n    {}\n",
+            "{} r{}/{}: {writes}, {about}limit {} s{fits}\n    {}\n",
             j.test_id,
             j.repetition,
             j.repetitions,
@@ -161,14 +205,22 @@ pub(super) fn dry_run_text(
     } else {
         String::new()
     };
-    s.push_str(&format!(
-        "rough duration: {}{}{early} (the tools' speed decides)\n",
-        progress::clock(total_s),
-        if prefill.is_some() {
-            ", the pre-fill included"
-        } else {
-            ""
-        }
-    ));
+    let prefill_words = if prefill.is_some() {
+        ", the pre-fill included"
+    } else {
+        ""
+    };
+    match speed {
+        Some(_) => s.push_str(&format!(
+            "estimated duration: {}{prefill_words}, tests that would be skipped left out{early} \
+             (from the probe's speed; a volume that bursts and then slows takes longer)\n",
+            progress::clock(total_s),
+        )),
+        None => s.push_str(&format!(
+            "rough duration: {}{prefill_words}, tests that would be skipped left out{early} \
+             (the tools' speed decides; --probe measures the target for an estimate)\n",
+            progress::clock(total_s),
+        )),
+    }
     s
 }

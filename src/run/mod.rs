@@ -16,7 +16,9 @@ pub mod doctor;
 pub mod exec;
 pub mod feed;
 pub mod host;
+pub mod instance;
 pub mod plan;
+pub mod probe;
 pub mod progress;
 pub mod scratch;
 pub mod watch;
@@ -31,6 +33,19 @@ use plan::{Job, PrefillStep};
 
 use list::{dry_run_text, list_text};
 use runner::execute;
+
+/// The free space a dry run without `--target` plans for: 100 GiB, the
+/// size most published volume comparisons test.
+pub const ASSUMED_FREE: u64 = 100 << 30;
+
+/// The free space a dry run plans with.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum FreeSpace {
+    /// The target's, `None` when it cannot be told.
+    Measured(Option<u64>),
+    /// No target was given: this much is assumed.
+    Assumed(u64),
+}
 
 /// Free space kept on top of what a test writes: 64 MiB or 5 %, the larger.
 pub fn margin(bytes: u64) -> u64 {
@@ -67,6 +82,13 @@ pub struct RunOptions {
     pub clean_stale: bool,
     /// `--limits`: published limits, for the burst levels of the offering.
     pub limits: Option<PathBuf>,
+    /// Seconds between the "still running" lines on a stderr that is no
+    /// terminal ([`progress::TICK_S`]; shorter only in tests).
+    pub tick_s: u64,
+    /// `--instance`: the machine's instance type, else the metadata's.
+    pub instance: Option<String>,
+    /// `--probe`: a dry run measures the target first ([`probe`]).
+    pub probe: bool,
 }
 
 /// Runs `diskdash run` with `executor`; `signal` holds the number of a
@@ -80,14 +102,77 @@ pub fn run_with(
     let prepared = prepare(opts).map_err(usage)?;
     match prepared {
         Prepared::Printed => Ok(0),
+        Prepared::DryRun(d) => {
+            dry_run(*d, executor);
+            Ok(0)
+        }
         Prepared::Run(p) => execute(*p, executor, signal),
     }
 }
 
 enum Prepared {
-    /// `--list` or `--dry-run` printed what they print.
+    /// `--list` or `--dry-run` without a target printed what they print.
     Printed,
+    /// `--dry-run` of a target: printed after the probe, if asked.
+    DryRun(Box<DryRun>),
     Run(Box<Ready>),
+}
+
+/// A dry run of a target, planned.
+struct DryRun {
+    suite: String,
+    target: PathBuf,
+    scratch: PathBuf,
+    jobs: Vec<Job>,
+    prefill: Option<PrefillStep>,
+    free: Option<u64>,
+    probe: bool,
+}
+
+/// Prints the dry run; with `--probe`, first measures the target with
+/// [`probe::run`] in the run's scratch directory (removed after), and
+/// estimates from what it measured. A probe that cannot run is said, and
+/// the estimate is the rough one.
+fn dry_run(d: DryRun, executor: &mut dyn Executor) {
+    let mut speed = None;
+    if d.probe {
+        let need = probe::PROBE_BYTES + margin(probe::PROBE_BYTES);
+        let measured = match d.free {
+            Some(f) if f < need => Err(format!(
+                "not enough free space ({} free, it needs {})",
+                gib(f),
+                gib(need)
+            )),
+            _ => scratch::Scratch::create(d.scratch.clone())
+                .map_err(|e| format!("{e:#}"))
+                .and_then(|s| {
+                    let dir = d.scratch.join("probe");
+                    let got = s
+                        .create_job_dir(&dir)
+                        .map_err(|e| format!("{e:#}"))
+                        .and_then(|_| probe::run(executor, &dir));
+                    let removed = s.remove().map_err(|e| format!("{e:#}"));
+                    got.and_then(|g| removed.map(|_| g))
+                }),
+        };
+        match measured {
+            Ok(s) => speed = Some(s),
+            Err(e) => crate::tell!(
+                "warning: the probe did not run ({}); the estimate is the rough one",
+                crate::term::shown(&e)
+            ),
+        }
+    }
+    let text = dry_run_text(
+        &d.suite,
+        &d.target,
+        &d.scratch,
+        &d.jobs,
+        d.prefill.as_ref(),
+        FreeSpace::Measured(d.free),
+        speed.as_ref(),
+    );
+    crate::say!("{}", crate::term::shown(text.trim_end_matches('\n')));
 }
 
 struct Ready {
@@ -101,6 +186,8 @@ struct Ready {
     prefill: Option<PrefillStep>,
     out: Out,
     clean_stale: bool,
+    tick_s: u64,
+    instance: Option<String>,
 }
 
 /// Where records go.
@@ -149,7 +236,29 @@ fn prepare(opts: &RunOptions) -> Result<Prepared> {
         return Ok(Prepared::Printed);
     }
     let Some(target_arg) = &opts.target else {
-        bail!("--target DIR is required (the directory to benchmark)");
+        if !opts.dry_run {
+            bail!("--target DIR is required (the directory to benchmark)");
+        }
+        if opts.probe {
+            bail!("--probe measures the target: give --target DIR");
+        }
+        // the plan as on a target of ASSUMED_FREE free: sizes that follow
+        // the free space (`size = "auto"`, the pre-fill) are shown at that
+        machine.free_bytes = Some(ASSUMED_FREE);
+        let target = Path::new("TARGET");
+        let scratch = target.join(scratch::scratch_name(&run_id));
+        let plan::Plan { jobs, prefill } = plan::plan(&suite, sel, &scratch, &machine)?;
+        let text = dry_run_text(
+            &suite.name,
+            target,
+            &scratch,
+            &jobs,
+            prefill.as_ref(),
+            FreeSpace::Assumed(ASSUMED_FREE),
+            None,
+        );
+        crate::say!("{}", crate::term::shown(text.trim_end_matches('\n')));
+        return Ok(Prepared::Printed);
     };
     let target = scratch::check_target(target_arg)?;
     // memory or compression under the target: said before anything runs
@@ -170,16 +279,15 @@ fn prepare(opts: &RunOptions) -> Result<Prepared> {
     }
     let out = opts.out.clone();
     if opts.dry_run {
-        let text = dry_run_text(
-            &suite.name,
-            &target,
-            &scratch,
-            &jobs,
-            prefill.as_ref(),
-            machine.free_bytes,
-        );
-        crate::say!("{}", crate::term::shown(text.trim_end_matches('\n')));
-        return Ok(Prepared::Printed);
+        return Ok(Prepared::DryRun(Box::new(DryRun {
+            suite: suite.name.clone(),
+            target,
+            scratch,
+            jobs,
+            prefill,
+            free: machine.free_bytes,
+            probe: opts.probe,
+        })));
     }
     if matches!(out, Out::Stdout) {
         stdout_takes_records()?;
@@ -194,6 +302,8 @@ fn prepare(opts: &RunOptions) -> Result<Prepared> {
         prefill,
         out,
         clean_stale: opts.clean_stale,
+        tick_s: opts.tick_s,
+        instance: opts.instance.clone(),
     })))
 }
 
@@ -316,7 +426,8 @@ mod tests {
             Path::new("/t/S"),
             &p.jobs,
             Some(pre),
-            Some(free),
+            FreeSpace::Measured(Some(free)),
+            None,
         );
         assert!(
             text.starts_with("dry run of suite standard: 43 jobs and a pre-fill against `/t`"),
@@ -348,8 +459,9 @@ mod tests {
         assert_eq!(
             lines.last().unwrap(),
             &format!(
-                "rough duration: {}, the pre-fill included; {} if the sustained tests stop at \
-                 their earliest (the tools' speed decides)",
+                "rough duration: {}, the pre-fill included, tests that would be skipped left out; \
+                 {} if the sustained tests stop at their earliest (the tools' speed decides; \
+                 --probe measures the target for an estimate)",
                 progress::clock(total),
                 progress::clock(total - saved)
             )
@@ -363,15 +475,54 @@ mod tests {
                 Path::new("/t/S"),
                 &p.jobs,
                 Some(pre),
-                Some(free),
+                FreeSpace::Measured(Some(free)),
+                None,
             );
             text.lines().nth(n).unwrap().to_string()
         };
         let skipped = "NOT ENOUGH FREE SPACE: would be skipped";
         assert!(line((5 << 30) + (100 << 20), 3).ends_with(skipped));
         assert!(!line((5 << 30) + (100 << 20), 5).contains(skipped));
+        // its sustained tests are skipped with it, and leave the total
+        assert!(line((5 << 30) + (100 << 20), 5).ends_with("NO PRE-FILL: would be skipped"));
+        assert!(!line(free, 5).contains("NO PRE-FILL"));
         assert!(line((5 << 30) + (10 << 20), 5).ends_with(skipped));
         assert!(!line(free, 3).contains(skipped) && !line(free, 5).contains(skipped));
+    }
+
+    #[test]
+    fn the_estimate_leaves_out_the_tests_that_would_be_skipped() {
+        let suite = plan::parse_suite(
+            "[[test]]\nid = 'big'\ntool = 'dd'\nbs = '1M'\nsize = '8G'\nconv = 'fdatasync'\n\
+             [[test]]\nid = 'small'\ntool = 'dd'\nbs = '1M'\nsize = '100M'\nconv = 'fdatasync'",
+            "s",
+        )
+        .unwrap();
+        let p = plan::plan(
+            &suite,
+            &Default::default(),
+            Path::new("/t/S"),
+            &Default::default(),
+        )
+        .unwrap();
+        let total = |free: u64| {
+            let text = dry_run_text(
+                "s",
+                Path::new("/t"),
+                Path::new("/t/S"),
+                &p.jobs,
+                None,
+                FreeSpace::Measured(Some(free)),
+                None,
+            );
+            text.lines().last().unwrap().to_string()
+        };
+        // 0.5 s + bytes at 100 MB/s each
+        let both = p.jobs[0].invocation.estimate_s + p.jobs[1].invocation.estimate_s;
+        let small = p.jobs[1].invocation.estimate_s;
+        assert!(total(20 << 30).starts_with(&format!("rough duration: {},", progress::clock(both))));
+        assert!(total(1 << 30).starts_with(&format!("rough duration: {},", progress::clock(small))));
+        assert_ne!(progress::clock(both), progress::clock(small));
     }
 
     #[test]

@@ -77,7 +77,20 @@ pub struct Job {
     /// How a sustained test is watched while it runs (`None` for the
     /// others); its `bursting` is filled in from `--limits` by the run.
     pub watch: Option<Watch>,
+    /// Whether the repetitions after the second may be left out when the
+    /// first two agree ([`SETTLED_SPREAD`]): the suite's count, not one
+    /// `--repeat` asked for.
+    pub may_settle: bool,
 }
+
+/// Two repetitions whose headline figures differ by at most this share of
+/// the larger have shown the test's spread: the rest of a suite's
+/// repetitions are not run (`--repeat N` runs all N).
+pub const SETTLED_SPREAD: f64 = 0.05;
+
+/// The seconds a fio test bound by its size alone runs at most: fio stops
+/// at its size or then, whichever comes first. A suite's `runtime` wins.
+pub const SIZE_BOUND_RUNTIME_S: u64 = 60;
 
 impl Job {
     /// Whether this job reads the file the pre-fill wrote: a sustained fio
@@ -369,7 +382,8 @@ pub fn headline(spec: &TestSpec) -> String {
 }
 
 /// Turns a suite into jobs under `scratch` (one directory per job),
-/// honouring `--only`, `--skip`, `--repeat` and `--timeout`, and puts the
+/// honouring `--only`, `--skip`, `--repeat` and `--timeout`, gives a fio
+/// test without a `runtime` one of [`SIZE_BOUND_RUNTIME_S`], and puts the
 /// pre-fill before the first sustained test (none when no sustained test is
 /// selected). Fails on an unknown id in `--only`/`--skip`, or a parameter a
 /// tool does not take.
@@ -422,6 +436,11 @@ pub fn plan(suite: &Suite, sel: &Selection, scratch: &Path, machine: &Machine) -
                 }
             }
         }
+        // every fio test is bounded in time as well as in size
+        if spec.tool == Tool::Fio && !spec.params.contains_key("runtime") {
+            spec.params
+                .insert("runtime".into(), SIZE_BOUND_RUNTIME_S.into());
+        }
         let spec = &spec;
         for repetition in 1..=repetitions {
             let dir = scratch.join(format!("{}.r{repetition}", spec.id));
@@ -457,6 +476,7 @@ pub fn plan(suite: &Suite, sel: &Selection, scratch: &Path, machine: &Machine) -
                 headline: headline(spec),
                 dir,
                 invocation,
+                may_settle: sel.repeat.is_none(),
             });
         }
     }
@@ -520,6 +540,7 @@ fn prefill_step(jobs: &[Job], dir: PathBuf, file: PathBuf) -> Option<PrefillStep
         dir,
         invocation,
         watch: None,
+        may_settle: false,
     };
     Some(PrefillStep {
         job,
@@ -548,6 +569,34 @@ mod tests {
     }
 
     use super::*;
+
+    #[test]
+    fn a_fio_test_bound_by_size_alone_gets_a_runtime_and_a_suites_runtime_wins() {
+        let suite = parse_suite(
+            "[[test]]\nid = 'a'\ntool = 'fio'\nrw = 'randread'\nsize = '1G'\n\
+             [[test]]\nid = 'b'\ntool = 'fio'\nrw = 'randread'\nsize = '1G'\nruntime = 30\n\
+             [[test]]\nid = 'c'\ntool = 'dd'\nbs = '1M'\ncount = 1",
+            "s",
+        )
+        .unwrap();
+        let p = plan(
+            &suite,
+            &Default::default(),
+            Path::new("/s"),
+            &Default::default(),
+        )
+        .unwrap();
+        let runtime = |i: usize| p.jobs[i].invocation.parameters.get("runtime").cloned();
+        assert_eq!(runtime(0), Some(serde_json::json!(60.0)));
+        assert!(p.jobs[0]
+            .invocation
+            .args
+            .contains(&"--runtime=60".to_string()));
+        assert_eq!(runtime(1), Some(serde_json::json!(30.0)));
+        assert_eq!(runtime(2), None);
+        // at most a second more than its runtime
+        assert!(p.jobs[0].invocation.estimate_s <= 61.0);
+    }
     use crate::tools::argv::OutputFrom;
 
     const GIB: u64 = 1 << 30;
@@ -700,7 +749,7 @@ mod tests {
             command_of(&jobs, "fio-randread-4k-qd64"),
             "fio --name=fio-randread-4k-qd64 --filename=/mnt/x/S/fio-randread-4k-qd64.r1/fio.dat \
              --rw=randread --bs=4k --iodepth=64 --ioengine=libaio --direct=1 --size=1G \
-             --output-format=json --output=/mnt/x/S/fio-randread-4k-qd64.r1/fio.json"
+             --runtime=60 --output-format=json --output=/mnt/x/S/fio-randread-4k-qd64.r1/fio.json"
         );
         // the QD1 and mixed tests: time-based on the pre-filled file
         // (16 GiB: the free space is unknown), no per-second logs

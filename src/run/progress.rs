@@ -1,10 +1,13 @@
 //! Progress on stderr: a live line on a terminal (test, repetition, elapsed,
-//! estimated time left), one plain line per finished test otherwise, and the
-//! summary table at the end.
+//! estimated time left); otherwise one plain line per finished test and,
+//! while a test runs long, a line every minute saying so; and the summary
+//! table at the end.
 
 use std::collections::BTreeMap;
 use std::io::IsTerminal;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressStyle};
@@ -14,23 +17,54 @@ use crate::record::{Record, Status};
 use crate::term::{shown, shown_line};
 use crate::units::Unit;
 
+/// Seconds between the lines that say a test is still running, when
+/// stderr is no terminal (a log file, the fleet playbook's output).
+pub const TICK_S: u64 = 60;
+
 /// The progress display of one run.
 pub struct Progress {
     bar: Option<ProgressBar>,
     /// When the current job started and the run's estimate left at that moment.
     left: Arc<Mutex<(Instant, f64)>>,
+    /// What runs now (`[3/36] test r1/3`), for the lines without a terminal.
+    current: Arc<Mutex<Option<String>>>,
+    /// The thread printing those lines, and the flag that stops it.
+    ticker: Option<(Arc<AtomicBool>, JoinHandle<()>)>,
     total: usize,
     start: Instant,
     /// Last measured duration per test id, for the estimate of what is left.
     measured: BTreeMap<String, f64>,
 }
 
+/// The line that says a step still runs: what, for how long, and the run's
+/// estimate left (`left` seconds when it started).
+pub fn still_running(what: &str, elapsed_s: f64, left: f64) -> String {
+    format!(
+        "{what} running for {}, about {} left in the run",
+        clock(elapsed_s),
+        clock(left - elapsed_s)
+    )
+}
+
 impl Progress {
-    /// A display for `total` jobs: live when stderr is a terminal.
-    pub fn new(total: usize) -> Progress {
+    /// A display for `total` jobs: live when stderr is a terminal, else a
+    /// line every `tick_s` seconds while a test runs ([`TICK_S`] but in tests).
+    pub fn new(total: usize, tick_s: u64) -> Progress {
         let left = Arc::new(Mutex::new((Instant::now(), 0.0)));
+        let current = Arc::new(Mutex::new(None));
         let shared = Arc::clone(&left);
-        let bar = std::io::stderr().is_terminal().then(|| {
+        let terminal = std::io::stderr().is_terminal();
+        let ticker = (!terminal).then(|| {
+            let stop = Arc::new(AtomicBool::new(false));
+            let handle = spawn_ticker(
+                Duration::from_secs(tick_s.max(1)),
+                Arc::clone(&left),
+                Arc::clone(&current),
+                Arc::clone(&stop),
+            );
+            (stop, handle)
+        });
+        let bar = terminal.then(|| {
             let bar = ProgressBar::new(total as u64);
             let style = ProgressStyle::with_template(
                 "{spinner} [{pos}/{len}] {msg} · {elapsed} elapsed · about {left} left",
@@ -51,6 +85,8 @@ impl Progress {
         Progress {
             bar,
             left,
+            current,
+            ticker,
             total,
             start: Instant::now(),
             measured: BTreeMap::new(),
@@ -72,9 +108,17 @@ impl Progress {
     /// Shows that job `index` (0-based) of `jobs` starts.
     pub fn start(&mut self, index: usize, jobs: &[Job]) {
         let Some(job) = jobs.get(index) else { return };
+        let left = self.estimate_left(jobs.get(index..).unwrap_or(&[]));
+        *self.left.lock().unwrap_or_else(|e| e.into_inner()) = (Instant::now(), left);
+        *self.current.lock().unwrap_or_else(|e| e.into_inner()) = Some(format!(
+            "[{}/{}] {} r{}/{}",
+            index + 1,
+            self.total,
+            job.test_id,
+            job.repetition,
+            job.repetitions
+        ));
         if let Some(bar) = &self.bar {
-            let left = self.estimate_left(jobs.get(index..).unwrap_or(&[]));
-            *self.left.lock().unwrap_or_else(|e| e.into_inner()) = (Instant::now(), left);
             bar.set_position(index as u64);
             bar.set_message(
                 shown(format_args!(
@@ -89,14 +133,16 @@ impl Progress {
     /// Shows that a step which is no job starts (the pre-fill), with `left`
     /// seconds expected for it and the jobs after it.
     pub fn start_step(&mut self, name: &str, left: f64) {
+        *self.left.lock().unwrap_or_else(|e| e.into_inner()) = (Instant::now(), left);
+        *self.current.lock().unwrap_or_else(|e| e.into_inner()) = Some(name.to_string());
         if let Some(bar) = &self.bar {
-            *self.left.lock().unwrap_or_else(|e| e.into_inner()) = (Instant::now(), left);
             bar.set_message(shown(name).to_string());
         }
     }
 
     /// Reports a finished job with its record.
     pub fn finish_job(&mut self, index: usize, job: &Job, record: &Record) {
+        *self.current.lock().unwrap_or_else(|e| e.into_inner()) = None;
         if let Some(d) = record.duration_s {
             self.measured.insert(job.test_id.clone(), d);
         }
@@ -145,12 +191,60 @@ impl Progress {
     }
 
     /// Removes the live display; returns the run's wall time.
-    pub fn done(self) -> Duration {
+    pub fn done(mut self) -> Duration {
         if let Some(bar) = &self.bar {
             bar.finish_and_clear();
         }
+        self.stop_ticker();
         self.start.elapsed()
     }
+
+    /// Stops the thread of the lines without a terminal, if there is one.
+    fn stop_ticker(&mut self) {
+        if let Some((stop, handle)) = self.ticker.take() {
+            stop.store(true, Ordering::SeqCst);
+            let _ = handle.join();
+        }
+    }
+}
+
+impl Drop for Progress {
+    /// A run that ends early (an error) stops the lines too.
+    fn drop(&mut self) {
+        self.stop_ticker();
+    }
+}
+
+/// The thread that prints [`still_running`] every `every` of a step's time
+/// (not of the run's: a new step starts its count anew), until `stop`.
+fn spawn_ticker(
+    every: Duration,
+    left: Arc<Mutex<(Instant, f64)>>,
+    current: Arc<Mutex<Option<String>>>,
+    stop: Arc<AtomicBool>,
+) -> JoinHandle<()> {
+    std::thread::spawn(move || {
+        // (step start, lines printed for it)
+        let mut printed: (Option<Instant>, u32) = (None, 0);
+        while !stop.load(Ordering::SeqCst) {
+            std::thread::sleep(Duration::from_millis(100).min(every));
+            let (since, estimate) = *left.lock().unwrap_or_else(|e| e.into_inner());
+            let Some(what) = current.lock().unwrap_or_else(|e| e.into_inner()).clone() else {
+                continue;
+            };
+            if printed.0 != Some(since) {
+                printed = (Some(since), 0);
+            }
+            let elapsed = since.elapsed();
+            if elapsed >= every * (printed.1 + 1) {
+                printed.1 += 1;
+                crate::tell!(
+                    "{}",
+                    shown(still_running(&what, elapsed.as_secs_f64(), estimate))
+                );
+            }
+        }
+    })
 }
 
 /// `m:ss` (or `h:mm:ss`) for a number of seconds.
@@ -257,7 +351,68 @@ pub fn summary(jobs: &[Job], records: &[Record]) -> String {
     for r in &rows {
         out.push_str(&fmt_row([&r[0], &r[1], &r[2], &r[3]]));
     }
+    // the tests that kept a timeline: how the volume behaved over time
+    for job in jobs.iter().filter(|j| j.repetition == 1) {
+        for r in records.iter().filter(|r| r.test.id == job.test_id) {
+            if let Some(line) = pattern_line(r) {
+                out.push_str(&format!(
+                    "{} r{}: {}\n",
+                    shown_line(&r.test.id),
+                    r.repetition,
+                    line
+                ));
+            }
+        }
+    }
     out
+}
+
+/// What a record's timeline says, for the end of a run: its pattern, the
+/// burst and sustained levels of the judged series (bandwidth for a
+/// throughput test, IOPS otherwise; reads before writes, as
+/// [`crate::timeline::classify`] chooses) and the steady-state verdict
+/// with its range and slope. `None` without a classified timeline.
+pub fn pattern_line(r: &Record) -> Option<String> {
+    let pattern = r.timeline.as_ref()?.pattern?;
+    let by_bw = crate::tools::spec(r.test.tool).kind(&r.test.parameters)
+        == crate::metrics::TestKind::Throughput;
+    let what = if by_bw { "bw" } else { "iops" };
+    let level = |name: &str| {
+        ["read", "write"]
+            .iter()
+            .find_map(|d| r.metrics.get(&format!("{d}_{what}_{name}")))
+            .map(|m| human(m.value, m.unit))
+    };
+    let mut s = pattern.name().to_string();
+    match (level("burst"), level("sustained")) {
+        (Some(b), Some(l)) => {
+            let dur = r
+                .metrics
+                .get("burst_duration")
+                .map(|m| format!(" for {}", clock(m.value)))
+                .unwrap_or_default();
+            s.push_str(&format!(", {b}{dur}, then {l}"));
+        }
+        (None, Some(l)) => s.push_str(&format!(" at {l}")),
+        _ => {}
+    }
+    let ss = match r.metrics.get("steady_state").map(|m| m.value) {
+        Some(v) if v > 0.0 => "steady state reached",
+        Some(_) => "steady state NOT reached",
+        None => return Some(s),
+    };
+    let pct = |n: &str| {
+        r.metrics
+            .get(n)
+            .map(|m| format!("{:.1} %", m.value))
+            .unwrap_or_else(|| "unknown".into())
+    };
+    s.push_str(&format!(
+        "; {ss} (range {}, slope {})",
+        pct("ss_range"),
+        pct("ss_slope")
+    ));
+    Some(s)
 }
 
 #[cfg(test)]
@@ -325,6 +480,53 @@ mod tests {
              d     3 ok, 1 failed  write_bw  2.00 MB/s (median; 1.00 MB/s .. 3.00 MB/s)\n\
              e     not run\n"
         );
+    }
+
+    #[test]
+    fn the_summary_ends_with_the_pattern_and_steady_state_of_each_timeline() {
+        let suite = crate::run::plan::parse_suite(
+            "[[test]]\nid = 's'\ntool = 'fio'\nrw = 'randread'\nbs = '4k'\nsize = '1G'\n\
+             time_based = true\nruntime = 600",
+            "s",
+        )
+        .unwrap();
+        let jobs = crate::run::plan::plan(
+            &suite,
+            &Default::default(),
+            std::path::Path::new("/s"),
+            &Default::default(),
+        )
+        .unwrap()
+        .jobs;
+        let text = r#"{"schema":"diskdash.record/1","id":"x","source":{"kind":"run","diskdash_version":"0"},
+            "subject":{},"host":{},"target":{},"test":{"id":"s","tool":"fio","parameters":{"rw":"randread","bs":4096}},
+            "repetition":1,"status":"ok","timeline":{"interval_s":1,"logs":{},"pattern":"credit-burst"},
+            "metrics":{"read_iops":{"value":900,"unit":"IOPS"},
+              "read_iops_burst":{"value":3000,"unit":"IOPS"},"read_iops_sustained":{"value":500,"unit":"IOPS"},
+              "read_bw_burst":{"value":12288000,"unit":"B/s"},"read_bw_sustained":{"value":2048000,"unit":"B/s"},
+              "burst_duration":{"value":1800,"unit":"s"},"steady_state":{"value":1,"unit":"count"},
+              "ss_range":{"value":4.25,"unit":"%"},"ss_slope":{"value":0.5,"unit":"%"}}}"#;
+        let mut r: Record = serde_json::from_str(text).unwrap();
+        let table = summary(&jobs, std::slice::from_ref(&r));
+        assert!(
+            table.ends_with(
+                "s r1: credit-burst, 3,000 IOPS for 30:00, then 500 IOPS; \
+                 steady state reached (range 4.2 %, slope 0.5 %)\n"
+            ),
+            "{table}"
+        );
+        // no burst: the level alone
+        r = serde_json::from_str(&text.replace(r#""read_iops_burst""#, r#""other""#)).unwrap();
+        r.metrics
+            .insert("steady_state", crate::record::Metric::new(0.0, Unit::Count));
+        r.timeline.as_mut().unwrap().pattern = Some(crate::record::Pattern::Flat);
+        assert_eq!(
+            pattern_line(&r).unwrap(),
+            "flat at 500 IOPS; steady state NOT reached (range 4.2 %, slope 0.5 %)"
+        );
+        r.timeline.as_mut().unwrap().pattern = None;
+        assert_eq!(pattern_line(&r), None);
+        assert!(!summary(&jobs, &[r]).contains(" r1: "));
     }
 
     #[test]

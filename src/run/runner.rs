@@ -34,8 +34,11 @@ pub(super) fn execute(
         prefill,
         out,
         clean_stale: opts_clean_stale,
+        tick_s,
+        instance,
     } = ready;
-    let host_facts = host::host();
+    let mut host_facts = host::host();
+    host_facts.instance_type = instance_type(instance);
     let target_facts = host::target(&target);
     let dir = match &out {
         Out::Dir(o) => Some(records_dir(o, &subject, &run_id)),
@@ -73,7 +76,7 @@ pub(super) fn execute(
         ),
         _ => None,
     };
-    let mut progress = Progress::new(jobs.len());
+    let mut progress = Progress::new(jobs.len(), tick_s);
     progress.line(&format!(
         "diskdash run {run_id}: {} jobs against `{}`{}",
         jobs.len(),
@@ -102,11 +105,24 @@ pub(super) fn execute(
     let mut prior = record::PriorIo::default();
     // what the pre-fill did, once it ran; the sustained tests carry it
     let mut prefilled: Option<PrefillDone> = None;
+    let mut settled = 0;
     for (index, job) in jobs.iter().enumerate() {
         let sig = signal.load(Ordering::SeqCst);
         if sig != 0 {
             stopped_by = Some(sig as i32);
             break;
+        }
+        if let Some(why) = settled_by(job, &records) {
+            settled += 1;
+            progress.line(&format!(
+                "[{}/{}] {} r{}/{} not run: {why}",
+                index + 1,
+                jobs.len(),
+                job.test_id,
+                job.repetition,
+                job.repetitions
+            ));
+            continue;
         }
         if let Some(step) = prefill.as_ref().filter(|p| p.before == index) {
             progress.start_step(
@@ -221,9 +237,14 @@ pub(super) fn execute(
         None => "records streamed to stdout".to_string(),
     };
     crate::tell!(
-        "{} of {} jobs ok in {}; {}",
+        "{} of {} jobs ok{} in {}; {}",
         ok,
         jobs.len(),
+        shown(if settled > 0 {
+            format!(" ({settled} not needed: their first two repetitions agreed)")
+        } else {
+            String::new()
+        }),
         shown(progress::clock(wall.as_secs_f64())),
         shown(where_)
     );
@@ -234,7 +255,63 @@ pub(super) fn execute(
         );
         return Ok(128u8.saturating_add(u8::try_from(sig).unwrap_or(0)));
     }
-    Ok(if ok == jobs.len() { 0 } else { 1 })
+    Ok(if ok + settled == jobs.len() { 0 } else { 1 })
+}
+
+/// Why `job` need not run: a third (or later) repetition of a suite's
+/// count whose first two ran ok with headline figures within
+/// [`plan::SETTLED_SPREAD`] of each other. `None` when it runs.
+fn settled_by(job: &plan::Job, records: &[Record]) -> Option<String> {
+    if !job.may_settle || job.repetition < 3 {
+        return None;
+    }
+    let figure = |rep: u32| {
+        records
+            .iter()
+            .find(|r| r.test.id == job.test_id && r.repetition == rep)
+            .filter(|r| r.status == Status::Ok)
+            .and_then(|r| r.metrics.get(&job.headline))
+            .map(|m| m.value)
+            .filter(|v| v.is_finite() && *v > 0.0)
+    };
+    let (a, b) = (figure(1)?, figure(2)?);
+    let spread = (a - b).abs() / a.max(b);
+    (spread <= plan::SETTLED_SPREAD).then(|| {
+        format!(
+            "r1 and r2 agree within {:.0}% ({} {:.1}% apart), so the spread is known (--repeat {} runs them all)",
+            plan::SETTLED_SPREAD * 100.0,
+            job.headline,
+            spread * 100.0,
+            job.repetitions
+        )
+    })
+}
+
+/// The machine's instance type: `--instance`, else what the cloud's
+/// metadata service says (within [`instance::METADATA_BUDGET`]), said on
+/// stderr either way; an answer that is no instance type name is told and
+/// not recorded.
+fn instance_type(flag: Option<String>) -> Option<String> {
+    use super::instance::{self, Found};
+    if let Some(t) = flag {
+        crate::tell!("instance type {} (--instance)", shown(&t));
+        return Some(t);
+    }
+    match instance::lookup() {
+        Some(Found::Type(t, p)) => {
+            crate::tell!("instance type {} ({} metadata)", shown(&t), p.name());
+            Some(t)
+        }
+        Some(Found::NotAName(p, text)) => {
+            crate::tell!(
+                "warning: {} metadata gave `{}` for the instance type, which is no instance type name; not recorded (give --instance TYPE)",
+                p.name(),
+                shown(&text)
+            );
+            None
+        }
+        None => None,
+    }
 }
 
 /// The record as written: validated with the code `check` uses, on the

@@ -188,7 +188,8 @@ fn doctor_install_on_an_unknown_distribution_runs_nothing() {
 fn doctor_without_install_only_prints_the_command() {
     let m = Machine::new(DEBIAN);
     let (code, out) = doctor(&m, 0, false);
-    assert_eq!(code, Some(1));
+    // missing tools are reported with their install command: not a failure
+    assert_eq!(code, Some(0), "{out}");
     assert!(m.log().is_empty(), "{:?}", m.log());
     let shown = all_packages().replace(['[', ']'], "");
     assert!(

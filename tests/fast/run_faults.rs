@@ -236,6 +236,217 @@ impl Drop for KillOnDrop {
     }
 }
 
+#[test]
+fn a_dry_run_without_a_target_prints_the_plan_for_100_gib_free() {
+    let out = tempfile::tempdir().unwrap();
+    let records_dir = out.path().join("records");
+    let r = run(
+        &std::env::var("PATH").unwrap_or_default(),
+        &[
+            "--dry-run",
+            "--suite",
+            "standard",
+            "--out",
+            records_dir.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    let lines: Vec<&str> = r.stdout.lines().collect();
+    assert!(
+        lines[0].starts_with("dry run of suite standard: ")
+            && lines[0].ends_with(" against `TARGET` (nothing is written)"),
+        "{}",
+        r.stdout
+    );
+    assert!(lines[1].starts_with("scratch directory: TARGET/.diskdash-scratch-"));
+    assert_eq!(
+        lines[2],
+        "free space: 100.00 GiB assumed (no --target given; the sizes that follow the free \
+         space are those of a target with that much free)"
+    );
+    // the pre-fill is sized by that free space: min(16 GiB, half of it)
+    assert!(
+        r.stdout.contains("writes 16.00 GiB of incompressible data"),
+        "{}",
+        r.stdout
+    );
+    assert!(r.stdout.contains("rough duration: "), "{}", r.stdout);
+    // nothing written; without --dry-run the target is still required
+    assert!(!records_dir.exists());
+    let r = run(
+        &std::env::var("PATH").unwrap_or_default(),
+        &["--out", records_dir.to_str().unwrap()],
+    );
+    assert_eq!(r.code, Some(2), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("--target DIR is required"),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn a_dry_run_with_probe_estimates_from_the_speed_it_measured_and_leaves_nothing() {
+    // a fio that answers the probe with fixed figures: 100 MB/s writes,
+    // 200 MB/s reads, 8,000 random read IOPS, 100 synchronised writes
+    let dir = tempfile::tempdir().unwrap();
+    let fio = dir.path().join("fio");
+    let job = |name: &str, d: &str, bw: f64, iops: f64| {
+        format!(r#"{{"jobname":"{name}","{d}":{{"bw_bytes":{bw},"iops":{iops}}}}}"#)
+    };
+    let json = format!(
+        r#"{{"jobs":[{},{},{},{},{},{}]}}"#,
+        job("seq-write", "write", 100e6, 95.0),
+        job("seq-read", "read", 200e6, 190.0),
+        job("rand-read-qd32", "read", 32768000.0, 8000.0),
+        job("rand-read-qd1", "read", 1024000.0, 250.0),
+        job("rand-write-qd32", "write", 16384000.0, 4000.0),
+        job("sync-write", "write", 819200.0, 100.0),
+    );
+    std::fs::write(
+        &fio,
+        format!(
+            "#!/bin/sh\ncase \"$1\" in --version) echo fio-3.33; exit 0 ;; esac\n\
+             for a in \"$@\"; do case \"$a\" in --output=*) out=\"${{a#--output=}}\" ;; esac; done\n\
+             touch \"$(dirname \"$out\")/probe.dat\"\nprintf '%s' '{json}' > \"$out\"\n"
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&fio, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let target = tempfile::tempdir().unwrap();
+    let suite = dir.path().join("s.toml");
+    std::fs::write(
+        &suite,
+        "[[test]]\nid = 'bulk'\ntool = 'dd'\nbs = '1M'\nsize = '1000M'\nconv = 'fdatasync'\n\
+         [[test]]\nid = 'synced'\ntool = 'dd'\nbs = '8k'\ncount = '1000'\noflag = 'dsync'\n",
+    )
+    .unwrap();
+    let args = |extra: &[&str]| {
+        let mut a = vec![
+            "--target",
+            target.path().to_str().unwrap(),
+            "--suite",
+            suite.to_str().unwrap(),
+        ];
+        a.extend_from_slice(extra);
+        a.iter().map(|s| s.to_string()).collect::<Vec<_>>()
+    };
+    let path = path_with(dir.path());
+    let argv = args(&["--dry-run", "--probe"]);
+    let argv: Vec<&str> = argv.iter().map(String::as_str).collect();
+    let r = run(&path, &argv);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert!(
+        r.stdout.contains(
+            "probe (12 s of fio on the target): writes 100 MB/s, reads 200 MB/s, 4 KiB random \
+             reads 8,000 IOPS (depth 32) and 250 IOPS (depth 1), random writes 4,000 IOPS, \
+             synchronised 8 KiB writes 100 IOPS"
+        ),
+        "{}",
+        r.stdout
+    );
+    // 1,048,576,000 bytes at 100 MB/s; 1,000 synchronised writes at 100 a second
+    assert!(
+        r.stdout
+            .contains("bulk r1/1: writes up to 0.98 GiB, about 0:11, "),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout
+            .contains("synced r1/1: writes up to 0.01 GiB, about 0:11, "),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout
+            .contains("\nestimated duration: 0:22, tests that would be skipped left out"),
+        "{}",
+        r.stdout
+    );
+    // the probe's scratch is gone
+    assert!(is_empty_dir(target.path()));
+    // without fio: said, and the rough estimate
+    let nothing = tempfile::tempdir().unwrap();
+    let argv = args(&["--dry-run", "--probe"]);
+    let argv: Vec<&str> = argv.iter().map(String::as_str).collect();
+    let r = run(nothing.path().to_str().unwrap(), &argv);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert!(
+        r.stderr.contains(
+            "warning: the probe did not run (fio is not installed); the estimate is the rough one"
+        ),
+        "{}",
+        r.stderr
+    );
+    assert!(r.stdout.contains("\nrough duration: "), "{}", r.stdout);
+    assert!(is_empty_dir(target.path()));
+    // --probe needs --dry-run, and a target
+    let argv = args(&["--probe"]);
+    let argv: Vec<&str> = argv.iter().map(String::as_str).collect();
+    let r = run(&path, &argv);
+    assert_eq!(r.code, Some(2), "{}", r.stderr);
+    assert!(r.stderr.contains("--dry-run"), "{}", r.stderr);
+    let r = run(&path, &["--dry-run", "--probe"]);
+    assert_eq!(r.code, Some(2), "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("--probe measures the target: give --target DIR"),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn a_long_test_without_a_terminal_says_it_still_runs_every_interval() {
+    // stderr is a pipe here, as in a log file or the fleet playbook's output
+    let bin = bin_dir(&[("fio", fake("hang"))]);
+    let target = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let r = run(
+        &path_with(bin.path()),
+        &[
+            "--target",
+            target.path().to_str().unwrap(),
+            "--suite",
+            "quick",
+            "--only",
+            "fio-randread-4k-qd64",
+            "--timeout",
+            "3",
+            "--progress-interval",
+            "1",
+            "--out",
+            out.path().to_str().unwrap(),
+        ],
+    );
+    assert_eq!(r.code, Some(1), "{}", r.stderr);
+    let ticks: Vec<&str> = r
+        .stderr
+        .lines()
+        .filter(|l| l.contains(" running for "))
+        .collect();
+    // at 1, 2 (and perhaps 3) seconds of the 3-second limit
+    assert!((2..=3).contains(&ticks.len()), "{}", r.stderr);
+    assert!(
+        ticks[0].starts_with("[1/1] fio-randread-4k-qd64 r1/1 running for 0:01, about "),
+        "{}",
+        ticks[0]
+    );
+    assert!(ticks[0].ends_with(" left in the run"), "{}", ticks[0]);
+    assert!(ticks[1].contains(" running for 0:02, "), "{}", ticks[1]);
+    // the ticks come before the test's own line, none after it
+    let done = r
+        .stderr
+        .find("[1/1] fio-randread-4k-qd64 r1/1 failed")
+        .unwrap();
+    assert!(
+        r.stderr.rfind(" running for ").unwrap() < done,
+        "{}",
+        r.stderr
+    );
+}
+
 /// Starts a run whose second test hangs, waits until the first record is
 /// written and the second test runs, sends `sig`, and checks the aftermath.
 fn interrupt_mid_test(sig: libc::c_int, expected_code: i32, signal_name: &str) {
@@ -487,7 +698,8 @@ fn doctor_names_missing_tools_and_how_to_install_them() {
         .output()
         .unwrap();
     let text = String::from_utf8_lossy(&o.stdout);
-    assert_eq!(o.status.code(), Some(1), "{text}");
+    // it could check everything: missing tools are a fact it reports
+    assert_eq!(o.status.code(), Some(0), "{text}");
     // bonnie++ may still be found in /usr/sbin, searched after PATH
     for tool in ["dd", "fio", "ioping"] {
         assert!(
@@ -995,7 +1207,8 @@ fn sigkill_takes_the_tool_along_and_the_scratch_left_is_found_and_cleaned() {
         .output()
         .unwrap();
     let text = String::from_utf8_lossy(&o.stdout);
-    assert_eq!(o.status.code(), Some(1), "{text}");
+    // a scratch left behind is reported, not a failure of doctor
+    assert_eq!(o.status.code(), Some(0), "{text}");
     let line = text
         .lines()
         .find(|l| l.starts_with("scratch ") && l.contains(&run_id))
@@ -1420,4 +1633,227 @@ fn a_tool_number_that_is_not_a_number_gives_a_failed_record_naming_it() {
         "{}",
         r.stderr
     );
+}
+
+/// A metadata service on a local port answering like GCP's, or (`answer`
+/// false) one that accepts connections and never says a word.
+fn metadata_server(answer: bool) -> (std::net::SocketAddr, std::thread::JoinHandle<()>) {
+    use std::io::{Read, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap();
+    let handle = std::thread::spawn(move || {
+        let mut held = Vec::new();
+        for s in listener.incoming().take(3) {
+            let Ok(mut s) = s else { return };
+            let mut buf = [0u8; 2048];
+            let n = s.read(&mut buf).unwrap_or(0);
+            let head = String::from_utf8_lossy(&buf[..n]).into_owned();
+            if answer {
+                let (code, body) =
+                    if head.starts_with("GET /computeMetadata/v1/instance/machine-type ") {
+                        (200, "projects/1/machineTypes/e2-small")
+                    } else {
+                        (404, "")
+                    };
+                let _ = write!(
+                    s,
+                    "HTTP/1.1 {code} X\r\nContent-Length: {}\r\n\r\n{body}",
+                    body.len()
+                );
+            } else {
+                held.push(s);
+            }
+        }
+    });
+    (addr, handle)
+}
+
+fn run_with_metadata(addr: std::net::SocketAddr, extra: &[&str]) -> (Run, Vec<Record>, Duration) {
+    let target = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let start = Instant::now();
+    let o = Command::new(BIN)
+        .args([
+            "run",
+            "--target",
+            target.path().to_str().unwrap(),
+            "--suite",
+            "quick",
+            "--only",
+            "dd-write-128k-fdatasync",
+            "--out",
+            out.path().to_str().unwrap(),
+        ])
+        .args(extra)
+        .env("DISKDASH_METADATA_ADDR", addr.to_string())
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let took = start.elapsed();
+    let r = Run {
+        code: o.status.code(),
+        stdout: String::from_utf8_lossy(&o.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
+    };
+    (r, records(out.path()), took)
+}
+
+#[test]
+fn the_instance_type_comes_from_the_flag_else_the_metadata_service() {
+    let (addr, server) = metadata_server(true);
+    let (r, recs, _) = run_with_metadata(addr, &[]);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("instance type e2-small (GCP metadata)"),
+        "{}",
+        r.stderr
+    );
+    assert_eq!(recs[0].host.instance_type.as_deref(), Some("e2-small"));
+    drop(server);
+    // the flag wins, and nothing is asked
+    let (r, recs, _) = run_with_metadata(addr, &["--instance", "m5.large"]);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("instance type m5.large (--instance)"),
+        "{}",
+        r.stderr
+    );
+    assert_eq!(recs[0].host.instance_type.as_deref(), Some("m5.large"));
+    // a flag that is no instance type name is a usage error
+    let (r, recs, _) = run_with_metadata(addr, &["--instance", "m5 large; rm"]);
+    assert_eq!(r.code, Some(2), "{}", r.stderr);
+    assert!(r.stderr.contains("--instance"), "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("expected an instance type such as m5.large"),
+        "{}",
+        r.stderr
+    );
+    assert!(recs.is_empty());
+}
+
+#[test]
+fn doctor_names_the_instance_type_the_metadata_gives() {
+    let (addr, _server) = metadata_server(true);
+    let target = tempfile::tempdir().unwrap();
+    let doctor = |addr: String| {
+        let o = Command::new(BIN)
+            .args(["doctor", "--target", target.path().to_str().unwrap()])
+            .env("DISKDASH_METADATA_ADDR", addr)
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&o.stdout).into_owned()
+    };
+    let text = doctor(addr.to_string());
+    assert!(
+        text.contains("\ninstance     e2-small (GCP metadata)\n"),
+        "{text}"
+    );
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = closed.local_addr().unwrap();
+    drop(closed);
+    let text = doctor(addr.to_string());
+    assert!(
+        text.contains(
+            "\ninstance     unknown: no cloud metadata answered (give run --instance TYPE)\n"
+        ),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_metadata_service_that_never_answers_costs_the_run_at_most_a_second() {
+    let (addr, _server) = metadata_server(false);
+    let (r, recs, took) = run_with_metadata(addr, &[]);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert_eq!(recs.len(), 1);
+    assert_eq!(recs[0].host.instance_type, None);
+    assert!(!r.stderr.contains("instance type"), "{}", r.stderr);
+    // the test itself takes a fraction of a second (8 MiB with fdatasync)
+    assert!(took < Duration::from_secs(6), "took {took:?}");
+    // nothing listening at all: refused at once
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = closed.local_addr().unwrap();
+    drop(closed);
+    let (r, recs, _) = run_with_metadata(addr, &[]);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert_eq!(recs[0].host.instance_type, None);
+}
+
+/// A dd that reports `rates` (seconds per copy of 128 MiB) in turn, one a
+/// call, counting its calls in a file beside it.
+fn dd_reporting(dir: &Path, seconds: &[&str]) -> PathBuf {
+    let dd = dir.join("dd");
+    let cases: String = seconds
+        .iter()
+        .enumerate()
+        .map(|(i, s)| format!("  {}) t={s} ;;\n", i + 1))
+        .collect();
+    std::fs::write(
+        &dd,
+        format!(
+            "#!/bin/sh\ncase \"$1\" in --version) echo 'dd (coreutils) 9.1'; exit 0 ;; esac\n\
+             n=$(cat \"$0.count\" 2>/dev/null || echo 0); n=$((n+1)); echo $n > \"$0.count\"\n\
+             case $n in\n{cases}  *) t=1.0 ;;\nesac\n\
+             echo '128+0 records in' >&2\necho '128+0 records out' >&2\n\
+             echo \"134217728 bytes (134 MB, 128 MiB) copied, $t s, 134 MB/s\" >&2\n"
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&dd, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    dd
+}
+
+#[test]
+fn a_third_repetition_is_left_out_when_the_first_two_agree_within_5_percent() {
+    let run_with = |seconds: &[&str], extra: &[&str]| {
+        let dir = tempfile::tempdir().unwrap();
+        dd_reporting(dir.path(), seconds);
+        let target = tempfile::tempdir().unwrap();
+        let out = tempfile::tempdir().unwrap();
+        let suite = dir.path().join("s.toml");
+        std::fs::write(
+            &suite,
+            "repeat = 3\n[[test]]\nid = 'bulk'\ntool = 'dd'\nbs = '1M'\nsize = '128M'\nconv = 'fdatasync'\n",
+        )
+        .unwrap();
+        let mut args = vec![
+            "--target",
+            target.path().to_str().unwrap(),
+            "--suite",
+            suite.to_str().unwrap(),
+            "--out",
+            out.path().to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        let r = run(&path_with(dir.path()), &args);
+        (r, records(out.path()))
+    };
+    // 1.00 s and 1.04 s: 3.8% apart
+    let (r, recs) = run_with(&["1.00", "1.04"], &[]);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert_eq!(recs.len(), 2);
+    assert!(
+        r.stderr.contains(
+            "[3/3] bulk r3/3 not run: r1 and r2 agree within 5% (write_bw 3.8% apart), \
+             so the spread is known (--repeat 3 runs them all)"
+        ),
+        "{}",
+        r.stderr
+    );
+    assert!(
+        r.stderr
+            .contains("2 of 3 jobs ok (1 not needed: their first two repetitions agreed)"),
+        "{}",
+        r.stderr
+    );
+    // 1.00 s and 1.10 s: 9.1% apart, the third runs
+    let (r, recs) = run_with(&["1.00", "1.10"], &[]);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert_eq!(recs.len(), 3);
+    assert!(!r.stderr.contains("not run"), "{}", r.stderr);
+    // --repeat 3 asks for three
+    let (r, recs) = run_with(&["1.00", "1.00"], &["--repeat", "3"]);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert_eq!(recs.len(), 3);
 }

@@ -14,6 +14,7 @@ mod run_common;
 
 mod browser;
 mod burst_emulated;
+mod estimate_emulated;
 mod fleet_ansible;
 mod mounts;
 mod run_real;

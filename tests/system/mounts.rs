@@ -54,6 +54,43 @@ fn a_build_stopped_by_a_full_disk_leaves_a_site_the_next_build_accepts() {
     assert!(stderr.contains("No space left on device"), "{stderr}");
 }
 
+#[test]
+#[ignore = "system tier: needs root (mounts a tmpfs)"]
+fn doctor_exits_0_when_the_standard_suite_does_not_fit() {
+    need_mount("doctor space test");
+    let mnt = tempfile::tempdir().unwrap();
+    let ok = Command::new("mount")
+        .args(["-t", "tmpfs", "-o", "size=16m", "tmpfs"])
+        .arg(mnt.path())
+        .status()
+        .unwrap()
+        .success();
+    assert!(ok, "cannot mount a tmpfs");
+    struct Unmount<'a>(&'a Path);
+    impl Drop for Unmount<'_> {
+        fn drop(&mut self) {
+            let _ = Command::new("umount").arg("-l").arg(self.0).status();
+        }
+    }
+    let _guard = Unmount(mnt.path());
+    // and no tool on PATH: missing tools are reported too, not a failure
+    let empty = tempfile::tempdir().unwrap();
+    let o = Command::new(BIN)
+        .args(["doctor", "--target"])
+        .arg(mnt.path())
+        .env("PATH", empty.path())
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        stdout.contains("NOT ENOUGH: those tests would be skipped"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("  fio        MISSING"), "{stdout}");
+    assert_eq!(o.status.code(), Some(0), "{stdout}");
+}
+
 /// Fails `test` unless it can mount filesystems (root).
 fn need_mount(test: &str) {
     require::need(test, &require::root_missing(), "it mounts a tmpfs");

@@ -5,7 +5,7 @@
 use rayon::prelude::*;
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::{left_out, of_the_sustained_level, Dataset, OfferingData, Summary};
+use super::{at_instance_limit, left_out, of_the_sustained_level, Dataset, OfferingData, Summary};
 use super::{MetricStats, TestResults};
 use crate::analysis::identity::{self, Identity};
 use crate::analysis::limits::Limits;
@@ -262,7 +262,7 @@ pub(super) fn offering_data(
         // the values of one configuration's test at a time, not of
         // every record at once (25 MB for 100,000 fio records)
         let mut values: BTreeMap<(ConfigKey, &str), (Unit, Vec<f64>)> = BTreeMap::new();
-        let left_out = left_out(records, &t.records, limit, size_gb);
+        let left_out = left_out(records, &t.records, limit, size_gb, limits);
         for &i in &t.records {
             let r = records[i];
             if r.status != Status::Ok {
@@ -294,12 +294,41 @@ pub(super) fn offering_data(
                 metrics.insert(metric.to_string(), MetricStats { unit, summary });
             }
         }
+        // a short test's judged rate at the cap of the one instance type
+        // its runs ran on measured the VM, not the volume
+        let instances: BTreeSet<Option<&str>> = t
+            .records
+            .iter()
+            .map(|&i| records[i])
+            .filter(|r| r.status == Status::Ok)
+            .map(|r| r.host.instance_type.as_deref())
+            .collect();
+        let mut capped = BTreeMap::new();
+        if let [Some(instance)] = instances.iter().copied().collect::<Vec<_>>()[..] {
+            for (metric, m) in &metrics {
+                if of_the_sustained_level(metric) {
+                    continue;
+                }
+                if let Some(why) = at_instance_limit(
+                    limits,
+                    r.subject.provider.as_deref(),
+                    Some(instance),
+                    limit,
+                    size_gb,
+                    metric,
+                    m.summary.median,
+                ) {
+                    capped.insert(metric.clone(), why);
+                }
+            }
+        }
         tests.insert(
             test.to_string(),
             TestResults {
                 records: t.records,
                 metrics,
                 left_out,
+                capped,
             },
         );
     }

@@ -146,7 +146,10 @@ pub(super) fn tables(
                     (Lasting::NotMeasured, _) => Some(Measured::BurstNotMeasured),
                     _ => None,
                 };
-                let withheld = measured.is_some_and(|m| !m.keeps_verdict()) && !is_baseline;
+                // a figure at the VM's cap says nothing of the volume
+                let capped = results.capped.get(metric.as_str());
+                let withheld = (measured.is_some_and(|m| !m.keeps_verdict()) || capped.is_some())
+                    && !is_baseline;
                 let verdict = if is_baseline && value_ratio.is_some() {
                     Some(BASELINE_VERDICT)
                 } else if withheld {
@@ -158,6 +161,12 @@ pub(super) fn tables(
                     && value_range.is_some_and(|(lo, hi)| self::verdict(lo) != self::verdict(hi));
                 let no_verdict = verdict.is_none().then(|| {
                     let why = match &ratio {
+                        _ if withheld && capped.is_some() => {
+                            return format!(
+                                "{}: not judged as the volume's",
+                                capped.map(String::as_str).unwrap_or("")
+                            );
+                        }
                         _ if withheld => {
                             let m = measured.unwrap_or(Measured::WhileBursting);
                             return format!("{}: judged on the sustained level", m.words());

@@ -1046,3 +1046,65 @@ fn a_price_ratio_that_overflows_is_unknown_with_its_reason() {
         Ok((PriceBasis::Monthly, 2.0))
     );
 }
+
+#[test]
+fn a_short_tests_figure_at_the_instance_cap_gets_no_verdict_as_the_volumes() {
+    // gp3 (the baseline) and io2 on an m5.large, whose EBS cap is 3,600
+    // IOPS: io2's 3,610 is the VM's limit, not a measure of io2
+    let on = |id: &str, offering: &str, price: f64, iops: f64, instance: Option<&str>| {
+        let mut r = record(
+            id,
+            "AWS",
+            offering,
+            Some(price),
+            "fio-randread-4k-qd64",
+            &[("read_iops", iops, "IOPS")],
+        );
+        std::sync::Arc::make_mut(&mut r.host).instance_type = instance.map(str::to_string);
+        Summary::from(r)
+    };
+    let limits = crate::analysis::limits::Limits::parse(
+        "provider,offering,size_min_gb,size_max_gb,baseline_iops,burst_iops,baseline_mbps,burst_mbps,source,as_of,instance\n\
+         AWS,,,,3600,18750,81.25,593.75,aws,2026-12-03,m5.large\n",
+    )
+    .unwrap();
+    let verdict_of = |recs: &[Summary]| {
+        let refs: Vec<_> = recs.iter().collect();
+        let data = crate::analysis::stats::group_with(&refs, &limits);
+        let v = analyse(&refs, &data, &PriceBook::default(), None).unwrap();
+        let t = v[0]
+            .tables
+            .iter()
+            .find(|t| t.metric == "read_iops")
+            .unwrap()
+            .clone();
+        let row = t
+            .rows
+            .iter()
+            .find(|r| r.offering == "AWS io2")
+            .unwrap()
+            .clone();
+        (row.verdict, row.no_verdict)
+    };
+    let (verdict, why) = verdict_of(&[
+        on("a", "gp3", 0.08, 3000.0, Some("m5.large")),
+        on("b", "io2", 0.125, 3610.0, Some("m5.large")),
+    ]);
+    assert_eq!(verdict, None);
+    assert_eq!(
+        why.as_deref(),
+        Some("at the instance's limit of 3,600 IOPS (m5.large): not judged as the volume's")
+    );
+    // off the cap, or on an instance the list does not cap: judged
+    for (iops, instance) in [
+        (5000.0, Some("m5.large")),
+        (3610.0, Some("m5.4xlarge")),
+        (3610.0, None),
+    ] {
+        let (verdict, why) = verdict_of(&[
+            on("a", "gp3", 0.08, 3000.0, instance),
+            on("b", "io2", 0.125, iops, instance),
+        ]);
+        assert!(verdict.is_some(), "{iops} {instance:?}: {why:?}");
+    }
+}

@@ -60,7 +60,15 @@ fn host_rows(records: &[&crate::record::Host]) -> Vec<Pair> {
         key: k.into(),
         value: v,
     };
-    vec![
+    // the instance type only where a record names one
+    let instance = records.iter().any(|r| r.instance_type.is_some()).then(|| {
+        p(
+            "instance type",
+            distinct(records, |r| r.instance_type.clone()),
+        )
+    });
+    let mut rows: Vec<Pair> = instance.into_iter().collect();
+    rows.extend([
         p("CPU", distinct(records, |r| r.cpu_model.clone())),
         p(
             "CPUs",
@@ -78,7 +86,8 @@ fn host_rows(records: &[&crate::record::Host]) -> Vec<Pair> {
             distinct(records, |r| r.virtualization.clone()),
         ),
         p("description", distinct(records, |r| r.description.clone())),
-    ]
+    ]);
+    rows
 }
 
 fn target_rows(records: &[&crate::record::Target]) -> Vec<Pair> {
