@@ -13,8 +13,12 @@ use crate::run_common::BIN;
 
 /// A small suite of every kind of I/O the estimate counts: fio random
 /// reads and writes (size-bound), a sequential read, dd written in bulk
-/// and block by block synchronised.
-const SUITE: &str = r#"
+/// and block by block synchronised; its sizes times `scale`, so that a
+/// fast volume's run is long enough that a second's noise of a busy
+/// machine (tool start-up, another tenant's I/O) is no quarter of it.
+fn suite_text(scale: u64) -> String {
+    format!(
+        r#"
 name = "estimate"
 repeat = 1
 
@@ -26,7 +30,7 @@ bs = "4k"
 iodepth = 16
 ioengine = "libaio"
 direct = 1
-size = "48M"
+size = "{}M"
 
 [[test]]
 id = "fio-randwrite-4k-qd16"
@@ -36,7 +40,7 @@ bs = "4k"
 iodepth = 16
 ioengine = "libaio"
 direct = 1
-size = "48M"
+size = "{}M"
 
 [[test]]
 id = "fio-read-1m-qd8"
@@ -46,22 +50,29 @@ bs = "1m"
 iodepth = 8
 ioengine = "libaio"
 direct = 1
-size = "160M"
+size = "{}M"
 
 [[test]]
 id = "dd-write-bulk"
 tool = "dd"
 bs = "1M"
-size = "128M"
+size = "{}M"
 conv = "fdatasync"
 
 [[test]]
 id = "dd-write-8k-dsync"
 tool = "dd"
 bs = "8k"
-count = "400"
+count = "{}"
 oflag = "dsync"
-"#;
+"#,
+        48 * scale,
+        48 * scale,
+        160 * scale,
+        128 * scale,
+        400 * scale
+    )
+}
 
 /// Runs diskdash `args` inside the volume's cgroup (the shell joins it,
 /// then becomes diskdash), returning its output and wall time.
@@ -109,7 +120,7 @@ fn limit(cgroup: &str, mount: &Path, iops: u64, bytes_per_s: u64) {
 
 /// The estimate the dry run prints and the real run's wall time, on a
 /// volume of `iops` (reads and writes) and `bytes_per_s`.
-fn estimate_and_real(name: &str, iops: u64, bytes_per_s: u64) -> (f64, f64, String) {
+fn estimate_and_real(name: &str, iops: u64, bytes_per_s: u64, scale: u64) -> (f64, f64, String) {
     let cgroup = format!("diskdash-estimate-{}-{name}", std::process::id());
     let flat = Behaviour::Bucket {
         burst: iops,
@@ -121,7 +132,7 @@ fn estimate_and_real(name: &str, iops: u64, bytes_per_s: u64) -> (f64, f64, Stri
     limit(&cgroup, &volume.mount, iops, bytes_per_s);
     let work = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
     let suite = work.path().join("estimate.toml");
-    std::fs::write(&suite, SUITE).unwrap();
+    std::fs::write(&suite, suite_text(scale)).unwrap();
     let target = volume.mount.to_str().unwrap().to_string();
     let (dry, _) = in_volume(
         &volume,
@@ -184,9 +195,13 @@ fn the_probes_estimate_is_within_a_quarter_of_the_real_duration_on_a_slow_and_a_
         Err(m) => vec![m],
     };
     require::need("estimate test", &missing, "run as root with them");
-    // slow: 500 IOPS and 20 MB/s; fast: 5,000 IOPS and 200 MB/s
-    for (name, iops, bw) in [("slow", 500, 20_000_000), ("fast", 5000, 200_000_000)] {
-        let (estimate, real, dry) = estimate_and_real(name, iops, bw);
+    // slow: 500 IOPS and 20 MB/s; fast: 5,000 IOPS and 200 MB/s, with
+    // four times the I/O (a run of about 40 s rather than 10)
+    for (name, iops, bw, scale) in [
+        ("slow", 500, 20_000_000, 1),
+        ("fast", 5000, 200_000_000, 4),
+    ] {
+        let (estimate, real, dry) = estimate_and_real(name, iops, bw, scale);
         eprintln!("{name}: estimate {estimate:.0} s, real {real:.1} s");
         let off = (estimate - real).abs() / real;
         assert!(
