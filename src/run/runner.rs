@@ -122,6 +122,9 @@ pub(super) fn execute(
                 job.repetition,
                 job.repetitions
             ));
+            // a repetition left out may have been the pre-filled file's
+            // last reader: the tests after it get the space back all the same
+            release_prefill(prefill.as_ref(), index, &scratch, &progress);
             continue;
         }
         if let Some(step) = prefill.as_ref().filter(|p| p.before == index) {
@@ -190,11 +193,7 @@ pub(super) fn execute(
         if let Err(e) = scratch.clear(&job.dir) {
             progress.line(&format!("warning: {e:#}"));
         }
-        if let Some(step) = prefill.as_ref().filter(|p| p.last == index) {
-            if let Err(e) = scratch.clear(&step.job.dir) {
-                progress.line(&format!("warning: {e:#}"));
-            }
-        }
+        release_prefill(prefill.as_ref(), index, &scratch, &progress);
         if let Err(e) = written {
             // the measurement must not be lost with the file: it goes to
             // stderr as the JSON line a `.jsonl` records file holds
@@ -256,6 +255,22 @@ pub(super) fn execute(
         return Ok(128u8.saturating_add(u8::try_from(sig).unwrap_or(0)));
     }
     Ok(if ok + settled == jobs.len() { 0 } else { 1 })
+}
+
+/// Removes the pre-filled file once job `index` was its last reader
+/// (whether that job ran or was left out), so that the tests after it get
+/// the space back.
+fn release_prefill(
+    prefill: Option<&PrefillStep>,
+    index: usize,
+    scratch: &Scratch,
+    progress: &Progress,
+) {
+    if let Some(step) = prefill.filter(|p| p.last == index) {
+        if let Err(e) = scratch.clear(&step.job.dir) {
+            progress.line(&format!("warning: {e:#}"));
+        }
+    }
 }
 
 /// Why `job` need not run: a third (or later) repetition of a suite's

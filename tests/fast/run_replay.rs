@@ -911,3 +911,100 @@ fn an_unreadable_limits_file_is_a_usage_error_naming_it() {
     assert!(text.contains("limits.csv"), "{text}");
     assert!(is_empty_dir(target.path()));
 }
+
+/// A replay that notes, as each test starts, whether the pre-filled file's
+/// directory is still in the scratch directory.
+struct SeesPrefill {
+    inner: ReplayExecutor,
+    seen: Vec<(String, bool)>,
+}
+
+impl diskdash::run::exec::Executor for SeesPrefill {
+    fn available(&self, program: &str) -> bool {
+        self.inner.available(program)
+    }
+
+    fn version(&mut self, tool: Tool) -> Option<String> {
+        self.inner.version(tool)
+    }
+
+    fn run(
+        &mut self,
+        test_id: &str,
+        inv: &diskdash::tools::argv::Invocation,
+        dir: &Path,
+        timeout: std::time::Duration,
+    ) -> anyhow::Result<diskdash::run::exec::Outcome> {
+        let prefill = dir.parent().unwrap().join("prefill");
+        self.seen.push((test_id.to_string(), prefill.exists()));
+        self.inner.run(test_id, inv, dir, timeout)
+    }
+}
+
+#[test]
+fn the_prefilled_file_is_removed_after_its_last_reader_even_when_that_repetition_is_left_out() {
+    // the mixed test reads the pre-filled file three times, unless its
+    // first two repetitions agree (the replay's do): its third is then
+    // left out, and the file must go all the same, before the dd test
+    // that needs the space
+    let dir = tempfile::tempdir().unwrap();
+    let suite = dir.path().join("settle.toml");
+    std::fs::write(
+        &suite,
+        r#"
+name = "settle"
+repeat = 3
+
+[[test]]
+id = "fio-randrw70-4k-qd32"
+tool = "fio"
+rw = "randrw"
+rwmixread = 70
+bs = "4k"
+iodepth = 32
+ioengine = "libaio"
+direct = 1
+size = "64M"
+prefilled = true
+time_based = true
+runtime = 5
+timeline = false
+
+[[test]]
+id = "dd-write-bulk"
+tool = "dd"
+bs = "1M"
+size = "64M"
+conv = "fdatasync"
+"#,
+    )
+    .unwrap();
+    let target = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let args = run_args(&[
+        "--target",
+        target.path().to_str().unwrap(),
+        "--suite",
+        suite.to_str().unwrap(),
+        "--out",
+        out.path().to_str().unwrap(),
+    ]);
+    let mut ex = SeesPrefill {
+        inner: replay(),
+        seen: Vec::new(),
+    };
+    let code = diskdash::cmd::run::run_with(&args, &mut ex, &AtomicUsize::new(0)).unwrap();
+    assert_eq!(code, 0);
+    let seen: Vec<(&str, bool)> = ex.seen.iter().map(|(t, s)| (t.as_str(), *s)).collect();
+    assert_eq!(
+        seen,
+        [
+            ("prefill", true),
+            ("fio-randrw70-4k-qd32", true),
+            ("fio-randrw70-4k-qd32", true),
+            // r3 left out: the file is gone before dd runs
+            ("dd-write-bulk", false),
+            ("dd-write-bulk", false),
+        ]
+    );
+}

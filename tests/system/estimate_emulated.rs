@@ -197,10 +197,7 @@ fn the_probes_estimate_is_within_a_quarter_of_the_real_duration_on_a_slow_and_a_
     require::need("estimate test", &missing, "run as root with them");
     // slow: 500 IOPS and 20 MB/s; fast: 5,000 IOPS and 200 MB/s, with
     // four times the I/O (a run of about 40 s rather than 10)
-    for (name, iops, bw, scale) in [
-        ("slow", 500, 20_000_000, 1),
-        ("fast", 5000, 200_000_000, 4),
-    ] {
+    for (name, iops, bw, scale) in [("slow", 500, 20_000_000, 1), ("fast", 5000, 200_000_000, 4)] {
         let (estimate, real, dry) = estimate_and_real(name, iops, bw, scale);
         eprintln!("{name}: estimate {estimate:.0} s, real {real:.1} s");
         let off = (estimate - real).abs() / real;
