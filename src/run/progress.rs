@@ -165,7 +165,12 @@ impl Progress {
         };
         let time = record
             .duration_s
-            .map(|d| format!(" ({d:.1} s)"))
+            .map(|d| {
+                format!(
+                    " ({d:.1} s{})",
+                    record.stop.as_ref().map(stop_words).unwrap_or_default()
+                )
+            })
             .unwrap_or_default();
         let line = format!(
             "[{}/{}] {} r{}/{} {what}{time}",
@@ -415,9 +420,46 @@ pub fn pattern_line(r: &Record) -> Option<String> {
     Some(s)
 }
 
+/// How a watched sustained test ended, for its progress line:
+/// `, stopped early: flat-no-burst-possible at 240 s of 2,700`; a test that
+/// ran its window says nothing more.
+fn stop_words(stop: &crate::record::Stop) -> String {
+    use crate::record::StopReason;
+    match stop.reason {
+        StopReason::BurstThenSteady | StopReason::FlatNoBurstPossible => format!(
+            ", stopped early: {} at {} s of {}",
+            stop.reason.name(),
+            crate::format::whole(stop.stopped_at_s.round() as u64),
+            crate::format::whole(stop.window_s.round() as u64)
+        ),
+        StopReason::WindowEnd | StopReason::FullWindowRequested => String::new(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_test_stopped_early_says_why_and_when() {
+        use crate::record::{Stop, StopReason};
+        let stop = |reason| Stop {
+            reason,
+            stopped_at_s: 240.4,
+            window_s: 2700.0,
+            burst_not_excluded: false,
+        };
+        assert_eq!(
+            stop_words(&stop(StopReason::FlatNoBurstPossible)),
+            ", stopped early: flat-no-burst-possible at 240 s of 2,700"
+        );
+        assert_eq!(
+            stop_words(&stop(StopReason::BurstThenSteady)),
+            ", stopped early: burst-then-steady at 240 s of 2,700"
+        );
+        assert_eq!(stop_words(&stop(StopReason::WindowEnd)), "");
+        assert_eq!(stop_words(&stop(StopReason::FullWindowRequested)), "");
+    }
 
     #[test]
     fn human_units() {
