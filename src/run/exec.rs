@@ -240,10 +240,19 @@ impl RealExecutor {
             // forked (fio's job processes, a shell's children)
             .process_group(0);
         // SAFETY: the closure runs in the child between fork and exec and
-        // calls only async-signal-safe functions (prctl, getppid, _exit).
+        // calls only async-signal-safe functions (signal, prctl, getppid,
+        // _exit).
         let parent = std::process::id() as libc::pid_t;
         unsafe {
             cmd.pre_exec(move || {
+                // the tool gets the signals diskdash sends it whatever
+                // diskdash was started with: a command started in the
+                // background by a script (`cmd &`) ignores SIGINT and
+                // SIGQUIT, `nohup` ignores SIGHUP, and an ignored signal
+                // stays ignored across exec (a shell cannot even trap it)
+                for sig in [libc::SIGINT, libc::SIGQUIT, libc::SIGHUP, libc::SIGTERM] {
+                    libc::signal(sig, libc::SIG_DFL);
+                }
                 // the tool dies with diskdash, even when diskdash is
                 // killed with SIGKILL or by the OOM killer
                 libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong);
@@ -866,6 +875,37 @@ mod tests {
         // a flat 200 IOPS is answered after the rule's 15 s minimum
         assert!(watcher.elapsed_s() >= 15.0);
         assert!(o.duration < Duration::from_secs(30));
+    }
+
+    #[test]
+    fn a_tool_gets_default_signal_dispositions_even_when_diskdash_ignores_sigint() {
+        // as when diskdash is started in the background by a script: SIGINT
+        // ignored, which a child would inherit, and which its shell could
+        // not even trap; set for this test only, then put back as it was
+        // SAFETY: sigaction(2) with a zeroed struct and SIG_IGN, then the
+        // saved action restored.
+        let mut old: libc::sigaction = unsafe { std::mem::zeroed() };
+        unsafe {
+            let mut ign: libc::sigaction = std::mem::zeroed();
+            ign.sa_sigaction = libc::SIG_IGN;
+            libc::sigaction(libc::SIGINT, &ign, &mut old);
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let mut ex = RealExecutor::new(Arc::new(AtomicUsize::new(0)));
+        let o = ex.run(
+            "t",
+            &inv(
+                "sh",
+                &["-c", "trap 'exit 7' INT; kill -INT $$; sleep 2; exit 0"],
+            ),
+            dir.path(),
+            Duration::from_secs(30),
+        );
+        unsafe {
+            libc::sigaction(libc::SIGINT, &old, std::ptr::null_mut());
+        }
+        // the shell's trap ran: SIGINT reached it
+        assert_eq!(o.unwrap().exit_code, Some(7));
     }
 
     #[test]
