@@ -897,6 +897,16 @@ incompressible bytes instead";
 /// dd in the tool registry.
 pub struct Dd;
 
+/// How many bytes a dd record says it wrote: `bs` times `count`, else
+/// the `bytes` dd reported.
+fn written_bytes(params: &BTreeMap<String, Value>) -> Option<u64> {
+    let bytes = |k: &str| super::param_bytes(params, k);
+    match (bytes("bs"), bytes("count")) {
+        (Some(bs), Some(count)) => Some(bs.saturating_mul(count)),
+        _ => bytes("bytes"),
+    }
+}
+
 impl ToolSpec for Dd {
     fn tool(&self) -> Tool {
         Tool::Dd
@@ -955,11 +965,7 @@ impl ToolSpec for Dd {
         if let Some(bs) = bytes("bs") {
             parts.push(("bs", format!("bs {}", crate::format::size(bs))));
         }
-        let total = match (bytes("bs"), bytes("count")) {
-            (Some(bs), Some(count)) => Some(bs.saturating_mul(count)),
-            _ => bytes("bytes"),
-        };
-        if let Some(total) = total {
+        if let Some(total) = written_bytes(params) {
             // a 2x RAM write is one test on any machine
             let bs = bytes("bs").unwrap_or(0);
             parts.push(("size", super::size_words(total, ram, bs)));
@@ -1001,12 +1007,7 @@ impl ToolSpec for Dd {
         // rather than into it: what is still unwritten when dd ends is at
         // most the kernel's dirty limit (20% of the memory by default), a
         // tenth of such a write at most, the rule bonnie++'s size follows
-        let bytes = |k: &str| super::param_bytes(params, k);
-        let total = match (bytes("bs"), bytes("count")) {
-            (Some(bs), Some(count)) => Some(bs.saturating_mul(count)),
-            _ => bytes("bytes"),
-        };
-        if let (Some(total), Some(ram)) = (total, ram) {
+        if let (Some(total), Some(ram)) = (written_bytes(params), ram) {
             if total >= ram.saturating_mul(2) {
                 return None;
             }
