@@ -145,6 +145,17 @@ impl StopReason {
             StopReason::FullWindowRequested => "full-window-requested",
         }
     }
+
+    /// The reason in words, for pages: `flat at a level that cannot be a
+    /// burst`.
+    pub fn words(self) -> &'static str {
+        match self {
+            StopReason::BurstThenSteady => "a burst seen, then the level after it steady",
+            StopReason::FlatNoBurstPossible => "flat at a level that cannot be a burst",
+            StopReason::WindowEnd => "its window ended",
+            StopReason::FullWindowRequested => "its whole window, as --full-sustained asked",
+        }
+    }
 }
 
 /// How the note of a run that cannot rule out a longer burst begins

@@ -41,6 +41,8 @@ pub struct Summary {
     pub error: Option<String>,
     /// See [`Record::warnings`].
     pub warnings: Vec<String>,
+    /// See [`Record::stop`].
+    pub stop: Option<super::Stop>,
     /// See [`Record::metrics`].
     pub metrics: Metrics,
     /// The timeline's interval and classification (pattern, burst phases),
@@ -80,6 +82,7 @@ impl From<Record> for Summary {
             status: r.status,
             error: r.error,
             warnings: r.warnings,
+            stop: r.stop,
             metrics: r.metrics,
             timeline,
             prior_io: r.prior_io,

@@ -436,3 +436,30 @@ fn a_flat_run_that_could_not_rule_out_a_burst_says_so_beside_its_pattern() {
         "{md}"
     );
 }
+
+#[test]
+fn a_run_page_says_when_and_why_its_sustained_test_stopped() {
+    use diskdash::record::{Stop, StopReason};
+    let dir = tempfile::tempdir().unwrap();
+    let records = dir.path().join("records");
+    let mut gp3 = timeline_record("b.gp3", "AWS", "gp3", timeline(3000.0, 241, 3000.0));
+    gp3.stop = Some(Stop {
+        reason: StopReason::FlatNoBurstPossible,
+        stopped_at_s: 241.0,
+        window_s: 2700.0,
+        burst_not_excluded: false,
+    });
+    write_record(&records, "gp3.json", &gp3);
+    let site = dir.path().join("site");
+    let args: Vec<&std::ffi::OsStr> = vec![records.as_os_str(), "--out".as_ref(), site.as_os_str()];
+    let (ok, _, stderr) = report(&args);
+    assert!(ok, "report failed: {stderr}");
+    // its `runtime` parameter says 45 minutes: the page says what it ran
+    let run = read(&site, "runs/b.gp3.html");
+    assert!(
+        run.contains(
+            "<th>stopped</th><td>after 4 min of its 45 min window: flat at a level that cannot be a burst</td>"
+        ),
+        "{run}"
+    );
+}

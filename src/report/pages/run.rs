@@ -127,7 +127,7 @@ pub(super) fn build(
             v
         }
     };
-    let run = vec![
+    let mut run = vec![
         p("record id", r.id.clone()),
         p("run id", opt(&r.run_id)),
         p("repetition", r.repetition.to_string()),
@@ -139,6 +139,19 @@ pub(super) fn build(
                 .unwrap_or_else(|| "unknown".into()),
         ),
     ];
+    // a watched sustained test: its `runtime` parameter is the most it
+    // could have run, this is what it did
+    if let Some(stop) = &r.stop {
+        run.push(p(
+            "stopped",
+            format!(
+                "after {} of its {} window: {}",
+                format::duration_words(stop.stopped_at_s),
+                format::duration_words(stop.window_s),
+                stop.reason.words()
+            ),
+        ));
+    }
     let tool = vec![
         p("tool", r.test.tool.name().into()),
         p("version", opt(&r.test.tool_version)),
