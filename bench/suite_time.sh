@@ -12,7 +12,10 @@
 # The volume: an ext4 image of IMAGE_GIB (default 16) on a loop device,
 # behind a cgroup v1 blkio throttle of IOPS (default 3000) read and write
 # IOPS and MBPS (default 125, MiB/s) read and write bandwidth: a gp3-like
-# volume at its baseline, which never bursts. The machine: a memory cgroup
+# volume at its baseline, which never bursts. The throttle is set twice, on
+# the run's own cgroup and on the root cgroup for that one device: v1 does
+# not throttle hierarchically, and the kernel's flusher threads, which
+# write buffered data back (dd, bonnie++), run in the root cgroup. The machine: a memory cgroup
 # of RAM_GIB (default 4), which also holds its page cache, and a private
 # /proc/meminfo whose MemTotal says the same, so that the suite's "2xRAM"
 # sizes and bonnie++'s -r are those of a 4 GiB VM. Needs root, cgroup v1
@@ -44,6 +47,11 @@ memory=/sys/fs/cgroup/memory/$name
 cleanup() {
   set +e
   umount "$work/mnt" 2>/dev/null
+  if [ -n "${majmin:-}" ]; then
+    for f in read_iops_device write_iops_device read_bps_device write_bps_device; do
+      echo "$majmin 0" > "/sys/fs/cgroup/blkio/blkio.throttle.$f"
+    done
+  fi
   [ -n "${dev:-}" ] && losetup -d "$dev"
   rmdir "$blkio" "$memory" 2>/dev/null
   rm -f "$work/image"
@@ -59,10 +67,12 @@ majmin=$(lsblk -dno MAJ:MIN "$dev" | tr -d ' ')
 
 mkdir -p "$blkio" "$memory"
 bps=$((mbps * 1048576))
-echo "$majmin $iops" > "$blkio/blkio.throttle.read_iops_device"
-echo "$majmin $iops" > "$blkio/blkio.throttle.write_iops_device"
-echo "$majmin $bps" > "$blkio/blkio.throttle.read_bps_device"
-echo "$majmin $bps" > "$blkio/blkio.throttle.write_bps_device"
+for group in "$blkio" /sys/fs/cgroup/blkio; do
+  echo "$majmin $iops" > "$group/blkio.throttle.read_iops_device"
+  echo "$majmin $iops" > "$group/blkio.throttle.write_iops_device"
+  echo "$majmin $bps" > "$group/blkio.throttle.read_bps_device"
+  echo "$majmin $bps" > "$group/blkio.throttle.write_bps_device"
+done
 echo "$((ram_gib * 1073741824))" > "$memory/memory.limit_in_bytes"
 
 awk -v kb=$((ram_gib * 1048576)) '

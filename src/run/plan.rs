@@ -643,13 +643,13 @@ mod tests {
                 "fio-sustained-randwrite-4k-qd32",
                 "fio-randread-4k-qd1",
                 "fio-randrw70-4k-qd32",
+                "fio-randread-4k-qd64",
+                "fio-randwrite-4k-qd64",
                 "dd-write-bulk",
                 "dd-write-128k-fdatasync",
                 "dd-write-8k-fdatasync",
                 "dd-write-128k-dsync",
                 "dd-write-8k-dsync",
-                "fio-randread-4k-qd64",
-                "fio-randwrite-4k-qd64",
                 "ioping-latency",
                 "ioping-seek",
                 "ioping-seq",
@@ -661,8 +661,8 @@ mod tests {
         assert_eq!(jobs.len(), 3 + 13 * 3 + 1);
         let bonnie: Vec<_> = jobs.iter().filter(|j| j.test_id == "bonnie").collect();
         assert_eq!(bonnie.len(), 1);
-        assert_eq!(jobs[11].repetition, 3);
-        assert_eq!(jobs[11].dir, Path::new("/mnt/x/S/dd-write-bulk.r3"));
+        assert_eq!(jobs[17].repetition, 3);
+        assert_eq!(jobs[17].dir, Path::new("/mnt/x/S/dd-write-bulk.r3"));
     }
 
     #[test]
@@ -690,8 +690,9 @@ mod tests {
         assert_eq!((jobs[0].timeout_s, jobs[1].timeout_s), (3600, 7200));
         // other tests keep theirs
         assert!(args(&jobs[3]).contains(&"--runtime=30".to_string()));
-        assert!(!args(&jobs[9]).iter().any(|a| a.starts_with("--runtime")));
-        assert_eq!(jobs[9].watch, None);
+        assert_eq!(jobs[15].test_id, "dd-write-bulk");
+        assert!(!args(&jobs[15]).iter().any(|a| a.starts_with("--runtime")));
+        assert_eq!(jobs[15].watch, None);
         let jobs = standard_jobs(&Selection {
             sustained_minutes: Some(240),
             ..Default::default()
@@ -747,11 +748,12 @@ mod tests {
         );
         assert_eq!(
             command_of(&jobs, "fio-randread-4k-qd64"),
-            "fio --name=fio-randread-4k-qd64 --filename=/mnt/x/S/fio-randread-4k-qd64.r1/fio.dat \
-             --rw=randread --bs=4k --iodepth=64 --ioengine=libaio --direct=1 --size=1G \
-             --runtime=60 --output-format=json --output=/mnt/x/S/fio-randread-4k-qd64.r1/fio.json"
+            "fio --name=fio-randread-4k-qd64 --filename=/mnt/x/S/prefill/fio.dat \
+             --rw=randread --bs=4k --iodepth=64 --ioengine=libaio --direct=1 --size=17179869184 \
+             --runtime=30 --time_based \
+             --output-format=json --output=/mnt/x/S/fio-randread-4k-qd64.r1/fio.json"
         );
-        // the QD1 and mixed tests: time-based on the pre-filled file
+        // the QD1, mixed and QD64 tests: time-based on the pre-filled file
         // (16 GiB: the free space is unknown), no per-second logs
         assert_eq!(
             command_of(&jobs, "fio-randrw70-4k-qd32"),
@@ -807,7 +809,7 @@ mod tests {
         // 2x 4 GiB RAM = 8192 MiB, -r the RAM in MiB
         assert_eq!(
             command_of(&jobs, "bonnie"),
-            "bonnie++ -d /mnt/x/S/bonnie.r1 -s 8192 -r 4096 -n 256 -q -u root"
+            "bonnie++ -d /mnt/x/S/bonnie.r1 -s 8192 -r 4096 -n 256 -f -q -u root"
         );
         let bulk = jobs.iter().find(|j| j.test_id == "dd-write-bulk").unwrap();
         assert_eq!(bulk.invocation.bytes, 8 * GIB);
@@ -854,9 +856,9 @@ mod tests {
         // bonnie++ sizes in bytes under the names its parser uses
         let bonnie = jobs.iter().find(|j| j.test_id == "bonnie").unwrap();
         let imported =
-            crate::tools::bonnie::read_command("bonnie++ -d /mnt -s 8192 -r 4096 -n 256 -q")
+            crate::tools::bonnie::read_command("bonnie++ -d /mnt -s 8192 -r 4096 -n 256 -f -q")
                 .unwrap();
-        for key in ["file_size", "ram_size", "num_files"] {
+        for key in ["file_size", "ram_size", "num_files", "skip_char_tests"] {
             assert_eq!(
                 bonnie.invocation.parameters[key], imported.parameters[key],
                 "{key}"
@@ -926,8 +928,9 @@ mod tests {
     fn a_prefill_writes_the_sustained_tests_file_once_before_the_first() {
         let p = standard_with_free(Some(10 * GIB), &Selection::default());
         let pre = p.prefill.as_ref().unwrap();
-        // the sustained tests, then the QD1 and mixed tests' 3 repetitions each
-        assert_eq!((pre.before, pre.last), (0, 8));
+        // the sustained tests, then the QD1, mixed and QD64 tests' 3
+        // repetitions each
+        assert_eq!((pre.before, pre.last), (0, 14));
         assert_eq!(pre.file, Path::new("/mnt/x/S/prefill/fio.dat"));
         assert_eq!(pre.job.dir, Path::new("/mnt/x/S/prefill"));
         assert_eq!(pre.job.test_id, "prefill");
@@ -947,7 +950,7 @@ mod tests {
         }
         // the sustained tests and those with `prefilled = true` read that
         // very file and size, and write none
-        for j in &p.jobs[..9] {
+        for j in &p.jobs[..15] {
             assert!(j.reads_prefill());
             assert_eq!(j.invocation.args[1], "--filename=/mnt/x/S/prefill/fio.dat");
             assert!(j.invocation.args.contains(&"--size=5368709120".to_string()));
@@ -958,18 +961,9 @@ mod tests {
                 .args
                 .contains(&format!("--output={}/fio.json", j.dir.display())));
         }
-        assert!(p.jobs[9..].iter().all(|j| !j.reads_prefill()));
+        assert!(p.jobs[15..].iter().all(|j| !j.reads_prefill()));
         assert_eq!(p.jobs[3].invocation.parameters["prefilled"], true);
         assert!(!p.jobs[0].invocation.parameters.contains_key("prefilled"));
-        assert_eq!(
-            p.jobs
-                .iter()
-                .find(|j| j.test_id == "fio-randread-4k-qd64")
-                .unwrap()
-                .invocation
-                .args[1],
-            "--filename=/mnt/x/S/fio-randread-4k-qd64.r1/fio.dat"
-        );
         // about 5 GiB at 50 MB/s; a limit of 5 MB/s and five minutes
         assert!((pre.job.invocation.estimate_s - 108.4).abs() < 0.1);
         assert_eq!(pre.job.timeout_s, 300 + 5 * GIB / 5_000_000);
@@ -978,7 +972,7 @@ mod tests {
             only: ids.iter().map(|s| s.to_string()).collect(),
             ..Default::default()
         };
-        let p = standard_with_free(Some(10 * GIB), &only(&["fio-randread-4k-qd64"]));
+        let p = standard_with_free(Some(10 * GIB), &only(&["dd-write-bulk", "bonnie"]));
         assert_eq!(p.prefill, None);
         let skip = Selection {
             skip: vec![
@@ -987,6 +981,8 @@ mod tests {
                 "fio-sustained-randwrite-4k-qd32".into(),
                 "fio-randread-4k-qd1".into(),
                 "fio-randrw70-4k-qd32".into(),
+                "fio-randread-4k-qd64".into(),
+                "fio-randwrite-4k-qd64".into(),
             ],
             ..Default::default()
         };
