@@ -222,6 +222,16 @@ mod tests {
                 "fio-randread-4k-qd64 (QD 1, 1 GiB)"
             ]
         );
+        // the standard suite's QD64 test before (a 1 GiB file, bound by
+        // size) and now (time-based on the pre-filled file): two tests
+        let timed = with(
+            "fio-randread-4k-qd64",
+            Tool::Fio,
+            json!({"rw": "randread", "bs": 4096, "iodepth": 64, "direct": 1, "size": 7 * GIB, "runtime": 30, "time_based": true, "prefilled": true}),
+            None,
+        );
+        let names = named(&[sized(GIB, 64), timed]);
+        assert_ne!(names[0], names[1], "{names:?}");
         // bonnie++: file and memory sizes; ioping: its mode letters
         let bonnie = |file: u64| {
             with(
