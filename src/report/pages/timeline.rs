@@ -418,6 +418,7 @@ mod tests {
         let p = Promise {
             baseline: Some(300.0),
             burst: Some(3000.0),
+            ..Promise::default()
         };
         assert_eq!(
             promised_words(p, Some(2980.0), 301.0, Unit::Iops).unwrap(),
