@@ -833,6 +833,20 @@ mod tests {
     }
 
     #[test]
+    fn burst_levels_include_periodic_and_credit_bursts() {
+        // what `run` weighs a flat level against: a periodic burst (on/off
+        // cycles) is as much a burst as a credit one
+        let l = more(
+            "DigitalOcean,Volumes,,,5000,,7500,200,,300,do,2018-05-15,,,,,,periodic,60,120\n\
+             AWS,gp2,1,1000,100,3,3000,,,,aws,2026-12,,,,,,credit,1800,\n\
+             Linode,Block Storage,,,8000,,12000,350,,525,li,2026-12,,,,,,periodic,60,\n",
+        )
+        .unwrap();
+        assert_eq!(l.burst_levels(false), [7500.0, 3000.0, 12000.0]);
+        assert_eq!(l.burst_levels(true), [300e6, 525e6]);
+    }
+
+    #[test]
     fn bad_new_columns_name_line_column_and_what_was_expected() {
         let err = |row: &str| format!("{:#}", more(row).unwrap_err());
         for (row, said) in [
