@@ -7,6 +7,8 @@
 //! `--limits` files. Which entry a configuration gets (region, aliases,
 //! overrides) is decided by the reader of these lists, not here.
 
+use std::collections::BTreeMap;
+
 use anyhow::{bail, Context, Result};
 
 use crate::analysis::limits::Limits;
@@ -53,6 +55,126 @@ pub const LIMIT_FILES: &[File] = files![
 
 /// The catalogue's `README.md`: what is in it, the sources, what is unknown.
 pub const README: &str = include_str!("../catalogue/README.md");
+
+/// The providers the catalogue knows: the name its files use, then the
+/// other names that mean the same provider (matched case-insensitively,
+/// trimmed).
+pub const PROVIDERS: &[(&str, &[&str])] = &[
+    ("AWS", &["Amazon", "Amazon Web Services"]),
+    ("Azure", &["Microsoft", "Microsoft Azure"]),
+    ("GCP", &["Google Cloud", "Google", "Google Cloud Platform"]),
+    ("Linode", &["Akamai", "Akamai Cloud"]),
+    ("Vultr", &[]),
+    ("OVH", &[]),
+    ("Scaleway", &[]),
+    ("DigitalOcean", &[]),
+];
+
+/// The catalogue's name for a provider given by any of its names
+/// (`amazon` -> `AWS`, `Akamai` -> `Linode`); `None` for a provider the
+/// catalogue does not know.
+pub fn canonical_provider(name: &str) -> Option<&'static str> {
+    let name = name.trim();
+    PROVIDERS
+        .iter()
+        .find(|(canonical, aliases)| {
+            canonical.eq_ignore_ascii_case(name)
+                || aliases.iter().any(|a| a.eq_ignore_ascii_case(name))
+        })
+        .map(|(canonical, _)| *canonical)
+}
+
+/// What a user's list file is, told apart by its header.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ListKind {
+    /// A price list (a `per_gb_month` or `component` column).
+    Prices,
+    /// A limits list (a baseline, burst or instance column).
+    Limits,
+}
+
+/// The header of a list: its first line that is neither blank nor a
+/// comment, split into trimmed column names; and its line number.
+fn header_of(text: &str) -> Option<(usize, Vec<String>)> {
+    let (i, line) = text
+        .lines()
+        .enumerate()
+        .find(|(_, l)| !l.trim().is_empty() && !l.trim_start().starts_with('#'))?;
+    let mut r = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .trim(csv::Trim::All)
+        .from_reader(line.as_bytes());
+    let cells = r.records().next()?.ok()?;
+    Some((i + 1, cells.iter().map(str::to_string).collect()))
+}
+
+/// Reads a user's price list or limits list (told apart by its header)
+/// with the parsers `--prices` and `--limits` use; gives its kind and the
+/// number of rows (comment and blank lines left out). Errors name the
+/// line; the caller names the file.
+pub fn check_list(text: &str) -> Result<(ListKind, usize)> {
+    let Some((at, header)) = header_of(text) else {
+        bail!("no header: expected a price list (provider,offering,... with `per_gb_month` or `component`) or a limits list (provider,offering,... with `baseline_iops`, `burst_iops`, ...)");
+    };
+    let has = |c: &str| header.iter().any(|h| h == c);
+    let kind = if has("per_gb_month") || has("component") {
+        ListKind::Prices
+    } else if header.iter().any(|h| {
+        h.starts_with("baseline_")
+            || h.starts_with("burst_")
+            || h.starts_with("max_")
+            || h == "instance"
+    }) {
+        ListKind::Limits
+    } else {
+        bail!(
+            "line {at}: neither a price list (a `per_gb_month` or `component` column) nor a limits list (a `baseline_iops`, `baseline_mbps`, `burst_iops`, `burst_mbps` or `instance` column)"
+        );
+    };
+    match kind {
+        ListKind::Prices => PriceBook::parse(text).map(|_| ())?,
+        ListKind::Limits => Limits::parse(text).map(|_| ())?,
+    }
+    let rows = text
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
+        .count()
+        .saturating_sub(1);
+    Ok((kind, rows))
+}
+
+/// The rows of one catalogue file as text cells keyed by column, in file
+/// order (comment and blank lines left out), for listing.
+pub fn rows_of(f: &File) -> Vec<BTreeMap<String, String>> {
+    let Some((_, header)) = header_of(f.text) else {
+        return Vec::new();
+    };
+    let kept: String = f
+        .text
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let mut r = csv::ReaderBuilder::new()
+        .trim(csv::Trim::All)
+        .from_reader(kept.as_bytes());
+    r.records()
+        .filter_map(|row| row.ok())
+        .map(|row| {
+            header
+                .iter()
+                .cloned()
+                .zip(row.iter().map(str::to_string))
+                .collect()
+        })
+        .collect()
+}
+
+/// The provider a catalogue file is about: `aws-prices.csv` -> `AWS`.
+pub fn provider_of(f: &File) -> &'static str {
+    let stem = f.name.split('-').next().unwrap_or("");
+    canonical_provider(stem).unwrap_or("")
+}
 
 /// One price file read; errors name the file.
 pub fn price_file(f: &File) -> Result<PriceBook> {
@@ -234,6 +356,55 @@ mod tests {
             e.starts_with("catalogue file `catalogue/x-prices.csv`: line 2: empty `as_of`"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn providers_are_found_by_any_of_their_names() {
+        for (name, canonical) in [
+            ("AWS", "AWS"),
+            ("amazon", "AWS"),
+            (" Amazon Web Services ", "AWS"),
+            ("microsoft azure", "Azure"),
+            ("MICROSOFT", "Azure"),
+            ("Google", "GCP"),
+            ("google cloud platform", "GCP"),
+            ("Akamai Cloud", "Linode"),
+            ("akamai", "Linode"),
+            ("digitalocean", "DigitalOcean"),
+        ] {
+            assert_eq!(canonical_provider(name), Some(canonical), "{name}");
+        }
+        assert_eq!(canonical_provider("Hetzner"), None);
+        assert_eq!(canonical_provider("Amazonia"), None);
+        for f in PRICE_FILES.iter().chain(LIMIT_FILES) {
+            assert!(!provider_of(f).is_empty(), "{}", f.name);
+        }
+    }
+
+    #[test]
+    fn a_list_is_told_apart_by_its_header_and_checked_by_its_parser() {
+        let prices =
+            "# mine\nprovider,offering,per_gb_month,currency\nA,b,0.1,USD\n\nA,c,0.2,USD\n";
+        assert_eq!(check_list(prices).unwrap(), (ListKind::Prices, 2));
+        let long = "provider,offering,region,currency,component,price\nA,b,r,USD,capacity,0.1\n";
+        assert_eq!(check_list(long).unwrap(), (ListKind::Prices, 1));
+        let header = "provider,offering,size_min_gb,size_max_gb,baseline_iops,baseline_iops_per_gb,burst_iops,baseline_mbps,baseline_mbps_per_gb,burst_mbps,source,as_of\n";
+        let limits = format!("{header}A,b,,,3000,,,,,,,\n");
+        assert_eq!(check_list(&limits).unwrap(), (ListKind::Limits, 1));
+        let e = format!(
+            "{:#}",
+            check_list(&limits.replace("3000", "lots")).unwrap_err()
+        );
+        assert!(e.starts_with("line 2, column 5 (`baseline_iops`)"), "{e}");
+        let e = format!(
+            "{:#}",
+            check_list("# c\nprovider,offering,price\n").unwrap_err()
+        );
+        assert!(e.starts_with("line 2: neither a price list"), "{e}");
+        assert!(check_list("# only a comment\n")
+            .unwrap_err()
+            .to_string()
+            .starts_with("no header"));
     }
 
     #[test]
