@@ -478,7 +478,7 @@ mod tests {
             price_file(f).unwrap();
         }
         for f in LIMIT_FILES {
-            limits_file(f).unwrap();
+            assert!(!limits_file(f).unwrap().is_empty(), "{} has no row", f.name);
         }
         assert!(!prices().unwrap().is_empty());
         assert!(!limits().unwrap().is_empty());
