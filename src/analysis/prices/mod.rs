@@ -36,6 +36,9 @@ pub struct PriceEntry {
     pub provider: String,
     /// Offering, as in the records' `subject.offering`.
     pub offering: String,
+    /// The region the price holds in (`us-east-1`, `eastus`); `None` for
+    /// any region. Only the long format has a `region` column.
+    pub region: Option<String>,
     /// ISO 4217 currency code, upper case.
     pub currency: String,
     /// When the price was read, as the file says it.
@@ -160,12 +163,13 @@ impl EffectivePrice {
     }
 }
 
-/// A price list keyed by `(provider, offering)`, compared case-insensitively,
-/// and the exchange rates (`--rates`) that convert prices in other
-/// currencies into a study baseline's.
+/// A price list keyed by `(provider, offering, region)`, compared
+/// case-insensitively (a price for any region has the empty region), and
+/// the exchange rates (`--rates`) that convert prices in other currencies
+/// into a study baseline's.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct PriceBook {
-    entries: BTreeMap<(String, String), PriceEntry>,
+    entries: BTreeMap<Key, PriceEntry>,
     rates: Rates,
 }
 
@@ -193,12 +197,52 @@ fn number_in(line: usize, name: &str, text: &str, range: Range) -> Result<f64> {
     }
 }
 
-/// The key of an offering in a [`PriceBook`]: trimmed, lower case.
-fn key(provider: &str, offering: &str) -> (String, String) {
+/// The key of a price in a [`PriceBook`]: provider, offering and region
+/// (empty for any region), trimmed, lower case.
+type Key = (String, String, String);
+
+fn key(provider: &str, offering: &str, region: Option<&str>) -> Key {
     (
         provider.trim().to_lowercase(),
         offering.trim().to_lowercase(),
+        region.unwrap_or("").trim().to_lowercase(),
     )
+}
+
+/// A price list's text with every comment line (first non-blank character
+/// `#`) blanked, so the CSV reader skips it and line numbers still count it.
+fn without_comments(text: &str) -> String {
+    text.lines()
+        .map(|l| {
+            if l.trim_start().starts_with('#') {
+                ""
+            } else {
+                l
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The line (1-based) a row of `text` is on. The CSV reader places a row
+/// at the start of the blank lines it skipped before it; this skips them.
+fn line_of(text: &str, row: &csv::StringRecord, fallback: usize) -> usize {
+    let Some(p) = row.position() else {
+        return fallback;
+    };
+    let mut line = usize::try_from(p.line()).unwrap_or(fallback);
+    let mut rest = usize::try_from(p.byte())
+        .ok()
+        .and_then(|b| text.get(b..))
+        .unwrap_or("");
+    while let Some(r) = rest
+        .strip_prefix('\n')
+        .or_else(|| rest.strip_prefix("\r\n"))
+    {
+        line += 1;
+        rest = r;
+    }
+    line
 }
 
 impl PriceBook {
@@ -210,8 +254,10 @@ impl PriceBook {
     }
 
     /// Parses price list CSV, in either format (a `component` column makes
-    /// it the long one). Errors name the line (1-based, header is line 1).
+    /// it the long one). A line starting with `#` is a comment. Errors name
+    /// the line (1-based, comments and blank lines count).
     pub fn parse(text: &str) -> Result<PriceBook> {
+        let text = without_comments(text);
         let mut reader = csv::ReaderBuilder::new()
             .trim(csv::Trim::All)
             .flexible(false)
@@ -222,7 +268,7 @@ impl PriceBook {
             .clone();
         if headers.iter().any(|h| h == "component") {
             return Ok(PriceBook {
-                entries: long::parse(reader, &headers)?,
+                entries: long::parse(&text, reader, &headers)?,
                 rates: Rates::default(),
             });
         }
@@ -252,8 +298,9 @@ impl PriceBook {
         .collect();
         let mut book = PriceBook::default();
         for (i, row) in reader.records().enumerate() {
-            let line = i + 2;
-            let row = row.with_context(|| format!("line {line}: unreadable row"))?;
+            let fallback = i + 2;
+            let row = row.with_context(|| format!("line {fallback}: unreadable row"))?;
+            let line = line_of(&text, &row, fallback);
             let text = |name: &str| -> Option<String> {
                 let idx = required
                     .get(name)
@@ -305,12 +352,13 @@ impl PriceBook {
             let entry = PriceEntry {
                 provider,
                 offering,
+                region: None,
                 currency,
                 as_of: text("as_of"),
                 source: text("source"),
                 components,
             };
-            let k = key(&entry.provider, &entry.offering);
+            let k = key(&entry.provider, &entry.offering, None);
             if book.entries.contains_key(&k) {
                 bail!(
                     "line {line}: a second price for `{} {}`",
@@ -323,9 +371,45 @@ impl PriceBook {
         Ok(book)
     }
 
-    /// The list's row for an offering, if any.
+    /// The list's price for an offering in any region (a row without a
+    /// region), if any.
     pub fn get(&self, provider: Option<&str>, offering: Option<&str>) -> Option<&PriceEntry> {
-        self.entries.get(&key(provider?, offering?))
+        self.get_in(provider, offering, None)
+    }
+
+    /// The list's price for an offering in exactly `region` (`None`: the
+    /// price for any region), if any. Names compare case-insensitively;
+    /// no alias or fallback to another region is applied here.
+    pub fn get_in(
+        &self,
+        provider: Option<&str>,
+        offering: Option<&str>,
+        region: Option<&str>,
+    ) -> Option<&PriceEntry> {
+        self.entries.get(&key(provider?, offering?, region))
+    }
+
+    /// Every price in the list, ordered by provider, offering and region
+    /// (lower case; the price for any region first).
+    pub fn entries(&self) -> impl Iterator<Item = &PriceEntry> {
+        self.entries.values()
+    }
+
+    /// The list with `other`'s prices added; fails on a price both give for
+    /// the same provider, offering and region.
+    pub fn merged(mut self, other: PriceBook) -> Result<PriceBook> {
+        for (k, e) in other.entries {
+            if self.entries.contains_key(&k) {
+                let region = e.region.as_deref().unwrap_or("any region");
+                bail!(
+                    "a second price for `{} {}` in {region}",
+                    e.provider,
+                    e.offering
+                );
+            }
+            self.entries.insert(k, e);
+        }
+        Ok(self)
     }
 
     /// Rows that match none of the given (provider, offering) pairs, in list
@@ -337,11 +421,14 @@ impl PriceBook {
     ) -> Vec<&'a PriceEntry> {
         let used: std::collections::BTreeSet<(String, String)> = offerings
             .into_iter()
-            .filter_map(|(p, o)| Some(key(p?, o?)))
+            .filter_map(|(p, o)| {
+                let (p, o, _) = key(p?, o?, None);
+                Some((p, o))
+            })
             .collect();
         self.entries
             .iter()
-            .filter(|(k, _)| !used.contains(*k))
+            .filter(|((p, o, _), _)| !used.contains(&(p.clone(), o.clone())))
             .map(|(_, e)| e)
             .collect()
     }
@@ -383,6 +470,16 @@ mod tests {
     const LIST: &str = "provider,offering,per_gb_month,currency,as_of,source,monthly_fixed,per_iops_month,included_iops\n\
 Rackspace,Cloud Block Storage Standard (SATA),0.15,USD,2013-01,list price,,,\n\
 AWS,gp3,0.08,USD,2024-06,aws pricing page,,0.005,3000\n";
+
+    #[test]
+    fn comment_lines_are_skipped_and_counted() {
+        let text = "# prices read 2026-01\nprovider,offering,per_gb_month,currency\n# a row:\nA,b,0.1,USD\n\nA,c,zero,USD\n";
+        let e = format!("{:#}", PriceBook::parse(text).unwrap_err());
+        assert!(e.starts_with("line 6: `per_gb_month` is `zero`"), "{e}");
+        let book = PriceBook::parse(&text.replace("zero", "0.2")).unwrap();
+        assert_eq!(book.entries().count(), 2);
+        assert_eq!(book.get(Some("a"), Some("B")).unwrap().region, None);
+    }
 
     #[test]
     fn parses_rows_and_matches_case_insensitively() {
