@@ -31,6 +31,7 @@ use std::path::Path;
 
 use anyhow::{bail, Context, Result};
 
+use crate::analysis::catalogued;
 use crate::plausible::{self, Range};
 
 /// Every column the file may have, in the documented order.
@@ -118,6 +119,11 @@ pub struct Limit {
     /// For a per-instance cap, the instance type (`m5.large`); the row then
     /// has no offering (empty) and no size band.
     pub instance: Option<String>,
+    /// Whether the row comes from the built-in catalogue (not `--limits`).
+    pub catalogue: bool,
+    /// Whether its `as_of` is more than a year before the build date
+    /// ([`catalogued::older_than_a_year`]); only catalogue rows are judged.
+    pub stale: bool,
 }
 
 /// What a limit promises for one series: its baseline and burst levels in
@@ -154,8 +160,18 @@ impl Limit {
         }
     }
 
-    /// Where the figures come from, for the reader: "source, as of date".
+    /// Where the figures come from, for the reader: "source, as of date";
+    /// for a catalogue row "promised as of DATE (SOURCE)", and ", more than
+    /// a year old" when it is.
     pub fn note(&self) -> String {
+        if self.catalogue {
+            return catalogued::dated_note(
+                "promised",
+                self.as_of.as_deref(),
+                self.source.as_deref(),
+                self.stale,
+            );
+        }
         match (&self.source, &self.as_of) {
             (Some(s), Some(d)) => format!("{s}, as of {d}"),
             (Some(s), None) => s.clone(),
@@ -182,9 +198,14 @@ fn range_of(column: &str) -> Range {
     }
 }
 
-/// A provider or offering as matched: trimmed, lower case.
+/// An offering or instance type as matched: trimmed, lower case.
 fn key(s: &str) -> String {
     s.trim().to_lowercase()
+}
+
+/// A provider as matched, aliases included ([`catalogued::provider_key`]).
+fn provider(s: &str) -> String {
+    catalogued::provider_key(s)
 }
 
 impl Limits {
@@ -327,6 +348,8 @@ impl Limits {
                     per_gb: mbps("baseline_mbps_per_gb")?,
                 },
                 burst_bw: mbps("burst_mbps")?,
+                catalogue: false,
+                stale: false,
                 source: text("source"),
                 as_of: text("as_of"),
                 line,
@@ -357,10 +380,10 @@ impl Limits {
         offering: Option<&str>,
         size_gb: Option<f64>,
     ) -> Option<&Limit> {
-        let (p, o) = (key(provider?), key(offering?));
+        let (p, o) = (self::provider(provider?), key(offering?));
         self.rows.iter().find(|l| {
             l.instance.is_none()
-                && key(&l.provider) == p
+                && self::provider(&l.provider) == p
                 && key(&l.offering) == o
                 && l.covers(size_gb)
         })
@@ -369,10 +392,10 @@ impl Limits {
     /// The first per-instance cap row for `provider` and `instance`
     /// (case-insensitive).
     pub fn instance_cap(&self, provider: Option<&str>, instance: Option<&str>) -> Option<&Limit> {
-        let (p, i) = (key(provider?), key(instance?));
-        self.rows
-            .iter()
-            .find(|l| key(&l.provider) == p && l.instance.as_deref().map(key) == Some(i.clone()))
+        let (p, i) = (self::provider(provider?), key(instance?));
+        self.rows.iter().find(|l| {
+            self::provider(&l.provider) == p && l.instance.as_deref().map(key) == Some(i.clone())
+        })
     }
 
     /// Per-instance cap rows whose provider and instance type match none
@@ -383,23 +406,24 @@ impl Limits {
     ) -> Vec<&Limit> {
         let known: BTreeSet<(String, String)> = hosts
             .into_iter()
-            .filter_map(|(p, i)| Some((key(p?), key(i?))))
+            .filter_map(|(p, i)| Some((provider(p?), key(i?))))
             .collect();
         self.rows
             .iter()
             .filter(|l| {
-                l.instance
-                    .as_deref()
-                    .is_some_and(|i| !known.contains(&(key(&l.provider), key(i))))
+                !l.catalogue
+                    && l.instance
+                        .as_deref()
+                        .is_some_and(|i| !known.contains(&(provider(&l.provider), key(i))))
             })
             .collect()
     }
 
-    /// Every burst level of the list, IOPS or (`by_bw`) B/s, in file
-    /// order, each once.
+    /// Every burst level of the user's list (not the catalogue's rows),
+    /// IOPS or (`by_bw`) B/s, in file order, each once.
     pub fn burst_levels(&self, by_bw: bool) -> Vec<f64> {
         let mut out: Vec<f64> = Vec::new();
-        for l in &self.rows {
+        for l in self.rows.iter().filter(|l| !l.catalogue) {
             let b = if by_bw { l.burst_bw } else { l.burst_iops };
             if let Some(b) = b.filter(|b| !out.contains(b)) {
                 out.push(b);
@@ -416,14 +440,64 @@ impl Limits {
     ) -> Vec<&Limit> {
         let known: BTreeSet<(String, String)> = subjects
             .into_iter()
-            .filter_map(|(p, o)| Some((key(p?), key(o?))))
+            .filter_map(|(p, o)| Some((provider(p?), key(o?))))
             .collect();
         self.rows
             .iter()
             .filter(|l| {
-                l.instance.is_none() && !known.contains(&(key(&l.provider), key(&l.offering)))
+                !l.catalogue
+                    && l.instance.is_none()
+                    && !known.contains(&(provider(&l.provider), key(&l.offering)))
             })
             .collect()
+    }
+
+    /// These rows (`--limits`) with the built-in catalogue's under them: a
+    /// catalogue row applies only where no row here names its provider and
+    /// offering (or provider and instance type), so a user's rows for an
+    /// offering replace all the catalogue's rows for it. `today`
+    /// (`YYYY-MM-DD`, the build date) marks the catalogue rows more than a
+    /// year old.
+    pub fn with_catalogue(mut self, catalogue: Limits, today: &str) -> Limits {
+        let name = |l: &Limit| {
+            (
+                provider(&l.provider),
+                key(&l.offering),
+                l.instance.as_deref().map(key),
+            )
+        };
+        let mine: BTreeSet<_> = self.rows.iter().map(name).collect();
+        for mut l in catalogue.rows {
+            if mine.contains(&name(&l)) {
+                continue;
+            }
+            l.catalogue = true;
+            l.stale = l
+                .as_of
+                .as_deref()
+                .is_some_and(|d| catalogued::older_than_a_year(d, today));
+            self.rows.push(l);
+        }
+        self
+    }
+
+    /// The rows for one provider and offering, with the provider's
+    /// per-instance caps, in order: what a run of that offering is judged by.
+    pub fn only(&self, provider_name: Option<&str>, offering: Option<&str>) -> Limits {
+        let (Some(p), Some(o)) = (provider_name, offering) else {
+            return Limits::default();
+        };
+        let (p, o) = (provider(p), key(o));
+        Limits {
+            rows: self
+                .rows
+                .iter()
+                .filter(|l| {
+                    provider(&l.provider) == p && (l.instance.is_some() || key(&l.offering) == o)
+                })
+                .cloned()
+                .collect(),
+        }
     }
 }
 

@@ -373,6 +373,7 @@ pub fn analyse(
         book.effective(
             o.provider.as_deref(),
             o.offering.as_deref(),
+            o.region.as_deref(),
             o.record_price.as_ref(),
         )
     };
@@ -411,7 +412,11 @@ pub fn analyse(
                         Some(p) => p
                             .try_monthly_cost(o.size_gb, &o.labels)
                             .map_err(|m| m.to_string()),
-                        None => Err("no price".to_string()),
+                        None => Err(book.why_unpriced(
+                            o.provider.as_deref(),
+                            o.offering.as_deref(),
+                            o.region.as_deref(),
+                        )),
                     };
                     (
                         o.name.clone(),

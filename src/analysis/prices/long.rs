@@ -27,7 +27,7 @@ struct Gathering {
 pub(super) fn parse(
     mut reader: csv::Reader<&[u8]>,
     headers: &csv::StringRecord,
-) -> Result<BTreeMap<(String, String), PriceEntry>> {
+) -> Result<BTreeMap<super::Key, PriceEntry>> {
     let col = |name: &str| headers.iter().position(|h| h == name);
     if col("per_gb_month").is_some() {
         bail!(
@@ -44,7 +44,8 @@ pub(super) fn parse(
             None => bail!("line 1: missing column `{name}` (expected {COLUMNS})"),
         }
     }
-    let mut gathered: BTreeMap<(String, String), Gathering> = BTreeMap::new();
+    let region_col = col("region");
+    let mut gathered: BTreeMap<super::Key, Gathering> = BTreeMap::new();
     for (i, row) in reader.records().enumerate() {
         let fallback = i + 2;
         let row = row.with_context(|| format!("line {fallback}: unreadable row"))?;
@@ -151,12 +152,17 @@ pub(super) fn parse(
                 number_in(line, name, &t, range)?;
             }
         }
+        let region = region_col
+            .and_then(|i| row.get(i))
+            .filter(|s| !s.is_empty())
+            .map(str::to_string);
         let g = gathered
-            .entry(key(&provider, &offering))
+            .entry(key(&provider, &offering, region.as_deref()))
             .or_insert_with(|| Gathering {
                 entry: PriceEntry {
                     provider,
                     offering,
+                    region,
                     currency: currency.clone(),
                     as_of: None,
                     source: None,
@@ -269,7 +275,9 @@ Azure,Premium SSD,USD,,,capacity_tier,73.22,256,512,
     #[test]
     fn rows_of_one_offering_make_one_price() {
         let book = book();
-        let p = book.effective(Some("AWS"), Some("gp3"), None).unwrap();
+        let p = book
+            .effective(Some("AWS"), Some("gp3"), None, None)
+            .unwrap();
         assert_eq!(p.currency, "USD");
         assert_eq!(p.note.as_deref(), Some("pricing page, as of 2024-06"));
         assert_eq!(p.components.len(), 3);
@@ -283,7 +291,9 @@ Azure,Premium SSD,USD,,,capacity_tier,73.22,256,512,
 
     #[test]
     fn io2_bands_from_the_list() {
-        let p = book().effective(Some("AWS"), Some("io2"), None).unwrap();
+        let p = book()
+            .effective(Some("AWS"), Some("io2"), None, None)
+            .unwrap();
         let l = labels(&[("provisioned_iops", "40000")]);
         // 100 × 0.125 + 32000 × 0.065 + 8000 × 0.0455 = 12.50 + 2080 + 364
         let cost = p.try_monthly_cost(Some(100.0), &l).unwrap();
@@ -298,7 +308,7 @@ Azure,Premium SSD,USD,,,capacity_tier,73.22,256,512,
     #[test]
     fn azure_tiers_from_the_list() {
         let p = book()
-            .effective(Some("azure"), Some("premium ssd"), None)
+            .effective(Some("azure"), Some("premium ssd"), None, None)
             .unwrap();
         let none = BTreeMap::new();
         assert_eq!(p.try_monthly_cost(Some(200.0), &none), Ok(38.02));
@@ -319,7 +329,7 @@ Azure,Premium SSD,USD,,,capacity_tier,73.22,256,512,
     fn capacity_alone_is_flat_and_unmatched_rows_are_found() {
         let book =
             PriceBook::parse(&format!("{HEADER}A,flat,EUR,,,capacity,0.1,,,\n{LIST}")).unwrap();
-        let p = book.effective(Some("A"), Some("flat"), None).unwrap();
+        let p = book.effective(Some("A"), Some("flat"), None, None).unwrap();
         assert!(p.is_flat());
         assert_eq!(p.per_gb_month(), Some(0.1));
         assert_eq!(p.note.as_deref(), Some("price list"));
@@ -327,7 +337,7 @@ Azure,Premium SSD,USD,,,capacity_tier,73.22,256,512,
         let names: Vec<&str> = left.iter().map(|e| e.offering.as_str()).collect();
         assert_eq!(names, ["flat", "Premium SSD"]);
         assert!(matches!(
-            book.get(Some("azure"), Some("premium ssd"))
+            book.get(Some("azure"), Some("premium ssd"), None)
                 .unwrap()
                 .components[0],
             Component::CapacityTier { .. }
@@ -340,7 +350,7 @@ Azure,Premium SSD,USD,,,capacity_tier,73.22,256,512,
             "component,price,provider,offering,currency\nfixed,4.99,A,b,USD\ncapacity,0.1,A,b,USD\n",
         )
         .unwrap();
-        let p = book.effective(Some("A"), Some("b"), None).unwrap();
+        let p = book.effective(Some("A"), Some("b"), None, None).unwrap();
         assert_eq!(p.try_monthly_cost(Some(10.0), &BTreeMap::new()), Ok(5.99));
     }
 
