@@ -6,6 +6,7 @@
 
 pub mod analysis;
 pub mod bounded;
+pub mod catalogue;
 pub mod check;
 pub mod cmd;
 pub mod digest;

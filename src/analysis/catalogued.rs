@@ -3,24 +3,14 @@
 //! mean the same provider, and when a catalogue figure is too old to be
 //! shown without saying so.
 
-/// Provider names matched as one provider, case-insensitively: the
-/// canonical name first, then its aliases.
-pub const PROVIDER_ALIASES: [&[&str]; 4] = [
-    &["AWS", "Amazon", "Amazon Web Services"],
-    &["Azure", "Microsoft", "Microsoft Azure"],
-    &["GCP", "Google Cloud", "Google", "Google Cloud Platform"],
-    &["Linode", "Akamai", "Akamai Cloud"],
-];
-
 /// A provider as matched: trimmed, lower case, an alias replaced by its
-/// canonical name (`Amazon` and `aws` both give `aws`).
+/// canonical name (`Amazon` and `aws` both give `aws`); the aliases are
+/// [`crate::catalogue::PROVIDERS`].
 pub fn provider_key(provider: &str) -> String {
-    let p = provider.trim().to_lowercase();
-    PROVIDER_ALIASES
-        .iter()
-        .find(|names| names.iter().any(|n| n.to_lowercase() == p))
-        .map(|names| names[0].to_lowercase())
-        .unwrap_or(p)
+    match crate::catalogue::canonical_provider(provider) {
+        Some(canonical) => canonical.to_lowercase(),
+        None => provider.trim().to_lowercase(),
+    }
 }
 
 /// Whether a figure read on `as_of` (`YYYY-MM-DD` or `YYYY-MM`) is more

@@ -98,7 +98,7 @@ pub fn price_conflicts<'a>(
     let mut seen: BTreeMap<Key, BTreeSet<(String, u64)>> = BTreeMap::new();
     for r in records {
         if book
-            .get(
+            .for_region(
                 r.subject.provider.as_deref(),
                 r.subject.offering.as_deref(),
                 r.subject.region.as_deref(),

@@ -138,7 +138,10 @@ pub fn catalogue_sentence(sv: &StudyValue) -> Option<String> {
     use crate::analysis::prices::Origin;
     let listed = sv.prices.iter().filter_map(|(name, p)| {
         let p = p.as_ref().filter(|p| p.origin == Origin::Catalogue)?;
-        Some(format!("{name}: {}", p.note.as_deref().unwrap_or("list price")))
+        Some(format!(
+            "{name}: {}",
+            p.note.as_deref().unwrap_or("list price")
+        ))
     });
     let unlisted = sv
         .cost_missing

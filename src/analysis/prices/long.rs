@@ -1,16 +1,18 @@
 //! The long price-list format: one row per price component,
-//! `provider,offering,currency,as_of,source,component,price,from,to,included`,
-//! the rows of one provider and offering making one price.
+//! `provider,offering,currency,as_of,source,component,price,from,to,included`
+//! and an optional `region`, the rows of one provider, offering and region
+//! making one price.
 
 use std::collections::BTreeMap;
 
 use anyhow::{bail, Context, Result};
 
-use super::{currency_code, key, number_in, Band, Component, PriceEntry};
+use super::{currency_code, key, line_of, number_in, Band, Component, Key, PriceEntry};
 use crate::plausible;
 
 /// The columns, in the order the docs give them.
-const COLUMNS: &str = "provider,offering,currency,as_of,source,component,price,from,to,included";
+const COLUMNS: &str =
+    "provider,offering,currency,as_of,source,component,price,from,to,included,region";
 
 /// An entry being gathered from its rows: the line each part came from, for
 /// messages about a later row that contradicts it.
@@ -25,9 +27,10 @@ struct Gathering {
 
 /// Reads the rows after the header; errors name the line (1-based).
 pub(super) fn parse(
+    text: &str,
     mut reader: csv::Reader<&[u8]>,
     headers: &csv::StringRecord,
-) -> Result<BTreeMap<super::Key, PriceEntry>> {
+) -> Result<BTreeMap<Key, PriceEntry>> {
     let col = |name: &str| headers.iter().position(|h| h == name);
     if col("per_gb_month").is_some() {
         bail!(
@@ -40,19 +43,18 @@ pub(super) fn parse(
             Some(i) => {
                 cols.insert(name, i);
             }
-            None if matches!(name, "as_of" | "source" | "from" | "to" | "included") => {}
+            None if matches!(
+                name,
+                "as_of" | "source" | "from" | "to" | "included" | "region"
+            ) => {}
             None => bail!("line 1: missing column `{name}` (expected {COLUMNS})"),
         }
     }
-    let region_col = col("region");
-    let mut gathered: BTreeMap<super::Key, Gathering> = BTreeMap::new();
+    let mut gathered: BTreeMap<Key, Gathering> = BTreeMap::new();
     for (i, row) in reader.records().enumerate() {
         let fallback = i + 2;
         let row = row.with_context(|| format!("line {fallback}: unreadable row"))?;
-        let line = row
-            .position()
-            .and_then(|p| usize::try_from(p.line()).ok())
-            .unwrap_or(fallback);
+        let line = line_of(text, &row, fallback);
         let text = |name: &str| -> Option<String> {
             row.get(*cols.get(name)?)
                 .filter(|s| !s.is_empty())
@@ -152,10 +154,7 @@ pub(super) fn parse(
                 number_in(line, name, &t, range)?;
             }
         }
-        let region = region_col
-            .and_then(|i| row.get(i))
-            .filter(|s| !s.is_empty())
-            .map(str::to_string);
+        let region = text("region");
         let g = gathered
             .entry(key(&provider, &offering, region.as_deref()))
             .or_insert_with(|| Gathering {
@@ -173,7 +172,10 @@ pub(super) fn parse(
                 source_line: None,
                 spans: Vec::new(),
             });
-        let name = format!("{} {}", g.entry.provider, g.entry.offering);
+        let name = match &g.entry.region {
+            Some(r) => format!("{} {} in {r}", g.entry.provider, g.entry.offering),
+            None => format!("{} {}", g.entry.provider, g.entry.offering),
+        };
         if currency != g.entry.currency {
             bail!(
                 "line {line}: `{name}` priced in {currency} here and in {} on line {}; one price has one currency",
@@ -337,11 +339,62 @@ Azure,Premium SSD,USD,,,capacity_tier,73.22,256,512,
         let names: Vec<&str> = left.iter().map(|e| e.offering.as_str()).collect();
         assert_eq!(names, ["flat", "Premium SSD"]);
         assert!(matches!(
-            book.get(Some("azure"), Some("premium ssd"), None)
+            book.get(Some("azure"), Some("premium ssd"))
                 .unwrap()
                 .components[0],
             Component::CapacityTier { .. }
         ));
+    }
+
+    #[test]
+    fn regions_of_one_offering_are_kept_apart() {
+        let book = PriceBook::parse(
+            "# a comment line, and a blank one\n\nprovider,offering,region,currency,component,price\n\
+             AWS,gp3,us-east-1,USD,capacity,0.08\n\
+             # between rows\n\
+             AWS,gp3,eu-central-1,USD,capacity,0.0952\n\
+             AWS,gp3,,USD,capacity,0.09\n\
+             AWS,gp3,US-EAST-1,USD,fixed,1\n",
+        )
+        .unwrap();
+        assert_eq!(book.entries().count(), 3);
+        let east = book
+            .get_in(Some("aws"), Some("GP3"), Some("us-east-1"))
+            .unwrap();
+        assert_eq!(east.region.as_deref(), Some("us-east-1"));
+        assert_eq!(east.components.len(), 2);
+        let frankfurt = book
+            .get_in(Some("AWS"), Some("gp3"), Some("eu-central-1"))
+            .unwrap();
+        assert_eq!(frankfurt.per_gb_month(), Some(0.0952));
+        // `get` is the price for any region, a row without one
+        let any = book.get(Some("AWS"), Some("gp3")).unwrap();
+        assert_eq!(
+            (any.region.as_ref(), any.per_gb_month()),
+            (None, Some(0.09))
+        );
+        assert!(book
+            .get_in(Some("AWS"), Some("gp3"), Some("us-west-2"))
+            .is_none());
+        // comment lines count in the line numbers of errors
+        let e = format!(
+            "{:#}",
+            PriceBook::parse(
+                "provider,offering,region,currency,component,price\n# c\nA,b,r1,USD,capacity,0.1\nA,b,R1,USD,capacity,0.2\n"
+            )
+            .unwrap_err()
+        );
+        assert!(
+            e.contains("line 4") && e.contains("`A b in r1`") && e.contains("overlapping line 3"),
+            "{e}"
+        );
+        // two books with the same provider, offering and region do not merge
+        let one = PriceBook::parse(
+            "provider,offering,region,currency,component,price\nA,b,r1,USD,capacity,0.1\n",
+        )
+        .unwrap();
+        let e = one.clone().merged(one).unwrap_err().to_string();
+        assert_eq!(e, "a second price for `A b` in r1");
     }
 
     #[test]

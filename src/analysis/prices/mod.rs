@@ -37,7 +37,8 @@ pub struct PriceEntry {
     pub provider: String,
     /// Offering, as in the records' `subject.offering`.
     pub offering: String,
-    /// The region the price holds in; `None`: any region.
+    /// The region the price holds in (`us-east-1`, `eastus`); `None` for
+    /// any region. Only the long format has a `region` column.
     pub region: Option<String>,
     /// ISO 4217 currency code, upper case.
     pub currency: String,
@@ -250,6 +251,42 @@ fn key(provider: &str, offering: &str, region: Option<&str>) -> Key {
     )
 }
 
+/// A price list's text with every comment line (first non-blank character
+/// `#`) blanked, so the CSV reader skips it and line numbers still count it.
+fn without_comments(text: &str) -> String {
+    text.lines()
+        .map(|l| {
+            if l.trim_start().starts_with('#') {
+                ""
+            } else {
+                l
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The line (1-based) a row of `text` is on. The CSV reader places a row
+/// at the start of the blank lines it skipped before it; this skips them.
+fn line_of(text: &str, row: &csv::StringRecord, fallback: usize) -> usize {
+    let Some(p) = row.position() else {
+        return fallback;
+    };
+    let mut line = usize::try_from(p.line()).unwrap_or(fallback);
+    let mut rest = usize::try_from(p.byte())
+        .ok()
+        .and_then(|b| text.get(b..))
+        .unwrap_or("");
+    while let Some(r) = rest
+        .strip_prefix('\n')
+        .or_else(|| rest.strip_prefix("\r\n"))
+    {
+        line += 1;
+        rest = r;
+    }
+    line
+}
+
 impl PriceBook {
     /// Reads a price list file; errors name the file and line.
     pub fn load(path: &Path) -> Result<PriceBook> {
@@ -259,8 +296,10 @@ impl PriceBook {
     }
 
     /// Parses price list CSV, in either format (a `component` column makes
-    /// it the long one). Errors name the line (1-based, header is line 1).
+    /// it the long one). A line starting with `#` is a comment. Errors name
+    /// the line (1-based, comments and blank lines count).
     pub fn parse(text: &str) -> Result<PriceBook> {
+        let text = without_comments(text);
         let mut reader = csv::ReaderBuilder::new()
             .trim(csv::Trim::All)
             .flexible(false)
@@ -271,7 +310,7 @@ impl PriceBook {
             .clone();
         if headers.iter().any(|h| h == "component") {
             return Ok(PriceBook {
-                entries: long::parse(reader, &headers)?,
+                entries: long::parse(&text, reader, &headers)?,
                 rates: Rates::default(),
                 catalogue: None,
             });
@@ -303,8 +342,9 @@ impl PriceBook {
         .collect();
         let mut book = PriceBook::default();
         for (i, row) in reader.records().enumerate() {
-            let line = i + 2;
-            let row = row.with_context(|| format!("line {line}: unreadable row"))?;
+            let fallback = i + 2;
+            let row = row.with_context(|| format!("line {fallback}: unreadable row"))?;
+            let line = line_of(&text, &row, fallback);
             let text = |name: &str| -> Option<String> {
                 let idx = required
                     .get(name)
@@ -356,13 +396,13 @@ impl PriceBook {
             let entry = PriceEntry {
                 provider,
                 offering,
-                region: text("region"),
+                region: None,
                 currency,
                 as_of: text("as_of"),
                 source: text("source"),
                 components,
             };
-            let k = key(&entry.provider, &entry.offering, entry.region.as_deref());
+            let k = key(&entry.provider, &entry.offering, None);
             if book.entries.contains_key(&k) {
                 bail!(
                     "line {line}: a second price for `{} {}`{}",
@@ -426,7 +466,7 @@ impl PriceBook {
 
     /// The list's row for a configuration of an offering in `region`, if
     /// any (see [`PriceBook::effective`] for the region rule).
-    pub fn get(
+    pub fn for_region(
         &self,
         provider: Option<&str>,
         offering: Option<&str>,
@@ -436,6 +476,48 @@ impl PriceBook {
             Found::Row(e) => Some(e),
             _ => None,
         }
+    }
+
+    /// The list's price for an offering in any region (a row without a
+    /// region), if any.
+    pub fn get(&self, provider: Option<&str>, offering: Option<&str>) -> Option<&PriceEntry> {
+        self.get_in(provider, offering, None)
+    }
+
+    /// The list's price for an offering in exactly `region` (`None`: the
+    /// price for any region), if any. Names compare case-insensitively,
+    /// providers with their aliases; no fallback to another region is
+    /// applied here ([`PriceBook::for_region`] applies the region rule).
+    pub fn get_in(
+        &self,
+        provider: Option<&str>,
+        offering: Option<&str>,
+        region: Option<&str>,
+    ) -> Option<&PriceEntry> {
+        self.entries.get(&key(provider?, offering?, region))
+    }
+
+    /// Every price in the list, ordered by provider, offering and region
+    /// (lower case; the price for any region first).
+    pub fn entries(&self) -> impl Iterator<Item = &PriceEntry> {
+        self.entries.values()
+    }
+
+    /// The list with `other`'s prices added; fails on a price both give for
+    /// the same provider, offering and region.
+    pub fn merged(mut self, other: PriceBook) -> Result<PriceBook> {
+        for (k, e) in other.entries {
+            if self.entries.contains_key(&k) {
+                let region = e.region.as_deref().unwrap_or("any region");
+                bail!(
+                    "a second price for `{} {}` in {region}",
+                    e.provider,
+                    e.offering
+                );
+            }
+            self.entries.insert(k, e);
+        }
+        Ok(self)
     }
 
     /// Rows that match none of the given (provider, offering) pairs, in list
@@ -454,7 +536,7 @@ impl PriceBook {
             .collect();
         self.entries
             .iter()
-            .filter(|(k, _)| !used.contains(&(k.0.clone(), k.1.clone())))
+            .filter(|((p, o, _), _)| !used.contains(&(p.clone(), o.clone())))
             .map(|(_, e)| e)
             .collect()
     }
@@ -498,7 +580,7 @@ impl PriceBook {
         region: Option<&str>,
         record_price: Option<&Price>,
     ) -> Option<EffectivePrice> {
-        if let Some(e) = self.get(provider, offering, region) {
+        if let Some(e) = self.for_region(provider, offering, region) {
             return Some(EffectivePrice::from_entry(e));
         }
         if let Some(p) = record_price {
@@ -508,7 +590,7 @@ impl PriceBook {
             return None;
         }
         let (catalogue, today) = self.catalogue.as_ref()?;
-        let e = catalogue.get(provider, offering, region)?;
+        let e = catalogue.for_region(provider, offering, region)?;
         let what = match &e.region {
             Some(r) => format!("list price in {r}"),
             None => "list price".to_string(),
@@ -566,19 +648,28 @@ Rackspace,Cloud Block Storage Standard (SATA),0.15,USD,2013-01,list price,,,\n\
 AWS,gp3,0.08,USD,2024-06,aws pricing page,,0.005,3000\n";
 
     #[test]
+    fn comment_lines_are_skipped_and_counted() {
+        let text = "# prices read 2026-01\nprovider,offering,per_gb_month,currency\n# a row:\nA,b,0.1,USD\n\nA,c,zero,USD\n";
+        let e = format!("{:#}", PriceBook::parse(text).unwrap_err());
+        assert!(e.starts_with("line 6: `per_gb_month` is `zero`"), "{e}");
+        let book = PriceBook::parse(&text.replace("zero", "0.2")).unwrap();
+        assert_eq!(book.entries().count(), 2);
+        assert_eq!(book.get(Some("a"), Some("B")).unwrap().region, None);
+    }
+
+    #[test]
     fn parses_rows_and_matches_case_insensitively() {
         let book = PriceBook::parse(LIST).unwrap();
         let e = book
             .get(
                 Some("rackspace"),
                 Some("cloud block storage standard (sata)"),
-                None,
             )
             .unwrap();
         assert_eq!(e.per_gb_month(), Some(0.15));
         assert_eq!(e.as_of.as_deref(), Some("2013-01"));
         assert!(e.is_flat());
-        assert!(book.get(Some("AWS"), None, None).is_none());
+        assert!(book.get(Some("AWS"), None).is_none());
     }
 
     #[test]
@@ -858,7 +949,7 @@ Linode,Block Storage,,USD,2025-01,linode pricing,capacity,0.10,,,\n";
         );
         // a --prices row of another region: no price, and not the catalogue's
         let b =
-            book("provider,offering,region,per_gb_month,currency\nAWS,gp3,us-west-2,0.096,USD\n");
+            book("provider,offering,region,currency,component,price\nAWS,gp3,us-west-2,USD,capacity,0.096\n");
         assert_eq!(
             b.effective(Some("AWS"), Some("gp3"), Some("us-east-1"), None),
             None

@@ -1,0 +1,421 @@
+//! The built-in catalogue: list prices and published limits of the main
+//! providers, each row dated (`as_of`) and sourced (`source`), carried in
+//! the binary so a copy on a fresh VM knows them.
+//!
+//! The files live in `catalogue/` (one price list and one limits list per
+//! provider) and are read with the same parsers as a user's `--prices` and
+//! `--limits` files. Which entry a configuration gets (region, aliases,
+//! overrides) is decided by the reader of these lists, not here.
+
+use std::collections::BTreeMap;
+
+use anyhow::{bail, Context, Result};
+
+use crate::analysis::limits::Limits;
+use crate::analysis::prices::PriceBook;
+
+/// One catalogue file: its name under `catalogue/` and its text.
+#[derive(Clone, Copy, Debug)]
+pub struct File {
+    /// The file name, such as `aws-prices.csv`.
+    pub name: &'static str,
+    /// The file's text, as embedded at build time.
+    pub text: &'static str,
+}
+
+macro_rules! files {
+    ($($name:literal),* $(,)?) => {
+        &[$(File { name: $name, text: include_str!(concat!("../catalogue/", $name)) }),*]
+    };
+}
+
+/// The price lists, one per provider (long format, with `region`).
+pub const PRICE_FILES: &[File] = files![
+    "aws-prices.csv",
+    "azure-prices.csv",
+    "gcp-prices.csv",
+    "linode-prices.csv",
+    "vultr-prices.csv",
+    "ovh-prices.csv",
+    "scaleway-prices.csv",
+    "digitalocean-prices.csv",
+];
+
+/// The limits lists, one per provider.
+pub const LIMIT_FILES: &[File] = files![
+    "aws-limits.csv",
+    "azure-limits.csv",
+    "gcp-limits.csv",
+    "linode-limits.csv",
+    "vultr-limits.csv",
+    "ovh-limits.csv",
+    "scaleway-limits.csv",
+    "digitalocean-limits.csv",
+];
+
+/// The catalogue's `README.md`: what is in it, the sources, what is unknown.
+pub const README: &str = include_str!("../catalogue/README.md");
+
+/// The providers the catalogue knows: the name its files use, then the
+/// other names that mean the same provider (matched case-insensitively,
+/// trimmed).
+pub const PROVIDERS: &[(&str, &[&str])] = &[
+    ("AWS", &["Amazon", "Amazon Web Services"]),
+    ("Azure", &["Microsoft", "Microsoft Azure"]),
+    ("GCP", &["Google Cloud", "Google", "Google Cloud Platform"]),
+    ("Linode", &["Akamai", "Akamai Cloud"]),
+    ("Vultr", &[]),
+    ("OVH", &[]),
+    ("Scaleway", &[]),
+    ("DigitalOcean", &[]),
+];
+
+/// The catalogue's name for a provider given by any of its names
+/// (`amazon` -> `AWS`, `Akamai` -> `Linode`); `None` for a provider the
+/// catalogue does not know.
+pub fn canonical_provider(name: &str) -> Option<&'static str> {
+    let name = name.trim();
+    PROVIDERS
+        .iter()
+        .find(|(canonical, aliases)| {
+            canonical.eq_ignore_ascii_case(name)
+                || aliases.iter().any(|a| a.eq_ignore_ascii_case(name))
+        })
+        .map(|(canonical, _)| *canonical)
+}
+
+/// What a user's list file is, told apart by its header.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ListKind {
+    /// A price list (a `per_gb_month` or `component` column).
+    Prices,
+    /// A limits list (a baseline, burst or instance column).
+    Limits,
+}
+
+/// The header of a list: its first line that is neither blank nor a
+/// comment, split into trimmed column names; and its line number.
+fn header_of(text: &str) -> Option<(usize, Vec<String>)> {
+    let (i, line) = text
+        .lines()
+        .enumerate()
+        .find(|(_, l)| !l.trim().is_empty() && !l.trim_start().starts_with('#'))?;
+    let mut r = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .trim(csv::Trim::All)
+        .from_reader(line.as_bytes());
+    let cells = r.records().next()?.ok()?;
+    Some((i + 1, cells.iter().map(str::to_string).collect()))
+}
+
+/// Reads a user's price list or limits list (told apart by its header)
+/// with the parsers `--prices` and `--limits` use; gives its kind and the
+/// number of rows (comment and blank lines left out). Errors name the
+/// line; the caller names the file.
+pub fn check_list(text: &str) -> Result<(ListKind, usize)> {
+    let Some((at, header)) = header_of(text) else {
+        bail!("no header: expected a price list (provider,offering,... with `per_gb_month` or `component`) or a limits list (provider,offering,... with `baseline_iops`, `burst_iops`, ...)");
+    };
+    let has = |c: &str| header.iter().any(|h| h == c);
+    let kind = if has("per_gb_month") || has("component") {
+        ListKind::Prices
+    } else if header.iter().any(|h| {
+        h.starts_with("baseline_")
+            || h.starts_with("burst_")
+            || h.starts_with("max_")
+            || h == "instance"
+    }) {
+        ListKind::Limits
+    } else {
+        bail!(
+            "line {at}: neither a price list (a `per_gb_month` or `component` column) nor a limits list (a `baseline_iops`, `baseline_mbps`, `burst_iops`, `burst_mbps` or `instance` column)"
+        );
+    };
+    match kind {
+        ListKind::Prices => PriceBook::parse(text).map(|_| ())?,
+        ListKind::Limits => Limits::parse(text).map(|_| ())?,
+    }
+    let rows = text
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
+        .count()
+        .saturating_sub(1);
+    Ok((kind, rows))
+}
+
+/// The rows of one catalogue file as text cells keyed by column, in file
+/// order (comment and blank lines left out), for listing.
+pub fn rows_of(f: &File) -> Vec<BTreeMap<String, String>> {
+    let Some((_, header)) = header_of(f.text) else {
+        return Vec::new();
+    };
+    let kept: String = f
+        .text
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let mut r = csv::ReaderBuilder::new()
+        .trim(csv::Trim::All)
+        .from_reader(kept.as_bytes());
+    r.records()
+        .filter_map(|row| row.ok())
+        .map(|row| {
+            header
+                .iter()
+                .cloned()
+                .zip(row.iter().map(str::to_string))
+                .collect()
+        })
+        .collect()
+}
+
+/// The provider a catalogue file is about: `aws-prices.csv` -> `AWS`.
+pub fn provider_of(f: &File) -> &'static str {
+    let stem = f.name.split('-').next().unwrap_or("");
+    canonical_provider(stem).unwrap_or("")
+}
+
+/// One price file read; errors name the file.
+pub fn price_file(f: &File) -> Result<PriceBook> {
+    let read = every_row_dated(f.text).and_then(|()| PriceBook::parse(f.text));
+    read.with_context(|| format!("catalogue file `catalogue/{}`", f.name))
+}
+
+/// One limits file read; errors name the file.
+pub fn limits_file(f: &File) -> Result<Limits> {
+    let read = every_row_dated(f.text).and_then(|()| Limits::parse(f.text));
+    read.with_context(|| format!("catalogue file `catalogue/{}`", f.name))
+}
+
+/// The catalogue's own rule, above the formats': every row (not only one
+/// row per offering) carries `as_of` and `source`, so a row copied out of
+/// the catalogue keeps its date and origin. Comment and blank lines are
+/// skipped; errors name the line.
+fn every_row_dated(text: &str) -> Result<()> {
+    let mut rows = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty() && !l.trim_start().starts_with('#'));
+    let Some((_, header)) = rows.next() else {
+        bail!("no header");
+    };
+    let cells = |l: &str| -> Vec<String> {
+        let mut r = csv::ReaderBuilder::new()
+            .has_headers(false)
+            .trim(csv::Trim::All)
+            .from_reader(l.as_bytes());
+        r.records()
+            .next()
+            .and_then(|r| r.ok())
+            .map(|r| r.iter().map(str::to_string).collect())
+            .unwrap_or_default()
+    };
+    let header = cells(header);
+    for column in ["as_of", "source"] {
+        let Some(at) = header.iter().position(|h| h == column) else {
+            bail!("line 1: missing column `{column}`; every catalogue row is dated and sourced");
+        };
+        for (i, l) in rows.clone() {
+            if cells(l).get(at).is_none_or(|c| c.is_empty()) {
+                bail!(
+                    "line {}: empty `{column}`; every catalogue row is dated and sourced",
+                    i + 1
+                );
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Every catalogue price, all providers in one book. Errors name the file.
+pub fn prices() -> Result<PriceBook> {
+    let mut book = PriceBook::default();
+    for f in PRICE_FILES {
+        book = book
+            .merged(price_file(f)?)
+            .with_context(|| format!("catalogue file `catalogue/{}`", f.name))?;
+    }
+    Ok(book)
+}
+
+/// Every catalogue limit, all providers in one list, in file order
+/// (providers in [`LIMIT_FILES`] order). Errors name the file.
+///
+/// The limits files share one header, so the list is read from their rows
+/// joined under it, after each file has been read on its own for errors
+/// that name it.
+pub fn limits() -> Result<Limits> {
+    let mut joined = String::new();
+    let mut header: Option<&str> = None;
+    for f in LIMIT_FILES {
+        limits_file(f)?;
+        let mut lines = f
+            .text
+            .lines()
+            .filter(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#'));
+        let this = lines.next().unwrap_or("");
+        match header {
+            None => {
+                header = Some(this);
+                joined.push_str(this);
+                joined.push('\n');
+            }
+            Some(h) if h != this => bail!(
+                "catalogue file `catalogue/{}`: header `{this}` differs from `{h}` of `catalogue/{}`; every limits file has the same header",
+                f.name,
+                LIMIT_FILES[0].name
+            ),
+            Some(_) => {}
+        }
+        for l in lines {
+            joined.push_str(l);
+            joined.push('\n');
+        }
+    }
+    Limits::parse(&joined).context("the catalogue's limits files joined")
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    use super::*;
+
+    fn labels(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
+    }
+
+    /// The catalogue's monthly cost of a configuration, to the cent.
+    fn cost(provider: &str, offering: &str, region: &str, size: f64, l: &[(&str, &str)]) -> String {
+        let book = prices().unwrap();
+        let e = book
+            .get_in(Some(provider), Some(offering), Some(region))
+            .unwrap_or_else(|| panic!("no {provider} {offering} in {region}"));
+        let p = crate::analysis::prices::EffectivePrice::from_entry(e);
+        format!(
+            "{:.2} {}",
+            p.try_monthly_cost(Some(size), &labels(l)).unwrap(),
+            p.currency
+        )
+    }
+
+    #[test]
+    fn worked_monthly_costs_from_the_catalogue() {
+        let gp3 = [("provisioned_iops", "6000"), ("provisioned_mbps", "250")];
+        assert_eq!(cost("AWS", "gp3", "us-east-1", 500.0, &gp3), "60.00 USD");
+        let io1 = [("provisioned_iops", "5000")];
+        assert_eq!(cost("AWS", "io1", "us-east-1", 100.0, &io1), "337.50 USD");
+        assert_eq!(
+            cost("Azure", "Premium SSD", "eastus", 256.0, &[]),
+            "38.02 USD"
+        );
+        assert_eq!(
+            cost("Azure", "Premium SSD", "eastus", 257.0, &[]),
+            "73.22 USD"
+        );
+        assert_eq!(
+            cost("GCP", "pd-balanced", "us-central1", 200.0, &[]),
+            "20.00 USD"
+        );
+        assert_eq!(cost("Linode", "Block Storage", "", 100.0, &[]), "10.00 USD");
+    }
+
+    #[test]
+    fn a_catalogue_row_without_as_of_or_source_is_refused() {
+        let ok = "# c\nprovider,as_of,source\nA,2024-07,s\n\nB,2026,\"x, y\"\n";
+        every_row_dated(ok).unwrap();
+        let e = every_row_dated(&ok.replace("2026", ""))
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            e,
+            "line 5: empty `as_of`; every catalogue row is dated and sourced"
+        );
+        let e = every_row_dated("provider,as_of,source\nA,2024-07,\n")
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            e,
+            "line 2: empty `source`; every catalogue row is dated and sourced"
+        );
+        let e = every_row_dated("provider,as_of\nA,2024\n")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("missing column `source`"), "{e}");
+        let bad = File {
+            name: "x-prices.csv",
+            text:
+                "provider,offering,currency,as_of,source,component,price\nA,b,USD,,s,capacity,0.1\n",
+        };
+        let e = format!("{:#}", price_file(&bad).unwrap_err());
+        assert!(
+            e.starts_with("catalogue file `catalogue/x-prices.csv`: line 2: empty `as_of`"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn providers_are_found_by_any_of_their_names() {
+        for (name, canonical) in [
+            ("AWS", "AWS"),
+            ("amazon", "AWS"),
+            (" Amazon Web Services ", "AWS"),
+            ("microsoft azure", "Azure"),
+            ("MICROSOFT", "Azure"),
+            ("Google", "GCP"),
+            ("google cloud platform", "GCP"),
+            ("Akamai Cloud", "Linode"),
+            ("akamai", "Linode"),
+            ("digitalocean", "DigitalOcean"),
+        ] {
+            assert_eq!(canonical_provider(name), Some(canonical), "{name}");
+        }
+        assert_eq!(canonical_provider("Hetzner"), None);
+        assert_eq!(canonical_provider("Amazonia"), None);
+        for f in PRICE_FILES.iter().chain(LIMIT_FILES) {
+            assert!(!provider_of(f).is_empty(), "{}", f.name);
+        }
+    }
+
+    #[test]
+    fn a_list_is_told_apart_by_its_header_and_checked_by_its_parser() {
+        let prices =
+            "# mine\nprovider,offering,per_gb_month,currency\nA,b,0.1,USD\n\nA,c,0.2,USD\n";
+        assert_eq!(check_list(prices).unwrap(), (ListKind::Prices, 2));
+        let long = "provider,offering,region,currency,component,price\nA,b,r,USD,capacity,0.1\n";
+        assert_eq!(check_list(long).unwrap(), (ListKind::Prices, 1));
+        let header = "provider,offering,size_min_gb,size_max_gb,baseline_iops,baseline_iops_per_gb,burst_iops,baseline_mbps,baseline_mbps_per_gb,burst_mbps,source,as_of\n";
+        let limits = format!("{header}A,b,,,3000,,,,,,,\n");
+        assert_eq!(check_list(&limits).unwrap(), (ListKind::Limits, 1));
+        let e = format!(
+            "{:#}",
+            check_list(&limits.replace("3000", "lots")).unwrap_err()
+        );
+        assert!(e.starts_with("line 2, column 5 (`baseline_iops`)"), "{e}");
+        let e = format!(
+            "{:#}",
+            check_list("# c\nprovider,offering,price\n").unwrap_err()
+        );
+        assert!(e.starts_with("line 2: neither a price list"), "{e}");
+        assert!(check_list("# only a comment\n")
+            .unwrap_err()
+            .to_string()
+            .starts_with("no header"));
+    }
+
+    #[test]
+    fn every_catalogue_file_loads() {
+        for f in PRICE_FILES {
+            price_file(f).unwrap();
+        }
+        for f in LIMIT_FILES {
+            limits_file(f).unwrap();
+        }
+        assert!(!prices().unwrap().is_empty());
+        assert!(!limits().unwrap().is_empty());
+    }
+}
