@@ -164,6 +164,12 @@ pub const LIMIT_MBPS: Range = range(1e-3, 1e7, false, "MB/s");
 /// gp2 0.25.
 pub const LIMIT_MBPS_PER_GB: Range = range(1e-6, 1e4, false, "MB/s per GB");
 
+/// A promised burst's length and the length of one on+off cycle of a
+/// periodic burst (`burst_s`, `burst_period_s` in `--limits`), seconds:
+/// published ones run from 60 s (DigitalOcean, Linode) to 30 minutes
+/// (gp2, Azure credits); a second is below any, 10^7 s (115 days) above.
+pub const LIMIT_BURST_S: Range = range(1.0, 1e7, false, "s");
+
 /// An exchange rate, units of one currency per unit of another (`--rates`):
 /// the farthest apart ISO 4217 currencies (the Kuwaiti dinar, ~3.3 USD,
 /// and the Iranian rial, ~10^6 to the dollar on the market) are ~3*10^6

@@ -19,6 +19,11 @@ const HEADER: &str = LIMITS_HEADER;
 
 /// Builds the study with a limits list of `rows` (none when `None`).
 fn build_with(rows: Option<&str>) -> (tempfile::TempDir, std::path::PathBuf) {
+    build_with_header(HEADER, rows)
+}
+
+/// [`build_with`], under the limits header `header`.
+fn build_with_header(header: &str, rows: Option<&str>) -> (tempfile::TempDir, std::path::PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     let records = dir.path().join("records");
     write_timeline_study(&records);
@@ -30,7 +35,7 @@ fn build_with(rows: Option<&str>) -> (tempfile::TempDir, std::path::PathBuf) {
     ];
     if let Some(rows) = rows {
         let limits = dir.path().join("limits.csv");
-        std::fs::write(&limits, format!("{HEADER}{rows}")).unwrap();
+        std::fs::write(&limits, format!("{header}{rows}")).unwrap();
         args.push("--limits".into());
         args.push(limits.into_os_string());
     }
@@ -190,6 +195,52 @@ fn limits_put_measured_beside_promised() {
     assert!(
         md.contains("| 3,000 / 3,000 IOPS (100%) | 300 / 300 IOPS (100%) |"),
         "{md}"
+    );
+}
+
+#[test]
+fn a_promised_burst_says_its_kind_and_length_beside_what_was_seen() {
+    // gp2's credits last up to 30 minutes; gp3 given a periodic burst it
+    // never showed (its run is flat): the promise and the pattern, both
+    let header = format!(
+        "{},instance,per_gb_rule,max_iops,max_mbps,mbps_unit,burst_kind,burst_s,burst_period_s\n",
+        HEADER.trim_end()
+    );
+    let (_dir, site) = build_with_header(
+        &header,
+        Some(
+            "AWS,gp2,1,1000,100,3,3000,,,,https://example.test/gp2,2026-12-01,,max,16000,,,credit,1800,\n\
+             AWS,gp3,,,3000,,4500,,,,https://example.test/gp3,2026-12-01,,,,,,periodic,60,120\n",
+        ),
+    );
+    let svg = read(&site, &format!("charts/{STUDY}/{TEST}/timeline-b.gp2.svg"));
+    assert!(
+        svg.contains(
+            "Measured / promised: burst 3,000 / 3,000 IOPS (100%), sustained 300 / 300 IOPS (100%). \
+             Promised: bursts to 3,000 IOPS for up to 30 min"
+        ),
+        "{svg}"
+    );
+    let svg = read(&site, &format!("charts/{STUDY}/{TEST}/timeline-b.gp3.svg"));
+    assert!(svg.contains("3,000 IOPS throughout"), "{svg}");
+    assert!(
+        svg.contains("Promised: bursts to 4,500 IOPS for 60 s in every 120 s"),
+        "{svg}"
+    );
+    let run = read(&site, "runs/b.gp3.html");
+    assert!(
+        run.contains(
+            "Promised levels: AWS gp3 (bursts to 4,500 IOPS for 60 s in every 120 s), https://example.test/gp3, as of 2026-12-01."
+        ),
+        "{run}"
+    );
+    let page = read(&site, &format!("studies/{STUDY}.html"));
+    assert!(
+        page.contains(
+            "Promised: AWS gp2 (bursts to 3,000 IOPS for up to 30 min): https://example.test/gp2, as of 2026-12-01; \
+             AWS gp3 (bursts to 4,500 IOPS for 60 s in every 120 s): https://example.test/gp3, as of 2026-12-01."
+        ),
+        "{page}"
     );
 }
 

@@ -154,10 +154,15 @@ pub(super) fn groups(
             if let Some(l) = limit.filter(|_| promise.baseline.or(promise.burst).is_some()) {
                 // the limits row is named only where it is not the configuration's own name
                 let row = format!("{} {}", l.provider, l.offering);
+                // with how long its burst lasts, where the row says
+                let name = match super::timeline::promised_burst(promise, unit) {
+                    Some(b) => format!("{} ({b})", o.name),
+                    None => o.name.clone(),
+                };
                 promised.push(if row.eq_ignore_ascii_case(&o.name) {
-                    format!("{}: {}", o.name, l.note())
+                    format!("{name}: {}", l.note())
                 } else {
-                    format!("{}: {row}, {}", o.name, l.note())
+                    format!("{name}: {row}, {}", l.note())
                 });
             }
             // a run left out never left its burst: "burst not exhausted",

@@ -144,6 +144,19 @@ pub(super) fn promised_words(
     (!parts.is_empty()).then(|| parts.join(", "))
 }
 
+/// A promised burst with how long it lasts, as the provider describes
+/// it: `bursts to 7,500 IOPS for 60 s in every 120 s` (periodic),
+/// `bursts to 3,000 IOPS for up to 30 min` (credit); `None` without a
+/// burst level or its length.
+pub(super) fn promised_burst(promise: Promise, unit: Unit) -> Option<String> {
+    let level = promise.burst.filter(|b| b.is_finite())?;
+    let time = promise.burst_time.words()?;
+    Some(format!(
+        "bursts to {} {time}",
+        with_unit(level, display_unit(unit, level))
+    ))
+}
+
 /// The published limit of a record's configuration, if `limits` has one.
 pub(super) fn limit_of<'a>(limits: &'a Limits, r: &Summary) -> Option<&'a Limit> {
     limits.find(
@@ -267,6 +280,8 @@ pub(super) fn charts(
             steady: d.steady.reached && pattern != crate::record::Pattern::NotExhausted,
         });
         let limit = limit_of(&ctx.opts.limits, r);
+        let burst_promised =
+            limit.and_then(|l| promised_burst(l.promise(by_bw, r.subject.size_gb), unit));
         let promise = limit.and_then(|l| {
             let promised = l.promise(by_bw, r.subject.size_gb);
             if left_out.is_some() {
@@ -297,6 +312,11 @@ pub(super) fn charts(
         }
         if let Some(p) = &promise {
             caption.push_str(&format!(". Measured / promised: {p}"));
+        }
+        // the burst's kind and length as promised, beside what the
+        // detector saw (which may disagree: both are shown)
+        if let Some(b) = &burst_promised {
+            caption.push_str(&format!(". Promised: {b}"));
         }
         let what = if by_bw { "throughput" } else { "IOPS" };
         let spec = charts::TimelineChart {
@@ -331,10 +351,18 @@ pub(super) fn charts(
         out.push(TimelineView {
             anchor: format!("timeline-{}", r.id),
             chart,
-            promised: match (limit, &promise) {
-                (Some(l), Some(_)) => {
+            promised: match (limit, &promise, &burst_promised) {
+                (Some(l), Some(_), None) => {
                     format!(
                         "Promised levels: {} {}, {}.",
+                        l.provider,
+                        l.offering,
+                        l.note()
+                    )
+                }
+                (Some(l), _, Some(b)) => {
+                    format!(
+                        "Promised levels: {} {} ({b}), {}.",
                         l.provider,
                         l.offering,
                         l.note()
@@ -418,7 +446,33 @@ mod tests {
         let p = Promise {
             baseline: Some(300.0),
             burst: Some(3000.0),
+            ..Promise::default()
         };
+        // a burst's length only where the list gives it
+        assert_eq!(promised_burst(p, Unit::Iops), None);
+        let periodic = crate::analysis::limits::BurstTime {
+            kind: Some(crate::analysis::limits::BurstKind::Periodic),
+            seconds: Some(60.0),
+            period_s: Some(120.0),
+        };
+        let credit = crate::analysis::limits::BurstTime {
+            kind: Some(crate::analysis::limits::BurstKind::Credit),
+            seconds: Some(1800.0),
+            period_s: None,
+        };
+        let with = |burst: f64, burst_time| Promise {
+            burst: Some(burst),
+            burst_time,
+            ..p
+        };
+        assert_eq!(
+            promised_burst(with(7500.0, periodic), Unit::Iops).as_deref(),
+            Some("bursts to 7,500 IOPS for 60 s in every 120 s")
+        );
+        assert_eq!(
+            promised_burst(with(170e6, credit), Unit::BytesPerSec).as_deref(),
+            Some("bursts to 170 MB/s for up to 30 min")
+        );
         assert_eq!(
             promised_words(p, Some(2980.0), 301.0, Unit::Iops).unwrap(),
             "burst 2,980 / 3,000 IOPS (99%), sustained 301 / 300 IOPS (100%)"
