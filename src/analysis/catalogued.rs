@@ -13,27 +13,33 @@ pub fn provider_key(provider: &str) -> String {
     }
 }
 
-/// Whether a figure read on `as_of` (`YYYY-MM-DD` or `YYYY-MM`) is more
-/// than a year old on `today` (`YYYY-MM-DD`, or longer text starting with
-/// it). A month counts from its last day, so `2024-07` is more than a year
-/// old from 2025-08-01 on. A date that does not read is never called stale.
+/// Whether a figure read on `as_of` (`YYYY-MM-DD`, `YYYY-MM` or `YYYY`)
+/// is more than a year old on `today` (`YYYY-MM-DD`, or longer text
+/// starting with it). A month or year counts from its last day, so
+/// `2024-07` is more than a year old from 2025-08-01 on, `2024` from
+/// 2026-01-01. A date that does not read is never called stale.
 pub fn older_than_a_year(as_of: &str, today: &str) -> bool {
-    let (Some(then), Some(now)) = (day(as_of, 31), day(today, 0)) else {
+    let (Some(then), Some(now)) = (day(as_of), day(today)) else {
         return false;
     };
     now > (then.0 + 1, then.1, then.2)
 }
 
-/// `YYYY-MM-DD` (or `YYYY-MM`, the day then `month_day`) as numbers.
-fn day(text: &str, month_day: u32) -> Option<(u32, u32, u32)> {
+/// `YYYY-MM-DD` as numbers; a missing day or month is the last one
+/// (31 and 12: only the order of dates matters here).
+fn day(text: &str) -> Option<(u32, u32, u32)> {
     let mut parts = text.get(..10).unwrap_or(text).split('-');
-    let y = parts.next()?.parse().ok()?;
-    let m = parts.next()?.parse().ok()?;
-    let d = match parts.next() {
-        Some(d) => d.parse().ok()?,
-        None => month_day,
+    let mut next = |last: u32| -> Option<u32> {
+        match parts.next() {
+            Some(p) if p.len() <= 4 && p.chars().all(|c| c.is_ascii_digit()) => p.parse().ok(),
+            Some(_) => None,
+            None => Some(last),
+        }
     };
-    Some((y, m, d))
+    let y = next(0)?;
+    let m = next(12)?;
+    let d = next(31)?;
+    (y > 0).then_some((y, m, d))
 }
 
 /// The note of a catalogue figure: `<what> as of DATE (SOURCE)`, and
@@ -80,6 +86,8 @@ mod tests {
         assert!(older_than_a_year("2024-07-15", "2025-07-16"));
         assert!(older_than_a_year("2024-07-15", "2026-07-15T00:00:00Z"));
         assert!(!older_than_a_year("July 2024", "2026-07-15"));
+        assert!(!older_than_a_year("2024", "2025-12-31"));
+        assert!(older_than_a_year("2024", "2026-01-01"));
         assert_eq!(
             dated_note(
                 "list price",

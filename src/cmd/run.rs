@@ -120,7 +120,11 @@ pub fn options(args: &RunArgs) -> Result<RunOptions> {
             full_sustained: args.full_sustained,
         },
         limits: args.limits.clone(),
-        catalogue_limits: None,
+        catalogue_limits: if args.no_catalogue {
+            None
+        } else {
+            Some(crate::catalogue::limits()?)
+        },
         dry_run: args.dry_run,
         list: args.list,
         clean_stale: args.clean_stale,

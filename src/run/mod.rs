@@ -241,6 +241,11 @@ fn prepare(opts: &RunOptions) -> Result<Prepared> {
         crate::say!("{}", crate::term::shown(text.trim_end_matches('\n')));
         return Ok(Prepared::Printed);
     }
+    let user = match &opts.limits {
+        Some(path) => Some(crate::analysis::limits::Limits::load(path).context("check --limits")?),
+        None => None,
+    };
+    let limits = published(user, opts.catalogue_limits.clone());
     let Some(target_arg) = &opts.target else {
         if !opts.dry_run {
             bail!("--target DIR is required (the directory to benchmark)");
@@ -253,7 +258,10 @@ fn prepare(opts: &RunOptions) -> Result<Prepared> {
         machine.free_bytes = Some(ASSUMED_FREE);
         let target = Path::new("TARGET");
         let scratch = target.join(scratch::scratch_name(&run_id));
-        let plan::Plan { jobs, prefill } = plan::plan(&suite, sel, &scratch, &machine)?;
+        let plan::Plan { mut jobs, prefill } = plan::plan(&suite, sel, &scratch, &machine)?;
+        for w in jobs.iter_mut().filter_map(|j| j.watch.as_mut()) {
+            w.bursting = bursting(limits.as_ref(), &subject, w.by_bw);
+        }
         let text = dry_run_text(
             &suite.name,
             target,
@@ -264,6 +272,10 @@ fn prepare(opts: &RunOptions) -> Result<Prepared> {
             None,
         );
         crate::say!("{}", crate::term::shown(text.trim_end_matches('\n')));
+        crate::say!(
+            "{}",
+            crate::term::shown(&limits_said(limits.as_ref(), opts, &subject))
+        );
         return Ok(Prepared::Printed);
     };
     let target = scratch::check_target(target_arg)?;
@@ -276,11 +288,6 @@ fn prepare(opts: &RunOptions) -> Result<Prepared> {
     // `size = "auto"` is sized by the space free now
     machine.free_bytes = host::free_bytes(&target);
     let plan::Plan { mut jobs, prefill } = plan::plan(&suite, sel, &scratch, &machine)?;
-    let user = match &opts.limits {
-        Some(path) => Some(crate::analysis::limits::Limits::load(path).context("check --limits")?),
-        None => None,
-    };
-    let limits = published(user, opts.catalogue_limits.clone());
     for w in jobs.iter_mut().filter_map(|j| j.watch.as_mut()) {
         w.bursting = bursting(limits.as_ref(), &subject, w.by_bw);
     }
