@@ -274,7 +274,7 @@ fn prepare(opts: &RunOptions) -> Result<Prepared> {
         crate::say!("{}", crate::term::shown(text.trim_end_matches('\n')));
         crate::say!(
             "{}",
-            crate::term::shown(&limits_said(limits.as_ref(), opts, &subject))
+            crate::term::shown(limits_said(limits.as_ref(), opts, &subject))
         );
         return Ok(Prepared::Printed);
     };

@@ -38,11 +38,8 @@ fn gp3_record(dir: &Path, provider: &str, region: Option<&str>) {
 /// the site's directory.
 fn site_of(dir: &Path, epoch: &str, extra: &[&OsStr]) -> std::path::PathBuf {
     let site = dir.join("site");
-    let mut args: Vec<&OsStr> = vec![
-        dir.join("in").into_os_string().leak(),
-        "--out".as_ref(),
-        site.as_os_str(),
-    ];
+    let input = dir.join("in");
+    let mut args: Vec<&OsStr> = vec![input.as_os_str(), "--out".as_ref(), site.as_os_str()];
     args.extend_from_slice(extra);
     let (ok, _, stderr) = report_at(epoch, &args);
     assert!(ok, "{stderr}");
