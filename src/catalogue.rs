@@ -93,6 +93,26 @@ pub enum ListKind {
     Limits,
 }
 
+impl ListKind {
+    /// The kind a list's header says it is; `None` when it says neither.
+    pub fn of_text(text: &str) -> Option<ListKind> {
+        let (_, header) = header_of(text)?;
+        let has = |c: &str| header.iter().any(|h| h == c);
+        if has("per_gb_month") || has("component") {
+            Some(ListKind::Prices)
+        } else if header.iter().any(|h| {
+            h.starts_with("baseline_")
+                || h.starts_with("burst_")
+                || h.starts_with("max_")
+                || h == "instance"
+        }) {
+            Some(ListKind::Limits)
+        } else {
+            None
+        }
+    }
+}
+
 /// The header of a list: its first line that is neither blank nor a
 /// comment, split into trimmed column names; and its line number.
 fn header_of(text: &str) -> Option<(usize, Vec<String>)> {
@@ -113,20 +133,10 @@ fn header_of(text: &str) -> Option<(usize, Vec<String>)> {
 /// number of rows (comment and blank lines left out). Errors name the
 /// line; the caller names the file.
 pub fn check_list(text: &str) -> Result<(ListKind, usize)> {
-    let Some((at, header)) = header_of(text) else {
+    let Some((at, _)) = header_of(text) else {
         bail!("no header: expected a price list (provider,offering,... with `per_gb_month` or `component`) or a limits list (provider,offering,... with `baseline_iops`, `burst_iops`, ...)");
     };
-    let has = |c: &str| header.iter().any(|h| h == c);
-    let kind = if has("per_gb_month") || has("component") {
-        ListKind::Prices
-    } else if header.iter().any(|h| {
-        h.starts_with("baseline_")
-            || h.starts_with("burst_")
-            || h.starts_with("max_")
-            || h == "instance"
-    }) {
-        ListKind::Limits
-    } else {
+    let Some(kind) = ListKind::of_text(text) else {
         bail!(
             "line {at}: neither a price list (a `per_gb_month` or `component` column) nor a limits list (a `baseline_iops`, `baseline_mbps`, `burst_iops`, `burst_mbps` or `instance` column)"
         );
@@ -325,6 +335,61 @@ mod tests {
     }
 
     #[test]
+    fn io2_above_its_known_band_has_no_cost_rather_than_a_wrong_one() {
+        let book = prices().unwrap();
+        let e = book
+            .get_in(Some("AWS"), Some("io2"), Some("us-east-1"))
+            .unwrap();
+        let p = crate::analysis::prices::EffectivePrice::from_entry(e);
+        let cost =
+            |iops: &str| p.try_monthly_cost(Some(100.0), &labels(&[("provisioned_iops", iops)]));
+        assert_eq!(
+            cost("5000").map(|c| format!("{c:.2}")),
+            Ok("337.50".to_string())
+        );
+        assert_eq!(
+            cost("40000").unwrap_err().to_string(),
+            "provisioned IOPS above the highest priced band (32000 IOPS)"
+        );
+    }
+
+    /// The catalogue's promised baseline (`by_bw`: B/s) at a size.
+    fn baseline(provider: &str, offering: &str, size: f64, by_bw: bool) -> f64 {
+        let limits = limits().unwrap();
+        let l = limits
+            .find(Some(provider), Some(offering), Some(size))
+            .unwrap_or_else(|| panic!("no {provider} {offering} at {size}"));
+        l.promise(by_bw, Some(size)).baseline.unwrap()
+    }
+
+    #[test]
+    fn worked_promises_from_the_catalogue() {
+        const MIB: f64 = 1_048_576.0;
+        // base plus per GiB: 3,000 + 6 × 100 IOPS, 140 + 0.28 × 100 MiB/s
+        assert_eq!(baseline("GCP", "pd-balanced", 100.0, false), 3600.0);
+        assert_eq!(baseline("GCP", "pd-balanced", 100.0, true), 168.0 * MIB);
+        // published in MiB/s, promised in B/s: 125 MiB/s is 131.072 MB/s
+        assert_eq!(baseline("AWS", "gp3", 500.0, true), 131_072_000.0);
+        // gp2: the larger of 100 and 3 per GiB, at most 16,000
+        assert_eq!(baseline("AWS", "gp2", 20.0, false), 100.0);
+        assert_eq!(baseline("AWS", "gp2", 500.0, false), 1500.0);
+        assert_eq!(baseline("AWS", "gp2", 8000.0, false), 16000.0);
+        // Azure: a size performs as its tier; MB/s are 10^6 B/s
+        assert_eq!(baseline("Azure", "Premium SSD", 256.0, false), 1100.0);
+        assert_eq!(baseline("Azure", "Premium SSD", 257.0, false), 2300.0);
+        assert_eq!(baseline("Azure", "Premium SSD", 128.0, true), 100e6);
+        // OVH Gen2: 3,000 up to 100 GB, then 30 per GB, to 20,000
+        assert_eq!(baseline("OVH", "High Speed Gen2", 50.0, false), 3000.0);
+        assert_eq!(baseline("OVH", "High Speed Gen2", 200.0, false), 6000.0);
+        assert_eq!(baseline("OVH", "High Speed Gen2", 1000.0, false), 20000.0);
+        assert_eq!(baseline("OVH", "High Speed Gen2", 2000.0, true), 512e6);
+        // an instance cap
+        let limits = limits().unwrap();
+        let cap = limits.instance_cap(Some("AWS"), Some("m5.large")).unwrap();
+        assert_eq!(cap.promise(false, None).baseline, Some(3600.0));
+    }
+
+    #[test]
     fn a_catalogue_row_without_as_of_or_source_is_refused() {
         let ok = "# c\nprovider,as_of,source\nA,2024-07,s\n\nB,2026,\"x, y\"\n";
         every_row_dated(ok).unwrap();
@@ -413,7 +478,7 @@ mod tests {
             price_file(f).unwrap();
         }
         for f in LIMIT_FILES {
-            limits_file(f).unwrap();
+            assert!(!limits_file(f).unwrap().is_empty(), "{} has no row", f.name);
         }
         assert!(!prices().unwrap().is_empty());
         assert!(!limits().unwrap().is_empty());

@@ -521,33 +521,34 @@ impl Limits {
         };
         // a cap limits the size-scaled level: it needs a per-GB rate and
         // is never below the fixed level
-        let baseline =
-            |fixed: &str, per_gb: &str, max: &str, value: &dyn Fn(&str) -> Result<Option<f64>>| {
-                let b = Baseline {
-                    fixed: value(fixed)?,
-                    per_gb: value(per_gb)?,
-                    rule,
-                    cap: value(max)?,
-                };
-                if let Some(cap) = b.cap {
-                    if b.per_gb.is_none() {
-                        bail!(
-                            "{}: a cap of the size-scaled baseline, but `{per_gb}` is empty \
-                         (expected a per-GB rate to cap, or an empty `{max}`)",
-                            at(max)
-                        );
-                    }
-                    if let Some(f) = b.fixed.filter(|f| cap < *f) {
-                        bail!(
-                        "{}: {} is below `{fixed}` {} (expected a cap at or above the fixed level)",
-                        at(max),
-                        text(max).unwrap_or_default(),
-                        text(fixed).unwrap_or_else(|| f.to_string())
-                    );
-                    }
-                }
-                Ok(b)
+        let baseline = |[fixed, per_gb, max]: [&str; 3],
+                        value: &dyn Fn(&str) -> Result<Option<f64>>|
+         -> Result<Baseline> {
+            let b = Baseline {
+                fixed: value(fixed)?,
+                per_gb: value(per_gb)?,
+                rule,
+                cap: value(max)?,
             };
+            let Some(cap) = b.cap else { return Ok(b) };
+            if b.per_gb.is_none() {
+                bail!(
+                    "{}: a cap of the size-scaled baseline, but `{per_gb}` is empty \
+                     (expected a per-GB rate to cap, or an empty `{max}`)",
+                    at(max)
+                );
+            }
+            if b.fixed.is_some_and(|f| cap < f) {
+                bail!(
+                    "{}: {} is below `{fixed}` {} \
+                     (expected a cap at or above the fixed level)",
+                    at(max),
+                    text(max).unwrap_or_default(),
+                    text(fixed).unwrap_or_default()
+                );
+            }
+            Ok(b)
+        };
         let burst_time = BurstTime {
             kind,
             seconds: number("burst_s")?,
@@ -577,9 +578,12 @@ impl Limits {
             },
             size_min_gb: number("size_min_gb")?,
             size_max_gb: number("size_max_gb")?,
-            baseline_iops: baseline("baseline_iops", "baseline_iops_per_gb", "max_iops", &number)?,
+            baseline_iops: baseline(
+                ["baseline_iops", "baseline_iops_per_gb", "max_iops"],
+                &number,
+            )?,
             burst_iops: number("burst_iops")?,
-            baseline_bw: baseline("baseline_mbps", "baseline_mbps_per_gb", "max_mbps", &mbps)?,
+            baseline_bw: baseline(["baseline_mbps", "baseline_mbps_per_gb", "max_mbps"], &mbps)?,
             burst_bw: mbps("burst_mbps")?,
             burst_time,
             mbps_unit: unit,

@@ -7,6 +7,7 @@ use clap::{Parser, Subcommand};
 
 use crate::term::shown;
 
+pub mod catalogue;
 pub mod check;
 pub mod completions;
 pub mod doctor;
@@ -35,6 +36,8 @@ pub enum Command {
     Report(report::ReportArgs),
     /// Validate records; list every problem with its file; exit 1 if any.
     Check(check::CheckArgs),
+    /// List the built-in catalogue of list prices and published limits, or check a price or limits file.
+    Catalogue(catalogue::CatalogueArgs),
     /// Print the record's JSON Schema.
     Schema,
     /// Show which tools are installed, free space, filesystem and O_DIRECT support.
@@ -50,6 +53,7 @@ pub fn execute(command: &Command) -> anyhow::Result<u8> {
     if matches!(
         command,
         Command::Check(_)
+            | Command::Catalogue(_)
             | Command::Doctor(_)
             | Command::Schema
             | Command::Completions(_)
@@ -68,6 +72,7 @@ pub fn execute(command: &Command) -> anyhow::Result<u8> {
         Command::Import(args) => import::execute(args),
         Command::Report(args) => report::execute(args),
         Command::Check(args) => check::execute(args),
+        Command::Catalogue(args) => catalogue::execute(args),
         Command::Schema => {
             crate::say!("{}", shown(crate::record::json_schema()));
             Ok(0)

@@ -5,11 +5,12 @@ use std::process::Command;
 
 const BIN: &str = env!("CARGO_BIN_EXE_diskdash");
 
-const SUBCOMMANDS: [&str; 8] = [
+const SUBCOMMANDS: [&str; 9] = [
     "run",
     "import",
     "report",
     "check",
+    "catalogue",
     "schema",
     "doctor",
     "completions",

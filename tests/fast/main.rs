@@ -11,6 +11,7 @@ mod report_common;
 #[path = "../run_common/mod.rs"]
 mod run_common;
 
+mod cli_catalogue;
 mod cli_check_schema;
 mod cli_import;
 mod cli_shell;

@@ -186,7 +186,7 @@ fn a_promise_from_the_catalogue_says_promised_as_of() {
     assert!(page.contains(">3,000 / 3,000 IOPS (100%)<"), "{page}");
     assert!(page.contains(">300 / 300 IOPS (100%)<"), "{page}");
     assert!(
-        page.contains("AWS gp2") && page.contains(": promised as of 2026 (https://docs.aws.amazon.com/ebs/latest/userguide/general-purpose.html)"),
+        page.contains("AWS gp2") && page.contains(": promised as of 2026-12 (https://docs.aws.amazon.com/ebs/latest/userguide/general-purpose.html)"),
         "{page}"
     );
 }

@@ -1885,7 +1885,7 @@ fn a_dry_run_says_which_published_limits_its_stop_rule_uses() {
     let stdout = dry(&[]);
     assert_eq!(
         stdout.lines().last().unwrap(),
-        "burst limits: the catalogue's row for Amazon gp2, promised as of 2026 \
+        "burst limits: the catalogue's row for Amazon gp2, promised as of 2026-12 \
          (https://docs.aws.amazon.com/ebs/latest/userguide/general-purpose.html)"
     );
     assert!(

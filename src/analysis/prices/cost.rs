@@ -82,6 +82,11 @@ pub enum Missing {
     AboveLargestTier(f64),
     /// The size falls in no tier (the list leaves a gap there); holds the size.
     NoTier(f64),
+    /// More IOPS or MB/s are provisioned than any band of the price
+    /// reaches: holds the unit (`IOPS`, `MB/s`) and the highest band's
+    /// upper bound. Billing only the part the bands cover would understate
+    /// the cost.
+    AboveLargestBand(&'static str, f64),
 }
 
 impl fmt::Display for Missing {
@@ -94,6 +99,12 @@ impl fmt::Display for Missing {
                 write!(f, "size above the largest tier ({gb} GB)")
             }
             Missing::NoTier(gb) => write!(f, "no tier of the price holds {gb} GB"),
+            Missing::AboveLargestBand(unit, top) => {
+                write!(
+                    f,
+                    "provisioned {unit} above the highest priced band ({top} {unit})"
+                )
+            }
         }
     }
 }
@@ -179,9 +190,9 @@ pub(super) fn monthly_cost(
             _ => {}
         }
     }
-    for (iops, label, missing) in [
-        (true, "provisioned_iops", Missing::ProvisionedIops),
-        (false, "provisioned_mbps", Missing::ProvisionedMbps),
+    for (iops, label, missing, unit) in [
+        (true, "provisioned_iops", Missing::ProvisionedIops, "IOPS"),
+        (false, "provisioned_mbps", Missing::ProvisionedMbps, "MB/s"),
     ] {
         if bands(iops).next().is_none() {
             continue;
@@ -191,6 +202,11 @@ pub(super) fn monthly_cost(
             .and_then(|v| v.trim().parse::<f64>().ok())
             .filter(|v| v.is_finite() && *v >= 0.0)
             .ok_or(missing)?;
+        // every band bounded and the count above them all: part unpriced
+        let top = bands(iops).try_fold(0.0_f64, |top, b| b.up_to.map(|t| top.max(t)));
+        if let Some(top) = top.filter(|t| provisioned > *t) {
+            return Err(Missing::AboveLargestBand(unit, top));
+        }
         for b in bands(iops) {
             let (low, high) = b.billed(provisioned);
             if high > low {

@@ -308,6 +308,35 @@ Azure,Premium SSD,USD,,,capacity_tier,73.22,256,512,
     }
 
     #[test]
+    fn units_above_every_band_leave_the_cost_unknown() {
+        // io2 with only its first band known: 40,000 IOPS is not 32,000 × 0.065
+        let book = PriceBook::parse(&format!(
+            "{HEADER}AWS,io2,USD,,,capacity,0.125,,,\nAWS,io2,USD,,,iops,0.065,,32000,\n"
+        ))
+        .unwrap();
+        let p = book.effective(Some("AWS"), Some("io2"), None).unwrap();
+        let at =
+            |iops: &str| p.try_monthly_cost(Some(100.0), &labels(&[("provisioned_iops", iops)]));
+        assert_eq!(at("32000"), Ok(2092.5));
+        let e = at("40000").unwrap_err();
+        assert_eq!(e, Missing::AboveLargestBand("IOPS", 32000.0));
+        assert_eq!(
+            e.to_string(),
+            "provisioned IOPS above the highest priced band (32000 IOPS)"
+        );
+        // an open last band prices every unit
+        assert_eq!(
+            book_of_full_io2()
+                .try_monthly_cost(Some(100.0), &labels(&[("provisioned_iops", "40000")])),
+            Ok(2456.5)
+        );
+    }
+
+    fn book_of_full_io2() -> crate::analysis::prices::EffectivePrice {
+        book().effective(Some("AWS"), Some("io2"), None).unwrap()
+    }
+
+    #[test]
     fn azure_tiers_from_the_list() {
         let p = book()
             .effective(Some("azure"), Some("premium ssd"), None, None)
