@@ -1168,4 +1168,33 @@ mod tests {
         assert_eq!(left.len(), 1);
         assert_eq!(left[0].offering, "gp3");
     }
+
+    #[test]
+    fn catalogue_rows_go_under_the_users_row_by_row_and_say_promised_as_of() {
+        let user =
+            Limits::parse(&format!("{HEADER}Amazon,gp2,,,100,3,,,,,mine,2025-01\n")).unwrap();
+        let catalogue = Limits::parse(&format!(
+            "{HEADER}AWS,gp2,1,1000,100,3,3000,,,,aws docs,2024-07\n\
+             AWS,gp3,,,3000,,,125,,,aws docs,2024-07\n"
+        ))
+        .unwrap();
+        let all = user.with_catalogue(catalogue, "2026-08-01");
+        // the user's gp2 row replaces the catalogue's, which promised a burst
+        let gp2 = all.find(Some("AWS"), Some("gp2"), Some(100.0)).unwrap();
+        assert!(!gp2.catalogue);
+        assert_eq!(gp2.burst_iops, None);
+        assert_eq!(gp2.note(), "mine, as of 2025-01");
+        // gp3 keeps the catalogue's, found under an alias, two years old
+        let gp3 = all
+            .find(Some("Amazon Web Services"), Some("gp3"), Some(100.0))
+            .unwrap();
+        assert!(gp3.catalogue && gp3.stale);
+        assert_eq!(
+            gp3.note(),
+            "promised as of 2024-07 (aws docs), more than a year old"
+        );
+        // catalogue rows never warn as matching no record
+        assert!(all.unmatched([(Some("AWS"), Some("gp2"))]).is_empty());
+        assert_eq!(all.burst_levels(false), Vec::<f64>::new());
+    }
 }

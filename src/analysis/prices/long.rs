@@ -314,7 +314,9 @@ Azure,Premium SSD,USD,,,capacity_tier,73.22,256,512,
             "{HEADER}AWS,io2,USD,,,capacity,0.125,,,\nAWS,io2,USD,,,iops,0.065,,32000,\n"
         ))
         .unwrap();
-        let p = book.effective(Some("AWS"), Some("io2"), None).unwrap();
+        let p = book
+            .effective(Some("AWS"), Some("io2"), None, None)
+            .unwrap();
         let at =
             |iops: &str| p.try_monthly_cost(Some(100.0), &labels(&[("provisioned_iops", iops)]));
         assert_eq!(at("32000"), Ok(2092.5));
@@ -333,7 +335,9 @@ Azure,Premium SSD,USD,,,capacity_tier,73.22,256,512,
     }
 
     fn book_of_full_io2() -> crate::analysis::prices::EffectivePrice {
-        book().effective(Some("AWS"), Some("io2"), None).unwrap()
+        book()
+            .effective(Some("AWS"), Some("io2"), None, None)
+            .unwrap()
     }
 
     #[test]
