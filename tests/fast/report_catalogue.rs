@@ -190,3 +190,22 @@ fn a_promise_from_the_catalogue_says_promised_as_of() {
         "{page}"
     );
 }
+
+#[test]
+fn a_source_date_epoch_that_is_no_number_is_an_error_naming_it() {
+    let dir = tempfile::tempdir().unwrap();
+    gp3_record(&dir.path().join("in"), "AWS", None);
+    let site = dir.path().join("site");
+    let input = dir.path().join("in");
+    let (ok, _, stderr) = report_at(
+        "yesterday",
+        &[input.as_os_str(), "--out".as_ref(), site.as_os_str()],
+    );
+    assert!(!ok);
+    assert!(
+        stderr.contains(
+            "SOURCE_DATE_EPOCH is `yesterday`, expected whole seconds since 1970-01-01 UTC"
+        ),
+        "{stderr}"
+    );
+}
