@@ -47,6 +47,7 @@ use std::path::Path;
 
 use anyhow::{bail, Context, Result};
 
+use crate::analysis::catalogued;
 use crate::plausible::{self, Range};
 
 /// Every column the file may have, in the documented order.
@@ -238,6 +239,11 @@ pub struct Limit {
     /// For a per-instance cap, the instance type (`m5.large`); the row then
     /// has no offering (empty) and no size band.
     pub instance: Option<String>,
+    /// Whether the row comes from the built-in catalogue (not `--limits`).
+    pub catalogue: bool,
+    /// Whether its `as_of` is more than a year before the build date
+    /// ([`catalogued::older_than_a_year`]); only catalogue rows are judged.
+    pub stale: bool,
 }
 
 /// What a limit promises for one series: its baseline and burst levels in
@@ -274,8 +280,18 @@ impl Limit {
         }
     }
 
-    /// Where the figures come from, for the reader: "source, as of date".
+    /// Where the figures come from, for the reader: "source, as of date";
+    /// for a catalogue row "promised as of DATE (SOURCE)", and ", more than
+    /// a year old" when it is.
     pub fn note(&self) -> String {
+        if self.catalogue {
+            return catalogued::dated_note(
+                "promised",
+                self.as_of.as_deref(),
+                self.source.as_deref(),
+                self.stale,
+            );
+        }
         match (&self.source, &self.as_of) {
             (Some(s), Some(d)) => format!("{s}, as of {d}"),
             (Some(s), None) => s.clone(),
@@ -303,9 +319,14 @@ fn range_of(column: &str) -> Range {
     }
 }
 
-/// A provider or offering as matched: trimmed, lower case.
+/// An offering or instance type as matched: trimmed, lower case.
 fn key(s: &str) -> String {
     s.trim().to_lowercase()
+}
+
+/// A provider as matched, aliases included ([`catalogued::provider_key`]).
+fn provider(s: &str) -> String {
+    catalogued::provider_key(s)
 }
 
 /// The value of a word column (`per_gb_rule`, `mbps_unit`, `burst_kind`)
@@ -570,6 +591,8 @@ impl Limits {
             as_of: text("as_of"),
             line,
             instance,
+            catalogue: false,
+            stale: false,
         };
         if let (Some(lo), Some(hi)) = (limit.size_min_gb, limit.size_max_gb) {
             if lo > hi {
@@ -594,10 +617,10 @@ impl Limits {
         offering: Option<&str>,
         size_gb: Option<f64>,
     ) -> Option<&Limit> {
-        let (p, o) = (key(provider?), key(offering?));
+        let (p, o) = (self::provider(provider?), key(offering?));
         self.rows.iter().find(|l| {
             l.instance.is_none()
-                && key(&l.provider) == p
+                && self::provider(&l.provider) == p
                 && key(&l.offering) == o
                 && l.covers(size_gb)
         })
@@ -606,10 +629,10 @@ impl Limits {
     /// The first per-instance cap row for `provider` and `instance`
     /// (case-insensitive).
     pub fn instance_cap(&self, provider: Option<&str>, instance: Option<&str>) -> Option<&Limit> {
-        let (p, i) = (key(provider?), key(instance?));
-        self.rows
-            .iter()
-            .find(|l| key(&l.provider) == p && l.instance.as_deref().map(key) == Some(i.clone()))
+        let (p, i) = (self::provider(provider?), key(instance?));
+        self.rows.iter().find(|l| {
+            self::provider(&l.provider) == p && l.instance.as_deref().map(key) == Some(i.clone())
+        })
     }
 
     /// Per-instance cap rows whose provider and instance type match none
@@ -620,23 +643,24 @@ impl Limits {
     ) -> Vec<&Limit> {
         let known: BTreeSet<(String, String)> = hosts
             .into_iter()
-            .filter_map(|(p, i)| Some((key(p?), key(i?))))
+            .filter_map(|(p, i)| Some((provider(p?), key(i?))))
             .collect();
         self.rows
             .iter()
             .filter(|l| {
-                l.instance
-                    .as_deref()
-                    .is_some_and(|i| !known.contains(&(key(&l.provider), key(i))))
+                !l.catalogue
+                    && l.instance
+                        .as_deref()
+                        .is_some_and(|i| !known.contains(&(provider(&l.provider), key(i))))
             })
             .collect()
     }
 
-    /// Every burst level of the list, IOPS or (`by_bw`) B/s, in file
-    /// order, each once.
+    /// Every burst level of the user's list (not the catalogue's rows),
+    /// IOPS or (`by_bw`) B/s, in file order, each once.
     pub fn burst_levels(&self, by_bw: bool) -> Vec<f64> {
         let mut out: Vec<f64> = Vec::new();
-        for l in &self.rows {
+        for l in self.rows.iter().filter(|l| !l.catalogue) {
             let b = if by_bw { l.burst_bw } else { l.burst_iops };
             if let Some(b) = b.filter(|b| !out.contains(b)) {
                 out.push(b);
@@ -653,14 +677,64 @@ impl Limits {
     ) -> Vec<&Limit> {
         let known: BTreeSet<(String, String)> = subjects
             .into_iter()
-            .filter_map(|(p, o)| Some((key(p?), key(o?))))
+            .filter_map(|(p, o)| Some((provider(p?), key(o?))))
             .collect();
         self.rows
             .iter()
             .filter(|l| {
-                l.instance.is_none() && !known.contains(&(key(&l.provider), key(&l.offering)))
+                !l.catalogue
+                    && l.instance.is_none()
+                    && !known.contains(&(provider(&l.provider), key(&l.offering)))
             })
             .collect()
+    }
+
+    /// These rows (`--limits`) with the built-in catalogue's under them: a
+    /// catalogue row applies only where no row here names its provider and
+    /// offering (or provider and instance type), so a user's rows for an
+    /// offering replace all the catalogue's rows for it. `today`
+    /// (`YYYY-MM-DD`, the build date) marks the catalogue rows more than a
+    /// year old.
+    pub fn with_catalogue(mut self, catalogue: Limits, today: &str) -> Limits {
+        let name = |l: &Limit| {
+            (
+                provider(&l.provider),
+                key(&l.offering),
+                l.instance.as_deref().map(key),
+            )
+        };
+        let mine: BTreeSet<_> = self.rows.iter().map(name).collect();
+        for mut l in catalogue.rows {
+            if mine.contains(&name(&l)) {
+                continue;
+            }
+            l.catalogue = true;
+            l.stale = l
+                .as_of
+                .as_deref()
+                .is_some_and(|d| catalogued::older_than_a_year(d, today));
+            self.rows.push(l);
+        }
+        self
+    }
+
+    /// The rows for one provider and offering, with the provider's
+    /// per-instance caps, in order: what a run of that offering is judged by.
+    pub fn only(&self, provider_name: Option<&str>, offering: Option<&str>) -> Limits {
+        let (Some(p), Some(o)) = (provider_name, offering) else {
+            return Limits::default();
+        };
+        let (p, o) = (provider(p), key(o));
+        Limits {
+            rows: self
+                .rows
+                .iter()
+                .filter(|l| {
+                    provider(&l.provider) == p && (l.instance.is_some() || key(&l.offering) == o)
+                })
+                .cloned()
+                .collect(),
+        }
     }
 }
 
@@ -1093,5 +1167,34 @@ mod tests {
         let left = l.unmatched([(Some("aws"), Some("GP2"))]);
         assert_eq!(left.len(), 1);
         assert_eq!(left[0].offering, "gp3");
+    }
+
+    #[test]
+    fn catalogue_rows_go_under_the_users_row_by_row_and_say_promised_as_of() {
+        let user =
+            Limits::parse(&format!("{HEADER}Amazon,gp2,,,100,3,,,,,mine,2025-01\n")).unwrap();
+        let catalogue = Limits::parse(&format!(
+            "{HEADER}AWS,gp2,1,1000,100,3,3000,,,,aws docs,2024-07\n\
+             AWS,gp3,,,3000,,,125,,,aws docs,2024-07\n"
+        ))
+        .unwrap();
+        let all = user.with_catalogue(catalogue, "2026-08-01");
+        // the user's gp2 row replaces the catalogue's, which promised a burst
+        let gp2 = all.find(Some("AWS"), Some("gp2"), Some(100.0)).unwrap();
+        assert!(!gp2.catalogue);
+        assert_eq!(gp2.burst_iops, None);
+        assert_eq!(gp2.note(), "mine, as of 2025-01");
+        // gp3 keeps the catalogue's, found under an alias, two years old
+        let gp3 = all
+            .find(Some("Amazon Web Services"), Some("gp3"), Some(100.0))
+            .unwrap();
+        assert!(gp3.catalogue && gp3.stale);
+        assert_eq!(
+            gp3.note(),
+            "promised as of 2024-07 (aws docs), more than a year old"
+        );
+        // catalogue rows never warn as matching no record
+        assert!(all.unmatched([(Some("AWS"), Some("gp2"))]).is_empty());
+        assert_eq!(all.burst_levels(false), Vec::<f64>::new());
     }
 }

@@ -8,6 +8,7 @@ use anyhow::Result;
 
 use crate::record::Summary;
 
+pub mod catalogued;
 pub mod identity;
 pub mod judged;
 pub mod limits;
@@ -97,7 +98,11 @@ pub fn price_conflicts<'a>(
     let mut seen: BTreeMap<Key, BTreeSet<(String, u64)>> = BTreeMap::new();
     for r in records {
         if book
-            .get(r.subject.provider.as_deref(), r.subject.offering.as_deref())
+            .for_region(
+                r.subject.provider.as_deref(),
+                r.subject.offering.as_deref(),
+                r.subject.region.as_deref(),
+            )
             .is_some()
         {
             continue;

@@ -355,6 +355,9 @@ pub struct OfferingData {
     pub provider: Option<String>,
     /// Offering as recorded.
     pub offering: Option<String>,
+    /// Region of the first record (by id), which decides the catalogue
+    /// price it gets.
+    pub region: Option<String>,
     /// The price the records carry (the first record, by id, that has one).
     pub record_price: Option<Price>,
     /// Size of the tested volume in GB.

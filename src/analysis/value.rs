@@ -326,7 +326,10 @@ pub struct StudyValue {
     pub prices: BTreeMap<String, Option<EffectivePrice>>,
     /// Configuration name to its monthly cost, or what is missing for one.
     pub monthly_costs: BTreeMap<String, Option<f64>>,
-    /// Configuration name to why its monthly cost is unknown.
+    /// Configuration name to why its monthly cost is unknown: for a
+    /// priced configuration, what the price needs; for an unpriced one,
+    /// only a reason beyond "no price" (`no list price for region
+    /// eu-west-1 in the catalogue`).
     pub cost_missing: BTreeMap<String, String>,
     /// Configuration name to its runs that failed or were skipped.
     pub failures: BTreeMap<String, Vec<Failure>>,
@@ -373,6 +376,7 @@ pub fn analyse(
         book.effective(
             o.provider.as_deref(),
             o.offering.as_deref(),
+            o.region.as_deref(),
             o.record_price.as_ref(),
         )
     };
@@ -411,7 +415,11 @@ pub fn analyse(
                         Some(p) => p
                             .try_monthly_cost(o.size_gb, &o.labels)
                             .map_err(|m| m.to_string()),
-                        None => Err("no price".to_string()),
+                        None => Err(book.why_unpriced(
+                            o.provider.as_deref(),
+                            o.offering.as_deref(),
+                            o.region.as_deref(),
+                        )),
                     };
                     (
                         o.name.clone(),
@@ -531,8 +539,8 @@ pub fn analyse(
                     .collect(),
                 cost_missing: priced
                     .iter()
-                    .filter(|(_, p)| p.price.is_some())
                     .filter_map(|(n, p)| Some((n.clone(), p.monthly.clone().err()?)))
+                    .filter(|(n, why)| priced[n].price.is_some() || why != "no price")
                     .collect(),
                 failures: failures(records, data, study),
                 lasting,

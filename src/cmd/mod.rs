@@ -83,6 +83,28 @@ pub fn execute(command: &Command) -> anyhow::Result<u8> {
     }
 }
 
+/// The build date, `YYYY-MM-DD` (UTC), that tells which catalogue
+/// figures are more than a year old: `SOURCE_DATE_EPOCH` (seconds since
+/// 1970-01-01 UTC) when set, for reproducible builds, else the clock.
+pub fn build_day() -> anyhow::Result<String> {
+    let now = match std::env::var("SOURCE_DATE_EPOCH") {
+        Ok(s) => {
+            let secs: u64 = s.trim().parse().map_err(|_| {
+                anyhow::anyhow!(
+                    "SOURCE_DATE_EPOCH is `{}`, expected whole seconds since 1970-01-01 UTC",
+                    shown(&s)
+                )
+            })?;
+            std::time::UNIX_EPOCH
+                .checked_add(std::time::Duration::from_secs(secs))
+                .filter(|t| humantime::format_rfc3339_seconds(*t).to_string().len() == 20)
+                .ok_or_else(|| anyhow::anyhow!("SOURCE_DATE_EPOCH is `{s}`, past the year 9999"))?
+        }
+        Err(_) => std::time::SystemTime::now(),
+    };
+    Ok(humantime::format_rfc3339_seconds(now).to_string()[..10].to_string())
+}
+
 /// The process exit status of a command's result. An error is printed
 /// here, once, as `error: ...` with its context chain; a usage error
 /// gives 2, any other 1.

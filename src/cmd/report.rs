@@ -32,6 +32,10 @@ pub struct ReportArgs {
     /// ("measured / promised"); columns in docs/publishing.md.
     #[arg(long, value_name = "FILE")]
     pub limits: Option<PathBuf>,
+    /// Leave the built-in catalogue out: a configuration without a price in
+    /// --prices or its records stays unpriced, and only --limits gives limits.
+    #[arg(long)]
+    pub no_catalogue: bool,
     /// Offering to compare against (`provider offering` or its slug) instead of the cheapest per GB.
     #[arg(long, value_name = "ID")]
     pub baseline: Option<String>,
@@ -168,6 +172,17 @@ pub fn execute(args: &ReportArgs) -> Result<u8> {
     let limits = match &args.limits {
         Some(p) => Limits::load(p)?,
         None => Limits::default(),
+    };
+    // the catalogue under the user's lists; its figures more than a year
+    // older than the build date say so
+    let (prices, limits) = if args.no_catalogue {
+        (prices, limits)
+    } else {
+        let today = super::build_day()?;
+        (
+            prices.with_catalogue(crate::catalogue::prices()?, &today),
+            limits.with_catalogue(crate::catalogue::limits()?, &today),
+        )
     };
     for w in report::input_warnings(&loaded.records, &prices, &limits) {
         crate::tell!("warning: {}", shown(&w));

@@ -58,6 +58,9 @@ pub struct RunArgs {
     /// Published limits (CSV, as `report --limits`): the burst levels of the offering (`--provider`, `--offering`, `--size-gb`), so a flat sustained test can stop early.
     #[arg(long, value_name = "FILE")]
     pub limits: Option<PathBuf>,
+    /// Leave the built-in catalogue's limits out: without --limits, nothing is known of the offering's bursts.
+    #[arg(long)]
+    pub no_catalogue: bool,
     /// Install the tools the selected tests need and that are missing, with this distribution's package manager, before running (the commands are shown first).
     #[arg(long)]
     pub install_tools: bool,
@@ -117,6 +120,11 @@ pub fn options(args: &RunArgs) -> Result<RunOptions> {
             full_sustained: args.full_sustained,
         },
         limits: args.limits.clone(),
+        catalogue_limits: if args.no_catalogue {
+            None
+        } else {
+            Some(crate::catalogue::limits()?)
+        },
         dry_run: args.dry_run,
         list: args.list,
         clean_stale: args.clean_stale,

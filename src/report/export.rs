@@ -48,7 +48,7 @@ pub const VALUE_COLUMNS: [&str; 23] = [
 ];
 
 /// The columns of `data/summary.csv`.
-pub const SUMMARY_COLUMNS: [&str; 15] = [
+pub const SUMMARY_COLUMNS: [&str; 17] = [
     "study",
     "provider",
     "offering",
@@ -64,6 +64,8 @@ pub const SUMMARY_COLUMNS: [&str; 15] = [
     "price_per_gb_month",
     "currency",
     "monthly_cost",
+    "price_origin",
+    "price_note",
 ];
 
 /// A data file: its path in the site, and how it is made from the analysis.
@@ -205,6 +207,8 @@ pub fn summary_csv(a: &Analysis) -> Result<Vec<u8>> {
                             .unwrap_or_default(),
                         price.map(|p| p.currency.as_str()).unwrap_or(""),
                         &cost.and_then(finite).map(format::data).unwrap_or_default(),
+                        price.map(|p| p.origin.as_str()).unwrap_or(""),
+                        price.and_then(|p| p.note.as_deref()).unwrap_or(""),
                     ]))?;
                 }
             }
@@ -309,6 +313,7 @@ pub fn summary_md(a: &Analysis) -> Vec<u8> {
         for line in crate::report::story::rate_sentences(sv)
             .into_iter()
             .chain(crate::report::story::no_rate_sentence(sv))
+            .chain(crate::report::story::catalogue_sentence(sv))
         {
             s.push_str(&format!("{}\n\n", md(&line)));
         }

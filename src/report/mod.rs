@@ -219,6 +219,7 @@ pub fn unused_rates<'a>(
             book.effective(
                 r.subject.provider.as_deref(),
                 r.subject.offering.as_deref(),
+                r.subject.region.as_deref(),
                 r.subject.price.as_ref(),
             )
         })

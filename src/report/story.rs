@@ -130,6 +130,36 @@ pub fn price_per_gb_text(sv: &StudyValue, config: &str) -> String {
     }
 }
 
+/// The sentence on the study's prices from the built-in catalogue: each
+/// configuration priced by it, with its note (`AWS gp3: list price in
+/// us-east-1 as of 2024-07 (source)`), then those it has no price for in
+/// their region, with why; `None` when the catalogue priced none.
+pub fn catalogue_sentence(sv: &StudyValue) -> Option<String> {
+    use crate::analysis::prices::Origin;
+    let listed = sv.prices.iter().filter_map(|(name, p)| {
+        let p = p.as_ref().filter(|p| p.origin == Origin::Catalogue)?;
+        Some(format!(
+            "{name}: {}",
+            p.note.as_deref().unwrap_or("list price")
+        ))
+    });
+    let unlisted = sv
+        .cost_missing
+        .iter()
+        .filter(|(name, why)| {
+            sv.prices.get(*name).is_some_and(Option::is_none) && why.contains("in the catalogue")
+        })
+        .map(|(name, why)| format!("{name}: {why}"));
+    let notes: Vec<String> = listed.chain(unlisted).collect();
+    if notes.is_empty() {
+        return None;
+    }
+    Some(format!(
+        "Prices from the built-in catalogue: {}.",
+        notes.join("; ")
+    ))
+}
+
 /// What a configuration costs a month, or why that is unknown; in its own
 /// currency, with the converted cost beside it where `--rates` converted
 /// it (`10.00 EUR (11.60 USD)`).
@@ -444,6 +474,7 @@ fn summary(sv: &StudyValue) -> Vec<String> {
     // dearer configurations, cheapest first, each with up to four verdicts
     let Some(key) = key_table(sv) else {
         out.extend(no_rate_sentence(sv));
+        out.extend(catalogue_sentence(sv));
         return out;
     };
     let mut dearer: Vec<&ValueRow> = key
@@ -462,6 +493,7 @@ fn summary(sv: &StudyValue) -> Vec<String> {
         }
     }
     out.extend(no_rate_sentence(sv));
+    out.extend(catalogue_sentence(sv));
     out
 }
 

@@ -82,6 +82,9 @@ pub struct RunOptions {
     pub clean_stale: bool,
     /// `--limits`: published limits, for the burst levels of the offering.
     pub limits: Option<PathBuf>,
+    /// The built-in catalogue's limits, under `--limits`; `None` with
+    /// `--no-catalogue`.
+    pub catalogue_limits: Option<crate::analysis::limits::Limits>,
     /// Seconds between the "still running" lines on a stderr that is no
     /// terminal ([`progress::TICK_S`]; shorter only in tests).
     pub tick_s: u64,
@@ -127,6 +130,8 @@ struct DryRun {
     prefill: Option<PrefillStep>,
     free: Option<u64>,
     probe: bool,
+    /// Which published limits the stop rule uses ([`limits_said`]).
+    limits_said: String,
 }
 
 /// Prints the dry run; with `--probe`, first measures the target with
@@ -173,6 +178,7 @@ fn dry_run(d: DryRun, executor: &mut dyn Executor) {
         speed.as_ref(),
     );
     crate::say!("{}", crate::term::shown(text.trim_end_matches('\n')));
+    crate::say!("{}", crate::term::shown(&d.limits_said));
 }
 
 struct Ready {
@@ -235,6 +241,11 @@ fn prepare(opts: &RunOptions) -> Result<Prepared> {
         crate::say!("{}", crate::term::shown(text.trim_end_matches('\n')));
         return Ok(Prepared::Printed);
     }
+    let user = match &opts.limits {
+        Some(path) => Some(crate::analysis::limits::Limits::load(path).context("check --limits")?),
+        None => None,
+    };
+    let limits = published(user, opts.catalogue_limits.clone());
     let Some(target_arg) = &opts.target else {
         if !opts.dry_run {
             bail!("--target DIR is required (the directory to benchmark)");
@@ -247,7 +258,10 @@ fn prepare(opts: &RunOptions) -> Result<Prepared> {
         machine.free_bytes = Some(ASSUMED_FREE);
         let target = Path::new("TARGET");
         let scratch = target.join(scratch::scratch_name(&run_id));
-        let plan::Plan { jobs, prefill } = plan::plan(&suite, sel, &scratch, &machine)?;
+        let plan::Plan { mut jobs, prefill } = plan::plan(&suite, sel, &scratch, &machine)?;
+        for w in jobs.iter_mut().filter_map(|j| j.watch.as_mut()) {
+            w.bursting = bursting(limits.as_ref(), &subject, w.by_bw);
+        }
         let text = dry_run_text(
             &suite.name,
             target,
@@ -258,6 +272,10 @@ fn prepare(opts: &RunOptions) -> Result<Prepared> {
             None,
         );
         crate::say!("{}", crate::term::shown(text.trim_end_matches('\n')));
+        crate::say!(
+            "{}",
+            crate::term::shown(limits_said(limits.as_ref(), opts, &subject))
+        );
         return Ok(Prepared::Printed);
     };
     let target = scratch::check_target(target_arg)?;
@@ -270,10 +288,6 @@ fn prepare(opts: &RunOptions) -> Result<Prepared> {
     // `size = "auto"` is sized by the space free now
     machine.free_bytes = host::free_bytes(&target);
     let plan::Plan { mut jobs, prefill } = plan::plan(&suite, sel, &scratch, &machine)?;
-    let limits = match &opts.limits {
-        Some(path) => Some(crate::analysis::limits::Limits::load(path).context("check --limits")?),
-        None => None,
-    };
     for w in jobs.iter_mut().filter_map(|j| j.watch.as_mut()) {
         w.bursting = bursting(limits.as_ref(), &subject, w.by_bw);
     }
@@ -287,6 +301,7 @@ fn prepare(opts: &RunOptions) -> Result<Prepared> {
             prefill,
             free: machine.free_bytes,
             probe: opts.probe,
+            limits_said: limits_said(limits.as_ref(), opts, &subject),
         })));
     }
     if matches!(out, Out::Stdout) {
@@ -307,11 +322,68 @@ fn prepare(opts: &RunOptions) -> Result<Prepared> {
     })))
 }
 
-/// What `--limits` says of the bursts of the run's offering, in IOPS or
-/// (`by_bw`) B/s: the row for its provider, offering and size gives its
-/// burst level, or says it does not burst when it has no burst column at
-/// all; without a row, every burst level of the file is one the volume
-/// could be at; without the file, nothing is known.
+/// The published limits a run's stop rule uses: `--limits` with the
+/// catalogue's rows under it (a `--limits` row for an offering replaces
+/// the catalogue's), either alone, or none.
+pub fn published(
+    user: Option<crate::analysis::limits::Limits>,
+    catalogue: Option<crate::analysis::limits::Limits>,
+) -> Option<crate::analysis::limits::Limits> {
+    // the stop rule has no site: staleness is for the pages to say
+    match (user, catalogue) {
+        (Some(u), Some(c)) => Some(u.with_catalogue(c, "")),
+        (None, Some(c)) => Some(crate::analysis::limits::Limits::default().with_catalogue(c, "")),
+        (u, None) => u,
+    }
+}
+
+/// The dry run's line on the limits its stop rule uses: the row for the
+/// run's offering and where it comes from, or why there is none.
+fn limits_said(
+    limits: Option<&crate::analysis::limits::Limits>,
+    opts: &RunOptions,
+    subject: &Subject,
+) -> String {
+    let name = format!(
+        "{} {}",
+        subject.provider.as_deref().unwrap_or("(no --provider)"),
+        subject.offering.as_deref().unwrap_or("(no --offering)")
+    );
+    let off = if opts.catalogue_limits.is_none() {
+        " (--no-catalogue)"
+    } else {
+        ""
+    };
+    let row = limits.and_then(|l| {
+        l.find(
+            subject.provider.as_deref(),
+            subject.offering.as_deref(),
+            subject.size_gb,
+        )
+    });
+    match row {
+        Some(r) if r.catalogue => {
+            format!("burst limits: the catalogue's row for {name}, {}", r.note())
+        }
+        Some(r) => format!("burst limits: --limits line {} for {name}", r.line),
+        None if opts.limits.is_some() => format!(
+            "burst limits: no row for {name} in --limits{}",
+            if off.is_empty() {
+                " or the catalogue"
+            } else {
+                off
+            }
+        ),
+        None if off.is_empty() => format!("burst limits: no row for {name} in the catalogue"),
+        None => format!("burst limits: none{off}"),
+    }
+}
+
+/// What the published limits say of the bursts of the run's offering, in
+/// IOPS or (`by_bw`) B/s: the row for its provider, offering and size
+/// gives its burst level, or says it does not burst when it has no burst
+/// column at all; without a row, every burst level of `--limits` is one
+/// the volume could be at; without such levels, nothing is known.
 pub fn bursting(
     limits: Option<&crate::analysis::limits::Limits>,
     subject: &Subject,
@@ -331,7 +403,10 @@ pub fn bursting(
             // it bursts, but not in this unit that the list knows of
             None => Bursting::Unknown,
         },
-        None => Bursting::Levels(limits.burst_levels(by_bw)),
+        None => match limits.burst_levels(by_bw) {
+            levels if levels.is_empty() => Bursting::Unknown,
+            levels => Bursting::Levels(levels),
+        },
     }
 }
 
@@ -445,7 +520,7 @@ mod tests {
             lines[5],
             "fio-sustained-randread-4k-qd32 r1/1: reads the pre-filled file, 6 to 45 \
              minutes (stopped once its answer is known; nothing is known of the volume's bursts \
-             (no --limits row): a flat volume runs the whole window), limit 3600 s"
+             (no published limits row): a flat volume runs the whole window), limit 3600 s"
         );
         assert!(
             lines[9].starts_with("fio-sustained-randwrite-4k-qd32 r1/1: writes into the pre-filled file, 4 to 20 minutes"),

@@ -57,10 +57,12 @@ impl Bursting {
     /// burst level`.
     pub fn words(&self) -> &'static str {
         match self {
-            Bursting::Never => "the offering is known not to burst (--limits)",
-            Bursting::Levels(_) => "a flat level at a burst level of --limits runs the whole window",
+            Bursting::Never => "the offering is known not to burst (published limits)",
+            Bursting::Levels(_) => {
+                "a flat level at a published burst level runs the whole window"
+            }
             Bursting::Unknown => {
-                "nothing is known of the volume's bursts (no --limits row): a flat volume runs the whole window"
+                "nothing is known of the volume's bursts (no published limits row): a flat volume runs the whole window"
             }
         }
     }

@@ -26,6 +26,7 @@ mod prop_format;
 mod prop_record;
 mod prop_report;
 mod report_answer;
+mod report_catalogue;
 mod report_emulated;
 mod report_identity;
 mod report_length;

@@ -17,7 +17,8 @@ fn read(site: &Path, rel: &str) -> String {
 
 const HEADER: &str = LIMITS_HEADER;
 
-/// Builds the study with a limits list of `rows` (none when `None`).
+/// Builds the study with a limits list of `rows` (none, and no catalogue,
+/// when `None`).
 fn build_with(rows: Option<&str>) -> (tempfile::TempDir, std::path::PathBuf) {
     build_with_header(HEADER, rows)
 }
@@ -38,6 +39,8 @@ fn build_with_header(header: &str, rows: Option<&str>) -> (tempfile::TempDir, st
         std::fs::write(&limits, format!("{header}{rows}")).unwrap();
         args.push("--limits".into());
         args.push(limits.into_os_string());
+    } else {
+        args.push("--no-catalogue".into());
     }
     let args: Vec<&std::ffi::OsStr> = args.iter().map(|a| a.as_os_str()).collect();
     let (ok, _, stderr) = report(&args);
@@ -155,7 +158,7 @@ fn the_study_shows_burst_and_sustained_side_by_side() {
         gp3.contains(">none<") && gp3.contains(">3,000 IOPS<"),
         "{gp3}"
     );
-    // no limits list: nothing is promised
+    // no limits list, no catalogue: nothing is promised
     assert!(!section.contains("promised"));
     let md = read(&site, &format!("data/{STUDY}.md"));
     assert!(md.contains("## Burst and sustained"), "{md}");
@@ -397,7 +400,13 @@ fn a_noisy_flat_baseline_and_a_jittering_throttle_read_as_their_levels() {
     write_record(&records, "hdd.json", &hdd);
     write_record(&records, "gp2.json", &gp2);
     let site = dir.path().join("site");
-    let (ok, _, stderr) = report(&[records.as_os_str(), "--out".as_ref(), site.as_os_str()]);
+    // the levels read, nothing promised beside them
+    let (ok, _, stderr) = report(&[
+        records.as_os_str(),
+        "--out".as_ref(),
+        site.as_os_str(),
+        "--no-catalogue".as_ref(),
+    ]);
     assert!(ok, "report failed: {stderr}");
     let md = read(&site, &format!("data/{STUDY}.md"));
     let bursts = &md[md.find("## Burst and sustained").expect("a burst section")..];

@@ -1857,3 +1857,65 @@ fn a_third_repetition_is_left_out_when_the_first_two_agree_within_5_percent() {
     assert_eq!(r.code, Some(0), "{}", r.stderr);
     assert_eq!(recs.len(), 3);
 }
+
+#[test]
+fn a_dry_run_says_which_published_limits_its_stop_rule_uses() {
+    let out = tempfile::tempdir().unwrap();
+    let records_dir = out.path().join("records");
+    let dry = |extra: &[&str]| {
+        let mut argv = vec![
+            "--dry-run",
+            "--suite",
+            "standard",
+            "--out",
+            records_dir.to_str().unwrap(),
+            "--provider",
+            "Amazon",
+            "--offering",
+            "gp2",
+            "--size-gb",
+            "100",
+        ];
+        argv.extend_from_slice(extra);
+        let r = run(&std::env::var("PATH").unwrap_or_default(), &argv);
+        assert_eq!(r.code, Some(0), "{}", r.stderr);
+        r.stdout
+    };
+    // without --limits, the catalogue's gp2 row (Amazon is AWS) gives its burst level
+    let stdout = dry(&[]);
+    assert_eq!(
+        stdout.lines().last().unwrap(),
+        "burst limits: the catalogue's row for Amazon gp2, promised as of 2026-12 \
+         (https://docs.aws.amazon.com/ebs/latest/userguide/general-purpose.html)"
+    );
+    assert!(
+        stdout.contains("a flat level at a published burst level runs the whole window"),
+        "{stdout}"
+    );
+    let stdout = dry(&["--no-catalogue"]);
+    assert_eq!(
+        stdout.lines().last().unwrap(),
+        "burst limits: none (--no-catalogue)"
+    );
+    assert!(
+        stdout.contains("nothing is known of the volume's bursts (no published limits row)"),
+        "{stdout}"
+    );
+    // a --limits row replaces the catalogue's for its offering
+    let limits = out.path().join("limits.csv");
+    std::fs::write(
+        &limits,
+        "provider,offering,size_min_gb,size_max_gb,baseline_iops,baseline_iops_per_gb,burst_iops,baseline_mbps,baseline_mbps_per_gb,burst_mbps,source,as_of\n\
+         AWS,gp2,,,100,3,,,,,,\n",
+    )
+    .unwrap();
+    let stdout = dry(&["--limits", limits.to_str().unwrap()]);
+    assert_eq!(
+        stdout.lines().last().unwrap(),
+        "burst limits: --limits line 2 for Amazon gp2"
+    );
+    assert!(
+        stdout.contains("the offering is known not to burst (published limits)"),
+        "{stdout}"
+    );
+}

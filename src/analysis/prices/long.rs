@@ -277,7 +277,9 @@ Azure,Premium SSD,USD,,,capacity_tier,73.22,256,512,
     #[test]
     fn rows_of_one_offering_make_one_price() {
         let book = book();
-        let p = book.effective(Some("AWS"), Some("gp3"), None).unwrap();
+        let p = book
+            .effective(Some("AWS"), Some("gp3"), None, None)
+            .unwrap();
         assert_eq!(p.currency, "USD");
         assert_eq!(p.note.as_deref(), Some("pricing page, as of 2024-06"));
         assert_eq!(p.components.len(), 3);
@@ -291,7 +293,9 @@ Azure,Premium SSD,USD,,,capacity_tier,73.22,256,512,
 
     #[test]
     fn io2_bands_from_the_list() {
-        let p = book().effective(Some("AWS"), Some("io2"), None).unwrap();
+        let p = book()
+            .effective(Some("AWS"), Some("io2"), None, None)
+            .unwrap();
         let l = labels(&[("provisioned_iops", "40000")]);
         // 100 × 0.125 + 32000 × 0.065 + 8000 × 0.0455 = 12.50 + 2080 + 364
         let cost = p.try_monthly_cost(Some(100.0), &l).unwrap();
@@ -310,7 +314,9 @@ Azure,Premium SSD,USD,,,capacity_tier,73.22,256,512,
             "{HEADER}AWS,io2,USD,,,capacity,0.125,,,\nAWS,io2,USD,,,iops,0.065,,32000,\n"
         ))
         .unwrap();
-        let p = book.effective(Some("AWS"), Some("io2"), None).unwrap();
+        let p = book
+            .effective(Some("AWS"), Some("io2"), None, None)
+            .unwrap();
         let at =
             |iops: &str| p.try_monthly_cost(Some(100.0), &labels(&[("provisioned_iops", iops)]));
         assert_eq!(at("32000"), Ok(2092.5));
@@ -329,13 +335,15 @@ Azure,Premium SSD,USD,,,capacity_tier,73.22,256,512,
     }
 
     fn book_of_full_io2() -> crate::analysis::prices::EffectivePrice {
-        book().effective(Some("AWS"), Some("io2"), None).unwrap()
+        book()
+            .effective(Some("AWS"), Some("io2"), None, None)
+            .unwrap()
     }
 
     #[test]
     fn azure_tiers_from_the_list() {
         let p = book()
-            .effective(Some("azure"), Some("premium ssd"), None)
+            .effective(Some("azure"), Some("premium ssd"), None, None)
             .unwrap();
         let none = BTreeMap::new();
         assert_eq!(p.try_monthly_cost(Some(200.0), &none), Ok(38.02));
@@ -356,7 +364,7 @@ Azure,Premium SSD,USD,,,capacity_tier,73.22,256,512,
     fn capacity_alone_is_flat_and_unmatched_rows_are_found() {
         let book =
             PriceBook::parse(&format!("{HEADER}A,flat,EUR,,,capacity,0.1,,,\n{LIST}")).unwrap();
-        let p = book.effective(Some("A"), Some("flat"), None).unwrap();
+        let p = book.effective(Some("A"), Some("flat"), None, None).unwrap();
         assert!(p.is_flat());
         assert_eq!(p.per_gb_month(), Some(0.1));
         assert_eq!(p.note.as_deref(), Some("price list"));
@@ -428,7 +436,7 @@ Azure,Premium SSD,USD,,,capacity_tier,73.22,256,512,
             "component,price,provider,offering,currency\nfixed,4.99,A,b,USD\ncapacity,0.1,A,b,USD\n",
         )
         .unwrap();
-        let p = book.effective(Some("A"), Some("b"), None).unwrap();
+        let p = book.effective(Some("A"), Some("b"), None, None).unwrap();
         assert_eq!(p.try_monthly_cost(Some(10.0), &BTreeMap::new()), Ok(5.99));
     }
 

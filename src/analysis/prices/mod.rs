@@ -22,6 +22,7 @@ use std::path::Path;
 
 use anyhow::{bail, Context, Result};
 
+use crate::analysis::catalogued;
 use crate::plausible::{self, Range};
 use crate::record::Price;
 
@@ -63,9 +64,32 @@ impl PriceEntry {
     }
 }
 
+/// Where the price a configuration is compared with comes from, in the
+/// order they win: the `--prices` list, the records' own price, the
+/// built-in catalogue.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Origin {
+    Prices,
+    Record,
+    Catalogue,
+}
+
+impl Origin {
+    /// The name exports give it (`price_origin`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Origin::Prices => "prices",
+            Origin::Record => "record",
+            Origin::Catalogue => "catalogue",
+        }
+    }
+}
+
 /// The price an offering is compared with, and where it came from.
 #[derive(Clone, Debug, PartialEq)]
 pub struct EffectivePrice {
+    /// Which list or record the price comes from.
+    pub origin: Origin,
     /// Currency code.
     pub currency: String,
     /// Where the price comes from, for the reader ("source, as of date").
@@ -78,6 +102,7 @@ impl EffectivePrice {
     /// A flat price: `per_gb_month` per GB-month and nothing else.
     pub fn flat(per_gb_month: f64, currency: &str, note: Option<String>) -> EffectivePrice {
         EffectivePrice {
+            origin: Origin::Record,
             currency: currency.to_string(),
             note,
             components: vec![Component::Capacity { per_gb_month }],
@@ -98,6 +123,7 @@ impl EffectivePrice {
             (None, None) => Some("price list".to_string()),
         };
         EffectivePrice {
+            origin: Origin::Prices,
             currency: e.currency.clone(),
             note,
             components: e.components.clone(),
@@ -164,13 +190,31 @@ impl EffectivePrice {
 }
 
 /// A price list keyed by `(provider, offering, region)`, compared
-/// case-insensitively (a price for any region has the empty region), and
-/// the exchange rates (`--rates`) that convert prices in other currencies
-/// into a study baseline's.
+/// case-insensitively with the provider aliases
+/// ([`crate::analysis::catalogued::provider_key`]), the exchange rates
+/// (`--rates`) that convert prices in other currencies into a study
+/// baseline's, and the catalogue under it, if any.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct PriceBook {
     entries: BTreeMap<Key, PriceEntry>,
     rates: Rates,
+    /// The built-in list prices, used for an offering neither this list
+    /// nor its records price; with the build date its staleness is told from.
+    catalogue: Option<(Box<PriceBook>, String)>,
+}
+
+/// The key of a price: provider (canonical), offering, region (empty for
+/// any region); lower case.
+type Key = (String, String, String);
+
+/// What a list holds for one configuration.
+enum Found<'a> {
+    /// The row for its region, or for any region.
+    Row(&'a PriceEntry),
+    /// Rows for the offering, none for the configuration's region.
+    OtherRegions,
+    /// No row for the offering.
+    None,
 }
 
 /// A currency cell as the records hold it: an upper-case ISO 4217 code.
@@ -197,13 +241,11 @@ fn number_in(line: usize, name: &str, text: &str, range: Range) -> Result<f64> {
     }
 }
 
-/// The key of a price in a [`PriceBook`]: provider, offering and region
-/// (empty for any region), trimmed, lower case.
-type Key = (String, String, String);
-
+/// The key of a price in a [`PriceBook`]: trimmed, lower case, the
+/// provider's canonical name.
 fn key(provider: &str, offering: &str, region: Option<&str>) -> Key {
     (
-        provider.trim().to_lowercase(),
+        crate::analysis::catalogued::provider_key(provider),
         offering.trim().to_lowercase(),
         region.unwrap_or("").trim().to_lowercase(),
     )
@@ -270,6 +312,7 @@ impl PriceBook {
             return Ok(PriceBook {
                 entries: long::parse(&text, reader, &headers)?,
                 rates: Rates::default(),
+                catalogue: None,
             });
         }
         let col = |name: &str| headers.iter().position(|h| h == name);
@@ -285,6 +328,7 @@ impl PriceBook {
             }
         }
         let optional: BTreeMap<&str, Option<usize>> = [
+            "region",
             "as_of",
             "source",
             "monthly_fixed",
@@ -361,14 +405,77 @@ impl PriceBook {
             let k = key(&entry.provider, &entry.offering, None);
             if book.entries.contains_key(&k) {
                 bail!(
-                    "line {line}: a second price for `{} {}`",
+                    "line {line}: a second price for `{} {}`{}",
                     entry.provider,
-                    entry.offering
+                    entry.offering,
+                    entry
+                        .region
+                        .as_ref()
+                        .map(|r| format!(" in {r}"))
+                        .unwrap_or_default()
                 );
             }
             book.entries.insert(k, entry);
         }
         Ok(book)
+    }
+
+    /// The rows of an offering, in key order (the region-less row first).
+    fn rows<'a>(
+        &'a self,
+        provider: &str,
+        offering: &str,
+    ) -> impl Iterator<Item = &'a PriceEntry> + 'a {
+        let (p, o, _) = key(provider, offering, None);
+        self.entries
+            .range((p.clone(), o.clone(), String::new())..)
+            .take_while(move |(k, _)| k.0 == p && k.1 == o)
+            .map(|(_, e)| e)
+    }
+
+    /// The list's row for a configuration of `region`: the row of that
+    /// region, else the row for any region. A configuration of unknown
+    /// region takes the row for any region, else the first region's row.
+    /// Never a row of another region than a known one.
+    fn find(&self, provider: &str, offering: &str, region: Option<&str>) -> Found<'_> {
+        let rows: Vec<&PriceEntry> = self.rows(provider, offering).collect();
+        let Some(first) = rows.first() else {
+            return Found::None;
+        };
+        let in_region = |e: &&&PriceEntry| match (region, e.region.as_deref()) {
+            (Some(want), Some(r)) => r.trim().eq_ignore_ascii_case(want.trim()),
+            _ => false,
+        };
+        if let Some(e) = rows.iter().find(in_region) {
+            return Found::Row(e);
+        }
+        match rows.iter().find(|e| e.region.is_none()) {
+            Some(e) => Found::Row(e),
+            None if region.is_none() => Found::Row(first),
+            None => Found::OtherRegions,
+        }
+    }
+
+    /// Whether the list has a row for the offering (in any region).
+    pub fn has(&self, provider: Option<&str>, offering: Option<&str>) -> bool {
+        match (provider, offering) {
+            (Some(p), Some(o)) => self.rows(p, o).next().is_some(),
+            _ => false,
+        }
+    }
+
+    /// The list's row for a configuration of an offering in `region`, if
+    /// any (see [`PriceBook::effective`] for the region rule).
+    pub fn for_region(
+        &self,
+        provider: Option<&str>,
+        offering: Option<&str>,
+        region: Option<&str>,
+    ) -> Option<&PriceEntry> {
+        match self.find(provider?, offering?, region) {
+            Found::Row(e) => Some(e),
+            _ => None,
+        }
     }
 
     /// The list's price for an offering in any region (a row without a
@@ -378,8 +485,9 @@ impl PriceBook {
     }
 
     /// The list's price for an offering in exactly `region` (`None`: the
-    /// price for any region), if any. Names compare case-insensitively;
-    /// no alias or fallback to another region is applied here.
+    /// price for any region), if any. Names compare case-insensitively,
+    /// providers with their aliases; no fallback to another region is
+    /// applied here ([`PriceBook::for_region`] applies the region rule).
     pub fn get_in(
         &self,
         provider: Option<&str>,
@@ -449,16 +557,84 @@ impl PriceBook {
         &self.rates
     }
 
-    /// The effective price of an offering: the list's, else the record's.
+    /// The book with the built-in catalogue under it: list prices for the
+    /// offerings that neither this list nor their records price. `today`
+    /// (`YYYY-MM-DD`, the build date) tells which of them are more than a
+    /// year old.
+    pub fn with_catalogue(mut self, catalogue: PriceBook, today: &str) -> PriceBook {
+        self.catalogue = Some((Box::new(catalogue), today.to_string()));
+        self
+    }
+
+    /// The effective price of a configuration of an offering in `region`:
+    /// this list's (`--prices`), else the record's, else the catalogue's.
+    /// A list with rows for the offering replaces the catalogue's rows for
+    /// it. In each list, the row of the configuration's region wins, then a
+    /// row for any region; a row of another region never applies to a
+    /// configuration of known region. A configuration of unknown region
+    /// takes a catalogue row of some region, and the note names it.
     pub fn effective(
         &self,
         provider: Option<&str>,
         offering: Option<&str>,
+        region: Option<&str>,
         record_price: Option<&Price>,
     ) -> Option<EffectivePrice> {
-        match self.get(provider, offering) {
-            Some(e) => Some(EffectivePrice::from_entry(e)),
-            None => record_price.map(EffectivePrice::from_record),
+        if let Some(e) = self.for_region(provider, offering, region) {
+            return Some(EffectivePrice::from_entry(e));
+        }
+        if let Some(p) = record_price {
+            return Some(EffectivePrice::from_record(p));
+        }
+        if self.has(provider, offering) {
+            return None;
+        }
+        let (catalogue, today) = self.catalogue.as_ref()?;
+        let e = catalogue.for_region(provider, offering, region)?;
+        let what = match &e.region {
+            Some(r) => format!("list price in {r}"),
+            None => "list price".to_string(),
+        };
+        Some(EffectivePrice {
+            origin: Origin::Catalogue,
+            note: Some(catalogued::dated_note(
+                &what,
+                e.as_of.as_deref(),
+                e.source.as_deref(),
+                e.as_of
+                    .as_deref()
+                    .is_some_and(|d| catalogued::older_than_a_year(d, today)),
+            )),
+            ..EffectivePrice::from_entry(e)
+        })
+    }
+
+    /// Why a configuration that [`PriceBook::effective`] leaves unpriced has
+    /// no price: `no price for region eu-west-1 in --prices`, `no list
+    /// price for region eu-west-1 in the catalogue`, or `no price`.
+    pub fn why_unpriced(
+        &self,
+        provider: Option<&str>,
+        offering: Option<&str>,
+        region: Option<&str>,
+    ) -> String {
+        let (Some(p), Some(o)) = (provider, offering) else {
+            return "no price".to_string();
+        };
+        let other_regions =
+            |book: &PriceBook| matches!(book.find(p, o, region), Found::OtherRegions);
+        match region {
+            Some(r) if other_regions(self) => format!("no price for region {r} in --prices"),
+            Some(r)
+                if !self.has(provider, offering)
+                    && self
+                        .catalogue
+                        .as_ref()
+                        .is_some_and(|(c, _)| other_regions(c)) =>
+            {
+                format!("no list price for region {r} in the catalogue")
+            }
+            _ => "no price".to_string(),
         }
     }
 }
@@ -505,12 +681,12 @@ AWS,gp3,0.08,USD,2024-06,aws pricing page,,0.005,3000\n";
             note: None,
         };
         let p = book
-            .effective(Some("AWS"), Some("gp3"), Some(&record))
+            .effective(Some("AWS"), Some("gp3"), None, Some(&record))
             .unwrap();
         assert_eq!(p.per_gb_month(), Some(0.08));
         assert_eq!(p.note.as_deref(), Some("aws pricing page, as of 2024-06"));
         let p = book
-            .effective(Some("AWS"), Some("io2"), Some(&record))
+            .effective(Some("AWS"), Some("io2"), None, Some(&record))
             .unwrap();
         assert_eq!(p.per_gb_month(), Some(0.10));
     }
@@ -518,7 +694,9 @@ AWS,gp3,0.08,USD,2024-06,aws pricing page,,0.005,3000\n";
     #[test]
     fn monthly_cost_adds_provisioned_iops_above_included() {
         let book = PriceBook::parse(LIST).unwrap();
-        let p = book.effective(Some("AWS"), Some("gp3"), None).unwrap();
+        let p = book
+            .effective(Some("AWS"), Some("gp3"), None, None)
+            .unwrap();
         let mut labels = BTreeMap::new();
         // IOPS billed but not stated: unknown, not guessed
         assert_eq!(p.monthly_cost(Some(100.0), &labels), None);
@@ -565,7 +743,7 @@ AWS,gp3,0.08,USD,2024-06,aws pricing page,,0.005,3000\n";
     fn currency_codes_match_the_records() {
         let book =
             PriceBook::parse("provider,offering,per_gb_month,currency\nA,b,0.1,usd\n").unwrap();
-        let p = book.effective(Some("A"), Some("b"), None).unwrap();
+        let p = book.effective(Some("A"), Some("b"), None, None).unwrap();
         assert_eq!(p.currency, "USD");
         let err = format!(
             "{:#}",
@@ -660,5 +838,146 @@ AWS,gp3,0.08,USD,2024-06,aws pricing page,,0.005,3000\n";
         let ragged = "provider,offering,per_gb_month,currency\nA,b,1\n";
         let err = format!("{:#}", PriceBook::parse(ragged).unwrap_err());
         assert!(err.contains("line 2"), "{err}");
+    }
+}
+
+#[cfg(test)]
+mod catalogue_tests {
+    use super::*;
+
+    /// AWS gp3 and io1 list prices as the catalogue gives them.
+    const CATALOGUE: &str =
+        "provider,offering,region,currency,as_of,source,component,price,from,to,included\n\
+AWS,gp3,us-east-1,USD,2024-07,aws ebs pricing,capacity,0.08,,,\n\
+AWS,gp3,us-east-1,USD,2024-07,aws ebs pricing,iops,0.005,,,3000\n\
+AWS,gp3,us-east-1,USD,2024-07,aws ebs pricing,throughput,0.04,,,125\n\
+AWS,io1,us-east-1,USD,2024-07,aws ebs pricing,capacity,0.125,,,\n\
+AWS,io1,us-east-1,USD,2024-07,aws ebs pricing,iops,0.065,,,\n\
+Linode,Block Storage,,USD,2025-01,linode pricing,capacity,0.10,,,\n";
+
+    fn book(prices: &str) -> PriceBook {
+        let user = if prices.is_empty() {
+            PriceBook::default()
+        } else {
+            PriceBook::parse(prices).unwrap()
+        };
+        user.with_catalogue(PriceBook::parse(CATALOGUE).unwrap(), "2025-03-01")
+    }
+
+    fn labels(iops: &str, mbps: &str) -> BTreeMap<String, String> {
+        [("provisioned_iops", iops), ("provisioned_mbps", mbps)]
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn an_unpriced_configuration_gets_the_catalogue_list_price_named_with_its_region() {
+        let p = book("")
+            .effective(Some("AWS"), Some("gp3"), None, None)
+            .unwrap();
+        assert_eq!(p.origin, Origin::Catalogue);
+        assert_eq!(
+            p.note.as_deref(),
+            Some("list price in us-east-1 as of 2024-07 (aws ebs pricing)")
+        );
+        // 500 GB × 0.08 + (6000 − 3000) × 0.005 + (250 − 125) × 0.04
+        assert_eq!(
+            p.monthly_cost(Some(500.0), &labels("6000", "250")),
+            Some(60.0)
+        );
+        // "Amazon" is AWS, in the region the catalogue lists
+        let p = book("")
+            .effective(Some("Amazon"), Some("GP3"), Some("us-east-1"), None)
+            .unwrap();
+        assert_eq!(p.origin, Origin::Catalogue);
+        // a price for any region holds in every region, and says no region
+        let p = book("")
+            .effective(Some("Akamai"), Some("block storage"), Some("us-ord"), None)
+            .unwrap();
+        assert_eq!(
+            p.note.as_deref(),
+            Some("list price as of 2025-01 (linode pricing)")
+        );
+    }
+
+    #[test]
+    fn a_catalogue_price_never_crosses_regions() {
+        let b = book("");
+        assert_eq!(
+            b.effective(Some("AWS"), Some("gp3"), Some("eu-west-1"), None),
+            None
+        );
+        assert_eq!(
+            b.why_unpriced(Some("AWS"), Some("gp3"), Some("eu-west-1")),
+            "no list price for region eu-west-1 in the catalogue"
+        );
+        assert_eq!(
+            b.why_unpriced(Some("AWS"), Some("gp9"), Some("eu-west-1")),
+            "no price"
+        );
+    }
+
+    #[test]
+    fn prices_then_record_then_catalogue() {
+        let record = Price {
+            per_gb_month: 0.09,
+            currency: "USD".into(),
+            note: None,
+        };
+        let b = book("provider,offering,per_gb_month,currency\nAmazon Web Services,gp3,0.07,USD\n");
+        // a --prices row replaces the catalogue's rows for its offering ...
+        let p = b
+            .effective(Some("AWS"), Some("gp3"), None, Some(&record))
+            .unwrap();
+        assert_eq!((p.origin, p.per_gb_month()), (Origin::Prices, Some(0.07)));
+        // ... the record's own price wins over the catalogue ...
+        let p = b
+            .effective(Some("AWS"), Some("io1"), None, Some(&record))
+            .unwrap();
+        assert_eq!((p.origin, p.per_gb_month()), (Origin::Record, Some(0.09)));
+        // ... and the other offerings keep the catalogue's
+        let p = b.effective(Some("AWS"), Some("io1"), None, None).unwrap();
+        assert_eq!(
+            (p.origin, p.per_gb_month()),
+            (Origin::Catalogue, Some(0.125))
+        );
+        // io1 100 GB at 5,000 IOPS: 12.50 + 325.00
+        assert_eq!(
+            p.monthly_cost(Some(100.0), &labels("5000", "")),
+            Some(337.5)
+        );
+        // a --prices row of another region: no price, and not the catalogue's
+        let b =
+            book("provider,offering,region,currency,component,price\nAWS,gp3,us-west-2,USD,capacity,0.096\n");
+        assert_eq!(
+            b.effective(Some("AWS"), Some("gp3"), Some("us-east-1"), None),
+            None
+        );
+        assert_eq!(
+            b.why_unpriced(Some("AWS"), Some("gp3"), Some("us-east-1")),
+            "no price for region us-east-1 in --prices"
+        );
+    }
+
+    #[test]
+    fn without_the_catalogue_an_unpriced_configuration_stays_unpriced() {
+        let b = PriceBook::default();
+        assert_eq!(b.effective(Some("AWS"), Some("gp3"), None, None), None);
+        assert_eq!(
+            b.why_unpriced(Some("AWS"), Some("gp3"), Some("eu-west-1")),
+            "no price"
+        );
+    }
+
+    #[test]
+    fn a_list_price_more_than_a_year_old_says_so() {
+        let b =
+            PriceBook::default().with_catalogue(PriceBook::parse(CATALOGUE).unwrap(), "2026-07-01");
+        let p = b.effective(Some("AWS"), Some("gp3"), None, None).unwrap();
+        assert_eq!(
+            p.note.as_deref(),
+            Some("list price in us-east-1 as of 2024-07 (aws ebs pricing), more than a year old")
+        );
     }
 }

@@ -337,6 +337,7 @@ pub(super) fn offering_data(
         offering_name: r.offering_name(),
         provider: r.subject.provider.clone(),
         offering: r.subject.offering.clone(),
+        region: r.subject.region.clone(),
         record_price: o.priced.and_then(|i| records[i].subject.price.clone()),
         size_gb: key.size_gb.map(f64::from_bits),
         provisioned_iops: key.iops.map(f64::from_bits),

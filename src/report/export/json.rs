@@ -39,6 +39,9 @@ struct JsonOffering<'a> {
     price_per_gb_month: Option<f64>,
     currency: Option<&'a str>,
     price_note: Option<&'a str>,
+    /// Where the price comes from: `prices` (--prices), `record` or
+    /// `catalogue` (the built-in list prices).
+    price_origin: Option<&'a str>,
     size_gb: Option<f64>,
     provisioned_iops: Option<f64>,
     provisioned_mbps: Option<f64>,
@@ -47,7 +50,8 @@ struct JsonOffering<'a> {
     /// at an exchange rate.
     #[serde(skip_serializing_if = "Option::is_none")]
     converted_monthly_cost: Option<f64>,
-    /// Why the monthly cost is unknown, for a priced configuration.
+    /// Why the monthly cost is unknown: what a price needs, or why the
+    /// catalogue has no price (`no list price for region ...`).
     monthly_cost_missing: Option<&'a str>,
     records: usize,
     /// Runs that failed or were skipped.
@@ -165,6 +169,7 @@ pub fn summary_json(a: &Analysis) -> Result<Vec<u8>> {
                     price_per_gb_month: price.and_then(|p| p.per_gb_month()),
                     currency: price.map(|p| p.currency.as_str()),
                     price_note: price.and_then(|p| p.note.as_deref()),
+                    price_origin: price.map(|p| p.origin.as_str()),
                     size_gb: o.size_gb,
                     provisioned_iops: o.provisioned_iops,
                     provisioned_mbps: o.provisioned_mbps,

@@ -87,6 +87,9 @@ pub struct StudyValueView {
     /// The configurations not compared for lack of an exchange rate, and
     /// why; empty when there are none.
     pub no_rate: String,
+    /// Which prices come from the built-in catalogue, and as of when
+    /// ([`crate::report::story::catalogue_sentence`]); empty for none.
+    pub catalogue: String,
     /// `configuration: test failed: error` for every run without a result.
     pub failures: Vec<String>,
     pub tables: Vec<ValueTableView>,
@@ -356,6 +359,7 @@ pub(super) fn build(ctx: PageCtx, site: &dyn Output) -> Result<()> {
             baseline: baseline_text(sv),
             rates: crate::report::story::rate_sentences(sv),
             no_rate: crate::report::story::no_rate_sentence(sv).unwrap_or_default(),
+            catalogue: crate::report::story::catalogue_sentence(sv).unwrap_or_default(),
             failures: ctx
                 .analysis
                 .data
