@@ -56,33 +56,7 @@ pub const LIMIT_FILES: &[File] = files![
 /// The catalogue's `README.md`: what is in it, the sources, what is unknown.
 pub const README: &str = include_str!("../catalogue/README.md");
 
-/// The providers the catalogue knows: the name its files use, then the
-/// other names that mean the same provider (matched case-insensitively,
-/// trimmed).
-pub const PROVIDERS: &[(&str, &[&str])] = &[
-    ("AWS", &["Amazon", "Amazon Web Services"]),
-    ("Azure", &["Microsoft", "Microsoft Azure"]),
-    ("GCP", &["Google Cloud", "Google", "Google Cloud Platform"]),
-    ("Linode", &["Akamai", "Akamai Cloud"]),
-    ("Vultr", &[]),
-    ("OVH", &[]),
-    ("Scaleway", &[]),
-    ("DigitalOcean", &[]),
-];
-
-/// The catalogue's name for a provider given by any of its names
-/// (`amazon` -> `AWS`, `Akamai` -> `Linode`); `None` for a provider the
-/// catalogue does not know.
-pub fn canonical_provider(name: &str) -> Option<&'static str> {
-    let name = name.trim();
-    PROVIDERS
-        .iter()
-        .find(|(canonical, aliases)| {
-            canonical.eq_ignore_ascii_case(name)
-                || aliases.iter().any(|a| a.eq_ignore_ascii_case(name))
-        })
-        .map(|(canonical, _)| *canonical)
-}
+pub use crate::analysis::catalogued::{canonical_provider, PROVIDERS};
 
 /// What a user's list file is, told apart by its header.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -3,11 +3,39 @@
 //! mean the same provider, and when a catalogue figure is too old to be
 //! shown without saying so.
 
+/// The providers the catalogue knows: the name its files use, then the
+/// other names that mean the same provider (matched case-insensitively,
+/// trimmed).
+pub const PROVIDERS: &[(&str, &[&str])] = &[
+    ("AWS", &["Amazon", "Amazon Web Services"]),
+    ("Azure", &["Microsoft", "Microsoft Azure"]),
+    ("GCP", &["Google Cloud", "Google", "Google Cloud Platform"]),
+    ("Linode", &["Akamai", "Akamai Cloud"]),
+    ("Vultr", &[]),
+    ("OVH", &[]),
+    ("Scaleway", &[]),
+    ("DigitalOcean", &[]),
+];
+
+/// The catalogue's name for a provider given by any of its names
+/// (`amazon` -> `AWS`, `Akamai` -> `Linode`); `None` for a provider the
+/// catalogue does not know.
+pub fn canonical_provider(name: &str) -> Option<&'static str> {
+    let name = name.trim();
+    PROVIDERS
+        .iter()
+        .find(|(canonical, aliases)| {
+            canonical.eq_ignore_ascii_case(name)
+                || aliases.iter().any(|a| a.eq_ignore_ascii_case(name))
+        })
+        .map(|(canonical, _)| *canonical)
+}
+
 /// A provider as matched: trimmed, lower case, an alias replaced by its
 /// canonical name (`Amazon` and `aws` both give `aws`); the aliases are
-/// [`crate::catalogue::PROVIDERS`].
+/// [`PROVIDERS`].
 pub fn provider_key(provider: &str) -> String {
-    match crate::catalogue::canonical_provider(provider) {
+    match canonical_provider(provider) {
         Some(canonical) => canonical.to_lowercase(),
         None => provider.trim().to_lowercase(),
     }
