@@ -362,6 +362,10 @@ fn limits_said(
         )
     });
     match row {
+        None if subject.provider.is_none() || subject.offering.is_none() => format!(
+            "burst limits: none known for {name}: --provider, --offering and --size-gb find \
+             the volume's published limits{off}"
+        ),
         Some(r) if r.catalogue => {
             format!("burst limits: the catalogue's row for {name}, {}", r.note())
         }

@@ -635,10 +635,15 @@ fn dry_run_and_list_touch_nothing() {
     );
     assert!(lines[4].contains("--rw=write --bs=1M") && lines[4].contains("--refill_buffers"));
     assert!(lines[5].starts_with("fio-sustained-randread-4k-qd32 r1/1: reads the pre-filled file"));
-    let total = lines.last().unwrap();
+    let total = lines[lines.len() - 2];
     assert!(
         total.starts_with("rough duration: ") && total.contains("the pre-fill included"),
         "{total}"
+    );
+    assert_eq!(
+        lines.last().unwrap(),
+        &"burst limits: none known for (no --provider) (no --offering): --provider, \
+          --offering and --size-gb find the volume's published limits"
     );
     assert!(is_empty_dir(target.path()));
 
