@@ -403,6 +403,12 @@ pub struct Price {
 /// The machine a test ran on.
 #[derive(Serialize, Deserialize, JsonSchema, Clone, Debug, PartialEq, Eq, Hash, Default)]
 pub struct Host {
+    /// Which machine: its hostname, `--host-name`, or under
+    /// `--anonymous-host` a stable hash of the hostname (`anon-` and 12 hex
+    /// digits); absent in records from before it was kept, and for imported
+    /// output without `--host-name`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
     /// CPU model name from `/proc/cpuinfo`.
     #[serde(default)]
     pub cpu_model: Option<String>,
@@ -771,6 +777,7 @@ pub fn length_problems(record: &Record) -> Vec<String> {
         );
     }
     let h = &record.host;
+    add(&mut fields, "host.name".into(), h.name.as_deref(), name);
     add(
         &mut fields,
         "host.cpu_model".into(),
@@ -1002,6 +1009,7 @@ pub fn cut_to_limits(record: &mut Record) -> Vec<&'static str> {
     let (name, text) = (MAX_NAME_CHARS, MAX_TEXT_CHARS);
     let mut cut = Vec::new();
     let h = Arc::make_mut(&mut record.host);
+    cut_field(&mut cut, "host.name", &mut h.name, name);
     cut_field(&mut cut, "host.cpu_model", &mut h.cpu_model, name);
     cut_field(&mut cut, "host.kernel", &mut h.kernel, name);
     cut_field(&mut cut, "host.os", &mut h.os, name);

@@ -389,6 +389,7 @@ pub fn host() -> Host {
         arch,
         virtualization: virtualization(&evidence),
         instance_type: None,
+        name: None,
         description: None,
     }
 }
