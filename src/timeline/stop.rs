@@ -138,7 +138,9 @@ pub fn should_stop(
                 return None;
             }
             let ss = steady_state(tail, interval_s, round);
-            ss.reached.then_some(StopReason::BurstThenSteady)
+            // and the record's own steady-state test, at the run's scale,
+            // agrees: a record never says it stopped steady without it
+            (ss.reached && d.steady.reached).then_some(StopReason::BurstThenSteady)
         }
         Pattern::Flat => {
             if elapsed < min_flat_s(window_s, interval_s) {
@@ -146,7 +148,7 @@ pub fn should_stop(
             }
             let skip = ((SKIP_S / interval_s).round() as usize).min(samples.len());
             let ss = steady_state(&samples[skip..], interval_s, round);
-            (ss.reached && !bursting.could_be_burst(d.sustained, d.tolerance))
+            (ss.reached && d.steady.reached && !bursting.could_be_burst(d.sustained, d.tolerance))
                 .then_some(StopReason::FlatNoBurstPossible)
         }
         Pattern::PeriodicBurst | Pattern::NotExhausted => None,
@@ -300,6 +302,28 @@ mod tests {
         assert_eq!(
             first_stop(&flat, 120.0, &Bursting::Never),
             Some((16, StopReason::FlatNoBurstPossible))
+        );
+    }
+
+    #[test]
+    fn a_flat_volume_stops_only_where_its_record_will_say_steady() {
+        // the first 16 s of a 200-IOPS throttle on a loaded machine: steady
+        // in 4-s rounds, not in the 1-s rounds a 16-s record is judged by
+        // (the last five seconds span 179 to 220, 20.5% of their mean)
+        let s = [
+            200.0, 220.0, 200.0, 180.0, 174.0, 200.0, 180.0, 239.0, 200.0, 200.0, 200.0, 200.0,
+            179.0, 220.0, 200.0, 200.0,
+        ];
+        let record = detect(&s, 1.0).unwrap();
+        assert!(!record.steady.reached, "{:?}", record.steady);
+        assert_eq!(should_stop(&s, 1.0, 120.0, &Bursting::Never), None);
+        // a few seconds more at the level, and both agree
+        let mut longer = s.to_vec();
+        longer.extend([200.0; 6]);
+        assert!(detect(&longer, 1.0).unwrap().steady.reached);
+        assert_eq!(
+            should_stop(&longer, 1.0, 120.0, &Bursting::Never),
+            Some(StopReason::FlatNoBurstPossible)
         );
     }
 
