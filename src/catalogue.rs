@@ -309,6 +309,33 @@ mod tests {
     }
 
     #[test]
+    fn offerings_named_as_publishers_write_them_find_the_catalogue_rows() {
+        // an Azure disk named with its tier: the size picks the tier's price
+        assert_eq!(
+            cost("Microsoft", "Premium SSD P15", "eastus", 256.0, &[]),
+            "38.02 USD"
+        );
+        assert_eq!(
+            cost("Azure", "Standard SSD E10", "eastus", 128.0, &[]),
+            "9.60 USD"
+        );
+        let gp3 = [("provisioned_iops", "3000"), ("provisioned_mbps", "125")];
+        assert_eq!(
+            cost("Amazon", "EBS gp3", "us-east-1", 100.0, &gp3),
+            "8.00 USD"
+        );
+        // and the promised limits: Scaleway's SBS 5K at 100 GB
+        let limits = limits().unwrap();
+        let by_name = |o: &str| limits.find(Some("Scaleway"), Some(o), Some(100.0)).cloned();
+        assert!(by_name("sbs_5k").is_some());
+        assert_eq!(by_name("Block Storage 5K"), by_name("sbs_5k"));
+        assert_eq!(
+            baseline("Vultr", "Block Storage NVMe", 100.0, false),
+            baseline("Vultr", "NVMe Block Storage", 100.0, false)
+        );
+    }
+
+    #[test]
     fn io2_above_its_known_band_has_no_cost_rather_than_a_wrong_one() {
         let book = prices().unwrap();
         let e = book

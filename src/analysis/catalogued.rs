@@ -41,6 +41,84 @@ pub fn provider_key(provider: &str) -> String {
     }
 }
 
+/// Other names of the catalogue's offerings, as publishers write them:
+/// provider (the catalogue's name), the catalogue's offering name, then its
+/// other names (matched case-insensitively, trimmed). An Azure disk named
+/// with its tier (`Premium SSD P15`, `Standard SSD E10`) is matched by
+/// [`offering_key`] without the tier: the size picks the tier's row.
+pub const OFFERINGS: &[(&str, &str, &[&str])] = &[
+    ("AWS", "gp2", &["EBS gp2", "General Purpose SSD gp2"]),
+    ("AWS", "gp3", &["EBS gp3", "General Purpose SSD gp3"]),
+    ("AWS", "io1", &["EBS io1", "Provisioned IOPS SSD io1"]),
+    ("AWS", "io2", &["EBS io2", "Provisioned IOPS SSD io2"]),
+    ("AWS", "st1", &["EBS st1", "Throughput Optimized HDD"]),
+    ("AWS", "sc1", &["EBS sc1", "Cold HDD"]),
+    ("AWS", "standard", &["EBS standard", "EBS Magnetic"]),
+    ("Azure", "Ultra", &["Ultra Disk"]),
+    (
+        "GCP",
+        "pd-balanced",
+        &["Balanced persistent disk", "pd balanced"],
+    ),
+    ("GCP", "pd-ssd", &["SSD persistent disk", "pd ssd"]),
+    (
+        "GCP",
+        "pd-standard",
+        &["Standard persistent disk", "pd standard"],
+    ),
+    (
+        "GCP",
+        "pd-extreme",
+        &["Extreme persistent disk", "pd extreme"],
+    ),
+    ("OVH", "Classic", &["Block Storage Classic"]),
+    ("OVH", "High Speed Gen2", &["Block Storage High Speed Gen2"]),
+    (
+        "Scaleway",
+        "sbs_5k",
+        &["Block Storage 5K", "SBS 5K", "sbs-5k"],
+    ),
+    (
+        "Scaleway",
+        "sbs_15k",
+        &["Block Storage 15K", "SBS 15K", "sbs-15k"],
+    ),
+    ("Vultr", "NVMe Block Storage", &["Block Storage NVMe"]),
+    ("Vultr", "HDD Block Storage", &["Block Storage HDD"]),
+];
+
+/// An offering as matched: trimmed, lower case, another name of one of the
+/// catalogue's offerings replaced by the catalogue's ([`OFFERINGS`]), and an
+/// Azure disk's tier word left out (`Premium SSD P15` gives `premium ssd`,
+/// as `Standard SSD E10`, `Standard HDD S10` give theirs). Names the
+/// catalogue does not know are only trimmed and lower-cased.
+pub fn offering_key(provider: &str, offering: &str) -> String {
+    let name = offering.trim();
+    let canonical = canonical_provider(provider);
+    if let Some((_, catalogue_name, _)) = OFFERINGS.iter().find(|(p, c, others)| {
+        Some(*p) == canonical
+            && (c.eq_ignore_ascii_case(name) || others.iter().any(|o| o.eq_ignore_ascii_case(name)))
+    }) {
+        return catalogue_name.to_lowercase();
+    }
+    let lower = name.to_lowercase();
+    if canonical == Some("Azure") {
+        for (disk, tier) in [
+            ("premium ssd ", 'p'),
+            ("standard ssd ", 'e'),
+            ("standard hdd ", 's'),
+        ] {
+            if let Some(rest) = lower.strip_prefix(disk) {
+                let digits = rest.strip_prefix(tier).unwrap_or("");
+                if !digits.is_empty() && digits.chars().all(|c| c.is_ascii_digit()) {
+                    return disk.trim_end().to_string();
+                }
+            }
+        }
+    }
+    lower
+}
+
 /// Whether a figure read on `as_of` (`YYYY-MM-DD`, `YYYY-MM` or `YYYY`)
 /// is more than a year old on `today` (`YYYY-MM-DD`, or longer text
 /// starting with it). A month or year counts from its last day, so
@@ -103,6 +181,28 @@ mod tests {
             ("Hetzner", "hetzner"),
         ] {
             assert_eq!(provider_key(name), key, "{name}");
+        }
+    }
+
+    #[test]
+    fn other_names_of_an_offering_find_the_catalogues() {
+        for (provider, name, key) in [
+            ("Scaleway", "Block Storage 5K", "sbs_5k"),
+            ("scaleway", " sbs_15k ", "sbs_15k"),
+            ("Vultr", "Block Storage NVMe", "nvme block storage"),
+            ("Amazon", "EBS gp3", "gp3"),
+            ("Google Cloud", "Balanced persistent disk", "pd-balanced"),
+            ("OVH", "Block Storage High Speed Gen2", "high speed gen2"),
+            ("Azure", "Premium SSD P15", "premium ssd"),
+            ("Microsoft", "standard ssd e10", "standard ssd"),
+            ("Azure", "Standard HDD S4", "standard hdd"),
+            ("Azure", "Premium SSD v2", "premium ssd v2"),
+            ("Azure", "Premium SSD P", "premium ssd p"),
+            // another provider's name is not translated
+            ("Hetzner", "Block Storage 5K", "block storage 5k"),
+            ("AWS", "Block Storage NVMe", "block storage nvme"),
+        ] {
+            assert_eq!(offering_key(provider, name), key, "{provider} {name}");
         }
     }
 

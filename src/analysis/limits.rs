@@ -319,9 +319,15 @@ fn range_of(column: &str) -> Range {
     }
 }
 
-/// An offering or instance type as matched: trimmed, lower case.
+/// An instance type as matched: trimmed, lower case.
 fn key(s: &str) -> String {
     s.trim().to_lowercase()
+}
+
+/// An offering of `provider` as matched, the catalogue's other names
+/// included ([`catalogued::offering_key`]).
+fn offering(provider: &str, offering: &str) -> String {
+    catalogued::offering_key(provider, offering)
 }
 
 /// A provider as matched, aliases included ([`catalogued::provider_key`]).
@@ -617,11 +623,13 @@ impl Limits {
         offering: Option<&str>,
         size_gb: Option<f64>,
     ) -> Option<&Limit> {
-        let (p, o) = (self::provider(provider?), key(offering?));
+        let (p, o) = (provider?, offering?);
+        let o = self::offering(p, o);
+        let p = self::provider(p);
         self.rows.iter().find(|l| {
             l.instance.is_none()
                 && self::provider(&l.provider) == p
-                && key(&l.offering) == o
+                && self::offering(&l.provider, &l.offering) == o
                 && l.covers(size_gb)
         })
     }
@@ -677,14 +685,14 @@ impl Limits {
     ) -> Vec<&Limit> {
         let known: BTreeSet<(String, String)> = subjects
             .into_iter()
-            .filter_map(|(p, o)| Some((provider(p?), key(o?))))
+            .filter_map(|(p, o)| Some((provider(p?), offering(p?, o?))))
             .collect();
         self.rows
             .iter()
             .filter(|l| {
                 !l.catalogue
                     && l.instance.is_none()
-                    && !known.contains(&(provider(&l.provider), key(&l.offering)))
+                    && !known.contains(&(provider(&l.provider), offering(&l.provider, &l.offering)))
             })
             .collect()
     }
@@ -699,7 +707,7 @@ impl Limits {
         let name = |l: &Limit| {
             (
                 provider(&l.provider),
-                key(&l.offering),
+                offering(&l.provider, &l.offering),
                 l.instance.as_deref().map(key),
             )
         };
@@ -724,13 +732,14 @@ impl Limits {
         let (Some(p), Some(o)) = (provider_name, offering) else {
             return Limits::default();
         };
-        let (p, o) = (provider(p), key(o));
+        let (p, o) = (provider(p), self::offering(p, o));
         Limits {
             rows: self
                 .rows
                 .iter()
                 .filter(|l| {
-                    provider(&l.provider) == p && (l.instance.is_some() || key(&l.offering) == o)
+                    provider(&l.provider) == p
+                        && (l.instance.is_some() || self::offering(&l.provider, &l.offering) == o)
                 })
                 .cloned()
                 .collect(),

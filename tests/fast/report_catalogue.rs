@@ -124,6 +124,50 @@ fn a_region_the_catalogue_has_no_price_for_stays_unpriced_and_says_why() {
     assert!(value.contains(&format!("AWS gp3: {why}")), "{value}");
 }
 
+/// A record of `provider`'s `offering` at `size_gb`, without price,
+/// written under `dir`.
+fn named_record(dir: &Path, provider: &str, offering: &str, size_gb: f64) {
+    let mut r = record(
+        "n1",
+        "cloud",
+        provider,
+        offering,
+        None,
+        "fio-randread-4k-qd64",
+        1,
+        &[("read_iops", 1100.0, "IOPS")],
+    );
+    let s = std::sync::Arc::make_mut(&mut r.subject);
+    s.size_gb = Some(size_gb);
+    s.region = Some("eastus".into());
+    s.labels.clear();
+    write_record(dir, "n1.json", &r);
+}
+
+#[test]
+fn an_azure_disk_named_with_its_tier_gets_the_tiers_list_price() {
+    let dir = tempfile::tempdir().unwrap();
+    named_record(&dir.path().join("in"), "Azure", "Premium SSD P15", 256.0);
+    let site = site_of(dir.path(), crate::report_common::BUILD_EPOCH, &[]);
+    let o = offering(&site);
+    // the P15 tier, (128, 256] GiB, is 38.02 USD a month in eastus
+    assert_eq!(o["monthly_cost"], 38.02);
+    assert_eq!(o["price_origin"], "catalogue");
+}
+
+#[test]
+fn an_offering_the_catalogue_does_not_list_stays_unpriced_and_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    named_record(&dir.path().join("in"), "DigitalOcean", "Volumes", 100.0);
+    let site = site_of(dir.path(), crate::report_common::BUILD_EPOCH, &[]);
+    let o = offering(&site);
+    assert_eq!(o["monthly_cost"], serde_json::Value::Null);
+    let why = "no list price for DigitalOcean Volumes in the catalogue";
+    assert_eq!(o["monthly_cost_missing"], why);
+    let value = read(&site, "value.html");
+    assert!(value.contains(why), "{value}");
+}
+
 #[test]
 fn a_prices_row_overrides_the_catalogue() {
     let dir = tempfile::tempdir().unwrap();

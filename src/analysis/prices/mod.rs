@@ -242,11 +242,11 @@ fn number_in(line: usize, name: &str, text: &str, range: Range) -> Result<f64> {
 }
 
 /// The key of a price in a [`PriceBook`]: trimmed, lower case, the
-/// provider's canonical name.
+/// provider's and offering's catalogue names where they have one.
 fn key(provider: &str, offering: &str, region: Option<&str>) -> Key {
     (
         crate::analysis::catalogued::provider_key(provider),
-        offering.trim().to_lowercase(),
+        crate::analysis::catalogued::offering_key(provider, offering),
         region.unwrap_or("").trim().to_lowercase(),
     )
 }
@@ -611,7 +611,9 @@ impl PriceBook {
 
     /// Why a configuration that [`PriceBook::effective`] leaves unpriced has
     /// no price: `no price for region eu-west-1 in --prices`, `no list
-    /// price for region eu-west-1 in the catalogue`, or `no price`.
+    /// price for region eu-west-1 in the catalogue`, for a provider the
+    /// catalogue knows `no list price for DigitalOcean Volumes in the
+    /// catalogue`, or `no price`.
     pub fn why_unpriced(
         &self,
         provider: Option<&str>,
@@ -633,6 +635,19 @@ impl PriceBook {
                         .is_some_and(|(c, _)| other_regions(c)) =>
             {
                 format!("no list price for region {r} in the catalogue")
+            }
+            _ if !self.has(provider, offering)
+                && crate::analysis::catalogued::canonical_provider(p).is_some()
+                && self
+                    .catalogue
+                    .as_ref()
+                    .is_some_and(|(c, _)| !c.has(provider, offering)) =>
+            {
+                format!(
+                    "no list price for {} {} in the catalogue",
+                    p.trim(),
+                    o.trim()
+                )
             }
             _ => "no price".to_string(),
         }
@@ -914,6 +929,11 @@ Linode,Block Storage,,USD,2025-01,linode pricing,capacity,0.10,,,\n";
         );
         assert_eq!(
             b.why_unpriced(Some("AWS"), Some("gp9"), Some("eu-west-1")),
+            "no list price for AWS gp9 in the catalogue"
+        );
+        // a provider the catalogue does not know
+        assert_eq!(
+            b.why_unpriced(Some("Hetzner"), Some("Volume"), Some("fsn1")),
             "no price"
         );
     }
