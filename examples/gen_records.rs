@@ -255,6 +255,7 @@ fn main() -> Result<()> {
                 arch: Some("x86_64".to_string()),
                 virtualization: Some("kvm".to_string()),
                 instance_type: None,
+                name: None,
                 description: None,
             }
             .into(),
