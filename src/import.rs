@@ -41,6 +41,9 @@ pub struct ImportOptions {
     pub subject: Subject,
     /// The test id of every record, instead of the derived one.
     pub test_id: Option<String>,
+    /// `host.name` of every record (already checked, and anonymous under
+    /// `--anonymous-host`); `None` leaves it unknown.
+    pub host_name: Option<String>,
     /// Where the records go.
     pub out: PathBuf,
 }
@@ -52,6 +55,7 @@ pub fn command(o: &ImportOptions) -> Result<u8> {
         tool: o.tool,
         subject: &o.subject,
         test_id: o.test_id.as_deref(),
+        host_name: o.host_name.as_deref(),
     };
     let mut tally = Tally::default();
     for input in &o.files {
@@ -158,6 +162,7 @@ struct Options<'a> {
     tool: Option<Tool>,
     subject: &'a Subject,
     test_id: Option<&'a str>,
+    host_name: Option<&'a str>,
 }
 
 /// Walks a directory ([`crate::walk::tree`]: sorted by name, hidden
@@ -268,6 +273,11 @@ fn import_file(path: &Path, opts: &Options) -> Result<(Vec<Record>, Vec<PathBuf>
         opts.subject,
         opts.test_id,
     )?;
+    if let Some(name) = opts.host_name {
+        for r in &mut records {
+            std::sync::Arc::make_mut(&mut r.host).name = Some(name.to_string());
+        }
+    }
     // read as the parsers read it (borrowed, for LF UTF-8)
     let read = tools::text::read(&bytes).ok();
     let text = read.as_ref().map_or("", |t| t.text.as_ref());
@@ -905,6 +915,7 @@ mod tests {
             tool: None,
             subject: SUBJECT.get_or_init(Subject::default),
             test_id: None,
+            host_name: None,
         }
     }
 

@@ -33,6 +33,12 @@ pub struct ImportArgs {
     /// Test id for every imported record (instead of the one derived from the file).
     #[arg(long)]
     pub test_id: Option<String>,
+    /// The name of the machine the output came from, for every record (none without it); 1 to 64 characters, no control character.
+    #[arg(long, value_name = "NAME", value_parser = super::run::parse_host_name)]
+    pub host_name: Option<String>,
+    /// With --host-name: record a stable hash of the name (`anon-` and 12 hex digits) instead of the name, for publishing.
+    #[arg(long, requires = "host_name")]
+    pub anonymous_host: bool,
     /// Directory the records are written to.
     #[arg(long, value_name = "DIR")]
     pub out: PathBuf,
@@ -54,6 +60,13 @@ pub fn options(args: &ImportArgs) -> Result<ImportOptions> {
         files: args.files.clone(),
         subject: super::subject::from_args(&args.subject).map_err(usage)?,
         test_id: args.test_id.clone(),
+        host_name: args.host_name.as_deref().map(|n| {
+            if args.anonymous_host {
+                crate::record::anonymous_host_name(n)
+            } else {
+                n.to_string()
+            }
+        }),
         out: args.out.clone(),
     })
 }

@@ -28,6 +28,12 @@ pub struct RunArgs {
     /// The machine's instance type (`m5.large`), for the records; without it the cloud's metadata service is asked (1 s at most).
     #[arg(long, value_name = "TYPE", value_parser = parse_instance)]
     pub instance: Option<String>,
+    /// The machine's name for the records (default: its hostname); 1 to 64 characters, no control character.
+    #[arg(long, value_name = "NAME", value_parser = parse_host_name)]
+    pub host_name: Option<String>,
+    /// Record a stable hash of the machine's name (`anon-` and 12 hex digits) instead of the name, for publishing.
+    #[arg(long)]
+    pub anonymous_host: bool,
     /// Repetitions of each test, 1 to 1000 (default: 3 for standard, 1 for quick; bonnie++ once unless set).
     #[arg(long, value_name = "N", value_parser = parse_repeat)]
     pub repeat: Option<u32>,
@@ -100,6 +106,12 @@ fn parse_instance(s: &str) -> std::result::Result<String, String> {
     }
 }
 
+/// `--host-name` (of `run` and `import`): a machine name
+/// ([`crate::record::host_name`]).
+pub(super) fn parse_host_name(s: &str) -> std::result::Result<String, String> {
+    crate::record::host_name(s)
+}
+
 /// The run's options from its flags; a bad subject flag is a usage error.
 pub fn options(args: &RunArgs) -> Result<RunOptions> {
     Ok(RunOptions {
@@ -130,6 +142,8 @@ pub fn options(args: &RunArgs) -> Result<RunOptions> {
         clean_stale: args.clean_stale,
         tick_s: args.progress_interval,
         instance: args.instance.clone(),
+        host_name: args.host_name.clone(),
+        anonymous_host: args.anonymous_host,
         probe: args.probe,
     })
 }

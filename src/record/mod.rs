@@ -14,12 +14,16 @@ use std::sync::Arc;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+mod host_name;
 mod json;
 mod metrics;
 mod paths;
 mod summary;
 mod validate;
 
+pub use host_name::{
+    anonymous_host_name, host_name, ANONYMOUS_HEX_DIGITS, ANONYMOUS_PREFIX, MAX_HOST_NAME_CHARS,
+};
 pub use json::{from_json, to_json, would_pass_check};
 pub use metrics::{unit_name, Metric, MetricKey, MetricNames, Metrics, MetricsIter, Name};
 pub use paths::{
@@ -403,10 +407,11 @@ pub struct Price {
 /// The machine a test ran on.
 #[derive(Serialize, Deserialize, JsonSchema, Clone, Debug, PartialEq, Eq, Hash, Default)]
 pub struct Host {
-    /// Which machine: its hostname, `--host-name`, or under
-    /// `--anonymous-host` a stable hash of the hostname (`anon-` and 12 hex
-    /// digits); absent in records from before it was kept, and for imported
-    /// output without `--host-name`.
+    /// Which machine: `run --host-name NAME`, else the machine's hostname;
+    /// `import --host-name NAME`; under `--anonymous-host` instead `anon-`
+    /// and the first 12 hex digits of the SHA-256 of that name. Absent when
+    /// unknown: records from before it was kept, imported output without
+    /// `--host-name`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// CPU model name from `/proc/cpuinfo`.

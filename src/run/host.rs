@@ -335,11 +335,13 @@ pub fn free_bytes(path: &Path) -> Option<u64> {
     fs_space(path).map(|(_, free)| free)
 }
 
-fn uname() -> (Option<String>, Option<String>) {
+/// The kernel release, the machine architecture and the node name
+/// (the hostname) from `uname`.
+fn uname() -> (Option<String>, Option<String>, Option<String>) {
     // SAFETY: uname fills the zeroed struct; its fields are NUL-terminated.
     let mut u: libc::utsname = unsafe { std::mem::zeroed() };
     if unsafe { libc::uname(&mut u) } != 0 {
-        return (None, None);
+        return (None, None, None);
     }
     let field = |f: &[libc::c_char]| {
         let bytes: Vec<u8> = f
@@ -350,7 +352,24 @@ fn uname() -> (Option<String>, Option<String>) {
         let s = String::from_utf8_lossy(&bytes).into_owned();
         (!s.is_empty()).then_some(s)
     };
-    (field(&u.release), field(&u.machine))
+    (field(&u.release), field(&u.machine), field(&u.nodename))
+}
+
+/// This machine's hostname as the kernel holds it:
+/// `/proc/sys/kernel/hostname`, else `uname`'s node name; `None` when
+/// neither says one (empty, or the kernel's `(none)` of a name never set).
+pub fn hostname() -> Option<String> {
+    read("/proc/sys/kernel/hostname")
+        .or_else(|| uname().2)
+        .as_deref()
+        .and_then(hostname_of)
+}
+
+/// The hostname in the kernel's text: trimmed; `None` for an empty one or
+/// `(none)`, what Linux holds until a name is set.
+pub fn hostname_of(text: &str) -> Option<String> {
+    let name = text.trim();
+    (!name.is_empty() && name != "(none)").then(|| name.to_string())
 }
 
 /// Whether the effective user is root.
@@ -369,7 +388,7 @@ pub fn host() -> Host {
     let cpuinfo = read("/proc/cpuinfo");
     // SAFETY: sysconf has no preconditions.
     let cpus = unsafe { libc::sysconf(libc::_SC_NPROCESSORS_ONLN) };
-    let (kernel, arch) = uname();
+    let (kernel, arch, _) = uname();
     let os_release = read("/etc/os-release").or_else(|| read("/usr/lib/os-release"));
     let evidence = VirtEvidence {
         container: read("/run/systemd/container"),
@@ -624,5 +643,16 @@ garbage line
         assert!(t.fs_type.is_some() && t.mount_point.is_some());
         assert!(t.size_bytes.unwrap() >= t.free_bytes.unwrap());
         assert!(host().memory_bytes.unwrap() > 0);
+    }
+
+    #[test]
+    fn the_hostname_is_the_kernels_text_trimmed_and_unset_is_none() {
+        assert_eq!(hostname_of("web-3\n").as_deref(), Some("web-3"));
+        assert_eq!(hostname_of("(none)\n"), None);
+        assert_eq!(hostname_of("\n"), None);
+        // this machine's, as the kernel and uname say it
+        let kernel = std::fs::read_to_string("/proc/sys/kernel/hostname").unwrap();
+        assert_eq!(hostname(), hostname_of(&kernel));
+        assert_eq!(uname().2.as_deref().and_then(hostname_of), hostname());
     }
 }

@@ -90,6 +90,12 @@ pub struct RunOptions {
     pub tick_s: u64,
     /// `--instance`: the machine's instance type, else the metadata's.
     pub instance: Option<String>,
+    /// `--host-name`: the machine's name for the records (checked by
+    /// [`crate::record::host_name`]), else its hostname.
+    pub host_name: Option<String>,
+    /// `--anonymous-host`: record the anonymous form of the name
+    /// ([`crate::record::anonymous_host_name`]) instead of the name.
+    pub anonymous_host: bool,
     /// `--probe`: a dry run measures the target first ([`probe`]).
     pub probe: bool,
 }
@@ -194,6 +200,8 @@ struct Ready {
     clean_stale: bool,
     tick_s: u64,
     instance: Option<String>,
+    host_name: Option<String>,
+    anonymous_host: bool,
 }
 
 /// Where records go.
@@ -319,6 +327,8 @@ fn prepare(opts: &RunOptions) -> Result<Prepared> {
         clean_stale: opts.clean_stale,
         tick_s: opts.tick_s,
         instance: opts.instance.clone(),
+        host_name: opts.host_name.clone(),
+        anonymous_host: opts.anonymous_host,
     })))
 }
 

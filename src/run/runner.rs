@@ -36,8 +36,11 @@ pub(super) fn execute(
         clean_stale: opts_clean_stale,
         tick_s,
         instance,
+        host_name,
+        anonymous_host,
     } = ready;
     let mut host_facts = host::host();
+    host_facts.name = machine_name(host_name, anonymous_host);
     host_facts.instance_type = instance_type(instance);
     let target_facts = host::target(&target);
     let dir = match &out {
@@ -300,6 +303,46 @@ fn settled_by(job: &plan::Job, records: &[Record]) -> Option<String> {
             job.repetitions
         )
     })
+}
+
+/// The machine's name for the records: `--host-name`, else the hostname
+/// ([`host::hostname`]); under `--anonymous-host` its anonymous form
+/// ([`record::anonymous_host_name`]). Said on stderr; a hostname that is
+/// no machine name ([`record::host_name`]) is told and not recorded.
+fn machine_name(flag: Option<String>, anonymous: bool) -> Option<String> {
+    // where the name came from, and what its hash is a hash of
+    let (name, from, of) = match flag {
+        Some(n) => (n, "--host-name", "the name given"),
+        None => match host::hostname().map(|h| (record::host_name(&h), h)) {
+            Some((Ok(n), _)) => (n, "the hostname", "the hostname"),
+            Some((Err(why), h)) => {
+                crate::tell!(
+                    "warning: the hostname `{}` is not recorded: {}; give --host-name NAME",
+                    shown(&h),
+                    shown(&why)
+                );
+                return None;
+            }
+            None => {
+                crate::tell!(
+                    "warning: this machine has no hostname; the records name no machine (give --host-name NAME)"
+                );
+                return None;
+            }
+        },
+    };
+    if anonymous {
+        let anon = record::anonymous_host_name(&name);
+        crate::tell!(
+            "host name {} (--anonymous-host: a hash of {}, which is not recorded)",
+            shown(&anon),
+            of
+        );
+        Some(anon)
+    } else {
+        crate::tell!("host name {} ({})", shown(&name), from);
+        Some(name)
+    }
 }
 
 /// The machine's instance type: `--instance`, else what the cloud's

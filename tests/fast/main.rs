@@ -17,6 +17,7 @@ mod cli_import;
 mod cli_shell;
 mod cli_terminal;
 mod emulated_records;
+mod host_name;
 mod install_tools;
 mod prop_bonnie;
 mod prop_check;

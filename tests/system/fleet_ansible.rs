@@ -5,7 +5,9 @@
 //! hosts' records arrive under `results/<study>/<offering>/<run id>/`,
 //! pass `diskdash check` and give a site with both configurations; the
 //! other two fail alone, each with its reason; a second run adds records
-//! beside the first's; nothing is left on the hosts.
+//! beside the first's; nothing is left on the hosts. Every record names
+//! its host by its inventory name, or (`diskdash_anonymous_host`) by the
+//! hash of it.
 //!
 //! Needs ansible-playbook, sshd and ssh-keygen (`.ci/run` installs them);
 //! a missing one fails the test.
@@ -347,6 +349,15 @@ fn the_playbook_benchmarks_two_hosts_over_ssh_and_publishes_one_site() {
         a.target.path.as_deref(),
         std::fs::canonicalize(&targets[0]).unwrap().to_str()
     );
+    // each host's records carry its inventory name
+    for (_, r) in &recs {
+        let host = match r.subject.offering.as_deref() {
+            Some("Volume A") => "volume-a",
+            Some("Volume B") => "volume-b",
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(r.host.name.as_deref(), Some(host), "{}", r.id);
+    }
     assert_eq!(b.subject.offering.as_deref(), Some("Volume B"));
     assert_eq!(b.subject.size_gb, Some(20.0));
     assert_eq!(b.subject.region, None);
@@ -381,11 +392,39 @@ fn the_playbook_benchmarks_two_hosts_over_ssh_and_publishes_one_site() {
         assert!(is_empty_dir(t), "{} not empty", t.display());
     }
 
-    // a second run adds records beside the first's
-    let (code, out) = playbook(work, &["--limit".into(), "volume-a,gone".into()]);
+    // a second run adds records beside the first's; published anonymously,
+    // its record names the host by `anon-` and the start of the SHA-256 of
+    // its inventory name
+    let (code, out) = playbook(
+        work,
+        &[
+            "--limit".into(),
+            "volume-a,gone".into(),
+            "-e".into(),
+            "diskdash_anonymous_host=true".into(),
+        ],
+    );
     assert_eq!(code, Some(4), "{out}");
     let again = records(&results);
     assert_eq!(again.len(), 4, "{again:#?}");
+    let sha: String = {
+        use sha2::Digest;
+        sha2::Sha256::digest(b"volume-a")
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect()
+    };
+    let anon = format!("anon-{}", &sha[..12]);
+    let names: Vec<_> = again
+        .iter()
+        .map(|(_, r)| r.host.name.as_deref().unwrap())
+        .collect();
+    assert_eq!(names.iter().filter(|n| **n == anon).count(), 1, "{names:?}");
+    assert_eq!(
+        names.iter().filter(|n| **n == "volume-a").count(),
+        1,
+        "{names:?}"
+    );
     let runs_a: std::collections::BTreeSet<_> = again
         .iter()
         .filter(|(p, _)| parts(p)[1] == "volume-a")
