@@ -263,13 +263,18 @@ pub fn range(base: &Summary, new: &Summary, higher_is_better: bool) -> Option<(f
 /// Where `ratio` lies against `threshold`: regressed when its whole
 /// `range` is below it, within uncertainty when the range reaches below
 /// it, ok otherwise; without a range (a single run) the ratio decides.
+/// Ratios are taken to three decimals, as value verdicts are
+/// ([`crate::analysis::value::verdict`]), so that 0.7 divided out as
+/// 0.69999999 is 0.7.
 pub fn verdict(ratio: Option<f64>, range: Option<(f64, f64)>, threshold: f64) -> Verdict {
+    let r3 = |v: f64| (v * 1000.0).round() / 1000.0;
+    let below = |v: f64| r3(v) < threshold;
     match (ratio, range) {
         (None, _) => Verdict::NoRatio,
-        (Some(_), Some((_, hi))) if hi < threshold => Verdict::Regressed,
-        (Some(_), Some((lo, _))) if lo < threshold => Verdict::WithinUncertainty,
+        (Some(_), Some((_, hi))) if below(hi) => Verdict::Regressed,
+        (Some(_), Some((lo, _))) if below(lo) => Verdict::WithinUncertainty,
         (Some(_), Some(_)) => Verdict::Ok,
-        (Some(r), None) if r < threshold => Verdict::Regressed,
+        (Some(r), None) if below(r) => Verdict::Regressed,
         (Some(_), None) => Verdict::Ok,
     }
 }
@@ -446,6 +451,9 @@ mod tests {
         // a single run: the ratio decides
         assert_eq!(verdict(Some(0.89), None, t), Verdict::Regressed);
         assert_eq!(verdict(Some(0.9), None, t), Verdict::Ok);
+        // 0.7 as floating point divides it is 0.7
+        assert_eq!(verdict(Some(0.699_999_9), None, 0.7), Verdict::Ok);
+        assert_eq!(verdict(Some(0.6994), None, 0.7), Verdict::Regressed);
         assert_eq!(verdict(None, None, t), Verdict::NoRatio);
         // a lower threshold lets the 30% drop pass
         assert_eq!(verdict(Some(0.7), Some((0.67, 0.73)), 0.6), Verdict::Ok);
