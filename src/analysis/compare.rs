@@ -585,6 +585,67 @@ mod tests {
         );
     }
 
+    /// A run of a sustained test classified `pattern`, `runtime` s long.
+    fn timed(
+        id: &str,
+        pattern: crate::record::Pattern,
+        runtime: f64,
+        metrics: &[(&str, f64, &str)],
+    ) -> crate::record::Record {
+        let test = "fio-sustained-randread-4k-qd32";
+        let mut r = record(id, "Azure", "P15", Some(0.1), test, metrics);
+        std::sync::Arc::make_mut(&mut r.test)
+            .parameters
+            .insert("runtime".into(), serde_json::Value::from(runtime));
+        r.timeline = Some(Box::new(crate::record::Timeline {
+            interval_s: 1.0,
+            read: None,
+            write: None,
+            trim: None,
+            logs: BTreeMap::new(),
+            pattern: Some(pattern),
+            burst_on_s: None,
+            burst_off_s: None,
+        }));
+        r
+    }
+
+    #[test]
+    fn a_run_the_site_leaves_out_of_a_sustained_level_is_left_out_here() {
+        use crate::record::Pattern::*;
+        // a 45-minute run bursts for 30 minutes, then holds 1,100 IOPS; a
+        // 20-minute run never left the burst: its 3,500 is no sustained level
+        let long = |id: &str| {
+            timed(
+                id,
+                CreditBurst,
+                2700.0,
+                &[
+                    ("read_iops_sustained", 1100.0, "IOPS"),
+                    ("read_iops_burst", 3500.0, "IOPS"),
+                    ("burst_duration", 1800.0, "s"),
+                ],
+            )
+        };
+        let short = timed(
+            "b2",
+            Flat,
+            1200.0,
+            &[("read_iops_sustained", 3500.0, "IOPS")],
+        );
+        let base = side_data(vec![long("b1"), short]);
+        let new = side_data(vec![long("n1")]);
+        let c = compare(&Side::of(&base).unwrap(), &Side::of(&new).unwrap(), 0.9);
+        // judged on the sustained level alone (the burst is not judged)
+        let metrics: Vec<&str> = c.rows.iter().map(|r| r.metric.as_str()).collect();
+        assert_eq!(metrics, ["read_iops_sustained"]);
+        let row = &c.rows[0];
+        // pooled with the short run, the base would be 2,300 and 0.48x
+        assert_eq!((row.base.summary.n, row.base.summary.median), (1, 1100.0));
+        assert_eq!(row.ratio, Some(1.0));
+        assert_eq!(row.verdict, Verdict::Ok);
+    }
+
     #[test]
     fn a_configuration_name_spells_every_known_part() {
         let mut r = iops("a", "io2", 100.0);

@@ -268,3 +268,40 @@ fn usage_errors_exit_two_naming_what_was_wrong() {
         "{err}"
     );
 }
+
+#[test]
+fn names_from_records_are_shown_escaped() {
+    let dir = tempfile::tempdir().unwrap();
+    for (side, scale) in [("base", 1.0), ("new", 0.5)] {
+        let r = record(
+            &format!("{side}-1"),
+            side,
+            "P",
+            "evil\u{1b}[31m\u{202e}",
+            None,
+            "fio-randread-4k-qd64",
+            1,
+            &[("read_iops", 1000.0 * scale, "IOPS")],
+        );
+        write_record(&dir.path().join(side), "r.json", &r);
+    }
+    let base = dir.path().join("base");
+    let new = dir.path().join("new");
+    let (code, out, err) = compare(&[base.to_str().unwrap(), new.to_str().unwrap()]);
+    assert_eq!(code, 1, "{out}{err}");
+    for text in [&out, &err] {
+        assert!(
+            !text.contains('\u{1b}') && !text.contains('\u{202e}'),
+            "{text}"
+        );
+        assert!(
+            text.contains("P evil\\u{1b}[31m\\u{202e} · 100 GB"),
+            "{text}"
+        );
+    }
+    let (_, json, _) = compare(&["--json", base.to_str().unwrap(), new.to_str().unwrap()]);
+    assert!(!json.contains('\u{1b}') && !json.contains('\u{202e}'));
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["rows"][0]["offering"], "evil\u{1b}[31m\u{202e}");
+    assert_eq!(v["rows"][0]["ratio"], 0.5);
+}
