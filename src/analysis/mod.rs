@@ -9,6 +9,7 @@ use anyhow::Result;
 use crate::record::Summary;
 
 pub mod catalogued;
+pub mod compare;
 pub mod identity;
 pub mod judged;
 pub mod limits;

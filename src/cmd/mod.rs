@@ -9,6 +9,7 @@ use crate::term::shown;
 
 pub mod catalogue;
 pub mod check;
+pub mod compare;
 pub mod completions;
 pub mod doctor;
 pub mod import;
@@ -36,6 +37,8 @@ pub enum Command {
     Report(report::ReportArgs),
     /// Validate records; list every problem with its file; exit 1 if any.
     Check(check::CheckArgs),
+    /// Compare two directories of records: ratio new/base per configuration, test and judged metric; exit 1 on a regression.
+    Compare(compare::CompareArgs),
     /// List the built-in catalogue of list prices and published limits, or check a price or limits file.
     Catalogue(catalogue::CatalogueArgs),
     /// Print the record's JSON Schema.
@@ -53,6 +56,7 @@ pub fn execute(command: &Command) -> anyhow::Result<u8> {
     if matches!(
         command,
         Command::Check(_)
+            | Command::Compare(_)
             | Command::Catalogue(_)
             | Command::Doctor(_)
             | Command::Schema
@@ -72,6 +76,7 @@ pub fn execute(command: &Command) -> anyhow::Result<u8> {
         Command::Import(args) => import::execute(args),
         Command::Report(args) => report::execute(args),
         Command::Check(args) => check::execute(args),
+        Command::Compare(args) => compare::execute(args),
         Command::Catalogue(args) => catalogue::execute(args),
         Command::Schema => {
             crate::say!("{}", shown(crate::record::json_schema()));

@@ -5,11 +5,12 @@ use std::process::Command;
 
 const BIN: &str = env!("CARGO_BIN_EXE_diskdash");
 
-const SUBCOMMANDS: [&str; 9] = [
+const SUBCOMMANDS: [&str; 10] = [
     "run",
     "import",
     "report",
     "check",
+    "compare",
     "catalogue",
     "schema",
     "doctor",

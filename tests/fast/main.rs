@@ -13,6 +13,7 @@ mod run_common;
 
 mod cli_catalogue;
 mod cli_check_schema;
+mod cli_compare;
 mod cli_import;
 mod cli_shell;
 mod cli_terminal;
