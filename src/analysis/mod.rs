@@ -12,6 +12,7 @@ pub mod catalogued;
 pub mod identity;
 pub mod judged;
 pub mod limits;
+pub mod machines;
 pub mod prices;
 pub mod stats;
 pub mod value;
