@@ -296,9 +296,19 @@ pub struct HostLine {
     pub ok: usize,
     pub failed: usize,
     pub skipped: usize,
-    /// Where it is an outlier: `fio-randread-4k-qd64 read IOPS: 1,800 IOPS,
-    /// 40% below the others' 2,950–3,050 IOPS`, one per test and metric.
-    pub outlier: Vec<String>,
+    /// Where it is an outlier, one per test and metric.
+    pub outlier: Vec<HostOutlier>,
+}
+
+/// A test and metric on which a machine is an outlier.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HostOutlier {
+    /// Test name.
+    pub test: String,
+    /// Metric name.
+    pub metric: String,
+    /// Its figures in words ([`outlier_words`]).
+    pub words: String,
 }
 
 /// A line per machine and configuration, by study, configuration and
@@ -334,12 +344,11 @@ pub fn host_lines(a: &Analysis) -> Vec<HostLine> {
             if let Some(m) = of_config(&a.records, study, off) {
                 for (s, o) in m.outliers() {
                     if let Some(line) = lines.get_mut(o.machine.as_str()) {
-                        line.outlier.push(format!(
-                            "{} {}: {}",
-                            s.test,
-                            crate::metrics::human_name(&s.metric),
-                            outlier_words(s, o)
-                        ));
+                        line.outlier.push(HostOutlier {
+                            test: s.test.clone(),
+                            metric: s.metric.clone(),
+                            words: outlier_words(s, o),
+                        });
                     }
                 }
             }
