@@ -13,6 +13,7 @@ pub mod compare;
 pub mod identity;
 pub mod judged;
 pub mod limits;
+pub mod machines;
 pub mod prices;
 pub mod stats;
 pub mod value;

@@ -195,7 +195,11 @@ pub fn execute(args: &ReportArgs) -> Result<u8> {
         base_url: base_url(args.base_url.as_deref())?,
     };
     let site = report::site::Dir::open(&args.out, args.force)?;
-    report::build_into(&loaded.records, &loaded.problems, &opts, &site)?;
+    let built = report::build_into(&loaded.records, &loaded.problems, &opts, &site)?;
+    // a fleet's machines, so that a bad VM shows before anyone reads the site
+    for l in &built.hosts {
+        crate::tell!("host {}", shown(report::export::host_text(l)));
+    }
     // every page is written: the records are let go before the marker is
     // sorted
     let records = std::mem::take(&mut loaded.records).len();

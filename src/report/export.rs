@@ -11,8 +11,10 @@ use crate::metrics::{human_name, metric_order};
 use crate::plausible::finite;
 use crate::report::story::Story;
 
+mod hosts;
 mod json;
 pub mod markdown;
+pub use hosts::{host_text, hosts_csv, HOSTS_COLUMNS};
 pub use json::summary_json;
 pub(crate) use markdown::md;
 use markdown::{Align, Table};

@@ -45,13 +45,14 @@ pub fn build_site(found: &[Found], problems: &[Problem], opts: &Options) -> Resu
     Ok(memory.into_site())
 }
 
-/// Builds every page, chart and data file into `site`.
+/// Builds every page, chart and data file into `site`; returns what the
+/// command prints beyond them (the fleet's per-host lines).
 pub fn build_into(
     found: &[Found],
     problems: &[Problem],
     opts: &Options,
     site: &dyn site::Output,
-) -> Result<()> {
+) -> Result<Built> {
     let analysis = Analysis::with_limits(
         found.iter().map(|f| &f.summary),
         &opts.prices,
@@ -72,7 +73,21 @@ pub fn build_into(
     let beside: Vec<&pages::Beside> = exports.iter().map(|f| f as &pages::Beside).collect();
     pages::build(&analysis, problems, opts, site, &origins, &beside)?;
     site.write("style.css", STYLE.as_bytes())?;
-    site.write(".nojekyll", &[])
+    site.write(".nojekyll", &[])?;
+    // a fleet's machines, one row each, where records name two or more
+    let hosts = analysis::machines::host_lines(&analysis);
+    if !hosts.is_empty() {
+        site.write("data/hosts.csv", &export::hosts_csv(&hosts)?)?;
+    }
+    Ok(Built { hosts })
+}
+
+/// What a build found beyond the files it wrote.
+#[derive(Clone, Debug, Default)]
+pub struct Built {
+    /// A line per machine and configuration where the records name two
+    /// machines or more ([`analysis::machines::host_lines`]); empty otherwise.
+    pub hosts: Vec<analysis::machines::HostLine>,
 }
 
 /// Where each record of a build came from, by id (the analysis holds

@@ -32,6 +32,7 @@ mod report_catalogue;
 mod report_emulated;
 mod report_identity;
 mod report_length;
+mod report_machines;
 mod report_numbers;
 mod report_qdepth;
 mod report_rates;

@@ -364,6 +364,21 @@ fn the_playbook_benchmarks_two_hosts_over_ssh_and_publishes_one_site() {
     assert!(b.subject.labels.is_empty());
     assert!(b.metrics.get("write_bw").unwrap().value > 0.0);
 
+    // after the report, a line per host: its tests ok and failed, outlier or not
+    for (host, config, counts) in [
+        ("volume-a", "Loopback Volume A", "1 ok, 0 failed"),
+        ("volume-b", "Loopback Volume B", "1 ok, 1 failed"),
+    ] {
+        let line = out
+            .lines()
+            .find(|l| l.contains(&format!("\"host {host} ({config}")))
+            .unwrap_or_else(|| panic!("no line for {host}: {out}"));
+        assert!(
+            line.contains(&format!("study Fleet test): {counts}; no outlier")),
+            "{line}"
+        );
+    }
+
     // the records pass check; the site has both configurations
     run_ok(Command::new(BIN).arg("check").arg(&results));
     let site = work.join("site");

@@ -18,15 +18,16 @@
 //! input, ids included: each spec feeds its field values to the hash its ids
 //! are made of.
 //!
-//! One file per chart family (`bar`, `percentile`, `timeline`, `value` with
-//! `value_layout`), the row frame
-//! that bar and percentile charts share (`rows`), axes (`scale`), the SVG
+//! One file per chart family (`bar`, `percentile`, `machines`, `timeline`,
+//! `value` with `value_layout`), the row frame
+//! that bar, percentile and machines charts share (`rows`), axes (`scale`), the SVG
 //! document (`svg`), text measuring and wording (`text`) and chart ids
 //! hashed from field values (`key`).
 
 mod bar;
 mod distribution;
 mod key;
+mod machines;
 mod percentile;
 mod qdepth;
 mod rows;
@@ -44,6 +45,7 @@ mod tests;
 pub use bar::{bar_chart, Bar, BarChart};
 pub use distribution::{distribution_chart, pct_label, DistributionChart, DistributionSeries};
 pub use key::ChartId;
+pub use machines::{MachineChart, MachineMark};
 pub use percentile::{percentile_chart, PercentileChart, PercentileSeries};
 pub use qdepth::{qd_chart, QdChart, QdPoint};
 pub use timeline::{caption, timeline_chart, LatencyPanel, TimelineChart, Words};

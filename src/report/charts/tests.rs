@@ -1252,6 +1252,7 @@ fn restyled_looks_are_byte_for_byte_the_looks_drawn_on_their_own() {
         Box::new(|l| sample_percentiles().draw(l).unwrap()),
         Box::new(|l| sample_value().draw(l).unwrap()),
         Box::new(|l| crowded_value().draw(l).unwrap()),
+        Box::new(|l| sample_machines().draw(l).unwrap()),
     ];
     for chart in &charts {
         struct Each<'a>(&'a dyn Fn(Look) -> String);
@@ -1293,6 +1294,30 @@ fn every_look_drawn_from_one_key_is_the_look_drawn_on_its_own() {
     same(&sample_percentiles());
     same(&sample_value());
     same(&crowded_value());
+    same(&sample_machines());
+}
+
+/// Three machines of one configuration, the third an outlier.
+fn sample_machines() -> MachineChart {
+    let mark = |label: &str, median: f64, outlier| MachineMark {
+        label: label.into(),
+        median,
+        min: median * 0.98,
+        max: median * 1.02,
+        runs: 3,
+        outlier,
+    };
+    MachineChart {
+        title: "P x: read IOPS per machine".into(),
+        desc: "fio-randread-4k-qd64".into(),
+        unit: "IOPS".into(),
+        higher_is_better: true,
+        machines: vec![
+            mark("web-1", 2950.0, false),
+            mark("web-2", 3050.0, false),
+            mark("web-3", 1800.0, true),
+        ],
+    }
 }
 
 /// The width of one character as first written, by ranges alone: the

@@ -21,6 +21,7 @@ use crate::units::Unit;
 mod burst;
 pub mod command;
 pub mod index;
+mod machines;
 pub mod offering;
 mod qdepth;
 pub mod run;

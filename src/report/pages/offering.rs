@@ -29,6 +29,8 @@ pub struct OfferingPage {
     pub host: Vec<Pair>,
     pub target: Vec<Pair>,
     pub tests: Vec<OfferingTest>,
+    /// Its spread across machines, when it was measured on several.
+    pub machines: Vec<super::machines::MachineGroup>,
     pub runs: Vec<RunLink>,
     /// Instead of `runs`, past `runlist::RUNS_SHOWN` runs: one row per test.
     pub run_groups: Vec<super::runlist::RunGroup>,
@@ -181,6 +183,7 @@ pub(super) fn build(
         host: host_pairs(&records),
         target: target_pairs(&records),
         tests,
+        machines: super::machines::groups(ctx, study, &[off.name.as_str()], site)?,
         runs: runs.iter().map(|r| ctx.run_link(r)).collect(),
         run_groups,
         runs_note: if bounded {

@@ -45,6 +45,8 @@ pub struct StudyPage {
     pub queue_depths: Vec<super::qdepth::QdGroup>,
     /// Burst and sustained levels of the tests that kept a timeline.
     pub bursts: Vec<super::burst::BurstGroup>,
+    /// The configurations measured on several machines.
+    pub machines: Vec<super::machines::MachineGroup>,
     pub tests: Vec<Link>,
     /// Beside each test, why it is never judged (a cache trap's reason, or
     /// its kind's note); empty for a judged test.
@@ -138,9 +140,11 @@ pub(super) fn build(
     }
     let queue_depths = super::qdepth::groups(ctx, &sv.study, &order, site)?;
     let bursts = super::burst::groups(ctx, &sv.study, study, &order);
+    let machines = super::machines::groups(ctx, &sv.study, &order, site)?;
     let mut markdown =
         crate::report::export::study_md(&story, &images, ctx.opts.base_url.as_deref());
     markdown.extend(super::burst::markdown(&bursts).into_bytes());
+    markdown.extend(super::machines::markdown(&machines).into_bytes());
     site.write(&format!("data/{sslug}.md"), &markdown)?;
     // hundreds of configurations: the matrix shows the first (the Markdown
     // keeps them all) and says where the others are
@@ -172,6 +176,7 @@ pub(super) fn build(
         charts,
         queue_depths,
         bursts,
+        machines,
         tests: study
             .tests
             .iter()
