@@ -110,6 +110,12 @@ fn five_machines_with_one_40_percent_slower_name_it_with_its_figures() {
     let offering = std::fs::read_to_string(offering).unwrap();
     assert!(offering.contains("measured on 5 machines"));
     assert!(offering.contains(&format!("Outlier: {named}.")));
+    // the host table names the machines
+    assert!(
+        offering
+            .contains("<tr><th>machine</th><td>web-1 / web-2 / web-3 / web-4 / web-5</td></tr>"),
+        "{offering}"
+    );
 
     // five machines, four dots and the outlier's mark, named so
     let svg = strip_chart(&out);

@@ -60,14 +60,18 @@ fn host_rows(records: &[&crate::record::Host]) -> Vec<Pair> {
         key: k.into(),
         value: v,
     };
-    // the instance type only where a record names one
+    // the machine's name and the instance type only where a record names one
+    let machine = records
+        .iter()
+        .any(|r| r.name.is_some())
+        .then(|| p("machine", distinct(records, |r| r.name.clone())));
     let instance = records.iter().any(|r| r.instance_type.is_some()).then(|| {
         p(
             "instance type",
             distinct(records, |r| r.instance_type.clone()),
         )
     });
-    let mut rows: Vec<Pair> = instance.into_iter().collect();
+    let mut rows: Vec<Pair> = machine.into_iter().chain(instance).collect();
     rows.extend([
         p("CPU", distinct(records, |r| r.cpu_model.clone())),
         p(
