@@ -14,7 +14,9 @@ use crate::record::{self, Price, Status};
 use crate::units::Unit;
 
 mod group;
+pub mod history;
 pub use group::{group, group_with};
+pub use history::{HistoryPoint, Measurement};
 
 /// A coefficient of variation at or above this (10 %) flags a result as
 /// spread widely: repetitions disagree too much to trust the median alone.
@@ -101,6 +103,13 @@ pub struct TestResults {
     /// ran on ([`at_instance_limit`]): metric name to the reason, `at the
     /// instance's limit of 3,600 IOPS (m5.large)`. They get no verdict.
     pub capped: BTreeMap<String, String>,
+    /// Runs of an older measurement of the configuration than the one its
+    /// figures come from ([`history`]): left out of every figure, with
+    /// the measurement's date in `why`, in record order.
+    pub older: Vec<LeftOut>,
+    /// The date of the measurement its figures come from, where the
+    /// configuration was measured more than once in its study.
+    pub measured: Option<String>,
 }
 
 /// A run of a timed test that never left its burst, so measured no
@@ -118,9 +127,22 @@ pub struct LeftOut {
 }
 
 impl TestResults {
-    /// Whether the run of record `i` is left out of the sustained level.
+    /// Whether the run of record `i` is left out of the sustained level
+    /// (or, from an older measurement, of every figure).
     pub fn is_left_out(&self, i: usize) -> bool {
-        self.left_out.iter().any(|l| l.record == i)
+        self.left_out
+            .iter()
+            .chain(&self.older)
+            .any(|l| l.record == i)
+    }
+
+    /// Why the run of record `i` is left out as part of an older
+    /// measurement, where it is.
+    pub fn older_why(&self, i: usize) -> Option<&str> {
+        self.older
+            .iter()
+            .find(|l| l.record == i)
+            .map(|l| l.why.as_str())
     }
 
     /// The runs left out, in words: `1 run of 20 min left out: shorter
@@ -372,6 +394,15 @@ pub struct OfferingData {
     pub records: Vec<usize>,
     /// Test id to results.
     pub tests: BTreeMap<String, TestResults>,
+    /// Its measurements in this study, oldest first ([`history`]).
+    pub measurements: Vec<Measurement>,
+    /// Where the configuration was measured more than once (in this study
+    /// or with others): the judged medians of every measurement, by date,
+    /// study, test and metric; empty otherwise.
+    pub history: Vec<HistoryPoint>,
+    /// Where it has a history: the date of its newest measurement in this
+    /// study, the one its answer uses.
+    pub measured: Option<String>,
 }
 
 /// One study: the configurations compared in it.

@@ -5,8 +5,9 @@
 use rayon::prelude::*;
 use std::collections::{BTreeMap, BTreeSet};
 
+use super::history;
 use super::{at_instance_limit, left_out, of_the_sustained_level, Dataset, OfferingData, Summary};
-use super::{MetricStats, TestResults};
+use super::{LeftOut, MetricStats, TestResults};
 use crate::analysis::identity::{self, Identity};
 use crate::analysis::limits::Limits;
 use crate::metrics::TestKind;
@@ -238,7 +239,65 @@ pub fn group_with(records: &[&record::Summary], limits: &Limits) -> Dataset {
             study.offerings.insert(off.name.clone(), off);
         }
     }
+    add_histories(records, &mut data);
     data
+}
+
+/// Gives every configuration measured more than once (in one study or
+/// across studies, matched by what makes a configuration, not by its
+/// name) its history: the judged medians of each measurement, oldest
+/// first, and the date its answer uses.
+fn add_histories(records: &[&record::Summary], data: &mut Dataset) {
+    // each configuration's measurements in every study: (study, name, index)
+    let mut by_key: BTreeMap<ConfigKey, Vec<(&str, &str, usize)>> = BTreeMap::new();
+    for (study, s) in &data.studies {
+        for (name, o) in &s.offerings {
+            let Some(first) = o.records.first().and_then(|&i| records.get(i)) else {
+                continue;
+            };
+            for m in 0..o.measurements.len() {
+                by_key
+                    .entry(ConfigKey::of(first))
+                    .or_default()
+                    .push((study, name, m));
+            }
+        }
+    }
+    let mut histories: Vec<(String, String, Vec<super::HistoryPoint>)> = Vec::new();
+    for found in by_key.values().filter(|f| f.len() > 1) {
+        let mut points = Vec::new();
+        for &(study, name, m) in found {
+            let s = &data.studies[study];
+            let Some(m) = s.offerings[name].measurements.get(m) else {
+                continue;
+            };
+            points.extend(history::points(
+                records,
+                m,
+                study,
+                |r| data.test_of(r).to_string(),
+                |test, metric| s.judges(test, metric),
+            ));
+        }
+        // by date, then study, test and metric
+        points.sort_by(|a, b| {
+            (&a.date, &a.study, &a.test, &a.metric).cmp(&(&b.date, &b.study, &b.test, &b.metric))
+        });
+        let configs: BTreeSet<(&str, &str)> = found.iter().map(|&(s, n, _)| (s, n)).collect();
+        for (study, name) in configs {
+            histories.push((study.to_string(), name.to_string(), points.clone()));
+        }
+    }
+    for (study, name, points) in histories {
+        if let Some(o) = data
+            .studies
+            .get_mut(&study)
+            .and_then(|s| s.offerings.get_mut(&name))
+        {
+            o.measured = o.measurements.last().map(|m| m.date.clone());
+            o.history = points;
+        }
+    }
 }
 
 /// The summary of one configuration's records, grouped by test.
@@ -257,13 +316,27 @@ pub(super) fn offering_data(
         size_gb,
     );
     let name = name.to_string();
+    let measurements = history::measurements_of(records, &o.records);
     let mut tests = BTreeMap::new();
     for (test, t) in o.tests {
+        // measured more than once: each test's figures come from the
+        // newest measurement that holds it, the others are its history
+        let (older, measured) = if measurements.len() > 1 {
+            history::newest_of_test(&measurements, &t.records)
+        } else {
+            (Vec::new(), None)
+        };
+        let kept: Vec<usize> = t
+            .records
+            .iter()
+            .copied()
+            .filter(|i| !older.iter().any(|(o, _)| o == i))
+            .collect();
         // the values of one configuration's test at a time, not of
         // every record at once (25 MB for 100,000 fio records)
         let mut values: BTreeMap<(ConfigKey, &str), (Unit, Vec<f64>)> = BTreeMap::new();
-        let left_out = left_out(records, &t.records, limit, size_gb, limits);
-        for &i in &t.records {
+        let left_out = left_out(records, &kept, limit, size_gb, limits);
+        for &i in &kept {
             let r = records[i];
             if r.status != Status::Ok {
                 continue;
@@ -296,8 +369,7 @@ pub(super) fn offering_data(
         }
         // a short test's judged rate at the cap of the one instance type
         // its runs ran on measured the VM, not the volume
-        let instances: BTreeSet<Option<&str>> = t
-            .records
+        let instances: BTreeSet<Option<&str>> = kept
             .iter()
             .map(|&i| records[i])
             .filter(|r| r.status == Status::Ok)
@@ -329,6 +401,15 @@ pub(super) fn offering_data(
                 metrics,
                 left_out,
                 capped,
+                older: older
+                    .iter()
+                    .map(|&(i, date)| LeftOut {
+                        record: i,
+                        length_s: None,
+                        why: history::older_why(date),
+                    })
+                    .collect(),
+                measured: measured.map(str::to_string),
             },
         );
     }
@@ -345,6 +426,9 @@ pub(super) fn offering_data(
         labels: r.subject.labels.clone(),
         records: o.records,
         tests,
+        measurements,
+        history: Vec::new(),
+        measured: None,
     }
 }
 
