@@ -380,6 +380,24 @@ pub fn percent(cv: f64) -> String {
     out
 }
 
+/// A change from `from` to `to` as a whole percentage with its sign:
+/// `-30%`, `+4%`, `0%`; `n/a` without a finite, non-zero `from`.
+pub fn change(from: f64, to: f64) -> String {
+    let r = (to / from - 1.0) * 100.0;
+    if !r.is_finite() || from == 0.0 {
+        return "n/a".to_string();
+    }
+    let mut out = fixed(r, 0);
+    if out == "-0" {
+        out = "0".to_string();
+    }
+    if !out.starts_with('-') && out != "0" {
+        out.insert(0, '+');
+    }
+    out.push('%');
+    out
+}
+
 /// An amount of money, to cents: `15.00 USD`, `1,234.50 USD`.
 pub fn money(v: f64, currency: &str) -> String {
     if !v.is_finite() {
@@ -488,6 +506,17 @@ pub fn csv_row<const N: usize>(cells: [&str; N]) -> impl Iterator<Item = Cow<'_,
 
 #[cfg(test)]
 mod tests {
+    use super::change;
+
+    #[test]
+    fn a_change_is_a_signed_whole_percentage() {
+        assert_eq!(change(1000.0, 700.0), "-30%");
+        assert_eq!(change(1000.0, 1044.0), "+4%");
+        assert_eq!(change(1000.0, 1000.2), "0%");
+        assert_eq!(change(1000.0, 999.8), "0%");
+        assert_eq!(change(0.0, 5.0), "n/a");
+    }
+
     use super::*;
 
     #[test]

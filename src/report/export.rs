@@ -235,6 +235,9 @@ pub fn study_md(story: &Story, images: &[(String, String)], base_url: Option<&st
             s.push_str(&format!("{}\n\n", md(line)));
         }
     }
+    for line in &story.history {
+        s.push_str(&format!("{}\n\n", md(line)));
+    }
     s.push_str(&format!(
         "Measured {}; {}. Baseline: {}.\n\n",
         md(&story.measured),
@@ -261,6 +264,35 @@ pub fn study_md(story: &Story, images: &[(String, String)], base_url: Option<&st
         s.push_str(
             "\nEach cell: the median, the performance ratio against the baseline and the verdict (value ratio = performance ratio / price ratio: 1 or more is worth it).\n\n",
         );
+    }
+    if !story.history_tables.is_empty() {
+        s.push_str("History: the medians of each measurement of a configuration measured more than once; the answer above uses its newest.\n\n");
+        let mut table = Table::new([
+            ("configuration", Align::Left),
+            ("test", Align::Left),
+            ("metric", Align::Left),
+            ("measured", Align::Left),
+            ("study", Align::Left),
+            ("runs", Align::Right),
+            ("median", Align::Right),
+            ("change since the first", Align::Right),
+        ]);
+        for t in &story.history_tables {
+            for r in &t.rows {
+                table.row([
+                    t.config.as_str(),
+                    &t.test,
+                    &t.human,
+                    &r.date,
+                    &r.study,
+                    &r.runs,
+                    &r.median,
+                    &r.change,
+                ]);
+            }
+        }
+        s.push_str(&table.render());
+        s.push('\n');
     }
     if !story.failures.is_empty() {
         s.push_str("Failed runs:\n\n");

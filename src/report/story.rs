@@ -13,6 +13,7 @@ use crate::metrics::{human_name, metric_order};
 use crate::record::{Source, Summary};
 
 pub mod headline;
+pub mod history;
 mod matrix;
 mod post;
 use headline::and_list;
@@ -48,6 +49,12 @@ pub struct Story {
     /// the post: the sustained level first where there is one, then random
     /// I/O and sequential throughput, then the most for the money.
     pub headline: Vec<String>,
+    /// When the answer was measured, a sentence per configuration measured
+    /// more than once ([`history::sentences`]); empty otherwise.
+    pub history: Vec<String>,
+    /// The history of each configuration measured more than once, a table
+    /// per test and judged metric ([`history::tables`]).
+    pub history_tables: Vec<history::HistoryTable>,
     /// `configuration: test failed: error` for every run without a result.
     pub failures: Vec<String>,
     /// The value matrix: a column per judged metric, a row per configuration.
@@ -417,6 +424,8 @@ pub fn tell(a: &Analysis, sv: &StudyValue) -> Story {
             h if h.is_empty() => vec![no_answer(sv)],
             h => h,
         },
+        history: history::sentences(&sv.study, study),
+        history_tables: study.offerings.values().flat_map(history::tables).collect(),
         failures,
         matrix: matrix::matrix(sv),
         post: post::post_table(sv),

@@ -26,6 +26,7 @@
 
 mod bar;
 mod distribution;
+mod history;
 mod key;
 mod machines;
 mod percentile;
@@ -44,6 +45,7 @@ mod tests;
 
 pub use bar::{bar_chart, Bar, BarChart};
 pub use distribution::{distribution_chart, pct_label, DistributionChart, DistributionSeries};
+pub use history::{history_chart, DatedMedian, HistoryChart};
 pub use key::ChartId;
 pub use machines::{MachineChart, MachineMark};
 pub use percentile::{percentile_chart, PercentileChart, PercentileSeries};

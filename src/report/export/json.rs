@@ -54,6 +54,10 @@ struct JsonOffering<'a> {
     /// catalogue has no price (`no list price for region ...`).
     monthly_cost_missing: Option<&'a str>,
     records: usize,
+    /// Where the configuration was measured more than once: the date of
+    /// the measurement its figures come from (its newest in the study).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    measured: Option<&'a str>,
     /// Runs that failed or were skipped.
     failures: Vec<JsonFailure<'a>>,
     tests: BTreeMap<&'a str, BTreeMap<&'a str, JsonStat<'a>>>,
@@ -179,6 +183,7 @@ pub fn summary_json(a: &Analysis) -> Result<Vec<u8>> {
                         .map(|(c, m)| m * c.factor),
                     monthly_cost_missing: sv.cost_missing.get(&o.name).map(String::as_str),
                     records: o.records.len(),
+                    measured: o.measured.as_deref(),
                     failures: sv
                         .failures
                         .get(&o.name)

@@ -20,6 +20,7 @@ use crate::units::Unit;
 
 mod burst;
 pub mod command;
+mod history;
 pub mod index;
 mod machines;
 pub mod offering;
@@ -282,9 +283,32 @@ impl<'a> PageCtx<'a> {
             offering: r.offering_name(),
             test: self.analysis.data.test_of(r).to_string(),
             repetition: r.repetition.to_string(),
-            status: r.status.name().to_string(),
+            status: match self.older_why(r) {
+                Some(why) => format!("{}, left out: {why}", r.status.name()),
+                None => r.status.name().to_string(),
+            },
             started: r.started_at.clone().unwrap_or_else(|| "unknown".into()),
         }
+    }
+
+    /// Why `r` is left out of its configuration's figures as part of an
+    /// older measurement, where it is.
+    fn older_why(&self, r: &Summary) -> Option<&'a str> {
+        let study = self.analysis.data.studies.get(r.study())?;
+        let test = self.analysis.data.test_of(r);
+        study
+            .offerings
+            .values()
+            .filter(|o| o.measured.is_some())
+            .filter_map(|o| o.tests.get(test))
+            .flat_map(|t| &t.older)
+            .find(|l| {
+                self.analysis
+                    .records
+                    .get(l.record)
+                    .is_some_and(|x| x.id == r.id)
+            })
+            .map(|l| l.why.as_str())
     }
 }
 

@@ -16,6 +16,9 @@ use crate::report::site::Output;
 pub struct OfferingTest {
     pub link: Link,
     pub metrics: Vec<Pair>,
+    /// Where the configuration has a history: which measurement the
+    /// figures come from, and the runs of older ones left out; else empty.
+    pub note: String,
 }
 
 /// A page per offering within a study.
@@ -36,6 +39,12 @@ pub struct OfferingPage {
     pub run_groups: Vec<super::runlist::RunGroup>,
     /// What the grouped table is, in words; empty when runs are listed.
     pub runs_note: String,
+    /// Each judged metric over the configuration's measurements; empty
+    /// when it was measured once.
+    pub history: Vec<super::history::HistoryView>,
+    /// The date of the measurement its figures come from, where it has a
+    /// history; else empty.
+    pub measured: String,
 }
 
 /// Builds the page of offering `off` in `study`.
@@ -124,7 +133,25 @@ pub(super) fn build(
             let mut ms: Vec<(&String, &crate::analysis::stats::MetricStats)> =
                 t.metrics.iter().collect();
             ms.sort_by_cached_key(|(m, _)| metric_order(m));
+            let note = match (&off.measured, &t.measured) {
+                (Some(newest), Some(d)) => {
+                    let mut note = format!("Measured {d}");
+                    if d != newest {
+                        note.push_str(", an older measurement: no newer one has this test");
+                    }
+                    if !t.older.is_empty() {
+                        note.push_str(&format!(
+                            "; {} of older measurements left out (the history below shows them)",
+                            format::count_of(t.older.len(), "run", "runs")
+                        ));
+                    }
+                    note.push('.');
+                    note
+                }
+                _ => String::new(),
+            };
             OfferingTest {
+                note,
                 link: ctx.link(test, &ctx.paths.test_page(study, test)),
                 metrics: ms
                     .into_iter()
@@ -195,6 +222,8 @@ pub(super) fn build(
         } else {
             String::new()
         },
+        history: super::history::views(&ctx, study, off, site)?,
+        measured: off.measured.clone().unwrap_or_default(),
     };
     render(site, ctx.paths.offering_page(study, &off.name), &page)
 }

@@ -211,6 +211,9 @@ pub(super) fn build(
     if let Some(trap) = crate::analysis::judged::cache_trap(r) {
         warnings.push(format!("not judged: {}", trap.why));
     }
+    if let Some(why) = ctx.older_why(r) {
+        warnings.push(format!("left out of its configuration's figures: {why}"));
+    }
     let kind = ctx
         .analysis
         .data
