@@ -130,19 +130,15 @@ impl TestResults {
     /// Whether the run of record `i` is left out of the sustained level
     /// (or, from an older measurement, of every figure).
     pub fn is_left_out(&self, i: usize) -> bool {
-        self.left_out
-            .iter()
-            .chain(&self.older)
-            .any(|l| l.record == i)
+        self.left_out.iter().any(|l| l.record == i) || self.older_why(i).is_some()
     }
 
     /// Why the run of record `i` is left out as part of an older
     /// measurement, where it is.
     pub fn older_why(&self, i: usize) -> Option<&str> {
-        self.older
-            .iter()
-            .find(|l| l.record == i)
-            .map(|l| l.why.as_str())
+        // in record order
+        let at = self.older.binary_search_by_key(&i, |l| l.record).ok()?;
+        self.older.get(at).map(|l| l.why.as_str())
     }
 
     /// The runs left out, in words: `1 run of 20 min left out: shorter

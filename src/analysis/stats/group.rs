@@ -317,20 +317,22 @@ pub(super) fn offering_data(
     );
     let name = name.to_string();
     let measurements = history::measurements_of(records, &o.records);
+    let which = history::index(&measurements);
     let mut tests = BTreeMap::new();
     for (test, t) in o.tests {
         // measured more than once: each test's figures come from the
         // newest measurement that holds it, the others are its history
         let (older, measured) = if measurements.len() > 1 {
-            history::newest_of_test(&measurements, &t.records)
+            history::newest_of_test(&measurements, &which, &t.records)
         } else {
             (Vec::new(), None)
         };
+        let left: BTreeSet<usize> = older.iter().map(|&(i, _)| i).collect();
         let kept: Vec<usize> = t
             .records
             .iter()
             .copied()
-            .filter(|i| !older.iter().any(|(o, _)| o == i))
+            .filter(|i| !left.contains(i))
             .collect();
         // the values of one configuration's test at a time, not of
         // every record at once (25 MB for 100,000 fio records)
@@ -394,6 +396,16 @@ pub(super) fn offering_data(
                 }
             }
         }
+        // in record order, which `TestResults::older_why` searches
+        let mut older_runs: Vec<LeftOut> = older
+            .iter()
+            .map(|&(i, date)| LeftOut {
+                record: i,
+                length_s: None,
+                why: history::older_why(date),
+            })
+            .collect();
+        older_runs.sort_by_key(|l| l.record);
         tests.insert(
             test.to_string(),
             TestResults {
@@ -401,14 +413,7 @@ pub(super) fn offering_data(
                 metrics,
                 left_out,
                 capped,
-                older: older
-                    .iter()
-                    .map(|&(i, date)| LeftOut {
-                        record: i,
-                        length_s: None,
-                        why: history::older_why(date),
-                    })
-                    .collect(),
+                older: older_runs,
                 measured: measured.map(str::to_string),
             },
         );

@@ -81,31 +81,38 @@ pub fn older_why(date: &str) -> String {
     format!("an older measurement ({date}); the history on the offering page shows it")
 }
 
-/// For each test of a configuration with two or more measurements, the
-/// measurement its figures come from: the newest that holds the test.
-/// Returns the test's records of its other measurements (to leave out,
-/// with their measurement's date) and that measurement's date; `None`
-/// when the test's records are in no measurement.
-pub(super) fn newest_of_test<'m>(
-    measurements: &'m [Measurement],
-    test_records: &[usize],
-) -> (Vec<(usize, &'m str)>, Option<&'m str>) {
-    let holds = |m: &Measurement| test_records.iter().any(|i| m.records.contains(i));
-    let Some(newest) = measurements.iter().rposition(holds) else {
-        return (Vec::new(), None);
-    };
-    let older = measurements
+/// Which measurement (its index in `measurements`) each record is in.
+pub(super) fn index(measurements: &[Measurement]) -> BTreeMap<usize, usize> {
+    measurements
         .iter()
         .enumerate()
-        .filter(|(n, _)| *n != newest)
-        .flat_map(|(_, m)| {
-            m.records
-                .iter()
-                .filter(|i| test_records.contains(i))
-                .map(|&i| (i, m.date.as_str()))
-        })
+        .flat_map(|(n, m)| m.records.iter().map(move |&i| (i, n)))
+        .collect()
+}
+
+/// For a test of a configuration with two or more `measurements` (`which`:
+/// their [`index`]), the measurement its figures come from: the newest
+/// that holds one of `test_records`. Returns the test's records of its
+/// other measurements (to leave out, with their measurement's date) and
+/// that measurement's date; `None` when the test's records are in no
+/// measurement.
+pub(super) fn newest_of_test<'m>(
+    measurements: &'m [Measurement],
+    which: &BTreeMap<usize, usize>,
+    test_records: &[usize],
+) -> (Vec<(usize, &'m str)>, Option<&'m str>) {
+    let of = |i: &usize| which.get(i).copied();
+    let Some(newest) = test_records.iter().filter_map(of).max() else {
+        return (Vec::new(), None);
+    };
+    let date = |n: usize| measurements.get(n).map(|m| m.date.as_str());
+    let older = test_records
+        .iter()
+        .filter_map(|i| Some((*i, of(i)?)))
+        .filter(|&(_, n)| n != newest)
+        .filter_map(|(i, n)| Some((i, date(n)?)))
         .collect();
-    (older, measurements.get(newest).map(|m| m.date.as_str()))
+    (older, date(newest))
 }
 
 /// One judged metric of one test in one measurement of a configuration.
@@ -233,14 +240,22 @@ mod tests {
             (1, Some("2026-01-10T09:01:00Z")),
             (2, Some("2026-06-02T09:00:00Z")),
         ]);
+        let which = index(&ms);
         // test with runs in both: January's left out
         assert_eq!(
-            newest_of_test(&ms, &[0, 2]),
+            newest_of_test(&ms, &which, &[0, 2]),
             (vec![(0, "2026-01-10")], Some("2026-06-02"))
         );
         // test measured only in January keeps its runs
-        assert_eq!(newest_of_test(&ms, &[1]), (vec![], Some("2026-01-10")));
-        // undated runs: in no measurement
-        assert_eq!(newest_of_test(&ms, &[9]), (vec![], None));
+        assert_eq!(
+            newest_of_test(&ms, &which, &[1]),
+            (vec![], Some("2026-01-10"))
+        );
+        // undated runs: in no measurement, kept
+        assert_eq!(newest_of_test(&ms, &which, &[9]), (vec![], None));
+        assert_eq!(
+            newest_of_test(&ms, &which, &[9, 0, 2]),
+            (vec![(0, "2026-01-10")], Some("2026-06-02"))
+        );
     }
 }

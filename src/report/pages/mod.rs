@@ -295,20 +295,19 @@ impl<'a> PageCtx<'a> {
     /// older measurement, where it is.
     fn older_why(&self, r: &Summary) -> Option<&'a str> {
         let study = self.analysis.data.studies.get(r.study())?;
+        // the records are sorted by id
+        let i = self
+            .analysis
+            .records
+            .binary_search_by(|x| x.id.as_str().cmp(&r.id))
+            .ok()?;
         let test = self.analysis.data.test_of(r);
         study
             .offerings
             .values()
             .filter(|o| o.measured.is_some())
             .filter_map(|o| o.tests.get(test))
-            .flat_map(|t| &t.older)
-            .find(|l| {
-                self.analysis
-                    .records
-                    .get(l.record)
-                    .is_some_and(|x| x.id == r.id)
-            })
-            .map(|l| l.why.as_str())
+            .find_map(|t| t.older_why(i))
     }
 }
 

@@ -96,8 +96,8 @@ pub struct HistoryValues {
 }
 
 /// The history of configuration `o` as tables: a table per test and
-/// judged metric (tests in name order, metrics in the site's order), a
-/// row per measurement; empty without a history.
+/// judged metric measured more than once (tests in name order, metrics in
+/// the site's order), a row per measurement; empty without a history.
 pub fn tables(o: &crate::analysis::stats::OfferingData) -> Vec<HistoryTable> {
     use crate::analysis::stats::HistoryPoint;
     use crate::format;
@@ -111,6 +111,8 @@ pub fn tables(o: &crate::analysis::stats::OfferingData) -> Vec<HistoryTable> {
             .push(p);
     }
     by.into_iter()
+        // a test measured once has no history: its note says when
+        .filter(|(_, points)| points.len() > 1)
         .filter_map(|((test, _), points)| {
             let first = points.first()?;
             let base = first.summary.median;
