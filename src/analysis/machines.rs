@@ -129,9 +129,12 @@ pub fn of_config(
     study: &Study,
     off: &OfferingData,
 ) -> Option<Machines> {
+    // the runs of an older measurement are its history, not its machines
+    let current = |i: &usize| !off.tests.values().any(|t| t.older_why(*i).is_some());
     let mut names: Vec<String> = off
         .records
         .iter()
+        .filter(|i| current(i))
         .filter_map(|&i| records.get(i).copied())
         .filter_map(machine_of)
         .map(str::to_string)
@@ -144,6 +147,7 @@ pub fn of_config(
     let unnamed = off
         .records
         .iter()
+        .filter(|i| current(i))
         .filter_map(|&i| records.get(i).copied())
         .filter(|r| machine_of(r).is_none())
         .count();
@@ -475,6 +479,24 @@ mod tests {
             run("c", "x", None, 3000.0),
         ];
         assert_eq!(machines_of(&one, "x"), None);
+    }
+
+    #[test]
+    fn the_machines_of_an_older_measurement_are_not_counted() {
+        let at = |mut r: record::Summary, t: &str| {
+            r.started_at = Some(t.to_string());
+            r
+        };
+        // January on `old`, June on `a` and `b`
+        let recs = [
+            at(run("a", "x", Some("a"), 1000.0), "2026-06-02T10:00:00Z"),
+            at(run("b", "x", Some("b"), 1100.0), "2026-06-02T10:10:00Z"),
+            at(run("c", "x", Some("old"), 3000.0), "2026-01-10T10:00:00Z"),
+        ];
+        let m = machines_of(&recs, "x").unwrap();
+        assert_eq!(m.names, ["a", "b"]);
+        // January and June on one machine each: not several machines
+        assert_eq!(machines_of(&recs[1..], "x"), None);
     }
 
     #[test]
