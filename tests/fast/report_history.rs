@@ -358,3 +358,48 @@ fn a_configuration_measured_once_has_no_history() {
     assert!(!html.contains("left out"));
     assert!(!site.keys().any(|p| p.contains("/history-")));
 }
+
+/// Runs `diskdash compare` with `args`; (exit code, stderr).
+fn compare(args: &[&Path]) -> (i32, String) {
+    let out = assert_cmd::Command::cargo_bin("diskdash")
+        .unwrap()
+        .arg("compare")
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+#[test]
+fn the_30_percent_drop_between_the_two_dates_fails_compare_and_an_unchanged_set_passes() {
+    let dir = tempfile::tempdir().unwrap();
+    let all = dir.path().join("all");
+    write_two_dates(&all, "cloud", "cloud");
+    // the January measurement alone, as a publisher kept it
+    let january = dir.path().join("january");
+    std::fs::create_dir_all(&january).unwrap();
+    for e in std::fs::read_dir(&all).unwrap() {
+        let p = e.unwrap().path();
+        let name = p.file_name().unwrap().to_str().unwrap().to_string();
+        if name.starts_with("jan") {
+            std::fs::copy(&p, january.join(name)).unwrap();
+        }
+    }
+    // the directory holding both dates answers with June's: 700 / 1,000
+    let (code, stderr) = compare(&[&january, &all]);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "regressed: Cloud Fast SSD · 100 GB, {TEST}, read_iops: 0.70x (0.68x to 0.72x), below the threshold of 0.90x"
+        )),
+        "{stderr}"
+    );
+    // the qd1 test, measured in January only, is the same runs on both sides
+    assert!(!stderr.contains("fio-randread-4k-qd1,"), "{stderr}");
+    // an unchanged set passes
+    let (code, stderr) = compare(&[&all, &all]);
+    assert_eq!(code, 0, "{stderr}");
+}
