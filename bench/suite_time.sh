@@ -54,7 +54,10 @@ cleanup() {
   fi
   [ -n "${dev:-}" ] && losetup -d "$dev"
   rmdir "$blkio" "$memory" 2>/dev/null
-  rm -f "$work/image"
+  rm -f "$work/image" "$work/meminfo"
+  rmdir "$work/mnt" 2>/dev/null
+  # the work directory stays only where it holds the records (no OUT)
+  rmdir "$work" 2>/dev/null
 }
 trap cleanup EXIT INT TERM
 
