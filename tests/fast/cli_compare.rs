@@ -37,7 +37,7 @@ fn write_side(dir: &Path, study: &str, iops: f64, lat: f64) {
 }
 
 /// Runs `diskdash compare` with `args`; (exit code, stdout, stderr).
-fn compare(args: &[&str]) -> (i32, String, String) {
+pub(crate) fn compare<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> (i32, String, String) {
     let out = Command::cargo_bin("diskdash")
         .unwrap()
         .arg("compare")

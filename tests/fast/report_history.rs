@@ -359,20 +359,6 @@ fn a_configuration_measured_once_has_no_history() {
     assert!(!site.keys().any(|p| p.contains("/history-")));
 }
 
-/// Runs `diskdash compare` with `args`; (exit code, stderr).
-fn compare(args: &[&Path]) -> (i32, String) {
-    let out = assert_cmd::Command::cargo_bin("diskdash")
-        .unwrap()
-        .arg("compare")
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
-}
-
 #[test]
 fn the_30_percent_drop_between_the_two_dates_fails_compare_and_an_unchanged_set_passes() {
     let dir = tempfile::tempdir().unwrap();
@@ -389,7 +375,7 @@ fn the_30_percent_drop_between_the_two_dates_fails_compare_and_an_unchanged_set_
         }
     }
     // the directory holding both dates answers with June's: 700 / 1,000
-    let (code, stderr) = compare(&[&january, &all]);
+    let (code, _, stderr) = crate::cli_compare::compare(&[&january, &all]);
     assert_eq!(code, 1, "{stderr}");
     assert!(
         stderr.contains(&format!(
@@ -400,6 +386,6 @@ fn the_30_percent_drop_between_the_two_dates_fails_compare_and_an_unchanged_set_
     // the qd1 test, measured in January only, is the same runs on both sides
     assert!(!stderr.contains("fio-randread-4k-qd1,"), "{stderr}");
     // an unchanged set passes
-    let (code, stderr) = compare(&[&all, &all]);
+    let (code, _, stderr) = crate::cli_compare::compare(&[&all, &all]);
     assert_eq!(code, 0, "{stderr}");
 }
