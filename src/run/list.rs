@@ -80,9 +80,9 @@ pub(super) fn dry_run_text(
         ),
     };
     let mut s = format!(
-        "dry run of suite {}: {} jobs{} against `{}` ({})\nscratch directory: {}\nfree space: {free_text}\n",
+        "dry run of suite {}: {}{} against `{}` ({})\nscratch directory: {}\nfree space: {free_text}\n",
         crate::term::shown_line(suite),
-        jobs.len(),
+        crate::format::count_of(jobs.len(), "job", "jobs"),
         if prefill.is_some() { " and a pre-fill" } else { "" },
         crate::term::shown(target),
         if speed.is_some() {

@@ -519,7 +519,7 @@ mod tests {
             None,
         );
         assert!(
-            text.starts_with("dry run of suite standard: 43 jobs and a pre-fill against `/t`"),
+            text.starts_with("dry run of suite standard: 41 jobs and a pre-fill against `/t`"),
             "{text}"
         );
         let lines: Vec<&str> = text.lines().collect();

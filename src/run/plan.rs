@@ -77,9 +77,9 @@ pub struct Job {
     /// How a sustained test is watched while it runs (`None` for the
     /// others); its `bursting` is filled in from `--limits` by the run.
     pub watch: Option<Watch>,
-    /// Whether the repetitions after the second may be left out when the
-    /// first two agree ([`SETTLED_SPREAD`]): the suite's count, not one
-    /// `--repeat` asked for.
+    /// Whether repetitions may be left out where the spread is known (the
+    /// first held its level, or the first two agree: [`SETTLED_SPREAD`]):
+    /// the suite's count, not one `--repeat` asked for.
     pub may_settle: bool,
 }
 
@@ -87,6 +87,11 @@ pub struct Job {
 /// the larger have shown the test's spread: the rest of a suite's
 /// repetitions are not run (`--repeat N` runs all N).
 pub const SETTLED_SPREAD: f64 = 0.05;
+
+/// The fewest per-interval samples (fio takes one every 500 ms unless told
+/// otherwise) in which a first repetition must have held its level for the
+/// others to be left out: 10 s of them.
+pub const HELD_SAMPLES: u64 = 20;
 
 /// The seconds a fio test bound by its size alone runs at most: fio stops
 /// at its size or then, whichever comes first. A suite's `runtime` wins.
@@ -657,12 +662,27 @@ mod tests {
                 "bonnie"
             ]
         );
-        // the three sustained tests once, 13 tests three times, bonnie++ once
-        assert_eq!(jobs.len(), 3 + 13 * 3 + 1);
-        let bonnie: Vec<_> = jobs.iter().filter(|j| j.test_id == "bonnie").collect();
-        assert_eq!(bonnie.len(), 1);
-        assert_eq!(jobs[17].repetition, 3);
-        assert_eq!(jobs[17].dir, Path::new("/mnt/x/S/dd-write-bulk.r3"));
+        // the three sustained tests once, 12 tests three times, the two
+        // tests of twice the memory (dd-write-bulk, bonnie++) once
+        assert_eq!(jobs.len(), 3 + 12 * 3 + 2);
+        for once in ["dd-write-bulk", "bonnie"] {
+            let jobs: Vec<_> = jobs.iter().filter(|j| j.test_id == once).collect();
+            assert_eq!((jobs.len(), jobs[0].repetitions), (1, 1), "{once}");
+        }
+        assert_eq!(jobs[18].repetition, 3);
+        assert_eq!(
+            jobs[18].dir,
+            Path::new("/mnt/x/S/dd-write-128k-fdatasync.r3")
+        );
+        // --repeat runs them as often as it says
+        let jobs = standard_jobs(&Selection {
+            repeat: Some(2),
+            ..Default::default()
+        });
+        assert_eq!(
+            jobs.iter().filter(|j| j.test_id == "dd-write-bulk").count(),
+            2
+        );
     }
 
     #[test]
@@ -689,7 +709,7 @@ mod tests {
         }
         assert_eq!((jobs[0].timeout_s, jobs[1].timeout_s), (3600, 7200));
         // other tests keep theirs
-        assert!(args(&jobs[3]).contains(&"--runtime=30".to_string()));
+        assert!(args(&jobs[3]).contains(&"--runtime=20".to_string()));
         assert_eq!(jobs[15].test_id, "dd-write-bulk");
         assert!(!args(&jobs[15]).iter().any(|a| a.starts_with("--runtime")));
         assert_eq!(jobs[15].watch, None);
@@ -750,7 +770,7 @@ mod tests {
             command_of(&jobs, "fio-randread-4k-qd64"),
             "fio --name=fio-randread-4k-qd64 --filename=/mnt/x/S/prefill/fio.dat \
              --rw=randread --bs=4k --iodepth=64 --ioengine=libaio --direct=1 --size=17179869184 \
-             --runtime=30 --time_based \
+             --runtime=20 --time_based \
              --output-format=json --output=/mnt/x/S/fio-randread-4k-qd64.r1/fio.json"
         );
         // the QD1, mixed and QD64 tests: time-based on the pre-filled file
@@ -759,14 +779,14 @@ mod tests {
             command_of(&jobs, "fio-randrw70-4k-qd32"),
             "fio --name=fio-randrw70-4k-qd32 --filename=/mnt/x/S/prefill/fio.dat \
              --rw=randrw --bs=4k --iodepth=32 --ioengine=libaio --direct=1 --size=17179869184 \
-             --runtime=30 --rwmixread=70 --time_based \
+             --runtime=20 --rwmixread=70 --time_based \
              --output-format=json --output=/mnt/x/S/fio-randrw70-4k-qd32.r1/fio.json"
         );
         assert_eq!(
             command_of(&jobs, "fio-randread-4k-qd1"),
             "fio --name=fio-randread-4k-qd1 --filename=/mnt/x/S/prefill/fio.dat \
              --rw=randread --bs=4k --iodepth=1 --ioengine=libaio --direct=1 --size=17179869184 \
-             --runtime=30 --time_based \
+             --runtime=20 --time_based \
              --output-format=json --output=/mnt/x/S/fio-randread-4k-qd1.r1/fio.json"
         );
         let qd1 = jobs

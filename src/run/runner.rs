@@ -11,6 +11,7 @@ use anyhow::{Context, Result};
 use crate::error::usage;
 use crate::record::{self, Record, Status, Tool};
 use crate::term::shown;
+use crate::tools::fio;
 
 use super::exec::Executor;
 use super::outcome::{bytes_moved, run_job};
@@ -81,8 +82,8 @@ pub(super) fn execute(
     };
     let mut progress = Progress::new(jobs.len(), tick_s);
     progress.line(&format!(
-        "diskdash run {run_id}: {} jobs against `{}`{}",
-        jobs.len(),
+        "diskdash run {run_id}: {} against `{}`{}",
+        crate::format::count_of(jobs.len(), "job", "jobs"),
         shown(&target),
         prefill
             .as_ref()
@@ -239,11 +240,11 @@ pub(super) fn execute(
         None => "records streamed to stdout".to_string(),
     };
     crate::tell!(
-        "{} of {} jobs ok{} in {}; {}",
+        "{} of {} ok{} in {}; {}",
         ok,
-        jobs.len(),
+        shown(crate::format::count_of(jobs.len(), "job", "jobs")),
         shown(if settled > 0 {
-            format!(" ({settled} not needed: their first two repetitions agreed)")
+            format!(" ({settled} not needed: their spread was already known)")
         } else {
             String::new()
         }),
@@ -276,18 +277,46 @@ fn release_prefill(
     }
 }
 
-/// Why `job` need not run: a third (or later) repetition of a suite's
-/// count whose first two ran ok with headline figures within
-/// [`plan::SETTLED_SPREAD`] of each other. `None` when it runs.
+/// Why `job` need not run, its spread being known (`None` when it runs):
+///
+/// - a second (or later) repetition of a fio test that is not watched,
+///   whose first repetition ran ok and held its headline IOPS or bandwidth
+///   in fio's own per-interval samples: their standard deviation at most
+///   [`plan::SETTLED_SPREAD`] of their mean over at least
+///   [`plan::HELD_SAMPLES`] samples ([`fio::held_level`]);
+/// - a third (or later) repetition whose first two ran ok with headline
+///   figures within [`plan::SETTLED_SPREAD`] of each other.
 fn settled_by(job: &plan::Job, records: &[Record]) -> Option<String> {
-    if !job.may_settle || job.repetition < 3 {
+    if !job.may_settle || job.repetition < 2 {
         return None;
     }
-    let figure = |rep: u32| {
+    let ok = |rep: u32| {
         records
             .iter()
             .find(|r| r.test.id == job.test_id && r.repetition == rep)
             .filter(|r| r.status == Status::Ok)
+    };
+    let all = format!("(--repeat {} runs them all)", job.repetitions);
+    if job.tool == Tool::Fio && job.watch.is_none() {
+        let held = ok(1)
+            .and_then(|r| r.raw.as_ref()?.stdout.as_deref())
+            .and_then(|out| fio::held_level(out, &job.headline))
+            .filter(|h| h.samples >= plan::HELD_SAMPLES && h.spread <= plan::SETTLED_SPREAD);
+        if let Some(h) = held {
+            return Some(format!(
+                "r1 held its level ({} varied {:.1}% over {} of fio's own samples, at most {:.0}%), so the spread is known {all}",
+                job.headline,
+                h.spread * 100.0,
+                h.samples,
+                plan::SETTLED_SPREAD * 100.0,
+            ));
+        }
+    }
+    if job.repetition < 3 {
+        return None;
+    }
+    let figure = |rep: u32| {
+        ok(rep)
             .and_then(|r| r.metrics.get(&job.headline))
             .map(|m| m.value)
             .filter(|v| v.is_finite() && *v > 0.0)
@@ -296,11 +325,10 @@ fn settled_by(job: &plan::Job, records: &[Record]) -> Option<String> {
     let spread = (a - b).abs() / a.max(b);
     (spread <= plan::SETTLED_SPREAD).then(|| {
         format!(
-            "r1 and r2 agree within {:.0}% ({} {:.1}% apart), so the spread is known (--repeat {} runs them all)",
+            "r1 and r2 agree within {:.0}% ({} {:.1}% apart), so the spread is known {all}",
             plan::SETTLED_SPREAD * 100.0,
             job.headline,
             spread * 100.0,
-            job.repetitions
         )
     })
 }

@@ -75,7 +75,7 @@ fn run_prints_target_and_out_paths_escaped() {
     let stderr = text(&o.stderr);
     assert!(
         stderr.contains(&format!(
-            "jobs against `{}",
+            "1 job against `{}",
             shown_dir(tmp.path(), "target")
         )),
         "{stderr}"

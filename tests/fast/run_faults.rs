@@ -601,7 +601,8 @@ fn dry_run_and_list_touch_nothing() {
     );
     assert_eq!(r.code, Some(0), "{}", r.stderr);
     assert!(
-        r.stdout.contains("dry run of suite standard: 3 jobs"),
+        r.stdout
+            .contains("dry run of suite standard: 1 job against"),
         "{}",
         r.stdout
     );
@@ -624,7 +625,7 @@ fn dry_run_and_list_touch_nothing() {
     assert_eq!(r.code, Some(0), "{}", r.stderr);
     let lines: Vec<&str> = r.stdout.lines().collect();
     assert!(
-        lines[0].starts_with("dry run of suite standard: 43 jobs and a pre-fill"),
+        lines[0].starts_with("dry run of suite standard: 41 jobs and a pre-fill"),
         "{}",
         r.stdout
     );
@@ -1848,7 +1849,7 @@ fn a_third_repetition_is_left_out_when_the_first_two_agree_within_5_percent() {
     );
     assert!(
         r.stderr
-            .contains("2 of 3 jobs ok (1 not needed: their first two repetitions agreed)"),
+            .contains("2 of 3 jobs ok (1 not needed: their spread was already known)"),
         "{}",
         r.stderr
     );
@@ -1923,4 +1924,69 @@ fn a_dry_run_says_which_published_limits_its_stop_rule_uses() {
         stdout.contains("the offering is known not to burst (published limits)"),
         "{stdout}"
     );
+}
+
+#[test]
+fn a_fio_test_whose_first_repetition_held_its_level_is_not_repeated() {
+    let bin = bin_dir(&[("fio", fake("fio-json"))]);
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/fio");
+    let run_with = |json: &str, headline: &str, extra: &[&str]| {
+        let dir = tempfile::tempdir().unwrap();
+        let target = tempfile::tempdir().unwrap();
+        let out = tempfile::tempdir().unwrap();
+        let suite = dir.path().join("s.toml");
+        std::fs::write(
+            &suite,
+            format!(
+                "repeat = 3\n[[test]]\nid = 't'\ntool = 'fio'\nheadline = '{headline}'\n\
+                 rw = 'randrw'\nbs = '4k'\nsize = '64M'\ntime_based = true\nruntime = 20\n"
+            ),
+        )
+        .unwrap();
+        let o = Command::new(BIN)
+            .args(["run", "--target", target.path().to_str().unwrap()])
+            .args(["--suite", suite.to_str().unwrap()])
+            .args(["--out", out.path().to_str().unwrap()])
+            .args(extra)
+            .env("PATH", path_with(bin.path()))
+            .env("DISKDASH_FAKE_JSON", fixtures.join(json))
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&o.stderr).into_owned();
+        assert_eq!(o.status.code(), Some(0), "{stderr}");
+        (records(out.path()).len(), stderr)
+    };
+    // reads held at the volume's cap: 1.6% over 39 samples of 500 ms
+    let (n, stderr) = run_with("throttled-randread-4k-qd64-20s.json", "read_iops", &[]);
+    assert_eq!(n, 1, "{stderr}");
+    for rep in ["r2/3", "r3/3"] {
+        assert!(
+            stderr.contains(&format!(
+                "t {rep} not run: r1 held its level (read_iops varied 1.6% over 39 of fio's own \
+                 samples, at most 5%), so the spread is known (--repeat 3 runs them all)"
+            )),
+            "{stderr}"
+        );
+    }
+    assert!(stderr.contains("1 of 3 jobs ok (2 not needed: their spread was already known)"));
+    // the mixed test's writes varied 5.4%: a second repetition runs (the
+    // replayed figures then agree, so not a third)
+    let (n, stderr) = run_with("throttled-randrw70-4k-qd32-20s.json", "write_iops", &[]);
+    assert_eq!(n, 2, "{stderr}");
+    assert!(
+        stderr.contains("t r3/3 not run: r1 and r2 agree within 5%"),
+        "{stderr}"
+    );
+    // a p99 has no per-interval samples to have held
+    let (n, stderr) = run_with("throttled-randread-4k-qd64-20s.json", "read_clat_p99", &[]);
+    assert_eq!(n, 2, "{stderr}");
+    // --repeat 3 runs them all
+    let (n, stderr) = run_with(
+        "throttled-randread-4k-qd64-20s.json",
+        "read_iops",
+        &["--repeat", "3"],
+    );
+    assert_eq!(n, 3, "{stderr}");
+    assert!(!stderr.contains("not run"), "{stderr}");
 }

@@ -490,3 +490,45 @@ pub(super) fn version_below(v: &str, major: u64, minor: u64) -> Option<bool> {
         .unwrap_or(0);
     Some((ma, mi) < (major, minor))
 }
+
+/// How steadily fio held one figure while it ran: the standard deviation of
+/// fio's own per-interval samples of a direction's IOPS or bandwidth (one
+/// every `iops_avg_time`/`bw_avg_time`, 500 ms unless set) as a share of
+/// their mean, and how many samples there were.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct HeldLevel {
+    /// Standard deviation over mean, a fraction.
+    pub spread: f64,
+    /// Samples fio took.
+    pub samples: u64,
+}
+
+/// [`HeldLevel`] of `metric` (`read_iops`, `write_bw`, ...) in the fio JSON
+/// of `text`, a run of one job (or of one group reported as one). `None`
+/// when the text holds no such JSON, several jobs, another metric, or
+/// samples fio did not take (fio 2.x has no IOPS samples; a run shorter
+/// than one interval has none).
+pub(super) fn held_level(text: &str, metric: &str) -> Option<HeldLevel> {
+    let (dir, figure) = metric.split_once('_')?;
+    if !["read", "write", "trim"].contains(&dir) {
+        return None;
+    }
+    let (mean, dev, count) = match figure {
+        "iops" => ("iops_mean", "iops_stddev", "iops_samples"),
+        "bw" => ("bw_mean", "bw_dev", "bw_samples"),
+        _ => return None,
+    };
+    let doc = find_json(text)?;
+    let [job] = doc.get("jobs")?.as_array()?.as_slice() else {
+        return None;
+    };
+    let d = job.get(dir)?;
+    let (mean, dev) = (d.get(mean)?.as_f64()?, d.get(dev)?.as_f64()?);
+    let samples = d.get(count)?.as_u64()?;
+    (mean.is_finite() && mean > 0.0 && dev.is_finite() && dev >= 0.0 && samples > 0).then(|| {
+        HeldLevel {
+            spread: dev / mean,
+            samples,
+        }
+    })
+}

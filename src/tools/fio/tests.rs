@@ -1551,3 +1551,25 @@ fn fio_json_after_many_braces_that_never_close_is_found_reading_the_text_once() 
     assert!(found["jobs"].is_array());
     assert_eq!(super::runs::invocations(&text).len(), 1);
 }
+
+#[test]
+fn how_steadily_a_run_held_its_level_is_read_from_fios_own_samples() {
+    let held = |text: &str, metric: &str| {
+        super::held_level(text, metric).map(|h| ((h.spread * 10_000.0).round() / 100.0, h.samples))
+    };
+    let qd64 = include_str!("../../../tests/fixtures/fio/throttled-randread-4k-qd64-20s.json");
+    // iops_stddev 48.022262 over iops_mean 3015.384615: 1.59%, 39 samples
+    assert_eq!(held(qd64, "read_iops"), Some((1.59, 39)));
+    // no writes, so no samples of them
+    assert_eq!(held(qd64, "write_iops"), None);
+    let mixed = include_str!("../../../tests/fixtures/fio/throttled-randrw70-4k-qd32-20s.json");
+    assert_eq!(held(mixed, "read_iops"), Some((2.11, 39)));
+    // bandwidth: bw_dev 277.188117 over bw_mean 5148.102564
+    assert_eq!(held(mixed, "write_bw"), Some((5.38, 39)));
+    // a latency has no per-interval samples; two jobs are not one level
+    assert_eq!(held(mixed, "read_clat_p99"), None);
+    assert_eq!(held(JOBS2_JSON, "read_bw"), None);
+    // fio 2.1 took no IOPS samples; text output has none to read
+    assert_eq!(held(FIO2_JSON, "read_iops"), None);
+    assert_eq!(held(RANDREAD_TXT, "read_iops"), None);
+}
