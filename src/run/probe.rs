@@ -34,13 +34,13 @@ const JOBS: [(&str, &str); 6] = [
     ),
 ];
 
-/// What the probe measured on the target.
 /// bonnie++'s small files created or read a second, whatever the volume
 /// (`-n 256` on ext4: 8,781 to 40,084 a second at 500 IOPS, 74,977 to
 /// 132,638 at 3,000); its deletes wait for the volume, at about twice its
 /// random-write rate (1,038 and 1,223 a second at 500 IOPS).
 const FILE_OPS_PER_S: f64 = 20_000.0;
 
+/// What the probe measured on the target.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Speed {
     /// Sequential 1 MiB writes, B/s.

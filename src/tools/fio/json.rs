@@ -504,11 +504,11 @@ pub struct HeldLevel {
 }
 
 /// [`HeldLevel`] of `metric` (`read_iops`, `write_bw`, ...) in the fio JSON
-/// of `text`, a run of one job (or of one group reported as one). `None`
-/// when the text holds no such JSON, several jobs, another metric, or
-/// samples fio did not take (fio 2.x has no IOPS samples; a run shorter
-/// than one interval has none).
-pub(super) fn held_level(text: &str, metric: &str) -> Option<HeldLevel> {
+/// of `text`, a run of one job (or of one group reported as one: its
+/// samples are then fio's for the group). `None` when the text holds no
+/// such JSON, several jobs, another metric, or samples fio did not take
+/// (fio 2.x counts none; a run shorter than one interval has none).
+pub fn held_level(text: &str, metric: &str) -> Option<HeldLevel> {
     let (dir, figure) = metric.split_once('_')?;
     if !["read", "write", "trim"].contains(&dir) {
         return None;
@@ -525,10 +525,8 @@ pub(super) fn held_level(text: &str, metric: &str) -> Option<HeldLevel> {
     let d = job.get(dir)?;
     let (mean, dev) = (d.get(mean)?.as_f64()?, d.get(dev)?.as_f64()?);
     let samples = d.get(count)?.as_u64()?;
-    (mean.is_finite() && mean > 0.0 && dev.is_finite() && dev >= 0.0 && samples > 0).then(|| {
-        HeldLevel {
-            spread: dev / mean,
-            samples,
-        }
+    (mean > 0.0 && dev >= 0.0 && samples > 0).then(|| HeldLevel {
+        spread: dev / mean,
+        samples,
     })
 }

@@ -40,18 +40,11 @@ pub use options::is_time_based;
 pub use pasted::read_command;
 
 use combine::group_parsed;
-pub use json::HeldLevel;
 use json::{find_json, json_jobs};
+pub use json::{held_level, HeldLevel};
 use pasted::preamble;
 use terse::terse_jobs;
 use text::{job_header, job_result_start, text_jobs};
-
-/// How steadily a one-job fio run held `metric` (`read_iops`, `write_bw`,
-/// ...), from the per-interval samples in its JSON output `text`
-/// ([`HeldLevel`]); `None` when the output does not say.
-pub fn held_level(text: &str, metric: &str) -> Option<HeldLevel> {
-    json::held_level(text, metric)
-}
 
 /// Whether `text` looks like fio output: JSON with a `"fio version"` key, or
 /// text with a job header (`name: (g=0): rw=...`), a job result line

@@ -1566,10 +1566,15 @@ fn how_steadily_a_run_held_its_level_is_read_from_fios_own_samples() {
     assert_eq!(held(mixed, "read_iops"), Some((2.11, 39)));
     // bandwidth: bw_dev 277.188117 over bw_mean 5148.102564
     assert_eq!(held(mixed, "write_bw"), Some((5.38, 39)));
-    // a latency has no per-interval samples; two jobs are not one level
+    // a latency has no per-interval samples
     assert_eq!(held(mixed, "read_clat_p99"), None);
+    // one group of two jobs reported as one: fio's samples of the group,
+    // iops_stddev 2873.207174 over iops_mean 54658
+    assert_eq!(held(GROUPED_JSON, "read_iops"), Some((5.26, 6)));
+    // two jobs reported apart are not one level (each has its samples:
+    // bw_samples 3); fio 2.1's two jobs also count no samples
     assert_eq!(held(JOBS2_JSON, "read_bw"), None);
-    // fio 2.1 took no IOPS samples; text output has none to read
-    assert_eq!(held(FIO2_JSON, "read_iops"), None);
+    assert_eq!(held(FIO2_JSON, "read_bw"), None);
+    // text output has none to read
     assert_eq!(held(RANDREAD_TXT, "read_iops"), None);
 }
