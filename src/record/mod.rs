@@ -136,17 +136,21 @@ pub enum StopReason {
     WindowEnd,
     /// `run --full-sustained`: the fixed window, not watched.
     FullWindowRequested,
+    /// Stopped before its answer was known, by a signal diskdash received
+    /// or by its time limit; what it measured until then is kept.
+    Interrupted,
 }
 
 impl StopReason {
     /// The name records use: `burst-then-steady`, `flat-no-burst-possible`,
-    /// `window-end`, `full-window-requested`.
+    /// `window-end`, `full-window-requested`, `interrupted`.
     pub fn name(self) -> &'static str {
         match self {
             StopReason::BurstThenSteady => "burst-then-steady",
             StopReason::FlatNoBurstPossible => "flat-no-burst-possible",
             StopReason::WindowEnd => "window-end",
             StopReason::FullWindowRequested => "full-window-requested",
+            StopReason::Interrupted => "interrupted",
         }
     }
 
@@ -158,6 +162,7 @@ impl StopReason {
             StopReason::FlatNoBurstPossible => "flat at a level that cannot be a burst",
             StopReason::WindowEnd => "its window ended",
             StopReason::FullWindowRequested => "its whole window, as --full-sustained asked",
+            StopReason::Interrupted => "stopped early, by a signal or its time limit",
         }
     }
 }

@@ -455,6 +455,7 @@ mod tests {
             (StopReason::BurstThenSteady, "burst-then-steady"),
             (StopReason::WindowEnd, "window-end"),
             (StopReason::FullWindowRequested, "full-window-requested"),
+            (StopReason::Interrupted, "interrupted"),
         ] {
             let mut w = v.clone();
             w["stop"]["reason"] = name.into();

@@ -16,7 +16,7 @@ use crate::bounded::HeadTail;
 use crate::record::Tool;
 use crate::tools::argv::{Invocation, OutputFrom};
 
-use super::watch::{final_document, Watcher};
+use super::watch::Watcher;
 
 /// What one tool run gave back.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -351,17 +351,26 @@ impl RealExecutor {
         }
         let (stdout, stdout_bytes) = out_reader.map(|p| p.take()).unwrap_or_default();
         let (stderr, stderr_bytes) = err_reader.map(|p| p.take()).unwrap_or_default();
-        let mut output_file = match &inv.output {
-            OutputFrom::File(p) => read_output_file(p),
+        let output_file = match (watcher, &inv.output) {
+            (Some(w), OutputFrom::File(p)) => {
+                // the status documents were read as they came; what fio
+                // printed after the last look is read the same way, however
+                // long the file grew, and the record keeps what it printed
+                // when it ended
+                loop {
+                    let text = tail.read_new(p);
+                    if text.is_empty() {
+                        break;
+                    }
+                    w.finish(&text);
+                }
+                watched_output(w, || read_output_file(p))
+            }
+            (None, OutputFrom::File(p)) => read_output_file(p),
             _ => None,
         };
         feed_stop.store(true, Ordering::SeqCst);
         let fed = feeder.and_then(|t| t.join().ok());
-        if watcher.is_some() {
-            // the status documents were read as they came; the record
-            // keeps what fio printed when it ended
-            output_file = output_file.map(|t| final_document(&t).to_string());
-        }
         Ok(Outcome {
             fed,
             stopped,
@@ -476,6 +485,18 @@ fn read_output_file(path: &Path) -> Option<String> {
         .read_to_end(&mut bytes)
         .ok()?;
     Some(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+/// The output a watched fio test's record reads: the last whole fio
+/// document its watcher read (the final one, or the status document before
+/// one cut off); the cut-off document itself where there was none before
+/// it, so that the parser names it; else the file as read (`raw`), whatever
+/// fio wrote instead of JSON.
+fn watched_output(w: &Watcher, raw: impl FnOnce() -> Option<String>) -> Option<String> {
+    match w.final_document().or(w.cut_off()) {
+        Some(doc) => Some(doc.to_string()),
+        None => raw(),
+    }
 }
 
 /// How long the pipes are read after the tool exited.
@@ -723,9 +744,9 @@ impl Executor for ReplayExecutor {
         watcher: &mut Watcher,
     ) -> Result<Outcome> {
         let mut o = self.run(test_id, inv, dir, timeout)?;
-        if let Some(text) = &o.output_file {
-            o.stopped = watcher.feed(text);
-            o.output_file = Some(final_document(text).to_string());
+        if let Some(text) = o.output_file.take() {
+            o.stopped = watcher.feed(&text);
+            o.output_file = watched_output(watcher, || Some(text));
         }
         Ok(o)
     }

@@ -89,16 +89,14 @@ pub(super) fn run_job(
         return (rec, None);
     }
     let timeout = Duration::from_secs(job.timeout_s);
-    let ran = match job.watch.as_ref().filter(|w| !w.full) {
-        Some(w) => {
-            let mut watcher = Watcher::new(w.clone());
-            executor.run_watched(
-                &job.test_id,
-                &job.invocation,
-                &job.dir,
-                timeout,
-                &mut watcher,
-            )
+    let mut watcher = job
+        .watch
+        .as_ref()
+        .filter(|w| !w.full)
+        .map(|w| Watcher::new(w.clone()));
+    let ran = match watcher.as_mut() {
+        Some(watcher) => {
+            executor.run_watched(&job.test_id, &job.invocation, &job.dir, timeout, watcher)
         }
         None => executor.run(&job.test_id, &job.invocation, &job.dir, timeout),
     };
@@ -116,7 +114,7 @@ pub(super) fn run_job(
         std::sync::Arc::make_mut(&mut rec.test).tool_version =
             crate::tools::spec(job.tool).version_from_run_stderr(&outcome.stderr);
     }
-    match judge(job, &outcome) {
+    match judge(job, &outcome, watcher.as_ref()) {
         Ok(parsed) => {
             rec.status = Status::Ok;
             rec.metrics = parsed.metrics.into_iter().collect();
@@ -132,6 +130,9 @@ pub(super) fn run_job(
             attach_logs(&mut rec, &outcome);
             if let Some(fed) = &outcome.fed {
                 note_feed(&mut rec, fed);
+            }
+            if let Some(watcher) = &watcher {
+                keep_what_was_watched(&mut rec, &outcome, watcher);
             }
             if let Some(w) = &job.watch {
                 rec.stop = Some(stop_of(w, &outcome, &rec));
@@ -199,12 +200,15 @@ fn stop_of(w: &Watch, o: &Outcome, rec: &Record) -> Stop {
         .unwrap_or(o.duration.as_secs_f64().min(w.window_s));
     let reason = match o.stopped {
         Some(r) => r,
+        None if o.interrupted.is_some() || o.timed_out => StopReason::Interrupted,
         None if w.full => StopReason::FullWindowRequested,
         None => StopReason::WindowEnd,
     };
+    // one that ended before its answer was known has not ruled a longer
+    // burst out either
     let ran_window = matches!(
         reason,
-        StopReason::WindowEnd | StopReason::FullWindowRequested
+        StopReason::WindowEnd | StopReason::FullWindowRequested | StopReason::Interrupted
     );
     let burst_not_excluded = ran_window
         && series
@@ -215,6 +219,58 @@ fn stop_of(w: &Watch, o: &Outcome, rec: &Record) -> Stop {
         stopped_at_s,
         window_s: w.window_s,
         burst_not_excluded,
+    }
+}
+
+/// What a watched sustained test measured, kept whatever ended it: a
+/// record read from fio's last whole status document, because its final
+/// one was cut off, says so; one whose fio left no per-second logs (killed
+/// before it wrote them) gets the series read from the status documents
+/// as its timeline, with the levels found in it; one stopped by a signal
+/// or its time limit says which.
+fn keep_what_was_watched(rec: &mut Record, o: &Outcome, watcher: &Watcher) {
+    if watcher.cut_off().is_some() {
+        rec.warnings.push(format!(
+            "fio's final results are cut off in its output file; the figures are those of \
+             its last whole status report, {} s into the test",
+            crate::format::number(watcher.final_document_s())
+        ));
+    }
+    // a log that fio wrote but that cannot be read failed the record: the
+    // status documents do not stand in for it
+    let logged = o.logs.iter().any(|(n, _)| {
+        crate::tools::fio::log::log_name(n)
+            .is_some_and(|(p, _, _)| p == crate::tools::fio::LOG_PREFIX)
+    });
+    if rec.timeline.is_none() && !logged && rec.status == Status::Ok {
+        if let Some(mut timeline) = watcher.timeline() {
+            let kind = crate::tools::spec(rec.test.tool).kind(&rec.test.parameters);
+            for (name, metric) in crate::timeline::classify(&mut timeline, kind) {
+                if !rec.metrics.contains_key(&name) {
+                    rec.metrics.insert(&name, metric);
+                }
+            }
+            rec.timeline = Some(Box::new(timeline));
+            rec.warnings.push(
+                "fio left no per-second logs; the timeline is the one read from its status \
+                 reports each second while it ran"
+                    .into(),
+            );
+        }
+    }
+    if let Some(sig) = o.interrupted {
+        rec.warnings.push(format!(
+            "interrupted by {} after {} s: the figures are what it measured until then",
+            signal_name(sig),
+            crate::format::number(watcher.elapsed_s())
+        ));
+    } else if o.timed_out {
+        rec.warnings.push(format!(
+            "stopped by its time limit ({} s) after {} s of fio: the figures are what it \
+             measured until then",
+            o.duration.as_secs(),
+            crate::format::number(watcher.elapsed_s())
+        ));
     }
 }
 
@@ -318,15 +374,27 @@ fn error_line(stderr: &str) -> Option<&str> {
 }
 
 /// The parsed result of a finished tool, or why the test failed.
-pub(super) fn judge(job: &Job, o: &Outcome) -> std::result::Result<crate::tools::Parsed, String> {
+///
+/// A watched sustained test that its watcher, a signal or its time limit
+/// stopped is judged by its output alone when its watcher read a whole fio
+/// document: fio exits 128 after SIGINT, and one killed while it printed
+/// its final results leaves its status of a second before; what it
+/// measured is never thrown away for how it ended.
+pub(super) fn judge(
+    job: &Job,
+    o: &Outcome,
+    watcher: Option<&Watcher>,
+) -> std::result::Result<crate::tools::Parsed, String> {
     let program = &job.invocation.program;
-    if let Some(sig) = o.interrupted {
+    let measured = watcher.is_some_and(|w| w.final_document().is_some())
+        && (o.stopped.is_some() || o.interrupted.is_some() || o.timed_out);
+    if let Some(sig) = o.interrupted.filter(|_| !measured) {
         return Err(format!(
             "interrupted by {}; the run stopped",
             signal_name(sig)
         ));
     }
-    if o.timed_out {
+    if o.timed_out && !measured {
         return Err(format!(
             "timed out after {} s and was stopped (raise the limit with --timeout or the suite's timeout_s)",
             job.timeout_s
@@ -335,7 +403,7 @@ pub(super) fn judge(job: &Job, o: &Outcome) -> std::result::Result<crate::tools:
     let last_err = error_line(&o.stderr)
         .map(|l| format!(": {l}"))
         .unwrap_or_default();
-    if let Some(sig) = o.signal {
+    if let Some(sig) = o.signal.filter(|_| !measured) {
         return Err(format!(
             "`{program}` was killed by {}{last_err}",
             signal_name(sig)
@@ -345,7 +413,8 @@ pub(super) fn judge(job: &Job, o: &Outcome) -> std::result::Result<crate::tools:
         Some(0) => {}
         // fio stopped by its watcher (SIGINT) exits 128 after printing its
         // results; the output decides
-        Some(_) if o.stopped.is_some() => {}
+        Some(_) if o.stopped.is_some() || measured => {}
+        None if measured => {}
         Some(c) => return Err(format!("`{program}` exited with status {c}{last_err}")),
         None => return Err(format!("`{program}` ended without an exit status")),
     }

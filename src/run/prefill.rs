@@ -80,7 +80,7 @@ pub(super) fn run_prefill(
             Err(e) => done.facts.error = Some(format!("{e:#}")),
             Ok(outcome) => {
                 done.facts.seconds = outcome.duration.as_secs_f64();
-                match judge(job, &outcome) {
+                match judge(job, &outcome, None) {
                     Ok(parsed) => {
                         let metric = |n: &str| parsed.metrics.get(n).map(|m| m.value);
                         done.facts.bytes = metric("write_io_bytes").unwrap_or(size as f64);

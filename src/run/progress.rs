@@ -426,12 +426,14 @@ pub fn pattern_line(r: &Record) -> Option<String> {
 fn stop_words(stop: &crate::record::Stop) -> String {
     use crate::record::StopReason;
     match stop.reason {
-        StopReason::BurstThenSteady | StopReason::FlatNoBurstPossible => format!(
-            ", stopped early: {} at {} s of {}",
-            stop.reason.name(),
-            crate::format::whole(stop.stopped_at_s.round() as u64),
-            crate::format::whole(stop.window_s.round() as u64)
-        ),
+        StopReason::BurstThenSteady | StopReason::FlatNoBurstPossible | StopReason::Interrupted => {
+            format!(
+                ", stopped early: {} at {} s of {}",
+                stop.reason.name(),
+                crate::format::whole(stop.stopped_at_s.round() as u64),
+                crate::format::whole(stop.window_s.round() as u64)
+            )
+        }
         StopReason::WindowEnd | StopReason::FullWindowRequested => String::new(),
     }
 }

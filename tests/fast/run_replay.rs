@@ -1008,3 +1008,79 @@ conv = "fdatasync"
         ]
     );
 }
+
+/// fio's status stream of a watched test (real fio 3.33, eight status
+/// documents, then its final results after SIGINT; see
+/// `tests/fixtures/fio/README.md`), cut inside its final document, and no
+/// per-second logs: what a fio killed while it printed its results leaves.
+#[test]
+fn a_sustained_test_whose_final_results_are_cut_off_keeps_what_it_measured() {
+    use diskdash::record::StopReason;
+    let stream = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/fio/status-interval-sigint.json"),
+    )
+    .unwrap();
+    let last = stream[..stream.rfind("\"fio version\"").unwrap()]
+        .rfind('{')
+        .unwrap();
+    // the final document's first 205 bytes, as in the failed runs
+    let cut = &stream[..last + 205];
+    let target = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let mut ex = replay().capture(
+        "fio-sustained-randread-4k-qd32",
+        Capture {
+            stdout: String::new(),
+            stderr: "fio: terminating on signal 2\n".into(),
+            output_file: Some(cut.to_string()),
+            exit_code: 0,
+            duration_s: 9.0,
+            logs: Vec::new(),
+        },
+    );
+    let args = run_args(&[
+        "--target",
+        target.path().to_str().unwrap(),
+        "--suite",
+        "quick",
+        "--only",
+        "fio-sustained-randread-4k-qd32",
+        "--out",
+        out.path().to_str().unwrap(),
+    ]);
+    let code = diskdash::cmd::run::run_with(&args, &mut ex, &AtomicUsize::new(0)).unwrap();
+    assert_eq!(code, 0);
+    let recs = records(out.path());
+    let r = find(&recs, "fio-sustained-randread-4k-qd32");
+    assert_eq!(r.status, Status::Ok, "{:?}", r.error);
+    // fio's status of a second before the cut: 1,581 reads in 7.898 s
+    let raw = r.raw.as_ref().unwrap().stdout.as_deref().unwrap();
+    assert!(raw.contains("\"total_ios\" : 1581,"), "{raw}");
+    assert_eq!(raw.matches("\"fio version\"").count(), 1);
+    let iops = r.metrics.get("read_iops").unwrap().value;
+    assert!((iops - 1581.0 / 7.898).abs() < 1.0, "{iops}");
+    // the per-second series read while it ran is its timeline (too short
+    // for a level: 8 s): fio ran at --rate_iops=200
+    let tl = r
+        .timeline
+        .as_ref()
+        .expect("a timeline from the status reports");
+    assert!(tl.logs.is_empty());
+    let series = &tl.read.as_ref().unwrap().iops;
+    assert_eq!(series.len(), 8);
+    assert!(
+        series[1..].iter().all(|v| (v - 200.0).abs() < 12.0),
+        "{series:?}"
+    );
+    assert_eq!(r.stop.as_ref().unwrap().reason, StopReason::WindowEnd);
+    assert_eq!(r.stop.as_ref().unwrap().stopped_at_s, 8.0);
+    let warned = |start: &str| r.warnings.iter().any(|w| w.starts_with(start));
+    assert!(
+        warned("fio's final results are cut off in its output file; the figures are those of its last whole status report, 7.90 s into the test"),
+        "{:?}",
+        r.warnings
+    );
+    assert!(warned("fio left no per-second logs"), "{:?}", r.warnings);
+    assert!(diskdash::record::validate(r).is_empty());
+}

@@ -13,17 +13,22 @@
 //!   burst: `flat` at 200, stopped early (`flat-no-burst-possible`);
 //! - a bucket that lasts about two minutes (216,000 I/Os), in a 5-minute
 //!   window: still caught, with its burst and sustained levels;
+//! - a bucket of 200,000 I/Os in the standard suite's own 45-minute
+//!   window: burst then steady, stopped by the rule after some minutes,
+//!   its record read from fio's final results whole (its output file, a
+//!   status document a second, is then megabytes long);
 //! - a limit toggling between 2,000 and 200 every 5 s: `periodic-burst`,
 //!   run to the end of its window;
 //! - writes limited to 300 IOPS: the sustained random write test finds
 //!   that level, `flat`.
 //!
 //! Each runs tests of the shipped `standard` suite (`--only`) for at most
-//! 2 minutes (`--sustained-minutes 2`; 5 for the long bucket), after the
-//! suite's incompressible pre-fill of the test file. They run at once,
-//! each with its own loop device and cgroup, so the file takes about the
-//! longest one's time (the long bucket: about 3 minutes of fio plus
-//! setup), and every record must say why its test stopped and when.
+//! 2 minutes (`--sustained-minutes 2`; 5 for the long bucket, 45 for the
+//! wide one), after the suite's incompressible pre-fill of the test file.
+//! They run at once, each with its own loop device and cgroup, so the file
+//! takes about the longest one's time (the wide bucket: about 7 minutes of
+//! fio plus setup), and every record must say why its test stopped and
+//! when.
 //!
 //! Needs root, the loop driver, a cgroup I/O throttle (v1 blkio or v2 io),
 //! fio, mkfs.ext4 and losetup; when one is missing the test fails, naming
@@ -52,6 +57,11 @@ const BUCKET: f64 = 40_000.0;
 /// A bucket that lasts about two minutes at the burst level:
 /// 216,000 / (2,000 - 200) = 120 s.
 const LONG_BUCKET: f64 = 216_000.0;
+/// The bucket of a default 45-minute window: 200,000 I/Os last about
+/// 111 s at the burst level (200,000 / 1,800), and the stop rule stops the
+/// test some minutes later, when fio's output file (a status document of
+/// a few KiB a second) has passed the 2 MiB a record keeps of a stream.
+const WIDE_BUCKET: f64 = 200_000.0;
 /// The write limit of the write-throttled volume.
 const WRITE_IOPS: u64 = 300;
 /// The longest minutes of fio per scenario (`run --sustained-minutes`):
@@ -303,6 +313,50 @@ fn check_long_burst(r: &Record) -> Vec<String> {
     bad
 }
 
+/// The wide bucket in the standard suite's own 45-minute window: the
+/// whole measurement kept, burst then steady, from fio's final results
+/// read whole however long its output grew.
+fn check_wide_bucket(r: &Record) -> Vec<String> {
+    let mut bad = Vec::new();
+    if r.status != Status::Ok {
+        bad.push(format!("status is not ok: {:?}", r.error));
+    }
+    if pattern(r) != Some(Pattern::CreditBurst) {
+        bad.push("pattern is not credit-burst".into());
+    }
+    if !within(metric(r, "read_iops_burst"), BURST as f64, 0.10) {
+        bad.push(format!("read_iops_burst not within 10% of {BURST}"));
+    }
+    if !within(metric(r, "read_iops_sustained"), BASELINE as f64, 0.10) {
+        bad.push(format!("read_iops_sustained not within 10% of {BASELINE}"));
+    }
+    let predicted = WIDE_BUCKET / (BURST - BASELINE) as f64;
+    if !within(metric(r, "burst_duration"), predicted, 0.25) {
+        bad.push(format!("burst_duration not within 25% of {predicted:.1} s"));
+    }
+    // the rule's rounds at a 45-minute window's scale, long before its end
+    bad.extend(check_stop(r, StopReason::BurstThenSteady, Some(1200.0)));
+    // fio's own final results, whole: one document, fio's logs the timeline
+    let raw = r
+        .raw
+        .as_ref()
+        .and_then(|x| x.stdout.as_deref())
+        .unwrap_or("");
+    if raw.matches("\"fio version\"").count() != 1 || !raw.trim_end().ends_with('}') {
+        bad.push(format!(
+            "the record's output is not one whole fio document ({} bytes)",
+            raw.len()
+        ));
+    }
+    if r.timeline.as_ref().is_none_or(|t| t.logs.is_empty()) {
+        bad.push("the timeline is not from fio's logs".into());
+    }
+    if !r.warnings.is_empty() {
+        bad.push(format!("warnings {:?}", r.warnings));
+    }
+    bad
+}
+
 fn check_flat(r: &Record) -> Vec<String> {
     let mut bad = Vec::new();
     if r.status != Status::Ok {
@@ -450,6 +504,15 @@ fn emulated_volumes_are_classified_by_what_their_throttle_did() {
                 bucket(LONG_BUCKET, LONG_BUCKET),
                 None,
                 check_long_burst,
+            )
+        },
+        Scenario {
+            minutes: "45",
+            ..read(
+                "wide-bucket",
+                bucket(WIDE_BUCKET, WIDE_BUCKET),
+                None,
+                check_wide_bucket,
             )
         },
         read(
