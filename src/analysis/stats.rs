@@ -15,7 +15,7 @@ use crate::units::Unit;
 
 mod group;
 pub mod history;
-pub use group::{group, group_with};
+pub use group::{group, group_with, quick_set_aside};
 pub use history::{HistoryPoint, Measurement};
 
 /// A coefficient of variation at or above this (10 %) flags a result as

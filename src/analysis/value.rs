@@ -189,22 +189,28 @@ pub enum Measured {
     /// The configuration has no sustained test: whether it bursts is not
     /// known. The verdict stands, qualified.
     BurstNotMeasured,
+    /// The configuration bursts, but every run of this test ran after its
+    /// credit burst had ended on that run's volume (after the burst the
+    /// same run's sustained test measured, and below its burst level):
+    /// the figure is what lasts, and keeps its verdict.
+    AfterBurst,
 }
 
 impl Measured {
     /// As the verdict column says it: `while bursting`, `against the
-    /// baseline's burst`, `burst not measured`.
+    /// baseline's burst`, `burst not measured`, `after the burst`.
     pub fn words(self) -> &'static str {
         match self {
             Measured::WhileBursting => "while bursting",
             Measured::AgainstBaselineBurst => "against the baseline's burst",
             Measured::BurstNotMeasured => "burst not measured",
+            Measured::AfterBurst => "after the burst",
         }
     }
 
     /// Whether the row keeps its verdict (qualified) or has none.
     pub fn keeps_verdict(self) -> bool {
-        self == Measured::BurstNotMeasured
+        matches!(self, Measured::BurstNotMeasured | Measured::AfterBurst)
     }
 }
 
@@ -284,6 +290,199 @@ pub struct ValueTable {
     /// For a sustained level: the configurations that measured the test's
     /// whole-run twin without a timeline, in the order of `rows`.
     pub unmeasured: Vec<Unmeasured>,
+    /// What the test did, from its first record's parameters.
+    pub shape: Shape,
+}
+
+impl StudyValue {
+    /// Every configuration that no ratio of the study can compare, by name,
+    /// with why and how to fix it: no price (`no price: no list price for
+    /// region eu-west-1 in the catalogue; give it with --prices`), or a
+    /// price in a currency without an exchange rate.
+    pub fn excluded(&self) -> Vec<(&str, String)> {
+        self.prices
+            .iter()
+            .filter_map(|(name, price)| {
+                if let Some(why) = self.no_rate.get(name) {
+                    return Some((name.as_str(), why.clone()));
+                }
+                if price.is_some() {
+                    return None;
+                }
+                let why = match self.cost_missing.get(name) {
+                    Some(reason) => format!("no price: {reason}; give it with --prices"),
+                    None => "no price; give it with --prices".to_string(),
+                };
+                Some((name.as_str(), why))
+            })
+            .collect()
+    }
+
+    /// The configurations table `t` does not judge against the baseline,
+    /// each with why, in name order: those with no ratio in the study
+    /// ([`excluded`](StudyValue::excluded)), those its test did not
+    /// measure, and those its rows leave without a ratio. The baseline and
+    /// every row with a price ratio are judged (or said to be withheld
+    /// beside their verdict), and are not among them.
+    pub fn not_judged_in(&self, t: &ValueTable) -> Vec<(String, String)> {
+        let excluded = self.excluded();
+        let mut out = Vec::new();
+        for name in self.prices.keys() {
+            if let Some((_, why)) = excluded.iter().find(|(n, _)| n == name) {
+                out.push((name.clone(), why.clone()));
+                continue;
+            }
+            let why = match t.rows.iter().find(|r| r.offering == *name) {
+                Some(r) if r.is_baseline || r.price_ratio.is_some() => continue,
+                Some(r) => r
+                    .no_verdict
+                    .clone()
+                    .unwrap_or_else(|| "not compared".into()),
+                None => match t.unmeasured.iter().find(|u| u.offering == *name) {
+                    Some(u) => u.reason.clone(),
+                    None => match self.quick_twin(t, name) {
+                        Some((row, note)) => format!(
+                            "judged on the quick suite only: {}; {note}",
+                            row.verdict_text().unwrap_or_else(|| "no verdict".into())
+                        ),
+                        None => format!("no {} result", t.test),
+                    },
+                },
+            };
+            let why = why.trim_end_matches(": not compared").to_string();
+            out.push((name.clone(), why));
+        }
+        out
+    }
+
+    /// The row of configuration `name` in the quick suite's table of the
+    /// same test and metric as `t` (a table of another suite), with the
+    /// suite in words (`quick suite: 20-second tests`): where a
+    /// configuration measured only with the quick suite is judged.
+    fn quick_twin(&self, t: &ValueTable, name: &str) -> Option<(&ValueRow, String)> {
+        if t.shape.is_quick() {
+            return None;
+        }
+        let twin = self
+            .tables
+            .iter()
+            .find(|q| q.shape.is_quick() && q.shape.id == t.shape.id && q.metric == t.metric)?;
+        let row = twin.rows.iter().find(|r| r.offering == name)?;
+        Some((row, twin.shape.suite_words()?))
+    }
+}
+
+/// What a test did, in the terms a headline names it by: the tool, the
+/// I/O pattern, block size and queue depth of a fio test, the suite that
+/// ran it and how long it ran. Every field is `None` where the record
+/// does not say.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Shape {
+    /// The test id (a table's test is named after it, with what differs
+    /// where a study holds two of one id).
+    pub id: String,
+    /// The tool.
+    pub tool: Option<crate::record::Tool>,
+    /// fio's `rw`: `randread`, `read`, `randrw`, ...
+    pub rw: Option<String>,
+    /// Block size in bytes.
+    pub bs: Option<u64>,
+    /// I/Os in flight: fio's `iodepth` times `numjobs` (1 each where the
+    /// record gives none, as fio's defaults).
+    pub queue: Option<u64>,
+    /// The suite that ran it; `None` for imported records.
+    pub suite: Option<String>,
+    /// A time-based fio test's `runtime`, seconds.
+    pub runtime_s: Option<f64>,
+    /// Whether each write waits for the disk (dd's `oflag=dsync` or
+    /// `sync`): a latency-bound figure, not a throughput.
+    pub sync_writes: bool,
+}
+
+impl Shape {
+    /// The shape of record `r`'s test.
+    pub fn of(r: &Summary) -> Shape {
+        use crate::record::Tool;
+        use crate::tools::{param_bytes, param_text};
+        let p = &r.test.parameters;
+        // a number, or text as fio's JSON gives its job options (`"32"`)
+        let count = |k: &str| {
+            let v = p.get(k)?;
+            v.as_u64().or_else(|| v.as_str()?.trim().parse().ok())
+        };
+        let fio = r.test.tool == Tool::Fio;
+        Shape {
+            id: r.test.id.clone(),
+            tool: Some(r.test.tool),
+            rw: fio.then(|| param_text(p, "rw")).flatten(),
+            bs: fio.then(|| param_bytes(p, "bs")).flatten(),
+            queue: fio.then(|| count("iodepth").unwrap_or(1) * count("numjobs").unwrap_or(1)),
+            suite: r.test.suite.clone(),
+            runtime_s: (fio && crate::tools::fio::is_time_based(p))
+                .then(|| {
+                    let v = p.get("runtime")?;
+                    v.as_f64().or_else(|| v.as_str()?.trim().parse().ok())
+                })
+                .flatten()
+                .filter(|s| s.is_finite() && *s > 0.0),
+            sync_writes: param_text(p, "oflag")
+                .is_some_and(|f| f.split(',').any(|f| f == "dsync" || f == "sync")),
+        }
+    }
+
+    /// Whether the quick suite ran it: short tests for trying diskdash
+    /// out, never an answer over the standard suite's.
+    pub fn is_quick(&self) -> bool {
+        self.suite.as_deref() == Some("quick")
+    }
+
+    /// `quick suite: 20-second tests` for a test of the quick suite,
+    /// whose short tests are for trying diskdash out: said beside every
+    /// verdict that rests on them; `None` for any other.
+    pub fn suite_words(&self) -> Option<String> {
+        if !self.is_quick() {
+            return None;
+        }
+        Some(match self.runtime_s {
+            Some(s) => format!("quick suite: {}-second tests", crate::format::number(s)),
+            None => "quick suite: short tests".into(),
+        })
+    }
+
+    /// Whether fio ran random reads (`randread`, or the reads of `randrw`).
+    pub fn random_reads(&self) -> bool {
+        matches!(self.rw.as_deref(), Some("randread" | "randrw"))
+    }
+
+    /// Whether fio ran sequential reads.
+    pub fn sequential_reads(&self) -> bool {
+        matches!(self.rw.as_deref(), Some("read" | "rw" | "readwrite"))
+    }
+
+    /// The test in words: `4 KiB random reads at queue depth 32`, `1 MiB
+    /// sequential reads at queue depth 16`; `None` for a test that is not
+    /// fio's or whose pattern is not recorded.
+    pub fn words(&self) -> Option<String> {
+        let what = match self.rw.as_deref()? {
+            "randread" => "random reads",
+            "randwrite" => "random writes",
+            "randrw" => "random reads and writes",
+            "read" => "sequential reads",
+            "write" => "sequential writes",
+            "rw" | "readwrite" => "sequential reads and writes",
+            "randtrim" => "random trims",
+            "trim" => "sequential trims",
+            _ => return None,
+        };
+        let mut s = match self.bs {
+            Some(bs) => format!("{} {what}", crate::format::size(bs)),
+            None => what.to_string(),
+        };
+        if let Some(q) = self.queue {
+            s.push_str(&format!(" at queue depth {q}"));
+        }
+        Some(s)
+    }
 }
 
 impl ValueTable {

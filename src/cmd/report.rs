@@ -187,6 +187,9 @@ pub fn execute(args: &ReportArgs) -> Result<u8> {
     for w in report::input_warnings(&loaded.records, &prices, &limits) {
         crate::tell!("warning: {}", shown(&w));
     }
+    for n in report::input_notes(&loaded.records) {
+        crate::tell!("note: {}", shown(&n));
+    }
     let opts = report::Options {
         title: args.title.clone(),
         baseline: args.baseline.clone(),

@@ -147,6 +147,22 @@ impl pages::Apart for Origins<'_> {
 /// The site's style sheet, compiled into the binary.
 pub const STYLE: &str = include_str!("../../static/style.css");
 
+/// What `report` says once of the records it was given, beside its
+/// warnings: how many quick-suite runs the answer sets aside, and why.
+pub fn input_notes(found: &[Found]) -> Vec<String> {
+    let summaries: Vec<&crate::record::Summary> = found.iter().map(|f| &f.summary).collect();
+    let quick = analysis::stats::quick_set_aside(&summaries);
+    if quick == 0 {
+        return Vec::new();
+    }
+    vec![format!(
+        "{} set aside from the answer: their configurations have standard-suite runs of \
+         the same tests, which the answer rests on (the quick suite's short tests are for \
+         trying diskdash out); they keep their pages",
+        crate::format::count_of(quick, "quick-suite run", "quick-suite runs")
+    )]
+}
+
 /// The warnings a build prints about its inputs: price list and limits
 /// rows that match no offering of the records, offerings whose records
 /// disagree on their price, rates that convert nothing.

@@ -157,8 +157,16 @@ fn the_headline_leads_with_what_lasts_and_names_both_sides() {
         .collect();
     assert!(headline.len() >= 2, "{headline:?}");
     let first = &headline[0];
+    // the sustained level first, its test in words; nosus, which ran no
+    // sustained test, named with why
     assert!(
-        first.starts_with("Sustained (sustained read IOPS"),
+        first.starts_with(
+            "Sustained (4 KiB random reads at queue depth 32, fio-sustained-randread-4k-qd32): "
+        ),
+        "{first}"
+    );
+    assert!(
+        first.ends_with("; not judged: Cloud nosus (no fio-sustained-randread-4k-qd32 result)."),
         "{first}"
     );
     // gp2 is the dearest: 0.10 / 0.025 = 4x the monthly cost of hdd, for

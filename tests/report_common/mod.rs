@@ -47,20 +47,30 @@ pub fn record(
         }),
         labels: BTreeMap::from([("note".to_string(), offering.to_string())]),
     };
+    let mut parameters = BTreeMap::from([
+        (
+            "filename".to_string(),
+            serde_json::Value::String(offering.to_string()),
+        ),
+        ("rw".to_string(), serde_json::json!("randread")),
+        ("bs".to_string(), serde_json::json!(4096)),
+    ]);
+    // the queue depth its id names (`-qd64`), as a run records it
+    if let Some(qd) = test
+        .rsplit("-qd")
+        .next()
+        .filter(|_| test.contains("-qd"))
+        .and_then(|q| q.parse::<u64>().ok())
+    {
+        parameters.insert("iodepth".to_string(), serde_json::json!(qd));
+    }
     let test = TestInfo {
         id: test.to_string(),
         suite: None,
         tool: Tool::Fio,
         tool_version: Some("fio-3.33".to_string()),
         // a 4 KiB random-read job: its IOPS and p99 latency are judged
-        parameters: BTreeMap::from([
-            (
-                "filename".to_string(),
-                serde_json::Value::String(offering.to_string()),
-            ),
-            ("rw".to_string(), serde_json::json!("randread")),
-            ("bs".to_string(), serde_json::json!(4096)),
-        ]),
+        parameters,
         command: Some(format!("fio --name={offering}")),
     };
     Record {

@@ -47,6 +47,30 @@ impl<'r> ConfigKey<'r> {
     }
 }
 
+/// How many quick-suite runs the answer sets aside: those of a
+/// configuration (in its study) that also has runs of the same test id
+/// from another suite. The quick suite's short tests are for trying
+/// diskdash out; a headline never rests on them over the standard
+/// suite's (`crate::report::story::headline`), and they keep their pages.
+pub fn quick_set_aside(records: &[&record::Summary]) -> usize {
+    let mut by_test: BTreeMap<(&str, ConfigKey, &str), (usize, bool)> = BTreeMap::new();
+    for r in records {
+        let e = by_test
+            .entry((r.study(), ConfigKey::of(r), r.test.id.as_str()))
+            .or_default();
+        match r.test.suite.as_deref() {
+            Some("quick") => e.0 += 1,
+            Some(_) => e.1 = true,
+            None => {}
+        }
+    }
+    by_test
+        .values()
+        .filter(|(_, other)| *other)
+        .map(|(quick, _)| quick)
+        .sum()
+}
+
 /// A number for a configuration name: `500`, `1.5`.
 pub(super) fn short(v: f64) -> String {
     if v.fract() == 0.0 && v.abs() < 1e15 {

@@ -191,6 +191,50 @@ impl Lasting {
     }
 }
 
+/// Whether every `ok` run of a configuration's short test `t` ran after
+/// the credit burst of its own volume had ended: each has a sustained run
+/// of the same `diskdash run` (its `run_id`) whose timeline is a credit
+/// burst, it started no earlier than that run's start plus its
+/// `burst_duration`, and its `metric` is below 90% of that run's burst
+/// level where both have one. A run with no such sustained run (another
+/// run, an imported record, a periodic burst) is taken to have met the
+/// burst, as the whole configuration was before.
+pub fn after_burst(records: &[&Summary], o: &OfferingData, t: &TestResults, metric: &str) -> bool {
+    let at = |r: &Summary| {
+        humantime::parse_rfc3339_weak(r.started_at.as_deref()?)
+            .ok()?
+            .duration_since(std::time::UNIX_EPOCH)
+            .ok()
+            .map(|d| d.as_secs_f64())
+    };
+    // each run's credit bursts: (run id, when it ended, its burst level)
+    let bursts: Vec<(&str, f64, Option<f64>)> = o
+        .records
+        .iter()
+        .filter_map(|&i| records.get(i).copied())
+        .filter(|r| r.status == Status::Ok)
+        .filter(|r| r.timeline.as_ref().and_then(|tl| tl.pattern) == Some(Pattern::CreditBurst))
+        .filter_map(|r| {
+            let ended = at(r)? + r.metrics.get("burst_duration")?.value;
+            let level = r.metrics.get(&format!("{metric}_burst")).map(|m| m.value);
+            Some((r.run_id.as_deref()?, ended, level))
+        })
+        .collect();
+    let mut runs = ok_records(records, t).peekable();
+    runs.peek().is_some()
+        && runs.all(|r| {
+            let (Some(run), Some(start)) = (r.run_id.as_deref(), at(r)) else {
+                return false;
+            };
+            let mine = r.metrics.get(metric).map(|m| m.value);
+            bursts.iter().any(|&(id, ended, level)| {
+                id == run
+                    && start >= ended
+                    && !matches!((mine, level), (Some(v), Some(b)) if v >= 0.9 * b)
+            })
+        })
+}
+
 /// The `ok` records of a configuration's test.
 fn ok_records<'a>(
     records: &'a [&'a Summary],

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use super::over_time::{self, Lasting, Steady, Unmeasured};
 use super::price::{cheapest_of, price_ratio, Priced};
-use super::{verdict, Measured, PriceBasis, ValueRow, ValueTable, BASELINE_VERDICT};
+use super::{verdict, Measured, PriceBasis, Shape, ValueRow, ValueTable, BASELINE_VERDICT};
 use crate::analysis::stats::Study;
 use crate::metrics::metric_order;
 use crate::plausible::finite;
@@ -139,10 +139,22 @@ pub(super) fn tables(
                         .copied()
                         .unwrap_or(Lasting::NotMeasured)
                 };
+                // a bursting configuration's runs that all ran after its
+                // burst measured what lasts
+                let after = |name: Option<&str>| {
+                    name.and_then(|n| study.offerings.get(n))
+                        .and_then(|o| Some((o, o.tests.get(test)?)))
+                        .is_some_and(|(o, t)| over_time::after_burst(records, o, t, metric))
+                };
                 let measured = match (lasts(Some(&o.name)), lasts(baseline)) {
                     _ if !bursty || sustained => None,
-                    (Lasting::Bursts(_), _) => Some(Measured::WhileBursting),
-                    (_, Lasting::Bursts(_)) if !is_baseline => Some(Measured::AgainstBaselineBurst),
+                    (Lasting::Bursts(_), _) if !after(Some(&o.name)) => {
+                        Some(Measured::WhileBursting)
+                    }
+                    (_, Lasting::Bursts(_)) if !is_baseline && !after(baseline) => {
+                        Some(Measured::AgainstBaselineBurst)
+                    }
+                    (Lasting::Bursts(_), _) => Some(Measured::AfterBurst),
                     (Lasting::NotMeasured, _) => Some(Measured::BurstNotMeasured),
                     _ => None,
                 };
@@ -271,6 +283,13 @@ pub(super) fn tables(
             })
             .collect();
         unmeasured.sort_by(|a, b| order(&a.offering, &b.offering));
+        let shape = study
+            .offerings
+            .values()
+            .find_map(|o| o.tests.get(test)?.records.first())
+            .and_then(|&i| records.get(i))
+            .map(|r| Shape::of(r))
+            .unwrap_or_default();
         out.push(ValueTable {
             test: test.clone(),
             metric: metric.clone(),
@@ -278,6 +297,7 @@ pub(super) fn tables(
             kind: study.kind(test),
             rows,
             unmeasured,
+            shape,
         });
     }
     out

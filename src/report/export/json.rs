@@ -24,8 +24,8 @@ struct JsonStudy<'a> {
     currency: Option<&'a str>,
     /// The rates (`--rates`) that converted prices in other currencies.
     exchange_rates: Vec<JsonRate<'a>>,
-    /// Priced configurations no ratio could compare, and why (no exchange
-    /// rate for their currency).
+    /// Configurations no ratio could compare, and why: no price (and how
+    /// to give one), or no exchange rate for their currency.
     excluded: Vec<JsonExcluded<'a>>,
     offerings: Vec<JsonOffering<'a>>,
     value: Vec<JsonValue<'a>>,
@@ -78,7 +78,7 @@ struct JsonRate<'a> {
 #[derive(Serialize)]
 struct JsonExcluded<'a> {
     offering: &'a str,
-    reason: &'a str,
+    reason: String,
 }
 
 #[derive(Serialize)]
@@ -279,8 +279,8 @@ pub fn summary_json(a: &Analysis) -> Result<Vec<u8>> {
                 })
                 .collect(),
             excluded: sv
-                .no_rate
-                .iter()
+                .excluded()
+                .into_iter()
                 .map(|(offering, reason)| JsonExcluded { offering, reason })
                 .collect(),
             offerings,

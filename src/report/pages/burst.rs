@@ -59,13 +59,17 @@ fn is_left_out(all: &[&Summary], results: &TestResults, r: &Summary) -> bool {
         .any(|l| all.get(l.record).is_some_and(|x| x.id == r.id))
 }
 
-/// The records of `o` in `test` that are ok and kept a classified timeline.
+/// The records of `o` in `test` that are ok, kept a classified timeline
+/// and belong to its newest measurement.
 fn timeline_records<'a>(ctx: &PageCtx<'a>, o: &OfferingData, test: &str) -> Vec<&'a Summary> {
     let Some(t) = o.tests.get(test) else {
         return Vec::new();
     };
+    // an older measurement of the configuration is its history, never
+    // part of what its answer counts
     t.records
         .iter()
+        .filter(|&&i| t.older_why(i).is_none())
         .filter_map(|&i| ctx.analysis.records.get(i).copied())
         .filter(|r| r.status == Status::Ok)
         .filter(|r| r.timeline.as_ref().is_some_and(|tl| tl.pattern.is_some()))

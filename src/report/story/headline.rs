@@ -43,72 +43,149 @@ impl Dimension {
         }
     }
 
-    /// Candidate metrics, best first, for a table of `kind`: the order the
-    /// table is chosen in among the study's tables.
+    /// The rank of table `t` among the candidates for this dimension, best
+    /// (lowest) first; `None` when it does not measure what the
+    /// dimension's name says. Random I/O is fio's 4 KiB random reads at
+    /// queue depth 32 or more (their sustained level first), latency the
+    /// QD1 p99, sequential fio's 1 MiB sequential reads (their sustained
+    /// level first). ioping, dd and bonnie++ rank after every fio test,
+    /// and [`table_for`] takes them only where fio did not measure the
+    /// dimension at all. A quick-suite test ranks after every other.
     fn rank(self, t: &ValueTable) -> Option<usize> {
         let m = t.metric.as_str();
-        let random_test = t.test.contains("rand");
+        let sh = &t.shape;
+        let fio = sh.tool == Some(crate::record::Tool::Fio);
         let pos = |list: &[&str]| list.iter().position(|x| *x == m);
-        match self {
+        // other block sizes after the one the dimension names
+        let bs_off = |want: fn(u64) -> bool| if sh.bs.is_some_and(want) { 0 } else { 4 };
+        let rank = match self {
             Dimension::Sustained => {
                 let base = m.strip_suffix(SUSTAINED)?;
-                Some(
-                    [
-                        "read_iops",
-                        "write_iops",
-                        "mixed_iops",
-                        "read_bw",
-                        "write_bw",
-                    ]
-                    .iter()
-                    .position(|x| *x == base)
-                    .unwrap_or(10),
-                )
+                [
+                    "read_iops",
+                    "write_iops",
+                    "mixed_iops",
+                    "read_bw",
+                    "write_bw",
+                ]
+                .iter()
+                .position(|x| *x == base)
+                .unwrap_or(10)
             }
-            _ if t.is_sustained() => None,
-            Dimension::RandomIo => match t.kind {
-                TestKind::BlockIo => pos(&["read_iops", "write_iops", "mixed_iops"])
-                    .map(|p| p + if random_test { 0 } else { 3 }),
-                TestKind::Seek => pos(&["iops"]).map(|p| p + 10),
-                TestKind::FileSystem => pos(&["random_seeks"]).map(|p| p + 20),
-                _ => None,
-            },
-            Dimension::Latency => match t.kind {
-                TestKind::BlockIo => pos(&["read_clat_p99", "write_clat_p99", "mixed_clat_p99"])
-                    .map(|p| p + if random_test { 0 } else { 3 }),
-                TestKind::Latency => pos(&["lat_avg"]).map(|p| p + 10),
-                _ => None,
-            },
-            Dimension::Sequential => match t.kind {
-                TestKind::Throughput => pos(&["read_bw", "write_bw", "bw"])
-                    .map(|p| p + if t.test.starts_with("dd-") { 5 } else { 0 }),
-                TestKind::FileSystem => {
-                    pos(&["seq_block_read_bw", "seq_block_write_bw"]).map(|p| p + 10)
+            Dimension::RandomIo if fio => {
+                let deep = sh.queue.is_some_and(|q| q >= 32);
+                if !(sh.random_reads() && deep) {
+                    return None;
                 }
-                _ => None,
+                let mixed = usize::from(sh.rw.as_deref() == Some("randrw")) * 2;
+                pos(&["read_iops_sustained", "read_iops"])? + mixed + bs_off(|b| b == 4096)
+            }
+            Dimension::RandomIo if t.is_sustained() => return None,
+            Dimension::RandomIo => match t.kind {
+                TestKind::Seek => pos(&["iops"])? + 10,
+                TestKind::FileSystem => pos(&["random_seeks"])? + 20,
+                _ => return None,
             },
-        }
+            _ if t.is_sustained() => return None,
+            Dimension::Latency if fio => {
+                let random = sh.rw.as_deref().is_some_and(|rw| rw.starts_with("rand"));
+                if sh.queue != Some(1) || !random {
+                    return None;
+                }
+                pos(&["read_clat_p99", "write_clat_p99", "mixed_clat_p99"])? + bs_off(|b| b == 4096)
+            }
+            // ioping's requests go one at a time: its mean is a QD1 latency
+            Dimension::Latency => match t.kind {
+                TestKind::Latency => pos(&["lat_avg"])? + 10,
+                TestKind::Seek => pos(&["lat_avg"])? + 12,
+                _ => return None,
+            },
+            Dimension::Sequential if fio => {
+                let at_least_1m = |b: u64| b >= 1 << 20;
+                if sh.sequential_reads() {
+                    pos(&["read_bw_sustained", "read_bw"])? + bs_off(at_least_1m)
+                } else if sh.rw.as_deref() == Some("write") {
+                    pos(&["write_bw"])? + 8
+                } else {
+                    return None;
+                }
+            }
+            Dimension::Sequential => match t.kind {
+                TestKind::FileSystem => pos(&["seq_block_read_bw", "seq_block_write_bw"])? + 10,
+                // dd's bulk write, then ioping's reads, then writes that
+                // each wait for the disk (latency-bound, last)
+                TestKind::Throughput => {
+                    pos(&["read_bw", "write_bw", "bw"])?
+                        + match sh.tool {
+                            _ if sh.sync_writes => 30,
+                            Some(crate::record::Tool::Dd) => 15,
+                            _ => 20,
+                        }
+                }
+                _ => return None,
+            },
+        };
+        Some(rank + if sh.is_quick() { 100 } else { 0 })
     }
 }
 
 /// The table that stands for `dim` in a study: the best-ranked one that at
 /// least two configurations can be compared on (a ratio to the baseline,
-/// the baseline included), ties to the first in test order.
+/// the baseline included), ties to the first in test order. Where fio
+/// measured what the dimension names, only fio's tables stand for it:
+/// ioping, dd and bonnie++ never carry a headline fio measured.
 pub fn table_for(sv: &StudyValue, dim: Dimension) -> Option<&ValueTable> {
-    sv.tables
+    let is_fio = |t: &ValueTable| t.shape.tool == Some(crate::record::Tool::Fio);
+    let fio_measured =
+        dim != Dimension::Sustained && sv.tables.iter().any(|t| is_fio(t) && dim.rank(t).is_some());
+    let mut candidates: Vec<(usize, &ValueTable)> = sv
+        .tables
         .iter()
         .filter(|t| t.rows.iter().filter(|r| r.value_ratio.is_some()).count() >= 2)
+        .filter(|t| !fio_measured || is_fio(t))
         .filter_map(|t| Some((dim.rank(t)?, t)))
-        .min_by_key(|(rank, _)| *rank)
-        .map(|(_, t)| t)
+        .collect();
+    // stable: ties keep the test order
+    candidates.sort_by_key(|(rank, _)| *rank);
+    let (_, best) = *candidates.first()?;
+    // a sustained level stands for random I/O or sequential reads only
+    // where it compares every configuration the best short test does:
+    // a study where some configurations ran no sustained test answers on
+    // the short test, and tells the sustained level in its own sentence
+    if best.is_sustained() && dim != Dimension::Sustained {
+        fn compared(t: &ValueTable) -> Vec<&str> {
+            t.rows
+                .iter()
+                .filter(|r| r.value_ratio.is_some())
+                .map(|r| r.offering.as_str())
+                .collect()
+        }
+        let level = compared(best);
+        if let Some((_, short)) = candidates.iter().find(|(_, t)| !t.is_sustained()) {
+            if compared(short).iter().any(|o| !level.contains(o)) {
+                return Some(short);
+            }
+        }
+    }
+    Some(best)
 }
 
 /// The study's headline dimensions and their tables, in the order the
 /// answer tells them.
+/// The sustained dimension is told only where its table is not already
+/// another dimension's (random I/O on the sustained random-read level).
 pub fn dimensions(sv: &StudyValue) -> Vec<(Dimension, &ValueTable)> {
-    Dimension::ALL
+    let all: Vec<(Dimension, &ValueTable)> = Dimension::ALL
         .iter()
         .filter_map(|&d| Some((d, table_for(sv, d)?)))
+        .collect();
+    let told_elsewhere = |t: &ValueTable| {
+        all.iter()
+            .any(|(d, o)| *d != Dimension::Sustained && std::ptr::eq(*o, t))
+    };
+    all.iter()
+        .filter(|(d, t)| *d != Dimension::Sustained || !told_elsewhere(t))
+        .copied()
         .collect()
 }
 
@@ -144,6 +221,13 @@ pub fn metric_words(t: &ValueTable) -> String {
         }
         _ => human,
     }
+}
+
+/// What a dimension's sentence says its test did: `4 KiB random reads at
+/// queue depth 32` where its records say, else the metric's name
+/// ([`metric_words`]).
+pub fn test_words(t: &ValueTable) -> String {
+    t.shape.words().unwrap_or_else(|| metric_words(t))
 }
 
 /// `4 KiB` from a test id holding `-4k-`.
@@ -183,7 +267,7 @@ fn some_of(names: &[&str]) -> String {
 /// One dimension's sentence: how many dearer configurations are worth it
 /// against the baseline, and the dearest one's ratios with both sides
 /// named; then who was not judged and why.
-fn dimension_sentence(dim: Dimension, t: &ValueTable) -> Option<String> {
+fn dimension_sentence(sv: &StudyValue, dim: Dimension, t: &ValueTable) -> Option<String> {
     let base = t.baseline_row()?;
     let words = metric_words(t);
     let mut dearer: Vec<&ValueRow> = judged(t)
@@ -202,7 +286,11 @@ fn dimension_sentence(dim: Dimension, t: &ValueTable) -> Option<String> {
         }
         h
     };
-    let mut s = format!("{heading} ({words}, {}): ", t.test);
+    let what = test_words(t);
+    let mut s = match t.shape.suite_words() {
+        Some(q) => format!("{heading} ({what}, {}; {q}): ", t.test),
+        None => format!("{heading} ({what}, {}): ", t.test),
+    };
     let worth: Vec<&str> = dearer
         .iter()
         .filter(|r| r.verdict == Some(value::BANDS[0].verdict))
@@ -278,8 +366,28 @@ fn dimension_sentence(dim: Dimension, t: &ValueTable) -> Option<String> {
             some_of(&bursting)
         ));
     }
+    // every configuration is counted above or named here
+    let not_judged = grouped(sv.not_judged_in(t));
+    if !not_judged.is_empty() {
+        s.push_str(&format!("; not judged: {}", not_judged.join("; ")));
+    }
     s.push('.');
     Some(s)
+}
+
+/// `A and B (why)` per reason, in the order each reason first comes.
+fn grouped(named: Vec<(String, String)>) -> Vec<String> {
+    let mut groups: Vec<(String, Vec<String>)> = Vec::new();
+    for (name, why) in named {
+        match groups.iter_mut().find(|(w, _)| *w == why) {
+            Some((_, names)) => names.push(name),
+            None => groups.push((why, vec![name])),
+        }
+    }
+    groups
+        .into_iter()
+        .map(|(why, names)| format!("{} ({why})", and_list(&names)))
+        .collect()
 }
 
 /// `The most for the money: sustained read IOPS, A; 4 KiB random read
@@ -332,17 +440,7 @@ fn left_out(dims: &[(Dimension, &ValueTable)]) -> Vec<String> {
         }
     }
     // one reason, many names: said once
-    let mut grouped: Vec<(String, Vec<String>)> = Vec::new();
-    for (name, why) in out {
-        match grouped.iter_mut().find(|(w, _)| *w == why) {
-            Some((_, names)) => names.push(name),
-            None => grouped.push((why, vec![name])),
-        }
-    }
-    grouped
-        .into_iter()
-        .map(|(why, names)| format!("{} ({why})", and_list(&names)))
-        .collect()
+    grouped(out)
 }
 
 /// The headline of a study: a sentence per headline dimension except
@@ -353,7 +451,7 @@ pub fn headline(sv: &StudyValue) -> Vec<String> {
     let mut out: Vec<String> = dims
         .iter()
         .filter(|(d, _)| *d != Dimension::Latency)
-        .filter_map(|(d, t)| dimension_sentence(*d, t))
+        .filter_map(|(d, t)| dimension_sentence(sv, *d, t))
         .collect();
     if let Some(m) = most_for_money(&dims) {
         out.push(m);
