@@ -34,7 +34,10 @@ pub fn rfc3339(t: SystemTime) -> String {
 /// A time of Unix seconds (fio JSON's `timestamp`), in range.
 pub fn from_unix(secs: i64) -> Dated {
     let s = u64::try_from(secs).map_err(|_| format!("{secs} is before 1970"))?;
-    in_range(UNIX_EPOCH + Duration::from_secs(s))
+    let t = UNIX_EPOCH
+        .checked_add(Duration::from_secs(s))
+        .ok_or("a time after the year 9999")?;
+    in_range(t)
 }
 
 /// The time when it lies from 2000 to 9999.
@@ -450,6 +453,23 @@ mod tests {
             rfc3339(from_unix(1_795_999_163).unwrap()),
             "2026-11-30T00:39:23Z"
         );
+    }
+
+    proptest::proptest! {
+        /// Whatever the words, reading them never panics, and a time read
+        /// is one `started_at` can hold (2000 to 9999, written in 20
+        /// characters), including edges of the calendar and odd zones.
+        #[test]
+        fn any_line_reads_without_panic_into_a_writable_time(
+            line_text in "(Mon|Sa|Feb|Mär|Dez|[0-9]{1,4}|[0-9]{2}:[0-9]{2}:[0-9]{2}|PM|AM|[A-Z]{2,5}|[+-][0-9]{2,4}|[0-9]{4}-[0-9]{2}-[0-9]{2}[T ][0-9:]{8}[Z+-]?[0-9:]{0,5}|.){0,8}( |  )?",
+            secs in proptest::prelude::any::<i64>(),
+        ) {
+            let read = [line(&line_text), compact(&line_text), Some(from_unix(secs))];
+            for t in read.into_iter().flatten().flatten() {
+                proptest::prop_assert_eq!(rfc3339(t).len(), 20);
+            }
+            let _ = flag(&line_text);
+        }
     }
 
     #[test]
