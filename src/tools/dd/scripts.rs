@@ -229,7 +229,7 @@ fn nench(text: &str) -> Result<Vec<Parsed>> {
     });
     let mut results = Vec::new();
     let mut in_dd = false;
-    // ` benchmark timestamp:    2021-06-15 15:25:52 UTC` (`date -u`)
+    // ` benchmark timestamp:    2021-06-15 15:25:52 UTC`
     let mut stamp = None;
     for line in text.lines() {
         let t = line.trim();
