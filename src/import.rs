@@ -44,8 +44,78 @@ pub struct ImportOptions {
     /// `host.name` of every record (already checked, and anonymous under
     /// `--anonymous-host`); `None` leaves it unknown.
     pub host_name: Option<String>,
+    /// `--started-at`: the time of records whose output prints none.
+    pub started_at: Option<StartedAt>,
     /// Where the records go.
     pub out: PathBuf,
+}
+
+/// `import --started-at`: when output without a date of its own was
+/// measured.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct StartedAt {
+    /// The time (a plain date's midnight UTC).
+    pub at: std::time::SystemTime,
+    /// Given as a plain date (`2023-03-01`), which an output's time on
+    /// that UTC day agrees with.
+    pub plain_date: bool,
+}
+
+impl StartedAt {
+    /// Whether a date the output prints agrees with the flag: on its day
+    /// for a plain date, else within 24 hours of it (one measurement,
+    /// `docs/analysis.md`).
+    fn agrees(&self, output: std::time::SystemTime) -> bool {
+        let gap = |a: std::time::SystemTime, b| a.duration_since(b).unwrap_or_default();
+        let day = std::time::Duration::from_secs(86_400);
+        if self.plain_date {
+            output >= self.at && gap(output, self.at) < day
+        } else {
+            gap(output, self.at).max(gap(self.at, output)) <= day
+        }
+    }
+
+    /// The flag as the warning quotes it.
+    fn shown(&self) -> String {
+        let t = tools::date::rfc3339(self.at);
+        if self.plain_date {
+            t.get(..10).unwrap_or(&t).to_string()
+        } else {
+            t
+        }
+    }
+}
+
+/// Dates the records of one file whose output printed no date with
+/// `--started-at`; a record the output dates keeps its date, with a
+/// warning where the flag says otherwise.
+fn apply_started_at(records: &mut [Record], flag: &StartedAt) {
+    let when = tools::date::rfc3339(flag.at);
+    for r in records {
+        let own = r
+            .started_at
+            .as_deref()
+            .and_then(|t| humantime::parse_rfc3339(t).ok());
+        match own {
+            None => {
+                r.started_at = Some(when.clone());
+                // the output's unreadable date: the flag now gives it
+                for w in r.warnings.iter_mut() {
+                    if w.starts_with(DATE_NOT_READ) {
+                        if let Some(why) = w.strip_suffix(GIVE_IT) {
+                            *w = format!("{why}; dated {when} by --started-at");
+                        }
+                    }
+                }
+            }
+            Some(t) if !flag.agrees(t) => r.warnings.push(format!(
+                "the output dates it {}: --started-at {} is for output without a date, not used",
+                tools::date::rfc3339(t),
+                flag.shown()
+            )),
+            Some(_) => {}
+        }
+    }
 }
 
 /// Runs the command; returns 0 when every named file was imported, 1 when a
@@ -56,6 +126,7 @@ pub fn command(o: &ImportOptions) -> Result<u8> {
         subject: &o.subject,
         test_id: o.test_id.as_deref(),
         host_name: o.host_name.as_deref(),
+        started_at: o.started_at,
     };
     let mut tally = Tally::default();
     for input in &o.files {
@@ -163,6 +234,7 @@ struct Options<'a> {
     subject: &'a Subject,
     test_id: Option<&'a str>,
     host_name: Option<&'a str>,
+    started_at: Option<StartedAt>,
 }
 
 /// Walks a directory ([`crate::walk::tree`]: sorted by name, hidden
@@ -277,6 +349,9 @@ fn import_file(path: &Path, opts: &Options) -> Result<(Vec<Record>, Vec<PathBuf>
         for r in &mut records {
             std::sync::Arc::make_mut(&mut r.host).name = Some(name.to_string());
         }
+    }
+    if let Some(flag) = &opts.started_at {
+        apply_started_at(&mut records, flag);
     }
     // read as the parsers read it (borrowed, for LF UTF-8)
     let read = tools::text::read(&bytes).ok();
@@ -490,12 +565,13 @@ pub fn records_from_output(
     if results.is_empty() {
         bail!("no {tool} results found");
     }
+    let dates = output_dates(text, &results);
     let sha = hex_sha256(bytes);
     let run_id = format!("import-{}", &sha[..12]);
     let many = results.len() > 1;
     let mut repetitions: BTreeMap<String, u32> = BTreeMap::new();
     let mut records = Vec::new();
-    for (k, parsed) in results.into_iter().enumerate() {
+    for (k, (parsed, date)) in results.into_iter().zip(dates).enumerate() {
         let test_id = test_id
             .map(str::to_string)
             .or(parsed.test_id.map(|t| safe_test_id(&t)))
@@ -521,9 +597,20 @@ pub fn records_from_output(
             parameters: parsed.parameters,
             command: parsed.command,
         };
+        let mut warnings = Vec::new();
+        let started_at = match date {
+            Some(Ok(t)) => Some(tools::date::rfc3339(t)),
+            Some(Err(why)) => {
+                warnings.push(format!("{DATE_NOT_READ}: {why}{GIVE_IT}"));
+                None
+            }
+            None => None,
+        };
         records.push(Record {
             run_id: Some(run_id.clone()),
             repetition: *repetition,
+            started_at,
+            warnings,
             error: (status == Status::Failed).then(|| {
                 parsed
                     .error
@@ -558,6 +645,59 @@ pub fn records_from_output(
         }
     }
     Ok(records)
+}
+
+/// The start of the warning for a date in the output that cannot be
+/// placed in time.
+pub const DATE_NOT_READ: &str = "the date the output prints is not read";
+
+/// How that warning ends where `--started-at` was not given.
+const GIVE_IT: &str = "; give it with --started-at";
+
+/// Each result's date (`docs/import.md`, "Dates"): the one its tool
+/// printed; where the tool printed none for any result of the file, the
+/// `date` lines of the text ([`tools::date::line`]): the first one in the
+/// result's part of the text (a part holds the lines since the result
+/// before it, where a `date` run before the tool's command sits), else the
+/// nearest one above it, else the nearest one below it (a `date` run after
+/// the tool); a result whose part is not found (or that is the whole text)
+/// takes the file's first.
+fn output_dates(text: &str, results: &[tools::Parsed]) -> Vec<Option<tools::date::Dated>> {
+    if results.iter().any(|p| p.date.is_some()) {
+        // the tool dates its runs: one it left undated is not given another's
+        return results.iter().map(|p| p.date.clone()).collect();
+    }
+    let lines = tools::date::lines_in(text);
+    if lines.is_empty() {
+        return vec![None; results.len()];
+    }
+    // parts are in the order of the text; the results of one run (yabs's
+    // block sizes) share theirs
+    let mut prev: Option<(&str, Option<(usize, usize)>)> = None;
+    results
+        .iter()
+        .map(|p| {
+            let span = p.part.as_deref().and_then(|part| match prev {
+                Some((same, span)) if same == part => span,
+                _ => {
+                    let from = prev.and_then(|(_, s)| s).map_or(0, |(_, end)| end);
+                    let at = from + text.get(from..)?.find(part)?;
+                    let span = Some((at, at + part.len()));
+                    prev = Some((part, span));
+                    span
+                }
+            });
+            let pick = match span {
+                Some((start, end)) => lines
+                    .iter()
+                    .find(|(at, _)| (start..end).contains(at))
+                    .or_else(|| lines.iter().rev().find(|(at, _)| *at < start))
+                    .or_else(|| lines.iter().find(|(at, _)| *at >= end)),
+                None => lines.first(),
+            };
+            pick.map(|(_, d)| d.clone())
+        })
+        .collect()
 }
 
 /// The runs a file visibly holds, counted by a line its tool prints once
@@ -916,6 +1056,7 @@ mod tests {
             subject: SUBJECT.get_or_init(Subject::default),
             test_id: None,
             host_name: None,
+            started_at: None,
         }
     }
 
@@ -1145,6 +1286,212 @@ mod tests {
         };
         assert_eq!(e(&fr_latin1), e(fr.as_bytes()));
         assert!(e(&fr_latin1).contains("LC_ALL=C"));
+    }
+
+    /// Each record's `started_at` (or `-`) and its date warnings.
+    fn dates_of(file: &str, text: &str) -> Vec<(String, Vec<String>)> {
+        records_from_output(file, text.as_bytes(), None, &Subject::default(), None)
+            .unwrap_or_else(|e| panic!("{file}: {e:#}"))
+            .into_iter()
+            .map(|r| {
+                let warnings = r
+                    .warnings
+                    .into_iter()
+                    .filter(|w| w.starts_with(DATE_NOT_READ))
+                    .collect();
+                (r.started_at.unwrap_or_else(|| "-".into()), warnings)
+            })
+            .collect()
+    }
+
+    /// Each record's `started_at`, `-` for none.
+    fn started(file: &str) -> Vec<String> {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures")
+            .join(file);
+        let text = std::fs::read_to_string(path).unwrap();
+        dates_of(file, &text).into_iter().map(|(t, _)| t).collect()
+    }
+
+    #[test]
+    fn every_tool_date_of_a_real_fixture_becomes_started_at() {
+        // fio JSON: `"timestamp" : 1795999163` (its `time`, `Mon Nov 30
+        // 00:39:23 2026`, agrees: the machine ran in UTC)
+        assert_eq!(
+            started("fio/randread-4k-qd64.json"),
+            ["2026-11-30T00:39:23Z"]
+        );
+        // two fio runs appended to one JSON log: each its own timestamp
+        assert_eq!(
+            started("fio/runs-appended-x2.json"),
+            ["2026-12-01T08:15:33Z", "2026-12-01T08:15:34Z"]
+        );
+        // fio 3.x text: `randread: (groupid=0, jobs=1): err= 0: pid=9135: Mon Nov 30 00:39:26 2026`
+        assert_eq!(
+            started("fio/randread-4k-qd64.txt"),
+            ["2026-11-30T00:39:26Z"]
+        );
+        // fio 2.0.13 text, one time per group's job line
+        assert_eq!(
+            started("fio/fio2-0-13-two-groups.txt"),
+            ["2013-06-11T10:20:31Z", "2013-06-11T10:25:50Z"]
+        );
+        // yabs v2020-02-04's header, `date` in the C locale: `Tue Feb  4 19:04:24 UTC 2020`
+        assert_eq!(
+            started("yabs/v2020-02-04-readme.txt"),
+            ["2020-02-04T19:04:24Z"; 4]
+        );
+        // yabs v2023-04-23 text: `Sun 23 Apr 2023 01:41:14 PM EDT` (UTC-4)
+        assert_eq!(
+            started("fio/yabs-v2023-04-23-readme.txt"),
+            ["2023-04-23T17:41:14Z"; 4]
+        );
+        // its JSON alone: `"time": "20230423-134114"`, the same local time
+        // without its zone, read as UTC (four hours off, as documented)
+        assert_eq!(
+            started("fio/yabs-v2023-04-23-example.json"),
+            ["2023-04-23T13:41:14Z"; 4]
+        );
+        assert_eq!(
+            started("yabs/v2022-08-17-example.json"),
+            ["2022-08-17T03:50:33Z"; 4]
+        );
+        // v2022-08-15's JSON has no `time`: no date, none invented
+        assert_eq!(started("yabs/v2022-08-15-example.json"), ["-"; 4]);
+        // three yabs runs of one README, each its own header: German
+        // (`Sa 3. Jul 23:56:12 CEST 2021`), en_US 12-hour (`Sun 04 Jul 2021
+        // 12:04:27 AM CEST`) and C (`Sat Jul  3 23:55:17 CEST 2021`)
+        let three = started("yabs/three-runs-v2021-06-05-readme.md");
+        assert_eq!(three.len(), 12);
+        assert_eq!(three[0], "2021-07-03T21:56:12Z");
+        assert_eq!(three[4], "2021-07-03T22:04:27Z");
+        assert_eq!(three[8], "2021-07-03T21:55:17Z");
+        // a yabs table cut below its header has no date
+        assert_eq!(started("yabs/headless-v2021-06-05.txt"), ["-"; 4]);
+        // yabs's dd tests, en_US: `Wed 08 Jan 2020 07:33:21 PM UTC`
+        assert_eq!(
+            started("benchsh/yabs-v2020-01-08-dd.txt"),
+            ["2020-01-08T19:33:21Z"; 6]
+        );
+        // nench: ` benchmark timestamp:    2021-06-15 15:25:52 UTC`
+        assert_eq!(
+            started("benchsh/nench-hetzner-2021.txt"),
+            ["2021-06-15T15:25:52Z"; 3]
+        );
+        assert_eq!(
+            started("benchsh/nench-hostvds-2020.txt"),
+            ["2020-09-13T03:01:43Z"; 3]
+        );
+        // output that prints no date: terse fio, dd, ioping, bonnie++, bench.sh
+        for f in [
+            "fio/terse-v3.txt",
+            "dd/gnu91-write-8k-dsync.txt",
+            "ioping/ioping13-RLC.txt",
+            "bonnie/2.00a-quiet.csv",
+            "benchsh/teddysun-2021-rpi.txt",
+        ] {
+            assert!(started(f).iter().all(|t| t == "-"), "{f}");
+        }
+    }
+
+    #[test]
+    fn a_yabs_run_without_its_date_is_not_given_the_run_above() {
+        let text = include_str!("../tests/fixtures/yabs/three-runs-v2021-06-05-readme.md");
+        let text = text.replace("Sun 04 Jul 2021 12:04:27 AM CEST\n", "");
+        let dates: Vec<String> = dates_of("r.md", &text).into_iter().map(|d| d.0).collect();
+        assert_eq!(dates[0], "2021-07-03T21:56:12Z");
+        assert_eq!(dates[4..8], ["-", "-", "-", "-"]);
+        assert_eq!(dates[8], "2021-07-03T21:55:17Z");
+    }
+
+    #[test]
+    fn date_lines_around_a_paste_date_the_run_below_them_or_the_one_above() {
+        // `date; dd ...` twice, as GNU `date` prints in the C locale
+        let dd = include_str!("../tests/fixtures/dd/gnu91-write-8k-dsync.txt");
+        let paste = format!("Wed Mar  1 12:00:00 UTC 2023\n{dd}Wed Mar  1 12:05:00 UTC 2023\n{dd}");
+        let dates = dates_of("p.txt", &paste);
+        assert_eq!(dates[0].0, "2023-03-01T12:00:00Z");
+        assert_eq!(dates[1].0, "2023-03-01T12:05:00Z");
+        // `fio --minimal ...; date -Iseconds`: the date after the output
+        let terse = include_str!("../tests/fixtures/fio/terse-v3.txt");
+        let after = format!("{terse}2023-03-01T13:00:00+01:00\n");
+        assert_eq!(dates_of("t.txt", &after)[0].0, "2023-03-01T12:00:00Z");
+        // a date that cannot be placed is said, and none is invented
+        let cst = format!("Wed Mar  1 12:00:00 CST 2023\n{dd}");
+        let (at, warnings) = &dates_of("c.txt", &cst)[0];
+        assert_eq!(at, "-");
+        assert_eq!(
+            warnings,
+            &[format!(
+                "{DATE_NOT_READ}: it names the time zone `CST`, which diskdash does not place \
+                 (it knows UTC, numeric offsets and abbreviations of one offset such as CEST or EDT); \
+                 give it with --started-at"
+            )]
+        );
+        // fio's own date wins over a `date` line above it
+        let json = include_str!("../tests/fixtures/fio/randread-4k-qd64.json");
+        let above = format!("Wed Mar  1 12:00:00 UTC 2023\n{json}");
+        assert_eq!(dates_of("j.json", &above)[0].0, "2026-11-30T00:39:23Z");
+        // a fio JSON with only its `time` (the machine's local time) reads it as UTC
+        let time_only: String = json
+            .lines()
+            .filter(|l| !l.contains("\"timestamp"))
+            .flat_map(|l| [l, "\n"])
+            .collect();
+        assert_eq!(dates_of("t.json", &time_only)[0].0, "2026-11-30T00:39:23Z");
+    }
+
+    #[test]
+    fn started_at_dates_records_without_a_date_and_never_overrides_the_outputs() {
+        let flag = |v: &str| {
+            let (at, plain_date) = tools::date::flag(v).unwrap();
+            StartedAt { at, plain_date }
+        };
+        let json = include_str!("../tests/fixtures/fio/randread-4k-qd64.json");
+        let terse = include_str!("../tests/fixtures/fio/terse-v3.txt");
+        let recs = |t: &str| {
+            records_from_output("f", t.as_bytes(), None, &Subject::default(), None).unwrap()
+        };
+        let mut undated = recs(terse);
+        apply_started_at(&mut undated, &flag("2023-03-01"));
+        assert_eq!(
+            undated[0].started_at.as_deref(),
+            Some("2023-03-01T00:00:00Z")
+        );
+        assert!(undated[0].warnings.is_empty());
+        // the output's own date stays; a flag that differs is named
+        let mut dated = recs(json);
+        apply_started_at(&mut dated, &flag("2023-03-01T12:00:00+01:00"));
+        assert_eq!(dated[0].started_at.as_deref(), Some("2026-11-30T00:39:23Z"));
+        assert_eq!(
+            dated[0].warnings,
+            ["the output dates it 2026-11-30T00:39:23Z: --started-at 2023-03-01T11:00:00Z is for output without a date, not used"]
+        );
+        // a flag that agrees (the same UTC day, or within 24 hours) is quiet
+        for agrees in ["2026-11-30", "2026-11-29T12:00:00Z"] {
+            let mut dated = recs(json);
+            apply_started_at(&mut dated, &flag(agrees));
+            assert!(dated[0].warnings.is_empty(), "{agrees}");
+        }
+        let mut dated = recs(json);
+        apply_started_at(&mut dated, &flag("2026-11-29"));
+        assert_eq!(dated[0].warnings.len(), 1);
+        // a date the output prints but that cannot be placed: the flag dates it, and the warning says so
+        let dd = include_str!("../tests/fixtures/dd/gnu91-write-8k-dsync.txt");
+        let mut cst = recs(&format!("Wed Mar  1 12:00:00 CST 2023\n{dd}"));
+        apply_started_at(&mut cst, &flag("2023-03-01T18:00:00Z"));
+        assert_eq!(cst[0].started_at.as_deref(), Some("2023-03-01T18:00:00Z"));
+        let w: Vec<&String> = cst[0]
+            .warnings
+            .iter()
+            .filter(|w| w.starts_with(DATE_NOT_READ))
+            .collect();
+        assert_eq!(w.len(), 1);
+        assert!(
+            w[0].ends_with("such as CEST or EDT); dated 2023-03-01T18:00:00Z by --started-at"),
+            "{}",
+            w[0]
+        );
     }
 
     #[test]

@@ -8,7 +8,7 @@ use clap::Args;
 
 use super::subject::SubjectArgs;
 use crate::error::usage;
-use crate::import::{self, ImportOptions};
+use crate::import::{self, ImportOptions, StartedAt};
 use crate::record::is_valid_id;
 
 /// The values `--tool` takes: `auto`, then every registered tool's name
@@ -39,9 +39,18 @@ pub struct ImportArgs {
     /// With --host-name: record a stable hash of the name (`anon-` and 12 hex digits) instead of the name, for publishing.
     #[arg(long, requires = "host_name")]
     pub anonymous_host: bool,
+    /// When output that prints no date of its own was measured: RFC 3339 (2023-03-01T12:00:00Z) or a date (2023-03-01, midnight UTC). A date the output prints is kept.
+    #[arg(long, value_name = "TIME", value_parser = parse_started_at)]
+    pub started_at: Option<StartedAt>,
     /// Directory the records are written to.
     #[arg(long, value_name = "DIR")]
     pub out: PathBuf,
+}
+
+/// `--started-at`'s value ([`crate::tools::date::flag`]).
+fn parse_started_at(value: &str) -> Result<StartedAt, String> {
+    let (at, plain_date) = crate::tools::date::flag(value)?;
+    Ok(StartedAt { at, plain_date })
 }
 
 /// The import's options from its flags; a bad flag is a usage error.
@@ -67,6 +76,7 @@ pub fn options(args: &ImportArgs) -> Result<ImportOptions> {
                 n.to_string()
             }
         }),
+        started_at: args.started_at,
         out: args.out.clone(),
     })
 }

@@ -13,6 +13,7 @@ use crate::record::{Metric, Tool};
 
 pub mod argv;
 pub mod bonnie;
+pub mod date;
 pub mod dd;
 pub mod fio;
 pub mod ioping;
@@ -42,6 +43,11 @@ pub struct Parsed {
     /// fio job objects, its CSV line), which `import` keeps as the record's
     /// raw output; `None` when the result is the whole text.
     pub part: Option<String>,
+    /// When the tool says the run happened (fio's `timestamp`, a text job
+    /// line's time, yabs's and nench's headers), or why the date it
+    /// printed cannot be placed; `None` when it printed none
+    /// (`docs/import.md`, "Dates").
+    pub date: Option<date::Dated>,
 }
 
 /// The parts of `text` between consecutive byte offsets `cuts` (sorted,

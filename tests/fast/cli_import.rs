@@ -806,3 +806,49 @@ fn fio_client_server_json_of_only_the_all_clients_sum_imports_as_one_record() {
         ))
         .stderr(predicate::str::contains("inside other JSON").not());
 }
+
+#[test]
+fn started_at_dates_output_without_a_date_and_warns_naming_the_file_where_the_output_has_one() {
+    let out = tempfile::tempdir().unwrap();
+    diskdash()
+        .args(["import", "--started-at", "2023-03-01", "--out"])
+        .arg(out.path())
+        .args([
+            "tests/fixtures/fio/terse-v3.txt",
+            "tests/fixtures/fio/randread-4k-qd64.json",
+        ])
+        .assert()
+        .code(0)
+        .stderr(predicate::str::contains(
+            "warning: `tests/fixtures/fio/randread-4k-qd64.json`: the output dates it \
+             2026-11-30T00:39:23Z: --started-at 2023-03-01 is for output without a date, not used",
+        ))
+        .stderr(predicate::str::contains("terse-v3.txt").not());
+    let records = records_under(out.path());
+    let mut dates: Vec<&str> = records
+        .iter()
+        .map(|r| r.started_at.as_deref().unwrap())
+        .collect();
+    dates.sort();
+    assert_eq!(dates, ["2023-03-01T00:00:00Z", "2026-11-30T00:39:23Z"]);
+    // what `check` accepts
+    diskdash().arg("check").arg(out.path()).assert().code(0);
+    // a time that is none is a usage error naming the flag and the forms
+    for (value, why) in [
+        (
+            "2023-03-01 12:00",
+            "expected an RFC 3339 time such as 2023-03-01T12:00:00Z or a date such as 2023-03-01",
+        ),
+        ("2023-02-30", "no such date: 2023-02-30 00:00:00"),
+    ] {
+        diskdash()
+            .args(["import", "--started-at", value, "--out"])
+            .arg(out.path())
+            .arg("tests/fixtures/fio/terse-v3.txt")
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(format!(
+                "for '--started-at <TIME>': `{value}`: {why}"
+            )));
+    }
+}

@@ -389,3 +389,67 @@ fn the_30_percent_drop_between_the_two_dates_fails_compare_and_an_unchanged_set_
     let (code, _, stderr) = crate::cli_compare::compare(&[&all, &all]);
     assert_eq!(code, 0, "{stderr}");
 }
+
+/// fio JSON `a-randread-4k-qd64.json` (45,207 IOPS) re-dated two months
+/// earlier, and `b-randread-4k-qd64.json` (54,999 IOPS) as fio wrote it on
+/// 2026-12-01, imported as one configuration: the dates come from the
+/// files' `timestamp`.
+#[test]
+fn imported_fio_json_of_two_months_gives_a_history_and_the_answer_uses_the_newest() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (logs, records, out) = (
+        tmp.path().join("logs"),
+        tmp.path().join("records"),
+        tmp.path().join("site"),
+    );
+    std::fs::create_dir_all(&logs).unwrap();
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/fio-qd");
+    let october = std::fs::read_to_string(fixtures.join("a-randread-4k-qd64.json"))
+        .unwrap()
+        .replace("\"timestamp\" : 1796116517,", "\"timestamp\" : 1790846117,")
+        .replace(
+            "\"timestamp_ms\" : 1796116517417,",
+            "\"timestamp_ms\" : 1790846117417,",
+        )
+        .replace("Tue Dec  1 09:15:17 2026", "Thu Oct  1 09:15:17 2026");
+    assert!(october.contains("1790846117,") && october.contains("Thu Oct  1"));
+    std::fs::write(logs.join("october.json"), october).unwrap();
+    std::fs::copy(
+        fixtures.join("b-randread-4k-qd64.json"),
+        logs.join("december.json"),
+    )
+    .unwrap();
+    assert_cmd::Command::cargo_bin("diskdash")
+        .unwrap()
+        .args(["import", "--study", "hist", "--provider", "Cloud"])
+        .args(["--offering", "Fast SSD", "--price-per-gb-month", "0.10"])
+        .arg("--out")
+        .arg(&records)
+        .arg(&logs)
+        .assert()
+        .code(0);
+    build(&records, &out);
+    let site = tree(&out);
+
+    // the answer is December's run alone: pooled, it would be 2 runs and
+    // a median of 50,103 IOPS
+    let j = summary_json(&site);
+    let fast = offering(&j, "hist", "Cloud Fast SSD");
+    assert_eq!(fast["measured"], "2026-12-01");
+    assert_eq!(fast["tests"][TEST]["read_iops"]["runs"], 1);
+    let median = fast["tests"][TEST]["read_iops"]["median"].as_f64().unwrap();
+    assert!((median - 54999.0005).abs() < 0.01, "{median}");
+
+    // October is its history, and its run is left out saying why
+    let (_, html) = page(&site, "offerings/", "fast-ssd");
+    let rows = history_rows(&html);
+    assert_eq!(rows.len(), 2, "{rows:?}");
+    // medians at four significant digits: 45,206.9 and 54,999.0 IOPS
+    assert_eq!(rows[0][..4], ["2026-10-01", "hist", "1", "45,210 IOPS"]);
+    assert_eq!(rows[1][..4], ["2026-12-01", "hist", "1", "55,000 IOPS"]);
+    assert_eq!(rows[1][5], "+22%");
+    assert!(html.contains(
+        "ok, left out: an older measurement (2026-10-01); the history on the offering page shows it"
+    ));
+    assert!(html.contains("use the newest, measured 2026-12-01"));
+}

@@ -229,8 +229,14 @@ fn nench(text: &str) -> Result<Vec<Parsed>> {
     });
     let mut results = Vec::new();
     let mut in_dd = false;
+    // ` benchmark timestamp:    2021-06-15 15:25:52 UTC`
+    let mut stamp = None;
     for line in text.lines() {
         let t = line.trim();
+        if let Some(at) = t.strip_prefix("benchmark timestamp:") {
+            stamp = crate::tools::date::line(at);
+            continue;
+        }
         if t.starts_with("dd: sequential write speed") {
             in_dd = true;
             continue;
@@ -259,14 +265,16 @@ fn nench(text: &str) -> Result<Vec<Parsed>> {
                 crate::term::shown(value)
             );
         };
-        results.push(rate_run(
+        let mut parsed = rate_run(
             COMMAND,
             Script::Nench,
             version.as_deref(),
             "write_bw",
             rate * 1024.0 * 1024.0,
             line,
-        ));
+        );
+        parsed.date = stamp.clone();
+        results.push(parsed);
     }
     Ok(results)
 }
@@ -378,8 +386,16 @@ fn yabs_dd(text: &str) -> Result<Vec<Parsed>> {
     let version = crate::tools::fio::yabs_version(text);
     let mut results = Vec::new();
     let mut in_dd = false;
+    // the `date` yabs prints under its header box
+    let mut stamp = None;
     for line in text.lines() {
         let t = line.trim();
+        if !in_dd {
+            if let Some(d) = crate::tools::date::line(t) {
+                stamp = Some(d);
+                continue;
+            }
+        }
         if t.starts_with("dd Sequential Disk Speed Tests") {
             in_dd = true;
             continue;
@@ -407,14 +423,9 @@ fn yabs_dd(text: &str) -> Result<Vec<Parsed>> {
                     crate::term::shown(*cell)
                 );
             };
-            results.push(rate_run(
-                command,
-                Script::YabsDd,
-                version,
-                metric,
-                rate,
-                line,
-            ));
+            let mut parsed = rate_run(command, Script::YabsDd, version, metric, rate, line);
+            parsed.date = stamp.clone();
+            results.push(parsed);
         }
     }
     Ok(results)

@@ -86,6 +86,8 @@ pub(super) fn group_parsed(
         command: command.map(str::to_string),
         error: None,
         part: group_part(jobs),
+        // the jobs of a group are reported at once
+        date: jobs.iter().find_map(|j| j.date.clone()),
     })
 }
 

@@ -7,8 +7,24 @@ use serde_json::{Map, Value};
 
 use super::options::{json_options, OptionMap};
 use super::{Dir, Job, SteadyState};
+use crate::tools::date::{self, Dated};
 use crate::tools::number::{self, checked, json_field, BadNumber};
 use crate::units::{self};
+
+/// When fio printed the document: its `timestamp` (Unix seconds), else
+/// `timestamp_ms`, else its `time` (C's `ctime`, the machine's local time
+/// without a zone, read as UTC); `None` when it holds none of them. A
+/// `timestamp` that is not a whole number is passed over for the next.
+pub(super) fn run_date(doc: &Value) -> Option<Dated> {
+    let unix = |key: &str, per_s: i64| {
+        doc.get(key)
+            .and_then(Value::as_i64)
+            .map(|v| date::from_unix(v.div_euclid(per_s)))
+    };
+    unix("timestamp", 1)
+        .or_else(|| unix("timestamp_ms", 1000))
+        .or_else(|| doc.get("time").and_then(Value::as_str).and_then(date::line))
+}
 
 /// The first fio JSON object in `text` (one with a `jobs` array, or
 /// `client_stats` for client/server output), wherever it starts: after
@@ -234,6 +250,8 @@ pub(super) fn json_jobs(doc: &Value) -> Result<(Vec<Job>, Option<String>)> {
             error_text: None,
             steadystate,
             part: serde_json::to_string_pretty(entry).ok(),
+            // the document's, see `run_date`
+            date: None,
         };
         if list_key == "client_stats" && job.name == ALL_CLIENTS {
             sums.push(job);

@@ -237,6 +237,7 @@ fn parse_run(text: &str) -> Result<Vec<Parsed>> {
         }
         // a JSON group keeps a fio JSON document of its own jobs
         if let Some(doc) = &doc {
+            parsed.date = json::run_date(doc);
             let parts: Option<Vec<&str>> = jobs.iter().map(|j| j.part.as_deref()).collect();
             parsed.part = parts.map(|parts| json::group_document(doc, &parts));
         }
@@ -270,6 +271,7 @@ fn failed_group(
     };
     let mut p =
         group_parsed(jobs, &pre.options, pre.command.as_deref(), version).unwrap_or_else(|| {
+            let date = jobs.iter().find_map(|j| j.date.clone());
             let (parameters, test_id) = options::TestOptions::from_job_options(&failed.options)
                 .with_header(failed.header.as_ref())
                 .settings(1);
@@ -278,6 +280,7 @@ fn failed_group(
                 test_id,
                 tool_version: version.map(str::to_string),
                 command: pre.command.clone(),
+                date,
                 ..Parsed::default()
             }
         });
@@ -385,6 +388,9 @@ struct Job {
     /// The text the job was read from: its JSON object, its result block,
     /// its terse line.
     part: Option<String>,
+    /// The time on a text job's result line (`pid=1234: Wed Mar  1
+    /// 12:00:00 2023`), when fio printed it.
+    date: Option<super::date::Dated>,
 }
 
 /// A job's `steadystate` object in fio's JSON, which fio 3.x writes for a

@@ -4,6 +4,7 @@
 use std::collections::BTreeMap;
 
 use super::{Dir, Header, Job};
+use crate::tools::date::Dated;
 use crate::tools::number::{from_text, percentile, BadNumber};
 use crate::units::{self, Prefixes};
 
@@ -362,6 +363,15 @@ pub(super) fn result_error(t: &str) -> (i64, Option<String>) {
     (number, words)
 }
 
+/// The time fio printed at the end of a job result line, as C's `ctime`
+/// (`...: pid=1234: Wed Mar  1 12:00:00 2023`): the machine's local time
+/// without a zone, read as UTC; `None` without one.
+pub(super) fn result_date(t: &str) -> Option<Dated> {
+    let (_, rest) = t.split_once(" pid=")?;
+    let (_, time) = rest.split_once(": ")?;
+    crate::tools::date::line(time)
+}
+
 /// Which direction a text line reports: `read : io=...`, `  write: IOPS=...`.
 fn direction_line(t: &str) -> Option<(usize, &str)> {
     for (i, word) in ["read", "write", "trim", "mixed"].iter().enumerate() {
@@ -481,6 +491,8 @@ struct TextJob {
     pub(super) short: bool,
     pub(super) error: i64,
     pub(super) error_text: Option<String>,
+    /// The time at the end of its result line.
+    pub(super) date: Option<Dated>,
     /// Byte offsets of the block's text: its result line up to the next
     /// block, group summary or disk stats.
     pub(super) span: (usize, usize),
@@ -537,6 +549,7 @@ pub(super) fn text_jobs(text: &str) -> Result<(Vec<Job>, Option<String>), BadNum
                 jobs,
                 error,
                 error_text,
+                date: result_date(t),
                 span: (at, offset),
                 ..TextJob::default()
             });
@@ -732,5 +745,6 @@ fn finish_text_job(b: TextJob, header: Option<Header>) -> Job {
         error_text: b.error_text,
         steadystate: None,
         part: None,
+        date: b.date,
     }
 }

@@ -33,6 +33,7 @@ use serde_json::Value;
 use super::options::option_size;
 use super::test_id;
 use crate::record::Metric;
+use crate::tools::date::{self, Dated};
 use crate::tools::number::{self, json_field, BadNumber};
 use crate::tools::Parsed;
 use crate::units::{self, Unit};
@@ -216,11 +217,35 @@ fn run_name(k: usize, n: usize) -> String {
 fn from_json_docs(text: &str, docs: &[JsonDoc]) -> Result<Vec<Parsed>> {
     let mut runs = Vec::new();
     let mut cuts = Vec::new();
+    let mut searched_from = 0;
     for (k, d) in docs.iter().enumerate() {
-        runs.push(from_json(&d.doc, &run_name(k, docs.len()))?);
+        let mut results = from_json(&d.doc, &run_name(k, docs.len()))?;
+        // the header's `date` (with its zone) where the text of the run
+        // is above its JSON, else the JSON's `time`
+        let header = text.get(searched_from..d.start).and_then(header_date);
+        let time = d.doc.get("time").and_then(Value::as_str);
+        let when = header.or_else(|| time.and_then(date::compact));
+        dated(&mut results, when);
+        runs.push(results);
         cuts.push(if k == 0 { 0 } else { d.start });
+        searched_from = d.start;
     }
     Ok(mark_runs(runs, text, &cuts))
+}
+
+/// The date yabs prints under its header box (`date`'s output, in the
+/// machine's locale and zone: `Tue Feb  4 19:04:24 UTC 2020`, `Sun 23 Apr
+/// 2023 01:41:14 PM EDT`): the last date line of a run's text above its
+/// results.
+fn header_date(run: &str) -> Option<Dated> {
+    date::lines_in(run).pop().map(|(_, d)| d)
+}
+
+/// Gives every result of a run its date.
+fn dated(results: &mut [Parsed], when: Option<Dated>) {
+    for r in results {
+        r.date = when.clone();
+    }
 }
 
 fn from_json(doc: &Value, run: &str) -> Result<Vec<Parsed>> {
@@ -534,7 +559,12 @@ fn from_tables(text: &str, tables: &[Table]) -> Result<Vec<Parsed>> {
     for (k, table) in tables.iter().enumerate() {
         // the version in the header box of this run, not of the one before
         let version = text.get(searched_from..table.start).and_then(text_version);
-        runs.push(from_table(table, version, &run_name(k, tables.len()))?);
+        let mut results = from_table(table, version, &run_name(k, tables.len()))?;
+        dated(
+            &mut results,
+            text.get(searched_from..table.start).and_then(header_date),
+        );
+        runs.push(results);
         cuts.push(if k == 0 { 0 } else { table.run_start });
         searched_from = table.start;
     }
