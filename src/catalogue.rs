@@ -324,6 +324,11 @@ mod tests {
             cost("Amazon", "EBS gp3", "us-east-1", 100.0, &gp3),
             "8.00 USD"
         );
+        // as sold: no provisioned figures is the included level, 100 × 0.08
+        assert_eq!(cost("AWS", "gp3", "us-east-1", 100.0, &[]), "8.00 USD");
+        // 8.00 + 13,000 × 0.005 + 375 × 0.04
+        let bought = [("provisioned_iops", "16000"), ("provisioned_mbps", "500")];
+        assert_eq!(cost("AWS", "gp3", "us-east-1", 100.0, &bought), "88.00 USD");
         // and the promised limits: Scaleway's SBS 5K at 100 GB
         let limits = limits().unwrap();
         let by_name = |o: &str| limits.find(Some("Scaleway"), Some(o), Some(100.0)).cloned();

@@ -26,7 +26,7 @@ use crate::analysis::catalogued;
 use crate::plausible::{self, Range};
 use crate::record::Price;
 
-pub use cost::{Band, Component, Missing};
+pub use cost::{Band, Component, Included, Missing};
 pub use rates::{Conversion, Rates};
 
 /// One offering's price in a price list: one row of the wide format, or all
@@ -176,6 +176,14 @@ impl EffectivePrice {
         labels: &BTreeMap<String, String>,
     ) -> Result<f64, Missing> {
         cost::monthly_cost(&self.components, size_gb, labels)
+    }
+
+    /// The levels a configuration with `labels` is priced at because its
+    /// price includes them and the labels give no provisioned figure (plain
+    /// gp3: 3,000 IOPS and 125 MB/s); say them beside the cost
+    /// ([`Included::words`]).
+    pub fn included(&self, labels: &BTreeMap<String, String>) -> Included {
+        Included::assumed(&self.components, labels)
     }
 
     /// [`EffectivePrice::try_monthly_cost`] without the reason: `None` when
@@ -713,8 +721,12 @@ AWS,gp3,0.08,USD,2024-06,aws pricing page,,0.005,3000\n";
             .effective(Some("AWS"), Some("gp3"), None, None)
             .unwrap();
         let mut labels = BTreeMap::new();
-        // IOPS billed but not stated: unknown, not guessed
-        assert_eq!(p.monthly_cost(Some(100.0), &labels), None);
+        // no IOPS stated: the 3,000 the price includes, and it says so
+        assert_eq!(p.monthly_cost(Some(100.0), &labels), Some(8.0));
+        assert_eq!(
+            p.included(&labels).words().as_deref(),
+            Some("3,000 IOPS included; --provisioned-iops if you bought more")
+        );
         labels.insert("provisioned_iops".to_string(), "5000".to_string());
         // 100 GB * 0.08 + (5000 - 3000) * 0.005 = 8 + 10
         let cost = p.monthly_cost(Some(100.0), &labels).unwrap();

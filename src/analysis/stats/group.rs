@@ -66,8 +66,8 @@ pub(super) fn config_names(configs: &[(ConfigKey, String)]) -> Vec<String> {
     type Part = fn(&ConfigKey) -> Option<u64>;
     let parts: [(Part, &str, &str); 3] = [
         (|k| k.size_gb, "GB", "size unknown"),
-        (|k| k.iops, "IOPS", "provisioned IOPS unknown"),
-        (|k| k.mbps, "MB/s", "provisioned MB/s unknown"),
+        (|k| k.iops, "IOPS", "no provisioned IOPS"),
+        (|k| k.mbps, "MB/s", "no provisioned MB/s"),
     ];
     let varies = |part: Part| {
         configs
