@@ -396,6 +396,54 @@ mod tests {
     }
 
     #[test]
+    fn a_provisioned_configuration_is_promised_its_own_figures() {
+        use crate::analysis::limits::{Limits, Provisioned};
+        let limits = Limits::default().with_catalogue(limits().unwrap(), "2026-12-07");
+        let promise = |offering: &str, l: &[(&str, &str)], by_bw: bool| {
+            let row = limits
+                .for_config(
+                    Some("AWS"),
+                    Some(offering),
+                    Some(100.0),
+                    Provisioned::of(&labels(l)),
+                )
+                .unwrap();
+            (row.promise(by_bw, Some(100.0)).baseline, row.note())
+        };
+        // plain gp3: the included 3,000 IOPS and 125 MiB/s
+        let (iops, note) = promise("gp3", &[], false);
+        assert_eq!(iops, Some(3000.0));
+        assert!(note.starts_with("promised as of 2026-12"), "{note}");
+        assert_eq!(promise("gp3", &[], true).0, Some(131_072_000.0));
+        // bought at 16,000 IOPS and 500 MiB/s: held to them
+        let bought = [("provisioned_iops", "16000"), ("provisioned_mbps", "500")];
+        let (iops, note) = promise("gp3", &bought, false);
+        assert_eq!(iops, Some(16000.0));
+        assert!(
+            note.starts_with(
+                "16,000 IOPS and 500 MiB/s as provisioned; the rest promised as of 2026-12"
+            ),
+            "{note}"
+        );
+        assert_eq!(promise("gp3", &bought, true).0, Some(524_288_000.0));
+        // only IOPS bought: throughput stays at the included 125 MiB/s
+        let iops_only = [("provisioned_iops", "16000")];
+        assert_eq!(promise("gp3", &iops_only, true).0, Some(131_072_000.0));
+        // io2 has no row: its provisioned IOPS alone, no burst
+        let (iops, note) = promise("io2", &[("provisioned_iops", "40000")], false);
+        assert_eq!(iops, Some(40000.0));
+        assert_eq!(note, "40,000 IOPS as provisioned, no burst");
+        assert!(limits
+            .for_config(
+                Some("AWS"),
+                Some("io2"),
+                Some(100.0),
+                Provisioned::default()
+            )
+            .is_none());
+    }
+
+    #[test]
     fn a_catalogue_row_without_as_of_or_source_is_refused() {
         let ok = "# c\nprovider,as_of,source\nA,2024-07,s\n\nB,2026,\"x, y\"\n";
         every_row_dated(ok).unwrap();

@@ -310,11 +310,14 @@ pub(super) fn offering_data(
     let r = records[o.first];
     let key = ConfigKey::of(r);
     let size_gb = key.size_gb.map(f64::from_bits);
-    let limit = limits.find(
+    // the configuration's own provisioned figures, never the offering's default
+    let limit = limits.for_config(
         r.subject.provider.as_deref(),
         r.subject.offering.as_deref(),
         size_gb,
+        crate::analysis::limits::Provisioned::of(&r.subject.labels),
     );
+    let limit = limit.as_deref();
     let name = name.to_string();
     let measurements = history::measurements_of(records, &o.records);
     let which = history::index(&measurements);
