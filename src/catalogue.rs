@@ -61,7 +61,7 @@ pub use crate::analysis::catalogued::{canonical_provider, PROVIDERS};
 /// What a user's list file is, told apart by its header.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ListKind {
-    /// A price list (a `per_gb_month` or `component` column).
+    /// A price list (a `per_gb_month`, `monthly` or `component` column).
     Prices,
     /// A limits list (a baseline, burst or instance column).
     Limits,
@@ -72,7 +72,7 @@ impl ListKind {
     pub fn of_text(text: &str) -> Option<ListKind> {
         let (_, header) = header_of(text)?;
         let has = |c: &str| header.iter().any(|h| h == c);
-        if has("per_gb_month") || has("component") {
+        if has("per_gb_month") || has("monthly") || has("component") {
             Some(ListKind::Prices)
         } else if header.iter().any(|h| {
             h.starts_with("baseline_")
@@ -108,11 +108,11 @@ fn header_of(text: &str) -> Option<(usize, Vec<String>)> {
 /// line; the caller names the file.
 pub fn check_list(text: &str) -> Result<(ListKind, usize)> {
     let Some((at, _)) = header_of(text) else {
-        bail!("no header: expected a price list (provider,offering,... with `per_gb_month` or `component`) or a limits list (provider,offering,... with `baseline_iops`, `burst_iops`, ...)");
+        bail!("no header: expected a price list (provider,offering,... with `per_gb_month`, `monthly` or `component`) or a limits list (provider,offering,... with `baseline_iops`, `burst_iops`, ...)");
     };
     let Some(kind) = ListKind::of_text(text) else {
         bail!(
-            "line {at}: neither a price list (a `per_gb_month` or `component` column) nor a limits list (a `baseline_iops`, `baseline_mbps`, `burst_iops`, `burst_mbps` or `instance` column)"
+            "line {at}: neither a price list (a `per_gb_month`, `monthly` or `component` column) nor a limits list (a `baseline_iops`, `baseline_mbps`, `burst_iops`, `burst_mbps` or `instance` column)"
         );
     };
     match kind {
