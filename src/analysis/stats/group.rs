@@ -91,7 +91,11 @@ pub(super) fn config_names(configs: &[(ConfigKey, String)]) -> Vec<String> {
                 _ => {}
             }
         }
-        name
+        // neither figure: one part, not two
+        name.replace(
+            " · no provisioned IOPS · no provisioned MB/s",
+            " · no provisioned IOPS or MB/s",
+        )
     };
     let first: Vec<String> = configs
         .iter()

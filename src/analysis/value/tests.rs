@@ -603,7 +603,7 @@ fn plain_gp3_is_priced_at_its_included_level_and_says_so() {
     let sv = &v[0];
     assert_eq!(sv.baseline_reason, "cheapest monthly cost");
     // two configurations of one size: the one without figures says so
-    let plain = "AWS gp3 · no provisioned IOPS · no provisioned MB/s";
+    let plain = "AWS gp3 · no provisioned IOPS or MB/s";
     assert_eq!(sv.baseline.as_deref(), Some(plain));
     assert_eq!(sv.monthly_costs[plain], Some(8.0));
     let bought = "AWS gp3 · 16000 IOPS · 500 MB/s";
