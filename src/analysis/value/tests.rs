@@ -648,8 +648,10 @@ fn a_cost_that_cannot_be_known_gives_no_verdict_and_says_why() {
     let book = PriceBook::parse(LONG).unwrap();
     let v = analyse(&refs, &group(&refs), &book, None).unwrap();
     let sv = &v[0];
-    // not every priced configuration has a monthly cost: per GB is the basis
-    assert_eq!(sv.baseline_reason, "cheapest per GB");
+    // io2's cost is unknown and its price not flat: it compares on no
+    // basis, and leaves gp3 judged on its monthly cost
+    assert_eq!(sv.baseline_reason, "cheapest monthly cost");
+    assert_eq!(sv.baseline.as_deref(), Some("AWS gp3"));
     assert_eq!(sv.cost_missing["AWS io2"], "provisioned IOPS unknown: billed per provisioned IOPS, none included (--provisioned-iops N)");
     // gp3 with its included figures named: nothing assumed, nothing said
     assert!(sv.cost_notes.is_empty(), "{:?}", sv.cost_notes);
