@@ -140,13 +140,12 @@ fn gp3_as_typed_costs_8_usd_at_its_included_level_and_16000_iops_cost_88_usd() {
         ]
         .concat(),
     );
-    // in a study of its own: a priced configuration without a monthly cost
-    // makes its study compare per GB
+    // io2 typed without its IOPS: priced by the catalogue, but no bill
     import(
         &fio(40000.0),
         &input.join("io2"),
         &[
-            &["--study", "io2"][..],
+            &study[..],
             &["--provider", "AWS", "--offering", "io2", "--size-gb", "100"],
         ]
         .concat(),
@@ -157,10 +156,10 @@ fn gp3_as_typed_costs_8_usd_at_its_included_level_and_16000_iops_cost_88_usd() {
     let plain = "AWS gp3 · 100 GB · no provisioned IOPS or MB/s";
     let bought = "AWS gp3 · 100 GB · 16000 IOPS · 500 MB/s";
     let hdd = "Azure Standard HDD · 32 GB";
-    let io2 = "AWS io2";
+    let io2 = "AWS io2 · 100 GB";
     assert_eq!(
         o.keys().map(String::as_str).collect::<Vec<_>>(),
-        [bought, plain, hdd]
+        [bought, plain, io2, hdd]
     );
     // 100 × 0.08, at the included 3,000 IOPS and 125 MB/s, and said
     assert_eq!(o[plain]["monthly_cost"], 8.0);
@@ -171,11 +170,10 @@ fn gp3_as_typed_costs_8_usd_at_its_included_level_and_16000_iops_cost_88_usd() {
     assert_eq!(o[bought]["monthly_cost_note"], serde_json::Value::Null);
     assert_eq!(o[hdd]["monthly_cost"], 1.54);
     // io2 cannot be priced without its IOPS: the reason names the flag
-    let o2 = offerings(&site, "io2");
-    assert_eq!(o2[io2]["monthly_cost"], serde_json::Value::Null);
+    assert_eq!(o[io2]["monthly_cost"], serde_json::Value::Null);
     assert_eq!(
-        o2[io2]["monthly_cost_missing"],
-        "provisioned IOPS unknown: billed per provisioned IOPS, none included (--provisioned-iops N)"
+        o[io2]["monthly_cost_missing"],
+        "provisioned IOPS unknown: billed per provisioned IOPS, none included; give --provisioned-iops N"
     );
     // the cheapest a month is the baseline, and each bill is its ratio
     let rows = value_rows(&site);
@@ -191,6 +189,16 @@ fn gp3_as_typed_costs_8_usd_at_its_included_level_and_16000_iops_cost_88_usd() {
     assert_eq!(row("gp3", "")["price_ratio"], "5.195");
     assert_eq!(row("gp3", "16000")["monthly_cost"], "88.00");
     assert_eq!(row("gp3", "16000")["price_ratio"], "57.143");
+    // io2 is not judged, and says why, naming the flag; it does not turn
+    // the study's basis to price per GB
+    assert_eq!(row("io2", "")["price_ratio"], "");
+    assert_eq!(row("io2", "")["verdict"], "");
+    assert_eq!(row("gp3", "")["price_basis"], "monthly");
+    let value_page = std::fs::read_to_string(site.join("value.html")).unwrap();
+    assert!(
+        value_page.contains("provisioned IOPS unknown: billed per provisioned IOPS, none included; give --provisioned-iops N: not compared"),
+        "{value_page}"
+    );
     // every page that shows the price says what it includes
     let page = std::fs::read_to_string(site.join("studies/as-typed.html")).unwrap();
     assert!(page.contains(&format!("8.00 USD ({INCLUDED})")), "{page}");

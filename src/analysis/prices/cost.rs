@@ -96,10 +96,10 @@ impl fmt::Display for Missing {
         match self {
             Missing::Size => f.write_str("size unknown"),
             Missing::ProvisionedIops => f.write_str(
-                "provisioned IOPS unknown: billed per provisioned IOPS, none included (--provisioned-iops N)",
+                "provisioned IOPS unknown: billed per provisioned IOPS, none included; give --provisioned-iops N",
             ),
             Missing::ProvisionedMbps => f.write_str(
-                "provisioned MB/s unknown: billed per provisioned MB/s, none included (--provisioned-mbps N)",
+                "provisioned MB/s unknown: billed per provisioned MB/s, none included; give --provisioned-mbps N",
             ),
             Missing::AboveLargestTier(gb) => {
                 write!(f, "size above the largest tier ({gb} GB)")
@@ -555,7 +555,7 @@ mod tests {
         };
         assert_eq!(
             io1_err(&[]),
-            "provisioned IOPS unknown: billed per provisioned IOPS, none included (--provisioned-iops N)"
+            "provisioned IOPS unknown: billed per provisioned IOPS, none included; give --provisioned-iops N"
         );
         assert_eq!(
             io1_err(&[("provisioned_iops", "-1")]),
@@ -564,7 +564,7 @@ mod tests {
         );
         assert_eq!(
             io1_err(&[("provisioned_iops", "5000")]),
-            "provisioned MB/s unknown: billed per provisioned MB/s, none included (--provisioned-mbps N)"
+            "provisioned MB/s unknown: billed per provisioned MB/s, none included; give --provisioned-mbps N"
         );
         assert_eq!(
             Included::assumed(&io1, &labels(&[])),

@@ -652,7 +652,7 @@ fn a_cost_that_cannot_be_known_gives_no_verdict_and_says_why() {
     // basis, and leaves gp3 judged on its monthly cost
     assert_eq!(sv.baseline_reason, "cheapest monthly cost");
     assert_eq!(sv.baseline.as_deref(), Some("AWS gp3"));
-    assert_eq!(sv.cost_missing["AWS io2"], "provisioned IOPS unknown: billed per provisioned IOPS, none included (--provisioned-iops N)");
+    assert_eq!(sv.cost_missing["AWS io2"], "provisioned IOPS unknown: billed per provisioned IOPS, none included; give --provisioned-iops N");
     // gp3 with its included figures named: nothing assumed, nothing said
     assert!(sv.cost_notes.is_empty(), "{:?}", sv.cost_notes);
     let io2 = sv.tables[0]
@@ -663,7 +663,7 @@ fn a_cost_that_cannot_be_known_gives_no_verdict_and_says_why() {
     assert_eq!((io2.price_ratio, io2.verdict), (None, None));
     assert_eq!(
         io2.no_verdict.as_deref(),
-        Some("provisioned IOPS unknown: billed per provisioned IOPS, none included (--provisioned-iops N): not compared")
+        Some("provisioned IOPS unknown: billed per provisioned IOPS, none included; give --provisioned-iops N: not compared")
     );
     // flat prices of unknown size compare per GB, the seeds' question
     let recs = [
