@@ -436,3 +436,50 @@ fn plans_priced_by_the_month_are_judged_like_volumes() {
         "{stderr}"
     );
 }
+
+#[test]
+fn yabs_results_of_two_plans_are_judged_on_their_monthly_prices() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("records");
+    for (plan, file) in [
+        ("S", "v2022-08-15-example.json"),
+        ("M", "v2022-08-17-example.json"),
+    ] {
+        import(
+            &Path::new("tests/fixtures/yabs").join(file),
+            &input.join(plan),
+            &[
+                "--study",
+                "plans",
+                "--provider",
+                "ExampleVPS",
+                "--offering",
+                plan,
+            ],
+        );
+    }
+    let prices = dir.path().join("prices.csv");
+    std::fs::write(
+        &prices,
+        "provider,offering,monthly,currency\nExampleVPS,S,5.00,USD\nExampleVPS,M,10.00,USD\n",
+    )
+    .unwrap();
+    let site = site_of(dir.path(), &input, &["--prices", prices.to_str().unwrap()]);
+    let rows = value_rows(&site);
+    let m = rows
+        .iter()
+        .find(|r| {
+            r["offering"] == "M"
+                && r["test"] == "fio-randrw-1m-qd64-j2"
+                && r["metric"] == "read_iops"
+        })
+        .unwrap_or_else(|| panic!("{rows:?}"));
+    // twice the plan's price for yabs's 1.05x the 1 MiB read IOPS
+    assert_eq!(m["baseline"], "ExampleVPS S");
+    assert_eq!(m["price_basis"], "monthly");
+    assert_eq!(m["monthly_cost"], "10.00");
+    assert_eq!(m["price_ratio"], "2.000");
+    assert_eq!(m["performance_ratio"], "1.050");
+    assert_eq!(m["value_ratio"], "0.525");
+    assert_eq!(m["verdict"], "not quite, single run");
+}
