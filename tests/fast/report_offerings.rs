@@ -207,6 +207,9 @@ fn gp3_as_typed_costs_8_usd_at_its_included_level_and_16000_iops_cost_88_usd() {
     assert!(value.contains(&format!("8.00 USD ({INCLUDED})")), "{value}");
     let md = std::fs::read_to_string(site.join("data/as-typed.md")).unwrap();
     assert!(md.contains(&format!("8.00 USD ({INCLUDED})")), "{md}");
+    // the cost vs performance chart, drawn at that cost, says it too
+    let chart = std::fs::read_to_string(site.join("charts/as-typed/overview.svg")).unwrap();
+    assert!(chart.contains(&format!("{plain}: {INCLUDED}.")), "{chart}");
     let csv = std::fs::read_to_string(site.join("data/summary.csv")).unwrap();
     assert!(csv.contains(&format!("; {INCLUDED}")), "{csv}");
     let offering_pages: Vec<String> = walkdir::WalkDir::new(site.join("offerings"))
