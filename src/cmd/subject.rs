@@ -160,6 +160,30 @@ pub fn from_args(args: &SubjectArgs) -> Result<Subject> {
     })
 }
 
+/// What to say when the catalogue prices the subject's offering per
+/// provisioned IOPS or MB/s with none included (io1, io2, Azure Ultra) and
+/// the flags name no figure: `AWS io2: provisioned IOPS unknown: ...; give
+/// --provisioned-iops N, or report cannot price it`. `None` when the
+/// offering is priced without it, the records carry their own price, or
+/// the catalogue does not know the offering.
+pub fn unpriced_warning(subject: &Subject) -> Option<String> {
+    use crate::analysis::prices::{EffectivePrice, Missing};
+    if subject.price.is_some() {
+        return None;
+    }
+    let book = crate::catalogue::prices().ok()?;
+    let (provider, offering) = (subject.provider.as_deref()?, subject.offering.as_deref()?);
+    let entry = book.for_region(Some(provider), Some(offering), subject.region.as_deref())?;
+    // a size stands in when none is given: only the provisioned figures count here
+    let size = subject.size_gb.or(Some(1.0));
+    match EffectivePrice::from_entry(entry).try_monthly_cost(size, &subject.labels) {
+        Err(m @ (Missing::ProvisionedIops | Missing::ProvisionedMbps)) => Some(format!(
+            "{provider} {offering}: {m}, or `report` cannot price it"
+        )),
+        _ => None,
+    }
+}
+
 /// Refuses a flag's text longer than `limit` characters (the limits of
 /// [`record::length_problems`], so `check` accepts what the flag gives),
 /// naming the flag, the length and the limit, not the text.
@@ -312,6 +336,32 @@ mod tests {
         };
         let e = from_args(&args).unwrap_err().to_string();
         assert!(e.starts_with("--provisioned-mbps -5 is "), "{e}");
+        // io2 typed without its IOPS: said up front, with the flag
+        let subject = |offering: &str, labels: &[&str]| {
+            from_args(&SubjectArgs {
+                provider: Some("Amazon".into()),
+                offering: Some(offering.into()),
+                size_gb: Some(100.0),
+                labels: labels.iter().map(|l| l.to_string()).collect(),
+                currency: "USD".into(),
+                ..Default::default()
+            })
+            .unwrap()
+        };
+        assert_eq!(
+            unpriced_warning(&subject("io2", &[])).as_deref(),
+            Some("Amazon io2: provisioned IOPS unknown: billed per provisioned IOPS, none included; give --provisioned-iops N, or `report` cannot price it")
+        );
+        assert_eq!(
+            unpriced_warning(&subject("io2", &["provisioned_iops=5000"])),
+            None
+        );
+        assert_eq!(
+            unpriced_warning(&subject("gp3", &[])),
+            None,
+            "gp3 includes 3,000"
+        );
+        assert_eq!(unpriced_warning(&subject("Volumes", &[])), None);
         // without a price the currency is not stored, and not checked
         let args = SubjectArgs {
             currency: String::new(),

@@ -140,16 +140,20 @@ fn gp3_as_typed_costs_8_usd_at_its_included_level_and_16000_iops_cost_88_usd() {
         ]
         .concat(),
     );
-    // io2 typed without its IOPS: priced by the catalogue, but no bill
-    import(
-        &fio(40000.0),
-        &input.join("io2"),
-        &[
-            &study[..],
-            &["--provider", "AWS", "--offering", "io2", "--size-gb", "100"],
-        ]
-        .concat(),
-    );
+    // io2 typed without its IOPS: priced by the catalogue, but no bill,
+    // and import says so as it writes the record
+    let o = diskdash()
+        .arg("import")
+        .arg(fio(40000.0))
+        .arg("--out")
+        .arg(input.join("io2"))
+        .args(study)
+        .args(["--provider", "AWS", "--offering", "io2", "--size-gb", "100"])
+        .output()
+        .unwrap();
+    assert!(o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr)
+        .contains("warning: AWS io2: provisioned IOPS unknown: billed per provisioned IOPS, none included; give --provisioned-iops N"));
     // the catalogue's list prices, as a publisher who gives none gets them
     let site = site_of(dir.path(), &input, &[]);
     let o = offerings(&site, "as-typed");
@@ -354,6 +358,21 @@ fn the_dry_run_watches_a_provisioned_volume_against_its_own_figures() {
     );
     assert!(
         stdout.contains("burst limits: AWS io2, 40,000 IOPS as provisioned, no burst"),
+        "{stdout}"
+    );
+    // without the figure: said before anything runs, naming the flag
+    let o = diskdash()
+        .args(["run", "--dry-run", "--suite", "quick"])
+        .args(["--provider", "AWS", "--offering", "io2", "--size-gb", "100"])
+        .output()
+        .unwrap();
+    assert!(o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains(
+        "warning: AWS io2: provisioned IOPS unknown: billed per provisioned IOPS, none included; give --provisioned-iops N, or `report` cannot price it"
+    ));
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        stdout.contains("burst limits: no row for AWS io2 in the catalogue"),
         "{stdout}"
     );
 }
