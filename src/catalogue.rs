@@ -61,7 +61,7 @@ pub use crate::analysis::catalogued::{canonical_provider, PROVIDERS};
 /// What a user's list file is, told apart by its header.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ListKind {
-    /// A price list (a `per_gb_month` or `component` column).
+    /// A price list (a `per_gb_month`, `monthly` or `component` column).
     Prices,
     /// A limits list (a baseline, burst or instance column).
     Limits,
@@ -72,7 +72,7 @@ impl ListKind {
     pub fn of_text(text: &str) -> Option<ListKind> {
         let (_, header) = header_of(text)?;
         let has = |c: &str| header.iter().any(|h| h == c);
-        if has("per_gb_month") || has("component") {
+        if has("per_gb_month") || has("monthly") || has("component") {
             Some(ListKind::Prices)
         } else if header.iter().any(|h| {
             h.starts_with("baseline_")
@@ -108,11 +108,11 @@ fn header_of(text: &str) -> Option<(usize, Vec<String>)> {
 /// line; the caller names the file.
 pub fn check_list(text: &str) -> Result<(ListKind, usize)> {
     let Some((at, _)) = header_of(text) else {
-        bail!("no header: expected a price list (provider,offering,... with `per_gb_month` or `component`) or a limits list (provider,offering,... with `baseline_iops`, `burst_iops`, ...)");
+        bail!("no header: expected a price list (provider,offering,... with `per_gb_month`, `monthly` or `component`) or a limits list (provider,offering,... with `baseline_iops`, `burst_iops`, ...)");
     };
     let Some(kind) = ListKind::of_text(text) else {
         bail!(
-            "line {at}: neither a price list (a `per_gb_month` or `component` column) nor a limits list (a `baseline_iops`, `baseline_mbps`, `burst_iops`, `burst_mbps` or `instance` column)"
+            "line {at}: neither a price list (a `per_gb_month`, `monthly` or `component` column) nor a limits list (a `baseline_iops`, `baseline_mbps`, `burst_iops`, `burst_mbps` or `instance` column)"
         );
     };
     match kind {
@@ -324,6 +324,11 @@ mod tests {
             cost("Amazon", "EBS gp3", "us-east-1", 100.0, &gp3),
             "8.00 USD"
         );
+        // as sold: no provisioned figures is the included level, 100 × 0.08
+        assert_eq!(cost("AWS", "gp3", "us-east-1", 100.0, &[]), "8.00 USD");
+        // 8.00 + 13,000 × 0.005 + 375 × 0.04
+        let bought = [("provisioned_iops", "16000"), ("provisioned_mbps", "500")];
+        assert_eq!(cost("AWS", "gp3", "us-east-1", 100.0, &bought), "88.00 USD");
         // and the promised limits: Scaleway's SBS 5K at 100 GB
         let limits = limits().unwrap();
         let by_name = |o: &str| limits.find(Some("Scaleway"), Some(o), Some(100.0)).cloned();
@@ -388,6 +393,54 @@ mod tests {
         let limits = limits().unwrap();
         let cap = limits.instance_cap(Some("AWS"), Some("m5.large")).unwrap();
         assert_eq!(cap.promise(false, None).baseline, Some(3600.0));
+    }
+
+    #[test]
+    fn a_provisioned_configuration_is_promised_its_own_figures() {
+        use crate::analysis::limits::{Limits, Provisioned};
+        let limits = Limits::default().with_catalogue(limits().unwrap(), "2026-12-07");
+        let promise = |offering: &str, l: &[(&str, &str)], by_bw: bool| {
+            let row = limits
+                .for_config(
+                    Some("AWS"),
+                    Some(offering),
+                    Some(100.0),
+                    Provisioned::of(&labels(l)),
+                )
+                .unwrap();
+            (row.promise(by_bw, Some(100.0)).baseline, row.note())
+        };
+        // plain gp3: the included 3,000 IOPS and 125 MiB/s
+        let (iops, note) = promise("gp3", &[], false);
+        assert_eq!(iops, Some(3000.0));
+        assert!(note.starts_with("promised as of 2026-12"), "{note}");
+        assert_eq!(promise("gp3", &[], true).0, Some(131_072_000.0));
+        // bought at 16,000 IOPS and 500 MiB/s: held to them
+        let bought = [("provisioned_iops", "16000"), ("provisioned_mbps", "500")];
+        let (iops, note) = promise("gp3", &bought, false);
+        assert_eq!(iops, Some(16000.0));
+        assert!(
+            note.starts_with(
+                "16,000 IOPS and 500 MiB/s as provisioned; the rest promised as of 2026-12"
+            ),
+            "{note}"
+        );
+        assert_eq!(promise("gp3", &bought, true).0, Some(524_288_000.0));
+        // only IOPS bought: throughput stays at the included 125 MiB/s
+        let iops_only = [("provisioned_iops", "16000")];
+        assert_eq!(promise("gp3", &iops_only, true).0, Some(131_072_000.0));
+        // io2 has no row: its provisioned IOPS alone, no burst
+        let (iops, note) = promise("io2", &[("provisioned_iops", "40000")], false);
+        assert_eq!(iops, Some(40000.0));
+        assert_eq!(note, "40,000 IOPS as provisioned, no burst");
+        assert!(limits
+            .for_config(
+                Some("AWS"),
+                Some("io2"),
+                Some(100.0),
+                Provisioned::default()
+            )
+            .is_none());
     }
 
     #[test]

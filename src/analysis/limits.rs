@@ -42,7 +42,8 @@
 //! row leaves `offering`, the sizes, the per-GB columns, the rule and the
 //! caps empty.
 
-use std::collections::BTreeSet;
+use std::borrow::Cow;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 use anyhow::{bail, Context, Result};
@@ -244,6 +245,44 @@ pub struct Limit {
     /// Whether its `as_of` is more than a year before the build date
     /// ([`catalogued::older_than_a_year`]); only catalogue rows are judged.
     pub stale: bool,
+    /// The configuration's own provisioned figures, where they replaced
+    /// the row's baselines ([`Limits::for_config`]); none for a row as read.
+    pub provisioned: Provisioned,
+}
+
+/// What a configuration was provisioned with: the labels
+/// `provisioned_iops` and `provisioned_mbps` (the flags `--provisioned-iops`
+/// and `--provisioned-mbps` write them). A provisioned volume promises
+/// what was bought, never the offering's included level.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Provisioned {
+    /// Provisioned IOPS.
+    pub iops: Option<f64>,
+    /// Provisioned throughput, in the unit the offering sells it in (the
+    /// limits row's `mbps_unit`; MB/s without a row).
+    pub mbps: Option<f64>,
+}
+
+impl Provisioned {
+    /// The figures a configuration's labels give; a label that is no
+    /// positive number gives none.
+    pub fn of(labels: &BTreeMap<String, String>) -> Provisioned {
+        let number = |k: &str| {
+            labels
+                .get(k)
+                .and_then(|v| v.trim().parse::<f64>().ok())
+                .filter(|v| v.is_finite() && *v > 0.0)
+        };
+        Provisioned {
+            iops: number("provisioned_iops"),
+            mbps: number("provisioned_mbps"),
+        }
+    }
+
+    /// Whether neither figure is given.
+    pub fn is_none(&self) -> bool {
+        self.iops.is_none() && self.mbps.is_none()
+    }
 }
 
 /// What a limit promises for one series: its baseline and burst levels in
@@ -284,6 +323,40 @@ impl Limit {
     /// for a catalogue row "promised as of DATE (SOURCE)", and ", more than
     /// a year old" when it is.
     pub fn note(&self) -> String {
+        let row = self.row_note();
+        let Some(bought) = self.provisioned_words() else {
+            return row;
+        };
+        if self.line == 0 {
+            // no row for the offering: the configuration's own figures only
+            return format!("{bought} as provisioned, no burst");
+        }
+        format!("{bought} as provisioned; the rest {row}")
+    }
+
+    /// The provisioned figures that replaced the row's baselines, in words:
+    /// `16,000 IOPS and 500 MiB/s`; `None` without any.
+    fn provisioned_words(&self) -> Option<String> {
+        let iops = self
+            .provisioned
+            .iops
+            .map(|v| format!("{} IOPS", crate::format::number(v)));
+        let unit = match self.mbps_unit {
+            MbpsUnit::Mb => "MB/s",
+            MbpsUnit::Mib => "MiB/s",
+        };
+        let mbps = self
+            .provisioned
+            .mbps
+            .map(|v| format!("{} {unit}", crate::format::number(v)));
+        match (iops, mbps) {
+            (Some(i), Some(m)) => Some(format!("{i} and {m}")),
+            (i, m) => i.or(m),
+        }
+    }
+
+    /// [`Limit::note`] of the row as read.
+    fn row_note(&self) -> String {
         if self.catalogue {
             return catalogued::dated_note(
                 "promised",
@@ -599,6 +672,7 @@ impl Limits {
             instance,
             catalogue: false,
             stale: false,
+            provisioned: Provisioned::default(),
         };
         if let (Some(lo), Some(hi)) = (limit.size_min_gb, limit.size_max_gb) {
             if lo > hi {
@@ -632,6 +706,54 @@ impl Limits {
                 && self::offering(&l.provider, &l.offering) == o
                 && l.covers(size_gb)
         })
+    }
+
+    /// What a configuration is promised: the row [`Limits::find`] gives
+    /// for its provider, offering and size, with its own provisioned
+    /// figures in place of the row's baselines (gp3 bought at 16,000 IOPS
+    /// is held to 16,000, not to the 3,000 included), and a burst at or
+    /// below a provisioned level dropped. An offering without a row (io1,
+    /// io2) is promised its provisioned figures alone, without a burst;
+    /// `None` without a row or a figure.
+    pub fn for_config(
+        &self,
+        provider: Option<&str>,
+        offering: Option<&str>,
+        size_gb: Option<f64>,
+        provisioned: Provisioned,
+    ) -> Option<Cow<'_, Limit>> {
+        let row = self.find(provider, offering, size_gb);
+        if provisioned.is_none() {
+            return row.map(Cow::Borrowed);
+        }
+        let mut l = match row {
+            Some(r) => r.clone(),
+            None => Limit {
+                provider: provider?.to_string(),
+                offering: offering?.to_string(),
+                ..Limit::default()
+            },
+        };
+        if let Some(iops) = provisioned.iops {
+            l.baseline_iops = Baseline {
+                fixed: Some(iops),
+                ..Baseline::default()
+            };
+            l.burst_iops = l.burst_iops.filter(|b| *b > iops);
+        }
+        if let Some(mbps) = provisioned.mbps {
+            let bw = l.mbps_unit.bytes_per_sec(mbps);
+            l.baseline_bw = Baseline {
+                fixed: Some(bw),
+                ..Baseline::default()
+            };
+            l.burst_bw = l.burst_bw.filter(|b| *b > bw);
+        }
+        if l.burst_iops.is_none() && l.burst_bw.is_none() {
+            l.burst_time = BurstTime::default();
+        }
+        l.provisioned = provisioned;
+        Some(Cow::Owned(l))
     }
 
     /// The first per-instance cap row for `provider` and `instance`

@@ -530,6 +530,11 @@ pub struct StudyValue {
     /// only a reason beyond "no price" (`no list price for region
     /// eu-west-1 in the catalogue`).
     pub cost_missing: BTreeMap<String, String>,
+    /// Configuration name to the levels its monthly cost assumes because
+    /// its price includes them and its records name no provisioned figure
+    /// (`3,000 IOPS and 125 MB/s included; --provisioned-iops,
+    /// --provisioned-mbps if you bought more`); shown beside that cost.
+    pub cost_notes: BTreeMap<String, String>,
     /// Configuration name to its runs that failed or were skipped.
     pub failures: BTreeMap<String, Vec<Failure>>,
     /// Configuration name to what its sustained tests show of its burst.
@@ -740,6 +745,15 @@ pub fn analyse(
                     .iter()
                     .filter_map(|(n, p)| Some((n.clone(), p.monthly.clone().err()?)))
                     .filter(|(n, why)| priced[n].price.is_some() || why != "no price")
+                    .collect(),
+                cost_notes: study
+                    .offerings
+                    .values()
+                    .filter_map(|o| {
+                        let p = priced[&o.name].price.as_ref()?;
+                        priced[&o.name].monthly.as_ref().ok()?;
+                        Some((o.name.clone(), p.included(&o.labels).words()?))
+                    })
                     .collect(),
                 failures: failures(records, data, study),
                 lasting,

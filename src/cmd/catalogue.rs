@@ -125,17 +125,25 @@ fn cells(names: &[&str]) -> Vec<String> {
     names.iter().map(|s| s.to_string()).collect()
 }
 
-/// One price component in words: `0.08 USD per GB`, `5.28 USD for (16, 32] GB`.
+/// One price component in words: `0.08 USD per GB`, `5.28 USD for (16, 32]
+/// GB`, `0.005 USD per IOPS above the 3000 included`, `0.065 USD per IOPS,
+/// none included (--provisioned-iops)`.
 fn component_text(e: &PriceEntry, c: &Component) -> String {
     let cur = &e.currency;
-    let band = |b: &Band, unit: &str| {
+    // what is included, or that the figure must be given to be priced
+    let band = |b: &Band, unit: &str, flag: &str| {
         let mut t = format!("{} {cur} per {unit}", b.per_unit_month);
         let low = b.above.max(b.included);
+        let included = b.included > 0.0 && b.included >= b.above;
         match (low > 0.0, b.up_to) {
+            (true, Some(h)) if included => {
+                t.push_str(&format!(" above the {low} included, to {h}"))
+            }
+            (true, None) if included => t.push_str(&format!(" above the {low} included")),
             (true, Some(h)) => t.push_str(&format!(" from {low} to {h}")),
             (true, None) => t.push_str(&format!(" above {low}")),
-            (false, Some(h)) => t.push_str(&format!(" up to {h}")),
-            (false, None) => {}
+            (false, Some(h)) => t.push_str(&format!(" up to {h}, none included ({flag})")),
+            (false, None) => t.push_str(&format!(", none included ({flag})")),
         }
         t
     };
@@ -147,8 +155,8 @@ fn component_text(e: &PriceEntry, c: &Component) -> String {
             per_month,
         } => format!("{per_month} {cur} for ({above_gb}, {up_to_gb}] GB"),
         Component::Fixed { per_month } => format!("{per_month} {cur} fixed"),
-        Component::Iops(b) => band(b, "IOPS"),
-        Component::Throughput(b) => band(b, "MB/s"),
+        Component::Iops(b) => band(b, "IOPS", "--provisioned-iops"),
+        Component::Throughput(b) => band(b, "MB/s", "--provisioned-mbps"),
     }
 }
 

@@ -83,5 +83,9 @@ pub fn options(args: &ImportArgs) -> Result<ImportOptions> {
 
 /// Runs the command.
 pub fn execute(args: &ImportArgs) -> Result<u8> {
-    import::command(&options(args)?)
+    let opts = options(args)?;
+    if let Some(w) = super::subject::unpriced_warning(&opts.subject) {
+        crate::tell!("warning: {}", crate::term::shown(&w));
+    }
+    import::command(&opts)
 }

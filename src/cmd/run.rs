@@ -151,6 +151,9 @@ pub fn options(args: &RunArgs) -> Result<RunOptions> {
 /// Runs the command with the real tools and signal handling.
 pub fn execute(args: &RunArgs) -> Result<u8> {
     let opts = options(args)?;
+    if let Some(w) = super::subject::unpriced_warning(&opts.subject).filter(|_| !args.list) {
+        crate::tell!("warning: {}", crate::term::shown(&w));
+    }
     if args.install_tools && !args.list {
         install_tools(&opts)?;
     }

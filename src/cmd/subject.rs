@@ -30,6 +30,16 @@ pub struct SubjectArgs {
     /// Currency of the price.
     #[arg(long, default_value = "USD")]
     pub currency: String,
+    /// IOPS provisioned for the volume (gp3 above its included 3,000; io1,
+    /// io2, which need it to be priced). Left out: the level the offering's
+    /// price includes. Recorded as the label provisioned_iops.
+    #[arg(long, value_name = "N")]
+    pub provisioned_iops: Option<f64>,
+    /// Throughput provisioned for the volume, in MB/s as the offering sells
+    /// it (gp3: MiB/s, above its included 125). Left out: the level the
+    /// offering's price includes. Recorded as the label provisioned_mbps.
+    #[arg(long, value_name = "N")]
+    pub provisioned_mbps: Option<f64>,
     /// Free-form label (repeatable).
     #[arg(long = "label", value_name = "KEY=VALUE")]
     pub labels: Vec<String>,
@@ -77,6 +87,41 @@ pub fn from_args(args: &SubjectArgs) -> Result<Subject> {
             bail!("--label {key}={text}: {why}");
         }
     }
+    // the flags write the labels `report` reads; a label that says
+    // otherwise is refused rather than silently replaced
+    for (flag, label, value) in [
+        (
+            "--provisioned-iops",
+            "provisioned_iops",
+            args.provisioned_iops,
+        ),
+        (
+            "--provisioned-mbps",
+            "provisioned_mbps",
+            args.provisioned_mbps,
+        ),
+    ] {
+        let Some(v) = value else { continue };
+        let text = v.to_string();
+        if let Err(why) = crate::plausible::check_label(label, &text) {
+            bail!("{flag} {why}");
+        }
+        match labels.get(label) {
+            Some(given) if given.trim().parse::<f64>() != Ok(v) => {
+                bail!("{flag} {text} and --label {label}={given} disagree (give one of them)")
+            }
+            _ => {
+                labels.insert(label.to_string(), text);
+            }
+        }
+    }
+    if labels.len() > record::MAX_LABELS {
+        bail!(
+            "{} labels with --provisioned-iops and --provisioned-mbps, over the limit of {}",
+            labels.len(),
+            record::MAX_LABELS
+        );
+    }
     for (flag, value, range) in [
         ("--size-gb", args.size_gb, crate::plausible::SIZE_GB),
         (
@@ -113,6 +158,30 @@ pub fn from_args(args: &SubjectArgs) -> Result<Subject> {
         }),
         labels,
     })
+}
+
+/// What to say when the catalogue prices the subject's offering per
+/// provisioned IOPS or MB/s with none included (io1, io2, Azure Ultra) and
+/// the flags name no figure: `AWS io2: provisioned IOPS unknown: ...; give
+/// --provisioned-iops N, or report cannot price it`. `None` when the
+/// offering is priced without it, the records carry their own price, or
+/// the catalogue does not know the offering.
+pub fn unpriced_warning(subject: &Subject) -> Option<String> {
+    use crate::analysis::prices::{EffectivePrice, Missing};
+    if subject.price.is_some() {
+        return None;
+    }
+    let book = crate::catalogue::prices().ok()?;
+    let (provider, offering) = (subject.provider.as_deref()?, subject.offering.as_deref()?);
+    let entry = book.for_region(Some(provider), Some(offering), subject.region.as_deref())?;
+    // a size stands in when none is given: only the provisioned figures count here
+    let size = subject.size_gb.or(Some(1.0));
+    match EffectivePrice::from_entry(entry).try_monthly_cost(size, &subject.labels) {
+        Err(m @ (Missing::ProvisionedIops | Missing::ProvisionedMbps)) => Some(format!(
+            "{provider} {offering}: {m}, or `report` cannot price it"
+        )),
+        _ => None,
+    }
 }
 
 /// Refuses a flag's text longer than `limit` characters (the limits of
@@ -238,6 +307,61 @@ mod tests {
             let e = from_args(&args).unwrap_err().to_string();
             assert!(e.starts_with(said), "{e}");
         }
+        // the provisioned flags write the labels, and refuse a label that
+        // says otherwise
+        let args = SubjectArgs {
+            provisioned_iops: Some(16000.0),
+            provisioned_mbps: Some(500.0),
+            labels: vec!["provisioned_iops=16000".into()],
+            currency: "USD".into(),
+            ..Default::default()
+        };
+        let s = from_args(&args).unwrap();
+        assert_eq!(s.labels["provisioned_iops"], "16000");
+        assert_eq!(s.labels["provisioned_mbps"], "500");
+        let args = SubjectArgs {
+            provisioned_iops: Some(16000.0),
+            labels: vec!["provisioned_iops=3000".into()],
+            currency: "USD".into(),
+            ..Default::default()
+        };
+        assert_eq!(
+            from_args(&args).unwrap_err().to_string(),
+            "--provisioned-iops 16000 and --label provisioned_iops=3000 disagree (give one of them)"
+        );
+        let args = SubjectArgs {
+            provisioned_mbps: Some(-5.0),
+            currency: "USD".into(),
+            ..Default::default()
+        };
+        let e = from_args(&args).unwrap_err().to_string();
+        assert!(e.starts_with("--provisioned-mbps -5 is "), "{e}");
+        // io2 typed without its IOPS: said up front, with the flag
+        let subject = |offering: &str, labels: &[&str]| {
+            from_args(&SubjectArgs {
+                provider: Some("Amazon".into()),
+                offering: Some(offering.into()),
+                size_gb: Some(100.0),
+                labels: labels.iter().map(|l| l.to_string()).collect(),
+                currency: "USD".into(),
+                ..Default::default()
+            })
+            .unwrap()
+        };
+        assert_eq!(
+            unpriced_warning(&subject("io2", &[])).as_deref(),
+            Some("Amazon io2: provisioned IOPS unknown: billed per provisioned IOPS, none included; give --provisioned-iops N, or `report` cannot price it")
+        );
+        assert_eq!(
+            unpriced_warning(&subject("io2", &["provisioned_iops=5000"])),
+            None
+        );
+        assert_eq!(
+            unpriced_warning(&subject("gp3", &[])),
+            None,
+            "gp3 includes 3,000"
+        );
+        assert_eq!(unpriced_warning(&subject("Volumes", &[])), None);
         // without a price the currency is not stored, and not checked
         let args = SubjectArgs {
             currency: String::new(),

@@ -185,6 +185,15 @@ pub fn summary_csv(a: &Analysis) -> Result<Vec<u8>> {
         for o in study.offerings.values() {
             let price = sv.prices.get(&o.name).and_then(Option::as_ref);
             let cost = sv.monthly_costs.get(&o.name).copied().flatten();
+            // the price's source, and the included level its cost assumes
+            let note = [
+                price.and_then(|p| p.note.as_deref()),
+                sv.cost_notes.get(&o.name).map(String::as_str),
+            ]
+            .into_iter()
+            .flatten()
+            .collect::<Vec<_>>()
+            .join("; ");
             for (test, t) in &o.tests {
                 let mut ms: Vec<_> = t.metrics.iter().collect();
                 ms.sort_by_cached_key(|(m, _)| metric_order(m));
@@ -210,7 +219,7 @@ pub fn summary_csv(a: &Analysis) -> Result<Vec<u8>> {
                         price.map(|p| p.currency.as_str()).unwrap_or(""),
                         &cost.and_then(finite).map(format::data).unwrap_or_default(),
                         price.map(|p| p.origin.as_str()).unwrap_or(""),
-                        price.and_then(|p| p.note.as_deref()).unwrap_or(""),
+                        note.as_str(),
                     ]))?;
                 }
             }

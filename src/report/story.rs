@@ -169,10 +169,13 @@ pub fn catalogue_sentence(sv: &StudyValue) -> Option<String> {
 
 /// What a configuration costs a month, or why that is unknown; in its own
 /// currency, with the converted cost beside it where `--rates` converted
-/// it (`10.00 EUR (11.60 USD)`).
+/// it (`10.00 EUR (11.60 USD)`), and what it assumes where the price
+/// includes a level the records did not name (`8.00 USD (3,000 IOPS and
+/// 125 MB/s included; --provisioned-iops, --provisioned-mbps if you
+/// bought more)`).
 pub fn monthly_text(sv: &StudyValue, config: &str) -> String {
     let price = sv.prices.get(config).and_then(Option::as_ref);
-    match (sv.monthly_costs.get(config).copied().flatten(), price) {
+    let cost = match (sv.monthly_costs.get(config).copied().flatten(), price) {
         (Some(c), Some(p)) => match conversion_of(sv, config) {
             Some(conv) => format!(
                 "{} ({})",
@@ -181,10 +184,16 @@ pub fn monthly_text(sv: &StudyValue, config: &str) -> String {
             ),
             None => format::money(c, &p.currency),
         },
-        _ => match sv.cost_missing.get(config) {
-            Some(why) => format!("unknown ({why})"),
-            None => "unknown".to_string(),
-        },
+        _ => {
+            return match sv.cost_missing.get(config) {
+                Some(why) => format!("unknown ({why})"),
+                None => "unknown".to_string(),
+            }
+        }
+    };
+    match sv.cost_notes.get(config) {
+        Some(note) => format!("{cost} ({note})"),
+        None => cost,
     }
 }
 

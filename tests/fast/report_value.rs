@@ -190,12 +190,12 @@ fn a_configuration_without_its_provisioned_iops_says_what_is_missing() {
     assert!(ok, "{stderr}");
     let value = std::fs::read_to_string(site.join("value.html")).unwrap();
     assert!(
-        value.contains("provisioned IOPS unknown: not compared"),
+        value.contains("provisioned IOPS unknown: billed per provisioned IOPS, none included; give --provisioned-iops N: not compared"),
         "{value}"
     );
     let study = std::fs::read_to_string(site.join("studies/cloud.html")).unwrap();
     assert!(
-        study.contains("unknown (provisioned IOPS unknown)"),
+        study.contains("unknown (provisioned IOPS unknown: billed per provisioned IOPS, none included; give --provisioned-iops N)"),
         "{study}"
     );
 }

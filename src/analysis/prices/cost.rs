@@ -73,9 +73,11 @@ impl Band {
 pub enum Missing {
     /// The price bills capacity and the records give no size (`size_gb`).
     Size,
-    /// The price bills IOPS and the records give no `provisioned_iops` label.
+    /// The price bills every provisioned IOPS (none included: io1, io2)
+    /// and the records give no `provisioned_iops` label.
     ProvisionedIops,
-    /// The price bills MB/s and the records give no `provisioned_mbps` label.
+    /// The price bills every provisioned MB/s (none included: Azure Ultra)
+    /// and the records give no `provisioned_mbps` label.
     ProvisionedMbps,
     /// The size is above every tier of a tiered price; holds the largest
     /// tier's upper bound in GB.
@@ -93,8 +95,12 @@ impl fmt::Display for Missing {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Missing::Size => f.write_str("size unknown"),
-            Missing::ProvisionedIops => f.write_str("provisioned IOPS unknown"),
-            Missing::ProvisionedMbps => f.write_str("provisioned MB/s unknown"),
+            Missing::ProvisionedIops => f.write_str(
+                "provisioned IOPS unknown: billed per provisioned IOPS, none included; give --provisioned-iops N",
+            ),
+            Missing::ProvisionedMbps => f.write_str(
+                "provisioned MB/s unknown: billed per provisioned MB/s, none included; give --provisioned-mbps N",
+            ),
             Missing::AboveLargestTier(gb) => {
                 write!(f, "size above the largest tier ({gb} GB)")
             }
@@ -128,6 +134,75 @@ pub(super) fn is_flat(components: &[Component]) -> bool {
             Component::Fixed { per_month } => *per_month == 0.0,
             Component::Iops(b) | Component::Throughput(b) => b.per_unit_month == 0.0,
         })
+}
+
+/// A `provisioned_iops` / `provisioned_mbps` label as a number of zero or
+/// more; `None` when absent or not a number.
+fn provisioned_label(labels: &BTreeMap<String, String>, label: &str) -> Option<f64> {
+    labels
+        .get(label)
+        .and_then(|v| v.trim().parse::<f64>().ok())
+        .filter(|v| v.is_finite() && *v >= 0.0)
+}
+
+/// The IOPS (`iops`) or MB/s the price includes before its bands bill
+/// (gp3: 3,000 IOPS and 125 MB/s); `None` when it bills those units and
+/// includes none (io1, io2), or does not bill them.
+fn included_level(components: &[Component], iops: bool) -> Option<f64> {
+    components
+        .iter()
+        .filter_map(|c| match c {
+            Component::Iops(b) if iops => Some(b),
+            Component::Throughput(b) if !iops => Some(b),
+            _ => None,
+        })
+        .filter(|b| b.per_unit_month > 0.0)
+        .map(|b| b.included)
+        .reduce(f64::max)
+        .filter(|v| *v > 0.0)
+}
+
+/// What a configuration without `provisioned_iops` or `provisioned_mbps`
+/// labels is priced at: the level its price includes, for each of the two
+/// the price bills above an included level and the labels leave out.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Included {
+    /// IOPS included in the price and assumed (no `provisioned_iops`).
+    pub iops: Option<f64>,
+    /// MB/s included in the price and assumed (no `provisioned_mbps`).
+    pub mbps: Option<f64>,
+}
+
+impl Included {
+    /// The included levels `components` price a configuration with
+    /// `labels` at; both `None` when the labels give every billed figure.
+    pub fn assumed(components: &[Component], labels: &BTreeMap<String, String>) -> Included {
+        let of = |iops: bool, label: &str| match provisioned_label(labels, label) {
+            Some(_) => None,
+            None => included_level(components, iops),
+        };
+        Included {
+            iops: of(true, "provisioned_iops"),
+            mbps: of(false, "provisioned_mbps"),
+        }
+    }
+
+    /// Beside the price, for the reader: `3,000 IOPS and 125 MB/s
+    /// included; --provisioned-iops, --provisioned-mbps if you bought
+    /// more`; `None` when nothing was assumed.
+    pub fn words(&self) -> Option<String> {
+        let count = crate::format::number;
+        let (what, flags) = match (self.iops, self.mbps) {
+            (Some(i), Some(m)) => (
+                format!("{} IOPS and {} MB/s", count(i), count(m)),
+                "--provisioned-iops, --provisioned-mbps",
+            ),
+            (Some(i), None) => (format!("{} IOPS", count(i)), "--provisioned-iops"),
+            (None, Some(m)) => (format!("{} MB/s", count(m)), "--provisioned-mbps"),
+            (None, None) => return None,
+        };
+        Some(format!("{what} included; {flags} if you bought more"))
+    }
 }
 
 /// The monthly cost of a configuration under `components`; see
@@ -197,11 +272,11 @@ pub(super) fn monthly_cost(
         if bands(iops).next().is_none() {
             continue;
         }
-        let provisioned = labels
-            .get(label)
-            .and_then(|v| v.trim().parse::<f64>().ok())
-            .filter(|v| v.is_finite() && *v >= 0.0)
-            .ok_or(missing)?;
+        // no figure given: the level the price includes, where it has one
+        let provisioned = match provisioned_label(labels, label) {
+            Some(v) => v,
+            None => included_level(components, iops).ok_or(missing)?,
+        };
         // every band bounded and the count above them all: part unpriced
         let top = bands(iops).try_fold(0.0_f64, |top, b| b.up_to.map(|t| top.max(t)));
         if let Some(top) = top.filter(|t| provisioned > *t) {
@@ -465,14 +540,36 @@ mod tests {
         };
         assert_eq!(err(None, &[]), "size unknown");
         assert_eq!(err(Some(0.0), &[]), "size unknown");
-        assert_eq!(err(Some(10.0), &[]), "provisioned IOPS unknown");
+        // a price that includes none: the figure is needed, and the flag named
+        let io1 = [
+            Component::Capacity {
+                per_gb_month: 0.125,
+            },
+            Component::Iops(Band::above_included(0.065, 0.0)),
+            Component::Throughput(Band::above_included(0.35, 0.0)),
+        ];
+        let io1_err = |l: &[(&str, &str)]| {
+            monthly_cost(&io1, Some(100.0), &labels(l))
+                .unwrap_err()
+                .to_string()
+        };
         assert_eq!(
-            err(Some(10.0), &[("provisioned_iops", "-1")]),
-            "provisioned IOPS unknown"
+            io1_err(&[]),
+            "provisioned IOPS unknown: billed per provisioned IOPS, none included; give --provisioned-iops N"
         );
         assert_eq!(
-            err(Some(10.0), &[("provisioned_iops", "3000")]),
-            "provisioned MB/s unknown"
+            io1_err(&[("provisioned_iops", "-1")]),
+            io1_err(&[]),
+            "a negative count is no count"
+        );
+        assert_eq!(
+            io1_err(&[("provisioned_iops", "5000")]),
+            "provisioned MB/s unknown: billed per provisioned MB/s, none included; give --provisioned-mbps N"
+        );
+        assert_eq!(
+            Included::assumed(&io1, &labels(&[])),
+            Included::default(),
+            "nothing included is nothing assumed"
         );
         // a part that bills nothing needs no label; a fixed-only price no size
         let free = [
@@ -484,6 +581,32 @@ mod tests {
         let fixed = [Component::Fixed { per_month: 4.99 }];
         assert_eq!(monthly_cost(&fixed, None, &BTreeMap::new()), Ok(4.99));
         assert!(!is_flat(&fixed));
+    }
+
+    #[test]
+    fn without_provisioned_figures_the_included_level_is_priced_and_said() {
+        let gp3 = [
+            Component::Capacity { per_gb_month: 0.08 },
+            Component::Iops(Band::above_included(0.005, 3000.0)),
+            Component::Throughput(Band::above_included(0.04, 125.0)),
+        ];
+        // plain gp3 at 100 GB: 100 × 0.08, nothing above the included level
+        assert_eq!(monthly_cost(&gp3, Some(100.0), &labels(&[])), Ok(8.0));
+        assert_eq!(
+            Included::assumed(&gp3, &labels(&[])).words().as_deref(),
+            Some("3,000 IOPS and 125 MB/s included; --provisioned-iops, --provisioned-mbps if you bought more")
+        );
+        // 16,000 IOPS and 500 MB/s bought: 8 + 13,000 × 0.005 + 375 × 0.04
+        let bought = labels(&[("provisioned_iops", "16000"), ("provisioned_mbps", "500")]);
+        assert_eq!(monthly_cost(&gp3, Some(100.0), &bought), Ok(88.0));
+        assert_eq!(Included::assumed(&gp3, &bought).words(), None);
+        // one given, the other at its included level, and only it said
+        let iops_only = labels(&[("provisioned_iops", "16000")]);
+        assert_eq!(monthly_cost(&gp3, Some(100.0), &iops_only), Ok(73.0));
+        assert_eq!(
+            Included::assumed(&gp3, &iops_only).words().as_deref(),
+            Some("125 MB/s included; --provisioned-mbps if you bought more")
+        );
     }
 
     #[test]

@@ -26,7 +26,7 @@ use crate::analysis::catalogued;
 use crate::plausible::{self, Range};
 use crate::record::Price;
 
-pub use cost::{Band, Component, Missing};
+pub use cost::{Band, Component, Included, Missing};
 pub use rates::{Conversion, Rates};
 
 /// One offering's price in a price list: one row of the wide format, or all
@@ -178,6 +178,14 @@ impl EffectivePrice {
         cost::monthly_cost(&self.components, size_gb, labels)
     }
 
+    /// The levels a configuration with `labels` is priced at because its
+    /// price includes them and the labels give no provisioned figure (plain
+    /// gp3: 3,000 IOPS and 125 MB/s); say them beside the cost
+    /// ([`Included::words`]).
+    pub fn included(&self, labels: &BTreeMap<String, String>) -> Included {
+        Included::assumed(&self.components, labels)
+    }
+
     /// [`EffectivePrice::try_monthly_cost`] without the reason: `None` when
     /// the cost is unknown.
     pub fn monthly_cost(
@@ -216,6 +224,9 @@ enum Found<'a> {
     /// No row for the offering.
     None,
 }
+
+/// The columns of the one-row-per-offering price list, for errors.
+const WIDE_COLUMNS: &str = "expected provider,offering,per_gb_month,currency,as_of,source with `per_gb_month`, `monthly` or both; or provider,offering,currency,as_of,source,component,price,from,to,included";
 
 /// A currency cell as the records hold it: an upper-case ISO 4217 code.
 fn currency_code(line: usize, currency: String) -> Result<String> {
@@ -317,17 +328,20 @@ impl PriceBook {
         }
         let col = |name: &str| headers.iter().position(|h| h == name);
         let mut required = BTreeMap::new();
-        for name in ["provider", "offering", "per_gb_month", "currency"] {
+        if col("per_gb_month").is_none() && col("monthly").is_none() {
+            bail!("line 1: missing column `per_gb_month` or `monthly` ({WIDE_COLUMNS})");
+        }
+        for name in ["provider", "offering", "currency"] {
             match col(name) {
                 Some(i) => {
                     required.insert(name, i);
                 }
-                None => bail!(
-                    "line 1: missing column `{name}` (expected provider,offering,per_gb_month,currency,as_of,source, or provider,offering,currency,as_of,source,component,price,from,to,included)"
-                ),
+                None => bail!("line 1: missing column `{name}` ({WIDE_COLUMNS})"),
             }
         }
         let optional: BTreeMap<&str, Option<usize>> = [
+            "per_gb_month",
+            "monthly",
             "region",
             "as_of",
             "source",
@@ -361,17 +375,21 @@ impl PriceBook {
                 text("provider").with_context(|| format!("line {line}: empty `provider`"))?;
             let offering =
                 text("offering").with_context(|| format!("line {line}: empty `offering`"))?;
-            let per_gb_text = text("per_gb_month")
-                .with_context(|| format!("line {line}: empty `per_gb_month`"))?;
-            if per_gb_text.parse::<f64>() == Ok(0.0) {
-                bail!("line {line}: `per_gb_month` must be above zero (leave an offering without a price out of the list)");
+            // a price per GB, a plan's price per month, or both; never zero
+            let above_zero = |name: &str, range: Range| -> Result<Option<f64>> {
+                let Some(t) = text(name) else { return Ok(None) };
+                if t.parse::<f64>() == Ok(0.0) {
+                    bail!("line {line}: `{name}` must be above zero (leave an offering without a price out of the list)");
+                }
+                number_in(line, name, &t, range).map(Some)
+            };
+            let per_gb_month = above_zero("per_gb_month", plausible::PRICE_PER_GB_MONTH)?;
+            let monthly = above_zero("monthly", plausible::PRICE_MONTHLY)?;
+            if per_gb_month.is_none() && monthly.is_none() {
+                bail!(
+                    "line {line}: no price for `{provider} {offering}`: give `per_gb_month` (a price per GB-month), `monthly` (a plan's or instance's price per month), or both"
+                );
             }
-            let per_gb_month = number_in(
-                line,
-                "per_gb_month",
-                &per_gb_text,
-                plausible::PRICE_PER_GB_MONTH,
-            )?;
             let currency = currency_code(
                 line,
                 text("currency").with_context(|| format!("line {line}: empty `currency`"))?,
@@ -381,8 +399,16 @@ impl PriceBook {
             let included_iops = number("included_iops", plausible::PROVISIONED_IOPS)?;
             let per_mbps_month = number("per_mbps_month", plausible::PRICE_PER_MBPS_MONTH)?;
             let included_mbps = number("included_mbps", plausible::PROVISIONED_MBPS)?;
-            let mut components = vec![Component::Capacity { per_gb_month }];
-            if let Some(per_month) = monthly_fixed {
+            if monthly.is_some() && monthly_fixed.is_some() {
+                bail!(
+                    "line {line}: both `monthly` and `monthly_fixed` are given (expected one: `monthly` for a plan's whole price, `monthly_fixed` for a charge beside a price per GB)"
+                );
+            }
+            let mut components: Vec<Component> = per_gb_month
+                .map(|per_gb_month| Component::Capacity { per_gb_month })
+                .into_iter()
+                .collect();
+            if let Some(per_month) = monthly.or(monthly_fixed) {
                 components.push(Component::Fixed { per_month });
             }
             if let Some(rate) = per_iops_month {
@@ -713,8 +739,12 @@ AWS,gp3,0.08,USD,2024-06,aws pricing page,,0.005,3000\n";
             .effective(Some("AWS"), Some("gp3"), None, None)
             .unwrap();
         let mut labels = BTreeMap::new();
-        // IOPS billed but not stated: unknown, not guessed
-        assert_eq!(p.monthly_cost(Some(100.0), &labels), None);
+        // no IOPS stated: the 3,000 the price includes, and it says so
+        assert_eq!(p.monthly_cost(Some(100.0), &labels), Some(8.0));
+        assert_eq!(
+            p.included(&labels).words().as_deref(),
+            Some("3,000 IOPS included; --provisioned-iops if you bought more")
+        );
         labels.insert("provisioned_iops".to_string(), "5000".to_string());
         // 100 GB * 0.08 + (5000 - 3000) * 0.005 = 8 + 10
         let cost = p.monthly_cost(Some(100.0), &labels).unwrap();
@@ -827,6 +857,57 @@ AWS,gp3,0.08,USD,2024-06,aws pricing page,,0.005,3000\n";
             let err = format!("{:#}", PriceBook::parse(&list).unwrap_err());
             assert!(err.contains(said), "{err} lacks {said}");
         }
+    }
+
+    #[test]
+    fn a_plan_is_priced_by_the_month() {
+        let list = "provider,offering,per_gb_month,monthly,currency\n\
+Hetzner,CX22,,4.59,EUR\n\
+Hetzner,CX32,,7.59,eur\n\
+Acme,Volume plus,0.05,2.00,USD\n";
+        let book = PriceBook::parse(list).unwrap();
+        let cx22 = book
+            .effective(Some("Hetzner"), Some("CX22"), None, None)
+            .unwrap();
+        // a plan's price needs no size, and is not a price per GB
+        assert_eq!(cx22.monthly_cost(None, &BTreeMap::new()), Some(4.59));
+        assert_eq!(cx22.per_gb_month(), None);
+        assert!(!cx22.is_flat());
+        assert_eq!(cx22.currency, "EUR");
+        // with a price per GB beside it: both bill
+        let both = book
+            .effective(Some("Acme"), Some("Volume plus"), None, None)
+            .unwrap();
+        assert_eq!(both.monthly_cost(Some(100.0), &BTreeMap::new()), Some(7.0));
+        // a `monthly` column alone is a price list too
+        let only = "provider,offering,monthly,currency\nHetzner,CX22,4.59,EUR\n";
+        assert_eq!(
+            crate::catalogue::check_list(only).unwrap(),
+            (crate::catalogue::ListKind::Prices, 1)
+        );
+    }
+
+    #[test]
+    fn a_row_without_a_price_says_which_columns_take_one() {
+        let err = |list: &str| format!("{:#}", PriceBook::parse(list).unwrap_err());
+        assert_eq!(
+            err("provider,offering,per_gb_month,monthly,currency\nHetzner,CX22,4.59,,EUR\nHetzner,CX32,,,EUR\n"),
+            "line 3: no price for `Hetzner CX32`: give `per_gb_month` (a price per GB-month), `monthly` (a plan's or instance's price per month), or both"
+        );
+        assert_eq!(
+            err("provider,offering,monthly,currency\nHetzner,CX22,0,EUR\n"),
+            "line 2: `monthly` must be above zero (leave an offering without a price out of the list)"
+        );
+        assert!(
+            err("provider,offering,monthly,currency\nHetzner,CX22,cheap,EUR\n")
+                .starts_with("line 2: `monthly` is `cheap`, expected a number")
+        );
+        assert!(err(
+            "provider,offering,per_gb_month,monthly,monthly_fixed,currency\nA,b,,4,1,EUR\n"
+        )
+        .starts_with("line 2: both `monthly` and `monthly_fixed` are given"));
+        assert!(err("provider,offering,price,currency\nA,b,4,EUR\n")
+            .starts_with("line 1: missing column `per_gb_month` or `monthly` (expected"));
     }
 
     #[test]

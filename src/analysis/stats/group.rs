@@ -90,8 +90,8 @@ pub(super) fn config_names(configs: &[(ConfigKey, String)]) -> Vec<String> {
     type Part = fn(&ConfigKey) -> Option<u64>;
     let parts: [(Part, &str, &str); 3] = [
         (|k| k.size_gb, "GB", "size unknown"),
-        (|k| k.iops, "IOPS", "provisioned IOPS unknown"),
-        (|k| k.mbps, "MB/s", "provisioned MB/s unknown"),
+        (|k| k.iops, "IOPS", "no provisioned IOPS"),
+        (|k| k.mbps, "MB/s", "no provisioned MB/s"),
     ];
     let varies = |part: Part| {
         configs
@@ -115,7 +115,11 @@ pub(super) fn config_names(configs: &[(ConfigKey, String)]) -> Vec<String> {
                 _ => {}
             }
         }
-        name
+        // neither figure: one part, not two
+        name.replace(
+            " · no provisioned IOPS · no provisioned MB/s",
+            " · no provisioned IOPS or MB/s",
+        )
     };
     let first: Vec<String> = configs
         .iter()
@@ -334,11 +338,14 @@ pub(super) fn offering_data(
     let r = records[o.first];
     let key = ConfigKey::of(r);
     let size_gb = key.size_gb.map(f64::from_bits);
-    let limit = limits.find(
+    // the configuration's own provisioned figures, never the offering's default
+    let limit = limits.for_config(
         r.subject.provider.as_deref(),
         r.subject.offering.as_deref(),
         size_gb,
+        crate::analysis::limits::Provisioned::of(&r.subject.labels),
     );
+    let limit = limit.as_deref();
     let name = name.to_string();
     let measurements = history::measurements_of(records, &o.records);
     let which = history::index(&measurements);

@@ -122,14 +122,20 @@ pub(super) fn main_currency(priced: &BTreeMap<String, Priced>) -> Option<String>
 }
 
 /// The basis a study can rank on in `currency`: monthly cost when every
-/// configuration priced in it has one, else price per GB.
+/// configuration priced in it that could be compared per GB has one, else
+/// price per GB. A configuration whose cost is unknown and whose price is
+/// not flat (io2 without its provisioned IOPS) compares on neither basis,
+/// so it does not take the monthly basis from the others; without any
+/// monthly cost the basis is per GB.
 pub(super) fn study_basis(
     priced: &BTreeMap<String, Priced>,
     currency: Option<&str>,
 ) -> Option<PriceBasis> {
     let currency = currency?;
-    let mut in_currency = priced.values().filter(|p| p.currency() == Some(currency));
-    Some(if in_currency.all(|p| p.monthly.is_ok()) {
+    let in_currency = || priced.values().filter(|p| p.currency() == Some(currency));
+    let per_gb_only = in_currency().any(|p| p.monthly.is_err() && p.flat());
+    let any_monthly = in_currency().any(|p| p.monthly.is_ok());
+    Some(if any_monthly && !per_gb_only {
         PriceBasis::Monthly
     } else {
         PriceBasis::PerGb

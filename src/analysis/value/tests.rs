@@ -577,6 +577,52 @@ fn configurations_are_judged_on_their_monthly_cost() {
 }
 
 #[test]
+fn plain_gp3_is_priced_at_its_included_level_and_says_so() {
+    let recs = [
+        sized(
+            "a",
+            "gp3",
+            Some(100.0),
+            &[],
+            "t",
+            &[("iops", 3000.0, "IOPS")],
+        ),
+        sized(
+            "b",
+            "gp3",
+            Some(100.0),
+            &[("provisioned_iops", "16000"), ("provisioned_mbps", "500")],
+            "t",
+            &[("iops", 16000.0, "IOPS")],
+        ),
+    ];
+    let recs: Vec<Summary> = recs.into_iter().map(Summary::from).collect();
+    let refs: Vec<_> = recs.iter().collect();
+    let book = PriceBook::parse(LONG).unwrap();
+    let v = analyse(&refs, &group(&refs), &book, None).unwrap();
+    let sv = &v[0];
+    assert_eq!(sv.baseline_reason, "cheapest monthly cost");
+    // two configurations of one size: the one without figures says so
+    let plain = "AWS gp3 · no provisioned IOPS or MB/s";
+    assert_eq!(sv.baseline.as_deref(), Some(plain));
+    assert_eq!(sv.monthly_costs[plain], Some(8.0));
+    let bought = "AWS gp3 · 16000 IOPS · 500 MB/s";
+    assert_eq!(sv.monthly_costs[bought], Some(88.0));
+    assert_eq!(
+        sv.cost_notes[plain],
+        "3,000 IOPS and 125 MB/s included; --provisioned-iops, --provisioned-mbps if you bought more"
+    );
+    assert!(!sv.cost_notes.contains_key(bought));
+    // 11x the bill for 5.33x the IOPS
+    let row = sv.tables[0]
+        .rows
+        .iter()
+        .find(|r| r.offering == bought)
+        .unwrap();
+    assert_eq!(row.price_ratio, Some(11.0));
+}
+
+#[test]
 fn a_cost_that_cannot_be_known_gives_no_verdict_and_says_why() {
     let recs = [
         sized(
@@ -602,9 +648,13 @@ fn a_cost_that_cannot_be_known_gives_no_verdict_and_says_why() {
     let book = PriceBook::parse(LONG).unwrap();
     let v = analyse(&refs, &group(&refs), &book, None).unwrap();
     let sv = &v[0];
-    // not every priced configuration has a monthly cost: per GB is the basis
-    assert_eq!(sv.baseline_reason, "cheapest per GB");
-    assert_eq!(sv.cost_missing["AWS io2"], "provisioned IOPS unknown");
+    // io2's cost is unknown and its price not flat: it compares on no
+    // basis, and leaves gp3 judged on its monthly cost
+    assert_eq!(sv.baseline_reason, "cheapest monthly cost");
+    assert_eq!(sv.baseline.as_deref(), Some("AWS gp3"));
+    assert_eq!(sv.cost_missing["AWS io2"], "provisioned IOPS unknown: billed per provisioned IOPS, none included; give --provisioned-iops N");
+    // gp3 with its included figures named: nothing assumed, nothing said
+    assert!(sv.cost_notes.is_empty(), "{:?}", sv.cost_notes);
     let io2 = sv.tables[0]
         .rows
         .iter()
@@ -613,7 +663,7 @@ fn a_cost_that_cannot_be_known_gives_no_verdict_and_says_why() {
     assert_eq!((io2.price_ratio, io2.verdict), (None, None));
     assert_eq!(
         io2.no_verdict.as_deref(),
-        Some("provisioned IOPS unknown: not compared")
+        Some("provisioned IOPS unknown: billed per provisioned IOPS, none included; give --provisioned-iops N: not compared")
     );
     // flat prices of unknown size compare per GB, the seeds' question
     let recs = [

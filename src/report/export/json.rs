@@ -53,6 +53,11 @@ struct JsonOffering<'a> {
     /// Why the monthly cost is unknown: what a price needs, or why the
     /// catalogue has no price (`no list price for region ...`).
     monthly_cost_missing: Option<&'a str>,
+    /// What the monthly cost assumes where the price includes a level the
+    /// records name no provisioned figure for (`3,000 IOPS and 125 MB/s
+    /// included; ...`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    monthly_cost_note: Option<&'a str>,
     records: usize,
     /// Where the configuration was measured more than once: the date of
     /// the measurement its figures come from (its newest in the study).
@@ -182,6 +187,7 @@ pub fn summary_json(a: &Analysis) -> Result<Vec<u8>> {
                         .zip(sv.monthly_costs.get(&o.name).copied().flatten())
                         .map(|(c, m)| m * c.factor),
                     monthly_cost_missing: sv.cost_missing.get(&o.name).map(String::as_str),
+                    monthly_cost_note: sv.cost_notes.get(&o.name).map(String::as_str),
                     records: o.records.len(),
                     measured: o.measured.as_deref(),
                     failures: sv

@@ -7,6 +7,7 @@
 
 use std::collections::BTreeSet;
 
+use crate::analysis::limits::Provisioned;
 use crate::analysis::stats::{OfferingData, Study, TestResults};
 use crate::format::duration_words;
 use crate::metrics::TestKind;
@@ -148,10 +149,13 @@ pub(super) fn groups(
             }
             dirs.insert(dir);
             let burst = median(&format!("{dir}_{what}_burst"));
-            let limit =
-                ctx.opts
-                    .limits
-                    .find(o.provider.as_deref(), o.offering.as_deref(), o.size_gb);
+            let limit = ctx.opts.limits.for_config(
+                o.provider.as_deref(),
+                o.offering.as_deref(),
+                o.size_gb,
+                Provisioned::of(&o.labels),
+            );
+            let limit = limit.as_deref();
             let promise = limit
                 .map(|l| l.promise(by_bw, o.size_gb))
                 .unwrap_or_default();

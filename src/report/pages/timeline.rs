@@ -5,7 +5,9 @@
 //! them through [`charts`]; the study page's summary (`burst`) shares the
 //! wording helpers.
 
-use crate::analysis::limits::{Limit, Limits, Promise};
+use std::borrow::Cow;
+
+use crate::analysis::limits::{Limit, Limits, Promise, Provisioned};
 use crate::metrics::TestKind;
 use crate::record::{Pattern, Series, Summary, Timeline};
 use crate::report::charts;
@@ -157,12 +159,15 @@ pub(super) fn promised_burst(promise: Promise, unit: Unit) -> Option<String> {
     ))
 }
 
-/// The published limit of a record's configuration, if `limits` has one.
-pub(super) fn limit_of<'a>(limits: &'a Limits, r: &Summary) -> Option<&'a Limit> {
-    limits.find(
+/// The published limit of a record's configuration, if `limits` has one,
+/// with its own provisioned figures in place of the offering's included
+/// level ([`Limits::for_config`]).
+pub(super) fn limit_of<'a>(limits: &'a Limits, r: &Summary) -> Option<Cow<'a, Limit>> {
+    limits.for_config(
         r.subject.provider.as_deref(),
         r.subject.offering.as_deref(),
         r.subject.size_gb,
+        Provisioned::of(&r.subject.labels),
     )
 }
 
@@ -280,6 +285,7 @@ pub(super) fn charts(
             steady: d.steady.reached && pattern != crate::record::Pattern::NotExhausted,
         });
         let limit = limit_of(&ctx.opts.limits, r);
+        let limit = limit.as_deref();
         let burst_promised =
             limit.and_then(|l| promised_burst(l.promise(by_bw, r.subject.size_gb), unit));
         let promise = limit.and_then(|l| {

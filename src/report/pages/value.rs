@@ -181,7 +181,7 @@ pub(super) fn value_chart_for(
     let spec = charts::ValueChart {
         title: format!("{}: {human} vs {} ({})", sv.study, basis.words(), t.test),
         desc: format!(
-            "{} against median {human} in {} for {} configurations of study {}; lines of equal value run through the baseline {}.{}{}",
+            "{} against median {human} in {} for {} configurations of study {}; lines of equal value run through the baseline {}.{}{}{}",
             match basis {
                 value::PriceBasis::Monthly => "Monthly cost",
                 value::PriceBasis::PerGb => "Price per GB-month",
@@ -207,7 +207,9 @@ pub(super) fn value_chart_for(
                 " Points marked while bursting were measured on a burst that a sustained test shows does not last, and are not judged."
             } else {
                 ""
-            }
+            },
+            // a cost at the level a price includes says so, as the tables do
+            included_notes(sv, &priced, basis),
         ),
         x_label: match basis {
             value::PriceBasis::Monthly => format!("monthly cost ({currency})"),
@@ -221,6 +223,27 @@ pub(super) fn value_chart_for(
     let alt = spec.desc.clone();
     let view = ctx.chart(site, path, charts::draw(&spec));
     Some(view.map(|view| if inline { view } else { view.as_image(alt) }))
+}
+
+/// What the monthly costs of the chart's configurations assume where a
+/// price includes IOPS or MB/s that their records name no figure for:
+/// ` AWS gp3 · 100 GB: 3,000 IOPS and 125 MB/s included; ...`; empty
+/// otherwise.
+fn included_notes(
+    sv: &value::StudyValue,
+    priced: &[&value::ValueRow],
+    basis: value::PriceBasis,
+) -> String {
+    if basis != value::PriceBasis::Monthly {
+        return String::new();
+    }
+    priced
+        .iter()
+        .filter_map(|r| {
+            let note = sv.cost_notes.get(&r.offering)?;
+            Some(format!(" {}: {note}.", r.offering))
+        })
+        .collect()
 }
 
 /// Builds `value.html`.
