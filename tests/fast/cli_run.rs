@@ -83,3 +83,87 @@ fn an_unknown_flag_is_told_the_nearest_one() {
         );
     }
 }
+
+#[test]
+fn the_dry_run_names_what_the_catalogue_has_for_a_name_it_does_not_match() {
+    let limits_line = |args: &[&str]| -> String {
+        let out = dry_run(args);
+        out.lines()
+            .find(|l| l.starts_with("burst limits: "))
+            .unwrap_or_else(|| panic!("no limits line in\n{out}"))
+            .to_string()
+    };
+    assert_eq!(
+        limits_line(&["--provider", "DigitalOcean", "--offering", "Volumes"]),
+        "burst limits: no row for DigitalOcean Volumes; the catalogue has Volumes (Standard Droplet), Volumes (Optimized Droplet)"
+    );
+    assert_eq!(
+        limits_line(&["--provider", "Hetzner", "--offering", "Volume"]),
+        "burst limits: no row for Hetzner Volume; the catalogue has no provider Hetzner (it has AWS, Azure, GCP, Linode, Vultr, OVH, Scaleway, DigitalOcean)"
+    );
+    // a name it has: its row
+    assert!(limits_line(&[
+        "--provider",
+        "DigitalOcean",
+        "--offering",
+        "Volumes (Standard Droplet)"
+    ])
+    .starts_with(
+        "burst limits: the catalogue's row for DigitalOcean Volumes (Standard Droplet), "
+    ));
+    // with --limits too, and without the catalogue
+    let dir = tempfile::tempdir().unwrap();
+    let limits = dir.path().join("limits.csv");
+    std::fs::write(
+        &limits,
+        "provider,offering,instance,size_min_gb,size_max_gb,baseline_iops,baseline_iops_per_gb,per_gb_rule,max_iops,burst_iops,baseline_mbps,baseline_mbps_per_gb,max_mbps,burst_mbps,mbps_unit,burst_kind,burst_s,burst_period_s,as_of,source\n\
+         Hetzner,Volume,,,,7500,,,,,,,,,,,,,2026-12,a quote\n",
+    )
+    .unwrap();
+    let limits = limits.to_str().unwrap();
+    assert_eq!(
+        limits_line(&["--provider", "AWS", "--offering", "gp4", "--limits", limits]),
+        "burst limits: no row for AWS gp4 in --limits or the catalogue; the catalogue has gp2, gp3, st1, io1, io2 and 2 more"
+    );
+    assert_eq!(
+        limits_line(&["--provider", "AWS", "--offering", "gp4", "--no-catalogue"]),
+        "burst limits: none (--no-catalogue)"
+    );
+}
+
+#[test]
+fn a_run_warns_of_a_name_the_catalogue_has_no_row_for_before_it_starts() {
+    use crate::run_common::{bin_dir, fake, path_with, run};
+    // fio fails at once: only what is said before the test matters
+    let bin = bin_dir(&[("fio", fake("fail"))]);
+    let target = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let go = |extra: &[&str]| {
+        let mut argv = vec![
+            "--target",
+            target.path().to_str().unwrap(),
+            "--quick",
+            "--only",
+            "fio-randread-4k-qd64",
+            "--out",
+            out.path().to_str().unwrap(),
+            "--provider",
+            "DigitalOcean",
+            "--offering",
+            "Volumes",
+        ];
+        argv.extend_from_slice(extra);
+        let r = run(&path_with(bin.path()), &argv);
+        assert_eq!(r.code, Some(1), "{}", r.stderr);
+        r.stderr
+    };
+    let warning = "warning: no row for DigitalOcean Volumes; the catalogue has Volumes (Standard Droplet), Volumes (Optimized Droplet)\n";
+    let stderr = go(&[]);
+    assert_eq!(stderr.matches(warning).count(), 1, "{stderr}");
+    let at = stderr.find(warning).unwrap();
+    assert!(
+        stderr[at..].contains("fio-randread-4k-qd64 r1/1 failed"),
+        "said after the test: {stderr}"
+    );
+    assert!(!go(&["--no-catalogue"]).contains("no row for"));
+}
