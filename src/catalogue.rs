@@ -212,6 +212,44 @@ fn every_row_dated(text: &str) -> Result<()> {
     Ok(())
 }
 
+/// The offerings the catalogue has a row for, in its price lists or its
+/// limits lists (providers in [`PRICE_FILES`] order, then file order),
+/// each once: what a name it does not match is told it has.
+pub fn names() -> crate::analysis::catalogued::Names {
+    let rows: Vec<BTreeMap<String, String>> = PRICE_FILES
+        .iter()
+        .zip(LIMIT_FILES)
+        .flat_map(|(prices, limits)| rows_of(prices).into_iter().chain(rows_of(limits)))
+        .collect();
+    fn cell<'a>(r: &'a BTreeMap<String, String>, k: &str) -> &'a str {
+        r.get(k).map(String::as_str).unwrap_or("")
+    }
+    crate::analysis::catalogued::Names::new(
+        rows.iter()
+            .filter(|r| cell(r, "instance").is_empty())
+            .map(|r| (cell(r, "provider"), cell(r, "offering"))),
+    )
+}
+
+/// The warning `run` and `import` print for a subject whose provider and
+/// offering match no row of the catalogue ([`Names::warning`]):
+/// `no row for DigitalOcean Volumes; the catalogue has Volumes (Standard
+/// Droplet), Volumes (Optimized Droplet)`. `given_elsewhere`: the subject
+/// has its price or limits from the user, so that a provider the
+/// catalogue does not know needs no warning.
+///
+/// [`Names::warning`]: crate::analysis::catalogued::Names::warning
+pub fn name_warning(
+    provider: Option<&str>,
+    offering: Option<&str>,
+    given_elsewhere: bool,
+) -> Option<String> {
+    let (p, o) = (provider?, offering?);
+    names()
+        .warning(p, o, given_elsewhere)
+        .map(|m| m.to_string())
+}
+
 /// Every catalogue price, all providers in one book. Errors name the file.
 pub fn prices() -> Result<PriceBook> {
     let mut book = PriceBook::default();
@@ -338,6 +376,73 @@ mod tests {
             baseline("Vultr", "Block Storage NVMe", 100.0, false),
             baseline("Vultr", "NVMe Block Storage", 100.0, false)
         );
+    }
+
+    #[test]
+    fn a_name_the_catalogue_has_no_row_for_is_told_the_names_it_has() {
+        let names = names();
+        let miss = |p: &str, o: &str| names.miss(p, o).map(|m| m.to_string());
+        // the provider's names, nearest first
+        assert_eq!(
+            miss("DigitalOcean", "Volumes").as_deref(),
+            Some("no row for DigitalOcean Volumes; the catalogue has Volumes (Standard Droplet), Volumes (Optimized Droplet)")
+        );
+        assert_eq!(
+            miss("Amazon", "gp4").as_deref(),
+            Some("no row for Amazon gp4; the catalogue has gp2, gp3, st1, io1, io2 and 2 more")
+        );
+        assert_eq!(
+            miss("GCP", "pd-balance").as_deref(),
+            Some("no row for GCP pd-balance; the catalogue has pd-balanced, hyperdisk-balanced, pd-standard, pd-ssd, pd-extreme and 1 more")
+        );
+        // an unknown provider: the nearest names of any provider ...
+        assert_eq!(
+            miss("Digital Ocean", "Volumes").as_deref(),
+            Some("no row for Digital Ocean Volumes; the catalogue has no provider Digital Ocean; nearest: DigitalOcean Volumes (Standard Droplet), DigitalOcean Volumes (Optimized Droplet)")
+        );
+        assert!(miss("Amazn", "gp3")
+            .unwrap()
+            .ends_with("the catalogue has no provider Amazn; nearest: AWS gp3, AWS gp2, AWS st1"));
+        // ... or, near none, the providers it has
+        assert_eq!(
+            miss("Hetzner", "Volume").as_deref(),
+            Some("no row for Hetzner Volume; the catalogue has no provider Hetzner (it has AWS, Azure, GCP, Linode, Vultr, OVH, Scaleway, DigitalOcean)")
+        );
+        // a row in the price lists or the limits lists, by any of its names
+        for (p, o) in [
+            ("DigitalOcean", "volumes (standard droplet)"),
+            ("Amazon Web Services", "EBS gp3"),
+            ("Azure", "Premium SSD P15"),
+            ("Azure", "Premium SSD v2"),
+            ("Scaleway", "SBS 5K"),
+            ("Akamai", "Block Storage"),
+        ] {
+            assert_eq!(miss(p, o), None, "{p} {o}");
+        }
+        // an instance cap row names no offering
+        assert!(names
+            .offerings()
+            .all(|(_, o)| o != "m5.large" && !o.is_empty()));
+        assert_eq!(names.offerings().count(), 27);
+    }
+
+    #[test]
+    fn only_a_likely_misspelling_or_an_unpriced_name_is_warned_of() {
+        let warned = |p: &str, o: &str, given: bool| name_warning(Some(p), Some(o), given);
+        // the catalogue knows the provider and nothing priced it
+        assert!(warned("DigitalOcean", "Volumes", false).is_some());
+        assert!(warned("Linode", "Local SSD (1 GB plan)", false).is_some());
+        // priced elsewhere: only a name near one of the catalogue's
+        assert!(warned("DigitalOcean", "Volumes", true).is_some());
+        assert!(warned("AWS", "gp4", true).is_some());
+        assert_eq!(warned("Linode", "Local SSD (1 GB plan)", true), None);
+        // an unknown provider: only near a catalogue name
+        assert!(warned("Digital Ocean", "Volumes", true).is_some());
+        assert_eq!(warned("Hetzner", "Volume", false), None);
+        assert_eq!(warned("AWS EC2", "m1.small instance storage", false), None);
+        // a name it has, and a subject without a name
+        assert_eq!(warned("AWS", "gp3", false), None);
+        assert_eq!(name_warning(None, Some("gp4"), false), None);
     }
 
     #[test]

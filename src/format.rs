@@ -307,42 +307,90 @@ pub fn parameter(key: &str, v: &serde_json::Value) -> String {
     }
 }
 
-/// A ratio for sentences and tables: one decimal and `x` (`4.7x`).
+/// A ratio for sentences and tables: one decimal and `x` (`4.7x`), within
+/// the digits every ratio keeps ([`ratio_to`]).
 pub fn ratio(r: f64) -> String {
     ratio_to(r, 1)
 }
 
-/// A ratio with `decimals` decimals and `x` (`1.25x`), rounded half away
-/// from zero: `{:.1}` rounds a tie to even, so 10.00 / 8.00 = 1.25 would
-/// read 1.2x beside a value ratio of 0.80, where a reader rounds it up to
-/// 1.3x.
+/// A ratio with `decimals` decimals and `x` (`1.25x`), within the digits
+/// every ratio keeps ([`ratio_number`]: `0.071x`, never `0.1x`; `533.3x`,
+/// never `533.333x`).
 pub fn ratio_to(r: f64, decimals: usize) -> String {
+    let mut out = ratio_number(r, decimals);
+    if r.is_finite() {
+        out.push('x');
+    }
+    out
+}
+
+/// Significant digits every shown ratio keeps at least ...
+const RATIO_LEAST: i32 = 2;
+/// ... and at most (fewer decimals, never fewer whole digits: `2,048`).
+const RATIO_MOST: i32 = 4;
+/// The most decimals a ratio is shown with.
+const RATIO_PLACES: i32 = 300;
+
+/// The one rule of every ratio and value ratio shown to people (pages,
+/// charts, the post, the terminal, the display strings of the data files):
+/// `decimals` decimals, more where that leaves fewer than two significant
+/// digits (`0.071`, `0.083`, never `0.1` or `0.0`), fewer where it gives
+/// more than four (`30.53`, `533.3`); none from 1,000 up, with thousands
+/// separators (`2,048`). Rounded half away from zero: `{:.1}` rounds a tie
+/// to even, so 10.00 / 8.00 = 1.25 would read 1.2 beside a value ratio of
+/// 0.80, where a reader rounds it up to 1.3. No unit; `n/a` when not finite.
+pub fn ratio_number(r: f64, decimals: usize) -> String {
     if !r.is_finite() {
         return "n/a".to_string();
     }
-    let f = 10f64.powi(decimals as i32);
-    let mut out = fixed((r * f).round() / f, decimals);
-    out.push('x');
+    if r == 0.0 {
+        return "0".to_string();
+    }
+    if r.abs() >= 10f64.powi(RATIO_MOST) {
+        // four significant digits, then zeros: `70,850`
+        return number(r);
+    }
+    let places = |magnitude: f64| {
+        let e = magnitude.log10().floor() as i32;
+        // 10^-300 is about where f64's normal numbers end; no ratio is that small
+        let least = (RATIO_LEAST - 1 - e).clamp(0, RATIO_PLACES);
+        let most = (RATIO_MOST - 1 - e).max(0);
+        (decimals as i32).clamp(least, most)
+    };
+    let round = |d: i32| {
+        let f = 10f64.powi(d);
+        (r * f).round() / f
+    };
+    let mut d = places(r.abs());
+    // a value that rounds up a decade (99.996 to 100.00) is shown with the
+    // digits of the decade it reaches
+    let shown = round(d).abs();
+    if shown > 0.0 {
+        d = d.min(places(shown));
+    }
+    let mut out = String::new();
+    push_fixed(&mut out, round(d).abs(), d as usize);
+    group_from(&mut out, 0);
+    if r < 0.0 {
+        out.insert(0, '-');
+    }
     out
 }
 
 /// A value ratio in a table, beside its verdict: three decimals below 10,
-/// where the verdict bands lie (`0.800`, `1.250`), then at most four
-/// significant digits (`27.84`, `511.1`, `2,048`); no unit.
+/// where the verdict bands lie (`0.800`, `1.250`), within the digits every
+/// ratio keeps (`0.0071`, `27.84`, `511.1`, `2,048`); no unit.
 pub fn ratio_table(r: f64) -> String {
-    let a = r.abs();
-    if !r.is_finite() || a < 10.0 {
-        return fixed(r, 3);
-    }
-    let decimals = (3 - a.log10().floor() as i32).max(0) as usize;
-    if decimals == 0 {
-        return number(r);
-    }
-    fixed(r, decimals)
+    ratio_number(r, 3)
 }
 
-/// A ratio for data files: three decimals, no unit (`4.667`).
+/// A ratio for data files: three decimals, no unit (`4.667`), more below
+/// 0.01 so that it keeps two significant digits (`0.0071`).
 pub fn ratio_data(r: f64) -> String {
+    if r.is_finite() && r != 0.0 && r.abs() < 0.01 {
+        let e = r.abs().log10().floor() as i32;
+        return fixed(r, (RATIO_LEAST - 1 - e) as usize);
+    }
     fixed(r, 3)
 }
 
@@ -699,7 +747,7 @@ mod tests {
         assert_eq!(value(5_394_490.0, Unit::Count), "5,394,000");
         assert_eq!(
             [0.8, 1.25, 9.9996, 27.8434, 511.06, 2048.4, 70845.0].map(ratio_table),
-            ["0.800", "1.250", "10.000", "27.84", "511.1", "2,048", "70,850"]
+            ["0.800", "1.250", "10.00", "27.84", "511.1", "2,048", "70,850"]
         );
         assert_eq!(number(24.84), "24.8");
         assert_eq!(number(1.6), "1.60");
@@ -769,7 +817,7 @@ mod tests {
         );
         assert_eq!(
             performance_words(0.5, "random seeks", true, 1),
-            "0.5x the random seeks"
+            "0.50x the random seeks"
         );
         assert_eq!(
             performance_words(388.4 / 386.0, "average latency", false, 1),
@@ -782,6 +830,51 @@ mod tests {
         );
         assert_eq!(ratio_to(1.25, 1), "1.3x");
         assert_eq!(ratio_to(1.0, 2), "1.00x");
+    }
+
+    #[test]
+    fn every_ratio_keeps_two_to_four_significant_digits() {
+        // the published dataset's 0.071: never 0.1x
+        let ratios = [
+            0.071, 0.0833, 0.00712, 20.1, 30.53, 533.3, 9.996, 2048.4, 70845.0,
+        ];
+        assert_eq!(
+            ratios.map(ratio),
+            [
+                "0.071x", "0.083x", "0.0071x", "20.1x", "30.5x", "533.3x", "10.0x", "2,048x",
+                "70,850x"
+            ]
+        );
+        assert_eq!(
+            ratios.map(|r| ratio_to(r, 3)),
+            [
+                "0.071x", "0.083x", "0.0071x", "20.10x", "30.53x", "533.3x", "9.996x", "2,048x",
+                "70,850x"
+            ]
+        );
+        // a value ratio in a table and a matrix cell: 0.083, never 0.08
+        assert_eq!(
+            ratios.map(|r| ratio_number(r, 2)),
+            ["0.071", "0.083", "0.0071", "20.10", "30.53", "533.3", "10.00", "2,048", "70,850"]
+        );
+        assert_eq!(ratio_table(0.0833), "0.083");
+        assert_eq!(ratio_table(0.00712), "0.0071");
+        // rounding up a decade keeps four digits, not five
+        assert_eq!(ratio_to(99.996, 3), "100.0x");
+        assert_eq!(ratio_to(0.0999, 1), "0.10x");
+        assert_eq!(
+            [0.0, -0.0712, 1234.5].map(ratio),
+            ["0x", "-0.071x", "1,235x"]
+        );
+        assert_eq!([f64::NAN, f64::INFINITY].map(ratio), ["n/a", "n/a"]);
+        // no more decimals than 10^-300 needs, and never NaN
+        let tiny = ratio_number(1.23e-308, 1);
+        assert_eq!(tiny, format!("0.{}", "0".repeat(300)));
+        // data files keep their three decimals, and two digits below 0.01
+        assert_eq!(
+            [0.071, 0.00712, 533.333].map(ratio_data),
+            ["0.071", "0.0071", "533.333"]
+        );
     }
 
     #[test]

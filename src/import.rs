@@ -128,6 +128,15 @@ pub fn command(o: &ImportOptions) -> Result<u8> {
         host_name: o.host_name.as_deref(),
         started_at: o.started_at,
     };
+    // a name the catalogue has no row for loses its list price and
+    // published limits in the report: said once, before the files
+    if let Some(w) = crate::catalogue::name_warning(
+        o.subject.provider.as_deref(),
+        o.subject.offering.as_deref(),
+        o.subject.price.is_some(),
+    ) {
+        crate::tell!("warning: {}", shown(&w));
+    }
     let mut tally = Tally::default();
     for input in &o.files {
         let meta = match std::fs::metadata(input) {

@@ -119,6 +119,213 @@ pub fn offering_key(provider: &str, offering: &str) -> String {
     lower
 }
 
+/// Other names of one of the catalogue's offerings ([`OFFERINGS`]); none
+/// for an offering that has no other name.
+pub fn other_names(provider: &str, offering: &str) -> &'static [&'static str] {
+    let canonical = canonical_provider(provider);
+    OFFERINGS
+        .iter()
+        .find(|(p, c, _)| Some(*p) == canonical && c.eq_ignore_ascii_case(offering.trim()))
+        .map_or(&[], |(_, _, others)| others)
+}
+
+/// How many of a known provider's names a miss lists, nearest first.
+const LISTED: usize = 5;
+/// How many names of other providers a miss lists for an unknown one.
+const LISTED_ACROSS: usize = 3;
+/// How near (Jaro-Winkler, 0 to 1) a provider and offering typed under an
+/// unknown provider must be to a catalogue row, on average, to be offered
+/// it: `Digital Ocean Volumes` is 0.9 from DigitalOcean's `Volumes
+/// (Standard Droplet)`, `Hetzner Volume` 0.67.
+const NEAR: f64 = 0.75;
+
+/// The offerings a catalogue has (the rows of its price and limits
+/// lists), to tell a name that matches none of them which names it has.
+/// The one place that decides that a name is not in the catalogue and
+/// says so; its nearest names are ranked by Jaro-Winkler similarity (case
+/// left out), which, unlike a plain edit distance, ranks a name the typed
+/// one begins (`Volumes (Standard Droplet)` for `Volumes`) above a short
+/// unrelated one (`Ultra`).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Names {
+    /// (provider as the catalogue writes it, offering as written), in
+    /// file order, each offering once.
+    offerings: Vec<(String, String)>,
+}
+
+/// A name the catalogue has no row for, and the names it has instead:
+/// shown as `no row for DigitalOcean Volumes; the catalogue has Volumes
+/// (Standard Droplet), Volumes (Optimized Droplet)`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Miss {
+    /// The name as given, `provider offering`, trimmed.
+    pub name: String,
+    /// What the catalogue has instead: `the catalogue has ...`.
+    pub has: String,
+    /// Whether the catalogue knows the provider (only the offering is not
+    /// matched).
+    pub known_provider: bool,
+    /// Whether a name the catalogue has is near the one given (Jaro-Winkler 0.75 or more):
+    /// likely a misspelling rather than an offering the catalogue lacks.
+    pub near: bool,
+}
+
+impl std::fmt::Display for Miss {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "no row for {}; {}", self.name, self.has)
+    }
+}
+
+impl Names {
+    /// The names of `(provider, offering)` rows, each offering once (as
+    /// [`provider_key`] and [`offering_key`] match them); rows without an
+    /// offering (instance caps) are left out.
+    pub fn new<'a>(rows: impl IntoIterator<Item = (&'a str, &'a str)>) -> Names {
+        let mut seen = std::collections::BTreeSet::new();
+        let offerings = rows
+            .into_iter()
+            .filter(|(p, o)| !p.trim().is_empty() && !o.trim().is_empty())
+            .filter(|(p, o)| seen.insert((provider_key(p), offering_key(p, o))))
+            .map(|(p, o)| {
+                let provider = canonical_provider(p).unwrap_or(p.trim());
+                (provider.to_string(), o.trim().to_string())
+            })
+            .collect();
+        Names { offerings }
+    }
+
+    /// Every offering, `(provider, offering)`, in the catalogue's order.
+    pub fn offerings(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.offerings.iter().map(|(p, o)| (p.as_str(), o.as_str()))
+    }
+
+    /// Whether a row of the catalogue has this offering (by any of its
+    /// names, an Azure disk with its tier too).
+    pub fn has(&self, provider: &str, offering: &str) -> bool {
+        let key = (provider_key(provider), offering_key(provider, offering));
+        self.offerings
+            .iter()
+            .any(|(p, o)| (provider_key(p), offering_key(p, o)) == key)
+    }
+
+    /// `None` when the catalogue has a row for the offering; else what it
+    /// has instead. For a provider it knows, that provider's names, the
+    /// nearest first; for one it does not, the nearest names of any
+    /// provider, or the providers it knows when none is near.
+    pub fn miss(&self, provider: &str, offering: &str) -> Option<Miss> {
+        if self.has(provider, offering) {
+            return None;
+        }
+        let name = format!("{} {}", provider.trim(), offering.trim());
+        let near = |typed: &str, known: &str| {
+            strsim::jaro_winkler(&typed.trim().to_lowercase(), &known.to_lowercase())
+        };
+        let offering_near = |p: &str, o: &str| {
+            std::iter::once(o)
+                .chain(other_names(p, o).iter().copied())
+                .map(|n| near(offering, n))
+                .fold(0.0, f64::max)
+        };
+        let by_nearness = |mut scored: Vec<(f64, usize, String)>| -> (Vec<String>, f64) {
+            // nearest first; a tie keeps the catalogue's order
+            scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+            let best = scored.first().map_or(0.0, |s| s.0);
+            (scored.into_iter().map(|(_, _, n)| n).collect(), best)
+        };
+        if let Some(known) = canonical_provider(provider) {
+            let (names, best) = by_nearness(
+                self.offerings()
+                    .enumerate()
+                    .filter(|(_, (p, _))| *p == known)
+                    .map(|(i, (p, o))| (offering_near(p, o), i, o.to_string()))
+                    .collect(),
+            );
+            let has = if names.is_empty() {
+                format!("the catalogue has no {known} offering")
+            } else {
+                format!("the catalogue has {}", listed(&names, LISTED))
+            };
+            return Some(Miss {
+                name,
+                has,
+                known_provider: true,
+                near: best >= NEAR,
+            });
+        }
+        let provider_near = |p: &str| {
+            PROVIDERS
+                .iter()
+                .filter(|(c, _)| *c == p)
+                .flat_map(|(c, others)| std::iter::once(*c).chain(others.iter().copied()))
+                .chain(std::iter::once(p))
+                .map(|n| near(provider, n))
+                .fold(0.0, f64::max)
+        };
+        let (names, _) = by_nearness(
+            self.offerings()
+                .enumerate()
+                .map(|(i, (p, o))| {
+                    let score = (provider_near(p) + offering_near(p, o)) / 2.0;
+                    (score, i, format!("{p} {o}"))
+                })
+                .filter(|(score, _, _)| *score >= NEAR)
+                .collect(),
+        );
+        let has = if names.is_empty() {
+            let mut providers: Vec<&str> = Vec::new();
+            for (p, _) in self.offerings() {
+                if !providers.contains(&p) {
+                    providers.push(p);
+                }
+            }
+            format!(
+                "the catalogue has no provider {} (it has {})",
+                provider.trim(),
+                providers.join(", ")
+            )
+        } else {
+            format!(
+                "the catalogue has no provider {}; nearest: {}",
+                provider.trim(),
+                listed(&names, LISTED_ACROSS)
+            )
+        };
+        Some(Miss {
+            name,
+            has,
+            known_provider: false,
+            near: !names.is_empty(),
+        })
+    }
+
+    /// What to warn of a configuration's name: its [`Names::miss`] where
+    /// a name the catalogue has is near (likely misspelt: it loses the
+    /// list price and published limits it was meant to find), or where the
+    /// catalogue knows the provider and nothing else (`--prices`,
+    /// `--limits`, the record's own price: `given_elsewhere`) gives the
+    /// configuration a price or limits. An offering of a provider the
+    /// catalogue does not know, near none of its names, is not warned of
+    /// (the catalogue cannot help it; its page says why it is unpriced).
+    pub fn warning(&self, provider: &str, offering: &str, given_elsewhere: bool) -> Option<Miss> {
+        self.miss(provider, offering)
+            .filter(|m| m.near || m.known_provider && !given_elsewhere)
+    }
+}
+
+/// The first `most` names, comma-separated, and how many more there are.
+fn listed(names: &[String], most: usize) -> String {
+    let mut text = names
+        .iter()
+        .take(most)
+        .cloned()
+        .collect::<Vec<_>>()
+        .join(", ");
+    if names.len() > most {
+        text.push_str(&format!(" and {} more", names.len() - most));
+    }
+    text
+}
+
 /// Whether a figure read on `as_of` (`YYYY-MM-DD`, `YYYY-MM` or `YYYY`)
 /// is more than a year old on `today` (`YYYY-MM-DD`, or longer text
 /// starting with it). A month or year counts from its last day, so

@@ -8,6 +8,7 @@ use std::path::PathBuf;
 use anyhow::{anyhow, Context, Result};
 use clap::{Args, Subcommand};
 
+use crate::analysis::catalogued;
 use crate::analysis::prices::{Band, Component, PriceEntry};
 use crate::catalogue::{self, ListKind};
 use crate::term::{shown, shown_line};
@@ -114,11 +115,61 @@ fn list(provider: Option<&str>) -> Result<u8> {
     crate::say!("");
     crate::say!("Published limits:");
     print_table(&rows);
+
+    // every offering a row names, with the other names that find it
+    let mut rows = vec![cells(&["provider", "offering", "also matched as"])];
+    let names = catalogue::names();
+    for (p, o) in names.offerings().filter(|(p, _)| wanted(p)) {
+        if rows.last().is_none_or(|r| r[0] != p) {
+            let provider_names = catalogue::PROVIDERS
+                .iter()
+                .find(|(c, _)| *c == p)
+                .map_or(&[][..], |(_, others)| *others);
+            if !provider_names.is_empty() {
+                rows.push(vec![
+                    p.to_string(),
+                    "(the provider)".to_string(),
+                    provider_names.join(", "),
+                ]);
+            }
+        }
+        let mut others: Vec<String> = catalogued::other_names(p, o)
+            .iter()
+            .map(|n| n.to_string())
+            .collect();
+        if p == "Azure" {
+            if let Some(tier) = azure_tier(o) {
+                others.push(format!("{o} with its tier ({o} {tier}10)"));
+            }
+        }
+        rows.push(vec![
+            p.to_string(),
+            o.to_string(),
+            if others.is_empty() {
+                "-".to_string()
+            } else {
+                others.join(", ")
+            },
+        ]);
+    }
+    crate::say!("");
+    crate::say!("Names (matched case-insensitively):");
+    print_table(&rows);
     if only.is_none() {
         crate::say!("");
         crate::say!("What is unknown, and why: see catalogue/README.md in the source.");
     }
     Ok(0)
+}
+
+/// The tier letter an Azure disk's name may carry (`Premium SSD P15`).
+fn azure_tier(offering: &str) -> Option<char> {
+    match offering.to_lowercase().as_str() {
+        "premium ssd" => Some('P'),
+        "standard ssd" => Some('E'),
+        "standard hdd" => Some('S'),
+        _ => None,
+    }
 }
 
 fn cells(names: &[&str]) -> Vec<String> {

@@ -180,7 +180,9 @@ pub fn execute(args: &ReportArgs) -> Result<u8> {
     } else {
         let today = super::build_day()?;
         (
-            prices.with_catalogue(crate::catalogue::prices()?, &today),
+            prices
+                .with_catalogue(crate::catalogue::prices()?, &today)
+                .with_catalogue_names(crate::catalogue::names()),
             limits.with_catalogue(crate::catalogue::limits()?, &today),
         )
     };

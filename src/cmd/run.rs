@@ -20,6 +20,9 @@ pub struct RunArgs {
     /// `quick`, `standard`, or a suite file (TOML).
     #[arg(long, default_value = "standard")]
     pub suite: String,
+    /// Run the quick suite: the same as `--suite quick`.
+    #[arg(long, conflicts_with = "suite")]
+    pub quick: bool,
     /// Where records go; `-` streams JSON Lines to stdout.
     #[arg(long, default_value = "results", value_name = "DIR")]
     pub out: PathBuf,
@@ -116,7 +119,11 @@ pub(super) fn parse_host_name(s: &str) -> std::result::Result<String, String> {
 pub fn options(args: &RunArgs) -> Result<RunOptions> {
     Ok(RunOptions {
         target: args.target.clone(),
-        suite: args.suite.clone(),
+        suite: if args.quick {
+            "quick".to_string()
+        } else {
+            args.suite.clone()
+        },
         out: if args.out.as_os_str() == "-" {
             Out::Stdout
         } else {

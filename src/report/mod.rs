@@ -193,6 +193,7 @@ pub fn input_warnings(found: &[Found], prices: &PriceBook, limits: &Limits) -> V
             l.line, l.provider, l.offering
         )
     }));
+    out.extend(name_warnings(found, prices, limits));
     let hosts = found.iter().map(|f| {
         (
             f.summary.subject.provider.as_deref(),
@@ -207,6 +208,38 @@ pub fn input_warnings(found: &[Found], prices: &PriceBook, limits: &Limits) -> V
             l.instance.as_deref().unwrap_or("")
         )
     }));
+    out
+}
+
+/// The warnings a build prints about the records' names that match no row
+/// of the catalogue, once per offering (by its matched name), in the order
+/// of the records, as [`Names::warning`] decides: a likely misspelling, or
+/// a provider the catalogue knows whose configuration neither a price nor
+/// a limits row reaches. None without the catalogue (`--no-catalogue`).
+///
+/// [`Names::warning`]: crate::analysis::catalogued::Names::warning
+fn name_warnings(found: &[Found], prices: &PriceBook, limits: &Limits) -> Vec<String> {
+    use crate::analysis::catalogued::{offering_key, provider_key};
+    let Some(names) = prices.catalogue_names() else {
+        return Vec::new();
+    };
+    let mut seen = BTreeSet::new();
+    let mut out = Vec::new();
+    for s in found.iter().map(|f| &f.summary.subject) {
+        let (Some(p), Some(o)) = (s.provider.as_deref(), s.offering.as_deref()) else {
+            continue;
+        };
+        if !seen.insert((provider_key(p), offering_key(p, o))) {
+            continue;
+        }
+        let given = prices
+            .effective(Some(p), Some(o), s.region.as_deref(), s.price.as_ref())
+            .is_some()
+            || limits.find(Some(p), Some(o), s.size_gb).is_some();
+        if let Some(m) = names.warning(p, o, given) {
+            out.push(m.to_string());
+        }
+    }
     out
 }
 

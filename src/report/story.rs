@@ -154,7 +154,7 @@ pub fn catalogue_sentence(sv: &StudyValue) -> Option<String> {
         .cost_missing
         .iter()
         .filter(|(name, why)| {
-            sv.prices.get(*name).is_some_and(Option::is_none) && why.contains("in the catalogue")
+            sv.prices.get(*name).is_some_and(Option::is_none) && why.contains("the catalogue")
         })
         .map(|(name, why)| format!("{name}: {why}"));
     let notes: Vec<String> = listed.chain(unlisted).collect();

@@ -287,6 +287,25 @@ fn prepare(opts: &RunOptions) -> Result<Prepared> {
         return Ok(Prepared::Printed);
     };
     let target = scratch::check_target(target_arg)?;
+    // a name the catalogue has no row for: said before anything runs (the
+    // dry run says it in its line on the limits)
+    if opts.catalogue_limits.is_some() && !opts.dry_run {
+        let limited = limits.as_ref().is_some_and(|l| {
+            l.find(
+                subject.provider.as_deref(),
+                subject.offering.as_deref(),
+                subject.size_gb,
+            )
+            .is_some()
+        });
+        if let Some(w) = crate::catalogue::name_warning(
+            subject.provider.as_deref(),
+            subject.offering.as_deref(),
+            subject.price.is_some() || limited,
+        ) {
+            crate::tell!("warning: {}", crate::term::shown(&w));
+        }
+    }
     // memory or compression under the target: said before anything runs
     // (the records keep it in `target.warning`)
     if let Some(w) = host::target(&target).warning {
@@ -372,6 +391,11 @@ fn limits_said(
             crate::analysis::limits::Provisioned::of(&subject.labels),
         )
     });
+    // the names the catalogue has, for a name it has no row for
+    let miss = match (&subject.provider, &subject.offering) {
+        (Some(p), Some(o)) if off.is_empty() => crate::catalogue::names().miss(p, o),
+        _ => None,
+    };
     match row.as_deref() {
         None if subject.provider.is_none() || subject.offering.is_none() => format!(
             "burst limits: none known for {name}: --provider, --offering and --size-gb find \
@@ -385,13 +409,16 @@ fn limits_said(
         Some(r) => format!("burst limits: --limits line {} for {name}", r.line),
         None if opts.limits.is_some() => format!(
             "burst limits: no row for {name} in --limits{}",
-            if off.is_empty() {
-                " or the catalogue"
-            } else {
-                off
+            match &miss {
+                Some(m) => format!(" or the catalogue; {}", m.has),
+                None if off.is_empty() => " or the catalogue".to_string(),
+                None => off.to_string(),
             }
         ),
-        None if off.is_empty() => format!("burst limits: no row for {name} in the catalogue"),
+        None if off.is_empty() => match &miss {
+            Some(m) => format!("burst limits: {m}"),
+            None => format!("burst limits: no row for {name} in the catalogue"),
+        },
         None => format!("burst limits: none{off}"),
     }
 }

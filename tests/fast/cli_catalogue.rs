@@ -164,3 +164,51 @@ fn check_reads_price_and_limits_files_with_the_report_parsers() {
     let out = diskdash().args(["catalogue", "check"]).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn catalogue_lists_each_offerings_other_names() {
+    let squeeze = |l: &str| l.split_whitespace().collect::<Vec<_>>().join(" ");
+    let out = stdout(&["catalogue"]);
+    let names: Vec<String> = out
+        .lines()
+        .skip_while(|l| !l.starts_with("Names "))
+        .skip(2)
+        .take_while(|l| !l.is_empty())
+        .map(squeeze)
+        .collect();
+    for row in [
+        "AWS gp3 EBS gp3, General Purpose SSD gp3",
+        "Azure Premium SSD Premium SSD with its tier (Premium SSD P10)",
+        "Azure Ultra Ultra Disk",
+        "Scaleway sbs_5k Block Storage 5K, SBS 5K, sbs-5k",
+        // an offering only the limits lists have, without other names
+        "DigitalOcean Volumes (Standard Droplet) -",
+        "AWS (the provider) Amazon, Amazon Web Services",
+        "Linode (the provider) Akamai, Akamai Cloud",
+    ] {
+        assert!(names.iter().any(|n| n == row), "no {row:?} in {names:#?}");
+    }
+    // each offering once (Premium SSD has a row per tier in both lists)
+    let premium = names
+        .iter()
+        .filter(|n| n.starts_with("Azure Premium SSD Premium"))
+        .count();
+    assert_eq!(premium, 1, "{names:#?}");
+    // 27 offerings, and 4 providers with other names
+    assert_eq!(names.len(), 27 + 4, "{names:#?}");
+    // one provider's
+    let vultr = stdout(&["catalogue", "--provider", "vultr"]);
+    let tail: Vec<String> = vultr
+        .lines()
+        .skip_while(|l| !l.starts_with("Names "))
+        .skip(2)
+        .map(squeeze)
+        .collect();
+    assert_eq!(
+        tail,
+        [
+            "Vultr NVMe Block Storage Block Storage NVMe",
+            "Vultr HDD Block Storage Block Storage HDD"
+        ]
+    );
+}

@@ -852,3 +852,39 @@ fn started_at_dates_output_without_a_date_and_warns_naming_the_file_where_the_ou
             )));
     }
 }
+
+#[test]
+fn an_offering_the_catalogue_has_no_row_for_is_told_its_names() {
+    let import = |provider: &str, offering: &str, price: Option<&str>| {
+        let out = tempfile::tempdir().unwrap();
+        let mut cmd = diskdash();
+        cmd.args(["import", "--study", "demo", "--provider", provider])
+            .args(["--offering", offering]);
+        if let Some(p) = price {
+            cmd.args(["--price-per-gb-month", p]);
+        }
+        let done = cmd
+            .arg("--out")
+            .arg(out.path())
+            .arg("tests/fixtures/dd/gnu91-write-8k-dsync.txt")
+            .output()
+            .unwrap();
+        assert!(done.status.success(), "{done:?}");
+        String::from_utf8(done.stderr).unwrap()
+    };
+    let err = import("DigitalOcean", "Volumes", None);
+    assert_eq!(
+        err.matches("warning: no row for DigitalOcean Volumes; the catalogue has Volumes (Standard Droplet), Volumes (Optimized Droplet)\n").count(),
+        1,
+        "{err}"
+    );
+    // a misspelling is said even with a price given
+    let err = import("AWS", "gp4", Some("0.08"));
+    assert!(
+        err.contains("warning: no row for AWS gp4; the catalogue has gp2, gp3,"),
+        "{err}"
+    );
+    // a name the catalogue has, and a provider it cannot help, priced
+    assert!(!import("Akamai", "block storage", None).contains("no row"));
+    assert!(!import("Hetzner", "Volume", Some("0.044")).contains("no row"));
+}

@@ -15,6 +15,7 @@ mod cli_catalogue;
 mod cli_check_schema;
 mod cli_compare;
 mod cli_import;
+mod cli_run;
 mod cli_shell;
 mod cli_terminal;
 mod emulated_records;

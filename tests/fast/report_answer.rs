@@ -170,9 +170,9 @@ fn the_headline_leads_with_what_lasts_and_names_both_sides() {
         "{first}"
     );
     // gp2 is the dearest: 0.10 / 0.025 = 4x the monthly cost of hdd, for
-    // 300 / 500 = 0.6x its sustained IOPS
+    // 300 / 500 = 0.60x its sustained IOPS
     assert!(
-        first.contains("the dearest, Cloud gp2, costs 4.0x the monthly cost of Cloud hdd for 0.6x its sustained read IOPS (no"),
+        first.contains("the dearest, Cloud gp2, costs 4.0x the monthly cost of Cloud hdd for 0.60x its sustained read IOPS (no"),
         "{first}"
     );
     assert!(

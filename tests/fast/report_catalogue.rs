@@ -159,13 +159,64 @@ fn an_azure_disk_named_with_its_tier_gets_the_tiers_list_price() {
 fn an_offering_the_catalogue_does_not_list_stays_unpriced_and_says_so() {
     let dir = tempfile::tempdir().unwrap();
     named_record(&dir.path().join("in"), "DigitalOcean", "Volumes", 100.0);
-    let site = site_of(dir.path(), crate::report_common::BUILD_EPOCH, &[]);
+    let site = dir.path().join("site");
+    let input = dir.path().join("in");
+    let (ok, _, stderr) = report_at(
+        crate::report_common::BUILD_EPOCH,
+        &[input.as_os_str(), "--out".as_ref(), site.as_os_str()],
+    );
+    assert!(ok, "{stderr}");
     let o = offering(&site);
     assert_eq!(o["monthly_cost"], serde_json::Value::Null);
-    let why = "no list price for DigitalOcean Volumes in the catalogue";
+    // the names the catalogue has for the provider: its limits rows' too
+    let why = "no row for DigitalOcean Volumes; the catalogue has Volumes (Standard Droplet), Volumes (Optimized Droplet)";
     assert_eq!(o["monthly_cost_missing"], why);
     let value = read(&site, "value.html");
     assert!(value.contains(why), "{value}");
+    // said once, as a warning, before the site is written
+    assert_eq!(stderr.matches(why).count(), 1, "{stderr}");
+    assert!(stderr.contains(&format!("warning: {why}\n")), "{stderr}");
+    // without the catalogue there are no names to tell
+    let bare = dir.path().join("bare");
+    let (ok, _, stderr) = report_at(
+        crate::report_common::BUILD_EPOCH,
+        &[
+            input.as_os_str(),
+            "--out".as_ref(),
+            bare.as_os_str(),
+            "--no-catalogue".as_ref(),
+        ],
+    );
+    assert!(ok, "{stderr}");
+    assert!(!stderr.contains("no row for"), "{stderr}");
+}
+
+#[test]
+fn a_misspelt_name_is_told_the_nearest_with_what_it_typed_escaped() {
+    let dir = tempfile::tempdir().unwrap();
+    named_record(&dir.path().join("in"), "Digital Ocean", "Volumes<b>", 100.0);
+    let site = dir.path().join("site");
+    let input = dir.path().join("in");
+    let (ok, _, stderr) = report_at(
+        crate::report_common::BUILD_EPOCH,
+        &[input.as_os_str(), "--out".as_ref(), site.as_os_str()],
+    );
+    assert!(ok, "{stderr}");
+    let nearest = "the catalogue has no provider Digital Ocean; nearest: DigitalOcean Volumes (Standard Droplet), DigitalOcean Volumes (Optimized Droplet)";
+    assert!(
+        stderr.contains(&format!(
+            "warning: no row for Digital Ocean Volumes<b>; {nearest}\n"
+        )),
+        "{stderr}"
+    );
+    let value = read(&site, "value.html");
+    assert!(
+        value.contains(&format!(
+            "no row for Digital Ocean Volumes&#60;b&#62;; {nearest}"
+        )),
+        "{value}"
+    );
+    assert!(!value.contains("Volumes<b>"), "{value}");
 }
 
 #[test]

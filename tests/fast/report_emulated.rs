@@ -326,7 +326,7 @@ fn a_flat_volume_beside_a_cheaper_bursting_baseline_is_not_said_to_burst() {
     );
     let page = read(&site, &format!("studies/{STUDY}.html"));
     assert!(
-        page.contains("<span class=\"muted\">200 while the baseline&#39;s credits last: 0.1x, value 0.08</span>"),
+        page.contains("<span class=\"muted\">200 while the baseline&#39;s credits last: 0.10x, value 0.080</span>"),
         "{page}"
     );
     assert!(!page.contains("burst 200"), "{page}");

@@ -369,10 +369,10 @@ fn the_post_has_one_table_of_headline_columns_in_one_unit_each() {
     let io2 = row("AWS io2 · 100 GB · 16000 IOPS");
     assert!(io2.contains("| 16,070 · 32.0x · no, single run |"), "{io2}");
     // 1 MiB reads from 12.6 MB/s to 529 MB/s share the MB/s column
-    assert!(row("GCP pd-standard · 100 GB").ends_with("| 12.6 · 0.1x · no, single run |"));
+    assert!(row("GCP pd-standard · 100 GB").ends_with("| 12.6 · 0.12x · no, single run |"));
     // gp2 is judged on its sustained 300 IOPS, its short tests on a burst
     let gp2 = row("AWS gp2 · 100 GB");
-    assert!(gp2.contains("| 299 · 0.6x · no, single run |"), "{gp2}");
+    assert!(gp2.contains("| 299 · 0.59x · no, single run |"), "{gp2}");
     assert!(gp2.contains("| 3,009 · 6.0x · while bursting |"), "{gp2}");
     // Hetzner's own price beside the converted one
     assert!(row("Hetzner Volume · 100 GB").contains("| 4.40 EUR (5.10 USD) |"));

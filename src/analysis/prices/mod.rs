@@ -22,7 +22,7 @@ use std::path::Path;
 
 use anyhow::{bail, Context, Result};
 
-use crate::analysis::catalogued;
+use crate::analysis::catalogued::{self, Names};
 use crate::plausible::{self, Range};
 use crate::record::Price;
 
@@ -209,6 +209,9 @@ pub struct PriceBook {
     /// The built-in list prices, used for an offering neither this list
     /// nor its records price; with the build date its staleness is told from.
     catalogue: Option<(Box<PriceBook>, String)>,
+    /// The names the catalogue has (its limits rows' too, where the
+    /// caller gave them), told to a configuration it does not match.
+    catalogue_names: Option<Names>,
 }
 
 /// The key of a price: provider (canonical), offering, region (empty for
@@ -324,6 +327,7 @@ impl PriceBook {
                 entries: long::parse(&text, reader, &headers)?,
                 rates: Rates::default(),
                 catalogue: None,
+                catalogue_names: None,
             });
         }
         let col = |name: &str| headers.iter().position(|h| h == name);
@@ -588,8 +592,30 @@ impl PriceBook {
     /// (`YYYY-MM-DD`, the build date) tells which of them are more than a
     /// year old.
     pub fn with_catalogue(mut self, catalogue: PriceBook, today: &str) -> PriceBook {
+        let names = Names::new(
+            catalogue
+                .entries()
+                .map(|e| (e.provider.as_str(), e.offering.as_str())),
+        );
         self.catalogue = Some((Box::new(catalogue), today.to_string()));
+        self.catalogue_names = Some(names);
         self
+    }
+
+    /// The book with the names the whole catalogue has (its limits lists'
+    /// as well as its prices'), which [`PriceBook::why_unpriced`] tells a
+    /// configuration it does not match; without it, the names of the
+    /// catalogue's prices. No effect on a book without a catalogue.
+    pub fn with_catalogue_names(mut self, names: Names) -> PriceBook {
+        if self.catalogue.is_some() {
+            self.catalogue_names = Some(names);
+        }
+        self
+    }
+
+    /// The names the catalogue under the book has; `None` without one.
+    pub fn catalogue_names(&self) -> Option<&Names> {
+        self.catalogue_names.as_ref()
     }
 
     /// The effective price of a configuration of an offering in `region`:
@@ -637,9 +663,12 @@ impl PriceBook {
 
     /// Why a configuration that [`PriceBook::effective`] leaves unpriced has
     /// no price: `no price for region eu-west-1 in --prices`, `no list
-    /// price for region eu-west-1 in the catalogue`, for a provider the
-    /// catalogue knows `no list price for DigitalOcean Volumes in the
-    /// catalogue`, or `no price`.
+    /// price for region eu-west-1 in the catalogue`, for an offering the
+    /// catalogue has a row for but no price `no list price for
+    /// DigitalOcean Volumes (Standard Droplet) in the catalogue`, for a
+    /// name it has no row for what it has instead ([`Names::miss`]: `no row
+    /// for DigitalOcean Volumes; the catalogue has Volumes (Standard
+    /// Droplet), Volumes (Optimized Droplet)`), or `no price`.
     pub fn why_unpriced(
         &self,
         provider: Option<&str>,
@@ -651,8 +680,11 @@ impl PriceBook {
         };
         let other_regions =
             |book: &PriceBook| matches!(book.find(p, o, region), Found::OtherRegions);
+        let in_catalogue = |c: &PriceBook| c.has(provider, offering);
         match region {
-            Some(r) if other_regions(self) => format!("no price for region {r} in --prices"),
+            Some(r) if other_regions(self) => {
+                return format!("no price for region {r} in --prices")
+            }
             Some(r)
                 if !self.has(provider, offering)
                     && self
@@ -660,23 +692,27 @@ impl PriceBook {
                         .as_ref()
                         .is_some_and(|(c, _)| other_regions(c)) =>
             {
-                format!("no list price for region {r} in the catalogue")
+                return format!("no list price for region {r} in the catalogue");
             }
-            _ if !self.has(provider, offering)
-                && crate::analysis::catalogued::canonical_provider(p).is_some()
-                && self
-                    .catalogue
-                    .as_ref()
-                    .is_some_and(|(c, _)| !c.has(provider, offering)) =>
-            {
-                format!(
-                    "no list price for {} {} in the catalogue",
-                    p.trim(),
-                    o.trim()
-                )
-            }
-            _ => "no price".to_string(),
+            _ => {}
         }
+        let Some((catalogue, _)) = self.catalogue.as_ref() else {
+            return "no price".to_string();
+        };
+        if self.has(provider, offering) || in_catalogue(catalogue) {
+            return "no price".to_string();
+        }
+        if let Some(miss) = self.catalogue_names.as_ref().and_then(|n| n.miss(p, o)) {
+            return miss.to_string();
+        }
+        if catalogued::canonical_provider(p).is_some() {
+            return format!(
+                "no list price for {} {} in the catalogue",
+                p.trim(),
+                o.trim()
+            );
+        }
+        "no price".to_string()
     }
 }
 
@@ -1008,15 +1044,48 @@ Linode,Block Storage,,USD,2025-01,linode pricing,capacity,0.10,,,\n";
             b.why_unpriced(Some("AWS"), Some("gp3"), Some("eu-west-1")),
             "no list price for region eu-west-1 in the catalogue"
         );
+        // a name the catalogue has no row for: the names it has, nearest first
         assert_eq!(
             b.why_unpriced(Some("AWS"), Some("gp9"), Some("eu-west-1")),
-            "no list price for AWS gp9 in the catalogue"
+            "no row for AWS gp9; the catalogue has gp3, io1"
         );
-        // a provider the catalogue does not know
+        // a provider the catalogue does not know, near none of its names
         assert_eq!(
             b.why_unpriced(Some("Hetzner"), Some("Volume"), Some("fsn1")),
+            "no row for Hetzner Volume; the catalogue has no provider Hetzner (it has AWS, Linode)"
+        );
+        // without the catalogue, nothing to tell
+        assert_eq!(
+            PriceBook::default().why_unpriced(Some("AWS"), Some("gp9"), None),
             "no price"
         );
+    }
+
+    #[test]
+    fn the_catalogues_limits_names_are_told_to_an_unpriced_name() {
+        let names = Names::new([
+            ("AWS", "gp3"),
+            ("DigitalOcean", "Volumes (Standard Droplet)"),
+            ("DigitalOcean", "Volumes (Optimized Droplet)"),
+        ]);
+        let b = book("").with_catalogue_names(names.clone());
+        assert_eq!(b.catalogue_names(), Some(&names));
+        assert_eq!(
+            b.why_unpriced(Some("DigitalOcean"), Some("Volumes"), Some("nyc1")),
+            "no row for DigitalOcean Volumes; the catalogue has Volumes (Standard Droplet), Volumes (Optimized Droplet)"
+        );
+        // a name it has, without a price
+        assert_eq!(
+            b.why_unpriced(
+                Some("digitalocean"),
+                Some("volumes (standard droplet)"),
+                None
+            ),
+            "no list price for digitalocean volumes (standard droplet) in the catalogue"
+        );
+        // a book without the catalogue takes no names
+        let bare = PriceBook::default().with_catalogue_names(names);
+        assert_eq!(bare.catalogue_names(), None);
     }
 
     #[test]

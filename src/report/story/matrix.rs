@@ -125,7 +125,10 @@ pub(super) fn matrix(sv: &StudyValue) -> Matrix {
                             performance: r.performance_ratio.map(format::ratio).unwrap_or_default(),
                             value_ratio: match r.verdict {
                                 Some(BASELINE_VERDICT) | None => String::new(),
-                                _ => r.value_ratio.map(|v| format!("{v:.2}")).unwrap_or_default(),
+                                _ => r
+                                    .value_ratio
+                                    .map(|v| format::ratio_number(v, 2))
+                                    .unwrap_or_default(),
                             },
                             verdict: match (r.verdict_text(), withheld) {
                                 (Some(v), _) => v,
@@ -174,7 +177,7 @@ fn burst_line(t: &ValueTable, r: &ValueRow, du: Option<format::DisplayUnit>) -> 
     if let Some(p) = b.performance_ratio {
         line.push_str(&format!(": {}", format::ratio(p)));
         if let Some(v) = b.value_ratio {
-            line.push_str(&format!(", value {v:.2}"));
+            line.push_str(&format!(", value {}", format::ratio_number(v, 2)));
         }
     }
     line
