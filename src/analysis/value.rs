@@ -444,6 +444,12 @@ impl Shape {
             return None;
         }
         Some(match self.runtime_s {
+            Some(s) if s.fract() == 0.0 && s < 1e9 => {
+                format!(
+                    "quick suite: {}-second tests",
+                    crate::format::whole(s as u64)
+                )
+            }
             Some(s) => format!("quick suite: {}-second tests", crate::format::number(s)),
             None => "quick suite: short tests".into(),
         })

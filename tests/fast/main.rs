@@ -30,6 +30,7 @@ mod prop_record;
 mod prop_report;
 mod report_answer;
 mod report_catalogue;
+mod report_dimensions;
 mod report_emulated;
 mod report_history;
 mod report_identity;
