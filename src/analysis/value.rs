@@ -309,7 +309,12 @@ impl StudyValue {
                 if price.is_some() {
                     return None;
                 }
+                // the catalogue's providers are listed on the value page;
+                // a sentence says only that it has none of this one
                 let why = match self.cost_missing.get(name) {
+                    Some(reason) if reason.contains("the catalogue has no provider") => {
+                        "no price: not in the catalogue; give it with --prices".to_string()
+                    }
                     Some(reason) => format!("no price: {reason}; give it with --prices"),
                     None => "no price; give it with --prices".to_string(),
                 };

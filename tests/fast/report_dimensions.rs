@@ -209,7 +209,8 @@ fn each_dimension_rests_on_the_test_its_name_says() {
     );
     // the unpriced configuration is named in the sentence its test is in,
     // with the fix, and listed as excluded
-    let spare = "; not judged: Cloud spare (no price: no row for Cloud spare; the catalogue has no provider Cloud (it has AWS, Azure, GCP, Linode, Vultr, OVH, Scaleway, DigitalOcean); give it with --prices).";
+    let spare =
+        "; not judged: Cloud spare (no price: not in the catalogue; give it with --prices).";
     assert!(random.ends_with(spare), "{random}");
     assert!(sequential.ends_with(spare), "{sequential}");
     let json: serde_json::Value =
@@ -219,7 +220,7 @@ fn each_dimension_rests_on_the_test_its_name_says() {
         json["studies"][0]["excluded"],
         serde_json::json!([{
             "offering": "Cloud spare",
-            "reason": "no price: no row for Cloud spare; the catalogue has no provider Cloud (it has AWS, Azure, GCP, Linode, Vultr, OVH, Scaleway, DigitalOcean); give it with --prices"
+            "reason": "no price: not in the catalogue; give it with --prices"
         }])
     );
 }
@@ -427,4 +428,20 @@ fn a_short_test_run_after_its_volumes_burst_is_judged_at_the_level_it_measured()
     records.extend(pair);
     let (_dir, site, _) = site_of(&records);
     assert_eq!(short_verdict(&site, "gp2"), "while bursting");
+}
+
+#[test]
+fn a_chart_that_leaves_a_configuration_out_says_so_under_it() {
+    let (_dir, site, _) = site_of(&study());
+    let page = std::fs::read_to_string(site.join(format!("studies/{STUDY}.html"))).unwrap();
+    // spare has no price: the cost charts cannot place it
+    assert!(
+        page.contains("<figcaption>Not drawn: Cloud spare (no price: not in the catalogue; give it with --prices). standalone SVG"),
+        "{page}"
+    );
+    // a configuration the sequential test did not measure
+    assert!(
+        page.contains("Not drawn: Cloud spare (no fio-read-1m-qd16 result)."),
+        "{page}"
+    );
 }

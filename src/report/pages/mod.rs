@@ -86,6 +86,9 @@ pub struct ChartView {
     pub unavailable: String,
     /// Text for readers who cannot see it, when shown as an image.
     pub alt: String,
+    /// The configurations the chart does not draw, with why (`Not drawn:
+    /// Cloud spare (no price)`); empty when it draws every one.
+    pub left_out: String,
 }
 
 impl ChartView {

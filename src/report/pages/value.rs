@@ -221,8 +221,37 @@ pub(super) fn value_chart_for(
         baseline,
     };
     let alt = spec.desc.clone();
+    // every configuration of the study the chart does not draw, with why
+    let drawn = |name: &str| priced.iter().any(|r| r.offering == name);
+    let left_out: Vec<String> = sv
+        .prices
+        .keys()
+        .filter(|name| !drawn(name))
+        .map(|name| {
+            let why = match t.rows.iter().find(|r| r.offering == *name) {
+                Some(r) if r.median <= 0.0 => "no positive result".to_string(),
+                Some(r) if r.price_basis != Some(basis) => sv
+                    .not_judged_in(t)
+                    .into_iter()
+                    .find(|(n, _)| n == name)
+                    .map(|(_, why)| why)
+                    .unwrap_or_else(|| format!("no {}", basis.words())),
+                _ => format!("no {} result", t.test),
+            };
+            format!("{name} ({why})")
+        })
+        .collect();
     let view = ctx.chart(site, path, charts::draw(&spec));
-    Some(view.map(|view| if inline { view } else { view.as_image(alt) }))
+    Some(view.map(|mut view| {
+        if !left_out.is_empty() {
+            view.left_out = format!("Not drawn: {}.", left_out.join("; "));
+        }
+        if inline {
+            view
+        } else {
+            view.as_image(alt)
+        }
+    }))
 }
 
 /// What the monthly costs of the chart's configurations assume where a
