@@ -401,6 +401,17 @@ pub struct OfferingData {
     pub measured: Option<String>,
 }
 
+impl OfferingData {
+    /// How many of its runs its answer counts: every run but those of an
+    /// older measurement, which are its history.
+    pub fn current_runs(&self) -> usize {
+        self.records
+            .iter()
+            .filter(|&&i| !self.tests.values().any(|t| t.older_why(i).is_some()))
+            .count()
+    }
+}
+
 /// One study: the configurations compared in it.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Study {

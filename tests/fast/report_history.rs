@@ -246,6 +246,15 @@ fn two_dates_give_a_history_and_the_answer_uses_the_newest() {
         "{svg}"
     );
 
+    // the study's table counts the runs its answer counts: June's three
+    // and January's QD1 run, not January's three of the newer test
+    let (_, study) = page(&site, "studies/", "hist");
+    let row = study
+        .split("<tr")
+        .find(|r| r.contains(">Cloud Fast SSD</a></th><td>"))
+        .expect("a Fast SSD row in the configurations' table");
+    assert!(row.contains("<td class=\"num\">4</td>"), "{row}");
+
     // the figures are June's: a pooled median would be 850 and its ratio 1.7
     let j = summary_json(&site);
     let fast = offering(&j, "hist", "Cloud Fast SSD");

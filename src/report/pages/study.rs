@@ -94,7 +94,7 @@ pub(super) fn build(
                     .map(format::size_gb)
                     .unwrap_or_else(|| "unknown".into()),
                 monthly: r.monthly.clone(),
-                runs: o.records.len().to_string(),
+                runs: o.current_runs().to_string(),
                 is_baseline: r.is_baseline,
             }
         })
