@@ -503,3 +503,24 @@ fn every_configuration_counts_in_n_of_m() {
         );
     }
 }
+
+#[test]
+fn the_credit_bucket_and_the_periodic_throttle_read_as_they_were_emulated() {
+    let site = build();
+    let md = site.post();
+    let table = "### fio-sustained-randread-4k-qd32 (standard)";
+    // 180,000 credits spent at 3,500 IOPS while earning 500: 60 s
+    assert_eq!(
+        burst_rows(&md, table, PREMIUM),
+        [format!(
+            "| {PREMIUM} | credit burst, then a lower level | 3,500 / 3,500 IOPS (100%) | 500 / 500 IOPS (100%) | 60 s | 176.5 k I/Os | reached | 1 run |"
+        )]
+    );
+    // 5,000 IOPS for 15 s, 2,000 for 15 s
+    assert_eq!(
+        burst_rows(&md, table, DO),
+        [format!(
+            "| {DO} | bursts at a regular interval | 5,000 IOPS | 2,000 IOPS | 15 s in every 30 s |  | not reached | 1 run |"
+        )]
+    );
+}
