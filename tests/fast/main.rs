@@ -29,6 +29,7 @@ mod prop_format;
 mod prop_record;
 mod prop_report;
 mod report_answer;
+mod report_as_typed;
 mod report_catalogue;
 mod report_dimensions;
 mod report_emulated;
