@@ -166,7 +166,9 @@ fn the_headline_leads_with_what_lasts_and_names_both_sides() {
         "{first}"
     );
     assert!(
-        first.ends_with("; not judged: Cloud nosus (no fio-sustained-randread-4k-qd32 result)."),
+        first.ends_with(
+            "; 1 more not judged: Cloud nosus (no fio-sustained-randread-4k-qd32 result)."
+        ),
         "{first}"
     );
     // gp2 is the dearest: 0.10 / 0.025 = 4x the monthly cost of hdd, for

@@ -210,7 +210,7 @@ fn each_dimension_rests_on_the_test_its_name_says() {
     // the unpriced configuration is named in the sentence its test is in,
     // with the fix, and listed as excluded
     let spare =
-        "; not judged: Cloud spare (no price: not in the catalogue; give it with --prices).";
+        "; 1 more not judged: Cloud spare (no price: not in the catalogue; give it with --prices).";
     assert!(random.ends_with(spare), "{random}");
     assert!(sequential.ends_with(spare), "{sequential}");
     let json: serde_json::Value =
@@ -290,7 +290,7 @@ fn quick_runs_never_answer_over_standard_ones_and_a_quick_only_one_is_named() {
     );
     assert!(
         random.ends_with(
-            "; not judged: Cloud other (judged on the quick suite only: worth it, single run; quick suite: 5-second tests)."
+            "; 1 more not judged: Cloud other (judged on the quick suite only: worth it, single run; quick suite: 5-second tests)."
         ),
         "{random}"
     );

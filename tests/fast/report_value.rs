@@ -497,7 +497,7 @@ fn a_bursting_volume_is_judged_on_what_lasts_and_its_burst_is_said_beside_it() {
     assert!(study.contains("no timeline: not compared"), "{study}");
     // the headline, on the index and in the post, judges gp2 on what
     // lasts and names its burst after
-    let headline = "the dearest, AWS gp2, costs 4.0x the monthly cost of AWS flat for 1.0x its sustained read IOPS (no, single run), after 10.0x while credits last; not judged: AWS imported (no timeline).";
+    let headline = "the dearest, AWS gp2, costs 4.0x the monthly cost of AWS flat for 1.0x its sustained read IOPS (no, single run), after 10.0x while credits last; 1 more not judged: AWS imported (no timeline).";
     let index = std::fs::read_to_string(site.join("index.html")).unwrap();
     assert!(index.contains(headline), "{index}");
     let md = std::fs::read_to_string(site.join("data/burst.md")).unwrap();

@@ -86,7 +86,9 @@ impl Dimension {
                 TestKind::FileSystem => pos(&["random_seeks"])? + 20,
                 _ => return None,
             },
-            _ if t.is_sustained() => return None,
+            // a sustained level is no latency; sequential reads take
+            // theirs (below)
+            Dimension::Latency if t.is_sustained() => return None,
             Dimension::Latency if fio => {
                 let random = sh.rw.as_deref().is_some_and(|rw| rw.starts_with("rand"));
                 if sh.queue != Some(1) || !random {
@@ -366,10 +368,14 @@ fn dimension_sentence(sv: &StudyValue, dim: Dimension, t: &ValueTable) -> Option
             some_of(&bursting)
         ));
     }
-    // every configuration is counted above or named here
-    let not_judged = grouped(sv.not_judged_in(t));
-    if !not_judged.is_empty() {
-        s.push_str(&format!("; not judged: {}", not_judged.join("; ")));
+    // every configuration is counted above or counted and named here
+    let named = sv.not_judged_in(t);
+    if !named.is_empty() {
+        s.push_str(&format!(
+            "; {} more not judged: {}",
+            named.len(),
+            grouped(named).join("; ")
+        ));
     }
     s.push('.');
     Some(s)
