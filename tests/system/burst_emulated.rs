@@ -290,33 +290,17 @@ fn check_credit_burst(r: &Record) -> Vec<String> {
 
 /// The long bucket: a burst of about two minutes in a 5-minute window.
 fn check_long_burst(r: &Record) -> Vec<String> {
-    let mut bad = Vec::new();
-    if r.status != Status::Ok {
-        bad.push("status is not ok".into());
-    }
-    if pattern(r) != Some(Pattern::CreditBurst) {
-        bad.push("pattern is not credit-burst".into());
-    }
-    if !within(metric(r, "read_iops_burst"), BURST as f64, 0.10) {
-        bad.push(format!("read_iops_burst not within 10% of {BURST}"));
-    }
-    if !within(metric(r, "read_iops_sustained"), BASELINE as f64, 0.10) {
-        bad.push(format!("read_iops_sustained not within 10% of {BASELINE}"));
-    }
-    let predicted = LONG_BUCKET / (BURST - BASELINE) as f64;
-    if !within(metric(r, "burst_duration"), predicted, 0.25) {
-        bad.push(format!("burst_duration not within 25% of {predicted:.1} s"));
-    }
+    let mut bad = check_bucket(r, LONG_BUCKET);
     // five 10 s rounds (a 5-minute window's scale) after the drop at
     // about 120 s: well before the window's 300 s
     bad.extend(check_stop(r, StopReason::BurstThenSteady, Some(240.0)));
     bad
 }
 
-/// The wide bucket in the standard suite's own 45-minute window: the
-/// whole measurement kept, burst then steady, from fio's final results
-/// read whole however long its output grew.
-fn check_wide_bucket(r: &Record) -> Vec<String> {
+/// What is wrong with the record of a full bucket of `bucket` I/Os: not
+/// ok, not a credit burst at 2,000 then 200 IOPS, or a burst that did not
+/// last about what the bucket predicts (within 25%).
+fn check_bucket(r: &Record, bucket: f64) -> Vec<String> {
     let mut bad = Vec::new();
     if r.status != Status::Ok {
         bad.push(format!("status is not ok: {:?}", r.error));
@@ -330,10 +314,18 @@ fn check_wide_bucket(r: &Record) -> Vec<String> {
     if !within(metric(r, "read_iops_sustained"), BASELINE as f64, 0.10) {
         bad.push(format!("read_iops_sustained not within 10% of {BASELINE}"));
     }
-    let predicted = WIDE_BUCKET / (BURST - BASELINE) as f64;
+    let predicted = bucket / (BURST - BASELINE) as f64;
     if !within(metric(r, "burst_duration"), predicted, 0.25) {
         bad.push(format!("burst_duration not within 25% of {predicted:.1} s"));
     }
+    bad
+}
+
+/// The wide bucket in the standard suite's own 45-minute window: the
+/// whole measurement kept, burst then steady, from fio's final results
+/// read whole however long its output grew.
+fn check_wide_bucket(r: &Record) -> Vec<String> {
+    let mut bad = check_bucket(r, WIDE_BUCKET);
     // the rule's rounds at a 45-minute window's scale, long before its end
     bad.extend(check_stop(r, StopReason::BurstThenSteady, Some(1200.0)));
     // fio's own final results, whole: one document, fio's logs the timeline
