@@ -238,10 +238,7 @@ fn keep_what_was_watched(rec: &mut Record, o: &Outcome, watcher: &Watcher) {
     }
     // a log that fio wrote but that cannot be read failed the record: the
     // status documents do not stand in for it
-    let logged = o.logs.iter().any(|(n, _)| {
-        crate::tools::fio::log::log_name(n)
-            .is_some_and(|(p, _, _)| p == crate::tools::fio::LOG_PREFIX)
-    });
+    let logged = o.logs.iter().any(|(n, _)| is_our_log(n));
     if rec.timeline.is_none() && !logged && rec.status == Status::Ok {
         if let Some(mut timeline) = watcher.timeline() {
             let kind = crate::tools::spec(rec.test.tool).kind(&rec.test.parameters);
@@ -274,6 +271,13 @@ fn keep_what_was_watched(rec: &mut Record, o: &Outcome, watcher: &Watcher) {
     }
 }
 
+/// Whether `name` is one of the per-second logs `run` asks fio for
+/// ([`crate::tools::fio::LOG_PREFIX`]).
+fn is_our_log(name: &str) -> bool {
+    crate::tools::fio::log::log_name(name)
+        .is_some_and(|(p, _, _)| p == crate::tools::fio::LOG_PREFIX)
+}
+
 /// Gives a fio record the timeline of the per-second logs its run left
 /// (those of [`crate::tools::fio::LOG_PREFIX`]). A log that cannot be read
 /// (a row that is no row, a negative value, more samples than a timeline
@@ -284,10 +288,7 @@ fn attach_logs(rec: &mut Record, o: &Outcome) {
     let ours: Vec<(String, Vec<u8>)> = o
         .logs
         .iter()
-        .filter(|(n, _)| {
-            crate::tools::fio::log::log_name(n)
-                .is_some_and(|(p, _, _)| p == crate::tools::fio::LOG_PREFIX)
-        })
+        .filter(|(n, _)| is_our_log(n))
         .cloned()
         .collect();
     if rec.test.tool != crate::record::Tool::Fio || ours.is_empty() {
