@@ -108,6 +108,14 @@ pub enum MbpsUnit {
 }
 
 impl MbpsUnit {
+    /// The unit as written: `MB/s` or `MiB/s`.
+    pub fn label(self) -> &'static str {
+        match self {
+            MbpsUnit::Mb => "MB/s",
+            MbpsUnit::Mib => "MiB/s",
+        }
+    }
+
     /// `v` of this unit in bytes per second: the one conversion of a
     /// limits file's throughput.
     pub fn bytes_per_sec(self, v: f64) -> f64 {
@@ -341,10 +349,7 @@ impl Limit {
             .provisioned
             .iops
             .map(|v| format!("{} IOPS", crate::format::number(v)));
-        let unit = match self.mbps_unit {
-            MbpsUnit::Mb => "MB/s",
-            MbpsUnit::Mib => "MiB/s",
-        };
+        let unit = self.mbps_unit.label();
         let mbps = self
             .provisioned
             .mbps

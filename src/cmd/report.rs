@@ -189,7 +189,7 @@ pub fn execute(args: &ReportArgs) -> Result<u8> {
     for w in report::input_warnings(&loaded.records, &prices, &limits) {
         crate::tell!("warning: {}", shown(&w));
     }
-    for n in report::input_notes(&loaded.records) {
+    for n in report::input_notes(&loaded.records, &limits) {
         crate::tell!("note: {}", shown(&n));
     }
     let opts = report::Options {

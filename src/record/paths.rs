@@ -50,10 +50,19 @@ pub fn is_valid_id(id: &str) -> bool {
 }
 
 /// Turns free text into an id fragment: lowercase ASCII letters and digits,
-/// other runs of characters folded to one `-`.
+/// other runs of characters folded to one `-`; a thousands separator
+/// between digits goes (`16,000 IOPS` is `16000-iops`).
 pub fn slug(text: &str) -> String {
     let mut out = String::new();
-    for c in text.chars() {
+    let chars: Vec<char> = text.chars().collect();
+    for (i, &c) in chars.iter().enumerate() {
+        let between_digits = |j: Option<usize>| {
+            j.and_then(|j| chars.get(j))
+                .is_some_and(char::is_ascii_digit)
+        };
+        if c == ',' && between_digits(i.checked_sub(1)) && between_digits(Some(i + 1)) {
+            continue;
+        }
         if c.is_ascii_alphanumeric() {
             out.push(c.to_ascii_lowercase());
         } else if !out.ends_with('-') {
@@ -81,6 +90,11 @@ mod tests {
         assert_eq!(slug("<script>"), "script");
         assert_eq!(slug("ümlaut"), "mlaut");
         assert_eq!(slug("!!!"), "x");
+        assert_eq!(
+            slug("AWS gp3 · 100 GB · 16,000 IOPS · 500 MiB/s"),
+            "aws-gp3-100-gb-16000-iops-500-mib-s"
+        );
+        assert_eq!(slug("a, b,1 2,c"), "a-b-1-2-c");
     }
 
     #[test]

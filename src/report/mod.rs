@@ -149,9 +149,9 @@ pub const STYLE: &str = include_str!("../../static/style.css");
 
 /// What `report` says once of the records it was given, beside its
 /// warnings: how many quick-suite runs the answer sets aside, and why.
-pub fn input_notes(found: &[Found]) -> Vec<String> {
+pub fn input_notes(found: &[Found], limits: &Limits) -> Vec<String> {
     let summaries: Vec<&crate::record::Summary> = found.iter().map(|f| &f.summary).collect();
-    let quick = analysis::stats::quick_set_aside(&summaries);
+    let quick = analysis::stats::quick_set_aside(&summaries, limits);
     if quick == 0 {
         return Vec::new();
     }

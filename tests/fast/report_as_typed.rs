@@ -20,8 +20,8 @@ use crate::report_common;
 const EPOCH: &str = "1802649600";
 const STUDY: &str = "as-typed-2026";
 const HDD: &str = "Azure Standard HDD · 32 GB";
-const GP3: &str = "AWS gp3 · 100 GB · no provisioned IOPS or MB/s";
-const GP3_16K: &str = "AWS gp3 · 100 GB · 16000 IOPS · 500 MB/s";
+const GP3: &str = "AWS gp3 · 100 GB · 3,000 IOPS · 125 MiB/s";
+const GP3_16K: &str = "AWS gp3 · 100 GB · 16,000 IOPS · 500 MiB/s";
 const PREMIUM: &str = "Azure Premium SSD · 128 GB";
 const HETZNER: &str = "Hetzner Volume · 100 GB";
 const DO: &str = "DigitalOcean Volumes · 100 GB";
@@ -334,7 +334,11 @@ fn the_provisioned_gp3_costs_88_usd_and_is_held_to_its_own_16000_iops() {
     }
     assert_eq!(pages, 50, "run pages of the provisioned gp3");
     // nor on the study page
-    for line in site.page().lines().filter(|l| l.contains("16000 IOPS")) {
+    for line in site
+        .page()
+        .lines()
+        .filter(|l| l.contains("16,000 IOPS · 500"))
+    {
         assert!(!line.contains("/ 3,000 IOPS"), "{line}");
     }
     assert!(site.page().contains("15,940 / 16,000 IOPS (100%)"));
@@ -356,7 +360,7 @@ fn no_headline_sentence_rests_on_a_quick_suite_test() {
     }
     assert!(
         site.stderr.contains(
-            "note: 105 quick-suite runs set aside from the answer: their configurations have \
+            "note: 135 quick-suite runs set aside from the answer: their configurations have \
              standard-suite runs of the same tests, which the answer rests on"
         ),
         "{}",
@@ -448,7 +452,7 @@ fn the_older_vm1_measurement_is_not_counted() {
     let site = build();
     let gp3 = site.offering(GP3);
     // vm-1 again, 56 days later: that measurement is the answer's; the first
-    // (vm-1 and vm-2 on 2026-12-07) is history
+    // (vm-1 to vm-4 on 2026-12-07) is history
     assert_eq!(gp3["measured"], "2027-02-01");
     let tests = &gp3["tests"];
     assert_eq!(
@@ -457,7 +461,7 @@ fn the_older_vm1_measurement_is_not_counted() {
     );
     assert_eq!(
         tests["fio-randread-4k-qd1 (standard)"]["read_clat_p99"]["runs"], 3,
-        "vm-1's three runs of 2027-02-01, not the six of vm-1 and vm-2 on 2026-12-07"
+        "vm-1's three runs of 2027-02-01, not the twelve of vm-1 to vm-4 on 2026-12-07"
     );
     let md = site.post();
     let rows = burst_rows(&md, "### fio-sustained-randread-4k-qd32 (standard)", GP3);
@@ -481,7 +485,7 @@ fn the_older_vm1_measurement_is_not_counted() {
         "{md}"
     );
     let page = site.read(&format!(
-        "offerings/{STUDY}/aws-gp3-100-gb-no-provisioned-iops-or-mb-s.html"
+        "offerings/{STUDY}/aws-gp3-100-gb-3000-iops-125-mib-s.html"
     ));
     assert!(page
         .contains("The figures above and the study's answer use the newest, measured 2027-02-01."));

@@ -157,8 +157,8 @@ fn gp3_as_typed_costs_8_usd_at_its_included_level_and_16000_iops_cost_88_usd() {
     // the catalogue's list prices, as a publisher who gives none gets them
     let site = site_of(dir.path(), &input, &[]);
     let o = offerings(&site, "as-typed");
-    let plain = "AWS gp3 · 100 GB · no provisioned IOPS or MB/s";
-    let bought = "AWS gp3 · 100 GB · 16000 IOPS · 500 MB/s";
+    let plain = "AWS gp3 · 100 GB · 3,000 IOPS · 125 MiB/s";
+    let bought = "AWS gp3 · 100 GB · 16,000 IOPS · 500 MiB/s";
     let hdd = "Azure Standard HDD · 32 GB";
     let io2 = "AWS io2 · 100 GB";
     assert_eq!(

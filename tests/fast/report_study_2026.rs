@@ -366,7 +366,7 @@ fn the_post_has_one_table_of_headline_columns_in_one_unit_each() {
             .to_string()
     };
     // io2 at its list price: 32x the IOPS for 421x the cost
-    let io2 = row("AWS io2 · 100 GB · 16000 IOPS");
+    let io2 = row("AWS io2 · 100 GB");
     assert!(io2.contains("| 16,070 · 32.0x · no, single run |"), "{io2}");
     // 1 MiB reads from 12.6 MB/s to 529 MB/s share the MB/s column
     assert!(row("GCP pd-standard · 100 GB").ends_with("| 12.6 · 0.12x · no, single run |"));

@@ -16,7 +16,10 @@ use crate::units::Unit;
 
 /// What makes two records one configuration: provider, offering (as
 /// written), size, provisioned IOPS and MB/s, the numbers as bits so they
-/// order and compare exactly. Borrowed from the record it was read from.
+/// order and compare exactly. A provisioned figure equal to what the
+/// offering includes at that size (gp3 labelled 3,000 IOPS and 125 MiB/s)
+/// is no figure: the volume is the one sold without any. Borrowed from
+/// the record it was read from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub(super) struct ConfigKey<'r> {
     provider: Option<&'r str>,
@@ -35,16 +38,80 @@ pub(super) fn number_label(labels: &BTreeMap<String, String>, key: &str) -> Opti
 }
 
 impl<'r> ConfigKey<'r> {
-    fn of(r: &'r record::Summary) -> ConfigKey<'r> {
+    fn of(r: &'r record::Summary, limits: &Limits) -> ConfigKey<'r> {
         let bits = |v: Option<f64>| v.map(f64::to_bits);
+        let provider = r.subject.provider.as_deref();
+        let offering = r.subject.offering.as_deref();
+        let size_gb = r.subject.size_gb.filter(|s| is_positive(*s));
+        let included = Included::of(limits, provider, offering, size_gb);
+        let bought = |label: &str, included: Option<f64>| {
+            number_label(&r.subject.labels, label).filter(|v| Some(*v) != included)
+        };
         ConfigKey {
-            provider: r.subject.provider.as_deref(),
-            offering: r.subject.offering.as_deref(),
-            size_gb: bits(r.subject.size_gb.filter(|s| is_positive(*s))),
-            iops: bits(number_label(&r.subject.labels, "provisioned_iops")),
-            mbps: bits(number_label(&r.subject.labels, "provisioned_mbps")),
+            provider,
+            offering,
+            size_gb: bits(size_gb),
+            iops: bits(bought("provisioned_iops", included.iops)),
+            mbps: bits(bought("provisioned_mbps", included.mbps)),
         }
     }
+}
+
+/// What an offering's published limits give a volume of one size at a
+/// fixed level, in the units a configuration is provisioned in (IOPS;
+/// throughput in the unit the offering sells it in): the level its price
+/// includes where nothing more is bought (gp3: 3,000 IOPS and 125 MiB/s).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(super) struct Included {
+    iops: Option<f64>,
+    mbps: Option<f64>,
+    /// The throughput unit of the offering's row (`MiB/s` for gp3), `MB/s`
+    /// without a row.
+    mbps_unit: &'static str,
+}
+
+impl Included {
+    fn of(
+        limits: &Limits,
+        provider: Option<&str>,
+        offering: Option<&str>,
+        size_gb: Option<f64>,
+    ) -> Included {
+        let Some(row) = limits.find(provider, offering, size_gb) else {
+            return Included {
+                mbps_unit: "MB/s",
+                ..Included::default()
+            };
+        };
+        let unit_bytes = row.mbps_unit.bytes_per_sec(1.0);
+        // a level that bursts above it is no level the price includes
+        Included {
+            iops: (row.burst_iops.is_none())
+                .then(|| row.baseline_iops.at(size_gb))
+                .flatten(),
+            mbps: (row.burst_bw.is_none())
+                .then(|| row.baseline_bw.at(size_gb).map(|b| b / unit_bytes))
+                .flatten(),
+            mbps_unit: row.mbps_unit.label(),
+        }
+    }
+}
+
+/// A whole number with thousands separators (`16,000`), a fraction as
+/// written (`1.5`): a configuration's figures exactly as provisioned.
+fn grouped(v: f64) -> String {
+    let whole = short(v);
+    if v.fract() != 0.0 || v < 1000.0 {
+        return whole;
+    }
+    let mut out = String::new();
+    for (i, c) in whole.chars().enumerate() {
+        if i > 0 && (whole.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// How many quick-suite runs the answer sets aside: those of a
@@ -52,11 +119,11 @@ impl<'r> ConfigKey<'r> {
 /// from another suite. The quick suite's short tests are for trying
 /// diskdash out; a headline never rests on them over the standard
 /// suite's (`crate::report::story::headline`), and they keep their pages.
-pub fn quick_set_aside(records: &[&record::Summary]) -> usize {
+pub fn quick_set_aside(records: &[&record::Summary], limits: &Limits) -> usize {
     let mut by_test: BTreeMap<(&str, ConfigKey, &str), (usize, bool)> = BTreeMap::new();
     for r in records {
         let e = by_test
-            .entry((r.study(), ConfigKey::of(r), r.test.id.as_str()))
+            .entry((r.study(), ConfigKey::of(r, limits), r.test.id.as_str()))
             .or_default();
         match r.test.suite.as_deref() {
             Some("quick") => e.0 += 1,
@@ -84,65 +151,82 @@ pub(super) fn short(v: f64) -> String {
 /// part (size, provisioned IOPS, provisioned MB/s) that takes more than one
 /// known value in the study; unknown parts are left out, so a study whose
 /// configurations differ only by offering reads as before. Should two
-/// configurations still share a name (one size known, one not), theirs
-/// spell out every part, `size unknown` included.
-pub(super) fn config_names(configs: &[(ConfigKey, String)]) -> Vec<String> {
+/// configurations still share a name (one size known, one not; gp3 as
+/// sold and gp3 with IOPS bought), theirs spell out every part that tells
+/// them apart: a figure not bought is the level the offering includes
+/// (`3,000 IOPS`), else `no provisioned IOPS`; a size not known is
+/// `size unknown`. Figures are written as bought (`16,000 IOPS`), MB/s in
+/// the unit the offering sells them in (`500 MiB/s` for gp3).
+pub(super) fn config_names(configs: &[(ConfigKey, String, Included)]) -> Vec<String> {
     type Part = fn(&ConfigKey) -> Option<u64>;
-    let parts: [(Part, &str, &str); 3] = [
-        (|k| k.size_gb, "GB", "size unknown"),
-        (|k| k.iops, "IOPS", "no provisioned IOPS"),
-        (|k| k.mbps, "MB/s", "no provisioned MB/s"),
+    type Default = fn(&Included) -> Option<f64>;
+    let parts: [(Part, Default, &str, &str); 3] = [
+        (|k| k.size_gb, |_| None, "GB", "size unknown"),
+        (|k| k.iops, |i| i.iops, "IOPS", "no provisioned IOPS"),
+        (|k| k.mbps, |i| i.mbps, "MB/s", "no provisioned MB/s"),
     ];
     let varies = |part: Part| {
         configs
             .iter()
-            .filter_map(|(k, _)| part(k))
+            .filter_map(|(k, _, _)| part(k))
             .collect::<BTreeSet<_>>()
             .len()
             > 1
     };
-    let shown: Vec<bool> = parts.iter().map(|(p, _, _)| varies(*p)).collect();
+    let shown: Vec<bool> = parts.iter().map(|(p, _, _, _)| varies(*p)).collect();
     // `spell[i]`: show part i even where unknown (for configurations whose
     // names would otherwise collide)
-    let name = |k: &ConfigKey, base: &str, spell: [bool; 3]| {
+    let name = |k: &ConfigKey, base: &str, inc: &Included, spell: [bool; 3]| {
         let mut name = base.to_string();
-        for (((part, unit, unknown), shown), spell) in parts.iter().zip(&shown).zip(spell) {
+        let mut unknown_parts = Vec::new();
+        for (i, (((part, default, unit, unknown), shown), spell)) in
+            parts.iter().zip(&shown).zip(spell).enumerate()
+        {
+            let unit = if i == 2 { inc.mbps_unit } else { unit };
             match part(k) {
                 Some(b) if *shown || spell => {
-                    name.push_str(&format!(" · {} {unit}", short(f64::from_bits(b))));
+                    name.push_str(&format!(" · {} {unit}", grouped(f64::from_bits(b))));
                 }
-                None if spell => name.push_str(&format!(" · {unknown}")),
+                None if spell => match default(inc) {
+                    Some(v) => name.push_str(&format!(" · {} {unit}", grouped(v))),
+                    None => unknown_parts.push(*unknown),
+                },
                 _ => {}
             }
         }
         // neither figure: one part, not two
-        name.replace(
-            " · no provisioned IOPS · no provisioned MB/s",
-            " · no provisioned IOPS or MB/s",
-        )
+        let unknown = unknown_parts.join(" · ").replace(
+            "no provisioned IOPS · no provisioned MB/s",
+            "no provisioned IOPS or MB/s",
+        );
+        if !unknown.is_empty() {
+            name.push_str(" · ");
+            name.push_str(&unknown);
+        }
+        name
     };
     let first: Vec<String> = configs
         .iter()
-        .map(|(k, b)| name(k, b, [false; 3]))
+        .map(|(k, b, inc)| name(k, b, inc, [false; 3]))
         .collect();
     configs
         .iter()
         .zip(&first)
-        .map(|((k, b), n)| {
+        .map(|((k, b, inc), n)| {
             let twins: Vec<&ConfigKey> = configs
                 .iter()
                 .zip(&first)
                 .filter(|(_, m)| *m == n)
-                .map(|((k, _), _)| k)
+                .map(|((k, _, _), _)| k)
                 .collect();
             if twins.len() < 2 {
                 return n.clone();
             }
             let mut spell = [false; 3];
-            for (i, (part, _, _)) in parts.iter().enumerate() {
+            for (i, (part, _, _, _)) in parts.iter().enumerate() {
                 spell[i] = twins.iter().map(|t| part(t)).collect::<BTreeSet<_>>().len() > 1;
             }
-            name(k, b, spell)
+            name(k, b, inc, spell)
         })
         .collect()
 }
@@ -169,20 +253,24 @@ pub fn group_with(records: &[&record::Summary], limits: &Limits) -> Dataset {
         configs
             .entry(r.study())
             .or_default()
-            .entry(ConfigKey::of(r))
+            .entry(ConfigKey::of(r, limits))
             .or_insert(i);
     }
     let names: BTreeMap<(&str, ConfigKey), String> = configs
         .into_iter()
         .flat_map(|(study, keys)| {
-            let keys: Vec<(ConfigKey, String)> = keys
+            let keys: Vec<(ConfigKey, String, Included)> = keys
                 .into_iter()
-                .map(|(k, first)| (k, records[first].offering_name()))
+                .map(|(k, first)| {
+                    let size = k.size_gb.map(f64::from_bits);
+                    let inc = Included::of(limits, k.provider, k.offering, size);
+                    (k, records[first].offering_name(), inc)
+                })
                 .collect();
             let names = config_names(&keys);
             keys.into_iter()
                 .zip(names)
-                .map(move |((k, _), n)| ((study, k), n))
+                .map(move |((k, _, _), n)| ((study, k), n))
         })
         .collect();
     // what each record pools with: its test identity, named per study
@@ -204,7 +292,7 @@ pub fn group_with(records: &[&record::Summary], limits: &Limits) -> Dataset {
     let mut renamed = BTreeMap::new();
     let mut studies: BTreeMap<&str, StudyGroup> = BTreeMap::new();
     for (i, r) in records.iter().enumerate() {
-        let key = &ConfigKey::of(r);
+        let key = &ConfigKey::of(r, limits);
         let study = studies.entry(r.study()).or_default();
         let Some(test) = test_names.get(&(r.study(), &identities[i])) else {
             continue;
@@ -267,7 +355,7 @@ pub fn group_with(records: &[&record::Summary], limits: &Limits) -> Dataset {
             study.offerings.insert(off.name.clone(), off);
         }
     }
-    add_histories(records, &mut data);
+    add_histories(records, &mut data, limits);
     data
 }
 
@@ -275,7 +363,7 @@ pub fn group_with(records: &[&record::Summary], limits: &Limits) -> Dataset {
 /// across studies, matched by what makes a configuration, not by its
 /// name) its history: the judged medians of each measurement, oldest
 /// first, and the date its answer uses.
-fn add_histories(records: &[&record::Summary], data: &mut Dataset) {
+fn add_histories(records: &[&record::Summary], data: &mut Dataset, limits: &Limits) {
     // each configuration's measurements in every study: (study, name, index)
     let mut by_key: BTreeMap<ConfigKey, Vec<(&str, &str, usize)>> = BTreeMap::new();
     for (study, s) in &data.studies {
@@ -285,7 +373,7 @@ fn add_histories(records: &[&record::Summary], data: &mut Dataset) {
             };
             for m in 0..o.measurements.len() {
                 by_key
-                    .entry(ConfigKey::of(first))
+                    .entry(ConfigKey::of(first, limits))
                     .or_default()
                     .push((study, name, m));
             }
@@ -336,7 +424,7 @@ pub(super) fn offering_data(
     limits: &Limits,
 ) -> OfferingData {
     let r = records[o.first];
-    let key = ConfigKey::of(r);
+    let key = ConfigKey::of(r, limits);
     let size_gb = key.size_gb.map(f64::from_bits);
     // the configuration's own provisioned figures, never the offering's default
     let limit = limits.for_config(
@@ -374,7 +462,7 @@ pub(super) fn offering_data(
             if r.status != Status::Ok {
                 continue;
             }
-            let key = ConfigKey::of(r);
+            let key = ConfigKey::of(r, limits);
             let left = left_out.iter().any(|l| l.record == i);
             for (metric, m) in &r.metrics {
                 if left && of_the_sustained_level(metric) {

@@ -543,14 +543,14 @@ fn configurations_are_judged_on_their_monthly_cost() {
     assert_eq!(
         names,
         [
-            "AWS gp3 · 100 GB · 3000 IOPS · 125 MB/s",
-            "AWS gp3 · 500 GB · 6000 IOPS · 250 MB/s",
-            "AWS io2 · 100 GB · 40000 IOPS",
+            "AWS gp3 · 100 GB · 3,000 IOPS · 125 MB/s",
+            "AWS gp3 · 500 GB · 6,000 IOPS · 250 MB/s",
+            "AWS io2 · 100 GB · 40,000 IOPS",
         ]
     );
     assert_eq!(
         sv.baseline.as_deref(),
-        Some("AWS gp3 · 100 GB · 3000 IOPS · 125 MB/s")
+        Some("AWS gp3 · 100 GB · 3,000 IOPS · 125 MB/s")
     );
     assert_eq!(sv.baseline_reason, "cheapest monthly cost");
     assert_eq!(sv.basis, Some(PriceBasis::Monthly));
@@ -606,7 +606,7 @@ fn plain_gp3_is_priced_at_its_included_level_and_says_so() {
     let plain = "AWS gp3 · no provisioned IOPS or MB/s";
     assert_eq!(sv.baseline.as_deref(), Some(plain));
     assert_eq!(sv.monthly_costs[plain], Some(8.0));
-    let bought = "AWS gp3 · 16000 IOPS · 500 MB/s";
+    let bought = "AWS gp3 · 16,000 IOPS · 500 MB/s";
     assert_eq!(sv.monthly_costs[bought], Some(88.0));
     assert_eq!(
         sv.cost_notes[plain],
@@ -620,6 +620,56 @@ fn plain_gp3_is_priced_at_its_included_level_and_says_so() {
         .find(|r| r.offering == bought)
         .unwrap();
     assert_eq!(row.price_ratio, Some(11.0));
+}
+
+#[test]
+fn gp3_labelled_with_its_included_figures_is_gp3_as_sold_and_named_by_them() {
+    // plain gp3 on two machines, one typed with the figures its price
+    // includes (3,000 IOPS, 125 MiB/s), and one with 16,000 IOPS bought
+    let recs = [
+        sized(
+            "a",
+            "gp3",
+            Some(100.0),
+            &[],
+            "t",
+            &[("iops", 3000.0, "IOPS")],
+        ),
+        sized(
+            "b",
+            "gp3",
+            Some(100.0),
+            &[("provisioned_iops", "3000"), ("provisioned_mbps", "125")],
+            "t",
+            &[("iops", 3010.0, "IOPS")],
+        ),
+        sized(
+            "c",
+            "gp3",
+            Some(100.0),
+            &[("provisioned_iops", "16000"), ("provisioned_mbps", "500")],
+            "t",
+            &[("iops", 16000.0, "IOPS")],
+        ),
+    ];
+    let recs: Vec<Summary> = recs.into_iter().map(Summary::from).collect();
+    let refs: Vec<_> = recs.iter().collect();
+    let limits = crate::catalogue::limits().unwrap();
+    let data = crate::analysis::stats::group_with(&refs, &limits);
+    let names: Vec<&String> = data.studies["s"].offerings.keys().collect();
+    // one configuration as sold, named by what it includes, in gp3's MiB/s
+    assert_eq!(
+        names,
+        [
+            "AWS gp3 · 16,000 IOPS · 500 MiB/s",
+            "AWS gp3 · 3,000 IOPS · 125 MiB/s"
+        ]
+    );
+    let plain = &data.studies["s"].offerings["AWS gp3 · 3,000 IOPS · 125 MiB/s"];
+    assert_eq!(plain.records.len(), 2);
+    let v = analyse(&refs, &data, &PriceBook::parse(LONG).unwrap(), None).unwrap();
+    let costs: Vec<Option<f64>> = v[0].monthly_costs.values().copied().collect();
+    assert_eq!(costs, [Some(88.0), Some(8.0)]);
 }
 
 #[test]
