@@ -382,8 +382,12 @@ pub struct OfferingData {
     pub size_gb: Option<f64>,
     /// Provisioned IOPS (label `provisioned_iops`).
     pub provisioned_iops: Option<f64>,
-    /// Provisioned throughput in MB/s (label `provisioned_mbps`).
+    /// Provisioned throughput (label `provisioned_mbps`), in the unit the
+    /// offering sells it in: [`OfferingData::mbps_unit`].
     pub provisioned_mbps: Option<f64>,
+    /// The unit the offering sells throughput in, as its published limits
+    /// say (`MiB/s` for gp3); `MB/s` without a row.
+    pub mbps_unit: &'static str,
     /// Labels of the first record (by id).
     pub labels: BTreeMap<String, String>,
     /// Indices of every record of this offering, sorted by record id.

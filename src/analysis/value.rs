@@ -309,18 +309,29 @@ impl StudyValue {
                 if price.is_some() {
                     return None;
                 }
-                // the catalogue's providers are listed on the value page;
-                // a sentence says only that it has none of this one
-                let why = match self.cost_missing.get(name) {
-                    Some(reason) if reason.contains("the catalogue has no provider") => {
-                        "no price: not in the catalogue; give it with --prices".to_string()
-                    }
+                let why = match self.cost_missing_in_short(name) {
                     Some(reason) => format!("no price: {reason}; give it with --prices"),
                     None => "no price; give it with --prices".to_string(),
                 };
                 Some((name.as_str(), why))
             })
             .collect()
+    }
+
+    /// Why configuration `name`'s monthly cost is unknown
+    /// ([`cost_missing`](StudyValue::cost_missing)), short enough for a
+    /// sentence or a table cell: a provider the catalogue lacks, with no
+    /// name near it, is `not in the catalogue` (the providers it has are
+    /// listed on the value page); nearest names are kept.
+    pub fn cost_missing_in_short(&self, name: &str) -> Option<&str> {
+        let reason = self.cost_missing.get(name)?;
+        Some(
+            if reason.contains("the catalogue has no provider") && reason.contains(" (it has ") {
+                "not in the catalogue"
+            } else {
+                reason
+            },
+        )
     }
 
     /// The configurations table `t` does not judge against the baseline,
@@ -345,19 +356,31 @@ impl StudyValue {
                     .unwrap_or_else(|| "not compared".into()),
                 None => match t.unmeasured.iter().find(|u| u.offering == *name) {
                     Some(u) => u.reason.clone(),
-                    None => match self.quick_twin(t, name) {
-                        Some((row, note)) => format!(
-                            "judged on the quick suite only: {}; {note}",
-                            row.verdict_text().unwrap_or_else(|| "no verdict".into())
-                        ),
-                        None => format!("no {} result", t.test),
-                    },
+                    None if self.quick_twin(t, name).is_some() => continue,
+                    None => format!("no {} result", t.test),
                 },
             };
             let why = why.trim_end_matches(": not compared").to_string();
             out.push((name.clone(), why));
         }
         out
+    }
+
+    /// The configurations `t` (a table of the standard suite, say) has no
+    /// row for that the quick suite's table of the same test and metric
+    /// judges, in name order, each with that row and the suite in words
+    /// (`quick suite: 20-second tests`): a configuration measured only
+    /// with the quick suite is judged on it, and says so beside the verdict.
+    pub fn quick_judged_in<'a>(&'a self, t: &ValueTable) -> Vec<(&'a str, &'a ValueRow, String)> {
+        self.prices
+            .keys()
+            .filter(|name| !t.rows.iter().any(|r| r.offering == **name))
+            .filter(|name| !t.unmeasured.iter().any(|u| u.offering == **name))
+            .filter_map(|name| {
+                let (row, suite) = self.quick_twin(t, name)?;
+                Some((name.as_str(), row, suite))
+            })
+            .collect()
     }
 
     /// The row of configuration `name` in the quick suite's table of the
@@ -543,7 +566,7 @@ pub struct StudyValue {
     pub cost_missing: BTreeMap<String, String>,
     /// Configuration name to the levels its monthly cost assumes because
     /// its price includes them and its records name no provisioned figure
-    /// (`3,000 IOPS and 125 MB/s included; --provisioned-iops,
+    /// (`3,000 IOPS and 125 MiB/s included; --provisioned-iops,
     /// --provisioned-mbps if you bought more`); shown beside that cost.
     pub cost_notes: BTreeMap<String, String>,
     /// Configuration name to its runs that failed or were skipped.
@@ -763,7 +786,7 @@ pub fn analyse(
                     .filter_map(|o| {
                         let p = priced[&o.name].price.as_ref()?;
                         priced[&o.name].monthly.as_ref().ok()?;
-                        Some((o.name.clone(), p.included(&o.labels).words()?))
+                        Some((o.name.clone(), p.included(&o.labels).words(o.mbps_unit)?))
                     })
                     .collect(),
                 failures: failures(records, data, study),

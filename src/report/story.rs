@@ -171,7 +171,7 @@ pub fn catalogue_sentence(sv: &StudyValue) -> Option<String> {
 /// currency, with the converted cost beside it where `--rates` converted
 /// it (`10.00 EUR (11.60 USD)`), and what it assumes where the price
 /// includes a level the records did not name (`8.00 USD (3,000 IOPS and
-/// 125 MB/s included; --provisioned-iops, --provisioned-mbps if you
+/// 125 MiB/s included; --provisioned-iops, --provisioned-mbps if you
 /// bought more)`).
 pub fn monthly_text(sv: &StudyValue, config: &str) -> String {
     let price = sv.prices.get(config).and_then(Option::as_ref);
@@ -185,7 +185,7 @@ pub fn monthly_text(sv: &StudyValue, config: &str) -> String {
             None => format::money(c, &p.currency),
         },
         _ => {
-            return match sv.cost_missing.get(config) {
+            return match sv.cost_missing_in_short(config) {
                 Some(why) => format!("unknown ({why})"),
                 None => "unknown".to_string(),
             }

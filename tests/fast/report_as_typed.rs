@@ -92,20 +92,24 @@ impl Site {
 }
 
 fn build() -> Site {
+    build_from(&[fixture().join("records")])
+}
+
+/// The site of the records under `dirs`, with the study's prices and rates.
+fn build_from(dirs: &[PathBuf]) -> Site {
     let tmp = tempfile::tempdir().unwrap();
     let root = tmp.path().join("site");
-    let (ok, _stdout, stderr) = report_common::report_at(
-        EPOCH,
-        &[
-            fixture().join("records").as_os_str(),
-            "--out".as_ref(),
-            root.as_os_str(),
-            "--prices".as_ref(),
-            fixture().join("prices.csv").as_os_str(),
-            "--rates".as_ref(),
-            fixture().join("rates.csv").as_os_str(),
-        ],
-    );
+    let (prices, rates) = (fixture().join("prices.csv"), fixture().join("rates.csv"));
+    let mut args: Vec<&std::ffi::OsStr> = dirs.iter().map(|d| d.as_os_str()).collect();
+    args.extend([
+        "--out".as_ref(),
+        root.as_os_str(),
+        "--prices".as_ref(),
+        prices.as_os_str(),
+        "--rates".as_ref(),
+        rates.as_os_str(),
+    ]);
+    let (ok, _stdout, stderr) = report_common::report_at(EPOCH, &args);
     assert!(ok, "report failed:\n{stderr}");
     Site {
         _tmp: tmp,
@@ -261,7 +265,7 @@ fn plain_gp3_costs_8_usd_with_the_performance_its_price_includes() {
     let gp3 = site.offering(GP3);
     assert_eq!(gp3["monthly_cost"], 8.0);
     assert!(gp3["provisioned_iops"].is_null(), "{gp3}");
-    let note = "3,000 IOPS and 125 MB/s included; --provisioned-iops, --provisioned-mbps if you bought more";
+    let note = "3,000 IOPS and 125 MiB/s included; --provisioned-iops, --provisioned-mbps if you bought more";
     assert_eq!(gp3["monthly_cost_note"], note);
     let row = format!("| {GP3} | 8.00 USD ({note}) |");
     assert!(site.post().contains(&row), "no {row} in\n{}", site.post());
@@ -527,5 +531,40 @@ fn the_credit_bucket_and_the_periodic_throttle_read_as_they_were_emulated() {
         [format!(
             "| {DO} | bursts at a regular interval | 5,000 IOPS | 2,000 IOPS | 15 s in every 30 s |  | not reached | 1 run |"
         )]
+    );
+}
+
+#[test]
+fn a_configuration_measured_only_with_the_quick_suite_is_judged_on_it_and_says_so() {
+    // the study without Hetzner's standard-suite runs
+    let records = fixture().join("records");
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(&records)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| !p.ends_with("hetzner-standard"))
+        .collect();
+    dirs.sort();
+    let site = build_from(&dirs);
+    let random = site.sentence("Random I/O");
+    let verdict = format!("; {HETZNER}: worth it, single run (quick suite: 20-second tests)");
+    assert!(random.contains(&verdict), "{random}");
+    // judged, so not among those not judged
+    assert!(
+        random.contains("; 1 more not judged: DigitalOcean"),
+        "{random}"
+    );
+    let md = site.post();
+    let row = md
+        .lines()
+        .find(|l| l.starts_with(&format!("| {HETZNER} |")))
+        .unwrap_or_else(|| panic!("no row for {HETZNER} in\n{md}"));
+    assert!(
+        row.contains("| 5,002 · 10.0x · worth it, single run (quick suite: 20-second tests) |"),
+        "{row}"
+    );
+    assert!(
+        site.page()
+            .contains("worth it, single run (quick suite: 20-second tests)"),
+        "the study page's matrix does not say it"
     );
 }

@@ -223,6 +223,13 @@ fn each_dimension_rests_on_the_test_its_name_says() {
             "reason": "no price: not in the catalogue; give it with --prices"
         }])
     );
+    // its monthly cost says why in a few words, not the catalogue's list
+    // of providers (the value page has that)
+    let row = md
+        .lines()
+        .find(|l| l.starts_with("| Cloud spare |"))
+        .unwrap();
+    assert!(row.starts_with("| Cloud spare | unknown (not in the catalogue) |"), "{row}");
 }
 
 #[test]
@@ -290,7 +297,7 @@ fn quick_runs_never_answer_over_standard_ones_and_a_quick_only_one_is_named() {
     );
     assert!(
         random.ends_with(
-            "; 1 more not judged: Cloud other (judged on the quick suite only: worth it, single run; quick suite: 5-second tests)."
+            "; Cloud other: worth it, single run (quick suite: 5-second tests)."
         ),
         "{random}"
     );

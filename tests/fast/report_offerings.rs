@@ -99,7 +99,7 @@ fn value_rows(site: &Path) -> Vec<std::collections::BTreeMap<String, String>> {
 }
 
 const INCLUDED: &str =
-    "3,000 IOPS and 125 MB/s included; --provisioned-iops, --provisioned-mbps if you bought more";
+    "3,000 IOPS and 125 MiB/s included; --provisioned-iops, --provisioned-mbps if you bought more";
 
 #[test]
 fn gp3_as_typed_costs_8_usd_at_its_included_level_and_16000_iops_cost_88_usd() {

@@ -169,7 +169,7 @@ fn included_level(components: &[Component], iops: bool) -> Option<f64> {
 pub struct Included {
     /// IOPS included in the price and assumed (no `provisioned_iops`).
     pub iops: Option<f64>,
-    /// MB/s included in the price and assumed (no `provisioned_mbps`).
+    /// Throughput included in the price and assumed (no `provisioned_mbps`).
     pub mbps: Option<f64>,
 }
 
@@ -187,18 +187,19 @@ impl Included {
         }
     }
 
-    /// Beside the price, for the reader: `3,000 IOPS and 125 MB/s
+    /// Beside the price, for the reader: `3,000 IOPS and 125 MiB/s
     /// included; --provisioned-iops, --provisioned-mbps if you bought
-    /// more`; `None` when nothing was assumed.
-    pub fn words(&self) -> Option<String> {
+    /// more`, throughput in `mbps_unit`, the unit the offering sells it in
+    /// (its published limits'); `None` when nothing was assumed.
+    pub fn words(&self, mbps_unit: &str) -> Option<String> {
         let count = crate::format::number;
         let (what, flags) = match (self.iops, self.mbps) {
             (Some(i), Some(m)) => (
-                format!("{} IOPS and {} MB/s", count(i), count(m)),
+                format!("{} IOPS and {} {mbps_unit}", count(i), count(m)),
                 "--provisioned-iops, --provisioned-mbps",
             ),
             (Some(i), None) => (format!("{} IOPS", count(i)), "--provisioned-iops"),
-            (None, Some(m)) => (format!("{} MB/s", count(m)), "--provisioned-mbps"),
+            (None, Some(m)) => (format!("{} {mbps_unit}", count(m)), "--provisioned-mbps"),
             (None, None) => return None,
         };
         Some(format!("{what} included; {flags} if you bought more"))
@@ -593,18 +594,18 @@ mod tests {
         // plain gp3 at 100 GB: 100 × 0.08, nothing above the included level
         assert_eq!(monthly_cost(&gp3, Some(100.0), &labels(&[])), Ok(8.0));
         assert_eq!(
-            Included::assumed(&gp3, &labels(&[])).words().as_deref(),
-            Some("3,000 IOPS and 125 MB/s included; --provisioned-iops, --provisioned-mbps if you bought more")
+            Included::assumed(&gp3, &labels(&[])).words("MiB/s").as_deref(),
+            Some("3,000 IOPS and 125 MiB/s included; --provisioned-iops, --provisioned-mbps if you bought more")
         );
         // 16,000 IOPS and 500 MB/s bought: 8 + 13,000 × 0.005 + 375 × 0.04
         let bought = labels(&[("provisioned_iops", "16000"), ("provisioned_mbps", "500")]);
         assert_eq!(monthly_cost(&gp3, Some(100.0), &bought), Ok(88.0));
-        assert_eq!(Included::assumed(&gp3, &bought).words(), None);
+        assert_eq!(Included::assumed(&gp3, &bought).words("MiB/s"), None);
         // one given, the other at its included level, and only it said
         let iops_only = labels(&[("provisioned_iops", "16000")]);
         assert_eq!(monthly_cost(&gp3, Some(100.0), &iops_only), Ok(73.0));
         assert_eq!(
-            Included::assumed(&gp3, &iops_only).words().as_deref(),
+            Included::assumed(&gp3, &iops_only).words("MB/s").as_deref(),
             Some("125 MB/s included; --provisioned-mbps if you bought more")
         );
     }

@@ -778,7 +778,7 @@ AWS,gp3,0.08,USD,2024-06,aws pricing page,,0.005,3000\n";
         // no IOPS stated: the 3,000 the price includes, and it says so
         assert_eq!(p.monthly_cost(Some(100.0), &labels), Some(8.0));
         assert_eq!(
-            p.included(&labels).words().as_deref(),
+            p.included(&labels).words("MB/s").as_deref(),
             Some("3,000 IOPS included; --provisioned-iops if you bought more")
         );
         labels.insert("provisioned_iops".to_string(), "5000".to_string());

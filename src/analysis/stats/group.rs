@@ -547,6 +547,7 @@ pub(super) fn offering_data(
         size_gb: key.size_gb.map(f64::from_bits),
         provisioned_iops: key.iops.map(f64::from_bits),
         provisioned_mbps: key.mbps.map(f64::from_bits),
+        mbps_unit: limit.map_or("MB/s", |l| l.mbps_unit.label()),
         labels: r.subject.labels.clone(),
         records: o.records,
         tests,

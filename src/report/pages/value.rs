@@ -256,7 +256,7 @@ pub(super) fn value_chart_for(
 
 /// What the monthly costs of the chart's configurations assume where a
 /// price includes IOPS or MB/s that their records name no figure for:
-/// ` AWS gp3 · 100 GB: 3,000 IOPS and 125 MB/s included; ...`; empty
+/// ` AWS gp3 · 100 GB: 3,000 IOPS and 125 MiB/s included; ...`; empty
 /// otherwise.
 fn included_notes(
     sv: &value::StudyValue,

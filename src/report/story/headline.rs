@@ -368,6 +368,14 @@ fn dimension_sentence(sv: &StudyValue, dim: Dimension, t: &ValueTable) -> Option
             some_of(&bursting)
         ));
     }
+    // measured only with the quick suite: judged on it, and said so
+    for (name, row, suite) in sv.quick_judged_in(t) {
+        let verdict = row
+            .verdict_text()
+            .or_else(|| row.no_verdict.clone())
+            .unwrap_or_else(|| "not compared".into());
+        s.push_str(&format!("; {name}: {verdict} ({suite})"));
+    }
     // every configuration is counted above or counted and named here
     let named = sv.not_judged_in(t);
     if !named.is_empty() {

@@ -109,45 +109,25 @@ pub(super) fn matrix(sv: &StudyValue) -> Matrix {
                 .iter()
                 .zip(&units)
                 .map(|(t, du)| match t.rows.iter().find(|r| &r.offering == c) {
-                    None => Cell {
-                        verdict: t
-                            .unmeasured
-                            .iter()
-                            .find(|u| &u.offering == c)
-                            .map(|u| u.reason.clone())
-                            .unwrap_or_else(|| "no result".into()),
-                        ..Cell::default()
-                    },
-                    Some(r) => {
-                        let withheld = r.measured.filter(|m| !m.keeps_verdict() && !r.is_baseline);
-                        Cell {
-                            value: format::in_column(r.median, t.unit, *du),
-                            performance: r.performance_ratio.map(format::ratio).unwrap_or_default(),
-                            value_ratio: match r.verdict {
-                                Some(BASELINE_VERDICT) | None => String::new(),
-                                _ => r
-                                    .value_ratio
-                                    .map(|v| format::ratio_number(v, 2))
-                                    .unwrap_or_default(),
-                            },
-                            verdict: match (r.verdict_text(), withheld) {
-                                (Some(v), _) => v,
-                                (None, Some(m)) => m.words().to_string(),
-                                // the one reason a rates file can fix, said
-                                // where the verdict would be
-                                (None, None) if sv.no_rate.contains_key(c) => r
-                                    .no_verdict
-                                    .clone()
-                                    .unwrap_or_else(|| "not compared".into()),
-                                (None, None) => "not compared".into(),
-                            },
-                            class: match withheld {
-                                Some(_) => "while-bursting".to_string(),
-                                None => r.verdict.map(crate::record::slug).unwrap_or_default(),
-                            },
-                            burst: burst_line(t, r, *du),
+                    Some(r) => cell(sv, t, r, *du),
+                    // measured only with the quick suite: judged on it,
+                    // the suite said beside the verdict
+                    None => match sv.quick_judged_in(t).into_iter().find(|(n, _, _)| n == c) {
+                        Some((_, r, suite)) => {
+                            let mut cell = cell(sv, t, r, *du);
+                            cell.verdict = format!("{} ({suite})", cell.verdict);
+                            cell
                         }
-                    }
+                        None => Cell {
+                            verdict: t
+                                .unmeasured
+                                .iter()
+                                .find(|u| &u.offering == c)
+                                .map(|u| u.reason.clone())
+                                .unwrap_or_else(|| "no result".into()),
+                            ..Cell::default()
+                        },
+                    },
                 })
                 .collect(),
         })
@@ -156,6 +136,39 @@ pub(super) fn matrix(sv: &StudyValue) -> Matrix {
         columns,
         rows,
         timed: tables.iter().any(|t| t.is_sustained()),
+    }
+}
+
+/// The cell of row `r` of table `t`.
+fn cell(sv: &StudyValue, t: &ValueTable, r: &ValueRow, du: Option<format::DisplayUnit>) -> Cell {
+    let c = &r.offering;
+    let withheld = r.measured.filter(|m| !m.keeps_verdict() && !r.is_baseline);
+    Cell {
+        value: format::in_column(r.median, t.unit, du),
+        performance: r.performance_ratio.map(format::ratio).unwrap_or_default(),
+        value_ratio: match r.verdict {
+            Some(BASELINE_VERDICT) | None => String::new(),
+            _ => r
+                .value_ratio
+                .map(|v| format::ratio_number(v, 2))
+                .unwrap_or_default(),
+        },
+        verdict: match (r.verdict_text(), withheld) {
+            (Some(v), _) => v,
+            (None, Some(m)) => m.words().to_string(),
+            // the one reason a rates file can fix, said
+            // where the verdict would be
+            (None, None) if sv.no_rate.contains_key(c) => r
+                .no_verdict
+                .clone()
+                .unwrap_or_else(|| "not compared".into()),
+            (None, None) => "not compared".into(),
+        },
+        class: match withheld {
+            Some(_) => "while-bursting".to_string(),
+            None => r.verdict.map(crate::record::slug).unwrap_or_default(),
+        },
+        burst: burst_line(t, r, du),
     }
 }
 

@@ -25,7 +25,15 @@ pub(super) fn post_table(sv: &StudyValue) -> PostTable {
     // it has none
     for (_, t) in &dims {
         let named = t.rows.iter().map(|r| r.offering.as_str());
-        for name in named.chain(t.unmeasured.iter().map(|u| u.offering.as_str())) {
+        let quick: Vec<&str> = sv
+            .quick_judged_in(t)
+            .into_iter()
+            .map(|(n, _, _)| n)
+            .collect();
+        for name in named
+            .chain(t.unmeasured.iter().map(|u| u.offering.as_str()))
+            .chain(quick)
+        {
             if !configs.contains(&name) {
                 configs.push(name);
             }
@@ -73,8 +81,15 @@ pub(super) fn post_table(sv: &StudyValue) -> PostTable {
                     .any(|r| r.offering == *c && r.measured == Some(Measured::BurstNotMeasured))
             });
             for ((_, t), du) in dims.iter().zip(&units) {
-                row.push(match t.rows.iter().find(|r| r.offering == *c) {
-                    None => t
+                let quick = sv.quick_judged_in(t);
+                let quick = quick.iter().find(|(n, _, _)| n == c);
+                row.push(match (t.rows.iter().find(|r| r.offering == *c), quick) {
+                    (Some(r), _) => post_cell(r, *du, burst_unmeasured),
+                    // measured only with the quick suite: its cell, saying so
+                    (None, Some((_, r, suite))) => {
+                        format!("{} ({suite})", post_cell(r, *du, burst_unmeasured))
+                    }
+                    (None, None) => t
                         .unmeasured
                         .iter()
                         .find(|u| u.offering == *c)
@@ -86,7 +101,6 @@ pub(super) fn post_table(sv: &StudyValue) -> PostTable {
                                 "not tested".into()
                             }
                         }),
-                    Some(r) => post_cell(r, *du, burst_unmeasured),
                 });
             }
             row
