@@ -78,10 +78,20 @@ pub fn names(identities: &[&Identity]) -> Vec<String> {
                     .find(|(k, _)| *k == key)
                     .map(|(_, w)| w.clone())
             };
+            // where the suite alone tells the twins apart, a part this
+            // one's record does not give goes unsaid (`(standard)`, not
+            // `(standard: file size not recorded)`)
+            let suites: BTreeSet<Option<&String>> =
+                twins.iter().map(|t| t.suite.as_ref()).collect();
+            let suite_separates = suite.is_some() && suites.len() == twins.len();
             let mut words: Vec<String> = keys
                 .iter()
                 .filter(|k| varies(&|t| part(t, k)))
-                .map(|k| part(me, k).unwrap_or_else(|| format!("{k} not recorded")))
+                .filter_map(|k| match part(me, k) {
+                    Some(w) => Some(w),
+                    None if suite_separates => None,
+                    None => Some(format!("{k} not recorded")),
+                })
                 .collect();
             if varies(&|t| t.trap.as_ref().map(|x| x.short.clone())) {
                 words.extend(me.trap.as_ref().map(|t| t.short.clone()));
@@ -174,7 +184,17 @@ mod tests {
         );
         assert_eq!(
             named(&[dd(64, "quick"), imported])[1],
-            "dd-write-bulk (suite not recorded: conv not recorded, no sync flag)"
+            "dd-write-bulk (suite not recorded: no sync flag)"
+        );
+        // the suite tells them apart: what one record does not give goes
+        // unsaid, not "count not recorded"
+        let mut no_size = dd(49152, "standard");
+        let parameters = &mut Arc::make_mut(&mut no_size.test).parameters;
+        parameters.remove("count");
+        parameters.remove("bytes");
+        assert_eq!(
+            named(&[dd(64, "quick"), no_size]),
+            ["dd-write-bulk (quick: 64 MiB)", "dd-write-bulk (standard)"]
         );
     }
 
