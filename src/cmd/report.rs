@@ -126,6 +126,17 @@ pub fn execute(args: &ReportArgs) -> Result<u8> {
         within("--baseline", b, 2 * crate::record::MAX_NAME_CHARS + 1)
             .map_err(crate::error::usage)?;
     }
+    // a records path that is not there is a typo, not an empty study: it
+    // stops the build before the site is touched
+    for d in &args.dirs {
+        if let Err(e) = std::fs::symlink_metadata(d) {
+            bail!(
+                "records path `{}` cannot be read: {e}; nothing was written to `{}`",
+                shown(d.display().to_string()),
+                shown(args.out.display().to_string())
+            );
+        }
+    }
     // held without their tool output and series, which only the pages
     // drawing them read again
     let mut loaded = crate::ingest::load_with(&args.dirs, false)?;
@@ -148,6 +159,32 @@ pub fn execute(args: &ReportArgs) -> Result<u8> {
         bail!(
             "{} record(s) are invalid (listed above); without --strict they would be left out",
             left_out.len()
+        );
+    }
+    // every path given holds a record: one that holds none (a typo for a
+    // sibling directory, a directory of something else) would otherwise
+    // make the site lose that part of it
+    for d in &args.dirs {
+        if loaded.records.iter().any(|f| f.path.starts_with(d)) {
+            continue;
+        }
+        let problems = loaded
+            .problems
+            .iter()
+            .filter(|p| p.path.starts_with(d))
+            .count();
+        bail!(
+            "no valid record under `{}`{} (expected *.json or *.jsonl written by `diskdash run` or \
+             `diskdash import`); nothing was written to `{}`",
+            shown(d.display().to_string()),
+            match problems {
+                0 => String::new(),
+                n => format!(
+                    ": {} left out, listed above",
+                    crate::format::count_of(n, "file", "files")
+                ),
+            },
+            shown(args.out.display().to_string())
         );
     }
     if loaded.records.is_empty() && loaded.problems.is_empty() {

@@ -574,6 +574,37 @@ fn refuses_a_directory_it_did_not_write() {
 }
 
 #[test]
+fn a_mistyped_or_empty_records_path_fails_and_leaves_the_published_site_as_it_was() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("site");
+    build(&sample_results(), &out);
+    let before = tree(&out);
+    assert!(before.len() > 100, "{}", before.len());
+    let junk = dir.path().join("notes");
+    std::fs::create_dir(&junk).unwrap();
+    std::fs::write(junk.join("todo.json"), "{}").unwrap();
+    let typo = dir.path().join("sample-resluts");
+    for (inputs, says) in [
+        (vec![typo.as_os_str()], "error: records path `"),
+        // with a good directory beside it, the typo still stops the build
+        (
+            vec![sample_results().as_os_str(), typo.as_os_str()],
+            "error: records path `",
+        ),
+        // a directory holding no record, only something else
+        (vec![junk.as_os_str()], "error: no valid record under `"),
+    ] {
+        let mut args = inputs.clone();
+        args.extend(["--out".as_ref(), out.as_os_str()]);
+        let (ok, _, stderr) = report(&args);
+        assert!(!ok, "{stderr}");
+        assert!(stderr.contains(says), "{stderr}");
+        assert!(stderr.contains("nothing was written to `"), "{stderr}");
+        assert!(tree(&out) == before, "the site changed after: {stderr}");
+    }
+}
+
+#[test]
 fn baseline_flag_changes_the_reference() {
     let dir = tempfile::tempdir().unwrap();
     let site = dir.path().join("site");
