@@ -137,6 +137,22 @@ fn line_at(text: &str, byte: u64) -> usize {
     1 + bytes[..at].iter().filter(|b| **b == b'\n').count()
 }
 
+/// How far rounding to the digits of `text` (a positive decimal such as
+/// `1.16`) may have moved the number, relative to it: half a unit of its
+/// last digit over its value (`0.005 / 1.16`).
+fn rounding(text: &str) -> f64 {
+    let decimals = text.split_once('.').map_or(0, |(_, f)| {
+        f.chars().take_while(char::is_ascii_digit).count()
+    });
+    let value: f64 = text.parse().unwrap_or(f64::NAN);
+    let half_unit = 0.5 * 10f64.powi(-(decimals.min(30) as i32));
+    if value.is_finite() && value > 0.0 {
+        half_unit / value
+    } else {
+        0.0
+    }
+}
+
 impl Rates {
     /// Reads a rates file; errors name the file, line and column
     /// (`rates.csv:3: column 3 (rate): ...`).
@@ -178,6 +194,8 @@ impl Rates {
         let mut rates = Rates::default();
         // where each pair was given, for a later row that contradicts it
         let mut lines: BTreeMap<(String, String), usize> = BTreeMap::new();
+        // each pair's rate as written: how far rounding may have moved it
+        let mut written: BTreeMap<(String, String), String> = BTreeMap::new();
         for (i, row) in reader.records().enumerate() {
             let fallback = i + 2;
             let row = row.with_context(|| format!("{file}:{fallback}: unreadable row"))?;
@@ -263,7 +281,24 @@ impl Rates {
                 // the same rate twice: the first row stands
                 continue;
             }
+            // the other direction given too: the two must agree to within
+            // the rounding of the digits each was written with
+            let back = (to.clone(), from.clone());
+            if let Some(earlier) = rates.pairs.get(&back) {
+                let slack = rounding(rate_text) + rounding(&written[&back]);
+                if (rate * earlier.rate - 1.0).abs() > slack + 1e-12 {
+                    bail!(
+                        "{}: {from}→{to} is {rate_text} here, but line {} gives {to}→{from} as {}, \
+                         whose inverse is {}; give one direction, or two that agree",
+                        at(2),
+                        lines.get(&back).copied().unwrap_or(0),
+                        written[&back],
+                        crate::format::number(1.0 / earlier.rate)
+                    );
+                }
+            }
             lines.insert(key.clone(), line);
+            written.insert(key.clone(), rate_text.to_string());
             rates.pairs.insert(
                 key,
                 Rate {
@@ -323,6 +358,34 @@ mod tests {
             "{:#}",
             Rates::parse(&format!("{HEADER}{body}"), "r.csv").unwrap_err()
         )
+    }
+
+    #[test]
+    fn both_directions_of_a_pair_must_agree_to_within_their_rounding() {
+        // 1.16 and 0.8621 are one rate, each rounded: 1.16 × 0.8621 = 1.000036
+        let ok = Rates::parse(
+            &format!("{HEADER}EUR,USD,1.16,2026-11-30,ecb\nUSD,EUR,0.8621,2026-11-30,ecb\n"),
+            "rates.csv",
+        )
+        .unwrap();
+        assert_eq!(ok.conversion("USD", "EUR").unwrap().factor, 0.8621);
+        // 0.5 is no rounding of 1 / 1.16 = 0.862
+        assert_eq!(
+            err("EUR,USD,1.16,2026-11-30,ecb\nUSD,EUR,0.5,2026-11-30,mine\n"),
+            "r.csv:3: column 3 (rate): USD→EUR is 0.5 here, but line 2 gives EUR→USD as 1.16, whose inverse is 0.862; give one direction, or two that agree"
+        );
+        // 0.88 is not 0.862 rounded to two decimals either: 1.16 × 0.88 =
+        // 1.0208, beyond 0.005/1.16 + 0.005/0.88 = 0.0100
+        assert!(
+            err("EUR,USD,1.16,2026-11-30,ecb\nUSD,EUR,0.88,2026-11-30,x\n")
+                .contains("line 2 gives EUR→USD as 1.16")
+        );
+        // but 0.86 is (1.16 × 0.86 = 0.9976, within 0.005/1.16 + 0.005/0.86)
+        assert!(Rates::parse(
+            &format!("{HEADER}EUR,USD,1.16,2026-11-30,ecb\nUSD,EUR,0.86,2026-11-30,x\n"),
+            "rates.csv",
+        )
+        .is_ok());
     }
 
     #[test]
