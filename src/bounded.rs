@@ -100,6 +100,61 @@ pub fn excerpt(text: &str, limit: usize) -> (String, bool) {
     (h.text(), true)
 }
 
+/// Bytes a price, limits or rates list may hold: thousands of rows fit in
+/// a few hundred KiB, and parsing costs about 20 times the file, so 8 MiB
+/// bounds a list at some 160 MiB.
+pub const MAX_LIST_BYTES: u64 = 8 << 20;
+
+/// The text of the list at `path` (`what`: `price list`, `rates file`),
+/// refused unread when it is not a regular file (a FIFO would hang the
+/// read, `/dev/zero` never end) or holds more than [`MAX_LIST_BYTES`], and
+/// never read past that bound should it grow meanwhile. Errors name the
+/// file and what was expected.
+pub fn read_list(path: &std::path::Path, what: &str) -> anyhow::Result<String> {
+    use anyhow::{bail, Context};
+    use std::io::Read;
+    use std::os::unix::fs::OpenOptionsExt;
+    let name = path.display();
+    let meta =
+        std::fs::metadata(path).with_context(|| format!("failed to read {what} `{name}`"))?;
+    if !meta.is_file() {
+        bail!("{what} `{name}` is not a regular file (a directory, FIFO, device or socket); expected a CSV file");
+    }
+    // not blocking on open should the file have been swapped for a FIFO
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)
+        .with_context(|| format!("failed to read {what} `{name}`"))?;
+    let meta = file
+        .metadata()
+        .with_context(|| format!("failed to read {what} `{name}`"))?;
+    let too_large = |len: u64| {
+        anyhow::anyhow!(
+            "{what} `{name}` is {len} bytes, more than a list may hold (at most {MAX_LIST_BYTES}); expected a CSV file of rows"
+        )
+    };
+    if !meta.is_file() {
+        bail!("{what} `{name}` is not a regular file (a directory, FIFO, device or socket); expected a CSV file");
+    }
+    if meta.len() > MAX_LIST_BYTES {
+        return Err(too_large(meta.len()));
+    }
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    file.take(MAX_LIST_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .with_context(|| format!("failed to read {what} `{name}`"))?;
+    if bytes.len() as u64 > MAX_LIST_BYTES {
+        return Err(too_large(bytes.len() as u64));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        anyhow::anyhow!(
+            "{what} `{name}` is not UTF-8 text (byte {} is not); expected a CSV file",
+            e.utf8_error().valid_up_to()
+        )
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -129,5 +184,45 @@ mod tests {
         let (e, cut) = excerpt("0123456789", 4);
         assert!(cut);
         assert_eq!(e, "01\n[... diskdash left out 6 of 10 bytes ...]\n89");
+    }
+
+    #[test]
+    fn a_list_that_is_no_regular_file_or_too_large_is_refused_unread() {
+        let dir = tempfile::tempdir().unwrap();
+        // a FIFO nobody writes to: refused at once, not waited on
+        let fifo = dir.path().join("prices.csv");
+        let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        let e = read_list(&fifo, "price list").unwrap_err().to_string();
+        assert!(e.ends_with("prices.csv` is not a regular file (a directory, FIFO, device or socket); expected a CSV file"), "{e}");
+        // a device that never ends
+        let e = read_list(std::path::Path::new("/dev/zero"), "rates file")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with("rates file `/dev/zero` is not a regular file"),
+            "{e}"
+        );
+        // one byte over the bound, refused by its size
+        let big = dir.path().join("limits.csv");
+        std::fs::write(&big, vec![b'a'; MAX_LIST_BYTES as usize + 1]).unwrap();
+        let e = read_list(&big, "limits list").unwrap_err().to_string();
+        assert!(
+            e.contains("is 8388609 bytes, more than a list may hold (at most 8388608)"),
+            "{e}"
+        );
+        // at the bound, read whole
+        std::fs::write(&big, vec![b'a'; MAX_LIST_BYTES as usize]).unwrap();
+        assert_eq!(
+            read_list(&big, "limits list").unwrap().len(),
+            MAX_LIST_BYTES as usize
+        );
+        // not text
+        std::fs::write(&big, b"provider\n\xff").unwrap();
+        let e = read_list(&big, "limits list").unwrap_err().to_string();
+        assert!(
+            e.ends_with("is not UTF-8 text (byte 9 is not); expected a CSV file"),
+            "{e}"
+        );
     }
 }

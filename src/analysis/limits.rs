@@ -443,8 +443,7 @@ fn cell_choice<T: Copy>(
 impl Limits {
     /// Reads a limits file; errors name the file, line and column.
     pub fn load(path: &Path) -> Result<Limits> {
-        let text = std::fs::read_to_string(path)
-            .with_context(|| format!("failed to read limits list `{}`", path.display()))?;
+        let text = crate::bounded::read_list(path, "limits list")?;
         Limits::parse(&text).with_context(|| format!("limits list `{}`", path.display()))
     }
 

@@ -46,15 +46,13 @@ pub fn execute(args: &CatalogueArgs) -> Result<u8> {
 fn check(files: &[PathBuf]) -> u8 {
     let mut status = 0;
     for path in files {
-        let read = std::fs::read_to_string(path)
-            .with_context(|| format!("failed to read `{}`", path.display()))
-            .and_then(|text| {
-                catalogue::check_list(&text).with_context(|| match ListKind::of_text(&text) {
-                    Some(ListKind::Prices) => "price list",
-                    Some(ListKind::Limits) => "limits list",
-                    None => "list",
-                })
-            });
+        let read = crate::bounded::read_list(path, "list").and_then(|text| {
+            catalogue::check_list(&text).with_context(|| match ListKind::of_text(&text) {
+                Some(ListKind::Prices) => "price list",
+                Some(ListKind::Limits) => "limits list",
+                None => "list",
+            })
+        });
         match read {
             Ok((_, 1)) => crate::say!("{}: ok (1 row)", shown(path)),
             Ok((_, n)) => crate::say!("{}: ok ({} rows)", shown(path), n),

@@ -304,8 +304,7 @@ fn line_of(text: &str, row: &csv::StringRecord, fallback: usize) -> usize {
 impl PriceBook {
     /// Reads a price list file; errors name the file and line.
     pub fn load(path: &Path) -> Result<PriceBook> {
-        let text = std::fs::read_to_string(path)
-            .with_context(|| format!("failed to read price list `{}`", path.display()))?;
+        let text = crate::bounded::read_list(path, "price list")?;
         PriceBook::parse(&text).with_context(|| format!("price list `{}`", path.display()))
     }
 

@@ -157,8 +157,7 @@ impl Rates {
     /// Reads a rates file; errors name the file, line and column
     /// (`rates.csv:3: column 3 (rate): ...`).
     pub fn load(path: &Path) -> Result<Rates> {
-        let text = std::fs::read_to_string(path)
-            .with_context(|| format!("failed to read rates file `{}`", path.display()))?;
+        let text = crate::bounded::read_list(path, "rates file")?;
         Rates::parse(&text, &path.display().to_string())
     }
 
