@@ -245,10 +245,16 @@ pub fn execute(args: &ReportArgs) -> Result<u8> {
     // every page is written: the records are let go before the marker is
     // sorted
     let records = std::mem::take(&mut loaded.records).len();
-    let pages = site
+    let written = site
         .finish()
-        .with_context(|| format!("failed to write the site to `{}`", args.out.display()))?
-        .pages;
+        .with_context(|| format!("failed to write the site to `{}`", args.out.display()))?;
+    for rel in &written.forced {
+        crate::tell!(
+            "replaced (--force): `{}`, a file the site had not written",
+            shown(args.out.join(rel).display().to_string())
+        );
+    }
+    let pages = written.pages;
     crate::say!(
         "report: {} read, {} left out, {} written to `{}` in {:.2} s",
         shown(crate::format::count_of(

@@ -80,18 +80,31 @@ pub struct Dir {
     fresh: bool,
     /// The files an earlier build listed, as the marker held them.
     earlier: Vec<u8>,
+    /// The plain relative paths of `earlier`: the files diskdash may
+    /// replace without --force.
+    listed: HashSet<String>,
+    /// Whether files the site did not write may be replaced (--force).
+    force: bool,
     state: Mutex<State>,
+    /// The directory itself, open and locked (`flock`) for the build: a
+    /// second build into it stops rather than mixing two sites.
+    _lock: std::fs::File,
 }
 
 #[derive(Debug)]
 struct State {
-    /// The marker, open for adding each path as it is written.
-    list: std::io::BufWriter<std::fs::File>,
+    /// The marker, open for adding each path as it is written: each
+    /// line goes to the file in one write before its file is written, so a
+    /// build killed on the way leaves every file it wrote listed.
+    list: std::fs::File,
     /// The paths written, one a line, in the order written.
     ours: String,
     /// Directories below `out` (relative, with `/`) known to be plain
     /// directories that exist: each is checked and created once.
     dirs: HashSet<String>,
+    /// The files this build created where none was: written again, they
+    /// are still the site's own.
+    created: HashSet<String>,
     written: Written,
 }
 
@@ -106,6 +119,8 @@ pub struct Written {
     pub removed: usize,
     /// HTML pages written.
     pub pages: usize,
+    /// Files the site had not written that --force replaced, by path.
+    pub forced: Vec<String>,
 }
 
 impl Dir {
@@ -113,7 +128,22 @@ impl Dir {
     /// earlier diskdash site (marker file); anything else is refused unless
     /// `force`. Call [`Dir::finish`] at the end.
     pub fn open(out: &Path, force: bool) -> Result<Dir> {
-        let fresh = check_out_dir(out, force)?;
+        if out.exists() && !out.is_dir() {
+            bail!("`{}` exists and is not a directory", out.display());
+        }
+        let existed = out.exists();
+        fsio::create_dir(out)?;
+        let lock = lock(out)?;
+        let fresh = match check_out_dir(out, force) {
+            Ok(fresh) => fresh,
+            Err(e) => {
+                // what this build made, it takes back
+                if !existed {
+                    let _ = std::fs::remove_dir(out);
+                }
+                return Err(e);
+            }
+        };
         // the marker goes first: a build stopped by a full disk (whose final
         // marker cannot be written either) still leaves a directory the
         // next build accepts without --force
@@ -127,25 +157,37 @@ impl Dir {
             fsio::write_atomic(&marker, format!("{MARKER_HEADER}\n").as_bytes())?;
             Vec::new()
         };
-        let mut list = std::io::BufWriter::new(
-            std::fs::OpenOptions::new()
-                .append(true)
-                .open(&marker)
-                .with_context(|| format!("failed to open `{}`", marker.display()))?,
-        );
+        let mut list = std::fs::OpenOptions::new()
+            .append(true)
+            .open(&marker)
+            .with_context(|| format!("failed to open `{}`", marker.display()))?;
         // a line an earlier build left cut short is ended: no path of this
         // build's is joined to it
         if !earlier.is_empty() && !earlier.ends_with(b"\n") {
             list.write_all(b"\n").with_context(|| listing(&marker))?;
         }
+        if !fresh {
+            remove_temp_files(out)?;
+        }
+        let listed = earlier
+            .split(|&b| b == b'\n')
+            .skip(1)
+            .filter_map(|l| std::str::from_utf8(l).ok())
+            .filter(|rel| is_plain_relative(rel))
+            .map(str::to_string)
+            .collect();
         Ok(Dir {
             out: out.to_path_buf(),
             fresh,
+            force,
+            listed,
+            _lock: lock,
             earlier,
             state: Mutex::new(State {
                 list,
                 ours: String::new(),
                 dirs: HashSet::new(),
+                created: HashSet::new(),
                 written: Written::default(),
             }),
         })
@@ -162,7 +204,10 @@ impl Dir {
         let mut st = self.state();
         st.ours.push_str(rel);
         st.ours.push('\n');
-        writeln!(st.list, "{rel}").with_context(|| listing(&self.out.join(MARKER)))?;
+        // one write of the whole line: a kill never leaves half a path
+        st.list
+            .write_all(format!("{rel}\n").as_bytes())
+            .with_context(|| listing(&self.out.join(MARKER)))?;
         let Some((dir, _)) = rel.rsplit_once('/') else {
             return Ok(());
         };
@@ -182,6 +227,29 @@ impl Dir {
         Ok(())
     }
 
+    /// Fails when a file the site did not write (no build listed it, this
+    /// one did not create it) is at `rel`, unless --force, which has it
+    /// named; checked before `rel` is listed, so that a refused build never
+    /// lists the user's file as the site's.
+    fn refuse_foreign(&self, rel: &str) -> Result<()> {
+        if self.fresh || self.listed.contains(rel) || self.state().created.contains(rel) {
+            return Ok(());
+        }
+        let full = self.out.join(rel);
+        if std::fs::symlink_metadata(&full).is_err() {
+            return Ok(());
+        }
+        if !self.force {
+            bail!(
+                "`{}` was not written by diskdash (the site's `{MARKER}` does not list it) and \
+                 this build writes that path; move it away, or pass --force to replace it",
+                full.display()
+            );
+        }
+        self.state().written.forced.push(rel.to_string());
+        Ok(())
+    }
+
     /// Writes one file; `true` when its content changed.
     fn put(&self, rel: &str, bytes: &[u8]) -> Result<bool> {
         let full = self.out.join(rel);
@@ -191,22 +259,46 @@ impl Dir {
                 Err(e)
                     if e.downcast_ref::<std::io::Error>().map(std::io::Error::kind)
                         == Some(std::io::ErrorKind::AlreadyExists) => {}
-                written => return written.map(|()| true),
+                written => {
+                    written?;
+                    self.state().created.insert(rel.to_string());
+                    return Ok(true);
+                }
             }
         }
         // the directories were checked; the file itself may be a link
-        if std::fs::symlink_metadata(&full).is_ok_and(|m| m.file_type().is_symlink()) {
-            bail!(
-                "`{}` is a symbolic link inside the site; diskdash never writes or removes \
-                 through one (remove the link, or build into an empty directory)",
-                full.display()
-            );
+        let meta = match std::fs::symlink_metadata(&full) {
+            Ok(m) => Some(m),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+            Err(e) => {
+                return Err(e).with_context(|| format!("failed to read `{}`", full.display()))
+            }
+        };
+        if let Some(m) = &meta {
+            if m.file_type().is_symlink() {
+                bail!(
+                    "`{}` is a symbolic link inside the site; diskdash never writes or removes \
+                     through one (remove the link, or build into an empty directory)",
+                    full.display()
+                );
+            }
+            if !m.is_file() {
+                bail!(
+                    "`{}` is not a regular file (a directory, FIFO, device or socket) where the \
+                     site writes one; remove it",
+                    full.display()
+                );
+            }
+            // unchanged files keep their modification time: rebuilds stay cheap
+            if m.len() == bytes.len() as u64 && same_bytes(&full, bytes)? {
+                return Ok(false);
+            }
         }
-        // unchanged files keep their modification time: rebuilds stay cheap
-        if std::fs::read(&full).ok().as_deref() == Some(bytes) {
-            return Ok(false);
+        fsio::replace_unsynced(&full, bytes)?;
+        if meta.is_none() {
+            self.state().created.insert(rel.to_string());
         }
-        fsio::replace_unsynced(&full, bytes).map(|()| true)
+        Ok(true)
     }
 
     /// Ends the build: removes files an earlier build listed that this one
@@ -218,12 +310,11 @@ impl Dir {
         let marker = self.out.join(MARKER);
         no_symlink_below(&self.out, MARKER)?;
         let State {
-            mut list,
+            list,
             ours,
             mut written,
             ..
         } = self.state.into_inner().unwrap_or_else(|e| e.into_inner());
-        list.flush().with_context(|| listing(&marker))?;
         drop(list);
         fn sorted<'t>(lines: impl Iterator<Item = &'t str>) -> Vec<&'t str> {
             let mut v: Vec<&str> = lines.collect();
@@ -257,12 +348,15 @@ impl Dir {
             }
             Ok(())
         })?;
+        written.forced.sort();
+        written.forced.dedup();
         Ok(written)
     }
 }
 
 impl Output for Dir {
     fn write(&self, path: &str, bytes: &[u8]) -> Result<()> {
+        self.refuse_foreign(path)?;
         self.prepare(path)?;
         let changed = self.put(path, bytes)?;
         let mut st = self.state();
@@ -272,6 +366,67 @@ impl Output for Dir {
             st.written.unchanged += 1;
         }
         Ok(())
+    }
+}
+
+/// Takes the build's lock on `out`: an exclusive `flock` on the directory
+/// itself (no file is added to the site), refused at once when another
+/// build holds it.
+fn lock(out: &Path) -> Result<std::fs::File> {
+    use std::os::fd::AsRawFd;
+    let dir =
+        std::fs::File::open(out).with_context(|| format!("failed to open `{}`", out.display()))?;
+    // SAFETY: flock on a descriptor this function owns
+    if unsafe { libc::flock(dir.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
+        let e = std::io::Error::last_os_error();
+        if e.kind() == std::io::ErrorKind::WouldBlock {
+            bail!(
+                "another `diskdash report` is building into `{}`; two builds into one directory \
+                 would mix their sites: wait for it to end, or build into another directory",
+                out.display()
+            );
+        }
+        return Err(e).with_context(|| format!("failed to lock `{}`", out.display()));
+    }
+    Ok(dir)
+}
+
+/// Removes the temp files (`.diskdash-tmp-*`) a killed build left below
+/// `out`, never following a link: they are no page, and would be published.
+fn remove_temp_files(out: &Path) -> Result<()> {
+    for e in walkdir::WalkDir::new(out).follow_links(false) {
+        let e = e.with_context(|| format!("failed to read `{}`", out.display()))?;
+        if e.file_type().is_file()
+            && e.file_name()
+                .to_str()
+                .is_some_and(|n| n.starts_with(fsio::TEMP_PREFIX))
+        {
+            std::fs::remove_file(e.path())
+                .with_context(|| format!("failed to remove `{}`", e.path().display()))?;
+        }
+    }
+    Ok(())
+}
+
+/// Whether the file at `path` holds exactly `bytes`, read in chunks (a
+/// page the size of the new one, but never the whole of a large file).
+fn same_bytes(path: &Path, bytes: &[u8]) -> Result<bool> {
+    use std::io::Read;
+    let mut file = std::fs::File::open(path)
+        .with_context(|| format!("failed to read `{}`", path.display()))?;
+    let mut buf = vec![0u8; 64 << 10];
+    let mut at = 0;
+    loop {
+        let n = file
+            .read(&mut buf)
+            .with_context(|| format!("failed to read `{}`", path.display()))?;
+        if n == 0 {
+            return Ok(at == bytes.len());
+        }
+        if at + n > bytes.len() || buf[..n] != bytes[at..at + n] {
+            return Ok(false);
+        }
+        at += n;
     }
 }
 
@@ -380,6 +535,7 @@ mod tests {
                 unchanged: 1,
                 removed: 1,
                 pages: 2,
+                forced: Vec::new(),
             }
         );
         assert!(!dir.path().join("runs/old.html").exists());
@@ -491,11 +647,92 @@ mod tests {
         d.write("a/b.html", b"ok").unwrap();
         // `a` is a directory now: this write fails, and the build with it
         let err = d.write("a", b"clash").unwrap_err();
-        assert!(format!("{err:#}").contains("failed to write"), "{err:#}");
+        assert!(
+            format!("{err:#}").contains("is not a regular file"),
+            "{err:#}"
+        );
         drop(d);
         let marker = std::fs::read_to_string(out.join(MARKER)).unwrap();
         assert!(marker.lines().any(|l| l == "a/b.html"), "{marker}");
         // so the next build is accepted without --force
+        assert!(Dir::open(&out, false).is_ok());
+    }
+
+    #[test]
+    fn a_file_the_site_did_not_write_is_replaced_only_with_force_and_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("site");
+        site(&[("index.html", "a")]).write(&out, false).unwrap();
+        // the user adds a file at a path a later build writes
+        std::fs::write(out.join("notes.md"), "mine").unwrap();
+        let later = site(&[("index.html", "a"), ("notes.md", "the site's")]);
+        let err = format!("{:#}", later.write(&out, false).unwrap_err());
+        assert!(
+            err.contains("notes.md` was not written by diskdash"),
+            "{err}"
+        );
+        assert_eq!(
+            std::fs::read_to_string(out.join("notes.md")).unwrap(),
+            "mine"
+        );
+        let w = later.write(&out, true).unwrap();
+        assert_eq!(w.forced, ["notes.md"]);
+        // now the site's own: no --force needed, nothing named
+        let w = later.write(&out, false).unwrap();
+        assert!(w.forced.is_empty());
+    }
+
+    #[test]
+    fn a_fifo_or_a_huge_file_in_the_site_is_never_read_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("site");
+        site(&[("index.html", "a"), ("style.css", "b")])
+            .write(&out, false)
+            .unwrap();
+        // a FIFO where a page goes: refused at once, not waited on
+        std::fs::remove_file(out.join("index.html")).unwrap();
+        let c = std::ffi::CString::new(out.join("index.html").to_str().unwrap()).unwrap();
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        let err = format!(
+            "{:#}",
+            site(&[("index.html", "a")]).write(&out, false).unwrap_err()
+        );
+        assert!(err.contains("index.html` is not a regular file"), "{err}");
+        std::fs::remove_file(out.join("index.html")).unwrap();
+        // a sparse 4 GiB file at style.css: its size says it differs
+        let f = std::fs::File::options()
+            .write(true)
+            .open(out.join("style.css"))
+            .unwrap();
+        f.set_len(4 << 30).unwrap();
+        let w = site(&[("index.html", "a"), ("style.css", "b")])
+            .write(&out, false)
+            .unwrap();
+        assert_eq!(w.changed, 2);
+        assert_eq!(std::fs::read_to_string(out.join("style.css")).unwrap(), "b");
+        // one of the same size and other bytes is told apart too
+        std::fs::write(out.join("style.css"), "c").unwrap();
+        let w = site(&[("index.html", "a"), ("style.css", "b")])
+            .write(&out, false)
+            .unwrap();
+        assert_eq!((w.changed, w.unchanged), (1, 1));
+    }
+
+    #[test]
+    fn temp_files_a_killed_build_left_are_removed_and_a_second_build_waits_its_turn() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("site");
+        site(&[("runs/a.html", "a")]).write(&out, false).unwrap();
+        let left = out.join("runs").join(format!("{}x1", fsio::TEMP_PREFIX));
+        std::fs::write(&left, "half a page").unwrap();
+        let first = Dir::open(&out, false).unwrap();
+        assert!(!left.exists());
+        let err = format!("{:#}", Dir::open(&out, false).unwrap_err());
+        assert!(
+            err.starts_with("another `diskdash report` is building into `"),
+            "{err}"
+        );
+        first.finish().unwrap();
         assert!(Dir::open(&out, false).is_ok());
     }
 }

@@ -135,7 +135,7 @@ fn write_records(dir: &Path, configs: &[(f64, f64, f64, Vec<f64>)]) {
 
 /// Asserts that `report` on `configs` finishes within the caps, with a
 /// site or a refusal that says why, and a small site; returns what it
-/// printed on stdout.
+/// printed, stdout then stderr.
 fn assert_bounded(configs: &[(f64, f64, f64, Vec<f64>)]) -> Result<String, TestCaseError> {
     let dir = tempfile::tempdir().unwrap();
     let input = dir.path().join("records");
@@ -159,7 +159,7 @@ fn assert_bounded(configs: &[(f64, f64, f64, Vec<f64>)]) -> Result<String, TestC
     }
     let bytes = size_of(&site);
     prop_assert!(bytes < SITE_CAP, "{bytes} bytes of site for {configs:?}");
-    Ok(r.stdout)
+    Ok(format!("{}{}", r.stdout, r.stderr))
 }
 
 /// A positive value from a subnormal to the largest double, the edges
@@ -221,9 +221,13 @@ fn a_subnormal_p10_next_to_an_hour_at_p30_is_bounded() {
     let mut pcts = vec![0.0005; PCTS.len()];
     pcts[2] = 5e-324;
     pcts[4] = 3600.0;
-    // a p10 of 5e-324 s is below what `check` accepts: the record is left out
-    let stdout = assert_bounded(&[(83142.0, 340551388.0, 0.00077, pcts)]).unwrap();
-    assert!(stdout.contains("1 record read, 1 left out"), "{stdout}");
+    // a p10 of 5e-324 s is below what `check` accepts: the record is left
+    // out, and with no other record the build stops, naming the directory
+    let out = assert_bounded(&[(83142.0, 340551388.0, 0.00077, pcts)]).unwrap();
+    assert!(
+        out.contains("left out: ") && out.contains("error: no valid record under `"),
+        "{out}"
+    );
     // 1 ns up to p10, 10^7 s from p30 on, which `check` accepts, is
     // charted, not left out
     let mut pcts = vec![0.0005; PCTS.len()];

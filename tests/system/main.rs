@@ -18,3 +18,4 @@ mod estimate_emulated;
 mod fleet_ansible;
 mod mounts;
 mod run_real;
+mod site_kill;
