@@ -48,6 +48,10 @@ pub(super) fn execute(
         Out::Dir(o) => Some(records_dir(o, &subject, &run_id)),
         Out::Stdout => None,
     };
+    // one run at a time on a volume: a second one stops before it writes
+    if let Some(other) = scratch::others_alive(&target, &run_id).first() {
+        bail!("{}", scratch::busy(&target, other));
+    }
     for found in scratch::scratches(&target) {
         if opts_clean_stale && !found.alive {
             match scratch::remove_stale(&found) {
@@ -65,6 +69,15 @@ pub(super) fn execute(
     // no empty records directory left behind), and a records directory
     // that cannot be made now, not after the first test
     let scratch = Scratch::create(scratch).map_err(usage)?;
+    // two runs started at once both got this far: the later run id stops
+    if let Some(other) = scratch::others_alive(&target, &run_id)
+        .iter()
+        .find(|f| f.run_id < run_id)
+    {
+        let why = scratch::busy(&target, other);
+        scratch.remove()?;
+        bail!("{why}");
+    }
     if let Some(d) = &dir {
         crate::fsio::create_dir(d)
             .context("check --out")
@@ -169,6 +182,7 @@ pub(super) fn execute(
         if let Some(p) = sustained {
             record.prefill = Some(Box::new(p.facts.clone()));
         }
+
         record.prior_io = Some(prior.clone());
         prior.seconds += record.duration_s.unwrap_or(0.0);
         prior.bytes += bytes_moved(&record, job);

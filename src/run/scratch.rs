@@ -145,6 +145,28 @@ pub fn remove_stale(found: &Found) -> Result<()> {
 }
 
 /// The scratch directory name for a run id.
+/// The other runs alive on `target` (their scratch directories' locks
+/// held), `own` left out.
+pub fn others_alive(target: &Path, own: &str) -> Vec<Found> {
+    scratches(target)
+        .into_iter()
+        .filter(|f| f.alive && f.run_id != own)
+        .collect()
+}
+
+/// Why a run does not start on `target` while `other` runs there: two runs
+/// at once would each measure a share of the disk.
+pub fn busy(target: &Path, other: &Found) -> String {
+    format!(
+        "another diskdash run ({}) is measuring `{}` (its scratch directory `{}` is in use); \
+         two runs on one volume would each measure a share of it: wait for it to end, or \
+         run on another volume",
+        other.run_id,
+        crate::term::shown(target),
+        crate::term::shown(&other.path)
+    )
+}
+
 pub fn scratch_name(run_id: &str) -> String {
     format!(".diskdash-scratch-{run_id}")
 }

@@ -1990,3 +1990,60 @@ fn a_fio_test_whose_first_repetition_held_its_level_is_not_repeated() {
     assert_eq!(n, 3, "{stderr}");
     assert!(!stderr.contains("not run"), "{stderr}");
 }
+
+#[test]
+fn a_second_run_on_a_target_another_run_measures_stops_naming_it() {
+    let bin = bin_dir(&[("fio", fake("hang"))]);
+    let target = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let run = |only: &str| {
+        let mut cmd = Command::new(BIN);
+        cmd.args([
+            "run",
+            "--target",
+            target.path().to_str().unwrap(),
+            "--suite",
+            "quick",
+            "--only",
+            only,
+            "--out",
+            out.path().to_str().unwrap(),
+        ])
+        .env("PATH", path_with(bin.path()))
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped());
+        cmd
+    };
+    let mut first = KillOnDrop(run("fio-randread-4k-qd64").spawn().unwrap());
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let fio_running = || {
+        std::fs::read_dir(target.path())
+            .unwrap()
+            .filter_map(|e| e.ok())
+            .any(|scratch| scratch.path().join("fio-randread-4k-qd64.r1").exists())
+    };
+    while !fio_running() {
+        assert!(
+            Instant::now() < deadline,
+            "the first run never reached its test"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let second = run("dd-write-128k-fdatasync").output().unwrap();
+    let stderr = String::from_utf8_lossy(&second.stderr);
+    assert_eq!(second.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("error: another diskdash run (")
+            && stderr.contains("two runs on one volume would each measure a share of it"),
+        "{stderr}"
+    );
+    // it wrote nothing: no record, and only the first run's scratch
+    assert!(records(out.path()).is_empty());
+    assert_eq!(std::fs::read_dir(target.path()).unwrap().count(), 1);
+    // SAFETY: signalling our own child process.
+    unsafe {
+        libc::kill(first.0.id() as libc::pid_t, libc::SIGTERM);
+    }
+    first.0.wait().unwrap();
+}
