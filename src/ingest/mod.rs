@@ -121,6 +121,28 @@ pub struct Loaded {
     pub files: usize,
 }
 
+/// Two record ids in the order duplicates are found by: ASCII case
+/// folded, since ids that differ only in case name one page on a
+/// case-insensitive file system (macOS, Windows).
+pub(crate) fn folded_cmp(a: &str, b: &str) -> std::cmp::Ordering {
+    a.bytes()
+        .map(|c| c.to_ascii_lowercase())
+        .cmp(b.bytes().map(|c| c.to_ascii_lowercase()))
+}
+
+/// Why record `id` is left out beside the record `kept` (at `at`) whose id
+/// is the same, or the same but for case.
+pub(crate) fn duplicate_message(id: &str, kept: &str, at: &str) -> String {
+    if id == kept {
+        format!("duplicate record id `{id}` (first seen in `{at}`); left out")
+    } else {
+        format!(
+            "record id `{id}` differs only in case from `{kept}` (first seen in `{at}`): their \
+             pages would be one file on a case-insensitive file system; left out"
+        )
+    }
+}
+
 /// A file that marks a directory as a diskdash site; record walks skip such
 /// directories so that a site's own `data/*.json` is never read as records.
 /// NOTE: `report::site` writes this marker.
@@ -245,17 +267,18 @@ pub fn load_with(paths: &[PathBuf], keep_raw: bool) -> Result<Loaded> {
     let mut by_id: Vec<u32> = (0..records.len() as u32).collect();
     by_id.sort_unstable_by(|&a, &b| {
         let (a, b) = (a as usize, b as usize);
-        records[a]
-            .summary
-            .id
-            .cmp(&records[b].summary.id)
-            .then(seq[a].cmp(&seq[b]))
+        folded_cmp(&records[a].summary.id, &records[b].summary.id).then(seq[a].cmp(&seq[b]))
     });
     let mut dropped = vec![false; records.len()];
     let mut first = 0usize;
     for (k, &i) in by_id.iter().enumerate() {
         let i = i as usize;
-        if k == 0 || records[first].summary.id != records[i].summary.id {
+        if k == 0
+            || !records[first]
+                .summary
+                .id
+                .eq_ignore_ascii_case(&records[i].summary.id)
+        {
             first = i;
             continue;
         }
@@ -266,10 +289,7 @@ pub fn load_with(paths: &[PathBuf], keep_raw: bool) -> Result<Loaded> {
             None => kept.path.display().to_string(),
         };
         problems.push(Problem {
-            message: format!(
-                "duplicate record id `{}` (first seen in `{at}`); left out",
-                records[i].summary.id
-            ),
+            message: duplicate_message(&records[i].summary.id, &kept.summary.id, &at),
             path: records[i].path.clone(),
             line: records[i].line,
         });
@@ -340,6 +360,38 @@ mod tests {
         assert_eq!(loaded.problems[0].line, Some(3));
         assert!(loaded.problems[0].message.contains("duplicate record id"));
         assert!(loaded.problems[0].to_string().contains("b.jsonl:3: "));
+    }
+
+    #[test]
+    fn ids_that_differ_only_in_case_are_one_page_and_the_second_is_left_out() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut upper = good();
+        upper["id"] = "case.A".into();
+        let mut lower = good();
+        lower["id"] = "case.a".into();
+        std::fs::write(dir.path().join("a.json"), upper.to_string()).unwrap();
+        std::fs::write(dir.path().join("b.json"), lower.to_string()).unwrap();
+        let loaded = load(&[dir.path().to_path_buf()]).unwrap();
+        let ids: Vec<_> = loaded
+            .records
+            .iter()
+            .map(|f| f.summary.id.as_str())
+            .collect();
+        assert_eq!(ids, ["case.A"]);
+        let why = "record id `case.a` differs only in case from `case.A` (first seen in `";
+        assert!(
+            loaded.problems[0].message.starts_with(why),
+            "{}",
+            loaded.problems[0]
+        );
+        // `check` says the same
+        let checked = scan::check(&[dir.path().to_path_buf()]).unwrap();
+        assert_eq!(checked.problems.len(), 1);
+        assert!(
+            checked.problems[0].message.starts_with(why),
+            "{}",
+            checked.problems[0]
+        );
     }
 
     #[test]

@@ -84,17 +84,19 @@ pub fn check(paths: &[PathBuf]) -> Result<Checked> {
     }
     // of records sharing an id, the first in file order is kept
     let mut by_id: Vec<u32> = (0..ids.len() as u32).collect();
-    by_id.sort_unstable_by(|&a, &b| ids[a as usize].0.cmp(&ids[b as usize].0).then(a.cmp(&b)));
+    by_id.sort_unstable_by(|&a, &b| {
+        super::folded_cmp(&ids[a as usize].0, &ids[b as usize].0).then(a.cmp(&b))
+    });
     let mut records = 0;
     let mut first = 0usize;
     for (k, &i) in by_id.iter().enumerate() {
         let i = i as usize;
-        if k == 0 || ids[first].0 != ids[i].0 {
+        if k == 0 || !ids[first].0.eq_ignore_ascii_case(&ids[i].0) {
             first = i;
             records += 1;
             continue;
         }
-        let (_, kept_file, kept_line) = &ids[first];
+        let (kept_id, kept_file, kept_line) = &ids[first];
         let kept = files[*kept_file as usize].display();
         let at = match kept_line {
             Some(l) => format!("{kept}:{l}"),
@@ -102,7 +104,7 @@ pub fn check(paths: &[PathBuf]) -> Result<Checked> {
         };
         let (id, file, line) = &ids[i];
         problems.push(Problem {
-            message: format!("duplicate record id `{id}` (first seen in `{at}`); left out"),
+            message: super::duplicate_message(id, kept_id, &at),
             path: files[*file as usize].clone(),
             line: *line,
         });
