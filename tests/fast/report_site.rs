@@ -605,6 +605,39 @@ fn a_mistyped_or_empty_records_path_fails_and_leaves_the_published_site_as_it_wa
 }
 
 #[test]
+fn the_index_names_at_most_100_files_left_out_and_counts_the_rest() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("records");
+    std::fs::create_dir(&bad).unwrap();
+    for i in 0..150 {
+        std::fs::write(bad.join(format!("bad-{i:03}.json")), "{}").unwrap();
+    }
+    // the good records beside them, in the same directory given
+    for e in walkdir::WalkDir::new(sample_results()) {
+        let e = e.unwrap();
+        if e.file_type().is_file() && e.path().extension().is_some_and(|x| x == "json") {
+            std::fs::copy(e.path(), bad.join(e.file_name())).unwrap();
+        }
+    }
+    let out = dir.path().join("site");
+    let (ok, _, stderr) = report(&[bad.as_os_str(), "--out".as_ref(), out.as_os_str()]);
+    assert!(ok, "{stderr}");
+    let index = std::fs::read_to_string(out.join("index.html")).unwrap();
+    assert!(
+        index.contains("; 150 left out (listed at the end)."),
+        "{index}"
+    );
+    assert_eq!(index.matches("<li>bad-").count(), 100);
+    assert!(index.contains("<li>bad-099.json: "));
+    assert!(!index.contains("<li>bad-100.json: "));
+    assert!(
+        index.contains("<li>and 50 more (`diskdash check` on the records lists every one)</li>")
+            || index.contains("<li>and 50 more (<code>"),
+        "{index}"
+    );
+}
+
+#[test]
 fn baseline_flag_changes_the_reference() {
     let dir = tempfile::tempdir().unwrap();
     let site = dir.path().join("site");

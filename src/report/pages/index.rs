@@ -38,7 +38,11 @@ pub struct IndexPage {
     pub records: String,
 }
 
-/// Builds `index.html`; `problems` are the records left out, listed at the end.
+/// How many left-out files the index names; the rest are counted.
+const LISTED_LEFT_OUT: usize = 100;
+
+/// Builds `index.html`; `problems` are the records left out, listed at the
+/// end (at most [`LISTED_LEFT_OUT`], the rest counted).
 pub(super) fn build(ctx: PageCtx, problems: &[Problem], site: &dyn Output) -> Result<()> {
     let mut told: Vec<story::Story> = ctx
         .analysis
@@ -94,6 +98,15 @@ pub(super) fn build(ctx: PageCtx, problems: &[Problem], site: &dyn Output) -> Re
         .collect();
     left_out.sort();
     left_out.dedup();
+    let total = left_out.len();
+    // a bounded list: 100,000 bad files must not make a 10 MB page
+    if total > LISTED_LEFT_OUT {
+        left_out.truncate(LISTED_LEFT_OUT);
+        left_out.push(format!(
+            "and {} more (`diskdash check` on the records lists every one)",
+            format::whole((total - LISTED_LEFT_OUT) as u64)
+        ));
+    }
     let page = IndexPage {
         page: ctx.meta(ctx.opts.title.clone(), Vec::new()),
         studies,
@@ -104,7 +117,7 @@ pub(super) fn build(ctx: PageCtx, problems: &[Problem], site: &dyn Output) -> Re
             if left_out.is_empty() {
                 String::new()
             } else {
-                format!("; {} left out (listed at the end)", left_out.len())
+                format!("; {total} left out (listed at the end)")
             }
         ),
         left_out,
