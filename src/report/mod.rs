@@ -310,8 +310,21 @@ pub fn unused_rates<'a>(
 /// Gives each name a file-name-safe slug, unique within the set: names are
 /// taken in sorted order so the same set always gets the same slugs.
 pub fn unique_slugs<'a>(names: impl IntoIterator<Item = &'a str>) -> BTreeMap<String, String> {
+    unique_slugs_besides(names, &[])
+}
+
+/// The names of the site-wide files in `data/` (`summary.md`, `value.csv`,
+/// ...), which a study's own file there (`data/<study>.md`) must never take.
+pub const SITE_WIDE_DATA: [&str; 4] = ["summary", "value", "hosts", "record"];
+
+/// [`unique_slugs`], none of them one of `taken` (a study named "Summary"
+/// is `summary-2`, its post never the site's `data/summary.md`).
+pub fn unique_slugs_besides<'a>(
+    names: impl IntoIterator<Item = &'a str>,
+    taken: &[&str],
+) -> BTreeMap<String, String> {
     let sorted: BTreeSet<&str> = names.into_iter().collect();
-    let mut used = BTreeSet::new();
+    let mut used: BTreeSet<String> = taken.iter().map(|t| t.to_string()).collect();
     let mut out = BTreeMap::new();
     for name in sorted {
         // long names would exceed file-name limits; 60 characters stay readable

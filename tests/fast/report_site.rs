@@ -638,6 +638,38 @@ fn the_index_names_at_most_100_files_left_out_and_counts_the_rest() {
 }
 
 #[test]
+fn a_study_named_summary_never_takes_the_site_wide_summary() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("records");
+    std::fs::create_dir(&input).unwrap();
+    let mut n = 0;
+    for e in walkdir::WalkDir::new(sample_results()) {
+        let e = e.unwrap();
+        if !(e.file_type().is_file() && e.path().extension().is_some_and(|x| x == "json")) {
+            continue;
+        }
+        let mut r: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(e.path()).unwrap()).unwrap();
+        r["subject"]["study"] = "Summary".into();
+        std::fs::write(input.join(e.file_name()), r.to_string()).unwrap();
+        n += 1;
+    }
+    assert!(n > 10);
+    let out = dir.path().join("site");
+    let (ok, _, stderr) = report(&[input.as_os_str(), "--out".as_ref(), out.as_os_str()]);
+    assert!(ok, "{stderr}");
+    let site_wide = std::fs::read_to_string(out.join("data/summary.md")).unwrap();
+    let post = std::fs::read_to_string(out.join("data/summary-2.md")).unwrap();
+    assert_ne!(site_wide, post);
+    assert!(out.join("studies/summary-2.html").is_file());
+    let study = std::fs::read_to_string(out.join("studies/summary-2.html")).unwrap();
+    assert!(
+        study.contains("href=\"../data/summary-2.md\""),
+        "the study page links another post"
+    );
+}
+
+#[test]
 fn baseline_flag_changes_the_reference() {
     let dir = tempfile::tempdir().unwrap();
     let site = dir.path().join("site");

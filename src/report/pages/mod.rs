@@ -131,7 +131,10 @@ struct Paths {
 
 impl Paths {
     fn new(a: &Analysis) -> Paths {
-        let study = unique_slugs(a.data.studies.keys().map(String::as_str));
+        let study = crate::report::unique_slugs_besides(
+            a.data.studies.keys().map(String::as_str),
+            &crate::report::SITE_WIDE_DATA,
+        );
         let mut offering = BTreeMap::new();
         let mut test = BTreeMap::new();
         for (name, s) in &a.data.studies {
