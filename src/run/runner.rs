@@ -48,10 +48,6 @@ pub(super) fn execute(
         Out::Dir(o) => Some(records_dir(o, &subject, &run_id)),
         Out::Stdout => None,
     };
-    // one run at a time on a volume: a second one stops before it writes
-    if let Some(other) = scratch::others_alive(&target, &run_id).first() {
-        bail!("{}", scratch::busy(&target, other));
-    }
     for found in scratch::scratches(&target) {
         if opts_clean_stale && !found.alive {
             match scratch::remove_stale(&found) {
@@ -64,6 +60,11 @@ pub(super) fn execute(
                 shown(scratch::describe(&found))
             );
         }
+    }
+    // one run at a time on a volume: a second one stops before it writes
+    // (having cleaned what --clean-stale asked for)
+    if let Some(other) = scratch::others_alive(&target, &run_id).first() {
+        bail!("{}", scratch::busy(&target, other));
     }
     // a target that cannot be written is found first (a usage error, and
     // no empty records directory left behind), and a records directory

@@ -1247,6 +1247,13 @@ fn sigkill_takes_the_tool_along_and_the_scratch_left_is_found_and_cleaned() {
         "{}",
         r.stderr
     );
+    // the live run's volume is not measured twice: the run stops there
+    assert!(
+        r.stderr
+            .contains("error: another diskdash run (20260101T000000Z-aaaaaa) is measuring `"),
+        "{}",
+        r.stderr
+    );
     let left: Vec<_> = std::fs::read_dir(target.path())
         .unwrap()
         .map(|e| e.unwrap().path())
