@@ -145,6 +145,31 @@ pub fn create_dir(path: &Path) -> Result<()> {
         .with_context(|| format!("failed to create directory `{}`", path.display()))
 }
 
+/// Fails when a directory or file of `path` below `out` (`out` itself may
+/// be a link) is a symbolic link: records are written only into plain
+/// directories inside `--out`, as the site is; a link there would send
+/// them elsewhere. Parts that do not exist yet are fine.
+pub fn refuse_links_below(out: &Path, path: &Path) -> Result<()> {
+    let Ok(rel) = path.strip_prefix(out) else {
+        return Ok(());
+    };
+    let mut at = out.to_path_buf();
+    for part in rel.components() {
+        at.push(part);
+        match fs::symlink_metadata(&at) {
+            Ok(m) if m.file_type().is_symlink() => anyhow::bail!(
+                "`{}` is a symbolic link inside `{}`; diskdash writes records only into plain \
+                 directories there (remove the link, or choose another --out)",
+                at.display(),
+                out.display()
+            ),
+            Ok(_) => {}
+            Err(_) => return Ok(()),
+        }
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -202,5 +227,25 @@ mod tests {
         write_new_in_dir(&p, b"one").unwrap();
         let err = format!("{:#}", write_new_in_dir(&p, b"two").unwrap_err());
         assert!(err.contains("a file of that name exists"), "{err}");
+    }
+
+    #[test]
+    fn a_link_inside_out_is_refused_and_out_itself_may_be_one() {
+        let dir = tempfile::tempdir().unwrap();
+        let real = dir.path().join("real");
+        std::fs::create_dir_all(real.join("study")).unwrap();
+        let elsewhere = dir.path().join("elsewhere");
+        std::fs::create_dir(&elsewhere).unwrap();
+        std::os::unix::fs::symlink(&elsewhere, real.join("study/aws")).unwrap();
+        let e = refuse_links_below(&real, &real.join("study/aws/r.json")).unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("study/aws` is a symbolic link inside `"),
+            "{e}"
+        );
+        assert!(refuse_links_below(&real, &real.join("study/gcp/r.json")).is_ok());
+        let link = dir.path().join("out");
+        std::os::unix::fs::symlink(&real, &link).unwrap();
+        assert!(refuse_links_below(&link, &link.join("study/gcp/r.json")).is_ok());
     }
 }

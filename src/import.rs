@@ -855,6 +855,7 @@ fn write_records(records: &[Record], out: &Path, tally: &mut Tally) -> Result<()
             bail!("record id `{}` is not filename-safe", record.id);
         }
         let path = record_path(out, record);
+        fsio::refuse_links_below(out, &path)?;
         if path.exists() {
             tally.existing.push(path);
             continue;

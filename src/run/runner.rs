@@ -79,6 +79,9 @@ pub(super) fn execute(
         scratch.remove()?;
         bail!("{why}");
     }
+    if let (Some(d), Out::Dir(o)) = (&dir, &out) {
+        crate::fsio::refuse_links_below(o, d).map_err(usage)?;
+    }
     if let Some(d) = &dir {
         crate::fsio::create_dir(d)
             .context("check --out")
