@@ -229,7 +229,10 @@ fn each_dimension_rests_on_the_test_its_name_says() {
         .lines()
         .find(|l| l.starts_with("| Cloud spare |"))
         .unwrap();
-    assert!(row.starts_with("| Cloud spare | unknown (not in the catalogue) |"), "{row}");
+    assert!(
+        row.starts_with("| Cloud spare | unknown (not in the catalogue) |"),
+        "{row}"
+    );
 }
 
 #[test]
@@ -296,9 +299,7 @@ fn quick_runs_never_answer_over_standard_ones_and_a_quick_only_one_is_named() {
         "{random}"
     );
     assert!(
-        random.ends_with(
-            "; Cloud other: worth it, single run (quick suite: 5-second tests)."
-        ),
+        random.ends_with("; Cloud other: worth it, single run (quick suite: 5-second tests)."),
         "{random}"
     );
     assert!(!h.iter().any(|s| s.contains("10.0x")), "{h:?}");
