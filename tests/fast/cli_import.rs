@@ -555,7 +555,10 @@ fn an_imported_timeline_is_charted_on_its_test_page() {
         .assert()
         .code(0);
     let page = std::fs::read_to_string(site.join("tests/demo/fio-read-1m-qd4.html")).unwrap();
-    assert!(page.contains("<h2>Over time</h2>"), "{page}");
+    assert!(
+        page.contains("<h2 id=\"over-time\">Over time</h2>"),
+        "{page}"
+    );
     assert!(page.contains("read throughput over time"));
     // the caption in words, also in the chart's description
     assert!(page.contains("throughout; steady state reached"), "{page}");

@@ -296,16 +296,20 @@ fn a_dearer_bursting_volume_is_judged_on_its_sustained_level_with_the_burst_besi
         test.contains("(burst_duration, s, higher is better; shown, not judged)"),
         "{test}"
     );
-    // the timeline is what a sustained test is about: it comes before the
-    // per-metric bar charts
+    // the judged sustained level leads the page; the timelines come
+    // before the metrics that are shown but not judged, which are folded
     let over_time = test
-        .find("<h2>Over time</h2>")
+        .find("<h2 id=\"over-time\">Over time</h2>")
         .expect("an Over time section");
     let first_metric = test.find("<section id=").expect("metric sections");
+    let folded = test
+        .find("<details class=\"charts more-metrics\">")
+        .expect("the other metrics, folded");
     assert!(
-        over_time < first_metric,
-        "Over time comes after the metrics"
+        first_metric < over_time && over_time < folded,
+        "the judged metric, then Over time, then the other metrics"
     );
+    assert!(test[first_metric..over_time].contains("; judged)"));
 }
 
 #[test]

@@ -124,7 +124,60 @@ fn the_value_matrix_scrolls_in_its_own_box_with_its_names_and_units() {
     assert!(study.contains("<details class=\"charts\"><summary>18 charts: IOPS and p99 latency by queue depth, one per configuration</summary>"));
     // the findings come before the facts
     let at = |s: &str| study.find(s).unwrap_or_else(|| panic!("no {s}"));
-    assert!(at("id=\"value\"") < at("id=\"cost-vs-performance\""));
-    assert!(at("id=\"cost-vs-performance\"") < at("id=\"facts\""));
+    assert!(at("id=\"cost-vs-performance\"") < at("id=\"value\""));
+    assert!(at("id=\"value\"") < at("id=\"facts\""));
     assert!(at("id=\"facts\"") < at("id=\"configurations\""));
+}
+
+/// The study page's first figure after the answer is the cost against
+/// performance chart of its first headline dimension (`overview.svg`),
+/// followed by the value matrix; and no page of the site inlines a chart
+/// twice (its phone variant is an image).
+#[test]
+fn the_picture_of_the_answer_comes_first_and_every_chart_is_inlined_once() {
+    let (_dir, site) = build_real();
+    let study = read(&site, &format!("studies/{REAL_STUDY}.html"));
+    let answer = study
+        .find("<div class=\"lead answer\">")
+        .expect("the answer");
+    let after = &study[answer..];
+    let figure = after.find("<figure").expect("a figure after the answer");
+    let matrix = after.find("<table class=\"value-matrix").expect("a matrix");
+    assert!(figure < matrix, "the chart comes before the matrix");
+    let first = &after[figure..after[figure..].find("</figure>").unwrap() + figure];
+    assert!(
+        first.contains(&format!("charts/{REAL_STUDY}/overview.svg")),
+        "{first}"
+    );
+    assert!(
+        first.contains("<svg") && first.contains("dd-value-"),
+        "{first}"
+    );
+    // nothing but the answer, its notes and the chart's heading before it
+    assert!(!after[..figure].contains("<table"), "{}", &after[..figure]);
+    assert!(!after[figure + 1..matrix].contains("<figure"));
+    let mut pages = 0;
+    for e in walkdir::WalkDir::new(&site) {
+        let e = e.unwrap();
+        if e.path().extension().is_none_or(|x| x != "html") {
+            continue;
+        }
+        pages += 1;
+        let html = std::fs::read_to_string(e.path()).unwrap();
+        let mut seen = std::collections::BTreeSet::new();
+        for svg in html.split("<svg ").skip(1) {
+            // `dd-value-0d73881e75-title`, `-n-title` in the narrow variant
+            let label = svg
+                .split_once("aria-labelledby=\"")
+                .and_then(|(_, r)| r.split_once(' '))
+                .map_or("", |(l, _)| l);
+            let id = label.trim_end_matches("-title").trim_end_matches("-n");
+            assert!(
+                seen.insert(id.to_string()),
+                "{}: {id} inlined twice",
+                e.path().display()
+            );
+        }
+    }
+    assert!(pages > 100, "{pages} pages");
 }

@@ -127,7 +127,7 @@ fn index_value_and_study_pages_stay_small_for_50_configurations() {
     assert_eq!(matrix_rows(&text), 50);
     // 50 configurations: test pages draw their charts inline
     let test = String::from_utf8_lossy(&site.files["tests/big-study/fio-randread-4k-qd64.html"]);
-    assert!(test.contains("<svg") && !test.contains("<img src="));
+    assert!(test.contains("<svg") && !test.contains("<picture><source"));
     assert_eq!(
         site.files.keys().filter(|k| k.starts_with("runs/")).count(),
         1800
@@ -432,14 +432,15 @@ fn a_test_page_draws_its_charts_inline_up_to_its_bar_limit_then_from_files() {
         String::from_utf8_lossy(&site.files["tests/bars/fio-randread-4k-qd64.html"]).to_string()
     };
     let within = page(inline);
+    // each chart inline once, its narrow variant an image for phones
+    assert_eq!(within.matches("<svg").count(), inline, "inline once");
     assert_eq!(
-        within.matches("<svg").count(),
-        2 * inline,
-        "wide and narrow, inline"
+        within.matches("<picture class=\"dd-narrow\">").count(),
+        inline
     );
-    assert!(!within.contains("<img src="));
+    assert_eq!(within.matches("<img src=").count(), inline);
     let past = page(inline + 1);
-    assert!(!past.contains("<svg"));
+    assert!(!past.contains("<svg") && !past.contains("dd-narrow"));
     assert_eq!(past.matches("<img src=").count(), inline + 1);
 }
 

@@ -278,9 +278,9 @@ fn measured(stdout: &str) -> Vec<(String, u32, String, u32, Option<u32>)> {
 
 /// A study as large as a real one (18 configurations, five short tests of
 /// three runs each, a 45-minute sustained test): every page kind passes
-/// every check, axe-core's included, and on a 390 px phone the study page is
-/// at most 15,000 px tall and each test page's first chart starts within
-/// 3,000 px.
+/// every check, axe-core's included, and on a 390 px phone the study page,
+/// every offering page and every test page are at most 15,000 px tall and
+/// each test page's first chart starts within 3,000 px.
 #[test]
 #[ignore = "system tier: needs node, `npm ci --prefix tests/browser` and Chromium"]
 fn a_realistic_study_in_a_browser() {
@@ -338,6 +338,97 @@ fn a_realistic_study_in_a_browser() {
             "{test}: first chart at {chart} px at 390 px"
         );
     }
+    // every offering and test page, at 390 px only
+    let mut all = vec![format!("studies/{study}.html")];
+    all.extend(site_pages(&site, &format!("offerings/{study}")));
+    all.extend(tests.iter().cloned());
+    assert_eq!(all.len(), 1 + 18 + 6, "{all:?}");
+    assert_heights_at_390(&site, &all);
+}
+
+/// The `.html` pages directly under `dir` of `site`, as paths from the
+/// site's root, sorted.
+fn site_pages(site: &Path, dir: &str) -> Vec<String> {
+    let mut pages: Vec<String> = std::fs::read_dir(site.join(dir))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".html"))
+        .map(|n| format!("{dir}/{n}"))
+        .collect();
+    pages.sort();
+    pages
+}
+
+/// Checks `pages` of `site` at 390 px (light and dark) with `--measure`:
+/// each passes, and each is at most 15,000 px tall.
+fn assert_heights_at_390(site: &Path, pages: &[String]) {
+    let args: Vec<&str> = pages
+        .iter()
+        .flat_map(|p| ["--page", p.as_str()])
+        .chain(["--measure", "--widths", "390"])
+        .collect();
+    let (code, stdout) = check(site, &args);
+    assert_eq!(
+        (code, tally(&stdout).1),
+        (0, 0),
+        "fails in the browser:\n{stdout}"
+    );
+    let measured = measured(&stdout);
+    for page in pages {
+        let m = measured
+            .iter()
+            .find(|m| &m.0 == page && m.1 == 390 && m.2 == "light")
+            .unwrap_or_else(|| panic!("{page} not measured: {stdout}"));
+        assert!(m.3 <= 15_000, "{page} is {} px tall at 390 px", m.3);
+    }
+}
+
+/// The as-typed study (tests/fixtures/as-typed, reported as
+/// `tests/fast/report_as_typed.rs` reports it: six configurations, plain
+/// gp3 on four machines and measured again later): at 390 px its study
+/// page, every offering page and every test page are at most 15,000 px
+/// tall; the study, the gp3 offering with four machines and a history, and
+/// a sustained test page pass every check at both widths in both schemes.
+#[test]
+#[ignore = "system tier: needs node, `npm ci --prefix tests/browser` and Chromium"]
+fn the_as_typed_study_in_a_browser() {
+    need_browser();
+    let dir = tempfile::tempdir().unwrap();
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/as-typed");
+    let site = dir.path().join("site");
+    let args: Vec<std::ffi::OsString> = vec![
+        fixture.join("records").into(),
+        "--out".into(),
+        site.clone().into(),
+        "--prices".into(),
+        fixture.join("prices.csv").into(),
+        "--rates".into(),
+        fixture.join("rates.csv").into(),
+    ];
+    let args: Vec<&std::ffi::OsStr> = args.iter().map(|a| a.as_os_str()).collect();
+    // built two weeks after the later measurement, as report_as_typed.rs does
+    let (ok, _, stderr) = report_common::report_at("1802649600", &args);
+    assert!(ok, "report failed: {stderr}");
+    let study = "as-typed-2026";
+    let full = [
+        format!("studies/{study}.html"),
+        format!("offerings/{study}/aws-gp3-100-gb-3000-iops-125-mib-s.html"),
+        format!("tests/{study}/fio-sustained-randread-4k-qd32-standard.html"),
+    ];
+    let args: Vec<&str> = full.iter().flat_map(|p| ["--page", p.as_str()]).collect();
+    let (code, stdout) = check(&site, &args);
+    let (passed, failed) = tally(&stdout);
+    assert!(
+        passed >= 12,
+        "three pages at both widths in both schemes: {stdout}"
+    );
+    assert_eq!((code, failed), (0, 0), "fails in the browser:\n{stdout}");
+    let mut all = vec![format!("studies/{study}.html")];
+    all.extend(site_pages(&site, &format!("offerings/{study}")));
+    let tests = site_pages(&site, &format!("tests/{study}"));
+    assert_eq!(tests.len(), 32, "{tests:?}");
+    all.extend(tests);
+    assert_heights_at_390(&site, &all);
 }
 
 /// The imported study-2026 fixture (real tool formats, two currencies

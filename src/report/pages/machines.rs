@@ -46,8 +46,10 @@ pub struct MachineGroup {
     pub outliers: Vec<String>,
     /// A strip chart per row.
     pub charts: Vec<ChartView>,
-    /// Whether the charts' details start open (when a machine is an outlier).
-    pub open: bool,
+    /// What the folded table and charts are: `Per machine: 12 metrics in
+    /// a table and 12 charts (4 machines),
+    /// each machine's median (a dot) and the range of its runs (a bar)`.
+    pub summary: String,
 }
 
 /// `measured on 5 machines (web-1, ...)`, and the unnamed records.
@@ -201,7 +203,12 @@ pub(super) fn groups(
             config: ctx.link(&m.config, &ctx.paths.offering_page(study_name, &m.config)),
             measured: measured_words(&m),
             rows: m.spreads.iter().map(|s| row(&ctx, study_name, s)).collect(),
-            open: !outliers.is_empty(),
+            summary: format!(
+                "Per machine: {} in a table and {} ({}), each machine's median (a dot) and the range of its runs (a bar)",
+                format::count_of(m.spreads.len(), "metric", "metrics"),
+                format::count_of(charts.len(), "chart", "charts"),
+                format::count_of(m.names.len(), "machine", "machines")
+            ),
             outliers,
             charts,
         });

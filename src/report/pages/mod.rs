@@ -73,9 +73,16 @@ pub struct Pair {
 pub struct ChartView {
     /// The SVG document our chart code drew, to inline; empty when
     /// unavailable or when the page shows the standalone file as an image.
+    /// It is the only inline copy: small screens are shown the narrow
+    /// variant's files through a `<picture>` instead (docs/publishing.md).
     pub svg: String,
-    /// Its narrow variant, which the style shows on small screens instead.
-    pub narrow: String,
+    /// The narrow variant's size in CSS pixels (its viewBox), so that its
+    /// image takes its room before it loads.
+    pub narrow_width: String,
+    pub narrow_height: String,
+    /// Whether the narrow variant is the wide layout kept at its width
+    /// (scrolled inside its figure) rather than reflowed.
+    pub narrow_fixed: bool,
     /// Href of the standalone file (light theme); empty when unavailable.
     pub file: String,
     /// Hrefs of its dark twin and of the narrow light and dark variants.
@@ -97,7 +104,6 @@ impl ChartView {
     pub fn as_image(mut self, alt: String) -> ChartView {
         if self.available() {
             self.svg.clear();
-            self.narrow.clear();
             self.alt = alt;
         }
         self
@@ -265,9 +271,13 @@ impl<'a> PageCtx<'a> {
                     site.write(&file, svg.as_bytes())?;
                     Ok(format!("{}{file}", self.root))
                 };
+                let (narrow_width, narrow_height) = view_box(&d.narrow);
                 ChartView {
+                    alt: svg_title(&d.wide),
+                    narrow_fixed: d.narrow.contains("dd-fixed"),
+                    narrow_width,
+                    narrow_height,
                     svg: trimmed(d.wide),
-                    narrow: trimmed(d.narrow),
                     file: href(path, d.light)?,
                     dark_file: href(format!("{stem}-dark.svg"), d.dark)?,
                     narrow_file: href(format!("{stem}-narrow.svg"), d.narrow_light)?,
@@ -315,6 +325,38 @@ impl<'a> PageCtx<'a> {
             .filter_map(|o| o.tests.get(test))
             .find_map(|t| t.older_why(i))
     }
+}
+
+/// The width and height of an SVG document's root `viewBox`, as written
+/// (`("360", "646")`); empty where it has none.
+fn view_box(svg: &str) -> (String, String) {
+    let dims = svg
+        .split_once("viewBox=\"")
+        .and_then(|(_, rest)| rest.split_once('"'))
+        .map(|(v, _)| v.split(' ').skip(2).map(str::to_string).collect::<Vec<_>>());
+    match dims.as_deref() {
+        Some([w, h]) => (w.clone(), h.clone()),
+        _ => (String::new(), String::new()),
+    }
+}
+
+/// The text of an SVG document's first `<title>`, unescaped (the page
+/// escapes it again), for the `alt` of its image.
+fn svg_title(svg: &str) -> String {
+    let Some(title) = svg
+        .split_once("<title")
+        .and_then(|(_, rest)| rest.split_once('>'))
+        .and_then(|(_, rest)| rest.split_once("</title>"))
+        .map(|(t, _)| t)
+    else {
+        return String::new();
+    };
+    title
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&#39;", "'")
+        .replace("&amp;", "&")
 }
 
 /// `s` without its leading and trailing whitespace, trimmed where it is
@@ -588,6 +630,15 @@ mod tests {
         assert_eq!(files.len(), 40);
         assert_eq!(files["p/17.html"], b"17");
         assert_eq!(files["p/1.html"], b"again 1");
+    }
+
+    #[test]
+    fn a_charts_image_takes_the_size_and_title_of_its_svg() {
+        let svg = "<svg class=\"dd-chart dd-narrow\" viewBox=\"0 0 360 646\" width=\"100%\">\n<title id=\"x-title\">A &amp; B &lt;gp3&gt; &#39;q&#39;</title>\n<g><title>bar</title></g></svg>";
+        assert_eq!(view_box(svg), ("360".to_string(), "646".to_string()));
+        assert_eq!(svg_title(svg), "A & B <gp3> 'q'");
+        assert_eq!(view_box("<svg>"), (String::new(), String::new()));
+        assert_eq!(svg_title("<svg/>"), "");
     }
 
     #[test]

@@ -15,7 +15,13 @@ use crate::report::site::Output;
 #[derive(Clone, Debug, Default)]
 pub struct OfferingTest {
     pub link: Link,
+    /// Its judged metrics, shown.
     pub metrics: Vec<Pair>,
+    /// Its other metrics, folded under `more_summary`.
+    pub more: Vec<Pair>,
+    /// `12 more figures, not judged` (`12 figures, none judged` where
+    /// `metrics` is empty).
+    pub more_summary: String,
     /// Where the configuration has a history: which measurement the
     /// figures come from, and the runs of older ones left out; else empty.
     pub note: String,
@@ -31,7 +37,12 @@ pub struct OfferingPage {
     pub subject: Vec<Pair>,
     pub host: Vec<Pair>,
     pub target: Vec<Pair>,
+    /// The tests with a judged figure, shown.
     pub tests: Vec<OfferingTest>,
+    /// The tests with none, folded under `unjudged_summary`, each with
+    /// every figure it gave.
+    pub unjudged: Vec<OfferingTest>,
+    pub unjudged_summary: String,
     /// Its spread across machines, when it was measured on several.
     pub machines: Vec<super::machines::MachineGroup>,
     pub runs: Vec<RunLink>,
@@ -39,12 +50,16 @@ pub struct OfferingPage {
     pub run_groups: Vec<super::runlist::RunGroup>,
     /// What the grouped table is, in words; empty when runs are listed.
     pub runs_note: String,
+    /// What the fold of `runs` holds: `120 runs, each with its own page`.
+    pub runs_summary: String,
     /// Each judged metric over the configuration's measurements; empty
     /// when it was measured once.
     pub history: Vec<super::history::HistoryView>,
     /// The date of the measurement its figures come from, where it has a
     /// history; else empty.
     pub measured: String,
+    /// What the fold of `history` holds.
+    pub history_summary: String,
 }
 
 /// Builds the page of offering `off` in `study`.
@@ -126,7 +141,7 @@ pub(super) fn build(
     for (k, v) in &off.labels {
         subject.push(p(&format!("label {k}"), v.clone()));
     }
-    let tests = off
+    let (tests, unjudged): (Vec<OfferingTest>, Vec<OfferingTest>) = off
         .tests
         .iter()
         .map(|(test, t)| {
@@ -150,38 +165,66 @@ pub(super) fn build(
                 }
                 _ => String::new(),
             };
+            let judged = |m: &str| {
+                ctx.analysis
+                    .data
+                    .studies
+                    .get(study)
+                    .is_some_and(|s| s.judges(test, m))
+            };
+            let mut metrics = Vec::new();
+            let mut more = Vec::new();
+            for (judged, pair) in ms.into_iter().map(|(m, st)| {
+                let sm = &st.summary;
+                let how = if sm.single_run() {
+                    " (single run)".to_string()
+                } else {
+                    format!(
+                        " (median of {}, {} to {}, CV {}{})",
+                        sm.n,
+                        format::value(sm.min, st.unit),
+                        format::value(sm.max, st.unit),
+                        sm.cv.map(format::percent).unwrap_or_else(|| "n/a".into()),
+                        if sm.large_spread() {
+                            ", large spread"
+                        } else {
+                            ""
+                        }
+                    )
+                };
+                (
+                    judged(m),
+                    Pair {
+                        key: human_name(m),
+                        value: format!("{}{how}", format::value(sm.median, st.unit)),
+                    },
+                )
+            }) {
+                if judged {
+                    metrics.push(pair);
+                } else {
+                    more.push(pair);
+                }
+            }
             OfferingTest {
                 note,
                 link: ctx.link(test, &ctx.paths.test_page(study, test)),
-                metrics: ms
-                    .into_iter()
-                    .map(|(m, st)| {
-                        let sm = &st.summary;
-                        let how = if sm.single_run() {
-                            " (single run)".to_string()
-                        } else {
-                            format!(
-                                " (median of {}, {} to {}, CV {}{})",
-                                sm.n,
-                                format::value(sm.min, st.unit),
-                                format::value(sm.max, st.unit),
-                                sm.cv.map(format::percent).unwrap_or_else(|| "n/a".into()),
-                                if sm.large_spread() {
-                                    ", large spread"
-                                } else {
-                                    ""
-                                }
-                            )
-                        };
-                        Pair {
-                            key: human_name(m),
-                            value: format!("{}{how}", format::value(sm.median, st.unit)),
-                        }
-                    })
-                    .collect(),
+                more_summary: if metrics.is_empty() {
+                    format!(
+                        "{}, none judged",
+                        format::count_of(more.len(), "figure", "figures")
+                    )
+                } else {
+                    format!(
+                        "{}, not judged",
+                        format::count_of(more.len(), "more figure", "more figures")
+                    )
+                },
+                metrics,
+                more,
             }
         })
-        .collect();
+        .partition(|t| !t.metrics.is_empty());
     let bounded = super::runlist::offering_bounded(off);
     let mut runs: Vec<&Summary> = if bounded { Vec::new() } else { records.clone() };
     runs.sort_by(|x, y| (&x.test.id, x.repetition, &x.id).cmp(&(&y.test.id, y.repetition, &y.id)));
@@ -196,6 +239,7 @@ pub(super) fn build(
     } else {
         Vec::new()
     };
+    let history = super::history::views(&ctx, study, off, site)?;
     let page = OfferingPage {
         page: ctx.meta(
             off.name.clone(),
@@ -209,7 +253,12 @@ pub(super) fn build(
         subject,
         host: host_pairs(&records),
         target: target_pairs(&records),
+        unjudged_summary: format!(
+            "{} with no judged figure, each with every figure it gave",
+            format::count_of(unjudged.len(), "more test", "more tests")
+        ),
         tests,
+        unjudged,
         machines: super::machines::groups(ctx, study, &[off.name.as_str()], site)?,
         runs: runs.iter().map(|r| ctx.run_link(r)).collect(),
         run_groups,
@@ -222,7 +271,20 @@ pub(super) fn build(
         } else {
             String::new()
         },
-        history: super::history::views(&ctx, study, off, site)?,
+        runs_summary: format!(
+            "{}, each with its own page",
+            format::count_of(records.len(), "run", "runs")
+        ),
+        history_summary: format!(
+            "{} over {}: a table and a chart each",
+            format::count_of(history.len(), "judged metric", "judged metrics"),
+            format::count_of(
+                history.iter().map(|h| h.rows.len()).max().unwrap_or(0),
+                "measurement",
+                "measurements"
+            )
+        ),
+        history,
         measured: off.measured.clone().unwrap_or_default(),
     };
     render(site, ctx.paths.offering_page(study, &off.name), &page)

@@ -40,7 +40,15 @@ pub struct StudyPage {
     /// Links to each column's test page.
     pub column_links: Vec<Link>,
     pub configs: Vec<ConfigRow>,
+    /// A cost vs performance chart per headline dimension: the first
+    /// follows the answer, the others are folded below the matrix.
     pub charts: Vec<ChartView>,
+    /// What the first chart shows and how to read it.
+    pub first_chart_note: String,
+    /// What the fold of the other charts holds.
+    pub more_charts_summary: String,
+    /// What the fold of `bursts` holds.
+    pub bursts_summary: String,
     /// Workloads measured at several queue depths.
     pub queue_depths: Vec<super::qdepth::QdGroup>,
     /// Burst and sustained levels of the tests that kept a timeline.
@@ -101,6 +109,7 @@ pub(super) fn build(
         .collect();
     let mut charts = Vec::new();
     let mut images = Vec::new();
+    let mut first_chart_note = String::new();
     // a cost vs performance chart per headline dimension, the first as
     // the study's overview
     let mut dims = story::headline::dimensions(sv);
@@ -115,6 +124,12 @@ pub(super) fn build(
         if let Some(c) = super::value::value_chart_for(ctx, true, study, sv, t, site, path.clone())
             .transpose()?
         {
+            if charts.is_empty() {
+                first_chart_note = format!(
+                    "{} against what each configuration costs: a point above the line of equal value through the baseline gives more for its price than the baseline, one below it less.",
+                    capitalised(&story::headline::metric_words(t))
+                );
+            }
             images.push((
                 format!(
                     "{}: {} against cost",
@@ -173,7 +188,20 @@ pub(super) fn build(
         matrix_more,
         column_links,
         configs,
+        more_charts_summary: format!(
+            "{} against cost, one per headline dimension",
+            format::count_of(
+                charts.len().saturating_sub(1),
+                "more chart",
+                "more charts"
+            )
+        ),
+        bursts_summary: format!(
+            "{}: burst, sustained level, burst duration and volume, steady state, per configuration",
+            format::count_of(bursts.len(), "test", "tests")
+        ),
         charts,
+        first_chart_note,
         queue_depths,
         bursts,
         machines,
@@ -190,4 +218,13 @@ pub(super) fn build(
         markdown: ctx.link(format!("data/{sslug}.md"), &format!("data/{sslug}.md")),
     };
     render(site, ctx.paths.study_page(&sv.study), &page)
+}
+
+/// `s` with its first letter in capitals.
+fn capitalised(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().chain(c).collect(),
+        None => String::new(),
+    }
 }

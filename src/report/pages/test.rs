@@ -60,6 +60,9 @@ pub struct MetricSection {
 /// would make the page several megabytes. As many as a value table shows.
 pub const TABLE_ROWS_SHOWN: usize = super::value::TABLE_ROWS_SHOWN;
 
+/// The word a judged metric's heading carries (`MetricSection::judged`).
+const JUDGED: &str = "judged";
+
 /// One metric's table of a test with many configurations.
 #[derive(Template, Debug)]
 #[template(path = "metric.html")]
@@ -112,7 +115,14 @@ pub struct TestPage {
     /// How many more forms there are, in words; empty when all are shown.
     pub more_commands: String,
     pub parameters: Vec<Pair>,
+    /// The metrics the page leads with: those judged, or the first where
+    /// none is, each a comparison chart and its table.
     pub metrics: Vec<MetricSection>,
+    /// The other metrics, folded below the rest of the page.
+    pub more_metrics: Vec<MetricSection>,
+    /// What the fold holds: `12 more metrics, shown but not judged: a
+    /// chart and a table each`.
+    pub more_metrics_summary: String,
     pub percentiles: Vec<ChartView>,
     pub distributions: Vec<DistributionView>,
     /// Per-second charts of the records that kept a timeline.
@@ -120,6 +130,8 @@ pub struct TestPage {
     /// Which runs `timelines` draws, when not every one that kept a
     /// timeline; empty when it draws them all.
     pub timelines_note: String,
+    /// What the fold of `timelines` holds: `Over time: 12 charts, one per run`.
+    pub timelines_summary: String,
     pub runs: Vec<RunLink>,
     /// Instead of `runs`, past `runlist::RUNS_SHOWN` runs: one row per
     /// configuration.
@@ -174,7 +186,11 @@ pub(super) fn build(ctx: PageCtx, study: &str, test: &str, site: &dyn Output) ->
         more_commands,
         parameters,
     } = header::build(ctx, &keyed, &sorted);
-    let metrics = tables::build(scope, &metric_names, site)?;
+    let (metrics, more_metrics) = lead(tables::build(scope, &metric_names, site)?);
+    let more_metrics_summary = format!(
+        "{}, shown but not judged: a chart and a table each",
+        format::count_of(more_metrics.len(), "more metric", "more metrics")
+    );
     let percentiles = latency::percentiles(scope, site)?;
     let distributions = latency::distributions(scope, site)?;
     let (timelines, timelines_note) = runs::timelines(scope, kind, &keyed, site)?;
@@ -198,7 +214,13 @@ pub(super) fn build(ctx: PageCtx, study: &str, test: &str, site: &dyn Output) ->
         commands,
         more_commands,
         parameters,
+        timelines_summary: format!(
+            "Over time: {}",
+            format::count_of(timelines.len(), "chart, one per run", "charts, one per run")
+        ),
         metrics,
+        more_metrics,
+        more_metrics_summary,
         percentiles,
         distributions,
         timelines,
@@ -208,6 +230,17 @@ pub(super) fn build(ctx: PageCtx, study: &str, test: &str, site: &dyn Output) ->
         runs_note,
     };
     render(site, ctx.paths.test_page(study, test), &page)
+}
+
+/// The metric sections a test page leads with (the judged ones, or the
+/// first where none is judged) and the rest, in their order.
+fn lead(sections: Vec<MetricSection>) -> (Vec<MetricSection>, Vec<MetricSection>) {
+    let (mut lead, mut rest): (Vec<_>, Vec<_>) =
+        sections.into_iter().partition(|m| m.judged == JUDGED);
+    if lead.is_empty() && !rest.is_empty() {
+        lead.push(rest.remove(0));
+    }
+    (lead, rest)
 }
 
 /// The records of each configuration of `test`, with the name its records

@@ -138,7 +138,7 @@ pub(super) fn build(
             },
             direction: direction(higher).to_string(),
             judged: if judged {
-                "judged".into()
+                super::JUDGED.into()
             } else {
                 "shown, not judged".into()
             },
