@@ -5,6 +5,10 @@
 //   - at 1280 and 390 px no request goes anywhere but the site itself;
 //   - no console error and no uncaught page error;
 //   - at 390 px every chart's smallest rendered text is at least 9 px;
+//   - on pages checked in full, every chart's text lies inside the chart's
+//     box (inline and through <img>), and every point label marked
+//     data-label-for="i" starts within 40 viewBox units of its point
+//     (data-point="i");
 //   - axe-core finds no accessibility violation of serious or critical
 //     impact (pages checked in full, at both widths in both schemes).
 // One page of each kind (index, value, the largest test, offering, run and
@@ -47,6 +51,10 @@ const WIDTHS = [1280, 390];
 const NARROW = 390;
 const SCHEMES = ["light", "dark"];
 const MIN_TEXT_PX = 9;
+// a chart's text may reach this far (px) past its box: antialiasing, not clipping
+const TEXT_BOX_TOLERANCE_PX = 1;
+// a point label starts within this many viewBox units of its point
+const LABEL_REACH = 40;
 // a page that takes longer is a failure, not a hang
 const PAGE_TIMEOUT_S = 60;
 
@@ -225,6 +233,57 @@ function chartsInPage(scale) {
   return { inline, imgs };
 }
 
+// Runs in the page (or a standalone SVG): for every outermost <svg> shown,
+// each <text> whose box sticks out of the chart's rendered box by more than
+// `tolerance` px, and each point label (data-label-for="i") farther than
+// `reach` viewBox units from its point (data-point="i"). Every finding names
+// the chart by its title.
+function textBoxesInPage([tolerance, reach]) {
+  const label = (svg) =>
+    (svg.querySelector("title")?.textContent || svg.getAttribute("aria-label") || "untitled svg").trim();
+  const found = [];
+  const svgs = [...document.querySelectorAll("svg")].filter((s) => !s.parentElement?.closest("svg"));
+  for (const svg of svgs) {
+    const box = svg.getBoundingClientRect();
+    if (box.width === 0 || getComputedStyle(svg).display === "none") continue;
+    const vb = svg.viewBox?.baseVal;
+    const scale = vb && vb.width > 0 ? box.width / vb.width : 1;
+    const name = label(svg);
+    for (const t of svg.querySelectorAll("text")) {
+      const r = t.getBoundingClientRect();
+      if (r.width === 0 && r.height === 0) continue;
+      const out = [
+        ["left", box.left - r.left],
+        ["right", r.right - box.right],
+        ["top", box.top - r.top],
+        ["bottom", r.bottom - box.bottom],
+      ].filter(([, by]) => by > tolerance);
+      if (out.length)
+        found.push(
+          `chart "${name}": text "${t.textContent.trim().slice(0, 60)}" outside the chart (${out
+            .map(([side, by]) => `${side} by ${by.toFixed(1)} px`)
+            .join(", ")})`,
+        );
+    }
+    for (const t of svg.querySelectorAll("text[data-label-for]")) {
+      const dot = svg.querySelector(`[data-point="${t.getAttribute("data-label-for")}"]`);
+      if (!dot) {
+        found.push(`chart "${name}": label "${t.textContent.trim()}" has no point`);
+        continue;
+      }
+      const d = dot.getBoundingClientRect();
+      const [cx, cy] = [d.left + d.width / 2, d.top + d.height / 2];
+      const r = t.getBoundingClientRect();
+      const dx = Math.max(r.left - cx, 0, cx - r.right);
+      const dy = Math.max(r.top - cy, 0, cy - r.bottom);
+      const units = Math.hypot(dx, dy) / scale;
+      if (units > reach)
+        found.push(`chart "${name}": label "${t.textContent.trim()}" ${units.toFixed(0)} units from its point (> ${reach})`);
+    }
+  }
+  return found;
+}
+
 // Runs in the page under print media: what the print style sheet gets wrong.
 function printInPage() {
   const wrong = [];
@@ -387,6 +446,22 @@ async function main() {
                 [...document.images].filter((i) => i.complete && i.naturalWidth === 0).map((i) => i.getAttribute("src")),
               );
               for (const src of broken.slice(0, 3)) problems.push(`image did not load: ${src}`);
+            }
+            if (full) {
+              const boxes = [TEXT_BOX_TOLERANCE_PX, LABEL_REACH];
+              const found = await page.evaluate(textBoxesInPage, boxes);
+              const imgs = await page.evaluate(() =>
+                [...document.querySelectorAll("img")]
+                  .filter((i) => /\.svg($|[?#])/i.test(i.getAttribute("src") || ""))
+                  .map((i) => ({ src: i.currentSrc || i.src, width: i.getBoundingClientRect().width })),
+              );
+              for (const img of imgs) {
+                if (img.width === 0) continue;
+                await svgPage.setViewportSize({ width: Math.max(1, Math.round(img.width)), height: 900 });
+                await svgPage.goto(img.src, { waitUntil: "load" });
+                found.push(...(await svgPage.evaluate(textBoxesInPage, boxes)));
+              }
+              for (const f of [...new Set(found)]) problems.push(f);
             }
             if (width <= NARROW) {
               const charts = await page.evaluate(chartsInPage, 1);

@@ -47,6 +47,7 @@ mod report_snapshots;
 mod report_study_2026;
 mod report_threads;
 mod report_timeline;
+mod report_titles;
 mod report_value;
 mod run_faults;
 mod run_replay;

@@ -208,6 +208,11 @@ fn checker_names_each_kind_of_failure() {
         "img.html",
         r#"<div style="height:3000px"></div><img src="chart.svg" alt="c" loading="lazy">"#,
     );
+    // text past the chart's right edge, and a point label far from its point
+    page(
+        "clipped.html",
+        r#"<svg viewBox="0 0 358 100" width="100%" style="max-width:358px"><title>clipped</title><text x="300" y="30" font-size="16">sticks out past the edge</text><circle cx="20" cy="20" r="5" data-point="0"/><text x="200" y="90" font-size="12" data-label-for="0">far</text></svg>"#,
+    );
     // a button without a name: critical for axe-core
     page(
         "unnamed.html",
@@ -221,6 +226,7 @@ fn checker_names_each_kind_of_failure() {
         "thrown.html",
         "inline.html",
         "img.html",
+        "clipped.html",
         "unnamed.html",
     ];
     let args: Vec<&str> = pages.iter().flat_map(|p| ["--page", p]).collect();
@@ -235,6 +241,9 @@ fn checker_names_each_kind_of_failure() {
         "thrown.html @390 light: page error: kaboom",
         r#"inline.html @390 light: chart "small labels" smallest text 6.0 px (< 9): "small""#,
         r#"img.html @390 dark: chart "file chart" smallest text 8.0 px (< 9): "sixteen""#,
+        r#"clipped.html @1280 light: chart "clipped": text "sticks out past the edge" outside the chart (right by "#,
+        r#"clipped.html @390 dark: chart "clipped": text "sticks out past the edge" outside the chart (right by "#,
+        r#"clipped.html @390 light: chart "clipped": label "far" 189 units from its point (> 40)"#,
         "unnamed.html @1280 light: accessibility (critical): button-name: Buttons must have discernible text: 1 element(s), e.g. button",
         "unnamed.html @390 dark: accessibility (critical): button-name",
     ] {
@@ -247,10 +256,10 @@ fn checker_names_each_kind_of_failure() {
     assert!(!stdout.contains("wide.html @1280"), "{stdout}");
     assert!(!stdout.contains("inline.html @1280"), "{stdout}");
     assert!(!stdout.contains("index.html"), "{stdout}");
-    // 8 pages x 2 widths x 2 schemes; the foreign, console, thrown and
-    // unnamed pages fail at all four, the others at 390 px in both schemes;
-    // index passes; chart.svg is no page
-    assert_eq!(tally(&stdout), (10, 22), "{stdout}");
+    // 9 pages x 2 widths x 2 schemes; the foreign, console, thrown,
+    // clipped and unnamed pages fail at all four, the others at 390 px in
+    // both schemes; index passes; chart.svg is no page
+    assert_eq!(tally(&stdout), (10, 26), "{stdout}");
 }
 
 /// `measured REL @WIDTH SCHEME: height H px, first chart Y px` lines of

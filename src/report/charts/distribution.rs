@@ -171,9 +171,18 @@ fn draw_in(chart: &DistributionChart, look: Look, key: ChartId) -> Result<String
         ],
     );
 
-    // the legend under the axis: two columns
+    // the legend under the axis: two columns, or one where a name would
+    // not fit half the width whole (names of one provider differ at the end)
     let legend_top = PLOT.3 + 64.0;
-    let legend_rows = lines.len().div_ceil(2);
+    let columns = if lines
+        .iter()
+        .all(|(name, _)| text_width(name, LABEL_PX) <= WIDTH / 2.0 - 60.0)
+    {
+        2
+    } else {
+        1
+    };
+    let legend_rows = lines.len().div_ceil(columns);
     let height = if lines.is_empty() {
         110.0
     } else {
@@ -216,7 +225,7 @@ fn draw_in(chart: &DistributionChart, look: Look, key: ChartId) -> Result<String
             }
         }
         for k in 0..lines.len() {
-            let (x, y) = legend_at(k, legend_top);
+            let (x, y) = legend_at(k, legend_top, columns);
             b.draw_line(
                 (px(x), px(y - 4.0)),
                 (px(x + 22.0), px(y - 4.0)),
@@ -263,19 +272,20 @@ fn draw_in(chart: &DistributionChart, look: Look, key: ChartId) -> Result<String
             .rotate(),
     );
     for (k, ((name, _), line)) in lines.iter().zip(&summary).enumerate() {
-        let (x, y) = legend_at(k, legend_top);
-        let shown = fit(name, WIDTH / 2.0 - 60.0, LABEL_PX);
+        let (x, y) = legend_at(k, legend_top, columns);
+        let shown = fit(name, WIDTH / columns as f64 - 60.0, LABEL_PX);
         let tip = format!("{line} (in {unit})");
         doc.text(Txt::new(x + 30.0, y, &shown).tip(&tip));
     }
     doc.finish()
 }
 
-/// The baseline of legend entry `k`: two columns, left to right, top to bottom.
-fn legend_at(k: usize, top: f64) -> (f64, f64) {
-    let col = (k % 2) as f64;
-    let row = (k / 2) as f64;
-    (24.0 + col * (WIDTH / 2.0), top + 20.0 * row)
+/// The baseline of legend entry `k` in `columns` columns (one or two),
+/// left to right, top to bottom.
+fn legend_at(k: usize, top: f64, columns: usize) -> (f64, f64) {
+    let col = (k % columns) as f64;
+    let row = (k / columns) as f64;
+    (24.0 + col * (WIDTH / columns as f64), top + 20.0 * row)
 }
 
 /// A log axis over the positive `values`, from `PLOT.3` up to `PLOT.2`,

@@ -96,6 +96,23 @@ impl Shapes<'_> {
         self.out.push_str("/>\n");
     }
 
+    /// A filled circle like [`Shapes::draw_circle`]'s, marked
+    /// `data-point="index"` so that a checker can find the label that names
+    /// it (marked `data-label-for` with the same index).
+    pub(super) fn draw_point(
+        &mut self,
+        center: (i32, i32),
+        radius: u32,
+        style: &Style,
+        index: usize,
+    ) {
+        self.draw_circle(center, radius, style, true);
+        // the circle just written ends in "/>\n"
+        self.out.truncate(self.out.len() - 3);
+        self.number("data-point", index as i64);
+        self.out.push_str("/>\n");
+    }
+
     /// A line through `path`.
     pub(super) fn draw_path(&mut self, path: impl IntoIterator<Item = (i32, i32)>, style: &Style) {
         self.out.push_str("<polyline fill=\"none\" opacity=\"1\"");

@@ -148,6 +148,7 @@ pub(super) struct Txt<'a> {
     tip: Option<&'a str>,
     rotate: bool,
     halo: bool,
+    label_for: Option<usize>,
 }
 
 impl<'a> Txt<'a> {
@@ -162,6 +163,7 @@ impl<'a> Txt<'a> {
             tip: None,
             rotate: false,
             halo: false,
+            label_for: None,
         }
     }
     pub(super) fn size(mut self, size: f64) -> Self {
@@ -184,6 +186,12 @@ impl<'a> Txt<'a> {
         self.rotate = true;
         self
     }
+    /// Marks the text `data-label-for="index"`: the label of the point drawn
+    /// with [`Shapes::draw_point`] and that index.
+    pub(super) fn label_for(mut self, index: usize) -> Self {
+        self.label_for = Some(index);
+        self
+    }
     /// Outlines the text in the background colour, for text drawn over lines.
     pub(super) fn halo(mut self) -> Self {
         self.halo = true;
@@ -194,9 +202,23 @@ impl<'a> Txt<'a> {
 /// Line height of a chart title.
 const TITLE_LINE: f64 = 20.0;
 
-/// The title as drawn: on one line, or two when `width` is too narrow.
+/// Lines a title wraps onto at most before it is cut: enough for a
+/// configuration, a test, a metric, a machine and a run at 360 wide.
+const TITLE_MAX_LINES: usize = 6;
+
+/// How much wider a title is drawn than [`text_width`] estimates: titles
+/// are bold, which takes some 10% more room than the regular weight.
+const TITLE_BOLD: f64 = 1.1;
+
+/// The title as drawn: on as many lines as `width` needs, up to
+/// [`TITLE_MAX_LINES`], broken at spaces.
 pub(super) fn title_lines(title: &str, width: f64) -> Vec<String> {
-    wrap_lines(&one_line(title), width - 24.0, TITLE_PX, 2)
+    wrap_lines(
+        &one_line(title),
+        (width - 24.0) / TITLE_BOLD,
+        TITLE_PX,
+        TITLE_MAX_LINES,
+    )
 }
 
 /// How much lower than with a one-line title a chart's content starts.
@@ -209,6 +231,9 @@ pub(super) fn title_drop(title: &str, look: Look) -> f64 {
 pub(super) struct Doc {
     out: String,
     width: f64,
+    /// Whether the content is in a group moved down below the title's extra
+    /// lines, to be closed when the document is.
+    shifted: bool,
 }
 
 impl Doc {
@@ -226,10 +251,12 @@ impl Doc {
         Doc::begin_as(look, kind, key, height, title, desc, false)
     }
 
-    /// Starts the narrow variant of a chart that has no narrow layout of its
-    /// own: the wide layout at its full width (text stays 12 px as
-    /// rendered), which the page lets scroll sideways inside its figure
-    /// rather than shrinking it; ids and class are the narrow variant's.
+    /// Starts a chart whose layout leaves room for a one-line title only:
+    /// in the wide look, and in the narrow look as the wide layout at its
+    /// full width (text stays 12 px as rendered), which the page lets scroll
+    /// sideways inside its figure rather than shrinking it; ids and class
+    /// are the narrow variant's. A title on more lines moves everything
+    /// below it down and makes the chart that much taller than `height`.
     pub(super) fn begin_fixed(
         look: Look,
         kind: &str,
@@ -238,7 +265,7 @@ impl Doc {
         title: &str,
         desc: &str,
     ) -> Doc {
-        Doc::begin_as(look, kind, key, height, title, desc, look.narrow)
+        Doc::begin_as(look, kind, key, height, title, desc, true)
     }
 
     fn begin_as(
@@ -248,14 +275,24 @@ impl Doc {
         height: f64,
         title: &str,
         desc: &str,
-        fixed: bool,
+        wide_layout: bool,
     ) -> Doc {
+        // drawn at the wide width in every look, and one-line title room
+        let (fixed, shift) = (wide_layout && look.narrow, wide_layout);
         let mut id = format!("dd-{kind}-");
         id.push_str(&key.hex());
         if look.narrow {
             id.push_str("-n");
         }
         let width = if fixed { super::WIDTH } else { look.width() };
+        let title = one_line(title);
+        let lines = title_lines(&title, width);
+        let drop = if shift {
+            TITLE_LINE * (lines.len().max(1) - 1) as f64
+        } else {
+            0.0
+        };
+        let height = height + drop;
         let variant = match (look.narrow, fixed) {
             (true, true) => "dd-narrow dd-fixed",
             (true, false) => "dd-narrow",
@@ -272,7 +309,6 @@ impl Doc {
             format!("width=\"100%\" style=\"max-width:{w}px;height:auto\"")
         };
         let style = css(look.theme);
-        let title = one_line(title);
         // a chart takes about 36 bytes per unit of height (a 50-row bar
         // chart 37 KB): room for it at once, instead of growing by doubling
         let mut out = String::with_capacity(6 * 1024 + 36 * height.clamp(0.0, 30_000.0) as usize);
@@ -285,13 +321,21 @@ impl Doc {
             esc(&title),
             esc(desc.trim())
         );
-        let mut doc = Doc { out, width };
-        let lines = title_lines(&title, width);
+        let mut doc = Doc {
+            out,
+            width,
+            shifted: drop > 0.0,
+        };
         let cut = lines.join(" ") != title;
         for (i, line) in lines.iter().enumerate() {
             let mut t = Txt::new(12.0, 26.0 + TITLE_LINE * i as f64, line).size(TITLE_PX);
             t.tip = cut.then_some(title.as_str());
             doc.text_class(t, "dd-t dd-h");
+        }
+        if doc.shifted {
+            doc.out.push_str("<g transform=\"translate(0 ");
+            push_fixed(&mut doc.out, drop, 0);
+            doc.out.push_str(")\">\n");
         }
         doc
     }
@@ -343,6 +387,11 @@ impl Doc {
         out.push_str("\" font-size=\"");
         push_fixed(out, t.size, 0);
         out.push('"');
+        if let Some(i) = t.label_for {
+            out.push_str(" data-label-for=\"");
+            out.push_str(itoa::Buffer::new().format(i));
+            out.push('"');
+        }
         if t.anchor != "start" {
             out.push_str(" text-anchor=\"");
             out.push_str(t.anchor);
@@ -405,8 +454,11 @@ impl Doc {
     pub(super) fn ticks_below(&mut self, xs: &Scale, ticks: &[f64], axis_y: f64) {
         for t in ticks {
             let s = fmt_tick(*t, xs);
+            // a label centred on a tick near an edge is moved in to stay whole
+            let half = text_width(&s, SMALL_PX) / 2.0;
+            let x = xs.map(*t).min(self.width - 2.0 - half).max(2.0 + half);
             self.text(
-                Txt::new(xs.map(*t), axis_y + 18.0, &s)
+                Txt::new(x, axis_y + 18.0, &s)
                     .anchor("middle")
                     .size(SMALL_PX)
                     .muted(),
@@ -415,6 +467,9 @@ impl Doc {
     }
 
     pub(super) fn finish(mut self) -> Result<String> {
+        if self.shifted {
+            self.out.push_str("</g>\n");
+        }
         self.out.push_str("</svg>\n");
         Ok(self.out)
     }

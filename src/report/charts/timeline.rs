@@ -266,12 +266,21 @@ fn draw_timeline(chart: &TimelineChart, look: Look, key: ChartId) -> Result<Stri
         doc.no_data(height);
         return doc.finish();
     }
-    let left = if look.narrow { 44.0 } else { 64.0 };
+    let plot_bottom = top + plot_h;
+    let ys = Scale::fit(&usable, plot_bottom, top, false);
+    // room on the left for the widest value tick, drawn 6 units from the plot
+    let widest_tick = ys
+        .ticks()
+        .iter()
+        .map(|t| text_width(&super::scale::fmt_tick(*t, &ys), SMALL_PX))
+        .fold(0.0, f64::max);
+    let left = f64::max(
+        if look.narrow { 44.0 } else { 64.0 },
+        4.0 + widest_tick + 6.0,
+    );
     let right = width - 16.0;
     let end_s = chart.values.len() as f64 * chart.interval_s;
     let x = |t: f64| left + (t / end_s).clamp(0.0, 1.0) * (right - left);
-    let plot_bottom = top + plot_h;
-    let ys = Scale::fit(&usable, plot_bottom, top, false);
     doc.text(
         Txt::new(left, top - 8.0, &one_line(&chart.unit))
             .size(SMALL_PX)

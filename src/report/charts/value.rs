@@ -116,8 +116,8 @@ fn draw_value(chart: &ValueChart, look: Look, key: ChartId) -> Result<String> {
     // one group per colour, so that the style colours each per theme
     for (c, colour) in PALETTE.iter().enumerate().take(lay.points.len()) {
         doc.plot(&format!("dd-points dd-c{c}"), |b| {
-            for p in lay.points.iter().skip(c).step_by(PALETTE.len()) {
-                b.draw_circle((px(p.x), px(p.y)), 6, &colour.filled(), true);
+            for (i, p) in lay.points.iter().enumerate().skip(c).step_by(PALETTE.len()) {
+                b.draw_point((px(p.x), px(p.y)), 6, &colour.filled(), i);
             }
         });
     }
@@ -132,13 +132,14 @@ fn draw_value(chart: &ValueChart, look: Look, key: ChartId) -> Result<String> {
                 .halo(),
         );
     }
-    for p in &lay.points {
+    for (i, p) in lay.points.iter().enumerate() {
         doc.text(
             Txt::new(p.label_x, p.label_y, &p.shown)
                 .anchor(p.anchor)
                 .size(SMALL_PX)
                 .tip(&p.tip)
-                .halo(),
+                .halo()
+                .label_for(i),
         );
     }
     for t in &xticks {
@@ -169,28 +170,21 @@ fn draw_value(chart: &ValueChart, look: Look, key: ChartId) -> Result<String> {
             .anchor("middle")
             .size(SMALL_PX),
     );
-    let room = if look.narrow {
-        look.width() - 24.0
-    } else {
-        ys.a - ys.b
-    };
-    let y_caption = format!(
-        "{} ({}{})",
-        fit(&one_line(&chart.y_label), room - 180.0, SMALL_PX),
-        better_words(chart.higher_is_better),
-        if ys.log { ", log scale" } else { "" }
-    );
-    if look.narrow {
-        // above the plot: beside it, it would leave the tick labels no room
-        doc.text(Txt::new(12.0, ys.b - 22.0, &y_caption).size(SMALL_PX));
-    } else {
-        let mid = (ys.a + ys.b) / 2.0;
-        doc.text(
-            Txt::new(16.0, mid, &y_caption)
-                .anchor("middle")
-                .size(SMALL_PX)
-                .rotate(),
-        );
+    let n = lay.y_caption.len();
+    for (i, line) in lay.y_caption.iter().enumerate() {
+        if look.narrow {
+            // above the plot: beside it, it would leave the tick labels no room
+            let y = ys.b - 22.0 - CAPTION_LINE * (n - 1 - i) as f64;
+            doc.text(Txt::new(12.0, y, line).size(SMALL_PX));
+        } else {
+            let mid = (ys.a + ys.b) / 2.0;
+            doc.text(
+                Txt::new(16.0 + CAPTION_LINE * i as f64, mid, line)
+                    .anchor("middle")
+                    .size(SMALL_PX)
+                    .rotate(),
+            );
+        }
     }
     let mut note_y = ys.a + 66.0;
     for note in &lay.visible_notes {

@@ -21,7 +21,13 @@ pub(super) struct ValueLayout {
     /// The numbered key, when direct labels would collide; empty otherwise.
     pub(super) key: Vec<KeyEntry>,
     pub(super) height: f64,
+    /// The performance axis's caption, on as many lines as it needs:
+    /// beside the plot (turned) in the wide look, above it in the narrow one.
+    pub(super) y_caption: Vec<String>,
 }
+
+/// Line height of the performance axis's caption.
+pub(super) const CAPTION_LINE: f64 = 15.0;
 
 /// One entry of the numbered key: the number drawn at the point, and the
 /// full name, on one or two lines, at (`x`, `y`) (the first baseline).
@@ -98,8 +104,29 @@ pub(super) fn value_layout_in(chart: &ValueChart, look: Look) -> ValueLayout {
     }
     let prices: Vec<f64> = kept.iter().map(|(_, p)| p.price_per_gb).collect();
     let perfs: Vec<f64> = kept.iter().map(|(_, p)| p.performance).collect();
-    let top = 52.0 + title_drop(&chart.title, look) + if look.narrow { 28.0 } else { 0.0 };
-    let bottom = top + if look.narrow { 300.0 } else { 368.0 };
+    let plot_height = if look.narrow { 300.0 } else { 368.0 };
+    // whole words on as many lines as it takes, never cut in the middle of one
+    let y_caption = wrap_lines(
+        &format!(
+            "{y_name} ({}{})",
+            better_words(chart.higher_is_better),
+            if Scale::fit(&perfs, 1.0, 0.0, true).log {
+                ", log scale"
+            } else {
+                ""
+            }
+        ),
+        if look.narrow {
+            width - 24.0
+        } else {
+            plot_height
+        },
+        SMALL_PX,
+        3,
+    );
+    let extra = CAPTION_LINE * (y_caption.len().max(1) - 1) as f64;
+    let top = 52.0 + title_drop(&chart.title, look) + if look.narrow { 28.0 + extra } else { 0.0 };
+    let bottom = top + plot_height;
     let ys = Scale::fit(&perfs, bottom, top, true);
     let widest_tick = ys
         .ticks()
@@ -109,7 +136,7 @@ pub(super) fn value_layout_in(chart: &ValueChart, look: Look) -> ValueLayout {
     let (left, right) = if look.narrow {
         (12.0 + widest_tick + 10.0, width - 16.0)
     } else {
-        (80.0, width - 24.0)
+        (80.0 + extra, width - 24.0)
     };
     let xs = Scale::fit(&prices, left, right, true);
     let mut drawn = Vec::new();
@@ -226,6 +253,8 @@ pub(super) fn value_layout_in(chart: &ValueChart, look: Look) -> ValueLayout {
                 })
             });
         line.label_at = spot.unwrap_or(line.label_at);
+        // a label ending near the left edge is moved right to stay whole
+        line.label_at.0 = line.label_at.0.max(2.0 + 4.0 + w);
         let (x, y) = line.label_at;
         fixed.push((x - 4.0 - w, x - 4.0, y - 6.0));
     }
@@ -287,6 +316,7 @@ pub(super) fn value_layout_in(chart: &ValueChart, look: Look) -> ValueLayout {
         visible_notes,
         key,
         height,
+        y_caption,
     }
 }
 

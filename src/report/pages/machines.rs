@@ -141,7 +141,12 @@ fn chart(
         .fold(0.0, f64::max);
     let du = format::display_unit(s.unit, largest);
     let spec = charts::MachineChart {
-        title: format!("{}: {} per machine", m.config, human_name(&s.metric)),
+        title: format!(
+            "{} — {}: {} per machine",
+            m.config,
+            s.test,
+            human_name(&s.metric)
+        ),
         desc: format!(
             "{} of study {study}, {}: each machine's runs of {}.",
             m.config,

@@ -189,6 +189,53 @@ fn left_out_why(ctx: &PageCtx, r: &Summary) -> Option<String> {
         .map(|l| l.why.clone())
 }
 
+/// The configuration `r` is pooled in, in its study.
+fn config_of<'a>(
+    ctx: &'a PageCtx,
+    r: &Summary,
+) -> Option<&'a crate::analysis::stats::OfferingData> {
+    ctx.analysis
+        .data
+        .studies
+        .get(r.study())?
+        .offerings
+        .values()
+        .find(|o| {
+            o.records
+                .iter()
+                .any(|&i| ctx.analysis.records.get(i).is_some_and(|x| x.id == r.id))
+        })
+}
+
+/// A timeline's title, naming all that tells it apart from the others on
+/// a test page: configuration (`provider offering` where no configuration
+/// holds the record), test, what it plots, machine and run (`AWS gp3 · 100
+/// GB — fio-sustained-randread-4k-qd32 (quick): read IOPS over time, vm-2,
+/// run 1`), and the day for a configuration measured more than once.
+fn title(ctx: &PageCtx, r: &Summary, what: &str) -> String {
+    let config = config_of(ctx, r);
+    let mut t = format!(
+        "{} — {}: {what} over time, ",
+        config.map_or_else(|| r.offering_name(), |o| o.name.clone()),
+        ctx.analysis.data.test_of(r)
+    );
+    if let Some(host) = r.host.name.as_deref().filter(|h| !h.trim().is_empty()) {
+        t.push_str(host);
+        t.push_str(", ");
+    }
+    t.push_str(&format!("run {}", r.repetition));
+    let remeasured = config.is_some_and(|o| o.measurements.len() > 1);
+    if let Some(day) = r
+        .started_at
+        .as_deref()
+        .and_then(|s| s.get(..10))
+        .filter(|_| remeasured)
+    {
+        t.push_str(&format!(" of {day}"));
+    }
+    t
+}
+
 /// A direction's series when it holds any samples.
 fn pick(s: &Option<Box<Series>>) -> Option<&Series> {
     s.as_deref()
@@ -326,7 +373,7 @@ pub(super) fn charts(
         }
         let what = if by_bw { "throughput" } else { "IOPS" };
         let spec = charts::TimelineChart {
-            title: format!("{}: {dir} {what} over time ({}, r{})", r.offering_name(), r.test.id, r.repetition),
+            title: title(ctx, r, &format!("{dir} {what}")),
             desc: format!(
                 "Per-second {dir} {what} in {} of record {}, with its rolling median, the burst and sustained levels found, and the burst shaded.",
                 du.label, r.id
