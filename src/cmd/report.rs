@@ -47,6 +47,14 @@ pub struct ReportArgs {
     /// pasted elsewhere shows them.
     #[arg(long, value_name = "URL")]
     pub base_url: Option<String>,
+    /// A study's title (repeatable): `SLUG=TITLE`, the study by its name or
+    /// slug; over the title of its study.toml.
+    #[arg(long, value_name = "SLUG=TITLE")]
+    pub study_title: Vec<String>,
+    /// Start each `data/<study>.md` with YAML front matter (title, date)
+    /// for Jekyll and Hugo.
+    #[arg(long)]
+    pub front_matter: bool,
     /// Treat an invalid record as an error instead of leaving it out.
     #[arg(long)]
     pub strict: bool,
@@ -74,6 +82,65 @@ fn base_url(url: Option<&str>) -> Result<Option<String>> {
             "--base-url `{url}`: expected an http:// or https:// URL with a host, where the site is published"
         ),
     }
+}
+
+/// The study files (`study.toml`) under the inputs, in the order they are
+/// walked, with their text.
+fn study_files(inputs: &[PathBuf]) -> Result<Vec<(PathBuf, String)>> {
+    let mut out = Vec::new();
+    for input in inputs {
+        if input.is_file() {
+            continue;
+        }
+        for entry in walkdir::WalkDir::new(input)
+            .max_depth(crate::walk::MAX_DEPTH)
+            .sort_by_file_name()
+            .into_iter()
+            .filter_entry(|e| e.depth() == 0 || !e.file_name().to_string_lossy().starts_with('.'))
+            .filter_map(|e| e.ok())
+        {
+            if entry.file_type().is_file() && entry.file_name() == report::study_file::FILE_NAME {
+                let text = std::fs::read_to_string(entry.path()).with_context(|| {
+                    format!("cannot read study file `{}`", entry.path().display())
+                })?;
+                out.push((entry.path().to_path_buf(), text));
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// What the study files and `--study-title` say of each study; a title
+/// flag that is not `SLUG=TITLE` is a usage error.
+fn study_infos(
+    inputs: &[PathBuf],
+    titles: &[String],
+) -> Result<std::collections::BTreeMap<String, report::study_file::StudyInfo>> {
+    let mut infos = report::study_file::collect(&study_files(inputs)?)?;
+    for t in titles {
+        let Some((slug, title)) = t
+            .split_once('=')
+            .map(|(s, t)| (s.trim(), t.trim()))
+            .filter(|(s, t)| !s.is_empty() && !t.is_empty())
+        else {
+            return Err(crate::error::usage(anyhow::anyhow!(
+                "--study-title `{t}`: expected SLUG=TITLE, the study's name or slug and its title"
+            )));
+        };
+        use super::subject::within;
+        within("--study-title", title, crate::record::MAX_NAME_CHARS)
+            .map_err(crate::error::usage)?;
+        // the flag names a study by its name or slug; a study file's entry
+        // under the other spelling gives way to it
+        let slugged = crate::record::slug(slug);
+        let key = if infos.contains_key(slug) || !infos.contains_key(&slugged) {
+            slug.to_string()
+        } else {
+            slugged
+        };
+        infos.entry(key).or_default().title = Some(title.to_string());
+    }
+    Ok(infos)
 }
 
 /// Fails when `--out` is an input, lies inside one, or holds one: the
@@ -137,6 +204,7 @@ pub fn execute(args: &ReportArgs) -> Result<u8> {
             );
         }
     }
+    let studies = study_infos(&args.dirs, &args.study_title)?;
     // held without their tool output and series, which only the pages
     // drawing them read again
     let mut loaded = crate::ingest::load_with(&args.dirs, false)?;
@@ -198,6 +266,22 @@ pub fn execute(args: &ReportArgs) -> Result<u8> {
             dirs.join(", ")
         );
     }
+    // a study file or title flag for a study no record names is a typo
+    let named: BTreeSet<&str> = loaded.records.iter().map(|r| r.summary.study()).collect();
+    for key in studies.keys() {
+        if !named
+            .iter()
+            .any(|s| *s == key || crate::record::slug(s) == *key)
+        {
+            crate::tell!(
+                "warning: {}",
+                shown(format!(
+                    "study `{key}` of a study file or --study-title is in no record (the records' studies: {})",
+                    named.iter().copied().collect::<Vec<_>>().join(", ")
+                ))
+            );
+        }
+    }
     let prices = match &args.prices {
         Some(p) => PriceBook::load(p)?,
         None => PriceBook::default(),
@@ -235,6 +319,8 @@ pub fn execute(args: &ReportArgs) -> Result<u8> {
         prices,
         limits,
         base_url: base_url(args.base_url.as_deref())?,
+        studies,
+        front_matter: args.front_matter,
     };
     let site = report::site::Dir::open(&args.out, args.force)?;
     let built = report::build_into(&loaded.records, &loaded.problems, &opts, &site)?;

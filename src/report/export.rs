@@ -228,24 +228,90 @@ pub fn summary_csv(a: &Analysis) -> Result<Vec<u8>> {
     w.into_inner().context("failed to write summary.csv")
 }
 
-/// `data/<study>.md`: one study ready to paste into a post: its title, the
-/// headline, when and how it was measured, one table of at most six
-/// columns (configuration, monthly cost, a column per headline dimension:
-/// [`crate::report::story::PostTable`]), the failures, and the charts of
-/// `images` (alt text, the chart's path in the site) as `<picture>`s with
-/// their dark and narrow twins, linked under `base_url` when given (else relative to
-/// `data/`). The burst table follows from the study page.
-pub fn study_md(story: &Story, images: &[(String, String)], base_url: Option<&str>) -> Vec<u8> {
-    let mut s = format!("# {}\n\n", md(&story.study));
+/// What a post says beyond its story: the title and the rest of the
+/// study's file ([`crate::report::study_file`]), whether it starts with
+/// front matter, its charts and where they are published.
+#[derive(Clone, Copy, Debug)]
+pub struct PostParts<'a> {
+    /// The study's title: its study file's, `--study-title`'s or its name.
+    pub title: &'a str,
+    pub info: &'a crate::report::study_file::StudyInfo,
+    /// YAML front matter (`--front-matter`).
+    pub front_matter: bool,
+    /// The charts (alt text, the chart's path in the site), the first
+    /// drawn in the post, the others linked.
+    pub images: &'a [(String, String)],
+    /// `--base-url`: where the charts are linked under (else relative to
+    /// `data/`).
+    pub base_url: Option<&'a str>,
+}
+
+/// YAML front matter that Jekyll and Hugo both read: the title as a
+/// double-quoted YAML string, the date where it is a whole day.
+fn front_matter(title: &str, date: Option<&str>) -> String {
+    let mut quoted = String::from("\"");
+    for c in title.chars() {
+        match c {
+            '"' => quoted.push_str("\\\""),
+            '\\' => quoted.push_str("\\\\"),
+            c if c.is_control() => quoted.push_str(&format!("\\u{:04x}", c as u32)),
+            c => quoted.push(c),
+        }
+    }
+    quoted.push('"');
+    let mut s = format!("---\ntitle: {quoted}\n");
+    if let Some(d) = date {
+        s.push_str(&format!("date: {d}\n"));
+    }
+    s.push_str("---\n\n");
+    s
+}
+
+/// The first part of `data/<study>.md`, one study ready to paste into a
+/// post: front matter where asked, its title, the study file's summary
+/// and author, the headline, when and how it was measured, one table of
+/// at most ten columns (configuration, monthly cost, a column per
+/// headline dimension: [`crate::report::story::PostTable`]; a study
+/// without one, of one configuration say, gets a table of its medians),
+/// the first chart as a `<picture>` with its dark and narrow twins and
+/// links to the others, and the failures. The burst and machine tables
+/// follow, then [`study_md_history`].
+pub fn study_md(story: &Story, parts: PostParts) -> Vec<u8> {
+    let mut s = String::new();
+    if parts.front_matter {
+        let date = parts
+            .info
+            .date
+            .as_deref()
+            .or(story.latest.as_deref().filter(|d| d.len() == 10));
+        s.push_str(&front_matter(parts.title, date));
+    }
+    s.push_str(&format!("# {}\n\n", md(parts.title)));
+    if let Some(summary) = parts
+        .info
+        .summary
+        .as_deref()
+        .filter(|t| !t.trim().is_empty())
+    {
+        s.push_str(&format!("{}\n\n", md(summary)));
+    }
+    if let Some(author) = parts
+        .info
+        .author
+        .as_deref()
+        .filter(|t| !t.trim().is_empty())
+    {
+        match parts.info.date.as_deref() {
+            Some(d) => s.push_str(&format!("By {}, {d}.\n\n", md(author))),
+            None => s.push_str(&format!("By {}.\n\n", md(author))),
+        }
+    }
     for (i, line) in story.headline.iter().enumerate() {
         if i == 0 {
             s.push_str(&format!("**{}**\n\n", md(line)));
         } else {
             s.push_str(&format!("{}\n\n", md(line)));
         }
-    }
-    for line in &story.history {
-        s.push_str(&format!("{}\n\n", md(line)));
     }
     s.push_str(&format!(
         "Measured {}; {}. Baseline: {}.\n\n",
@@ -270,51 +336,49 @@ pub fn study_md(story: &Story, images: &[(String, String)], base_url: Option<&st
             table.row(row);
         }
         s.push_str(&table.render());
+        if !post.cost_notes.is_empty() {
+            s.push_str(&format!(
+                "\n{}",
+                md(&format!("Monthly costs: {}.", post.cost_notes.join("; ")))
+            ));
+            s.push('\n');
+        }
         s.push_str(
             "\nEach cell: the median, the performance ratio against the baseline and the verdict (value ratio = performance ratio / price ratio: 1 or more is worth it).\n\n",
         );
-    }
-    if !story.history_tables.is_empty() {
-        s.push_str("History: the medians of each measurement of a configuration measured more than once; the answer above uses its newest.\n\n");
-        let mut table = Table::new([
-            ("configuration", Align::Left),
+    } else if !story.measured_values.is_empty() {
+        // nothing to compare: what was measured, a row per test and metric
+        let one = story
+            .measured_values
+            .iter()
+            .all(|r| r[0] == story.measured_values[0][0]);
+        let mut columns = vec![
             ("test", Align::Left),
             ("metric", Align::Left),
-            ("measured", Align::Left),
-            ("study", Align::Left),
-            ("runs", Align::Right),
             ("median", Align::Right),
-            ("change since the first", Align::Right),
-        ]);
-        for t in &story.history_tables {
-            for r in &t.rows {
-                table.row([
-                    t.config.as_str(),
-                    &t.test,
-                    &t.human,
-                    &r.date,
-                    &r.study,
-                    &r.runs,
-                    &r.median,
-                    &r.change,
-                ]);
-            }
+            ("runs", Align::Right),
+        ];
+        if !one {
+            columns.insert(0, ("configuration", Align::Left));
+        }
+        let mut table = Table::new(columns);
+        for r in &story.measured_values {
+            table.row(r.iter().skip(usize::from(one)));
+        }
+        if one {
+            s.push_str(&format!(
+                "Measured on {}, the median over its runs:\n\n",
+                md(&story.measured_values[0][0])
+            ));
         }
         s.push_str(&table.render());
         s.push('\n');
     }
-    if !story.failures.is_empty() {
-        s.push_str("Failed runs:\n\n");
-        for f in &story.failures {
-            s.push_str(&format!("- {}\n", md(f)));
-        }
-        s.push('\n');
-    }
-    for (alt, path) in images {
-        let href = |p: &str| match base_url {
-            Some(base) => format!("{base}/{p}"),
-            None => format!("../{p}"),
-        };
+    let href = |p: &str| match parts.base_url {
+        Some(base) => format!("{base}/{p}"),
+        None => format!("../{p}"),
+    };
+    if let Some((alt, path)) = parts.images.first() {
         let stem = path.strip_suffix(".svg").unwrap_or(path);
         let twin = |suffix: &str| attr(&href(&format!("{stem}{suffix}.svg")));
         // a phone gets the narrow drawing, whose text stays 9 px or more
@@ -328,6 +392,135 @@ pub fn study_md(story: &Story, images: &[(String, String)], base_url: Option<&st
             attr(alt)
         ));
     }
+    // the other charts, one line of links: the post stays short
+    let others: Vec<String> = parts
+        .images
+        .iter()
+        .skip(1)
+        .map(|(alt, path)| format!("[{}]({})", md(alt), link_target(&href(path))))
+        .collect();
+    if !others.is_empty() {
+        s.push_str(&format!("More charts: {}.\n\n", others.join(", ")));
+    }
+    if !story.failures.is_empty() {
+        s.push_str("Failed runs:\n\n");
+        for f in &story.failures {
+            s.push_str(&format!("- {}\n", md(f)));
+        }
+        s.push('\n');
+    }
+    s.into_bytes()
+}
+
+/// A link's target in Markdown, `[text](target)`: the address as it is,
+/// with only what would end or break the target percent-encoded.
+fn link_target(url: &str) -> String {
+    let mut out = String::with_capacity(url.len());
+    for c in url.chars() {
+        match c {
+            ' ' | '(' | ')' | '<' | '>' | '"' | '\\' | '|' | '`' => {
+                let mut buf = [0u8; 4];
+                for b in c.encode_utf8(&mut buf).bytes() {
+                    out.push_str(&format!("%{b:02X}"));
+                }
+            }
+            c if c.is_control() => {}
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The last part of `data/<study>.md`: when the answer was measured, where
+/// a configuration was measured more than once (a sentence per
+/// configuration, and one per older date its tests come from), and one
+/// table of its history: a row per configuration, test and judged
+/// metric, with the first and the latest measurement and the change
+/// between them (the offering page has every measurement). Empty without
+/// a history.
+pub fn study_md_history(story: &Story) -> Vec<u8> {
+    if story.history.is_empty() && story.history_tables.is_empty() {
+        return Vec::new();
+    }
+    let mut s = String::from("## History\n\n");
+    for line in &story.history {
+        s.push_str(&format!("{}\n\n", md(line)));
+    }
+    use crate::report::story::history::HistoryRow;
+    let this = story.study.as_str();
+    let tables: Vec<(
+        &crate::report::story::history::HistoryTable,
+        &HistoryRow,
+        &HistoryRow,
+    )> = story
+        .history_tables
+        .iter()
+        .filter_map(|t| Some((t, t.rows.first()?, t.rows.last()?)))
+        .collect();
+    if tables.is_empty() {
+        return s.into_bytes();
+    }
+    let when = |r: &HistoryRow| {
+        if r.study == this {
+            r.date.clone()
+        } else {
+            format!("{}, study {}", r.date, r.study)
+        }
+    };
+    // the dates in the header where every row shares them, in each cell
+    // otherwise; the configuration's column only where there are several
+    let shared = |dates: Vec<String>| {
+        let first = dates.first().cloned()?;
+        dates.iter().all(|d| *d == first).then_some(first)
+    };
+    let first_date = shared(tables.iter().map(|x| when(x.1)).collect());
+    let last_date = shared(tables.iter().map(|x| when(x.2)).collect());
+    let several = tables
+        .iter()
+        .any(|(t, _, _)| t.config != tables[0].0.config);
+    let mut columns: Vec<(String, Align)> = vec![
+        ("test".into(), Align::Left),
+        ("metric".into(), Align::Left),
+        (
+            first_date
+                .as_deref()
+                .map_or("first".into(), |d| format!("first ({d})")),
+            Align::Right,
+        ),
+        (
+            last_date
+                .as_deref()
+                .map_or("latest".into(), |d| format!("latest ({d})")),
+            Align::Right,
+        ),
+        ("change".into(), Align::Right),
+    ];
+    if several {
+        columns.insert(0, ("configuration".into(), Align::Left));
+    } else {
+        s.push_str(&format!(
+            "{}, the first and the latest measurement of each test and metric measured more than once (its offering page has every one):\n\n",
+            md(&tables[0].0.config)
+        ));
+    }
+    let mut table = Table::new(columns);
+    for (t, first, last) in &tables {
+        let cell = |r: &HistoryRow, shared: &Option<String>| match shared {
+            Some(_) => r.median.clone(),
+            None => format!("{} ({})", r.median, when(r)),
+        };
+        let cells = [
+            t.config.clone(),
+            t.test.clone(),
+            t.human.clone(),
+            cell(first, &first_date),
+            cell(last, &last_date),
+            last.change.clone(),
+        ];
+        table.row(cells.into_iter().skip(usize::from(!several)));
+    }
+    s.push_str(&table.render());
+    s.push('\n');
     s.into_bytes()
 }
 

@@ -20,6 +20,7 @@ use crate::format;
 pub mod pages;
 pub mod site;
 pub mod story;
+pub mod study_file;
 
 /// Settings of one build.
 #[derive(Clone, Debug, Default)]
@@ -35,6 +36,33 @@ pub struct Options {
     /// The URL the site is published at, without a trailing slash
     /// (`--base-url`): the post's charts link there.
     pub base_url: Option<String>,
+    /// What `study.toml` files and `--study-title` say of each study, by
+    /// the study's name or slug ([`Options::study_info`]).
+    pub studies: std::collections::BTreeMap<String, study_file::StudyInfo>,
+    /// Whether `data/<study>.md` starts with YAML front matter (title,
+    /// date) for Jekyll and Hugo (`--front-matter`).
+    pub front_matter: bool,
+}
+
+impl Options {
+    /// What is known of `study` beyond its records, under its name or its
+    /// slug; the default (nothing) otherwise.
+    pub fn study_info(&self, study: &str) -> study_file::StudyInfo {
+        self.studies
+            .get(study)
+            .or_else(|| self.studies.get(&crate::record::slug(study)))
+            .cloned()
+            .unwrap_or_default()
+    }
+
+    /// The title of `study`: its study file's or `--study-title`'s, else
+    /// its name.
+    pub fn study_title(&self, study: &str) -> String {
+        self.study_info(study)
+            .title
+            .filter(|t| !t.trim().is_empty())
+            .unwrap_or_else(|| study.to_string())
+    }
 }
 
 /// Builds the whole site in memory from valid records (`found`, any order)

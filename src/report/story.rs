@@ -61,6 +61,11 @@ pub struct Story {
     pub matrix: Matrix,
     /// The post's table: a column per headline dimension.
     pub post: PostTable,
+    /// Where the post's table has no column (a study of one
+    /// configuration, or none priced): a row per configuration, test and
+    /// judged metric (every metric where none is judged) with its median
+    /// and runs, `[configuration, test, metric, median, runs]`.
+    pub measured_values: Vec<[String; 5]>,
 }
 
 /// A configuration's failed and skipped runs, one line each:
@@ -174,6 +179,15 @@ pub fn catalogue_sentence(sv: &StudyValue) -> Option<String> {
 /// 125 MiB/s included; --provisioned-iops, --provisioned-mbps if you
 /// bought more)`).
 pub fn monthly_text(sv: &StudyValue, config: &str) -> String {
+    match monthly_parts(sv, config) {
+        (cost, Some(note)) => format!("{cost} ({note})"),
+        (cost, None) => cost,
+    }
+}
+
+/// [`monthly_text`] in two parts: the cost (`8.00 USD`, `10.00 EUR (11.60
+/// USD)`, `unknown`) and what it assumes or why it is unknown.
+pub fn monthly_parts(sv: &StudyValue, config: &str) -> (String, Option<String>) {
     let price = sv.prices.get(config).and_then(Option::as_ref);
     let cost = match (sv.monthly_costs.get(config).copied().flatten(), price) {
         (Some(c), Some(p)) => match conversion_of(sv, config) {
@@ -185,16 +199,13 @@ pub fn monthly_text(sv: &StudyValue, config: &str) -> String {
             None => format::money(c, &p.currency),
         },
         _ => {
-            return match sv.cost_missing_in_short(config) {
-                Some(why) => format!("unknown ({why})"),
-                None => "unknown".to_string(),
-            }
+            return (
+                "unknown".to_string(),
+                sv.cost_missing_in_short(config).map(str::to_string),
+            )
         }
     };
-    match sv.cost_notes.get(config) {
-        Some(note) => format!("{cost} ({note})"),
-        None => cost,
-    }
+    (cost, sv.cost_notes.get(config).cloned())
 }
 
 /// The judged tables of a study in display order: sustained levels first
@@ -414,6 +425,7 @@ pub fn tell(a: &Analysis, sv: &StudyValue) -> Story {
                 .map(move |l| format!("{config}: {l}"))
         })
         .collect();
+    let post = post::post_table(sv);
     Story {
         study: sv.study.clone(),
         measured,
@@ -437,8 +449,44 @@ pub fn tell(a: &Analysis, sv: &StudyValue) -> Story {
         history_tables: study.offerings.values().flat_map(history::tables).collect(),
         failures,
         matrix: matrix::matrix(sv),
-        post: post::post_table(sv),
+        measured_values: if post.headers.is_empty() {
+            measured_values(study)
+        } else {
+            Vec::new()
+        },
+        post,
     }
+}
+
+/// The rows of [`Story::measured_values`]: configurations, tests and
+/// metrics in the site's order.
+fn measured_values(study: &crate::analysis::stats::Study) -> Vec<[String; 5]> {
+    let any_judged = study.offerings.values().any(|o| {
+        o.tests
+            .iter()
+            .any(|(test, t)| t.metrics.keys().any(|m| study.judges(test, m)))
+    });
+    let mut rows = Vec::new();
+    for o in study.offerings.values() {
+        for (test, t) in &o.tests {
+            let mut ms: Vec<_> = t
+                .metrics
+                .iter()
+                .filter(|(m, _)| !any_judged || study.judges(test, m))
+                .collect();
+            ms.sort_by_cached_key(|(m, _)| metric_order(m));
+            for (m, st) in ms {
+                rows.push([
+                    o.name.clone(),
+                    test.clone(),
+                    human_name(m),
+                    format::value(st.summary.median, st.unit),
+                    st.summary.n.to_string(),
+                ]);
+            }
+        }
+    }
+    rows
 }
 
 /// The executive summary: for each judged metric, the configuration that

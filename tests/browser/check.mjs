@@ -21,8 +21,9 @@
 // kept on one page, black on white. --all gives every page the full checks;
 // --page (repeatable) names the pages to check in full instead. --measure
 // prints, for every page checked in full, a line
-// "measured REL @WIDTH SCHEME: height H px, first chart Y px" (Y is "none"
-// without a chart) for the caller to hold to its own limits.
+// "measured REL @WIDTH SCHEME: height H px, first chart Y px" (the first
+// figure.chart, else the image of the first <picture>; Y is "none" without
+// either) for the caller to hold to its own limits.
 //
 // --widths W,W... checks at these viewport widths instead of 1280 and 390
 // (a width of 390 or less gets the narrow checks). --skip-axe-rule ID
@@ -320,7 +321,9 @@ async function axeInPage([impacts, skip]) {
 
 // Runs in the page: its height and where its first chart starts.
 function heightInPage() {
-  const chart = document.querySelector("figure.chart");
+  // a site's page draws charts in figures; a post pasted as Markdown, in
+  // <picture>s
+  const chart = document.querySelector("figure.chart") || document.querySelector("picture img");
   return {
     height: document.documentElement.scrollHeight,
     chart: chart ? Math.round(chart.getBoundingClientRect().top + window.scrollY) : null,

@@ -39,6 +39,7 @@ mod report_length;
 mod report_machines;
 mod report_numbers;
 mod report_offerings;
+mod report_post;
 mod report_qdepth;
 mod report_rates;
 mod report_site;

@@ -267,8 +267,15 @@ fn plain_gp3_costs_8_usd_with_the_performance_its_price_includes() {
     assert!(gp3["provisioned_iops"].is_null(), "{gp3}");
     let note = "3,000 IOPS and 125 MiB/s included; --provisioned-iops, --provisioned-mbps if you bought more";
     assert_eq!(gp3["monthly_cost_note"], note);
-    let row = format!("| {GP3} | 8.00 USD ({note}) |");
+    // the post's cell the cost, the note said under the table
+    let row = format!("| {GP3} | 8.00 USD |");
     assert!(site.post().contains(&row), "no {row} in\n{}", site.post());
+    let notes = format!("Monthly costs: {GP3}: {note}; ");
+    assert!(
+        site.post().contains(&notes),
+        "no {notes} in\n{}",
+        site.post()
+    );
 }
 
 #[test]
@@ -567,4 +574,69 @@ fn a_configuration_measured_only_with_the_quick_suite_is_judged_on_it_and_says_s
             .contains("worth it, single run (quick suite: 20-second tests)"),
         "the study page's matrix does not say it"
     );
+}
+
+#[test]
+fn the_post_links_the_rate_source_by_its_address_as_typed() {
+    let site = build();
+    let md = site.post();
+    // rates.csv's address, underscores and all, as an autolink: no
+    // backslash inside it, which marked and markdown-it would keep
+    let url = "https://www.ecb.europa.eu/stats/policy_and_exchange_rates/euro_reference_exchange_rates/html/eurofxref-graph-usd.en.html";
+    assert!(
+        std::fs::read_to_string(fixture().join("rates.csv"))
+            .unwrap()
+            .contains(url),
+        "the fixture's rate source changed"
+    );
+    assert!(md.contains(&format!("(<{url}>))")), "{md}");
+    assert!(!md.contains("policy\\_and"), "{md}");
+}
+
+#[test]
+fn the_post_is_compact_its_first_chart_after_the_table_and_no_paragraph_repeats_a_table() {
+    let site = build();
+    let md = site.post();
+    // the answer's table, then the first chart, then burst, machines and
+    // history, in that order
+    let at = |what: &str| {
+        md.find(what)
+            .unwrap_or_else(|| panic!("no {what} in\n{md}"))
+    };
+    assert!(at("| configuration | monthly cost |") < at("<picture>"));
+    assert!(at("<picture>") < at("## Burst and sustained"));
+    assert!(at("## Burst and sustained") < at("## Spread across machines"));
+    assert!(at("## Spread across machines") < at("## History"));
+    assert_eq!(md.matches("<picture>").count(), 1, "one chart drawn");
+    // the outliers once, as rows of one table: the seven of vm-1 and vm-2
+    assert!(!md.contains("Outlier:"), "{md}");
+    let machines = &md[at("## Spread across machines")..at("## History")];
+    let outlier_rows = machines
+        .lines()
+        .filter(|l| l.contains("| vm-1: ") || l.contains("| vm-2: "))
+        .count();
+    assert_eq!(outlier_rows, 7, "{machines}");
+    assert!(machines.contains(&format!(
+        "{GP3}: measured on 4 machines (vm-1 / vm-2 / vm-3 / vm-4); 7 of 20 tests and metrics with an outlying machine."
+    )));
+    // the history: first, latest and the change, one row per test and
+    // metric (21), not one per measurement (42)
+    let history = &md[at("## History")..];
+    assert!(
+        history.contains("| test | metric | first (2026-12-07) | latest (2027-02-01) | change |"),
+        "{history}"
+    );
+    assert!(
+        history.contains(
+            "| dd-write-128k-dsync (standard: 128 MiB) | write throughput | 51.0 MB/s | 62.7 MB/s | +23% |"
+        ),
+        "{history}"
+    );
+    let rows = history.lines().filter(|l| l.starts_with("| ")).count();
+    assert_eq!(rows, 1 + 21, "{history}");
+    // the tests only the older measurement has, one sentence
+    assert_eq!(md.matches("in an older measurement").count(), 1, "{md}");
+    assert!(md.contains(&format!(
+        "{GP3}: 16 tests measured 2026-12-07, in an older measurement, since no newer one has them: bonnie, "
+    )));
 }

@@ -224,14 +224,20 @@ fn each_dimension_rests_on_the_test_its_name_says() {
         }])
     );
     // its monthly cost says why in a few words, not the catalogue's list
-    // of providers (the value page has that)
+    // of providers (the value page has that), under the post's table
     let row = md
         .lines()
         .find(|l| l.starts_with("| Cloud spare |"))
         .unwrap();
+    assert!(row.starts_with("| Cloud spare | unknown |"), "{row}");
+    let notes = md
+        .lines()
+        .find(|l| l.starts_with("Monthly costs: "))
+        .unwrap_or_else(|| panic!("no monthly costs in\n{md}"));
     assert!(
-        row.starts_with("| Cloud spare | unknown (not in the catalogue) |"),
-        "{row}"
+        notes.contains("Cloud spare: not in the catalogue.")
+            || notes.contains("Cloud spare: not in the catalogue; "),
+        "{notes}"
     );
 }
 

@@ -294,8 +294,14 @@ fn two_dates_give_a_history_and_the_answer_uses_the_newest() {
         .map(|(_, b)| String::from_utf8(b.clone()).unwrap())
         .expect("the study's post");
     assert!(md.contains("Cloud Fast SSD: measured 2026-06-02"), "{md}");
+    // compact: the first and the latest measurement and the change, the
+    // dates in the header where every row shares them
     assert!(
-        md.contains("| Cloud Fast SSD | fio-randread-4k-qd64 | read IOPS | 2026-06-02 | hist | 3 | 700 IOPS | -30% |"),
+        md.contains("| test | metric | first (2026-01-10) | latest (2026-06-02) | change |"),
+        "{md}"
+    );
+    assert!(
+        md.contains("| fio-randread-4k-qd64 | read IOPS | 1,000 IOPS | 700 IOPS | -30% |"),
         "{md}"
     );
     // a test measured once has no history of its own

@@ -126,11 +126,18 @@ fn five_machines_with_one_40_percent_slower_name_it_with_its_figures() {
 
     let md = read(&out, "data/fleet.md");
     assert!(md.contains("## Spread across machines"), "{md}");
-    assert!(md.contains("Measured on 5 machines"));
-    assert!(md.contains(
-        "Outlier: web-4: 1,800 IOPS, 40% below the others' 2,950–3,050 IOPS \
-         (fio-randread-4k-qd64, read IOPS)."
-    ));
+    assert!(
+        md.contains("measured on 5 machines (web-1 / web-2 / web-3 / web-4 / web-5); 1 of 1 tests and metrics with an outlying machine."),
+        "{md}"
+    );
+    // the outlier once, in its row of the table, not again in a paragraph
+    assert!(
+        md.contains(
+            "| fio-randread-4k-qd64 | read IOPS | 1,800–3,050 IOPS (CV 19.5%) | web-4: 1,800 IOPS, 40% below the others' 2,950–3,050 IOPS |"
+        ),
+        "{md}"
+    );
+    assert!(!md.contains("Outlier:"), "{md}");
 
     // the verdict's range reaches from web-4's slowest run to the fastest
     // run of any machine: 1,770 / 1,050 / 2 = 0.84 to 3,080 / 950 / 2 = 1.62

@@ -210,7 +210,17 @@ fn gp3_as_typed_costs_8_usd_at_its_included_level_and_16000_iops_cost_88_usd() {
     let value = std::fs::read_to_string(site.join("value.html")).unwrap();
     assert!(value.contains(&format!("8.00 USD ({INCLUDED})")), "{value}");
     let md = std::fs::read_to_string(site.join("data/as-typed.md")).unwrap();
-    assert!(md.contains(&format!("8.00 USD ({INCLUDED})")), "{md}");
+    // the cost in the post's table, what it assumes said under it
+    assert!(
+        md.contains("| AWS gp3 · 100 GB · 3,000 IOPS · 125 MiB/s | 8.00 USD |"),
+        "{md}"
+    );
+    assert!(
+        md.contains(&format!(
+            "AWS gp3 · 100 GB · 3,000 IOPS · 125 MiB/s: {INCLUDED}"
+        )),
+        "{md}"
+    );
     // the cost vs performance chart, drawn at that cost, says it too
     let chart = std::fs::read_to_string(site.join("charts/as-typed/overview.svg")).unwrap();
     assert!(chart.contains(&format!("{plain}: {INCLUDED}.")), "{chart}");

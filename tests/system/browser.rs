@@ -3,7 +3,7 @@
 //! site, console errors, chart text sizes, images that do not load and
 //! axe-core's serious and critical accessibility rules (docs/publishing.md,
 //! "Checked in a browser"); here also the height of a realistic study's
-//! pages on a phone, and its Markdown post rendered as GitHub renders it. Needs node, `npm ci --prefix tests/browser` and
+//! pages on a phone, and its Markdown post rendered as GitHub renders it (marked). Needs node, `npm ci --prefix tests/browser` and
 //! Chromium; without them these tests fail naming what is missing.
 
 use crate::report_common;
@@ -25,7 +25,11 @@ fn missing() -> Vec<String> {
     if !node.map(|o| o.status.success()).unwrap_or(false) {
         missing.push("node (Debian: apt-get install nodejs)".to_string());
     }
-    for package in ["playwright-core/package.json", "axe-core/axe.min.js"] {
+    for package in [
+        "playwright-core/package.json",
+        "axe-core/axe.min.js",
+        "marked/package.json",
+    ] {
         if !checker_dir().join("node_modules").join(package).is_file() {
             let name = package.split('/').next().unwrap_or(package);
             missing.push(format!("{name} (run `npm ci --prefix tests/browser`)"));
@@ -496,31 +500,29 @@ fn the_imported_2026_study_in_a_browser() {
     );
 }
 
-/// The study's post (`data/<study>.md`) as GitHub renders Markdown, in a
-/// 740 px column as a blog shows it and on a 390 px phone: its table fits or
-/// scrolls in its own box, its charts load, and axe-core finds nothing
-/// serious.
-#[test]
-#[ignore = "system tier: needs node, `npm ci --prefix tests/browser` and Chromium"]
-fn the_markdown_post_renders_as_a_post() {
-    need_browser();
-    let dir = tempfile::tempdir().unwrap();
-    let records = dir.path().join("records");
-    report_common::write_realistic_study(&records);
-    let site = dir.path().join("site");
-    build(&records, &site);
-    let study = report_common::REAL_STUDY;
-    let md = std::fs::read_to_string(site.join(format!("data/{study}.md"))).unwrap();
-    let mut body = String::new();
-    let options = pulldown_cmark::Options::ENABLE_TABLES
-        | pulldown_cmark::Options::ENABLE_STRIKETHROUGH
-        | pulldown_cmark::Options::ENABLE_TASKLISTS;
-    pulldown_cmark::html::push_html(&mut body, pulldown_cmark::Parser::new_ext(&md, options));
+/// `data/<study>.md` of the site in `site` rendered as GitHub-flavoured
+/// Markdown by marked (`tests/browser/gfm.mjs`), in a 740 px column with
+/// GitHub's table layout, beside the charts it links, under `dir/blog`;
+/// returns the blog's directory and the rendered body.
+fn post_as_blog(dir: &Path, site: &Path, study: &str) -> (PathBuf, String) {
+    let md = site.join(format!("data/{study}.md"));
+    let out = Command::new("node")
+        .arg(checker_dir().join("gfm.mjs"))
+        .arg(&md)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "gfm.mjs failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let body = String::from_utf8(out.stdout).unwrap();
     // GitHub's markdown-body, as far as layout goes: a table is a block
     // that scrolls sideways, images never wider than the column
     let post = format!(
         r#"<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="color-scheme" content="light dark"><title>{study}</title><style>
-body {{ margin: 0 auto; max-width: 740px; padding: 0 16px; font: 16px/1.5 -apple-system, "Segoe UI", sans-serif; }}
+body {{ margin: 0 auto; max-width: 740px; padding: 0 16px; font: 16px/1.5 -apple-system, "Segoe UI", sans-serif; overflow-wrap: break-word; }}
+@media (prefers-color-scheme: dark) {{ body {{ background: #0d1117; color: #f0f6fc; }} a {{ color: #4493f8; }} }}
 table {{ display: block; width: max-content; max-width: 100%; overflow: auto; border-collapse: collapse; }}
 th, td {{ border: 1px solid #d0d7de; padding: 6px 13px; }}
 img {{ max-width: 100%; box-sizing: content-box; }}
@@ -529,7 +531,7 @@ img {{ max-width: 100%; box-sizing: content-box; }}
 {body}</main></body></html>"#
     );
     // the post and the charts it links, without the site's other pages
-    let blog = dir.path().join("blog");
+    let blog = dir.join("blog");
     std::fs::create_dir_all(blog.join("data")).unwrap();
     std::fs::write(blog.join("data/post.html"), post).unwrap();
     std::fs::write(
@@ -545,13 +547,22 @@ img {{ max-width: 100%; box-sizing: content-box; }}
             std::fs::copy(e.path(), blog.join(&charts).join(e.file_name())).unwrap();
         }
     }
+    (blog, body)
+}
+
+/// Checks the post of `blog` ([`post_as_blog`]) at 740 and 390 px in both
+/// schemes (no sideways scroll, its chart loads, axe-core finds nothing
+/// serious) and holds it, at 740 px, to at most 8,000 px tall with its
+/// first chart within 3,000 px.
+fn assert_post_reads_as_a_post(blog: &Path, what: &str) {
     let (code, stdout) = check(
-        &blog,
+        blog,
         &[
             "--page",
             "data/post.html",
             "--widths",
             "740,390",
+            "--measure",
             // GitHub's tables scroll without taking focus: the blog's
             // style, not something Markdown can change
             "--skip-axe-rule",
@@ -562,7 +573,43 @@ img {{ max-width: 100%; box-sizing: content-box; }}
     assert_eq!(
         (code, tally(&stdout)),
         (0, (5, 0)),
-        "the post fails in the browser:\n{stdout}"
+        "{what}: the post fails in the browser:\n{stdout}"
     );
+    let measured = measured(&stdout);
+    for scheme in ["light", "dark"] {
+        let m = measured
+            .iter()
+            .find(|m| m.0 == "data/post.html" && m.1 == 740 && m.2 == scheme)
+            .unwrap_or_else(|| panic!("{what}: the post was not measured: {stdout}"));
+        assert!(
+            m.3 <= 8_000,
+            "{what}: the post is {} px tall at 740 px ({scheme})",
+            m.3
+        );
+        let chart =
+            m.4.unwrap_or_else(|| panic!("{what}: the post has no chart"));
+        assert!(
+            chart <= 3_000,
+            "{what}: the post's first chart is at {chart} px at 740 px ({scheme})"
+        );
+    }
+}
+
+/// The realistic study's post (`data/<study>.md`) as GitHub renders
+/// Markdown, in a 740 px column as a blog shows it and on a 390 px phone:
+/// its tables fit or scroll in their own box, its chart loads, axe-core
+/// finds nothing serious, and at 740 px it is at most 8,000 px tall with
+/// its first chart within 3,000 px.
+#[test]
+#[ignore = "system tier: needs node, `npm ci --prefix tests/browser` and Chromium"]
+fn the_markdown_post_renders_as_a_post() {
+    need_browser();
+    let dir = tempfile::tempdir().unwrap();
+    let records = dir.path().join("records");
+    report_common::write_realistic_study(&records);
+    let site = dir.path().join("site");
+    build(&records, &site);
+    let (blog, body) = post_as_blog(dir.path(), &site, report_common::REAL_STUDY);
+    assert_post_reads_as_a_post(&blog, "the realistic study");
     assert!(body.contains("<table>") && body.contains("<img "), "{body}");
 }

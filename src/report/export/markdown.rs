@@ -69,12 +69,37 @@ impl Table {
     }
 }
 
-/// Escapes text for a Markdown table cell: pipes, HTML markup, and the
-/// Markdown punctuation (emphasis, code, links) that a blog engine would
-/// otherwise render.
+/// Escapes text for Markdown: pipes, HTML markup, and the Markdown
+/// punctuation (emphasis, code, links) that a blog engine would otherwise
+/// render. An `http://` or `https://` address in the text is written as
+/// an autolink, `<https://...>`, whose characters no renderer unescapes:
+/// a backslash there would stay in the address and break it, so it is
+/// left as it is, with only what would end the autolink (spaces, `<`,
+/// `>`, `|` in a table) percent-encoded.
 pub fn md(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
+    let mut rest = text;
+    while !rest.is_empty() {
+        if let Some(len) = url_len(rest) {
+            out.push('<');
+            for c in rest[..len].chars() {
+                match c {
+                    ' ' | '<' | '>' | '|' | '"' | '`' | '\\' => {
+                        let mut buf = [0u8; 4];
+                        for b in c.encode_utf8(&mut buf).bytes() {
+                            out.push_str(&format!("%{b:02X}"));
+                        }
+                    }
+                    c => out.push(c),
+                }
+            }
+            out.push('>');
+            rest = &rest[len..];
+            continue;
+        }
+        let Some(c) = rest.chars().next() else {
+            break;
+        };
         match c {
             '|' | '\\' | '`' | '*' | '_' | '[' | ']' | '~' | '!' | '#' => {
                 out.push('\\');
@@ -86,8 +111,45 @@ pub fn md(text: &str) -> String {
             '\n' | '\r' => out.push(' '),
             c => out.push(c),
         }
+        rest = &rest[c.len_utf8()..];
     }
     out
+}
+
+/// The length of the `http://` or `https://` address `text` starts with,
+/// as a reader would take it from running text: up to white space or
+/// markup, without trailing punctuation (`.`, `,`, `;`, `:`, `!`, `?`,
+/// quotes) or a `)` that closes a parenthesis opened before it; `None`
+/// when `text` starts with no address (or a scheme alone).
+fn url_len(text: &str) -> Option<usize> {
+    let scheme = ["https://", "http://"].into_iter().find(|s| {
+        text.len() > s.len()
+            && text
+                .get(..s.len())
+                .is_some_and(|head| head.eq_ignore_ascii_case(s))
+    })?;
+    let mut end = text
+        .char_indices()
+        .find(|(_, c)| {
+            c.is_whitespace() || c.is_control() || matches!(c, '<' | '>' | '"' | '`' | '|')
+        })
+        .map_or(text.len(), |(i, _)| i);
+    loop {
+        let url = &text[..end];
+        let last = url.chars().last()?;
+        let opened = url.matches('(').count();
+        let closed = url.matches(')').count();
+        if matches!(
+            last,
+            '.' | ',' | ';' | ':' | '!' | '?' | '\'' | '*' | '_' | '~'
+        ) || (last == ')' && closed > opened)
+        {
+            end -= last.len_utf8();
+        } else {
+            break;
+        }
+    }
+    (end > scheme.len()).then_some(end)
 }
 
 #[cfg(test)]
@@ -102,6 +164,30 @@ mod tests {
         );
         assert_eq!(md("Local SSD (1 GB plan)"), "Local SSD (1 GB plan)");
         assert_eq!(md("my_metric\\"), "my\\_metric\\\\");
+    }
+
+    #[test]
+    fn an_address_is_an_autolink_with_nothing_escaped_in_it() {
+        // the ECB's address, inside a sentence's parentheses: its
+        // underscores stay, the closing parenthesis and full stop do not
+        // belong to it
+        assert_eq!(
+            md("source ECB (https://www.ecb.europa.eu/stats/policy_and_exchange_rates/x.html))."),
+            "source ECB (<https://www.ecb.europa.eu/stats/policy_and_exchange_rates/x.html>))."
+        );
+        // a parenthesis the address opened is its own; a space or a pipe
+        // in it cannot end the autolink
+        assert_eq!(
+            md("https://en.wikipedia.org/wiki/Disk_(storage), then"),
+            "<https://en.wikipedia.org/wiki/Disk_(storage)>, then"
+        );
+        assert_eq!(md("http://a.b/c|d"), "<http://a.b/c>\\|d");
+        // a scheme alone, or another scheme, is text
+        assert_eq!(md("https:// x"), "https:// x");
+        assert_eq!(md("javascript:alert(1)"), "javascript:alert(1)");
+        assert_eq!(md("ftp://a_b"), "ftp://a\\_b");
+        // text of several bytes a character is read by character
+        assert_eq!(md("HDD · 32 GB · é"), "HDD · 32 GB · é");
     }
 
     #[test]

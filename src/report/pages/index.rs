@@ -15,8 +15,15 @@ pub struct StudySummary {
     /// Link to `studies/<study>.html`.
     pub link: Link,
     pub anchor: String,
-    /// When it was measured.
+    /// When it was measured where that is more than its date
+    /// (`2026-12-07 to 2027-02-01`); empty otherwise.
     pub measured: String,
+    /// The date of its newest measurement (`2027-02-01`, `2013-01`), the
+    /// date under its title; empty when unknown.
+    pub date: String,
+    /// Its study file's summary and author; empty without them.
+    pub summary: String,
+    pub author: String,
     /// How the numbers came to be, joined.
     pub source: String,
     /// `3 configurations, 5 tests`.
@@ -63,10 +70,21 @@ pub(super) fn build(ctx: PageCtx, problems: &[Problem], site: &dyn Output) -> Re
             let data = ctx.analysis.data.studies.get(&st.study);
             let configs = data.map_or(0, |d| d.offerings.len());
             let tests = data.map_or(0, |d| d.tests.len());
+            let info = ctx.opts.study_info(&st.study);
             StudySummary {
-                link: ctx.link(&st.study, &ctx.paths.study_page(&st.study)),
+                link: ctx.link(
+                    ctx.opts.study_title(&st.study),
+                    &ctx.paths.study_page(&st.study),
+                ),
+                date: st.latest.clone().unwrap_or_default(),
+                summary: info.summary.unwrap_or_default(),
+                author: info.author.unwrap_or_default(),
                 anchor: format!("study-{}", ctx.paths.study_slug(&st.study)),
-                measured: st.measured.clone(),
+                measured: if st.latest.as_ref() == Some(&st.measured) {
+                    String::new()
+                } else {
+                    st.measured.clone()
+                },
                 source: st.sources.join("; "),
                 size: format!(
                     "{configs} configuration{}, {tests} test{}",

@@ -227,45 +227,49 @@ pub(super) fn markdown(groups: &[MachineGroup]) -> String {
     if groups.is_empty() {
         return String::new();
     }
+    // a line per configuration saying on which machines and how many of
+    // its tests and metrics were measured so, then one table of the
+    // outliers, each named once; the study page has every row
     let mut s = String::from("## Spread across machines\n\n");
+    let is_outlier = |r: &SpreadRow| !r.outlier.starts_with("none");
     for g in groups {
+        let outliers = g.rows.iter().filter(|r| is_outlier(r)).count();
         s.push_str(&format!(
-            "### {}\n\n{}.\n\n",
+            "{}: {}; {} of {} tests and metrics with an outlying machine.\n\n",
             md(&g.config.text),
-            md(&capitalised(&g.measured))
+            md(&g.measured),
+            outliers,
+            g.rows.len()
         ));
-        let mut table = Table::new([
-            ("test", Align::Left),
-            ("metric", Align::Left),
-            ("machines", Align::Right),
-            ("between machines", Align::Right),
-            ("within a machine", Align::Right),
-            ("outlier", Align::Left),
-        ]);
-        for r in &g.rows {
-            table.row([
+    }
+    let several = groups.len() > 1;
+    let mut columns = vec![
+        ("test", Align::Left),
+        ("metric", Align::Left),
+        ("between machines", Align::Right),
+        ("outlier", Align::Left),
+    ];
+    if several {
+        columns.insert(0, ("configuration", Align::Left));
+    }
+    let mut table = Table::new(columns);
+    let mut rows = 0;
+    for g in groups {
+        for r in g.rows.iter().filter(|r| is_outlier(r)) {
+            let cells = [
+                &g.config.text,
                 &r.test.text,
                 &r.metric,
-                &r.machines,
                 &r.between,
-                &r.within,
                 &r.outlier,
-            ]);
+            ];
+            table.row(cells.into_iter().skip(usize::from(!several)));
+            rows += 1;
         }
+    }
+    if rows > 0 {
         s.push_str(&table.render());
         s.push('\n');
-        for o in &g.outliers {
-            s.push_str(&format!("Outlier: {}.\n\n", md(o)));
-        }
     }
     s
-}
-
-/// `s` with its first letter upper case.
-fn capitalised(s: &str) -> String {
-    let mut c = s.chars();
-    match c.next() {
-        Some(f) => f.to_uppercase().chain(c).collect(),
-        None => String::new(),
-    }
 }

@@ -73,6 +73,7 @@ pub(super) fn build(
         return Ok(());
     };
     let mut story = story::tell(ctx.analysis, sv);
+    let title = ctx.opts.study_title(&sv.study);
     let sslug = ctx.paths.study_slug(&sv.study).to_string();
     let mut row_links: Vec<Link> = story
         .matrix
@@ -131,11 +132,7 @@ pub(super) fn build(
                 );
             }
             images.push((
-                format!(
-                    "{}: {} against cost",
-                    sv.study,
-                    story::headline::metric_words(t)
-                ),
+                format!("{title}: {} against cost", story::headline::metric_words(t)),
                 path,
             ));
             charts.push(c);
@@ -156,10 +153,22 @@ pub(super) fn build(
     let queue_depths = super::qdepth::groups(ctx, &sv.study, &order, site)?;
     let bursts = super::burst::groups(ctx, &sv.study, study, &order);
     let machines = super::machines::groups(ctx, &sv.study, &order, site)?;
-    let mut markdown =
-        crate::report::export::study_md(&story, &images, ctx.opts.base_url.as_deref());
+    // the post: its answer, table and first chart, then burst, machines
+    // and history, each one table
+    let info = ctx.opts.study_info(&sv.study);
+    let mut markdown = crate::report::export::study_md(
+        &story,
+        crate::report::export::PostParts {
+            title: &title,
+            info: &info,
+            front_matter: ctx.opts.front_matter,
+            images: &images,
+            base_url: ctx.opts.base_url.as_deref(),
+        },
+    );
     markdown.extend(super::burst::markdown(&bursts).into_bytes());
     markdown.extend(super::machines::markdown(&machines).into_bytes());
+    markdown.extend(crate::report::export::study_md_history(&story));
     site.write(&format!("data/{sslug}.md"), &markdown)?;
     // hundreds of configurations: the matrix shows the first (the Markdown
     // keeps them all) and says where the others are
@@ -180,7 +189,7 @@ pub(super) fn build(
     };
     let page = StudyPage {
         page: ctx.meta(
-            format!("Study: {}", sv.study),
+            format!("Study: {title}"),
             vec![ctx.link("Overview", "index.html")],
         ),
         story,

@@ -8,7 +8,8 @@ use crate::analysis::stats::Study;
 /// A sentence per configuration of `study` with a history: `Acme Standard:
 /// measured 2026-06-02, the answer's figures; measured before on
 /// 2026-01-10 (its offering page shows the history).`, and one per test
-/// whose figures come from an older measurement (no newer one has it). In
+/// whose figures come from an older measurement (no newer one has it),
+/// all the tests of one older date in one sentence. In
 /// configuration order; empty when nothing was measured twice.
 pub fn sentences(study_name: &str, study: &Study) -> Vec<String> {
     let mut out = Vec::new();
@@ -40,13 +41,26 @@ pub fn sentences(study_name: &str, study: &Study) -> Vec<String> {
             "{}: measured {measured}, the answer's figures{before}.",
             o.name
         ));
+        // one sentence per older date, however many tests it holds
+        let mut older: std::collections::BTreeMap<&str, Vec<&str>> = Default::default();
         for (test, t) in &o.tests {
             if let Some(d) = t.measured.as_ref().filter(|d| *d != measured) {
-                out.push(format!(
+                older.entry(d.as_str()).or_default().push(test.as_str());
+            }
+        }
+        for (d, tests) in older {
+            out.push(match tests.as_slice() {
+                [test] => format!(
                     "{}: {test} measured {d}, in an older measurement, since no newer one has it.",
                     o.name
-                ));
-            }
+                ),
+                _ => format!(
+                    "{}: {} tests measured {d}, in an older measurement, since no newer one has them: {}.",
+                    o.name,
+                    tests.len(),
+                    tests.join(", ")
+                ),
+            });
         }
     }
     out

@@ -1,6 +1,6 @@
 //! The table of `data/<study>.md`: a column per headline dimension.
 
-use super::{headline, monthly_text};
+use super::{headline, monthly_parts};
 use crate::analysis::value::{Measured, StudyValue, ValueRow};
 use crate::format;
 
@@ -15,6 +15,9 @@ pub struct PostTable {
     /// One per configuration, in the matrix's order: its name, monthly
     /// cost, then a cell per header.
     pub rows: Vec<Vec<String>>,
+    /// What a monthly cost assumes, or why it is unknown, `configuration:
+    /// note`, said under the table so that its cells stay short.
+    pub cost_notes: Vec<String>,
 }
 
 /// The post's table ([`PostTable`]).
@@ -69,10 +72,15 @@ pub(super) fn post_table(sv: &StudyValue) -> PostTable {
         }
         headers.push(h);
     }
+    let mut cost_notes = Vec::new();
     let rows = configs
         .iter()
         .map(|c| {
-            let mut row = vec![c.to_string(), monthly_text(sv, c)];
+            let (cost, note) = monthly_parts(sv, c);
+            if let Some(note) = note {
+                cost_notes.push(format!("{c}: {note}"));
+            }
+            let mut row = vec![c.to_string(), cost];
             // said once, in the cell of the sustained test it lacks,
             // rather than after every verdict of the row
             let burst_unmeasured = dims.iter().any(|(_, t)| {
@@ -106,7 +114,11 @@ pub(super) fn post_table(sv: &StudyValue) -> PostTable {
             row
         })
         .collect();
-    PostTable { headers, rows }
+    PostTable {
+        headers,
+        rows,
+        cost_notes,
+    }
 }
 
 /// `1,100 · 3.20x · worth it`, `15,800 · 5.3x · while bursting`, `3,000 ·
