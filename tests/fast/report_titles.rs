@@ -30,8 +30,9 @@ fn svg_title(svg: &str) -> Option<String> {
 }
 
 /// The title of every chart on the page at `rel` under `root`: each inline
-/// chart once (its wide drawing; the narrow one repeats it), and each
-/// standalone chart the page shows through `<img>`.
+/// chart once (its wide drawing; the narrow one shown in its place on a
+/// phone repeats it), and each standalone chart the page shows through
+/// `<img>`.
 fn chart_titles(root: &Path, rel: &str) -> Vec<String> {
     let html = std::fs::read_to_string(root.join(rel)).unwrap();
     let mut titles = Vec::new();
@@ -45,6 +46,12 @@ fn chart_titles(root: &Path, rel: &str) -> Vec<String> {
     for (at, _) in html.match_indices("<img src=\"") {
         let src = &html[at + 10..];
         let src = unescape(&src[..src.find('"').unwrap()]);
+        // the narrow drawing of a chart inlined wide in the same figure is
+        // that chart, shown on a phone instead of it
+        let picture = html[..at].rfind("<figure").map_or("", |f| &html[f..at]);
+        if src.ends_with("-narrow.svg") && picture.contains("dd-chart dd-wide") {
+            continue;
+        }
         if src.ends_with(".svg") {
             let svg = std::fs::read_to_string(dir.join(&src)).unwrap();
             titles.push(svg_title(&svg).unwrap_or_else(|| panic!("{rel}: {src} untitled")));
