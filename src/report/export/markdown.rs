@@ -71,7 +71,9 @@ impl Table {
 
 /// Escapes text for Markdown: pipes, HTML markup, and the Markdown
 /// punctuation (emphasis, code, links) that a blog engine would otherwise
-/// render. An `http://` or `https://` address in the text is written as
+/// render; braces, so that no Liquid tag (`{{ site.title }}`, `{%`) or Hugo
+/// shortcode (`{{<`) runs; and the `@` of an e-mail address and the `.` of
+/// `www.`, which GFM would turn into links. An `http://` or `https://` address in the text is written as
 /// an autolink, `<https://...>`, whose characters no renderer unescapes:
 /// a backslash there would stay in the address and break it, so it is
 /// left as it is, with only what would end the autolink (spaces, `<`,
@@ -108,6 +110,22 @@ pub fn md(text: &str) -> String {
             '<' => out.push_str("&lt;"),
             '>' => out.push_str("&gt;"),
             '&' => out.push_str("&amp;"),
+            // Liquid (Jekyll, GitHub Pages) and Hugo read the file before
+            // Markdown does: no brace of a name opens a tag or shortcode
+            '{' => out.push_str("&#123;"),
+            '}' => out.push_str("&#125;"),
+            // GFM links a bare e-mail address and `www.` name: not in a name
+            '@' => out.push_str("&#64;"),
+            'w' | 'W'
+                if rest.len() >= 4
+                    && rest.as_bytes()[..4].eq_ignore_ascii_case(b"www.")
+                    && !out.ends_with(|p: char| p.is_alphanumeric()) =>
+            {
+                out.push_str(&rest[..3]);
+                out.push_str("&#46;");
+                rest = &rest[4..];
+                continue;
+            }
             '\n' | '\r' => out.push(' '),
             c => out.push(c),
         }
@@ -199,5 +217,21 @@ mod tests {
             t.render(),
             "| name | IOPS |\n|---|---:|\n| a\\|b | 1,000 |\n| &lt;i&gt; |  |\n"
         );
+    }
+
+    #[test]
+    fn no_liquid_tag_hugo_shortcode_or_bare_autolink_survives() {
+        let got =
+            md("{{ site.title }} {% include x %} {{< ref >}} {{ me@example.org www.example.org");
+        assert!(!got.contains("{{") && !got.contains("{%"), "{got}");
+        assert!(!got.contains('@') && !got.contains("www."), "{got}");
+        assert_eq!(
+            md("a@b.c www.x.y Www.z {x}"),
+            "a&#64;b.c www&#46;x.y Www&#46;z &#123;x&#125;"
+        );
+        // a word that merely ends in www is left alone
+        assert_eq!(md("awww.ok"), "awww.ok");
+        // an address stays a working autolink
+        assert_eq!(md("see https://x.org/a@b"), "see <https://x.org/a@b>");
     }
 }
