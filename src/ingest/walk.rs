@@ -142,7 +142,15 @@ fn walk_dir(dir: &Path) -> Walk {
             continue;
         }
         let kind = entry.file_type();
-        if !is_record_file(entry.path()) || !(kind.is_symlink() || kind.is_file()) {
+        if !is_record_file(entry.path()) || kind.is_dir() {
+            continue;
+        }
+        // named like a record but a FIFO, device or socket: named, never read
+        if !(kind.is_symlink() || kind.is_file()) {
+            walk.problems.push(walk_problem(
+                entry.path(),
+                "not a regular file (a FIFO, device or socket); left out unread".into(),
+            ));
             continue;
         }
         let entry = entry.into_path();

@@ -134,6 +134,10 @@ fn an_unreadable_dir_and_links_stop_neither_check_nor_report_and_a_missing_path_
     std::fs::write(dir.path().join("elsewhere.json"), record("d").to_string()).unwrap();
     std::os::unix::fs::symlink("../../elsewhere.json", recs.join("open/linked.json")).unwrap();
     std::os::unix::fs::symlink("../nowhere.json", recs.join("open/dangling.json")).unwrap();
+    // a FIFO named like a record: named, never read (a read would hang)
+    let fifo = std::ffi::CString::new(recs.join("open/pipe.json").to_str().unwrap()).unwrap();
+    // SAFETY: mkfifo on a path this test owns
+    assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o600) }, 0);
     std::fs::set_permissions(recs.join("locked"), std::fs::Permissions::from_mode(0o000)).unwrap();
     let missing = dir.path().join("missing.json");
     let c = dir.path().join("c.json");
@@ -158,6 +162,11 @@ fn an_unreadable_dir_and_links_stop_neither_check_nor_report_and_a_missing_path_
     );
     assert!(
         stdout.contains("dangling.json: a dangling symbolic link"),
+        "{stdout}"
+    );
+    assert!(
+        stdout
+            .contains("pipe.json: not a regular file (a FIFO, device or socket); left out unread"),
         "{stdout}"
     );
     // a.json and c.json were read and are valid
