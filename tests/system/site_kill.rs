@@ -180,7 +180,6 @@ fn two_reports_into_one_directory_never_mix_the_site() {
     report_common::write_realistic_study(&records);
     let sample = report_common::sample_results();
     let out = dir.path().join("site");
-    let mut refused = 0;
     for _ in 0..8 {
         let a = report_in(
             &cg,
@@ -202,7 +201,6 @@ fn two_reports_into_one_directory_never_mix_the_site() {
                     err.contains("another `diskdash report` is building into `"),
                     "{err}"
                 );
-                refused += 1;
             }
         }
         // whichever finished last, the site is one build's: every file in
@@ -225,7 +223,6 @@ fn two_reports_into_one_directory_never_mix_the_site() {
     }
     // whether the races above overlapped depends on the machine's load;
     // the lock itself is checked without a race: held here, a build stops
-    let _ = refused;
     let dir_fd = std::fs::File::open(&out).unwrap();
     use std::os::fd::AsRawFd;
     // SAFETY: flock on a descriptor this test owns

@@ -104,14 +104,7 @@ fn grouped(v: f64) -> String {
     if v.fract() != 0.0 || v < 1000.0 {
         return whole;
     }
-    let mut out = String::new();
-    for (i, c) in whole.chars().enumerate() {
-        if i > 0 && (whole.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
+    crate::format::grouped(&whole)
 }
 
 /// How many quick-suite runs the answer sets aside: those of a
