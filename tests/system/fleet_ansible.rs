@@ -7,7 +7,9 @@
 //! other two fail alone, each with its reason; a second run adds records
 //! beside the first's; nothing is left on the hosts. Every record names
 //! its host by its inventory name, or (`diskdash_anonymous_host`) by the
-//! hash of it.
+//! hash of it. Another inventory names its hosts `x/../../../../OUT` and
+//! with a Jinja lookup: the first lands nothing outside the results and
+//! its records arrive, the second runs nothing and is refused alone.
 //!
 //! Needs ansible-playbook, sshd and ssh-keygen (`.ci/run` installs them);
 //! a missing one fails the test.
@@ -196,6 +198,11 @@ fn inventory(sshd: &Sshd, key: &Path, targets: &[PathBuf; 2], closed_port: u16) 
 }
 
 fn playbook(work: &Path, extra: &[String]) -> (Option<i32>, String) {
+    playbook_env(work, extra, &[])
+}
+
+/// [`playbook`], with more variables in ansible-playbook's environment.
+fn playbook_env(work: &Path, extra: &[String], env: &[(&str, &Path)]) -> (Option<i32>, String) {
     let book = Path::new(env!("CARGO_MANIFEST_DIR")).join("deploy/ansible/benchmark.yml");
     let ansible = work.join("ansible");
     let mut cmd = Command::new("ansible-playbook");
@@ -225,6 +232,7 @@ fn playbook(work: &Path, extra: &[String]) -> (Option<i32>, String) {
             work.join("on-host").display()
         ))
         .args(extra)
+        .envs(env.iter().copied())
         .stdin(Stdio::null());
     let o = cmd.output().unwrap();
     (
@@ -448,4 +456,137 @@ fn the_playbook_benchmarks_two_hosts_over_ssh_and_publishes_one_site() {
     assert_eq!(runs_a.len(), 2, "{runs_a:?}");
     assert_eq!(recap(&out, "volume-a")["failed"], 0, "{out}");
     eprintln!("fleet test: {:.1} s", started.elapsed().as_secs_f64());
+}
+
+/// An inventory name is text: one with `/` and `..` names no file outside
+/// the results, and its records arrive naming the host exactly as the
+/// inventory does; one with `{{ }}` runs nothing on the controller (Ansible
+/// would, on connecting to it): that host is refused, saying why, before
+/// anything connects to it, and fails alone.
+#[test]
+#[ignore = "system tier: needs ansible-playbook, sshd, ssh-keygen and ssh"]
+fn an_inventory_name_is_neither_a_path_nor_a_template() {
+    need_tools();
+    let started = Instant::now();
+    let work = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
+    let work = work.path();
+    let key = work.join("id_ed25519");
+    keygen(&key);
+    let sshd = start_sshd(work, &key);
+    let targets = [work.join("slash"), work.join("braces")];
+    for t in &targets {
+        std::fs::create_dir(t).unwrap();
+    }
+    std::fs::create_dir(work.join("on-host")).unwrap();
+    // deep enough that `../../../../` from inside it stays in `work`
+    let results = work.join("r1/r2/r3/r4/results");
+    // run by a lookup in the name if the name were a template; through a
+    // variable, as a name holds at most 64 characters
+    let marker = work.join("MARKER");
+    let escape = "x/../../../../OUT";
+    let jinja = "j{{ lookup('pipe','touch $DISKDASH_TEST_MARKER') }}";
+    let ssh_args = "-o UserKnownHostsFile=/dev/null -o StrictHostKeyChecking=no \
+                    -o IdentitiesOnly=yes -o ConnectTimeout=5";
+    let host = |name: &str, target: &Path, offering: &str| {
+        format!(
+            "    {name:?}:\n      ansible_host: 127.0.0.1\n      ansible_port: {port}\n      \
+             diskdash_target: {target}\n      diskdash_subject:\n        offering: {offering}\n",
+            port = sshd.port,
+            target = target.display(),
+        )
+    };
+    std::fs::write(
+        work.join("inventory.yml"),
+        format!(
+            "all:\n  vars:\n    ansible_user: {user}\n    ansible_ssh_private_key_file: {key}\n    \
+             ansible_ssh_common_args: \"{ssh_args}\"\n    ansible_python_interpreter: auto_silent\n    \
+             ansible_pipelining: true\n    diskdash_study: Names\n    \
+             diskdash_only: dd-write-8k-fdatasync\n  hosts:\n{a}{b}",
+            user = user(),
+            key = key.display(),
+            a = host(escape, &targets[0], "Slash"),
+            b = host(jinja, &targets[1], "Braces"),
+        ),
+    )
+    .unwrap();
+
+    let results_arg = format!("diskdash_results={}", results.display());
+    let site_arg = format!("diskdash_site={}", work.join("site").display());
+    let (code, out) = playbook_env(
+        work,
+        &["-e".into(), results_arg, "-e".into(), site_arg],
+        &[("DISKDASH_TEST_MARKER", &marker)],
+    );
+    eprintln!(
+        "fleet names test: run after {:.1} s",
+        started.elapsed().as_secs_f64()
+    );
+    assert!(!marker.exists(), "the name's lookup ran: {out}");
+    // 2: a host failed
+    assert_eq!(code, Some(2), "{out}");
+    let r = recap(&out, escape);
+    assert_eq!((r["ok"] > 0, r["failed"]), (true, 0), "{out}");
+    let refused = out
+        .split("PLAY RECAP")
+        .nth(1)
+        .unwrap()
+        .lines()
+        .find(|l| l.starts_with(jinja))
+        .unwrap_or_else(|| panic!("no recap for {jinja}: {out}"));
+    assert!(
+        refused.contains(" ok=0 ") && refused.contains(" failed=1 "),
+        "{out}"
+    );
+    assert!(
+        out.contains(&format!(
+            "skipping {jinja}: the name holds a Jinja delimiter (an opening brace followed by a brace, % or #)"
+        )),
+        "{out}"
+    );
+
+    // nothing outside the results directory: no OUT.tar in any parent
+    let strays: Vec<_> = walkdir::WalkDir::new(work)
+        .into_iter()
+        .map(|e| e.unwrap())
+        .filter(|e| !e.path().starts_with(&results) && !e.path().starts_with(work.join("ansible")))
+        .filter(|e| {
+            let name = e.file_name().to_string_lossy();
+            name.contains("OUT") || name.contains("incoming")
+        })
+        .map(|e| e.path().to_path_buf())
+        .collect();
+    assert!(strays.is_empty(), "{strays:?}\n{out}");
+    // and no packed copy left inside it
+    let left: Vec<_> = walkdir::WalkDir::new(&results)
+        .into_iter()
+        .map(|e| e.unwrap())
+        .filter(|e| e.file_name().to_string_lossy().contains("incoming"))
+        .map(|e| e.path().to_path_buf())
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+
+    // the host's records arrived, naming it as written
+    let recs = records(&results);
+    let mut names: Vec<_> = recs
+        .iter()
+        .map(|(_, r)| {
+            (
+                r.subject.offering.clone().unwrap(),
+                r.host.name.clone().unwrap(),
+            )
+        })
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [("Slash".to_string(), escape.to_string())],
+        "{recs:#?}\n{out}"
+    );
+    assert!(
+        out.contains(&format!("1 records from {escape} in")),
+        "{out}"
+    );
+    run_ok(Command::new(BIN).arg("check").arg(&results));
+    assert!(!marker.exists(), "the name's lookup ran: {out}");
+    eprintln!("fleet names test: {:.1} s", started.elapsed().as_secs_f64());
 }
