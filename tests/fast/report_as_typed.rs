@@ -127,21 +127,10 @@ fn heading(sentence: &str) -> &str {
 }
 
 /// The rows of `configuration` in every "Burst and sustained" table of the
-/// post whose heading starts with `table` (`### fio-sustained-randread-4k-qd32 (standard)`).
-fn burst_rows(md: &str, table: &str, configuration: &str) -> Vec<String> {
-    let at = md
-        .find("## Burst and sustained")
-        .unwrap_or_else(|| panic!("no burst table:\n{md}"));
-    let mut rows = Vec::new();
-    let mut inside = false;
-    for line in md[at..].lines() {
-        if line.starts_with("### ") {
-            inside = line.starts_with(table);
-        } else if inside && line.starts_with(&format!("| {configuration} |")) {
-            rows.push(line.to_string());
-        }
-    }
-    rows
+/// study page whose heading starts with `table`
+/// (`fio-sustained-randread-4k-qd32 (standard)`; `""` for every one).
+fn burst_rows(page: &str, table: &str, configuration: &str) -> Vec<String> {
+    report_common::study_burst_rows(page, table, configuration)
 }
 
 /// Every ratio a text shows (`57.1x`, `0.75x`), as written: a number
@@ -289,32 +278,26 @@ fn the_provisioned_gp3_costs_88_usd_and_is_held_to_its_own_16000_iops() {
     assert!(gp3["monthly_cost_note"].is_null(), "{gp3}");
     let md = site.post();
     assert!(md.contains(&format!("| {GP3_16K} | 88.00 USD |")), "{md}");
-    // the standard suite's sustained tests, measured / promised
-    let rows = burst_rows(
-        &md,
-        "### fio-sustained-randread-4k-qd32 (standard)",
-        GP3_16K,
-    );
+    // the standard suite's sustained tests, measured / promised, on the
+    // study page and in the post's one burst table
+    let page = site.page();
+    let rows = burst_rows(&page, "fio-sustained-randread-4k-qd32 (standard)", GP3_16K);
     assert_eq!(
         rows,
         [format!(
             "| {GP3_16K} | flat: one level throughout | none | 15,940 / 16,000 IOPS (100%) |  |  | reached | 1 run |"
         )]
     );
-    let rows = burst_rows(
-        &md,
-        "### fio-sustained-randwrite-4k-qd32 (standard)",
-        GP3_16K,
-    );
+    let rows = burst_rows(&page, "fio-sustained-randwrite-4k-qd32 (standard)", GP3_16K);
     assert!(
         rows[0].contains("| 16,140 / 16,000 IOPS (101%) |"),
         "{rows:?}"
     );
     // 500 MiB/s provisioned = 524 MB/s
-    let rows = burst_rows(&md, "### fio-sustained-read-1m-qd16", GP3_16K);
+    let rows = burst_rows(&page, "fio-sustained-read-1m-qd16", GP3_16K);
     assert!(rows[0].contains("| 530 / 524 MB/s (101%) |"), "{rows:?}");
     // never the offering's default promise, in any table of the post
-    for row in burst_rows(&md, "### ", GP3_16K) {
+    for row in burst_rows(&page, "", GP3_16K) {
         assert!(
             row.contains("/ 16,000 IOPS") || row.contains("/ 524 MB/s"),
             "{row}"
@@ -324,6 +307,27 @@ fn the_provisioned_gp3_costs_88_usd_and_is_held_to_its_own_16000_iops() {
             "{row}"
         );
     }
+    // the post's burst table: a column per timed test, a row per
+    // configuration, the same levels
+    let header = md
+        .lines()
+        .find(|l| l.starts_with("| configuration | fio-sustained-"))
+        .unwrap_or_else(|| panic!("no burst table in the post:\n{md}"));
+    assert_eq!(
+        header,
+        "| configuration | fio-sustained-randread-4k-qd32 (quick): read IOPS \
+         | fio-sustained-randread-4k-qd32 (standard): read IOPS \
+         | fio-sustained-randwrite-4k-qd32 (quick): write IOPS \
+         | fio-sustained-randwrite-4k-qd32 (standard): write IOPS \
+         | fio-sustained-read-1m-qd16: read throughput |"
+    );
+    assert!(
+        md.contains(&format!(
+            "| {GP3_16K} | 16,280 / 16,000 IOPS (102%) | 15,940 / 16,000 IOPS (100%) \
+             | 16,000 / 16,000 IOPS (100%) | 16,140 / 16,000 IOPS (101%) | 530 / 524 MB/s (101%) |"
+        )),
+        "{md}"
+    );
     // nor in its timeline captions (its run pages, quick and standard)
     let caption = "Measured / promised: sustained 15,940 / 16,000 IOPS (100%)";
     let run = site.read(&format!(
@@ -475,7 +479,8 @@ fn the_older_vm1_measurement_is_not_counted() {
         "vm-1's three runs of 2027-02-01, not the twelve of vm-1 to vm-4 on 2026-12-07"
     );
     let md = site.post();
-    let rows = burst_rows(&md, "### fio-sustained-randread-4k-qd32 (standard)", GP3);
+    let page = site.page();
+    let rows = burst_rows(&page, "fio-sustained-randread-4k-qd32 (standard)", GP3);
     assert_eq!(
         rows,
         [format!(
@@ -483,10 +488,10 @@ fn the_older_vm1_measurement_is_not_counted() {
         )]
     );
     for table in [
-        "### fio-sustained-randwrite-4k-qd32 (standard)",
-        "### fio-sustained-read-1m-qd16",
+        "fio-sustained-randwrite-4k-qd32 (standard)",
+        "fio-sustained-read-1m-qd16",
     ] {
-        let rows = burst_rows(&md, table, GP3);
+        let rows = burst_rows(&page, table, GP3);
         assert!(rows[0].ends_with("| 1 run |"), "{table}: {rows:?}");
     }
     assert!(
@@ -523,21 +528,37 @@ fn every_configuration_counts_in_n_of_m() {
 #[test]
 fn the_credit_bucket_and_the_periodic_throttle_read_as_they_were_emulated() {
     let site = build();
-    let md = site.post();
-    let table = "### fio-sustained-randread-4k-qd32 (standard)";
+    let page = site.page();
+    let table = "fio-sustained-randread-4k-qd32 (standard)";
     // 180,000 credits spent at 3,500 IOPS while earning 500: 60 s
     assert_eq!(
-        burst_rows(&md, table, PREMIUM),
+        burst_rows(&page, table, PREMIUM),
         [format!(
             "| {PREMIUM} | credit burst, then a lower level | 3,500 / 3,500 IOPS (100%) | 500 / 500 IOPS (100%) | 60 s | 176.5 k I/Os | reached | 1 run |"
         )]
     );
     // 5,000 IOPS for 15 s, 2,000 for 15 s
     assert_eq!(
-        burst_rows(&md, table, DO),
+        burst_rows(&page, table, DO),
         [format!(
             "| {DO} | bursts at a regular interval | 5,000 IOPS | 2,000 IOPS | 15 s in every 30 s |  | not reached | 1 run |"
         )]
+    );
+    // the post's cells: the burst, the level after it and how long it lasts
+    let md = site.post();
+    assert!(
+        md.contains(&format!(
+            "| {PREMIUM} | 3,500 / 3,500 IOPS (100%) → not measured: burst not exhausted \
+             | 3,500 / 3,500 IOPS (100%) → 500 / 500 IOPS (100%), 60 s |"
+        )),
+        "{md}"
+    );
+    assert!(
+        md.contains(&format!(
+            "| {DO} | 5,002 IOPS → 1,999 IOPS, 15 s \
+             | 5,000 IOPS → 2,000 IOPS, 15 s in every 30 s | 2,396 IOPS |"
+        )),
+        "{md}"
     );
 }
 

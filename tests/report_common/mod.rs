@@ -607,3 +607,78 @@ pub fn import_study_2026(records: &Path) {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// The rows of the study page's "Burst and sustained" tables (`html`:
+/// `studies/<study>.html`) under a heading that starts with `heading`
+/// (`fio-sustained-randread-4k-qd32 (standard)`; `""` for every table)
+/// whose configuration is `configuration`, written as a Markdown table row
+/// of the cells' text without the chart link: `| AWS gp2 | credit burst,
+/// then a lower level | 3,000 IOPS | 300 IOPS | 3 min | 540.0 k I/Os |
+/// reached | 1 run |`.
+pub fn study_burst_rows(html: &str, heading: &str, configuration: &str) -> Vec<String> {
+    let start = html
+        .find(r#"<h2 id="burst-and-sustained">"#)
+        .unwrap_or_else(|| panic!("no burst section in the study page:\n{html}"));
+    let end = start
+        + html[start..]
+            .find("</details>")
+            .expect("the burst section ends");
+    let mut rows = Vec::new();
+    for table in html[start..end].split("<h3>").skip(1) {
+        let title = unescape(&table[..table.find("</h3>").expect("a closed heading")]);
+        if !title.starts_with(heading) {
+            continue;
+        }
+        for tr in table.split("<tr>").skip(1) {
+            let tr = &tr[..tr.find("</tr>").expect("a closed row")];
+            // each cell: from its opening tag's end to its closing tag
+            let cells: Vec<String> = tr
+                .split("<t")
+                .skip(1)
+                .filter_map(|c| {
+                    let body = &c[c.find('>')? + 1..];
+                    Some(unescape(strip_tags(&body[..body.find("</t")?]).trim()))
+                })
+                .collect();
+            // the header row, and every other configuration's
+            if tr.starts_with("<th>") || cells.first().map(String::as_str) != Some(configuration) {
+                continue;
+            }
+            let mut row = String::from("|");
+            // the last cell is the chart link
+            for c in &cells[..cells.len().saturating_sub(1)] {
+                if c.is_empty() {
+                    row.push_str("  |");
+                } else {
+                    row.push_str(&format!(" {c} |"));
+                }
+            }
+            rows.push(row);
+        }
+    }
+    rows
+}
+
+fn strip_tags(s: &str) -> String {
+    let mut out = String::new();
+    let mut inside = false;
+    for ch in s.chars() {
+        match ch {
+            '<' => inside = true,
+            '>' => inside = false,
+            c if !inside => out.push(c),
+            _ => {}
+        }
+    }
+    out
+}
+
+fn unescape(s: &str) -> String {
+    s.replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&#34;", "\"")
+        .replace("&#39;", "'")
+        .replace("&#x27;", "'")
+        .replace("&amp;", "&")
+}

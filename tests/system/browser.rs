@@ -401,7 +401,9 @@ fn assert_heights_at_390(site: &Path, pages: &[String]) {
 /// gp3 on four machines and measured again later): at 390 px its study
 /// page, every offering page and every test page are at most 15,000 px
 /// tall; the study, the gp3 offering with four machines and a history, and
-/// a sustained test page pass every check at both widths in both schemes.
+/// a sustained test page pass every check at both widths in both schemes;
+/// its post, rendered as GitHub renders it, is at most 8,000 px tall at
+/// 740 px with its first chart within 3,000 px.
 #[test]
 #[ignore = "system tier: needs node, `npm ci --prefix tests/browser` and Chromium"]
 fn the_as_typed_study_in_a_browser() {
@@ -442,6 +444,10 @@ fn the_as_typed_study_in_a_browser() {
     assert_eq!(tests.len(), 32, "{tests:?}");
     all.extend(tests);
     assert_heights_at_390(&site, &all);
+    // its post, five timed tests in one burst table, pasted into a blog
+    let (blog, body) = post_as_blog(dir.path(), &site, study);
+    assert_post_reads_as_a_post(&blog, "the as-typed study");
+    assert!(body.contains("<table>") && body.contains("<img "), "{body}");
 }
 
 /// The imported study-2026 fixture (real tool formats, two currencies

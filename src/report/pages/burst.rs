@@ -46,7 +46,14 @@ pub struct BurstGroup {
     /// How to read "measured / promised" and where each configuration's
     /// promised levels come from, in one sentence; empty without limits.
     pub promised: String,
+    /// The same, a part per configuration (`AWS gp3 · 100 GB: AWS gp3,
+    /// promised as of ...`), for the post to say each once.
+    pub promised_parts: Vec<String>,
 }
+
+/// Tests side by side in one table of the post: with the configuration
+/// column, the ten columns a post's table may have.
+const POST_TESTS_PER_TABLE: usize = 9;
 
 /// The pattern of a run left out of its configuration's sustained level.
 const LEFT_OUT_WORDS: &str = "burst not exhausted";
@@ -303,6 +310,7 @@ pub(super) fn groups(
                     promised.join("; ")
                 )
             },
+            promised_parts: promised,
         });
     }
     out
@@ -314,36 +322,77 @@ pub(super) fn markdown(groups: &[BurstGroup]) -> String {
     if groups.is_empty() {
         return String::new();
     }
-    let mut s = String::from("## Burst and sustained\n\n");
+    // one table, a row per configuration and a column per test, so that
+    // it stays short; what each configuration is promised said once under
+    // it, however many tests it ran; the study page has the rest
+    let mut configs: Vec<&str> = Vec::new();
     for g in groups {
-        s.push_str(&format!("### {}\n\n", md(&g.heading)));
-        let mut table = Table::new([
-            ("configuration", Align::Left),
-            ("pattern", Align::Left),
-            ("burst", Align::Right),
-            ("sustained", Align::Right),
-            ("burst duration", Align::Right),
-            ("burst volume", Align::Right),
-            ("steady state", Align::Left),
-            ("runs", Align::Left),
-        ]);
         for r in &g.rows {
-            table.row([
-                &r.config.text,
-                &r.pattern,
-                &r.burst,
-                &r.sustained,
-                &r.duration,
-                &r.volume,
-                &r.steady,
-                &r.runs,
-            ]);
-        }
-        s.push_str(&table.render());
-        s.push('\n');
-        if !g.promised.is_empty() {
-            s.push_str(&format!("{}\n\n", md(&g.promised)));
+            if !configs.contains(&r.config.text.as_str()) {
+                configs.push(&r.config.text);
+            }
         }
     }
+    let mut s = String::from("## Burst and sustained\n\n");
+    // at most ten columns: more tests than nine make a second table
+    for (i, chunk) in groups.chunks(POST_TESTS_PER_TABLE).enumerate() {
+        if i > 0 {
+            s.push('\n');
+        }
+        let mut table = Table::new(
+            std::iter::once(("configuration", Align::Left))
+                .chain(chunk.iter().map(|g| (g.heading.as_str(), Align::Left))),
+        );
+        for c in &configs {
+            let mut row = vec![c.to_string()];
+            for g in chunk {
+                row.push(
+                    g.rows
+                        .iter()
+                        .find(|r| r.config.text == *c)
+                        .map(burst_cell)
+                        .unwrap_or_else(|| "not tested".into()),
+                );
+            }
+            table.row(row);
+        }
+        s.push_str(&table.render());
+    }
+    s.push_str("\nEach cell: the burst level → the sustained level, and how long the burst lasts; the study page has each pattern, steady state and the runs behind it.\n\n");
+    let mut promised: Vec<&str> = Vec::new();
+    for g in groups {
+        for p in &g.promised_parts {
+            if !promised.contains(&p.as_str()) {
+                promised.push(p);
+            }
+        }
+    }
+    if !promised.is_empty() {
+        s.push_str(&format!(
+            "{}\n\n",
+            md(&format!(
+                "Levels read measured / promised. Promised: {}.",
+                promised.join("; ")
+            ))
+        ));
+    }
     s
+}
+
+/// A configuration's cell in the post's burst table: `5,002 IOPS → 1,999
+/// IOPS, 15 s`, or the sustained level alone without a burst.
+fn burst_cell(r: &BurstRow) -> String {
+    // measured without a timeline: why
+    if r.sustained.is_empty() && r.burst.is_empty() {
+        return r.pattern.clone();
+    }
+    let mut cell = if r.burst.is_empty() || r.burst == "none" {
+        r.sustained.clone()
+    } else {
+        format!("{} → {}", r.burst, r.sustained)
+    };
+    if !r.duration.is_empty() {
+        cell.push_str(&format!(", {}", r.duration));
+    }
+    cell
 }
