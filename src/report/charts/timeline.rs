@@ -232,10 +232,16 @@ fn draw_series(
     }
 }
 
+/// The most lines a timeline's caption takes below the chart.
+const CAPTION_LINES: usize = 16;
+
 fn draw_timeline(chart: &TimelineChart, look: Look, key: ChartId) -> Result<String> {
     let width = look.width();
     let drop = title_drop(&chart.title, look);
-    let caption_lines = wrap_lines(&chart.caption, width - 24.0, LABEL_PX, 6);
+    // the whole caption, on as many lines as it takes (a promise and its
+    // source run long on a phone's narrow drawing); the cap only keeps a
+    // hostile caption from growing the drawing without bound
+    let caption_lines = wrap_lines(&chart.caption, width - 24.0, LABEL_PX, CAPTION_LINES);
     let top = 50.0 + drop;
     let plot_h = if look.narrow { 150.0 } else { 200.0 };
     let lat = chart
@@ -502,6 +508,29 @@ mod tests {
         };
         assert!(timeline_chart(&empty).unwrap().contains("no data to chart"));
     }
+    #[test]
+    fn a_long_caption_is_drawn_whole_on_a_phone() {
+        // the as-typed study's Premium SSD caption: its promise and source
+        // ran past six lines of the narrow drawing and were cut
+        let mut chart = gp2();
+        chart.caption = "3,500 IOPS for 19 s, then not measured; at the promised burst of \
+            3,500 IOPS; burst not excluded beyond 19 s. Measured / promised: burst 3,500 / \
+            3,500 IOPS (100%). Promised: burst 3,500 IOPS for up to 30 min, then 500 IOPS \
+            (Azure Premium SSD, promised as of 2023-03-16, MicrosoftDocs/azure-docs \
+            includes/disk-storage-premium-ssd-sizes.md, more than a year old)."
+            .into();
+        let drawn = draw(&chart).unwrap();
+        for svg in [&drawn.wide, &drawn.narrow] {
+            assert!(!svg.contains('…'), "{svg}");
+            assert!(svg.contains("more than a year old).</text>"), "{svg}");
+        }
+        let lines = |svg: &str| svg.matches("class=\"dd-t\" font-size=\"13\"").count();
+        assert!(
+            lines(&drawn.narrow) > lines(&drawn.wide),
+            "the narrow drawing wraps more"
+        );
+    }
+
     #[test]
     fn latency_is_drawn_below_on_the_same_time_axis() {
         let mut chart = gp2();
