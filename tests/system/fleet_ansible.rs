@@ -11,7 +11,7 @@
 //! with a Jinja lookup: the first lands nothing outside the results and
 //! its records arrive, the second runs nothing and is refused alone.
 //!
-//! Needs ansible-playbook, sshd and ssh-keygen (`.ci/run` installs them);
+//! Needs ansible-playbook, sshd and ssh-keygen (`tests/run.sh` installs them);
 //! a missing one fails the test.
 
 use crate::require;

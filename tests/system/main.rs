@@ -3,7 +3,7 @@
 //! Ansible with an sshd. Every test here is
 //! `#[ignore = "system tier: needs …"]`: a plain `cargo test` lists them
 //! as ignored; `cargo test -- --include-ignored` runs them, and a missing
-//! tool then fails the test, naming it. `.ci/run` installs what they need.
+//! tool then fails the test, naming it. `tests/run.sh` installs what they need.
 
 mod emulated_volume;
 #[path = "../report_common/mod.rs"]
