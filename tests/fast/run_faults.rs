@@ -2038,3 +2038,160 @@ fn a_second_run_on_a_target_another_run_measures_stops_naming_it() {
     }
     first.0.wait().unwrap();
 }
+
+#[test]
+fn runs_on_two_directories_of_one_device_at_once_say_so_in_their_records() {
+    let bin = bin_dir(&[("fio", fake("fio-gate"))]);
+    let json =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/fio/randread-4k-qd64.json");
+    let tmp = tempfile::tempdir().unwrap();
+    let registry = tmp.path().join("registry");
+    let dir = |name: &str| {
+        let d = tmp.path().join(name);
+        std::fs::create_dir(&d).unwrap();
+        d.canonicalize().unwrap()
+    };
+    let (a, b, c) = (dir("a"), dir("b"), dir("c"));
+    let run = |name: &str, target: &Path| {
+        let mut cmd = diskdash();
+        cmd.args(["run", "--target", target.to_str().unwrap()])
+            .args(["--suite", "quick", "--only", "fio-randread-4k-qd64"])
+            .arg("--out")
+            .arg(tmp.path().join(format!("out-{name}")))
+            .env("PATH", path_with(bin.path()))
+            // one registry for the three runs
+            .env("DISKDASH_RUN_REGISTRY", &registry)
+            .env("DISKDASH_FAKE_JSON", &json)
+            .env(
+                "DISKDASH_FAKE_GATE",
+                tmp.path().join(format!("gate-{name}")),
+            )
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(std::fs::File::create(tmp.path().join(format!("err-{name}"))).unwrap());
+        cmd
+    };
+    let open_gate =
+        |name: &str| std::fs::write(tmp.path().join(format!("gate-{name}")), "").unwrap();
+    let stderr =
+        |name: &str| std::fs::read_to_string(tmp.path().join(format!("err-{name}"))).unwrap();
+    let record = |name: &str| {
+        let recs = records(&tmp.path().join(format!("out-{name}")));
+        assert_eq!(recs.len(), 1, "{}", stderr(name));
+        assert_eq!(recs[0].status, Status::Ok, "{:?}", recs[0].error);
+        recs.into_iter().next().unwrap()
+    };
+    let in_test = |target: &Path| {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        let running = || {
+            std::fs::read_dir(target)
+                .unwrap()
+                .filter_map(|e| e.ok())
+                .any(|scratch| scratch.path().join("fio-randread-4k-qd64.r1").exists())
+        };
+        while !running() {
+            assert!(
+                Instant::now() < deadline,
+                "the run on {target:?} never reached its test"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    };
+    let said = |rec: &Record| -> Vec<String> {
+        rec.warnings
+            .iter()
+            .filter(|w| w.starts_with("another diskdash run"))
+            .cloned()
+            .collect()
+    };
+    // the run on `a` is in its test when the run on `b` starts its own;
+    // `a`'s test ends while `b`'s still runs
+    let mut first = KillOnDrop(run("a", &a).spawn().unwrap());
+    in_test(&a);
+    let mut second = KillOnDrop(run("b", &b).spawn().unwrap());
+    in_test(&b);
+    open_gate("a");
+    assert_eq!(first.0.wait().unwrap().code(), Some(0), "{}", stderr("a"));
+    open_gate("b");
+    assert_eq!(second.0.wait().unwrap().code(), Some(0), "{}", stderr("b"));
+    let (rec_a, rec_b) = (record("a"), record("b"));
+    let (id_a, id_b) = (rec_a.run_id.clone().unwrap(), rec_b.run_id.clone().unwrap());
+    {
+        use std::os::unix::fs::MetadataExt;
+        let dev = std::fs::metadata(&a).unwrap().dev();
+        let device = format!("{}:{}", libc::major(dev), libc::minor(dev));
+        let warning = |id: &str, target: &Path| {
+            format!(
+                "another diskdash run (run id {id}, target {}) measured the same device ({device}) \
+                 during this test: its figures may be shared with that run",
+                target.display()
+            )
+        };
+        assert_eq!(said(&rec_a), [warning(&id_b, &b)], "{}", stderr("a"));
+        assert_eq!(said(&rec_b), [warning(&id_a, &a)], "{}", stderr("b"));
+        // and on the terminal, with the test it concerns
+        assert!(
+            stderr("b").contains(&format!(
+                "warning: fio-randread-4k-qd64 r1: {}",
+                warning(&id_a, &a)
+            )),
+            "{}",
+            stderr("b")
+        );
+    }
+    // a run alone on the device: no such warning, and the registry is left
+    // empty (each run removes its file)
+    open_gate("c");
+    let third = run("c", &c).status().unwrap();
+    assert_eq!(third.code(), Some(0), "{}", stderr("c"));
+    assert!(said(&record("c")).is_empty(), "{:?}", record("c").warnings);
+    assert!(
+        !stderr("c").contains("another diskdash run"),
+        "{}",
+        stderr("c")
+    );
+    assert!(is_empty_dir(&registry));
+}
+
+#[test]
+fn a_registry_that_cannot_be_written_is_said_once_and_the_run_goes_on() {
+    let bin = bin_dir(&[("fio", fake("fio-json"))]);
+    let json =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/fio/randread-4k-qd64.json");
+    let tmp = tempfile::tempdir().unwrap();
+    let target = tmp.path().join("target");
+    std::fs::create_dir(&target).unwrap();
+    // a file where the registry directory would be
+    let blocked = tmp.path().join("file");
+    std::fs::write(&blocked, "").unwrap();
+    let out = tmp.path().join("out");
+    let o = diskdash()
+        .args(["run", "--target", target.to_str().unwrap()])
+        .args([
+            "--suite",
+            "quick",
+            "--only",
+            "fio-randread-4k-qd64,fio-randwrite-4k-qd64",
+        ])
+        .args(["--out", out.to_str().unwrap()])
+        .env("PATH", path_with(bin.path()))
+        .env("DISKDASH_RUN_REGISTRY", blocked.join("registry"))
+        .env("DISKDASH_FAKE_JSON", &json)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{stderr}");
+    assert_eq!(
+        stderr
+            .matches("warning: other diskdash runs measuring this device at the same time cannot be detected")
+            .count(),
+        1,
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("set DISKDASH_RUN_REGISTRY to a writable directory"),
+        "{stderr}"
+    );
+    assert_eq!(records(&out).len(), 2);
+}
