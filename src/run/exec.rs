@@ -99,6 +99,12 @@ pub trait Executor {
         let _ = watcher;
         self.run(test_id, inv, dir, timeout)
     }
+    /// Whether the tools it runs load the target's device: a run whose
+    /// executor does registers itself ([`super::registry`]) and looks for
+    /// other runs on the device; a replay of captured output does not.
+    fn measures_device(&self) -> bool {
+        true
+    }
 }
 
 /// Runs real processes.
@@ -689,6 +695,10 @@ impl ReplayExecutor {
 impl Executor for ReplayExecutor {
     fn available(&self, program: &str) -> bool {
         !self.missing.contains(program)
+    }
+
+    fn measures_device(&self) -> bool {
+        false
     }
 
     fn version(&mut self, tool: Tool) -> Option<String> {

@@ -20,6 +20,7 @@ pub mod instance;
 pub mod plan;
 pub mod probe;
 pub mod progress;
+pub mod registry;
 pub mod scratch;
 pub mod watch;
 

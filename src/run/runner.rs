@@ -79,6 +79,13 @@ pub(super) fn execute(
         scratch.remove()?;
         bail!("{why}");
     }
+    // other runs on other directories of the device are not stopped, but
+    // the records of the tests they overlap say so
+    let registered = executor
+        .measures_device()
+        .then(|| register(&target, &run_id))
+        .flatten();
+    let watch = registered.as_ref().map(|r| r.watch(registry::POLL));
     if let (Some(d), Out::Dir(o)) = (&dir, &out) {
         crate::fsio::refuse_links_below(o, d).map_err(usage)?;
     }
@@ -176,6 +183,9 @@ pub(super) fn execute(
             })
             .clone();
         let sustained = job.reads_prefill().then_some(prefilled.as_ref()).flatten();
+        if let Some(w) = &watch {
+            w.begin();
+        }
         let (mut record, interrupted) = match sustained {
             // no measurement of blocks nobody wrote: the test does not run
             Some(p) if p.facts.error.is_some() => {
@@ -183,6 +193,14 @@ pub(super) fn execute(
             }
             _ => run_job(&ctx, job, &scratch, executor, version.as_deref()),
         };
+        if let Some(w) = &watch {
+            for said in note_shared_device(&mut record, &w.end()) {
+                progress.line(&format!(
+                    "warning: {} r{}: {}",
+                    job.test_id, job.repetition, said
+                ));
+            }
+        }
         if let Some(p) = sustained {
             record.prefill = Some(Box::new(p.facts.clone()));
         }
@@ -277,6 +295,39 @@ pub(super) fn execute(
         return Ok(128u8.saturating_add(u8::try_from(sig).unwrap_or(0)));
     }
     Ok(if ok + settled == jobs.len() { 0 } else { 1 })
+}
+
+/// This run's entry in the registry of runs per device, `None` when it
+/// cannot be made: then said once, and the run goes on.
+fn register(target: &Path, run_id: &str) -> Option<registry::Registered> {
+    use std::os::unix::fs::MetadataExt;
+    let made = std::fs::metadata(target)
+        .with_context(|| format!("cannot read `{}`", target.display()))
+        .and_then(|m| registry::Registered::join(&registry::dirs(), m.dev(), run_id, target));
+    match made {
+        Ok(r) => Some(r),
+        Err(e) => {
+            crate::tell!(
+                "warning: other diskdash runs measuring this device at the same time cannot be \
+                 detected ({}; set {} to a writable directory); the run goes on",
+                shown(format!("{e:#}")),
+                registry::ENV
+            );
+            None
+        }
+    }
+}
+
+/// Gives a record whose tool ran a warning for each other run seen on the
+/// device while it ran; returns the warnings added.
+fn note_shared_device(record: &mut Record, others: &[registry::Entry]) -> Vec<String> {
+    if record.duration_s.is_none() {
+        return Vec::new();
+    }
+    let room = record::MAX_WARNINGS.saturating_sub(record.warnings.len());
+    let added: Vec<String> = others.iter().take(room).map(|o| o.warning()).collect();
+    record.warnings.extend(added.iter().cloned());
+    added
 }
 
 /// Removes the pre-filled file once job `index` was its last reader

@@ -41,6 +41,7 @@ fn assert_inert(what: &str, bytes: &[u8]) {
 
 fn diskdash<S: AsRef<OsStr>>(path: &str, args: &[S]) -> Output {
     Command::new(BIN)
+        .env("DISKDASH_RUN_REGISTRY", own_registry())
         .args(args)
         .env("PATH", path)
         .stdin(Stdio::null())

@@ -41,6 +41,7 @@ impl Machine {
     fn command(&self, status: i32) -> Command {
         let mut c = Command::new(BIN);
         c.env("PATH", self.bin())
+            .env("DISKDASH_RUN_REGISTRY", crate::run_common::own_registry())
             .env("DISKDASH_OS_RELEASE", self.dir.path().join("os-release"))
             .env("FAKE_PM_LOG", self.dir.path().join("log"))
             .env("FAKE_PM_BIN", self.bin())

@@ -3,7 +3,7 @@
 //! record status and error, scratch gone, exit status, Ctrl-C and SIGTERM.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use crate::run_common::*;
@@ -56,7 +56,7 @@ fn a_record_that_cannot_be_written_is_printed_not_lost() {
     let bin = bin_dir(&[("dd", fake("lose-out"))]);
     let target = tempfile::tempdir().unwrap();
     let out = tempfile::tempdir().unwrap();
-    let o = Command::new(BIN)
+    let o = diskdash()
         .args([
             "run",
             "--target",
@@ -454,7 +454,7 @@ fn interrupt_mid_test(sig: libc::c_int, expected_code: i32, signal_name: &str) {
     let target = tempfile::tempdir().unwrap();
     let out = tempfile::tempdir().unwrap();
     let mut guard = KillOnDrop(
-        Command::new(BIN)
+        diskdash()
             .args([
                 "run",
                 "--target",
@@ -687,7 +687,7 @@ fn bad_targets_exit_2_with_a_clear_error() {
         assert!(r.stderr.starts_with("error: target `"), "{}", r.stderr);
         assert!(r.stderr.contains(msg), "{}", r.stderr);
     }
-    let o = Command::new(BIN)
+    let o = diskdash()
         .args(["doctor", "--target", file.to_str().unwrap()])
         .output()
         .unwrap();
@@ -698,7 +698,7 @@ fn bad_targets_exit_2_with_a_clear_error() {
 fn doctor_names_missing_tools_and_how_to_install_them() {
     let target = tempfile::tempdir().unwrap();
     let empty = tempfile::tempdir().unwrap();
-    let o = Command::new(BIN)
+    let o = diskdash()
         .args(["doctor", "--target", target.path().to_str().unwrap()])
         .env("PATH", empty.path())
         .output()
@@ -733,7 +733,7 @@ fn a_target_removed_mid_run_is_not_recreated_and_the_run_stops() {
     let target = parent.path().join("volume");
     std::fs::create_dir(&target).unwrap();
     let out = tempfile::tempdir().unwrap();
-    let o = Command::new(BIN)
+    let o = diskdash()
         .args([
             "run",
             "--target",
@@ -767,7 +767,7 @@ fn a_tool_leaving_children_on_its_pipes_does_not_hold_the_run() {
         .join("..")
         .join(format!("diskdash-linger-{}.pid", std::process::id()));
     let start = Instant::now();
-    let o = Command::new(BIN)
+    let o = diskdash()
         .args(["run", "--target", target.path().to_str().unwrap()])
         .args([
             "--suite",
@@ -816,7 +816,7 @@ fn a_second_signal_exits_at_once_and_the_first_decides_the_status() {
     let target = tempfile::tempdir().unwrap();
     let out = tempfile::tempdir().unwrap();
     let mut guard = KillOnDrop(
-        Command::new(BIN)
+        diskdash()
             .args(["run", "--target", target.path().to_str().unwrap()])
             .args(["--suite", "quick", "--only", "fio-randread-4k-qd64"])
             .args(["--out", out.path().to_str().unwrap()])
@@ -872,7 +872,7 @@ fn a_tool_printing_without_end_gives_a_bounded_record_marked_truncated() {
     let bin = bin_dir(&[("dd", fake("flood"))]);
     let target = tempfile::tempdir().unwrap();
     let out = tempfile::tempdir().unwrap();
-    let o = Command::new(BIN)
+    let o = diskdash()
         .args(["run", "--target", target.path().to_str().unwrap()])
         .args(["--suite", "quick", "--only", "dd-write-8k-dsync"])
         .args(["--out", out.path().to_str().unwrap()])
@@ -914,7 +914,7 @@ fn a_fio_output_file_linked_elsewhere_is_not_read() {
     let secret_dir = tempfile::tempdir().unwrap();
     let secret = secret_dir.path().join("secret");
     std::fs::write(&secret, "SECRET-NOT-FOR-RECORDS\n").unwrap();
-    let o = Command::new(BIN)
+    let o = diskdash()
         .args(["run", "--target", target.path().to_str().unwrap()])
         .args(["--suite", "quick", "--only", "fio-randread-4k-qd64"])
         .args(["--out", out.path().to_str().unwrap()])
@@ -974,11 +974,7 @@ fn a_result_check_would_refuse_is_written_as_a_failed_record() {
         .unwrap()
         .contains("17 EB/s"));
     // and check accepts what run wrote
-    let o = Command::new(BIN)
-        .arg("check")
-        .arg(out.path())
-        .output()
-        .unwrap();
+    let o = diskdash().arg("check").arg(out.path()).output().unwrap();
     assert_eq!(
         o.status.code(),
         Some(0),
@@ -1017,11 +1013,7 @@ fn a_result_below_its_plausible_range_is_written_as_a_failed_record_naming_it() 
         ),
         "{e}"
     );
-    let o = Command::new(BIN)
-        .arg("check")
-        .arg(out.path())
-        .output()
-        .unwrap();
+    let o = diskdash().arg("check").arg(out.path()).output().unwrap();
     assert_eq!(
         o.status.code(),
         Some(0),
@@ -1101,7 +1093,7 @@ fn out_dash_refuses_to_start_into_a_closed_or_null_stdout() {
     let bin = bin_dir(&[("dd", fake("fail"))]);
     let target = tempfile::tempdir().unwrap();
     for closed in [false, true] {
-        let mut cmd = Command::new(BIN);
+        let mut cmd = diskdash();
         cmd.args(["run", "--target", target.path().to_str().unwrap()])
             .args([
                 "--suite",
@@ -1153,7 +1145,7 @@ fn sigkill_takes_the_tool_along_and_the_scratch_left_is_found_and_cleaned() {
     let out = tempfile::tempdir().unwrap();
     let pid_file = out.path().join("tool.pid");
     let mut guard = KillOnDrop(
-        Command::new(BIN)
+        diskdash()
             .args(["run", "--target", target.path().to_str().unwrap()])
             .args(["--suite", "quick", "--only", "fio-randread-4k-qd64"])
             .args(["--out", out.path().join("r").to_str().unwrap()])
@@ -1207,7 +1199,7 @@ fn sigkill_takes_the_tool_along_and_the_scratch_left_is_found_and_cleaned() {
     // SAFETY: flock(2) on a descriptor this test owns.
     assert_eq!(unsafe { libc::flock(lock.as_raw_fd(), libc::LOCK_EX) }, 0);
 
-    let o = Command::new(BIN)
+    let o = diskdash()
         .args(["doctor", "--target", target.path().to_str().unwrap()])
         .env("PATH", path_with(bin.path()))
         .output()
@@ -1326,7 +1318,7 @@ fn run_losing_out(script: &str) -> (Run, tempfile::TempDir, PathBuf) {
     let target = tempfile::tempdir().unwrap();
     let parent = tempfile::tempdir().unwrap();
     let out = parent.path().join("results");
-    let o = Command::new(BIN)
+    let o = diskdash()
         .args(["run", "--target", target.path().to_str().unwrap()])
         .args(["--suite", "quick"])
         .args(["--only", "dd-write-8k-dsync,dd-write-128k-fdatasync"])
@@ -1413,7 +1405,7 @@ fn a_tool_without_its_exec_bit_is_named_not_executable() {
     assert!(err.contains(&fio.display().to_string()), "{err}");
     assert!(!err.contains("not installed"), "{err}");
     // and doctor says the same of it
-    let o = Command::new(BIN)
+    let o = diskdash()
         .args(["doctor", "--target", target.path().to_str().unwrap()])
         .env("PATH", bin.path())
         .stdin(Stdio::null())
@@ -1479,7 +1471,7 @@ fn a_negative_value_in_a_fio_log_fails_the_record_without_its_timeline() {
     .unwrap();
     let tree = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/fio/logs/tree");
     let records_dir = out.path().join("records");
-    let o = Command::new(BIN)
+    let o = diskdash()
         .args(["run", "--target", target.path().to_str().unwrap()])
         .args(["--suite", suite.to_str().unwrap()])
         .args(["--out", records_dir.to_str().unwrap()])
@@ -1500,11 +1492,7 @@ fn a_negative_value_in_a_fio_log_fails_the_record_without_its_timeline() {
         "{e}"
     );
     // and check accepts what run wrote
-    let o = Command::new(BIN)
-        .arg("check")
-        .arg(&records_dir)
-        .output()
-        .unwrap();
+    let o = diskdash().arg("check").arg(&records_dir).output().unwrap();
     assert_eq!(
         o.status.code(),
         Some(0),
@@ -1601,11 +1589,7 @@ fn a_tool_version_longer_than_a_name_is_cut_so_check_accepts_the_record() {
     let v = recs[0].test.tool_version.as_deref().unwrap();
     assert_eq!(v.chars().count(), 200, "{v}");
     assert!(v.starts_with("coreutils 9.111") && v.ends_with('…'), "{v}");
-    let o = Command::new(BIN)
-        .arg("check")
-        .arg(out.path())
-        .output()
-        .unwrap();
+    let o = diskdash().arg("check").arg(out.path()).output().unwrap();
     assert_eq!(
         o.status.code(),
         Some(0),
@@ -1685,7 +1669,7 @@ fn run_with_metadata(addr: std::net::SocketAddr, extra: &[&str]) -> (Run, Vec<Re
     let target = tempfile::tempdir().unwrap();
     let out = tempfile::tempdir().unwrap();
     let start = Instant::now();
-    let o = Command::new(BIN)
+    let o = diskdash()
         .args([
             "run",
             "--target",
@@ -1750,7 +1734,7 @@ fn doctor_names_the_instance_type_the_metadata_gives() {
     let (addr, _server) = metadata_server(true);
     let target = tempfile::tempdir().unwrap();
     let doctor = |addr: String| {
-        let o = Command::new(BIN)
+        let o = diskdash()
             .args(["doctor", "--target", target.path().to_str().unwrap()])
             .env("DISKDASH_METADATA_ADDR", addr)
             .output()
@@ -1950,7 +1934,7 @@ fn a_fio_test_whose_first_repetition_held_its_level_is_not_repeated() {
             ),
         )
         .unwrap();
-        let o = Command::new(BIN)
+        let o = diskdash()
             .args(["run", "--target", target.path().to_str().unwrap()])
             .args(["--suite", suite.to_str().unwrap()])
             .args(["--out", out.path().to_str().unwrap()])
@@ -2004,7 +1988,7 @@ fn a_second_run_on_a_target_another_run_measures_stops_naming_it() {
     let target = tempfile::tempdir().unwrap();
     let out = tempfile::tempdir().unwrap();
     let run = |only: &str| {
-        let mut cmd = Command::new(BIN);
+        let mut cmd = diskdash();
         cmd.args([
             "run",
             "--target",
@@ -2053,4 +2037,161 @@ fn a_second_run_on_a_target_another_run_measures_stops_naming_it() {
         libc::kill(first.0.id() as libc::pid_t, libc::SIGTERM);
     }
     first.0.wait().unwrap();
+}
+
+#[test]
+fn runs_on_two_directories_of_one_device_at_once_say_so_in_their_records() {
+    let bin = bin_dir(&[("fio", fake("fio-gate"))]);
+    let json =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/fio/randread-4k-qd64.json");
+    let tmp = tempfile::tempdir().unwrap();
+    let registry = tmp.path().join("registry");
+    let dir = |name: &str| {
+        let d = tmp.path().join(name);
+        std::fs::create_dir(&d).unwrap();
+        d.canonicalize().unwrap()
+    };
+    let (a, b, c) = (dir("a"), dir("b"), dir("c"));
+    let run = |name: &str, target: &Path| {
+        let mut cmd = diskdash();
+        cmd.args(["run", "--target", target.to_str().unwrap()])
+            .args(["--suite", "quick", "--only", "fio-randread-4k-qd64"])
+            .arg("--out")
+            .arg(tmp.path().join(format!("out-{name}")))
+            .env("PATH", path_with(bin.path()))
+            // one registry for the three runs
+            .env("DISKDASH_RUN_REGISTRY", &registry)
+            .env("DISKDASH_FAKE_JSON", &json)
+            .env(
+                "DISKDASH_FAKE_GATE",
+                tmp.path().join(format!("gate-{name}")),
+            )
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(std::fs::File::create(tmp.path().join(format!("err-{name}"))).unwrap());
+        cmd
+    };
+    let open_gate =
+        |name: &str| std::fs::write(tmp.path().join(format!("gate-{name}")), "").unwrap();
+    let stderr =
+        |name: &str| std::fs::read_to_string(tmp.path().join(format!("err-{name}"))).unwrap();
+    let record = |name: &str| {
+        let recs = records(&tmp.path().join(format!("out-{name}")));
+        assert_eq!(recs.len(), 1, "{}", stderr(name));
+        assert_eq!(recs[0].status, Status::Ok, "{:?}", recs[0].error);
+        recs.into_iter().next().unwrap()
+    };
+    let in_test = |target: &Path| {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        let running = || {
+            std::fs::read_dir(target)
+                .unwrap()
+                .filter_map(|e| e.ok())
+                .any(|scratch| scratch.path().join("fio-randread-4k-qd64.r1").exists())
+        };
+        while !running() {
+            assert!(
+                Instant::now() < deadline,
+                "the run on {target:?} never reached its test"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    };
+    let said = |rec: &Record| -> Vec<String> {
+        rec.warnings
+            .iter()
+            .filter(|w| w.starts_with("another diskdash run"))
+            .cloned()
+            .collect()
+    };
+    // the run on `a` is in its test when the run on `b` starts its own;
+    // `a`'s test ends while `b`'s still runs
+    let mut first = KillOnDrop(run("a", &a).spawn().unwrap());
+    in_test(&a);
+    let mut second = KillOnDrop(run("b", &b).spawn().unwrap());
+    in_test(&b);
+    open_gate("a");
+    assert_eq!(first.0.wait().unwrap().code(), Some(0), "{}", stderr("a"));
+    open_gate("b");
+    assert_eq!(second.0.wait().unwrap().code(), Some(0), "{}", stderr("b"));
+    let (rec_a, rec_b) = (record("a"), record("b"));
+    let (id_a, id_b) = (rec_a.run_id.clone().unwrap(), rec_b.run_id.clone().unwrap());
+    {
+        use std::os::unix::fs::MetadataExt;
+        let dev = std::fs::metadata(&a).unwrap().dev();
+        let device = format!("{}:{}", libc::major(dev), libc::minor(dev));
+        let warning = |id: &str, target: &Path| {
+            format!(
+                "another diskdash run (run id {id}, target {}) measured the same device ({device}) \
+                 during this test: its figures may be shared with that run",
+                target.display()
+            )
+        };
+        assert_eq!(said(&rec_a), [warning(&id_b, &b)], "{}", stderr("a"));
+        assert_eq!(said(&rec_b), [warning(&id_a, &a)], "{}", stderr("b"));
+        // and on the terminal, with the test it concerns
+        assert!(
+            stderr("b").contains(&format!(
+                "warning: fio-randread-4k-qd64 r1: {}",
+                warning(&id_a, &a)
+            )),
+            "{}",
+            stderr("b")
+        );
+    }
+    // a run alone on the device: no such warning, and the registry is left
+    // empty (each run removes its file)
+    open_gate("c");
+    let third = run("c", &c).status().unwrap();
+    assert_eq!(third.code(), Some(0), "{}", stderr("c"));
+    assert!(said(&record("c")).is_empty(), "{:?}", record("c").warnings);
+    assert!(
+        !stderr("c").contains("another diskdash run"),
+        "{}",
+        stderr("c")
+    );
+    assert!(is_empty_dir(&registry));
+}
+
+#[test]
+fn a_registry_that_cannot_be_written_is_said_once_and_the_run_goes_on() {
+    let bin = bin_dir(&[("fio", fake("fio-json"))]);
+    let json =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/fio/randread-4k-qd64.json");
+    let tmp = tempfile::tempdir().unwrap();
+    let target = tmp.path().join("target");
+    std::fs::create_dir(&target).unwrap();
+    // a file where the registry directory would be
+    let blocked = tmp.path().join("file");
+    std::fs::write(&blocked, "").unwrap();
+    let out = tmp.path().join("out");
+    let o = diskdash()
+        .args(["run", "--target", target.to_str().unwrap()])
+        .args([
+            "--suite",
+            "quick",
+            "--only",
+            "fio-randread-4k-qd64,fio-randwrite-4k-qd64",
+        ])
+        .args(["--out", out.to_str().unwrap()])
+        .env("PATH", path_with(bin.path()))
+        .env("DISKDASH_RUN_REGISTRY", blocked.join("registry"))
+        .env("DISKDASH_FAKE_JSON", &json)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{stderr}");
+    assert_eq!(
+        stderr
+            .matches("warning: other diskdash runs measuring this device at the same time cannot be detected")
+            .count(),
+        1,
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("set DISKDASH_RUN_REGISTRY to a writable directory"),
+        "{stderr}"
+    );
+    assert_eq!(records(&out).len(), 2);
 }

@@ -928,6 +928,10 @@ impl diskdash::run::exec::Executor for SeesPrefill {
         self.inner.version(tool)
     }
 
+    fn measures_device(&self) -> bool {
+        self.inner.measures_device()
+    }
+
     fn run(
         &mut self,
         test_id: &str,

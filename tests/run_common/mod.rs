@@ -11,6 +11,29 @@ use diskdash::record::{Record, Status};
 
 pub const BIN: &str = env!("CARGO_BIN_EXE_diskdash");
 
+/// A registry of runs (`DISKDASH_RUN_REGISTRY`) no other run uses: a new
+/// directory, under cargo's temporary directory for tests, for each call.
+/// Runs that tests start at the same time on directories of one file
+/// system would otherwise see each other, and each record would say so.
+pub fn own_registry() -> PathBuf {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static N: AtomicUsize = AtomicUsize::new(0);
+    Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("run-registry")
+        .join(format!(
+            "{}-{}",
+            std::process::id(),
+            N.fetch_add(1, Ordering::Relaxed)
+        ))
+}
+
+/// The binary, with a registry of runs of its own ([`own_registry`]).
+pub fn diskdash() -> Command {
+    let mut cmd = Command::new(BIN);
+    cmd.env("DISKDASH_RUN_REGISTRY", own_registry());
+    cmd
+}
+
 pub fn fake(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fakes")
@@ -60,7 +83,7 @@ pub struct Run {
 }
 
 pub fn run(path: &str, args: &[&str]) -> Run {
-    let o = Command::new(BIN)
+    let o = diskdash()
         .arg("run")
         .args(args)
         .env("PATH", path)

@@ -131,6 +131,7 @@ fn scenario(sc: &Scenario) -> Outcome {
     // the shell joins the cgroup, then becomes diskdash: diskdash and the
     // fio it starts are behind the throttle from their first I/O
     let o = Command::new("sh")
+        .env("DISKDASH_RUN_REGISTRY", crate::run_common::own_registry())
         .arg("-c")
         .arg(r#"echo $$ > "$0" && exec "$@""#)
         .arg(volume.procs())

@@ -79,6 +79,7 @@ oflag = "dsync"
 fn in_volume(volume: &Volume, args: &[&str]) -> (Output, Duration) {
     let start = Instant::now();
     let o = Command::new("sh")
+        .env("DISKDASH_RUN_REGISTRY", crate::run_common::own_registry())
         .arg("-c")
         .arg(r#"echo $$ > "$0" && exec "$@""#)
         .arg(volume.procs())

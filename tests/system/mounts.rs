@@ -75,7 +75,7 @@ fn doctor_exits_0_when_the_standard_suite_does_not_fit() {
     let _guard = Unmount(mnt.path());
     // and no tool on PATH: missing tools are reported too, not a failure
     let empty = tempfile::tempdir().unwrap();
-    let o = Command::new(BIN)
+    let o = diskdash()
         .args(["doctor", "--target"])
         .arg(mnt.path())
         .env("PATH", empty.path())
@@ -137,7 +137,7 @@ fn a_target_unmounted_mid_run_measures_nothing_on_the_disk_below() {
     let bin = bin_dir(&[("dd", fake("vanish"))]);
     let volume = Tmpfs::mount("256m");
     let out = tempfile::tempdir().unwrap();
-    let o = Command::new(BIN)
+    let o = diskdash()
         .args(["run", "--target", volume.path().to_str().unwrap()])
         .args([
             "--suite",
@@ -205,7 +205,7 @@ fn a_tmpfs_target_is_named_as_memory_by_doctor_run_and_the_record() {
     let volume = Tmpfs::mount("256m");
     let target = volume.path().to_str().unwrap();
     let said = "the target is on tmpfs, which keeps its files in memory: the numbers measure RAM, not a disk";
-    let o = Command::new(BIN)
+    let o = diskdash()
         .args(["doctor", "--target", target])
         .stdin(Stdio::null())
         .output()

@@ -42,7 +42,7 @@ fn quick_suite_with_the_real_tools() {
         panic!("O_DIRECT does not work in {}: {e}", target.path().display());
     }
     let out = tempfile::tempdir().unwrap();
-    let o = Command::new(BIN)
+    let o = crate::run_common::diskdash()
         .args([
             "run",
             "--target",
@@ -195,7 +195,7 @@ fn quick_suite_with_the_real_tools() {
 fn run_quick(ids: &str) -> Vec<Record> {
     let target = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
     let out = tempfile::tempdir().unwrap();
-    let o = Command::new(BIN)
+    let o = crate::run_common::diskdash()
         .args(["run", "--suite", "quick", "--only", ids, "--target"])
         .arg(target.path())
         .arg("--out")
