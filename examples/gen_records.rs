@@ -17,6 +17,9 @@
 //! test a study, repetitions counting up (10,000 records: 20 each);
 //! OFFERINGS is then ignored.
 
+// a measuring tool: it says what it wrote
+#![allow(clippy::print_stdout)]
+
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 

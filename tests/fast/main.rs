@@ -3,6 +3,10 @@
 //! binary, so the test build links once; `cargo test` runs it. The system
 //! tier (real tools, root, a browser, Ansible) is `tests/system/`.
 
+// what a test prints is for whoever runs the tests, not the program's
+// output that the print discipline of Cargo.toml's lints is about
+#![allow(clippy::print_stdout, clippy::print_stderr)]
+
 #[path = "../system/emulated_volume.rs"]
 #[allow(dead_code)] // the fast tier uses only its arithmetic
 mod emulated_volume;

@@ -5,6 +5,10 @@
 //! as ignored; `cargo test -- --include-ignored` runs them, and a missing
 //! tool then fails the test, naming it. `tests/run.sh` installs what they need.
 
+// what a test prints is for whoever runs the tests, not the program's
+// output that the print discipline of Cargo.toml's lints is about
+#![allow(clippy::print_stdout, clippy::print_stderr)]
+
 mod emulated_volume;
 #[path = "../report_common/mod.rs"]
 mod report_common;
