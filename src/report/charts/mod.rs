@@ -1,6 +1,11 @@
-//! SVG charts: bar (median with min-max whisker), latency percentiles, and
-//! price vs performance with lines of equal value. The only producer of
-//! markup that pages embed unescaped: every label passed in is escaped here.
+//! SVG charts, a family per file: `bar` (median with min-max whisker),
+//! `percentile` (latency percentiles), `distribution` (latency against
+//! percentile), `machines` (a configuration's machines side by side),
+//! `timeline` (a run's level over time), `history` (a configuration's
+//! measurements by date), `qdepth` (IOPS and latency against queue depth)
+//! and `value` (price against performance with lines of equal value; its
+//! layout in `value_layout`). The only producer of markup that pages embed
+//! unescaped: every label passed in is escaped here.
 //!
 //! Values come in already scaled to the display unit named in `unit`
 //! (the caller picks MB/s, ms, ... in `crate::format`).
@@ -18,10 +23,9 @@
 //! input, ids included: each spec feeds its field values to the hash its ids
 //! are made of.
 //!
-//! One file per chart family (`bar`, `percentile`, `machines`, `timeline`,
-//! `value` with `value_layout`), the row frame
-//! that bar, percentile and machines charts share (`rows`), axes (`scale`), the SVG
-//! document (`svg`), text measuring and wording (`text`) and chart ids
+//! Besides the families: the row frame that bar, percentile and machines
+//! charts share (`rows`), axes (`scale`), the SVG document (`svg`), the
+//! shapes (`shapes`), text measuring and wording (`text`) and chart ids
 //! hashed from field values (`key`).
 
 mod bar;
