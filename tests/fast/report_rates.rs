@@ -376,3 +376,22 @@ fn a_hostile_source_is_text_on_every_page() {
         "<script>alert(1)</script> *bold* [x](y)"
     );
 }
+
+#[test]
+fn an_address_in_a_source_runs_no_liquid_or_hugo_tag_in_the_post() {
+    // an autolink keeps its characters as they are, but `{{`, `{%` there
+    // would still run as a tag in Jekyll or Hugo before Markdown is read
+    let (_dir, site) = site(Some(&format!(
+        "{HEADER}EUR,USD,1.16,2026-11-30,https://example.org/{{{{site.github}}}}/{{%raw%}}\n"
+    )));
+    for page in ["data/fx.md", "data/summary.md"] {
+        let md = read(&site, page);
+        assert!(!md.contains("{{") && !md.contains("{%"), "{page}: {md}");
+        assert!(
+            md.contains("source <https://example.org/%7B%7Bsite.github%7D%7D/%7B%raw%%7D>)."),
+            "{page}: {md}"
+        );
+    }
+    // the HTML pages keep the address as written, escaped as text
+    assert!(read(&site, "studies/fx.html").contains("https://example.org/{{site.github}}/{%raw%}"));
+}
