@@ -473,12 +473,9 @@ impl Limits {
             .context("line 1: unreadable header")?
             .clone();
         // the reader's own line numbers skip comments: count lines in the text
-        let line_at = |byte: u64| {
-            let end = (byte as usize).min(kept.len());
-            let n = kept.as_bytes()[..end]
-                .iter()
-                .filter(|b| **b == b'\n')
-                .count();
+        let mut counter = crate::bounded::LineCounter::new(&kept);
+        let mut line_at = |byte: u64| {
+            let n = counter.newlines_before(usize::try_from(byte).unwrap_or(usize::MAX));
             numbers.get(n).copied().unwrap_or(n + 1)
         };
         let header_line = headers.position().map(|p| line_at(p.byte())).unwrap_or(1);

@@ -376,3 +376,58 @@ fn a_hostile_source_is_text_on_every_page() {
         "<script>alert(1)</script> *bold* [x](y)"
     );
 }
+
+#[test]
+fn an_address_in_a_source_runs_no_liquid_or_hugo_tag_in_the_post() {
+    // an autolink keeps its characters as they are, but `{{`, `{%` there
+    // would still run as a tag in Jekyll or Hugo before Markdown is read
+    let (_dir, site) = site(Some(&format!(
+        "{HEADER}EUR,USD,1.16,2026-11-30,https://example.org/{{{{site.github}}}}/{{%raw%}}\n"
+    )));
+    for page in ["data/fx.md", "data/summary.md"] {
+        let md = read(&site, page);
+        assert!(!md.contains("{{") && !md.contains("{%"), "{page}: {md}");
+        assert!(
+            md.contains("source <https://example.org/%7B%7Bsite.github%7D%7D/%7B%raw%%7D>)."),
+            "{page}: {md}"
+        );
+    }
+    // the HTML pages keep the address as written, escaped as text
+    assert!(read(&site, "studies/fx.html").contains("https://example.org/{{site.github}}/{%raw%}"));
+}
+
+#[test]
+fn a_rates_file_near_the_size_bound_is_read_in_linear_time() {
+    // some 35,000 rows of 220 bytes (the same rate each time, accepted),
+    // then a bad one: its line number is counted once over the file, not
+    // again from the start for every row
+    let rows = 35_000;
+    let source = "s".repeat(195);
+    let mut text = String::from(HEADER);
+    for _ in 0..rows {
+        text.push_str(&format!("EUR,USD,1.16,2026-11-30,{source}\n"));
+    }
+    text.push_str("EUR,GBP,abc,2026-11-30,x\n");
+    assert!(text.len() < 8 << 20, "{} bytes", text.len());
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in");
+    write_study(&input);
+    let path = dir.path().join("rates.csv");
+    std::fs::write(&path, &text).unwrap();
+    let out = dir.path().join("site");
+    let started = std::time::Instant::now();
+    let (ok, _, stderr) = report(&[
+        input.as_os_str(),
+        "--out".as_ref(),
+        out.as_os_str(),
+        "--rates".as_ref(),
+        path.as_os_str(),
+    ]);
+    let took = started.elapsed();
+    assert!(!ok);
+    assert!(
+        stderr.contains(&format!("{}:{}: column 3 (rate)", path.display(), rows + 2)),
+        "{stderr}"
+    );
+    assert!(took.as_secs() < 15, "{took:?}");
+}

@@ -292,6 +292,43 @@ fn a_bad_limits_list_is_an_error_naming_file_line_and_column() {
 }
 
 #[test]
+fn a_limits_list_near_the_size_bound_is_read_in_linear_time() {
+    // some 35,000 rows of 220 bytes, then a bad one: its line number is
+    // counted once over the file, not again from the start for every row
+    let dir = tempfile::tempdir().unwrap();
+    let records = dir.path().join("records");
+    write_timeline_study(&records);
+    let rows = 35_000;
+    let source = "s".repeat(180);
+    let mut text = String::from(HEADER);
+    for _ in 0..rows {
+        text.push_str(&format!(
+            "AWS,gp2,1,100,100,3,3000,,,,{source},2026-12-01\n"
+        ));
+    }
+    text.push_str("AWS,gp2,1,100,lots,,,,,,,\n");
+    assert!(text.len() < 8 << 20, "{} bytes", text.len());
+    let limits = dir.path().join("limits.csv");
+    std::fs::write(&limits, &text).unwrap();
+    let site = dir.path().join("site");
+    let started = std::time::Instant::now();
+    let (ok, _, stderr) = report(&[
+        records.as_os_str(),
+        "--out".as_ref(),
+        site.as_os_str(),
+        "--limits".as_ref(),
+        limits.as_os_str(),
+    ]);
+    let took = started.elapsed();
+    assert!(!ok);
+    assert!(
+        stderr.contains(&format!("line {}, column 5 (`baseline_iops`)", rows + 2)),
+        "{stderr}"
+    );
+    assert!(took.as_secs() < 15, "{took:?}");
+}
+
+#[test]
 fn hostile_names_are_escaped_in_the_burst_section() {
     let dir = tempfile::tempdir().unwrap();
     let records = dir.path().join("records");

@@ -128,13 +128,13 @@ fn is_date(s: &str) -> bool {
 /// The 1-based line of the record starting at `byte`: the reader's own
 /// count is off by one after a CRLF line end, where a record may start at
 /// the `\n` of the line before.
-fn line_at(text: &str, byte: u64) -> usize {
+fn line_at(lines: &mut crate::bounded::LineCounter, text: &str, byte: u64) -> usize {
     let bytes = text.as_bytes();
     let mut at = usize::try_from(byte).unwrap_or(usize::MAX).min(bytes.len());
     while at < bytes.len() && matches!(bytes[at], b'\r' | b'\n') {
         at += 1;
     }
-    1 + bytes[..at].iter().filter(|b| **b == b'\n').count()
+    1 + lines.newlines_before(at)
 }
 
 /// How far rounding to the digits of `text` (a positive decimal such as
@@ -195,12 +195,13 @@ impl Rates {
         let mut lines: BTreeMap<(String, String), usize> = BTreeMap::new();
         // each pair's rate as written: how far rounding may have moved it
         let mut written: BTreeMap<(String, String), String> = BTreeMap::new();
+        let mut counter = crate::bounded::LineCounter::new(text);
         for (i, row) in reader.records().enumerate() {
             let fallback = i + 2;
             let row = row.with_context(|| format!("{file}:{fallback}: unreadable row"))?;
             let line = row
                 .position()
-                .map(|p| line_at(text, p.byte()))
+                .map(|p| line_at(&mut counter, text, p.byte()))
                 .unwrap_or(fallback);
             if row.iter().all(str::is_empty) {
                 continue;

@@ -77,7 +77,8 @@ impl Table {
 /// an autolink, `<https://...>`, whose characters no renderer unescapes:
 /// a backslash there would stay in the address and break it, so it is
 /// left as it is, with only what would end the autolink (spaces, `<`,
-/// `>`, `|` in a table) percent-encoded.
+/// `>`, `|` in a table) percent-encoded, and its braces, which Liquid and
+/// Hugo would read as a tag there as anywhere else.
 pub fn md(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
@@ -86,7 +87,7 @@ pub fn md(text: &str) -> String {
             out.push('<');
             for c in rest[..len].chars() {
                 match c {
-                    ' ' | '<' | '>' | '|' | '"' | '`' | '\\' => {
+                    ' ' | '<' | '>' | '|' | '"' | '`' | '\\' | '{' | '}' => {
                         let mut buf = [0u8; 4];
                         for b in c.encode_utf8(&mut buf).bytes() {
                             out.push_str(&format!("%{b:02X}"));
