@@ -1,52 +1,10 @@
-//! `dd`: building its command line and parsing its output.
-//!
-//! The parser reads dd's final summary line in every form people have
-//! pasted over the years:
-//!
-//! - coreutils 5.x: `9437184000 bytes (9.4 GB) copied, 34.6279 seconds, 273 MB/s`
-//! - coreutils 6.1 to 8.24: `134217728 bytes (134 MB) copied, 0.25 s, 537 MB/s`
-//! - coreutils 8.25 on: `134217728 bytes (134 MB, 128 MiB) copied, 0.300751 s, 446 MB/s`
-//! - coreutils 9.x: `1 byte copied, 0.000144264 s, 6.9 kB/s`
-//! - BusyBox: `134217728 bytes (128.0MB) copied, 0.123456 seconds, 1.0GB/s`
-//!
-//! Seconds may be printed with `%g` (`2.4e-05 s`) and the rate may be
-//! `Infinity B/s`. Lines holding a carriage return are `status=progress`
-//! updates and never count as the summary. A terminal copy loses the
-//! carriage returns and leaves the last update on a line of its own: dd
-//! prints `N+M records in/out` right before its final summary, so a
-//! summary-shaped line above those lines whose bytes and seconds the summary
-//! after them covers is progress too. Every other summary line is one
-//! result, so a log of several runs gives several results; each takes the
-//! `N+M records in/out` lines above it and the pasted command line
-//! (`$ dd if=/dev/zero of=test bs=8k count=16k oflag=dsync`) above it, also
-//! when the command ran in a loop (`for i in 1 2 3; do dd ...; done`): the
-//! stored command is the dd command alone, up to a `;`, `|`, `&&` or `#`.
-//!
-//! Metrics: `bytes` (B) always; `elapsed` (s) and the bandwidth, bytes
-//! divided by seconds (more exact than the rounded rate dd prints), only
-//! when dd measured a time above zero, a finite rate and more than zero
-//! bytes. So `0 s, Infinity B/s` gives only `bytes`. The bandwidth is
-//! named by the direction the text proves (see [`Direction`]): `write_bw`
-//! for a pasted command writing a file, `read_bw` for one reading a file or
-//! device into `/dev/null` or `/dev/zero`, and `bw`, with a test id that is
-//! never judged (`dd-unknown-<bs>`, `dd-pipe-<bs>`), when no command line
-//! is in the text or dd reads or writes a pipe. `run` knows its own command
-//! ([`parse_run`]). Reports of benchmark scripts that run dd (bench.sh,
-//! nench, iobench, yabs's dd tests) are read in their own layout (`scripts`).
-//!
-//! Parameters: from the command line `if`, `of`, `conv`, `oflag`, `iflag`
-//! as written and `bs`, `ibs`, `obs`, `count` as numbers (see
-//! [`parse_size`]); from the output `records_in`, `records_out` (full
-//! records) and `records_in_partial`, `records_out_partial`. The version
-//! comes from a `dd (coreutils) 9.1` or `BusyBox v1.36.1` line as
-//! `coreutils 9.1` or `busybox 1.36.1`.
-//!
-//! Output in another language (`Bytes (134 MB, 128 MiB) kopiert, 0,25 s`,
-//! `octets`, `copiados`, `字节(4.3 GB)已复制，15.7479 秒`, `バイト (537 MB)
-//! コピーされました、`, `байт скопировано`, decimal commas) is refused with
-//! an error asking for `LC_ALL=C`: guessing at translated words could
-//! misread a number. Translated records lines alone do not refuse a
-//! summary dd printed in English below them.
+//! `dd`: building its command line and parsing its output: the final
+//! summary line of every coreutils and BusyBox version, run by `run`
+//! ([`parse_run`]) or pasted into a log (with its command line, in a shell
+//! loop, from a terminal with `status=progress`), and the reports of the
+//! scripts that run dd (`scripts`). Which forms are read, the metrics and
+//! parameters a run gives, and why a translated log is refused (asking for
+//! `LC_ALL=C`): docs/import.md, "Formats read".
 
 use std::collections::BTreeMap;
 
