@@ -673,7 +673,9 @@ fn strip_tags(s: &str) -> String {
     out
 }
 
-fn unescape(s: &str) -> String {
+/// Text of HTML or SVG as a reader sees it: the escapes askama and the
+/// charts write undone.
+pub fn unescape(s: &str) -> String {
     s.replace("&lt;", "<")
         .replace("&gt;", ">")
         .replace("&quot;", "\"")
