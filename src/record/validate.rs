@@ -1,13 +1,20 @@
-//! The rules a record's content keeps beyond its JSON shape: the schema
-//! id, filename-safe ids, times, units, plausible values (the ranges of
-//! [`crate::plausible`]) and what a record's values say of each other.
+//! The rules a record's content keeps beyond its JSON shape, all in one
+//! place: the schema id, filename-safe ids, times, units, plausible values
+//! (the ranges of [`crate::plausible`]), what a record's values say of each
+//! other, and every name, text and series within its length limit.
+
+use std::borrow::Cow;
+use std::sync::Arc;
 
 use crate::metrics::{clat_percentile, expected_unit};
 use crate::plausible::{self, Range};
 use crate::units::Unit;
 
 use super::paths::{is_currency_code, is_valid_id, MAX_ID_LEN};
-use super::{Record, Source, Status, Timeline, SCHEMA, SCHEMA_FAMILY, SCHEMA_MAJOR};
+use super::{
+    Record, Source, Status, Timeline, MAX_LABELS, MAX_NAME_CHARS, MAX_TEXT_CHARS,
+    MAX_TIMELINE_SAMPLES, MAX_WARNINGS, SCHEMA, SCHEMA_FAMILY, SCHEMA_MAJOR,
+};
 
 /// Accepts `diskdash.record/1` (and `1.x`); refuses other families and majors.
 pub(super) fn check_schema(schema: &str) -> Result<(), String> {
@@ -63,10 +70,10 @@ pub fn validate(record: &Record) -> Vec<String> {
             record.id
         ));
     }
-    // names and free text within their lengths (`record::length_problems`)
-    p.extend(super::length_problems(record));
+    // names and free text within their lengths (`length_problems`, below)
+    p.extend(length_problems(record));
     if record.test.id.len() > MAX_ID_LEN {
-        p.push(super::too_long(
+        p.push(too_long(
             "test.id",
             record.test.id.chars().count(),
             MAX_ID_LEN,
@@ -342,6 +349,367 @@ pub(super) fn is_rfc3339_utc(t: &str) -> bool {
         return humantime::parse_rfc3339(&t.to_ascii_uppercase()).is_ok();
     }
     humantime::parse_rfc3339(t).is_ok()
+}
+
+// ---- lengths: names, free text, labels and timelines within their limits
+
+/// `value`'s length in characters when it is over `limit`; `None` when it
+/// is within it (counted without walking past the limit).
+pub fn over_limit(value: &str, limit: usize) -> Option<usize> {
+    // a byte count at most the limit is a char count at most it too
+    if value.len() <= limit || value.chars().nth(limit).is_none() {
+        return None;
+    }
+    Some(value.chars().count())
+}
+
+/// The message for a name or text over its limit: the field, its length
+/// and the limit.
+pub fn too_long(field: &str, length: usize, limit: usize) -> String {
+    format!("{field} is {length} characters long, over the limit of {limit}")
+}
+
+/// Every name and free text of a record over its length limit
+/// ([`MAX_NAME_CHARS`], [`MAX_TEXT_CHARS`]), labels past [`MAX_LABELS`]
+/// and timeline series past [`MAX_TIMELINE_SAMPLES`], each naming the
+/// field, its length and the limit.
+pub fn length_problems(record: &Record) -> Vec<String> {
+    let (name, text) = (MAX_NAME_CHARS, MAX_TEXT_CHARS);
+    let mut fields: Vec<(Cow<'static, str>, &str, usize)> = Vec::new();
+    fn add<'r>(
+        fields: &mut Vec<(Cow<'static, str>, &'r str, usize)>,
+        field: Cow<'static, str>,
+        value: Option<&'r str>,
+        limit: usize,
+    ) {
+        if let Some(v) = value {
+            fields.push((field, v, limit));
+        }
+    }
+    add(&mut fields, "schema".into(), Some(&record.schema), name);
+    add(
+        &mut fields,
+        "started_at".into(),
+        record.started_at.as_deref(),
+        name,
+    );
+    for metric in record.metrics.keys() {
+        add(&mut fields, "a metrics name".into(), Some(metric), name);
+    }
+    let s = &record.subject;
+    add(
+        &mut fields,
+        "subject.study".into(),
+        s.study.as_deref(),
+        name,
+    );
+    add(
+        &mut fields,
+        "subject.provider".into(),
+        s.provider.as_deref(),
+        name,
+    );
+    add(
+        &mut fields,
+        "subject.offering".into(),
+        s.offering.as_deref(),
+        name,
+    );
+    add(
+        &mut fields,
+        "subject.region".into(),
+        s.region.as_deref(),
+        name,
+    );
+    for (k, v) in &s.labels {
+        add(&mut fields, "a subject.labels key".into(), Some(k), name);
+        add(
+            &mut fields,
+            format!("subject.labels.{}", cut(k)).into(),
+            Some(v),
+            name,
+        );
+    }
+    if let Some(price) = &s.price {
+        add(
+            &mut fields,
+            "subject.price.currency".into(),
+            Some(&price.currency),
+            name,
+        );
+        add(
+            &mut fields,
+            "subject.price.note".into(),
+            price.note.as_deref(),
+            text,
+        );
+    }
+    let h = &record.host;
+    add(&mut fields, "host.name".into(), h.name.as_deref(), name);
+    add(
+        &mut fields,
+        "host.cpu_model".into(),
+        h.cpu_model.as_deref(),
+        name,
+    );
+    add(&mut fields, "host.kernel".into(), h.kernel.as_deref(), name);
+    add(&mut fields, "host.os".into(), h.os.as_deref(), name);
+    add(&mut fields, "host.arch".into(), h.arch.as_deref(), name);
+    add(
+        &mut fields,
+        "host.virtualization".into(),
+        h.virtualization.as_deref(),
+        name,
+    );
+    add(
+        &mut fields,
+        "host.instance_type".into(),
+        h.instance_type.as_deref(),
+        name,
+    );
+    add(
+        &mut fields,
+        "host.description".into(),
+        h.description.as_deref(),
+        text,
+    );
+    let t = &record.target;
+    add(&mut fields, "target.path".into(), t.path.as_deref(), text);
+    add(
+        &mut fields,
+        "target.fs_type".into(),
+        t.fs_type.as_deref(),
+        name,
+    );
+    add(
+        &mut fields,
+        "target.mount_options".into(),
+        t.mount_options.as_deref(),
+        text,
+    );
+    add(
+        &mut fields,
+        "target.mount_point".into(),
+        t.mount_point.as_deref(),
+        text,
+    );
+    add(
+        &mut fields,
+        "target.device".into(),
+        t.device.as_deref(),
+        text,
+    );
+    add(
+        &mut fields,
+        "target.scheduler".into(),
+        t.scheduler.as_deref(),
+        name,
+    );
+    add(
+        &mut fields,
+        "target.description".into(),
+        t.description.as_deref(),
+        text,
+    );
+    add(
+        &mut fields,
+        "test.tool_version".into(),
+        record.test.tool_version.as_deref(),
+        name,
+    );
+    add(
+        &mut fields,
+        "test.suite".into(),
+        record.test.suite.as_deref(),
+        name,
+    );
+    for key in record.test.parameters.keys() {
+        add(&mut fields, "a test.parameters key".into(), Some(key), name);
+    }
+    add(&mut fields, "run_id".into(), record.run_id.as_deref(), name);
+    for (k, w) in record.warnings.iter().enumerate() {
+        add(&mut fields, format!("warnings[{k}]").into(), Some(w), text);
+    }
+    match &*record.source {
+        Source::Run { diskdash_version } => add(
+            &mut fields,
+            "source.diskdash_version".into(),
+            Some(diskdash_version),
+            name,
+        ),
+        Source::Import {
+            file,
+            diskdash_version,
+            ..
+        } => {
+            add(&mut fields, "source.file".into(), Some(file), text);
+            add(
+                &mut fields,
+                "source.diskdash_version".into(),
+                Some(diskdash_version),
+                name,
+            );
+        }
+        Source::Transcribed {
+            publication,
+            url,
+            measured,
+            figures,
+        } => {
+            add(
+                &mut fields,
+                "source.publication".into(),
+                Some(publication),
+                text,
+            );
+            add(&mut fields, "source.url".into(), url.as_deref(), text);
+            add(
+                &mut fields,
+                "source.measured".into(),
+                measured.as_deref(),
+                name,
+            );
+            for f in figures {
+                add(
+                    &mut fields,
+                    "a source.figures metric".into(),
+                    Some(&f.metric),
+                    name,
+                );
+                add(
+                    &mut fields,
+                    "a source.figures label".into(),
+                    Some(&f.label),
+                    name,
+                );
+                add(
+                    &mut fields,
+                    "a source.figures value".into(),
+                    Some(&f.value),
+                    name,
+                );
+                add(
+                    &mut fields,
+                    "a source.figures unit".into(),
+                    Some(&f.unit),
+                    name,
+                );
+                add(
+                    &mut fields,
+                    "a source.figures note".into(),
+                    f.note.as_deref(),
+                    text,
+                );
+            }
+        }
+    }
+    if let Some(tl) = &record.timeline {
+        for log in tl.logs.keys() {
+            add(
+                &mut fields,
+                "a timeline.logs file name".into(),
+                Some(log),
+                name,
+            );
+        }
+    }
+    let mut series_problems = Vec::new();
+    if let Some(tl) = &record.timeline {
+        for (dir, series) in [("read", &tl.read), ("write", &tl.write), ("trim", &tl.trim)] {
+            let Some(s) = series else { continue };
+            for (what, values) in [
+                ("iops", Some(&s.iops)),
+                ("bw", Some(&s.bw)),
+                ("lat", s.lat.as_ref()),
+                ("clat", s.clat.as_ref()),
+            ] {
+                let n = values.map_or(0, Vec::len);
+                if n > MAX_TIMELINE_SAMPLES {
+                    series_problems.push(format!(
+                        "timeline.{dir}.{what} holds {n} samples, over the limit of {MAX_TIMELINE_SAMPLES} (one a second for a week)"
+                    ));
+                }
+            }
+        }
+    }
+    let mut problems: Vec<String> = fields
+        .into_iter()
+        .filter_map(|(field, value, limit)| {
+            over_limit(value, limit).map(|n| too_long(&field, n, limit))
+        })
+        .collect();
+    problems.extend(series_problems);
+    if s.labels.len() > MAX_LABELS {
+        problems.push(format!(
+            "subject.labels holds {} labels, over the limit of {MAX_LABELS}",
+            s.labels.len()
+        ));
+    }
+    if record.warnings.len() > MAX_WARNINGS {
+        problems.push(format!(
+            "warnings holds {} warnings, over the limit of {MAX_WARNINGS}",
+            record.warnings.len()
+        ));
+    }
+    problems
+}
+
+/// Cuts what the machine and the tool report about themselves (the host's
+/// and the target's fields, the tool's version) to their limits, ending a
+/// cut one with `…`: `run` records what it finds, and an overlay mount's
+/// options or a tool's version line can be longer than any limit, where
+/// the flags a user gives are refused instead. Returns the fields cut.
+pub fn cut_to_limits(record: &mut Record) -> Vec<&'static str> {
+    fn cut_field(
+        cut: &mut Vec<&'static str>,
+        name: &'static str,
+        value: &mut Option<String>,
+        limit: usize,
+    ) {
+        let Some(v) = value else { return };
+        if over_limit(v, limit).is_some() {
+            let mut kept: String = v.chars().take(limit - 1).collect();
+            kept.push('…');
+            *v = kept;
+            cut.push(name);
+        }
+    }
+    let (name, text) = (MAX_NAME_CHARS, MAX_TEXT_CHARS);
+    let mut cut = Vec::new();
+    let h = Arc::make_mut(&mut record.host);
+    cut_field(&mut cut, "host.name", &mut h.name, name);
+    cut_field(&mut cut, "host.cpu_model", &mut h.cpu_model, name);
+    cut_field(&mut cut, "host.kernel", &mut h.kernel, name);
+    cut_field(&mut cut, "host.os", &mut h.os, name);
+    cut_field(&mut cut, "host.arch", &mut h.arch, name);
+    cut_field(&mut cut, "host.virtualization", &mut h.virtualization, name);
+    cut_field(&mut cut, "host.instance_type", &mut h.instance_type, name);
+    cut_field(&mut cut, "host.description", &mut h.description, text);
+    let t = Arc::make_mut(&mut record.target);
+    cut_field(&mut cut, "target.path", &mut t.path, text);
+    cut_field(&mut cut, "target.fs_type", &mut t.fs_type, name);
+    cut_field(&mut cut, "target.mount_options", &mut t.mount_options, text);
+    cut_field(&mut cut, "target.mount_point", &mut t.mount_point, text);
+    cut_field(&mut cut, "target.device", &mut t.device, text);
+    cut_field(&mut cut, "target.scheduler", &mut t.scheduler, name);
+    cut_field(&mut cut, "target.description", &mut t.description, text);
+    if over_limit(record.test.tool_version.as_deref().unwrap_or(""), name).is_some() {
+        let test = Arc::make_mut(&mut record.test);
+        cut_field(&mut cut, "test.tool_version", &mut test.tool_version, name);
+    }
+    if over_limit(record.test.suite.as_deref().unwrap_or(""), name).is_some() {
+        let test = Arc::make_mut(&mut record.test);
+        cut_field(&mut cut, "test.suite", &mut test.suite, name);
+    }
+    cut
+}
+
+/// A name as a field name shows it: its first 40 characters.
+fn cut(name: &str) -> String {
+    match name.char_indices().nth(40) {
+        Some((at, _)) => format!("{}...", &name[..at]),
+        None => name.to_string(),
+    }
 }
 
 #[cfg(test)]
