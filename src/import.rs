@@ -549,7 +549,7 @@ pub fn records_from_output(
     let read = tools::text::read(bytes).map_err(|e| anyhow!(e))?;
     let text: &str = &read.text;
     let (tool, recognised) = match tool {
-        Some(t) => (t, tools::spec(t).looks_like(text)),
+        Some(t) => (t, tools::output(t).looks_like(text)),
         None => (
             tools::detect(text).ok_or_else(|| {
                 anyhow!(
@@ -639,7 +639,7 @@ pub fn records_from_output(
         });
     }
     for r in &mut records {
-        if let Some(caveat) = tools::spec(tool).caveat(&r.test.parameters) {
+        if let Some(caveat) = tools::judge(tool).caveat(&r.test.parameters) {
             r.warnings.push(caveat.to_string());
         }
     }

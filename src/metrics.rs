@@ -279,7 +279,7 @@ pub const BURST: &str = "_burst";
 pub const STEADY_STATE: [&str; 3] = ["steady_state", "ss_range", "ss_slope"];
 
 /// What a test measures, as far as judging goes. Each tool says which kind
-/// a test's parameters make (`tools::ToolSpec::kind`); the kind says which
+/// a test's parameters make (`tools::Judge::kind`); the kind says which
 /// of its metrics get a value table and a verdict.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum TestKind {

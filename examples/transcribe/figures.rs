@@ -259,7 +259,7 @@ fn record_for(group: &[&Located], publication: String) -> Result<Record> {
         run_id: Some(r.study.clone()),
         metrics: metrics.into_iter().collect(),
         // as published, with what a reader must know of it (dd from /dev/zero)
-        warnings: diskdash::tools::spec(tool)
+        warnings: diskdash::tools::judge(tool)
             .caveat(&test.parameters)
             .map(str::to_string)
             .into_iter()
@@ -404,7 +404,7 @@ fn parse_command(tool: Tool, command: &str) -> Result<(String, BTreeMap<String, 
             tool.name()
         );
     }
-    let parsed = tools::spec(tool).read_published_command(command)?;
+    let parsed = tools::output(tool).read_published_command(command)?;
     let test_id = parsed
         .test_id
         .with_context(|| format!("command `{command}`: expected options that name a test"))?;
@@ -658,7 +658,7 @@ mod tests {
     use super::*;
 
     /// The stable test id (DESIGN.md) of a published command line of `tool`,
-    /// as the tool's own command reader gives it (`ToolSpec::read_published_command`,
+    /// as the tool's own command reader gives it (`Output::read_published_command`,
     /// the reading `import` gives the same line pasted above output): for
     /// example `dd if=/dev/zero of=f bs=8k count=16k oflag=dsync` is
     /// `dd-write-8k-dsync`, `ioping -RL` is `ioping-seq`, and

@@ -1,6 +1,6 @@
 //! What the report pools as one test: the test id, the suite that ran it
 //! (where the record names one), every parameter that changes the result
-//! ([`crate::tools::ToolSpec::identity`]) and whether the record is a cache
+//! ([`crate::tools::Judge::identity`]) and whether the record is a cache
 //! trap ([`super::judged`]). Records of one id that differ in any of these
 //! are different tests, each with its own rows, statistics and verdicts,
 //! named after what differs: `dd-write-bulk (quick: 64 MiB)` and
@@ -35,7 +35,7 @@ pub fn of(r: &Summary) -> Identity {
     Identity {
         id: r.test.id.clone(),
         suite: r.test.suite.clone(),
-        parts: crate::tools::spec(r.test.tool).identity(&r.test.parameters, r.host.memory_bytes),
+        parts: crate::tools::judge(r.test.tool).identity(&r.test.parameters, r.host.memory_bytes),
         trap: super::judged::cache_trap(r),
     }
 }

@@ -11,7 +11,7 @@
 //!   data in memory or compresses it (`target.warning`, set for tmpfs,
 //!   ramfs, zram, compressing btrfs and zfs), or the record names tmpfs or
 //!   ramfs as its filesystem, or a zram device;
-//! - the tool's parameters ([`crate::tools::ToolSpec::cache_trap`]): dd
+//! - the tool's parameters ([`crate::tools::Judge::cache_trap`]): dd
 //!   without a sync flag, fio writing with `direct=0` or reading a file
 //!   smaller than the memory with it, bonnie++ with a file under twice the
 //!   memory.
@@ -59,7 +59,7 @@ fn in_memory_target(r: &Summary) -> Option<Trap> {
 /// The tool's own rule over the record's parameters and the machine's
 /// memory.
 fn tool_parameters(r: &Summary) -> Option<Trap> {
-    crate::tools::spec(r.test.tool).cache_trap(&r.test.parameters, r.host.memory_bytes)
+    crate::tools::judge(r.test.tool).cache_trap(&r.test.parameters, r.host.memory_bytes)
 }
 
 #[cfg(test)]

@@ -47,7 +47,7 @@ fn words<'a>(id: Option<&'a str>, id_like: Option<&'a str>) -> Vec<&'a str> {
 fn packages(family: &str, tools: &[Tool]) -> Vec<&'static str> {
     let mut pkgs: Vec<&str> = tools
         .iter()
-        .map(|&t| crate::tools::spec(t).package(family))
+        .map(|&t| crate::tools::install(t).package(family))
         .collect();
     pkgs.dedup();
     pkgs

@@ -171,7 +171,7 @@ impl Executor for RealExecutor {
     }
 
     fn version(&mut self, tool: Tool) -> Option<String> {
-        let (program, arg) = crate::tools::spec(tool).version_probe()?;
+        let (program, arg) = crate::tools::install(tool).version_probe()?;
         let probe = Invocation {
             program: program.to_string(),
             args: vec![arg.to_string()],

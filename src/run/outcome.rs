@@ -112,7 +112,7 @@ pub(super) fn run_job(
     rec.raw = Some(Box::new(raw_of(&outcome, &job.invocation.output)));
     if rec.test.tool_version.is_none() {
         std::sync::Arc::make_mut(&mut rec.test).tool_version =
-            crate::tools::spec(job.tool).version_from_run_stderr(&outcome.stderr);
+            crate::tools::command(job.tool).version_from_run_stderr(&outcome.stderr);
     }
     match judge(job, &outcome, watcher.as_ref()) {
         Ok(parsed) => {
@@ -241,7 +241,7 @@ fn keep_what_was_watched(rec: &mut Record, o: &Outcome, watcher: &Watcher) {
     let logged = o.logs.iter().any(|(n, _)| is_our_log(n));
     if rec.timeline.is_none() && !logged && rec.status == Status::Ok {
         if let Some(mut timeline) = watcher.timeline() {
-            let kind = crate::tools::spec(rec.test.tool).kind(&rec.test.parameters);
+            let kind = crate::tools::judge(rec.test.tool).kind(&rec.test.parameters);
             for (name, metric) in crate::timeline::classify(&mut timeline, kind) {
                 if !rec.metrics.contains_key(&name) {
                     rec.metrics.insert(&name, metric);

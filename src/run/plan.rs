@@ -355,7 +355,7 @@ fn merge_test(existing: &mut TestSpec, new: TestSpec) -> Result<()> {
     existing.repeat = new.repeat.or(existing.repeat);
     existing.timeout_s = new.timeout_s.or(existing.timeout_s);
     existing.headline = new.headline.or(existing.headline.take());
-    crate::tools::spec(existing.tool).drop_replaced(&mut existing.params, &new.params);
+    crate::tools::command(existing.tool).drop_replaced(&mut existing.params, &new.params);
     for (k, v) in new.params {
         existing.params.insert(k, v);
     }
@@ -370,7 +370,7 @@ pub fn parse_tool(name: &str) -> Result<Tool> {
 
 /// Builds the command line of one test in `dir`.
 pub fn build(spec: &TestSpec, ctx: &BuildCtx) -> Result<Invocation> {
-    crate::tools::spec(spec.tool)
+    crate::tools::command(spec.tool)
         .build(&spec.params, ctx)
         .with_context(|| format!("test `{}`", spec.id))
 }
@@ -381,7 +381,7 @@ pub fn headline(spec: &TestSpec) -> String {
     if let Some(h) = &spec.headline {
         return h.clone();
     }
-    crate::tools::spec(spec.tool)
+    crate::tools::command(spec.tool)
         .headline(&spec.params)
         .to_string()
 }
@@ -500,8 +500,8 @@ fn sustained_watch(spec: &TestSpec, inv: &Invocation, full: bool) -> Option<Watc
         return None;
     }
     let window_s = inv.parameters.get("runtime")?.as_f64()?;
-    let by_bw =
-        crate::tools::spec(Tool::Fio).kind(&inv.parameters) == crate::metrics::TestKind::Throughput;
+    let by_bw = crate::tools::judge(Tool::Fio).kind(&inv.parameters)
+        == crate::metrics::TestKind::Throughput;
     Some(Watch {
         window_s,
         by_bw,
@@ -1210,7 +1210,7 @@ mod tests {
             .jobs;
             for j in &jobs {
                 // a judged figure, never bookkeeping or a CPU measure
-                let kind = crate::tools::spec(j.tool).kind(&j.invocation.parameters);
+                let kind = crate::tools::judge(j.tool).kind(&j.invocation.parameters);
                 if !kind.judged().is_empty() {
                     assert!(
                         kind.judges(&j.headline),

@@ -379,7 +379,7 @@ pub fn summary(jobs: &[Job], records: &[Record]) -> String {
 /// with its range and slope. `None` without a classified timeline.
 pub fn pattern_line(r: &Record) -> Option<String> {
     let pattern = r.timeline.as_ref()?.pattern?;
-    let by_bw = crate::tools::spec(r.test.tool).kind(&r.test.parameters)
+    let by_bw = crate::tools::judge(r.test.tool).kind(&r.test.parameters)
         == crate::metrics::TestKind::Throughput;
     let what = if by_bw { "bw" } else { "iops" };
     let level = |name: &str| {

@@ -112,7 +112,7 @@ pub fn attach_logs(
     let lat_ns = log::lat_ns(record.test.tool_version.as_deref());
     let mut timeline = log::timeline(&texts, lat_ns)?;
     timeline.logs = digests;
-    let kind = crate::tools::spec(crate::record::Tool::Fio).kind(&record.test.parameters);
+    let kind = crate::tools::judge(crate::record::Tool::Fio).kind(&record.test.parameters);
     for (name, metric) in classify(&mut timeline, kind) {
         if !record.metrics.contains_key(&name) {
             record.metrics.insert(&name, metric);

@@ -1,8 +1,12 @@
 //! The four benchmark tools. Each tool's folder holds both how its command
 //! line is built (for `run`) and how its output is parsed (for `run` and
 //! `import`). Parsers are pure functions over text. Every fact that differs
-//! between tools sits behind [`ToolSpec`]; callers reach a tool through
-//! [`spec`] or the [`TOOLS`] registry, never by matching on [`Tool`].
+//! between tools sits behind four small traits, one per stage that needs
+//! it: [`Output`] (reading output, for `import` and `run`), [`Command`]
+//! (building a command line, for `run`), [`Install`] (for `doctor`) and
+//! [`Judge`] (what a record's parameters say, for the analysis). Callers
+//! reach a tool through [`output`], [`command`], [`install`], [`judge`] or
+//! the [`TOOLS`] list, never by matching on [`Tool`].
 
 use std::collections::BTreeMap;
 
@@ -63,9 +67,9 @@ pub fn parts_at(text: &str, cuts: &[usize]) -> Vec<String> {
         .collect()
 }
 
-/// Everything diskdash knows about one benchmark tool. One implementation
-/// per file under `tools/`, listed once in [`TOOLS`].
-pub trait ToolSpec: Sync {
+/// Reading a tool's output and the command lines pasted above it: what
+/// `import` and `run` need to turn text into results.
+pub trait Output: Sync {
     /// Which tool this is.
     fn tool(&self) -> Tool;
 
@@ -82,7 +86,7 @@ pub trait ToolSpec: Sync {
     fn parse(&self, text: &str) -> Result<Vec<Parsed>>;
 
     /// Parses the output of a run of `invocation` (`run`'s own command): the
-    /// same as [`ToolSpec::parse`] unless the output alone does not say what
+    /// same as [`Output::parse`] unless the output alone does not say what
     /// the command measured, as dd's summary does not name its direction.
     fn parse_run(&self, _invocation: &Invocation, text: &str) -> Result<Vec<Parsed>> {
         self.parse(text)
@@ -93,17 +97,50 @@ pub trait ToolSpec: Sync {
     fn read_command(&self, line: &str) -> Result<Parsed>;
 
     /// Reads a command line as a publication prints it; the same as
-    /// [`ToolSpec::read_command`] unless the tool has a published notation.
+    /// [`Output::read_command`] unless the tool has a published notation.
     fn read_published_command(&self, line: &str) -> Result<Parsed> {
         self.read_command(line)
     }
 
+    /// The version in the tool's version output (or its report), if there
+    /// is one. May return an empty string; [`version_from_text`] drops it.
+    fn version_from_text(&self, text: &str) -> Option<String>;
+}
+
+/// Building a test's command line from a suite's parameters: what `run`
+/// needs.
+pub trait Command: Sync {
     /// Builds the command line of one test from a suite's parameters.
     fn build(&self, params: &Params, ctx: &BuildCtx) -> Result<Invocation>;
 
     /// The metric the summary shows when the suite names none.
     fn headline(&self, params: &Params) -> &'static str;
 
+    /// The version read from a run's standard error, for a tool whose
+    /// parsed output does not carry it; `None` for the others.
+    fn version_from_run_stderr(&self, _stderr: &str) -> Option<String> {
+        None
+    }
+
+    /// Removes from a base suite's parameters `base` those that `new` (a
+    /// suite file's parameters for the same test) replaces under another
+    /// name; the keys `new` gives are then set over `base` by the caller.
+    fn drop_replaced(&self, _base: &mut Params, _new: &Params) {}
+}
+
+/// Finding and installing the tool: what `doctor` and `run --install` need.
+pub trait Install: Sync {
+    /// Program and argument that make the tool print its version; `None`
+    /// when it has no such flag.
+    fn version_probe(&self) -> Option<(&'static str, &'static str)>;
+
+    /// The distribution package that provides the tool; `family` is the
+    /// package manager (`apt`, `dnf`, `apk`, `pacman`, `zypper`) or empty.
+    fn package(&self, family: &str) -> &'static str;
+}
+
+/// What a record's parameters say of its test: what the analysis needs.
+pub trait Judge: Sync {
     /// What a test with these record parameters measures, which decides
     /// the metrics judged on it (see [`crate::metrics::TestKind`]).
     fn kind(&self, params: &BTreeMap<String, serde_json::Value>) -> TestKind;
@@ -142,29 +179,6 @@ pub trait ToolSpec: Sync {
     ) -> Option<Trap> {
         None
     }
-
-    /// Program and argument that make the tool print its version; `None`
-    /// when it has no such flag.
-    fn version_probe(&self) -> Option<(&'static str, &'static str)>;
-
-    /// The version in the tool's version output (or its report), if there
-    /// is one. May return an empty string; [`version_from_text`] drops it.
-    fn version_from_text(&self, text: &str) -> Option<String>;
-
-    /// The version read from a run's standard error, for a tool whose
-    /// parsed output does not carry it; `None` for the others.
-    fn version_from_run_stderr(&self, _stderr: &str) -> Option<String> {
-        None
-    }
-
-    /// The distribution package that provides the tool; `family` is the
-    /// package manager (`apt`, `dnf`, `apk`, `pacman`, `zypper`) or empty.
-    fn package(&self, family: &str) -> &'static str;
-
-    /// Removes from a base suite's parameters `base` those that `new` (a
-    /// suite file's parameters for the same test) replaces under another
-    /// name; the keys `new` gives are then set over `base` by the caller.
-    fn drop_replaced(&self, _base: &mut Params, _new: &Params) {}
 }
 
 /// Why a record's numbers measure something other than the storage (the
@@ -217,37 +231,90 @@ pub fn param_text(params: &BTreeMap<String, serde_json::Value>, key: &str) -> Op
     }
 }
 
-/// Every tool, in the order [`detect`] tries them: fio first, as its text
-/// output can quote dd-like lines in job names, and bonnie++ CSV last, as
-/// it is the least distinctive.
-pub static TOOLS: &[&dyn ToolSpec] = &[&fio::Fio, &ioping::Ioping, &dd::Dd, &bonnie::Bonnie];
+/// Every tool's output reader, in the order [`detect`] tries them: fio
+/// first, as its text output can quote dd-like lines in job names, and
+/// bonnie++ CSV last, as it is the least distinctive.
+pub static TOOLS: &[&dyn Output] = &[&fio::Fio, &ioping::Ioping, &dd::Dd, &bonnie::Bonnie];
 
-/// The spec of `tool`.
-pub fn spec(tool: Tool) -> &'static dyn ToolSpec {
-    TOOLS
+/// One tool's four sides, as each stage reaches it.
+struct Sides {
+    output: &'static dyn Output,
+    command: &'static dyn Command,
+    install: &'static dyn Install,
+    judge: &'static dyn Judge,
+}
+
+static SIDES: &[Sides] = &[
+    Sides {
+        output: &fio::Fio,
+        command: &fio::Fio,
+        install: &fio::Fio,
+        judge: &fio::Fio,
+    },
+    Sides {
+        output: &ioping::Ioping,
+        command: &ioping::Ioping,
+        install: &ioping::Ioping,
+        judge: &ioping::Ioping,
+    },
+    Sides {
+        output: &dd::Dd,
+        command: &dd::Dd,
+        install: &dd::Dd,
+        judge: &dd::Dd,
+    },
+    Sides {
+        output: &bonnie::Bonnie,
+        command: &bonnie::Bonnie,
+        install: &bonnie::Bonnie,
+        judge: &bonnie::Bonnie,
+    },
+];
+
+fn sides(tool: Tool) -> &'static Sides {
+    SIDES
         .iter()
-        .copied()
-        .find(|s| s.tool() == tool)
-        .expect("every tool is listed in TOOLS")
+        .find(|s| s.output.tool() == tool)
+        .expect("every tool is listed in SIDES")
+}
+
+/// How `tool`'s output and pasted command lines are read (`import`, `run`).
+pub fn output(tool: Tool) -> &'static dyn Output {
+    sides(tool).output
+}
+
+/// How `tool`'s command line is built (`run`).
+pub fn command(tool: Tool) -> &'static dyn Command {
+    sides(tool).command
+}
+
+/// How `tool` is found and installed (`doctor`, `run --install`).
+pub fn install(tool: Tool) -> &'static dyn Install {
+    sides(tool).install
+}
+
+/// What a record of `tool` says of its test (the analysis).
+pub fn judge(tool: Tool) -> &'static dyn Judge {
+    sides(tool).judge
 }
 
 /// The tool called `name` (its record name or an alias); `None` if none is.
 pub fn by_name(name: &str) -> Option<Tool> {
     Tool::ALL
         .into_iter()
-        .find(|&t| t.name() == name || spec(t).aliases().contains(&name))
+        .find(|&t| t.name() == name || output(t).aliases().contains(&name))
 }
 
 /// Parses `text` as output of `tool`. One entry per result (a bonnie++ CSV
 /// line, a fio group); fails with a message saying what was expected.
 pub fn parse(tool: Tool, text: &str) -> Result<Vec<Parsed>> {
-    spec(tool).parse(text)
+    output(tool).parse(text)
 }
 
 /// Parses the output of `run`'s own `invocation` of `tool` (see
-/// [`ToolSpec::parse_run`]).
+/// [`Output::parse_run`]).
 pub fn parse_run(tool: Tool, invocation: &Invocation, text: &str) -> Result<Vec<Parsed>> {
-    spec(tool).parse_run(invocation, text)
+    output(tool).parse_run(invocation, text)
 }
 
 /// Guesses which tool printed `text`; `None` if it looks like none of them.
@@ -261,7 +328,9 @@ pub fn detect(text: &str) -> Option<Tool> {
 
 /// The version in a tool's `--version` style output, if one is there.
 pub fn version_from_text(tool: Tool, text: &str) -> Option<String> {
-    spec(tool).version_from_text(text).filter(|v| !v.is_empty())
+    output(tool)
+        .version_from_text(text)
+        .filter(|v| !v.is_empty())
 }
 
 /// The first non-empty line of `text`, trimmed: where most tools print
@@ -277,7 +346,7 @@ mod tests {
     #[test]
     fn test_kinds_come_from_the_record_parameters() {
         let kind = |tool: Tool, params: serde_json::Value| {
-            spec(tool).kind(&serde_json::from_value(params).unwrap())
+            judge(tool).kind(&serde_json::from_value(params).unwrap())
         };
         use serde_json::json;
         assert_eq!(
@@ -318,10 +387,12 @@ mod tests {
     fn every_tool_is_registered_once() {
         for tool in Tool::ALL {
             assert_eq!(TOOLS.iter().filter(|s| s.tool() == tool).count(), 1);
-            assert_eq!(spec(tool).tool(), tool);
+            assert_eq!(output(tool).tool(), tool);
+            assert_eq!(SIDES.iter().filter(|s| s.output.tool() == tool).count(), 1);
             assert_eq!(by_name(tool.name()), Some(tool));
         }
         assert_eq!(TOOLS.len(), Tool::ALL.len());
+        assert_eq!(SIDES.len(), Tool::ALL.len());
         assert_eq!(by_name("bonnie"), Some(Tool::Bonnie));
         assert_eq!(by_name("auto"), None);
     }

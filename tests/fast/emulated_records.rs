@@ -53,7 +53,7 @@ fn the_recorded_emulated_runs_still_classify_as_they_did() {
     let again = |r: &Record| {
         let mut tl = r.timeline.clone().unwrap();
         tl.pattern = None;
-        let kind = diskdash::tools::spec(r.test.tool).kind(&r.test.parameters);
+        let kind = diskdash::tools::judge(r.test.tool).kind(&r.test.parameters);
         let m = diskdash::timeline::classify(&mut tl, kind);
         let m: std::collections::BTreeMap<String, f64> =
             m.into_iter().map(|(k, v)| (k, v.value)).collect();

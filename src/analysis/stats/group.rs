@@ -297,7 +297,7 @@ pub fn group_with(records: &[&record::Summary], limits: &Limits) -> Dataset {
         study
             .kinds
             .entry(test)
-            .or_insert_with(|| crate::tools::spec(r.test.tool).kind(&r.test.parameters));
+            .or_insert_with(|| crate::tools::judge(r.test.tool).kind(&r.test.parameters));
         if let Some(trap) = &identities[i].trap {
             study.traps.entry(test).or_insert(&trap.why);
         }

@@ -213,7 +213,7 @@ pub fn left_out(
     let Some((_, first)) = runs.first() else {
         return Vec::new();
     };
-    let kind = crate::tools::spec(first.test.tool).kind(&first.test.parameters);
+    let kind = crate::tools::judge(first.test.tool).kind(&first.test.parameters);
     let (what, unit) = if kind == TestKind::Throughput {
         ("bw", Unit::BytesPerSec)
     } else {

@@ -220,7 +220,7 @@ pub(super) fn build(
         .studies
         .get(study)
         .and_then(|s| s.kinds.get(test).copied())
-        .unwrap_or_else(|| crate::tools::spec(r.test.tool).kind(&r.test.parameters));
+        .unwrap_or_else(|| crate::tools::judge(r.test.tool).kind(&r.test.parameters));
     let tslug = ctx.paths.test_slug(study, test).to_string();
     let timelines = match parts.timeline.as_deref() {
         Some(tl) => super::timeline::charts(&ctx, site, &[(r, tl)], &sslug, &tslug, kind, true)?,

@@ -49,7 +49,7 @@ use anyhow::{anyhow, bail, Context, Result};
 use serde_json::Value;
 
 use super::argv::{BuildCtx, Invocation, Params};
-use super::{Parsed, ToolSpec};
+use super::{Command, Install, Judge, Output, Parsed};
 use crate::metrics::TestKind;
 use crate::record::{Metric, Tool};
 use crate::units::{self, Unit};
@@ -809,7 +809,7 @@ fn excerpt(text: &str) -> String {
 /// bonnie++ in the tool registry.
 pub struct Bonnie;
 
-impl ToolSpec for Bonnie {
+impl Output for Bonnie {
     fn tool(&self) -> Tool {
         Tool::Bonnie
     }
@@ -830,6 +830,14 @@ impl ToolSpec for Bonnie {
         read_command(line)
     }
 
+    // its usage text or report says "Version 2.00a"
+    fn version_from_text(&self, text: &str) -> Option<String> {
+        let at = text.find("Version ")?;
+        Some(text.get(at + 8..)?.split_whitespace().next()?.to_string())
+    }
+}
+
+impl Command for Bonnie {
     fn build(&self, params: &Params, ctx: &BuildCtx) -> Result<Invocation> {
         command(params, ctx)
     }
@@ -838,6 +846,24 @@ impl ToolSpec for Bonnie {
         "seq_block_write_bw"
     }
 
+    // with -q the CSV line alone is on stdout; the version is in the
+    // report on stderr
+    fn version_from_run_stderr(&self, stderr: &str) -> Option<String> {
+        super::version_from_text(Tool::Bonnie, stderr)
+    }
+}
+
+impl Install for Bonnie {
+    fn version_probe(&self) -> Option<(&'static str, &'static str)> {
+        None
+    }
+
+    fn package(&self, _family: &str) -> &'static str {
+        "bonnie++"
+    }
+}
+
+impl Judge for Bonnie {
     // bonnie++ has no version flag; its report carries the version
     fn kind(&self, _params: &BTreeMap<String, Value>) -> TestKind {
         TestKind::FileSystem
@@ -887,25 +913,5 @@ impl ToolSpec for Bonnie {
                 crate::format::size(ram)
             ),
         })
-    }
-
-    fn version_probe(&self) -> Option<(&'static str, &'static str)> {
-        None
-    }
-
-    // its usage text or report says "Version 2.00a"
-    fn version_from_text(&self, text: &str) -> Option<String> {
-        let at = text.find("Version ")?;
-        Some(text.get(at + 8..)?.split_whitespace().next()?.to_string())
-    }
-
-    // with -q the CSV line alone is on stdout; the version is in the
-    // report on stderr
-    fn version_from_run_stderr(&self, stderr: &str) -> Option<String> {
-        super::version_from_text(Tool::Bonnie, stderr)
-    }
-
-    fn package(&self, _family: &str) -> &'static str {
-        "bonnie++"
     }
 }

@@ -12,7 +12,7 @@ use anyhow::{bail, Result};
 use serde_json::Value;
 
 use super::argv::{BuildCtx, Invocation, Params};
-use super::{first_line, Parsed, ToolSpec};
+use super::{first_line, Command, Install, Judge, Output, Parsed};
 use crate::metrics::TestKind;
 use crate::record::{Metric, Tool};
 use crate::tools::number::{self, BadNumber};
@@ -865,7 +865,7 @@ fn written_bytes(params: &BTreeMap<String, Value>) -> Option<u64> {
     }
 }
 
-impl ToolSpec for Dd {
+impl Output for Dd {
     fn tool(&self) -> Tool {
         Tool::Dd
     }
@@ -886,6 +886,20 @@ impl ToolSpec for Dd {
         parse_run(invocation, text)
     }
 
+    // "dd (coreutils) 9.1", "dd (GNU coreutils) 8.32", "BusyBox v1.36.1 ..."
+    fn version_from_text(&self, text: &str) -> Option<String> {
+        let line = first_line(text)?;
+        if let Some(rest) = line.strip_prefix("BusyBox v") {
+            Some(format!("busybox {}", rest.split_whitespace().next()?))
+        } else if line.contains("coreutils") {
+            Some(format!("coreutils {}", line.rsplit(' ').next()?))
+        } else {
+            None
+        }
+    }
+}
+
+impl Command for Dd {
     fn build(&self, params: &Params, ctx: &BuildCtx) -> Result<Invocation> {
         command(params, ctx)
     }
@@ -894,6 +908,27 @@ impl ToolSpec for Dd {
         "write_bw"
     }
 
+    // dd takes `count` or `size`: the file's choice replaces the base's
+    fn drop_replaced(&self, base: &mut Params, new: &Params) {
+        for (given, other) in [("count", "size"), ("size", "count")] {
+            if new.contains_key(given) && !new.contains_key(other) {
+                base.remove(other);
+            }
+        }
+    }
+}
+
+impl Install for Dd {
+    fn version_probe(&self) -> Option<(&'static str, &'static str)> {
+        Some(("dd", "--version"))
+    }
+
+    fn package(&self, _family: &str) -> &'static str {
+        "coreutils"
+    }
+}
+
+impl Judge for Dd {
     // a run whose direction is not proven is shown, never judged; a read
     // through a warm page cache measures memory
     fn kind(&self, params: &BTreeMap<String, Value>) -> TestKind {
@@ -977,34 +1012,5 @@ impl ToolSpec for Dd {
             short: "no sync flag".into(),
             why: "dd wrote without a sync flag (no conv=fdatasync or fsync, no oflag=dsync, sync or direct), so it stopped the clock when the page cache had taken the data, before the storage had it".into(),
         })
-    }
-
-    fn version_probe(&self) -> Option<(&'static str, &'static str)> {
-        Some(("dd", "--version"))
-    }
-
-    // "dd (coreutils) 9.1", "dd (GNU coreutils) 8.32", "BusyBox v1.36.1 ..."
-    fn version_from_text(&self, text: &str) -> Option<String> {
-        let line = first_line(text)?;
-        if let Some(rest) = line.strip_prefix("BusyBox v") {
-            Some(format!("busybox {}", rest.split_whitespace().next()?))
-        } else if line.contains("coreutils") {
-            Some(format!("coreutils {}", line.rsplit(' ').next()?))
-        } else {
-            None
-        }
-    }
-
-    fn package(&self, _family: &str) -> &'static str {
-        "coreutils"
-    }
-
-    // dd takes `count` or `size`: the file's choice replaces the base's
-    fn drop_replaced(&self, base: &mut Params, new: &Params) {
-        for (given, other) in [("count", "size"), ("size", "count")] {
-            if new.contains_key(given) && !new.contains_key(other) {
-                base.remove(other);
-            }
-        }
     }
 }

@@ -66,7 +66,7 @@ fn gnu_9_1_dsync_write() {
 fn a_write_from_dev_zero_carries_its_caveat_and_nothing_else_does() {
     let caveat = |text: &str| {
         let p = &parse(text).unwrap()[0];
-        crate::tools::spec(crate::record::Tool::Dd).caveat(&p.parameters)
+        crate::tools::judge(crate::record::Tool::Dd).caveat(&p.parameters)
     };
     // `dd if=/dev/zero of=test bs=128k count=1k oflag=dsync`
     assert_eq!(

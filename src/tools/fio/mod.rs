@@ -14,7 +14,7 @@ use serde_json::Value;
 
 use super::argv::{BuildCtx, Invocation, Params};
 use super::number::BadNumber;
-use super::{first_line, Parsed, ToolSpec};
+use super::{first_line, Command, Install, Judge, Output, Parsed};
 use crate::metrics::TestKind;
 use crate::record::Tool;
 
@@ -429,7 +429,7 @@ struct Header {
 /// fio in the tool registry.
 pub struct Fio;
 
-impl ToolSpec for Fio {
+impl Output for Fio {
     fn tool(&self) -> Tool {
         Tool::Fio
     }
@@ -450,6 +450,13 @@ impl ToolSpec for Fio {
         read_command(&pasted::published_command_line(line))
     }
 
+    // "fio-3.33"
+    fn version_from_text(&self, text: &str) -> Option<String> {
+        Some(first_line(text)?.strip_prefix("fio-")?.to_string())
+    }
+}
+
+impl Command for Fio {
     fn build(&self, params: &Params, ctx: &BuildCtx) -> Result<Invocation> {
         command(params, ctx)
     }
@@ -475,7 +482,19 @@ impl ToolSpec for Fio {
             (_, true) => "write_iops",
         }
     }
+}
 
+impl Install for Fio {
+    fn version_probe(&self) -> Option<(&'static str, &'static str)> {
+        Some(("fio", "--version"))
+    }
+
+    fn package(&self, _family: &str) -> &'static str {
+        "fio"
+    }
+}
+
+impl Judge for Fio {
     // random I/O, and sequential I/O in small blocks, is bound by
     // operations; large sequential blocks by bytes
     fn kind(&self, params: &BTreeMap<String, Value>) -> TestKind {
@@ -556,19 +575,6 @@ impl ToolSpec for Fio {
                 crate::format::size(ram)
             ),
         })
-    }
-
-    fn version_probe(&self) -> Option<(&'static str, &'static str)> {
-        Some(("fio", "--version"))
-    }
-
-    // "fio-3.33"
-    fn version_from_text(&self, text: &str) -> Option<String> {
-        Some(first_line(text)?.strip_prefix("fio-")?.to_string())
-    }
-
-    fn package(&self, _family: &str) -> &'static str {
-        "fio"
     }
 }
 

@@ -49,7 +49,7 @@ use anyhow::{bail, Context, Result};
 use serde_json::Value;
 
 use super::argv::{BuildCtx, Invocation, Params};
-use super::{first_line, Parsed, ToolSpec};
+use super::{first_line, Command, Install, Judge, Output, Parsed};
 use crate::metrics::TestKind;
 use crate::record::{Metric, Tool};
 use crate::tools::number::{self, BadNumber};
@@ -844,7 +844,7 @@ pub fn test_id(flags: &str) -> String {
 /// ioping in the tool registry.
 pub struct Ioping;
 
-impl ToolSpec for Ioping {
+impl Output for Ioping {
     fn tool(&self) -> Tool {
         Tool::Ioping
     }
@@ -861,6 +861,18 @@ impl ToolSpec for Ioping {
         read_command(line)
     }
 
+    // "ioping 1.3"
+    fn version_from_text(&self, text: &str) -> Option<String> {
+        Some(
+            first_line(text)?
+                .strip_prefix("ioping ")?
+                .trim()
+                .to_string(),
+        )
+    }
+}
+
+impl Command for Ioping {
     fn build(&self, params: &Params, ctx: &BuildCtx) -> Result<Invocation> {
         command(params, ctx)
     }
@@ -875,7 +887,19 @@ impl ToolSpec for Ioping {
             "iops"
         }
     }
+}
 
+impl Install for Ioping {
+    fn version_probe(&self) -> Option<(&'static str, &'static str)> {
+        Some(("ioping", "-v"))
+    }
+
+    fn package(&self, _family: &str) -> &'static str {
+        "ioping"
+    }
+}
+
+impl Judge for Ioping {
     // records keep ioping's mode letters (`R`, `RL`, `RLC`)
     fn kind(&self, params: &BTreeMap<String, Value>) -> TestKind {
         let flags = params.get("flags").and_then(Value::as_str).unwrap_or("");
@@ -915,23 +939,5 @@ impl ToolSpec for Ioping {
         let op = super::param_text(params, "operation").unwrap_or_else(|| "read".into());
         parts.push(("direction", op));
         parts
-    }
-
-    fn version_probe(&self) -> Option<(&'static str, &'static str)> {
-        Some(("ioping", "-v"))
-    }
-
-    // "ioping 1.3"
-    fn version_from_text(&self, text: &str) -> Option<String> {
-        Some(
-            first_line(text)?
-                .strip_prefix("ioping ")?
-                .trim()
-                .to_string(),
-        )
-    }
-
-    fn package(&self, _family: &str) -> &'static str {
-        "ioping"
     }
 }
