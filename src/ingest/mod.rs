@@ -8,22 +8,22 @@ use anyhow::Result;
 use crate::record::{Record, Summary, Timeline};
 
 mod command;
+mod find;
 mod pool;
 mod read;
 mod reread;
 mod scan;
-mod walk;
 
 pub use command::HeldCommand;
+pub use find::is_record_file;
 pub use read::MAX_RECORD_BYTES;
 pub use reread::{reread, LeftOut};
 pub use scan::{check, Checked};
-pub use walk::is_record_file;
 
 use command::Pieces;
+use find::{gather, Gathered};
 use pool::Pool;
 use read::read_file;
-use walk::{gather, Gathered};
 
 /// Files parsed in parallel before their records' shared parts are held
 /// once on one thread.

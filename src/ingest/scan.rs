@@ -4,8 +4,8 @@ use std::path::PathBuf;
 
 use anyhow::Result;
 
+use super::find::{gather, Gathered};
 use super::read::read_file;
-use super::walk::{gather, Gathered};
 use super::{Problem, CHUNK_FILES};
 
 /// A record's id, line and warnings, or the problem that left it out.

@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 
 mod host_name;
 mod json;
-mod metrics;
+mod metric_set;
 mod paths;
 mod summary;
 mod validate;
@@ -25,7 +25,7 @@ pub use host_name::{
     anonymous_host_name, host_name, ANONYMOUS_HEX_DIGITS, ANONYMOUS_PREFIX, MAX_HOST_NAME_CHARS,
 };
 pub use json::{from_json, to_json, would_pass_check};
-pub use metrics::{unit_name, Metric, MetricKey, MetricNames, Metrics, MetricsIter, Name};
+pub use metric_set::{unit_name, Metric, MetricKey, MetricNames, Metrics, MetricsIter, Name};
 pub use paths::{
     currency_code, is_currency_code, is_positive, is_valid_id, slug, subject_dir, MAX_ID_LEN,
 };

@@ -21,6 +21,7 @@ use crate::units::Unit;
 mod burst;
 pub mod command;
 mod history;
+mod host_tables;
 pub mod index;
 mod machines;
 pub mod offering;
@@ -28,12 +29,11 @@ mod qdepth;
 pub mod run;
 pub mod runlist;
 pub mod study;
-mod tables;
 pub mod test;
 mod timeline;
 pub mod value;
 
-use tables::{host_pairs, target_pairs, Tables};
+use host_tables::{host_pairs, target_pairs, Tables};
 
 /// What every page shares: titles and the path back to the site root.
 #[derive(Clone, Debug, Default)]

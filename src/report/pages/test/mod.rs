@@ -18,8 +18,8 @@ use crate::units::Unit;
 
 mod header;
 mod latency;
+mod metric_sections;
 mod runs;
-mod tables;
 
 /// One offering's numbers for one metric.
 #[derive(Clone, Debug, Default)]
@@ -167,7 +167,7 @@ pub(super) fn build(ctx: PageCtx, study: &str, test: &str, site: &dyn Output) ->
     let groups = groups(held, s, test);
     let keyed = keyed(&groups, held);
     let sorted: Vec<&Summary> = keyed.iter().map(|&(_, r)| r).collect();
-    let metric_names = tables::metric_names(s, test);
+    let metric_names = metric_sections::metric_names(s, test);
     let kind = s.kinds.get(test).copied().unwrap_or(TestKind::Unknown);
     let order = config_order(ctx, s, study, test);
     let scope = Scope {
@@ -186,7 +186,7 @@ pub(super) fn build(ctx: PageCtx, study: &str, test: &str, site: &dyn Output) ->
         more_commands,
         parameters,
     } = header::build(ctx, &keyed, &sorted);
-    let (metrics, more_metrics) = lead(tables::build(scope, &metric_names, site)?);
+    let (metrics, more_metrics) = lead(metric_sections::build(scope, &metric_names, site)?);
     let more_metrics_summary = format!(
         "{}, shown but not judged: a chart and a table each",
         format::count_of(more_metrics.len(), "more metric", "more metrics")
