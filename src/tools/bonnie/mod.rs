@@ -1,47 +1,8 @@
-//! `bonnie`: building its command line and parsing its output.
-//!
-//! The parser reads bonnie++'s CSV lines (what it prints on stdout, alone
-//! with `-q`). Three layouts exist; columns are 0-based below.
-//!
-//! **Format 1.98** (bonnie++ 1.98 to 2.0x; 50 fields; bon_csv2html(1)):
-//! 0 format_version (`1.98`), 1 bonnie_version (`2.00a`), 2 name,
-//! 3 concurrency, 4 seed, 5 file_size (`512M`, `16G`), 6 chunk_size,
-//! 7 seeks (number of seeks), 8 seek_proc_count,
-//! 9-20 putc, put_block, rewrite, getc, get_block, seeks (each rate then %CPU),
-//! 21 num_files, 22 max_size, 23 min_size, 24 num_dirs, 25 file_chunk_size,
-//! 26-37 seq_create, seq_stat, seq_del, ran_create, ran_stat, ran_del
-//! (each rate then %CPU), 38-49 the twelve latencies in the same order
-//! (putc ... seeks, seq_create ... ran_del).
-//!
-//! **Format 1.96/1.97** (bonnie++ 1.96, 1.97; 48 fields): as 1.98 without
-//! columns 7 and 8: 0 format_version, 1 bonnie_version, 2 name,
-//! 3 concurrency, 4 seed, 5 file_size, 6 io_chunk_size, 7-18 the six I/O
-//! results, 19 num_files, 20 max_size, 21 min_size, 22 num_dirs,
-//! 23 file_chunk_size, 24-35 the six file results, 36-47 the latencies.
-//!
-//! **Format 1** (bonnie++ 1.0x; 27 fields, no version column): 0 name,
-//! 1 file_size (`3400M`, or `1G:32k` with the chunk size), 2-13 the six
-//! I/O results, 14 num_files as one text (`256`, `16:100000:16/64`),
-//! 15-26 the six file results. No latencies.
-//!
-//! Quirks seen in the source and in real output, handled here:
-//! - bonnie++ 2.00a leaves chunk_size empty even with `-s 512M:64k`, so the
-//!   chunk size comes from a pasted command line when the CSV lacks it.
-//! - 1.96 to 2.00a write the directory count of `-n N:max:min:dirs` into the
-//!   file_chunk_size column and leave num_dirs empty (`16,10000,1000,,4` for
-//!   `-n 16:10000:1000:4`); the file chunk size never reaches the CSV.
-//! - the header 2.00a prints with `-x` is the 48-column 1.96 header above
-//!   50-column data, so header lines are skipped, never used as a map.
-//! - 2.00a's text table prints the file count where the file-test rates
-//!   belong (`16384` for `-n 16`) and `333m` for 341193 K/sec; only the CSV
-//!   is read. No CSV format prints M/sec: throughput is always K/sec (KiB/s),
-//!   but a `k`/`m`/`g` suffix as in that table is accepted as KiB/MiB/GiB.
-//!
-//! `+++++` (rate) and `+++` (CPU) mean the test ran too fast to measure: the
-//! metric is absent, not zero. An empty field means the test did not run
-//! (`-f` skips the per-character tests, `-s 0` the I/O tests, `-n 0` the file
-//! tests): absent too. Latencies carry `us`, `ms` or `s` and are the maximum
-//! time of one operation.
+//! `bonnie`: building its command line and parsing its output: the three
+//! CSV layouts bonnie++ has printed (1.0x, 1.96/1.97, 1.98 on) and the
+//! text tables of 1.0x and 1.96/1.97 where no CSV line came with them
+//! (`table`). The layouts column by column, the quirks of real output and
+//! what `+++++` and an empty field mean: docs/import.md, "Formats read".
 
 use std::collections::BTreeMap;
 

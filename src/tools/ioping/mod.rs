@@ -1,47 +1,7 @@
-//! `ioping`: building its command line and parsing its output.
-//!
-//! The parser reads the forms ioping has printed since 0.9:
-//!
-//! - the 1.x text summary:
-//!   `5.67 k requests completed in 977.9 ms, 22.1 MiB read, 5.79 k iops, 22.6 MiB/s`,
-//!   then `generated ...` (with `N too fast, N too slow,` in front when
-//!   requests were left out) and `min/avg/max/mdev = 39.5 us / 172.6 us / 5.02 ms / 381.7 us`;
-//! - the 0.9 text summary, without the `read` word and the `generated` line:
-//!   `10 requests completed in 9.0 s, 3.2 k iops, 12.6 MiB/s` (older
-//!   releases also print `min/avg/max/mdev = 0.2/0.4/0.8/0.2 ms`, one unit
-//!   for all four, and `mb/s`, which ioping always meant as MiB/s);
-//! - the `-B` batch line. 1.x prints ten fields, times in nanoseconds:
-//!   (1) requests in the statistics, (2) time spent in them, (3) iops,
-//!   (4) bytes per second, (5) min, (6) avg, (7) max, (8) mdev of the
-//!   request time, (9) all requests including warmup and ignored ones,
-//!   (10) total running time. 0.9 prints the first eight, times in
-//!   microseconds (order from the RAW STATISTICS section of ioping's
-//!   manual page of each release);
-//! - the `-J` JSON of 1.2 on: an array of per-request objects (`io`) and a
-//!   final object whose `stat` holds `count`, `size`, `time`, `iops`,
-//!   `bps`, `min`, `avg`, `max`, `mdev` (times in nanoseconds). With `-R`
-//!   only the final object is printed.
-//!
-//! Metrics: `requests` (count), `iops` (IOPS), `bw` (B/s; ioping's `KiB`,
-//! `MiB`, `GiB` are binary), `lat_min`, `lat_avg`, `lat_max`, `lat_mdev`
-//! (s). iops and bw come from the `completed` line (time spent in
-//! requests), never from the `generated` line (wall time with the pauses
-//! between requests). When no request counted (`0 requests`), only
-//! `requests` is given.
-//!
-//! A command line pasted above the output (`$ ioping -R /mnt`) gives the
-//! parameters and the test id (see [`test_id`]); each command line starts a
-//! new result, so a log of several runs gives several results. A command
-//! that asks for another request size or direction than its output shows
-//! is refused, naming both; output without a command gets the id of what
-//! it shows (`ioping-read-4k`, see `Shown::test_id`).
-//!
-//! Parameters: from the command line `count`, `size` and `work_size` (B),
-//! `interval` and `work_time` (s), `flags` (the mode letters, see
-//! [`test_id`]) and `target`; from the output `operation` (`read` or
-//! `write`), `size` when the command does not give it, `too_fast` and
-//! `too_slow` (requests left out), `requests_time` (s spent in the counted
-//! requests) and, from a 1.x batch line, `requests_total` (warmup included).
+//! `ioping`: building its command line and parsing its output: the 0.9
+//! and 1.x text summaries, `-B` batch lines and `-J` JSON, with the command
+//! line pasted above them ([`test_id`]). The forms, what each field means,
+//! the metrics and parameters a run gives: docs/import.md, "Formats read".
 
 use std::collections::BTreeMap;
 
