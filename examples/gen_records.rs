@@ -260,8 +260,7 @@ fn main() -> Result<()> {
                 instance_type: None,
                 name: None,
                 description: None,
-            }
-            .into(),
+            },
             target: Target {
                 path: Some("/mnt/bench".to_string()),
                 fs_type: Some("ext4".to_string()),
@@ -274,8 +273,7 @@ fn main() -> Result<()> {
                 free_bytes: Some(90_000_000_000),
                 description: None,
                 warning: None,
-            }
-            .into(),
+            },
             run_id: Some(format!("run-{repetition}")),
             repetition,
             started_at: Some(format!(
@@ -339,7 +337,7 @@ fn timelines(count: usize, dir: &std::path::Path, offerings: usize) -> Result<()
         }
         let id = format!("timeline.o{off:03}.r{repetition:05}");
         // each run's own scratch directory in its command, as `run` writes it
-        let test = std::sync::Arc::make_mut(&mut record.test);
+        let test = &mut record.test;
         if let Some(c) = test.command.as_mut() {
             let scratch = format!("20260101T000000Z-{i:06x}");
             *c = c
@@ -350,7 +348,7 @@ fn timelines(count: usize, dir: &std::path::Path, offerings: usize) -> Result<()
         record.id = id.clone();
         record.repetition = repetition;
         record.run_id = Some(format!("run-{repetition}"));
-        record.subject = subject("timeline", off).into();
+        record.subject = subject("timeline", off);
         write(dir, off, &record)?;
     }
     println!("{count} records written to `{}`", dir.display());

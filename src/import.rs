@@ -356,7 +356,7 @@ fn import_file(path: &Path, opts: &Options) -> Result<(Vec<Record>, Vec<PathBuf>
     )?;
     if let Some(name) = opts.host_name {
         for r in &mut records {
-            std::sync::Arc::make_mut(&mut r.host).name = Some(name.to_string());
+            r.host.name = Some(name.to_string());
         }
     }
     if let Some(flag) = &opts.started_at {
@@ -928,7 +928,7 @@ mod tests {
         assert_eq!(records.len(), 200);
         for r in &records {
             assert_eq!(stdout(r), run);
-            let Source::Import { file, sha256, .. } = &*r.source else {
+            let Source::Import { file, sha256, .. } = &r.source else {
                 panic!("not an import source")
             };
             assert_eq!(
@@ -1280,7 +1280,7 @@ mod tests {
         assert_eq!(records[0].test.id, "dd-write-8k-dsync");
         assert!(stdout(&records[0]).starts_with("# Messung für /mnt/vol\n"));
         // the file's own bytes are what `source` names
-        let Source::Import { sha256, .. } = &*records[0].source else {
+        let Source::Import { sha256, .. } = &records[0].source else {
             panic!("not an import source")
         };
         assert_eq!(sha256, &hex_sha256(&latin1));
@@ -1605,7 +1605,7 @@ mod tests {
             record_path(Path::new("out"), &r),
             Path::new("out/my-study/unknown/x.dd.abc.json")
         );
-        std::sync::Arc::make_mut(&mut r.subject).offering = Some("../../etc".into());
+        r.subject.offering = Some("../../etc".into());
         assert_eq!(
             record_path(Path::new("out"), &r),
             Path::new("out/my-study/etc/x.dd.abc.json")

@@ -246,16 +246,14 @@ fn record_for(group: &[&Located], publication: String) -> Result<Record> {
             memory_bytes: facts.memory_bytes,
             description: non_empty(&r.setup),
             ..Host::default()
-        }
-        .into(),
+        },
         target: Target {
             fs_type: facts.fs_type,
             mount_options: facts.mount_options,
             device: facts.device,
             description: non_empty(&r.setup),
             ..Target::default()
-        }
-        .into(),
+        },
         run_id: Some(r.study.clone()),
         metrics: metrics.into_iter().collect(),
         // as published, with what a reader must know of it (dd from /dev/zero)
@@ -831,7 +829,7 @@ mod tests {
         );
         assert_eq!(r.subject.price, None);
         assert_eq!(r.subject.labels["price_note"], "included");
-        let Source::Transcribed { figures, .. } = &*r.source else {
+        let Source::Transcribed { figures, .. } = &r.source else {
             panic!("not transcribed");
         };
         assert_eq!(figures.len(), 2);

@@ -488,9 +488,9 @@ mod tests {
         // the new side also holds a 200 GB `fast`, so its 100 GB one is
         // named `P fast · 100 GB` there: still the same configuration
         let mut bigger = iops("n4", "fast", 2000.0);
-        std::sync::Arc::make_mut(&mut bigger.subject).size_gb = Some(200.0);
+        bigger.subject.size_gb = Some(200.0);
         let mut other_study = iops("n5", "fresh", 10.0);
-        std::sync::Arc::make_mut(&mut other_study.subject).study = Some("t".into());
+        other_study.subject.study = Some("t".into());
         let new = side_data(vec![
             iops("n1", "fast", 700.0),
             iops("n2", "fast", 686.0),
@@ -575,7 +575,7 @@ mod tests {
     #[test]
     fn one_configuration_in_two_studies_of_a_side_is_refused() {
         let mut again = iops("b2", "x", 900.0);
-        std::sync::Arc::make_mut(&mut again.subject).study = Some("later".into());
+        again.subject.study = Some("later".into());
         let data = side_data(vec![iops("b1", "x", 1000.0), again]);
         let e = Side::of(&data).err().unwrap().to_string();
         assert_eq!(
@@ -594,7 +594,7 @@ mod tests {
     ) -> crate::record::Record {
         let test = "fio-sustained-randread-4k-qd32";
         let mut r = record(id, "Azure", "P15", Some(0.1), test, metrics);
-        std::sync::Arc::make_mut(&mut r.test)
+        r.test
             .parameters
             .insert("runtime".into(), serde_json::Value::from(runtime));
         r.timeline = Some(Box::new(crate::record::Timeline {
@@ -649,7 +649,7 @@ mod tests {
     #[test]
     fn a_configuration_name_spells_every_known_part() {
         let mut r = iops("a", "io2", 100.0);
-        let subject = std::sync::Arc::make_mut(&mut r.subject);
+        let subject = &mut r.subject;
         subject.provider = Some("AWS".into());
         subject.size_gb = Some(500.0);
         subject

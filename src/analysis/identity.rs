@@ -112,7 +112,6 @@ mod tests {
     use crate::analysis::judged::tests::with;
     use crate::record::Tool;
     use serde_json::json;
-    use std::sync::Arc;
 
     const MIB: u64 = 1 << 20;
     const GIB: u64 = 1 << 30;
@@ -124,7 +123,7 @@ mod tests {
     }
 
     fn in_suite(mut r: crate::record::Record, suite: &str) -> crate::record::Record {
-        Arc::make_mut(&mut r.test).suite = Some(suite.into());
+        r.test.suite = Some(suite.into());
         r
     }
 
@@ -157,13 +156,13 @@ mod tests {
         );
         // and 8 GiB on a 4 GiB machine is the same test
         let mut small = dd(8192, "standard");
-        Arc::make_mut(&mut small.host).memory_bytes = Some(4 * GIB);
+        small.host.memory_bytes = Some(4 * GIB);
         assert_eq!(
             named(&[records[1].clone(), small.clone()]),
             ["dd-write-bulk", "dd-write-bulk"]
         );
         // where the memory is unknown, the size itself
-        Arc::make_mut(&mut small.host).memory_bytes = None;
+        small.host.memory_bytes = None;
         assert_eq!(
             named(&[records[1].clone(), small]),
             ["dd-write-bulk (2x RAM)", "dd-write-bulk (8 GiB)"]
@@ -189,7 +188,7 @@ mod tests {
         // the suite tells them apart: what one record does not give goes
         // unsaid, not "count not recorded"
         let mut no_size = dd(49152, "standard");
-        let parameters = &mut Arc::make_mut(&mut no_size.test).parameters;
+        let parameters = &mut no_size.test.parameters;
         parameters.remove("count");
         parameters.remove("bytes");
         assert_eq!(
@@ -294,7 +293,7 @@ mod tests {
             )
         };
         let mut tmpfs = fio();
-        Arc::make_mut(&mut tmpfs.target).fs_type = Some("tmpfs".into());
+        tmpfs.target.fs_type = Some("tmpfs".into());
         assert_eq!(
             named(&[fio(), tmpfs]),
             ["fio-randread-4k-qd64", "fio-randread-4k-qd64 (on tmpfs)"]

@@ -66,7 +66,6 @@ fn tool_parameters(r: &Summary) -> Option<Trap> {
 pub(crate) mod tests {
     use super::*;
     use crate::record::{Record, Tool};
-    use std::sync::Arc;
 
     /// An `ok` record of test `id` run by `tool` with `params`, on a
     /// machine with `ram` bytes of memory.
@@ -77,10 +76,10 @@ pub(crate) mod tests {
         ram: Option<u64>,
     ) -> Record {
         let mut r = crate::analysis::testing::record(id, "P", "x", Some(0.1), id, &[]);
-        let test = Arc::make_mut(&mut r.test);
+        let test = &mut r.test;
         test.tool = tool;
         test.parameters = serde_json::from_value(params).unwrap();
-        Arc::make_mut(&mut r.host).memory_bytes = ram;
+        r.host.memory_bytes = ram;
         r
     }
 
@@ -225,16 +224,16 @@ pub(crate) mod tests {
             None,
         );
         assert_eq!(trap(&r), None);
-        Arc::make_mut(&mut r.target).fs_type = Some("tmpfs".into());
+        r.target.fs_type = Some("tmpfs".into());
         assert_eq!(trap(&r).as_deref(), Some("on tmpfs"));
         // run's own sentence is the reason where it wrote one
         let warning = "the target is on /dev/zram0, a compressed block device in memory (zram): the numbers measure RAM and compression, not a disk";
-        let t = Arc::make_mut(&mut r.target);
+        let t = &mut r.target;
         t.fs_type = Some("ext4".into());
         t.warning = Some(warning.into());
         let why = cache_trap(&Summary::from(r.clone())).unwrap().why;
         assert_eq!(why, warning);
-        let t = Arc::make_mut(&mut r.target);
+        let t = &mut r.target;
         t.warning = None;
         t.device = Some("/dev/zram0".into());
         assert_eq!(trap(&r).as_deref(), Some("on zram"));

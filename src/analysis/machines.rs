@@ -385,7 +385,7 @@ mod tests {
     /// A run of `offering` on machine `host` (none: unnamed) with `iops`.
     fn run(id: &str, offering: &str, host: Option<&str>, iops: f64) -> record::Summary {
         let mut r = record(id, "P", offering, Some(0.1), "t", &[("iops", iops, "IOPS")]);
-        std::sync::Arc::make_mut(&mut r.host).name = host.map(str::to_string);
+        r.host.name = host.map(str::to_string);
         record::Summary::from(r)
     }
 
@@ -531,7 +531,7 @@ mod tests {
                     "t",
                     &[("iops", v, "IOPS")],
                 );
-                std::sync::Arc::make_mut(&mut r.host).name = Some("b-1".into());
+                r.host.name = Some("b-1".into());
                 recs.push(record::Summary::from(r));
             }
             for r in recs

@@ -74,10 +74,7 @@ impl Found {
             })
         });
         let command = match record.test.command {
-            Some(_) => std::sync::Arc::make_mut(&mut record.test)
-                .command
-                .take()
-                .map(HeldCommand::whole),
+            Some(_) => record.test.command.take().map(HeldCommand::whole),
             None => None,
         };
         Found {

@@ -9,7 +9,6 @@
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
-use std::sync::Arc;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -51,20 +50,15 @@ pub struct Record {
     /// Unique, filename-safe id (`[A-Za-z0-9._-]`, at most 200 characters).
     pub id: String,
     /// How the numbers came to be.
-    // shared (`Arc`), as the subject below
-    pub source: Arc<Source>,
+    pub source: Source,
     /// What was measured: study, provider, offering, price.
-    // source, subject, host, target and test are shared (`Arc`): the records of one run
-    // mostly carry the same ones, and a build of many records holds each
-    // once (`ingest::load_with` shares equal ones)
-    pub subject: Arc<Subject>,
+    pub subject: Subject,
     /// The machine the test ran on. Unknown fields are `null`.
-    pub host: Arc<Host>,
+    pub host: Host,
     /// The directory (and what is beneath it) the test ran against.
-    pub target: Arc<Target>,
+    pub target: Target,
     /// Which test ran, with which tool and command line.
-    // shared too: every repetition of a test carries the same
-    pub test: Arc<TestInfo>,
+    pub test: TestInfo,
     /// Id shared by every record of one `diskdash run` (or one import); `null` if unknown.
     #[serde(default)]
     pub run_id: Option<String>,
@@ -609,11 +603,11 @@ impl Record {
         Record {
             schema: Cow::Borrowed(SCHEMA),
             id: id.into(),
-            source: Arc::new(source),
-            subject: Arc::new(subject),
-            host: Arc::default(),
-            target: Arc::default(),
-            test: Arc::new(test),
+            source,
+            subject,
+            host: Host::default(),
+            target: Target::default(),
+            test,
             run_id: None,
             repetition: 1,
             started_at: None,
@@ -786,8 +780,8 @@ mod tests {
         }))
         .unwrap();
         assert_eq!(r.offering_name(), "Linode unknown offering");
-        std::sync::Arc::make_mut(&mut r.subject).provider = None;
-        std::sync::Arc::make_mut(&mut r.subject).offering = Some("Block Storage".into());
+        r.subject.provider = None;
+        r.subject.offering = Some("Block Storage".into());
         assert_eq!(r.offering_name(), "unknown provider Block Storage");
     }
 

@@ -61,20 +61,18 @@ impl From<Record> for Summary {
     /// test's command line.
     fn from(r: Record) -> Summary {
         let mut test = r.test;
-        if test.command.is_some() {
-            Arc::make_mut(&mut test).command = None;
-        }
+        test.command = None;
         let timeline = r.timeline.map(|mut tl| {
             (tl.read, tl.write, tl.trim) = (None, None, None);
             tl
         });
         Summary {
             id: r.id,
-            source: r.source,
-            subject: r.subject,
-            host: r.host,
-            target: r.target,
-            test,
+            source: Arc::new(r.source),
+            subject: Arc::new(r.subject),
+            host: Arc::new(r.host),
+            target: Arc::new(r.target),
+            test: Arc::new(test),
             run_id: r.run_id,
             repetition: r.repetition,
             started_at: r.started_at,

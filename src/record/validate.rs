@@ -4,7 +4,6 @@
 //! other, and every name, text and series within its length limit.
 
 use std::borrow::Cow;
-use std::sync::Arc;
 
 use crate::metrics::{clat_percentile, expected_unit};
 use crate::plausible::{self, Range};
@@ -126,7 +125,7 @@ pub fn validate(record: &Record) -> Vec<String> {
             p.push(format!("subject.labels.{key} {why}"));
         }
     }
-    if let Source::Import { sha256, .. } = &*record.source {
+    if let Source::Import { sha256, .. } = &record.source {
         if sha256.len() != 64 || !sha256.bytes().all(|b| b.is_ascii_hexdigit()) {
             p.push("source.sha256 is not 64 hex digits".into());
         }
@@ -530,7 +529,7 @@ pub fn length_problems(record: &Record) -> Vec<String> {
     for (k, w) in record.warnings.iter().enumerate() {
         add(&mut fields, format!("warnings[{k}]").into(), Some(w), text);
     }
-    match &*record.source {
+    match &record.source {
         Source::Run { diskdash_version } => add(
             &mut fields,
             "source.diskdash_version".into(),
@@ -676,7 +675,7 @@ pub fn cut_to_limits(record: &mut Record) -> Vec<&'static str> {
     }
     let (name, text) = (MAX_NAME_CHARS, MAX_TEXT_CHARS);
     let mut cut = Vec::new();
-    let h = Arc::make_mut(&mut record.host);
+    let h = &mut record.host;
     cut_field(&mut cut, "host.name", &mut h.name, name);
     cut_field(&mut cut, "host.cpu_model", &mut h.cpu_model, name);
     cut_field(&mut cut, "host.kernel", &mut h.kernel, name);
@@ -685,7 +684,7 @@ pub fn cut_to_limits(record: &mut Record) -> Vec<&'static str> {
     cut_field(&mut cut, "host.virtualization", &mut h.virtualization, name);
     cut_field(&mut cut, "host.instance_type", &mut h.instance_type, name);
     cut_field(&mut cut, "host.description", &mut h.description, text);
-    let t = Arc::make_mut(&mut record.target);
+    let t = &mut record.target;
     cut_field(&mut cut, "target.path", &mut t.path, text);
     cut_field(&mut cut, "target.fs_type", &mut t.fs_type, name);
     cut_field(&mut cut, "target.mount_options", &mut t.mount_options, text);
@@ -694,11 +693,11 @@ pub fn cut_to_limits(record: &mut Record) -> Vec<&'static str> {
     cut_field(&mut cut, "target.scheduler", &mut t.scheduler, name);
     cut_field(&mut cut, "target.description", &mut t.description, text);
     if over_limit(record.test.tool_version.as_deref().unwrap_or(""), name).is_some() {
-        let test = Arc::make_mut(&mut record.test);
+        let test = &mut record.test;
         cut_field(&mut cut, "test.tool_version", &mut test.tool_version, name);
     }
     if over_limit(record.test.suite.as_deref().unwrap_or(""), name).is_some() {
-        let test = Arc::make_mut(&mut record.test);
+        let test = &mut record.test;
         cut_field(&mut cut, "test.suite", &mut test.suite, name);
     }
     cut

@@ -393,7 +393,7 @@ mod tests {
         assert!(price_conflicts(&recs, &book).is_empty());
         // two sizes of one offering are two configurations: a price each
         let mut big = record("e", "P", "z", Some(0.3), "t", &[("iops", 1.0, "IOPS")]);
-        std::sync::Arc::make_mut(&mut big.subject).size_gb = Some(1000.0);
+        big.subject.size_gb = Some(1000.0);
         let small = record("f", "P", "z", Some(0.2), "t", &[("iops", 1.0, "IOPS")]);
         let recs = [big, small].map(Summary::from);
         assert!(price_conflicts(&recs, &PriceBook::default()).is_empty());
@@ -404,7 +404,7 @@ mod tests {
         use crate::analysis::prices::Rates;
         use crate::analysis::testing::record;
         let mut eur = record("b", "H", "v", Some(0.05), "t", &[("iops", 1.0, "IOPS")]);
-        if let Some(p) = std::sync::Arc::make_mut(&mut eur.subject).price.as_mut() {
+        if let Some(p) = eur.subject.price.as_mut() {
             p.currency = "EUR".into();
         }
         let recs = [

@@ -35,8 +35,8 @@ pub(super) fn base_record(ctx: &Facts, job: &Job, version: Option<&str>) -> Reco
     };
     let id = format!("{}.{}.r{}", ctx.run_id, job.test_id, job.repetition);
     Record {
-        host: ctx.host.clone().into(),
-        target: target.into(),
+        host: ctx.host.clone(),
+        target,
         run_id: Some(ctx.run_id.to_string()),
         repetition: job.repetition,
         started_at: Some(humantime::format_rfc3339_seconds(SystemTime::now()).to_string()),
@@ -111,7 +111,7 @@ pub(super) fn run_job(
     rec.duration_s = Some(outcome.duration.as_secs_f64());
     rec.raw = Some(Box::new(raw_of(&outcome, &job.invocation.output)));
     if rec.test.tool_version.is_none() {
-        std::sync::Arc::make_mut(&mut rec.test).tool_version =
+        rec.test.tool_version =
             crate::tools::command(job.tool).version_from_run_stderr(&outcome.stderr);
     }
     match judge(job, &outcome, watcher.as_ref()) {
@@ -119,13 +119,10 @@ pub(super) fn run_job(
             rec.status = Status::Ok;
             rec.metrics = parsed.metrics.into_iter().collect();
             for (k, v) in parsed.parameters {
-                std::sync::Arc::make_mut(&mut rec.test)
-                    .parameters
-                    .entry(k)
-                    .or_insert(v);
+                rec.test.parameters.entry(k).or_insert(v);
             }
             if rec.test.tool_version.is_none() {
-                std::sync::Arc::make_mut(&mut rec.test).tool_version = parsed.tool_version;
+                rec.test.tool_version = parsed.tool_version;
             }
             attach_logs(&mut rec, &outcome);
             if let Some(fed) = &outcome.fed {

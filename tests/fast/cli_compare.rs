@@ -202,7 +202,7 @@ fn what_one_side_holds_alone_is_listed_not_compared() {
         1,
         &[("iops", 300.0, "IOPS")],
     );
-    std::sync::Arc::make_mut(&mut other.test).tool = diskdash::record::Tool::Ioping;
+    other.test.tool = diskdash::record::Tool::Ioping;
     write_record(&dir.path().join("base"), "gone-1.json", &other);
     let (code, out, _) = compare(&[&base, &new]);
     assert_eq!(code, 0, "{out}");

@@ -54,7 +54,7 @@ fn a_dd_log_becomes_a_record_with_the_runs_test_id_and_exact_bandwidth() {
     assert_eq!(r.subject.offering.as_deref(), Some("Block Storage"));
     // `dd if=/dev/zero ...`: the rate stands, with the caveat of zeros
     assert_eq!(r.warnings, [diskdash::tools::dd::ZEROS_CAVEAT]);
-    match &*r.source {
+    match &r.source {
         Source::Import { file, sha256, .. } => {
             assert_eq!(file, "tests/fixtures/dd/gnu91-write-8k-dsync.txt");
             let bytes = std::fs::read(file).unwrap();

@@ -13,7 +13,7 @@ const STUDY: &str = TIMELINE_STUDY;
 const SHORT: &str = "fio-randread-4k-qd64";
 
 fn priced(mut r: Record, per_gb: f64, currency: &str) -> Record {
-    std::sync::Arc::make_mut(&mut r.subject).price = Some(Price {
+    r.subject.price = Some(Price {
         per_gb_month: per_gb,
         currency: currency.to_string(),
         note: None,

@@ -25,7 +25,7 @@ fn gp3_record(dir: &Path, provider: &str, region: Option<&str>) {
         1,
         &[("read_iops", 6000.0, "IOPS")],
     );
-    let s = std::sync::Arc::make_mut(&mut r.subject);
+    let s = &mut r.subject;
     s.region = region.map(str::to_string);
     s.size_gb = Some(500.0);
     s.labels.clear();
@@ -137,7 +137,7 @@ fn named_record(dir: &Path, provider: &str, offering: &str, size_gb: f64) {
         1,
         &[("read_iops", 1100.0, "IOPS")],
     );
-    let s = std::sync::Arc::make_mut(&mut r.subject);
+    let s = &mut r.subject;
     s.size_gb = Some(size_gb);
     s.region = Some("eastus".into());
     s.labels.clear();

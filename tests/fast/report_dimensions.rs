@@ -7,7 +7,6 @@
 use crate::report_common;
 
 use std::path::Path;
-use std::sync::Arc;
 
 use diskdash::record::{Record, Tool};
 use report_common::*;
@@ -35,7 +34,7 @@ fn fio(
         1,
         metrics,
     );
-    let t = Arc::make_mut(&mut r.test);
+    let t = &mut r.test;
     t.parameters.insert("rw".into(), serde_json::json!(rw));
     t.parameters.insert("bs".into(), serde_json::json!(bs));
     r
@@ -43,14 +42,14 @@ fn fio(
 
 /// The same record as another tool's (`ioping`, `dd`): no fio parameters.
 fn as_tool(mut r: Record, tool: Tool) -> Record {
-    let t = Arc::make_mut(&mut r.test);
+    let t = &mut r.test;
     t.tool = tool;
     t.parameters.clear();
     r
 }
 
 fn in_suite(mut r: Record, suite: &str) -> Record {
-    let t = Arc::make_mut(&mut r.test);
+    let t = &mut r.test;
     t.suite = Some(suite.into());
     t.parameters
         .insert("time_based".into(), serde_json::json!(true));
@@ -360,7 +359,7 @@ fn burst_pair(run: &str, after_s: u64, iops: f64) -> Vec<Record> {
     );
     short.id = format!("{run}.short");
     for (r, at) in [(&mut sustained, 0), (&mut short, after_s)] {
-        Arc::make_mut(&mut r.subject).study = Some(STUDY.into());
+        r.subject.study = Some(STUDY.into());
         r.run_id = Some(run.into());
         r.started_at = Some(
             humantime::format_rfc3339_seconds(
@@ -375,12 +374,8 @@ fn burst_pair(run: &str, after_s: u64, iops: f64) -> Vec<Record> {
 /// The flat baseline: 500 IOPS throughout, and its QD64 test.
 fn flat_baseline() -> Vec<Record> {
     let mut s = timeline_record("hdd.s", "Cloud", "hdd", timeline(500.0, 600, 500.0));
-    Arc::make_mut(&mut s.subject).study = Some(STUDY.into());
-    Arc::make_mut(&mut s.subject)
-        .price
-        .as_mut()
-        .unwrap()
-        .per_gb_month = 0.025;
+    s.subject.study = Some(STUDY.into());
+    s.subject.price.as_mut().unwrap().per_gb_month = 0.025;
     let short = fio(
         "hdd",
         Some(0.025),

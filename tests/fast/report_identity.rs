@@ -5,7 +5,6 @@
 use crate::report_common;
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::sync::Arc;
 
 use diskdash::record::{Record, Tool};
 use report_common::*;
@@ -49,7 +48,7 @@ fn dd(
         1,
         &[("write_bw", mb_s * 1e6, "B/s")],
     );
-    let t = Arc::make_mut(&mut r.test);
+    let t = &mut r.test;
     t.tool = Tool::Dd;
     t.suite = suite.map(str::to_string);
     t.parameters = BTreeMap::from([
@@ -61,7 +60,7 @@ fn dd(
         t.parameters.insert(k.to_string(), serde_json::json!(v));
     }
     t.command = Some(format!("dd if=/dev/zero of=dd.dat bs=1M count={count}"));
-    Arc::make_mut(&mut r.host).memory_bytes = Some(24 << 30);
+    r.host.memory_bytes = Some(24 << 30);
     r
 }
 

@@ -6,7 +6,6 @@
 
 use crate::report_common;
 use std::path::Path;
-use std::sync::Arc;
 
 use diskdash::record::{Record, Status};
 use report_common::*;
@@ -25,7 +24,7 @@ fn run(id: &str, offering: &str, price: f64, host: &str, rep: u32, iops: f64) ->
         rep,
         &[("read_iops", iops, "IOPS")],
     );
-    Arc::make_mut(&mut r.host).name = Some(host.to_string());
+    r.host.name = Some(host.to_string());
     r
 }
 

@@ -27,7 +27,7 @@ fn write_records(dir: &Path) {
         1,
         &metrics,
     );
-    std::sync::Arc::make_mut(&mut r.test)
+    r.test
         .parameters
         .insert("runtime".into(), serde_json::json!(2700));
     write_record(dir, "slow.json", &r);

@@ -321,7 +321,7 @@ fn a_provisioned_gp3_is_held_to_its_own_16000_iops_never_the_included_3000() {
         ),
     ] {
         let mut r = timeline_record(id, "AWS", "gp3", timeline(iops, 600, iops));
-        let s = std::sync::Arc::make_mut(&mut r.subject);
+        let s = &mut r.subject;
         s.size_gb = Some(100.0);
         s.price = None;
         s.labels = labels

@@ -33,7 +33,7 @@ fn write_study(dir: &Path) {
                 rep,
                 &[("read_iops", iops, "IOPS")],
             );
-            if let Some(p) = std::sync::Arc::make_mut(&mut r.subject).price.as_mut() {
+            if let Some(p) = r.subject.price.as_mut() {
                 p.currency = currency.to_string();
             }
             write_record(dir, &format!("{name}-{rep}.json"), &r);

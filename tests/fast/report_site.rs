@@ -724,7 +724,7 @@ fn another_currency_is_not_compared_and_says_why() {
             1,
             &[("read_iops", iops, "IOPS")],
         );
-        if let Some(p) = std::sync::Arc::make_mut(&mut r.subject).price.as_mut() {
+        if let Some(p) = r.subject.price.as_mut() {
             p.currency = currency.to_string();
         }
         write_record(&input, &format!("{name}.json"), &r);

@@ -420,11 +420,7 @@ fn a_noisy_flat_baseline_and_a_jittering_throttle_read_as_their_levels() {
         "HDD",
         read_timeline(noisy(150.0, 600, 0.15, 11)),
     );
-    std::sync::Arc::make_mut(&mut hdd.subject)
-        .price
-        .as_mut()
-        .unwrap()
-        .per_gb_month = 0.02;
+    hdd.subject.price.as_mut().unwrap().per_gb_month = 0.02;
     // gp2 behind a throttle that jitters 12% each second after its bucket
     let gp2: Vec<f64> = (0..600)
         .map(|i| match i {

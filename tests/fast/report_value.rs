@@ -73,15 +73,15 @@ fn io2_is_judged_on_its_monthly_bill_and_gp3_sizes_are_two_configurations() {
                     ("read_bw", measured * 4096.0, "B/s"),
                 ],
             );
-            std::sync::Arc::make_mut(&mut r.subject).size_gb = Some(size);
-            std::sync::Arc::make_mut(&mut r.subject).labels.clear();
+            r.subject.size_gb = Some(size);
+            r.subject.labels.clear();
             if let Some(v) = iops {
-                std::sync::Arc::make_mut(&mut r.subject)
+                r.subject
                     .labels
                     .insert("provisioned_iops".into(), v.to_string());
             }
             if let Some(v) = mbps {
-                std::sync::Arc::make_mut(&mut r.subject)
+                r.subject
                     .labels
                     .insert("provisioned_mbps".into(), v.to_string());
             }
@@ -169,9 +169,9 @@ fn a_configuration_without_its_provisioned_iops_says_what_is_missing() {
             1,
             &[("read_iops", 3000.0, "IOPS")],
         );
-        std::sync::Arc::make_mut(&mut r.subject).labels.clear();
+        r.subject.labels.clear();
         if let Some(v) = iops {
-            std::sync::Arc::make_mut(&mut r.subject)
+            r.subject
                 .labels
                 .insert("provisioned_iops".into(), v.to_string());
         }
@@ -573,7 +573,7 @@ fn value_csv_from_the_extremes_of_every_plausible_range_holds_no_inf_or_nan() {
                 rep,
                 &[("read_iops", iops, "IOPS"), ("read_clat_p99", p99, "s")],
             );
-            std::sync::Arc::make_mut(&mut r.subject).size_gb = Some(size);
+            r.subject.size_gb = Some(size);
             write_record(&input, &format!("{offering}-r{rep}.json"), &r);
         }
     }

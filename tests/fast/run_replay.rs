@@ -194,7 +194,7 @@ fn quick_suite_replayed_gives_one_ok_record_per_test() {
         assert_eq!(r.id, format!("{run_id}.{}.r1", r.test.id));
         assert_eq!(r.run_id.as_deref(), Some(run_id.as_str()));
         assert_eq!(r.schema, "diskdash.record/1");
-        assert!(matches!(*r.source, diskdash::record::Source::Run { .. }));
+        assert!(matches!(r.source, diskdash::record::Source::Run { .. }));
         assert_eq!(r.subject.provider.as_deref(), Some("local"));
         assert_eq!(r.subject.region, None);
         assert_eq!(r.subject.price.as_ref().unwrap().per_gb_month, 0.1);

@@ -51,7 +51,7 @@ fn assert_close(actual: f64, expected: f64) {
 }
 
 fn figures(r: &Record) -> &[record::PublishedFigure] {
-    match &*r.source {
+    match &r.source {
         Source::Transcribed { figures, .. } => figures,
         other => panic!("`{}` is not transcribed: {other:?}", r.id),
     }

@@ -78,14 +78,12 @@ pub fn record(
             cpu_model: Some(format!("{provider} CPU")),
             description: Some(offering.to_string()),
             ..Host::default()
-        }
-        .into(),
+        },
         target: Target {
             path: Some("/mnt/test".to_string()),
             description: Some(offering.to_string()),
             ..Target::default()
-        }
-        .into(),
+        },
         run_id: Some("run-1".to_string()),
         repetition,
         started_at: Some("2026-11-30T10:00:00Z".to_string()),
@@ -326,7 +324,7 @@ pub fn timeline_record(id: &str, provider: &str, offering: &str, mut tl: Timelin
         1,
         &[],
     );
-    std::sync::Arc::make_mut(&mut r.test)
+    r.test
         .parameters
         .insert("time_based".into(), serde_json::json!(true));
     r.metrics = classify(&mut tl, TestKind::BlockIo).into_iter().collect();
@@ -530,9 +528,9 @@ pub fn write_realistic_study(dir: &Path) -> usize {
                     rep,
                     &metrics,
                 );
-                std::sync::Arc::make_mut(&mut r.subject).price = Some(price.clone());
+                r.subject.price = Some(price.clone());
                 let scratch = format!("/mnt/bench/diskdash-scratch-{id}");
-                let t = std::sync::Arc::make_mut(&mut r.test);
+                let t = &mut r.test;
                 t.parameters = BTreeMap::from([
                     ("filename".into(), serde_json::json!(scratch)),
                     ("rw".into(), serde_json::json!(rw)),
@@ -564,11 +562,11 @@ pub fn write_realistic_study(dir: &Path) -> usize {
         }
         let id = format!("real.c{i:02}.sustained");
         let mut r = timeline_record(&id, provider, offering, tl);
-        let subject = std::sync::Arc::make_mut(&mut r.subject);
+        let subject = &mut r.subject;
         subject.study = Some(REAL_STUDY.to_string());
         subject.price = Some(price);
         let scratch = format!("/mnt/bench/diskdash-scratch-{id}");
-        let t = std::sync::Arc::make_mut(&mut r.test);
+        let t = &mut r.test;
         t.id = REAL_SUSTAINED.to_string();
         t.parameters
             .insert("filename".into(), serde_json::json!(scratch));

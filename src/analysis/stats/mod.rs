@@ -567,7 +567,7 @@ mod tests {
             "fio-sustained-randread-4k-qd32",
             metrics,
         );
-        std::sync::Arc::make_mut(&mut r.test)
+        r.test
             .parameters
             .insert("runtime".into(), serde_json::Value::from(runtime));
         r.timeline = Some(Box::new(crate::record::Timeline {
@@ -686,8 +686,8 @@ mod tests {
                     ("ss_range", 2.0, "%"),
                 ],
             );
-            std::sync::Arc::make_mut(&mut r.subject).provider = Some("AWS".into());
-            std::sync::Arc::make_mut(&mut r.host).instance_type = instance.map(str::to_string);
+            r.subject.provider = Some("AWS".into());
+            r.host.instance_type = instance.map(str::to_string);
             record::Summary::from(r)
         };
         let limits = Limits::parse(

@@ -371,7 +371,7 @@ fn another_currency_gets_no_price_ratio() {
         "t",
         &[("iops", 300.0, "IOPS")],
     );
-    if let Some(p) = std::sync::Arc::make_mut(&mut eur.subject).price.as_mut() {
+    if let Some(p) = eur.subject.price.as_mut() {
         p.currency = "EUR".into();
     }
     let recs = [
@@ -419,7 +419,7 @@ fn a_rate_converts_another_currency_into_the_baselines() {
         "t",
         &[("iops", 300.0, "IOPS")],
     );
-    if let Some(p) = std::sync::Arc::make_mut(&mut eur.subject).price.as_mut() {
+    if let Some(p) = eur.subject.price.as_mut() {
         p.currency = "EUR".into();
     }
     let recs = [
@@ -487,8 +487,8 @@ fn sized(
     metrics: &[(&str, f64, &str)],
 ) -> Record {
     let mut r = record(id, "AWS", offering, None, test, metrics);
-    std::sync::Arc::make_mut(&mut r.subject).size_gb = size;
-    std::sync::Arc::make_mut(&mut r.subject).labels = labels
+    r.subject.size_gb = size;
+    r.subject.labels = labels
         .iter()
         .map(|(k, v)| (k.to_string(), v.to_string()))
         .collect();
@@ -1160,7 +1160,7 @@ fn a_short_tests_figure_at_the_instance_cap_gets_no_verdict_as_the_volumes() {
             "fio-randread-4k-qd64",
             &[("read_iops", iops, "IOPS")],
         );
-        std::sync::Arc::make_mut(&mut r.host).instance_type = instance.map(str::to_string);
+        r.host.instance_type = instance.map(str::to_string);
         Summary::from(r)
     };
     let limits = crate::analysis::limits::Limits::parse(
