@@ -227,6 +227,24 @@ fn missing_tools_are_skipped_with_an_install_hint() {
 }
 
 /// Kills the child if a test fails before it ends, so no run outlives its test.
+/// Whether a run on `target` has started `job` (`fio-randread-4k-qd64.r1`):
+/// one of its scratch directories holds the job's directory.
+fn in_test(target: &Path, job: &str) -> bool {
+    std::fs::read_dir(target)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .any(|scratch| scratch.path().join(job).exists())
+}
+
+/// Waits until `ready`, failing with `what` after `within`.
+fn wait_for(what: &str, within: Duration, mut ready: impl FnMut() -> bool) {
+    let deadline = Instant::now() + within;
+    while !ready() {
+        assert!(Instant::now() < deadline, "{what}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
 struct KillOnDrop(std::process::Child);
 
 impl Drop for KillOnDrop {
@@ -474,20 +492,11 @@ fn interrupt_mid_test(sig: libc::c_int, expected_code: i32, signal_name: &str) {
             .unwrap(),
     );
     let child = &mut guard.0;
-    let deadline = Instant::now() + Duration::from_secs(60);
-    let fio_running = || {
-        std::fs::read_dir(target.path())
-            .unwrap()
-            .filter_map(|e| e.ok())
-            .any(|scratch| scratch.path().join("fio-randread-4k-qd64.r1").exists())
-    };
-    while !(records(out.path()).len() == 1 && fio_running()) {
-        assert!(
-            Instant::now() < deadline,
-            "the run never reached the fio test"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    wait_for(
+        "the run never reached the fio test",
+        Duration::from_secs(60),
+        || records(out.path()).len() == 1 && in_test(target.path(), "fio-randread-4k-qd64.r1"),
+    );
     // let the fake tool get going
     std::thread::sleep(Duration::from_millis(300));
     let before = std::fs::read_to_string(
@@ -828,20 +837,11 @@ fn a_second_signal_exits_at_once_and_the_first_decides_the_status() {
             .unwrap(),
     );
     let child = &mut guard.0;
-    let deadline = Instant::now() + Duration::from_secs(30);
-    let running = || {
-        std::fs::read_dir(target.path())
-            .unwrap()
-            .filter_map(|e| e.ok())
-            .any(|s| s.path().join("fio-randread-4k-qd64.r1").exists())
-    };
-    while !running() {
-        assert!(
-            Instant::now() < deadline,
-            "the run never reached the fio test"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    wait_for(
+        "the run never reached the fio test",
+        Duration::from_secs(30),
+        || in_test(target.path(), "fio-randread-4k-qd64.r1"),
+    );
     std::thread::sleep(Duration::from_millis(300));
     let pid = child.id() as libc::pid_t;
     // SAFETY: signalling our own child process.
@@ -2007,20 +2007,11 @@ fn a_second_run_on_a_target_another_run_measures_stops_naming_it() {
         cmd
     };
     let mut first = KillOnDrop(run("fio-randread-4k-qd64").spawn().unwrap());
-    let deadline = Instant::now() + Duration::from_secs(60);
-    let fio_running = || {
-        std::fs::read_dir(target.path())
-            .unwrap()
-            .filter_map(|e| e.ok())
-            .any(|scratch| scratch.path().join("fio-randread-4k-qd64.r1").exists())
-    };
-    while !fio_running() {
-        assert!(
-            Instant::now() < deadline,
-            "the first run never reached its test"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    wait_for(
+        "the first run never reached its test",
+        Duration::from_secs(60),
+        || in_test(target.path(), "fio-randread-4k-qd64.r1"),
+    );
     let second = run("dd-write-128k-fdatasync").output().unwrap();
     let stderr = String::from_utf8_lossy(&second.stderr);
     assert_eq!(second.status.code(), Some(1), "{stderr}");
@@ -2081,21 +2072,11 @@ fn runs_on_two_directories_of_one_device_at_once_say_so_in_their_records() {
         assert_eq!(recs[0].status, Status::Ok, "{:?}", recs[0].error);
         recs.into_iter().next().unwrap()
     };
-    let in_test = |target: &Path| {
-        let deadline = Instant::now() + Duration::from_secs(60);
-        let running = || {
-            std::fs::read_dir(target)
-                .unwrap()
-                .filter_map(|e| e.ok())
-                .any(|scratch| scratch.path().join("fio-randread-4k-qd64.r1").exists())
-        };
-        while !running() {
-            assert!(
-                Instant::now() < deadline,
-                "the run on {target:?} never reached its test"
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        }
+    let wait_in_test = |target: &Path| {
+        let what = format!("the run on {target:?} never reached its test");
+        wait_for(&what, Duration::from_secs(60), || {
+            in_test(target, "fio-randread-4k-qd64.r1")
+        });
     };
     let said = |rec: &Record| -> Vec<String> {
         rec.warnings
@@ -2107,9 +2088,9 @@ fn runs_on_two_directories_of_one_device_at_once_say_so_in_their_records() {
     // the run on `a` is in its test when the run on `b` starts its own;
     // `a`'s test ends while `b`'s still runs
     let mut first = KillOnDrop(run("a", &a).spawn().unwrap());
-    in_test(&a);
+    wait_in_test(&a);
     let mut second = KillOnDrop(run("b", &b).spawn().unwrap());
-    in_test(&b);
+    wait_in_test(&b);
     open_gate("a");
     assert_eq!(first.0.wait().unwrap().code(), Some(0), "{}", stderr("a"));
     open_gate("b");
